@@ -1,0 +1,30 @@
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: install test lint typecheck pytest check-contests clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check bot tests
+
+typecheck: $(STAMP)
+	$(VENV)/bin/mypy --strict bot/domain
+
+pytest: $(STAMP)
+	$(PY) -m pytest -q
+
+check-contests: $(STAMP)
+	for f in contests/*.toml; do $(PY) -m bot check-contest $$f > /dev/null || exit 1; done
+
+test: lint typecheck check-contests pytest
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

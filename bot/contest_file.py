@@ -1,0 +1,476 @@
+"""Reading a contest file (TOML) into ``bot.domain.contest.Contest``.
+
+Every problem is reported as one ``ContestFileError`` naming the file, the key (dotted path,
+``categories[2].slots[0].born_to``) and what is wrong. See ``contests/*.toml`` for the format.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from datetime import date, datetime, time
+from pathlib import Path
+from typing import Any, TypeVar
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from bot.domain.clock import DurationError, parse_duration
+from bot.domain.contest import (
+    Break,
+    Category,
+    Contest,
+    Discount,
+    EscapeRules,
+    ExtraPrize,
+    Meal,
+    Question,
+    RegistrationRules,
+    ReservedQuota,
+    Slot,
+)
+
+LANGUAGES = ("es", "fr", "en")
+T = TypeVar("T")
+
+
+class ContestFileError(Exception):
+    def __init__(self, path: str, key: str, problem: str) -> None:
+        self.path, self.key, self.problem = path, key, problem
+        where = f"{path}: {key}: " if key else f"{path}: "
+        super().__init__(where + problem)
+
+
+class _Table:
+    """One TOML table being read: every key must be used, every type checked."""
+
+    def __init__(self, ctx: _Ctx, data: Any, where: str) -> None:
+        self.ctx = ctx
+        self.where = where
+        if not isinstance(data, dict):
+            raise ctx.error(where, f"must be a table, not {_kind(data)}")
+        self.data: dict[str, Any] = data
+        self.seen: set[str] = set()
+
+    def key(self, name: str) -> str:
+        return f"{self.where}.{name}" if self.where else name
+
+    def has(self, name: str) -> bool:
+        return name in self.data
+
+    def get(self, name: str, kind: type[T] | tuple[type, ...], default: Any = ...) -> Any:
+        self.seen.add(name)
+        if name not in self.data:
+            if default is ...:
+                raise self.ctx.error(self.key(name), "is required")
+            return default
+        value = self.data[name]
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        ok = isinstance(value, kinds) and not (isinstance(value, bool) and bool not in kinds)
+        if kinds == (date,) and isinstance(value, datetime):
+            ok = False
+        if not ok:
+            names = " or ".join(_type_name(k) for k in kinds)
+            raise self.ctx.error(self.key(name), f"must be {names}, not {_kind(value)}")
+        return value
+
+    def int(self, name: str, default: Any = ..., minimum: int = 0) -> Any:
+        v = self.get(name, int, default)
+        if isinstance(v, int) and v < minimum:
+            raise self.ctx.error(self.key(name), f"must be at least {minimum}, not {v}")
+        return v
+
+    def money(self, name: str, default: Any = ...) -> Any:
+        v = self.get(name, (int, float), default)
+        if v is None or v is default:
+            return v
+        if v < 0:
+            raise self.ctx.error(self.key(name), f"must not be negative, not {v}")
+        cents = round(v * 100)
+        if abs(cents - v * 100) > 1e-6:
+            raise self.ctx.error(self.key(name), f"has more than two decimals: {v}")
+        return cents
+
+    def duration(self, name: str, default: Any = ...) -> Any:
+        v = self.get(name, str, default)
+        if not isinstance(v, str):
+            return v
+        try:
+            return parse_duration(v)
+        except DurationError:
+            raise self.ctx.error(
+                self.key(name), f'must be a duration like "1:30:00" or "5:00", not {v!r}'
+            ) from None
+
+    def moment(self, name: str, default: Any = ...) -> Any:
+        """A local date-time (contest time zone) or a plain date (its midnight)."""
+        v = self.get(name, (datetime, date, str), default)
+        if v is None or v is default:
+            return v
+        if isinstance(v, str):
+            try:
+                v = datetime.fromisoformat(v)
+            except ValueError:
+                raise self.ctx.error(
+                    self.key(name), f"is not a date-time like 2023-04-15T00:00:00: {v!r}"
+                ) from None
+        if isinstance(v, datetime):
+            if v.tzinfo is not None:
+                raise self.ctx.error(
+                    self.key(name), "give local time without an offset (the contest's timezone)"
+                )
+            return v.replace(tzinfo=self.ctx.tz)
+        return datetime.combine(v, time(0), self.ctx.tz)
+
+    def clock_time(self, name: str) -> datetime:
+        """A time of day on the contest day ("15:15")."""
+        v = self.get(name, (str, time))
+        if isinstance(v, str):
+            try:
+                v = time.fromisoformat(v)
+            except ValueError:
+                raise self.ctx.error(self.key(name), f'is not a time like "15:15": {v!r}') from None
+        assert isinstance(v, time)
+        return datetime.combine(self.ctx.day, v, self.ctx.tz)
+
+    def table(self, name: str, required: bool = False) -> _Table | None:
+        self.seen.add(name)
+        if name not in self.data:
+            if required:
+                raise self.ctx.error(self.key(name), "is required")
+            return None
+        return _Table(self.ctx, self.data[name], self.key(name))
+
+    def tables(self, name: str, required: bool = False) -> list[_Table]:
+        self.seen.add(name)
+        if name not in self.data:
+            if required:
+                raise self.ctx.error(self.key(name), "is required")
+            return []
+        items = self.data[name]
+        if not isinstance(items, list):
+            raise self.ctx.error(self.key(name), f"must be a list of tables, not {_kind(items)}")
+        return [_Table(self.ctx, item, f"{self.key(name)}[{i}]") for i, item in enumerate(items)]
+
+    def strings(self, name: str, default: Any = ...) -> Any:
+        v = self.get(name, list, default)
+        if not isinstance(v, list):
+            return v
+        for i, item in enumerate(v):
+            if not isinstance(item, str):
+                raise self.ctx.error(f"{self.key(name)}[{i}]", f"must be text, not {_kind(item)}")
+        return tuple(v)
+
+    def done(self) -> None:
+        unknown = sorted(set(self.data) - self.seen)
+        if unknown:
+            raise self.ctx.error(self.key(unknown[0]), "unknown key")
+
+
+class _Ctx:
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.tz: ZoneInfo = ZoneInfo("UTC")
+        self.day: date = date(1970, 1, 1)
+
+    def error(self, key: str, problem: str) -> ContestFileError:
+        return ContestFileError(self.path, key, problem)
+
+
+def _type_name(k: type) -> str:
+    return {
+        str: "text",
+        int: "a whole number",
+        float: "a number",
+        bool: "true or false",
+        list: "a list",
+        dict: "a table",
+        date: "a date (2023-04-22)",
+        datetime: "a date-time (2023-04-15T00:00:00)",
+        time: "a time (15:15)",
+    }.get(k, k.__name__)
+
+
+def _kind(v: Any) -> str:
+    if isinstance(v, bool):
+        return f"{str(v).lower()} (true/false)"
+    if isinstance(v, datetime):
+        return f"the date-time {v.isoformat()}"
+    if isinstance(v, date):
+        return f"the date {v.isoformat()}"
+    if isinstance(v, (int, float)):
+        return f"the number {v}"
+    if isinstance(v, str):
+        return f"the text {v!r}"
+    if isinstance(v, list):
+        return "a list"
+    if isinstance(v, dict):
+        return "a table"
+    return type(v).__name__
+
+
+def _texts(t: _Table, name: str, required: bool) -> dict[str, str]:
+    """A text per language: ``{es = "...", fr = "...", en = "..."}``, or one plain text."""
+    t.seen.add(name)
+    if name not in t.data:
+        if required:
+            raise t.ctx.error(t.key(name), "is required")
+        return {}
+    v = t.data[name]
+    if isinstance(v, str):
+        return {lang: v for lang in LANGUAGES}
+    sub = _Table(t.ctx, v, t.key(name))
+    out = {lang: sub.get(lang, str, None) for lang in LANGUAGES}
+    sub.done()
+    texts = {k: s for k, s in out.items() if s is not None}
+    if not texts:
+        raise t.ctx.error(t.key(name), "needs at least one of es, fr, en")
+    return texts
+
+
+def _slot(t: _Table) -> Slot:
+    slot = Slot(
+        born_from=t.get("born_from", int, None),
+        born_to=t.get("born_to", int, None),
+        min_age=t.int("min_age", None),
+        max_age=t.int("max_age", None),
+    )
+    t.done()
+    if (slot.born_from is not None or slot.born_to is not None) and slot.uses_age:
+        raise t.ctx.error(t.where, "use birth years or ages, not both")
+    if slot.born_from is not None and slot.born_to is not None and slot.born_from > slot.born_to:
+        raise t.ctx.error(t.key("born_from"), "is after born_to")
+    if slot.min_age is not None and slot.max_age is not None and slot.min_age > slot.max_age:
+        raise t.ctx.error(t.key("min_age"), "is above max_age")
+    return slot
+
+
+def _category(t: _Table, escape: EscapeRules | None, ids: set[str]) -> Category:
+    cid = t.get("id", str)
+    if not cid or not cid.replace("-", "").replace("_", "").isalnum() or cid != cid.lower():
+        raise t.ctx.error(t.key("id"), f"must be lowercase letters, digits, - or _: {cid!r}")
+    if cid in ids:
+        raise t.ctx.error(t.key("id"), f"{cid!r} is used by another category")
+    ids.add(cid)
+    members = t.int("members", minimum=1)
+    slot_tables = t.tables("slots")
+    slots = tuple(_slot(s) for s in slot_tables) if slot_tables else (Slot(),) * members
+    if len(slots) != members:
+        raise t.ctx.error(
+            t.key("slots"), f"has {len(slots)} entries but the category has {members} members"
+        )
+    if len({s.uses_age for s in slots if not s.is_open}) > 1:
+        raise t.ctx.error(t.key("slots"), "mixes birth years and ages")
+    capacity = t.int("capacity", None, minimum=1)
+    reserved = []
+    for q in t.tables("reserved"):
+        quota = ReservedQuota(
+            places=q.int("places", minimum=1), for_kind=q.get("for", str), until=q.moment("until")
+        )
+        q.done()
+        if quota.for_kind != "local":
+            raise t.ctx.error(q.key("for"), f'must be "local", not {quota.for_kind!r}')
+        if capacity is None or quota.places > capacity:
+            raise t.ctx.error(q.key("places"), "needs a category capacity at least this large")
+        reserved.append(quota)
+    extras = []
+    for e in t.tables("extra_prizes"):
+        extra = ExtraPrize(
+            id=e.get("id", str),
+            name=e.get("name", str),
+            prize=e.get("prize", str),
+            among=e.get("among", str, "all"),
+            cumulative=e.get("cumulative", bool, True),
+        )
+        e.done()
+        if extra.among not in ("all", "local"):
+            raise t.ctx.error(e.key("among"), f'must be "all" or "local", not {extra.among!r}')
+        extras.append(extra)
+    is_escape = t.get("escape", bool, False)
+    if is_escape and escape is None:
+        raise t.ctx.error(t.key("escape"), "is true but the contest has no [escape] table")
+    cat = Category(
+        id=cid,
+        name=t.get("name", str),
+        members=members,
+        pieces=t.int("pieces", minimum=1),
+        time_limit=t.duration("time_limit"),
+        fee=t.money("fee"),
+        slots=slots,
+        capacity=capacity,
+        escape=is_escape,
+        prizes=t.strings("prizes", ()),
+        reserved=tuple(reserved),
+        extra_prizes=tuple(extras),
+    )
+    t.done()
+    if escape is not None and cat.escape and escape.time_limit > cat.time_limit:
+        raise t.ctx.error(t.key("time_limit"), "is shorter than the escape time limit")
+    return cat
+
+
+def _escape(t: _Table) -> EscapeRules:
+    stages = t.int("stages", minimum=1)
+    caps = t.get("caps_by_stage", list)
+    for i, c in enumerate(caps):
+        if not isinstance(c, int) or isinstance(c, bool) or c < 0:
+            raise t.ctx.error(f"{t.key('caps_by_stage')}[{i}]", "must be a whole number >= 0")
+    if len(caps) != stages:
+        raise t.ctx.error(
+            t.key("caps_by_stage"), f"has {len(caps)} values but there are {stages} stages"
+        )
+
+    def per_stage(name: str) -> dict[int, str]:
+        out: dict[int, str] = {}
+        for item in t.tables(name):
+            stage = item.int("stage", minimum=1)
+            if stage > stages:
+                raise t.ctx.error(item.key("stage"), f"is past the last stage ({stages})")
+            out[stage] = item.get("text", str)
+            item.done()
+        return out
+
+    rules = EscapeRules(
+        stages=stages,
+        initial_tickets=t.int("initial_tickets"),
+        hint_cost=t.int("hint_cost", minimum=1),
+        solution_cost=t.int("solution_cost", minimum=1),
+        cooldown=t.duration("cooldown"),
+        ticket_value=t.duration("ticket_value"),
+        time_limit=t.duration("time_limit"),
+        cap_solved=t.int("cap_solved"),
+        caps_by_stage=tuple(caps),
+        hint_ticket_penalty=t.duration("hint_ticket_penalty"),
+        solution_ticket_penalty=t.duration("solution_ticket_penalty"),
+        confirmation_grace=t.duration("confirmation_grace", "15:00"),
+        hints=per_stage("hints"),
+        solutions=per_stage("solutions"),
+    )
+    t.done()
+    return rules
+
+
+def parse_contest(data: dict[str, Any], path: str) -> Contest:
+    ctx = _Ctx(path)
+    root = _Table(ctx, data, "")
+    c = root.table("contest", required=True)
+    assert c is not None
+    tz_name = c.get("timezone", str)
+    try:
+        ctx.tz = ZoneInfo(tz_name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ctx.error(c.key("timezone"), f"unknown time zone {tz_name!r}") from None
+    ctx.day = c.get("date", date)
+    language = c.get("language", str, "es")
+    if language not in LANGUAGES:
+        raise ctx.error(c.key("language"), f"must be one of {', '.join(LANGUAGES)}")
+    name = c.get("name", str)
+    currency = c.get("currency", str, "EUR")
+    venue = c.get("venue", str, "")
+    limit_inclusive = c.get("finish_at_limit_counts", bool, True)
+    results_at = c.clock_time("results_at") if c.has("results_at") else None
+    c.seen.add("results_at")
+    c.done()
+
+    r = root.table("registration")
+    reg = RegistrationRules()
+    if r is not None:
+        reg = RegistrationRules(
+            opens=r.moment("opens", None),
+            closes=r.moment("closes", None),
+            priority=r.get("priority", str, "registration"),
+            payment_required=r.get("payment_required", bool, False),
+            shared_capacity=r.int("shared_capacity", None, minimum=1),
+            withdrawal_refund_until=r.moment("withdrawal_refund_until", None),
+            left_out_refund=r.get("left_out_refund", str, ""),
+        )
+        if reg.priority not in ("registration", "payment"):
+            raise ctx.error(r.key("priority"), 'must be "registration" or "payment"')
+        if reg.priority == "payment" and not reg.payment_required:
+            raise ctx.error(r.key("priority"), '"payment" needs payment_required = true')
+        if reg.opens and reg.closes and reg.opens >= reg.closes:
+            raise ctx.error(r.key("closes"), "is not after opens")
+        r.done()
+
+    questions = []
+    for q in root.tables("questions"):
+        questions.append(Question(id=q.get("id", str), text=_texts(q, "text", True)))
+        q.done()
+    qids = {q.id for q in questions}
+
+    def known(t: _Table, name: str) -> tuple[str, ...]:
+        flags: tuple[str, ...] = t.strings(name)
+        for i, f in enumerate(flags):
+            if f not in qids:
+                raise ctx.error(f"{t.key(name)}[{i}]", f"names no question: {f!r}")
+        return flags
+
+    local_t = root.table("local")
+    local_if_any: tuple[str, ...] = ()
+    if local_t is not None:
+        local_if_any = known(local_t, "any_member")
+        local_t.done()
+
+    d = root.table("discount")
+    discount = None
+    if d is not None:
+        discount = Discount(amount=d.money("amount"), any_of=known(d, "any_of"))
+        d.done()
+
+    m = root.table("meal")
+    meal = None
+    if m is not None:
+        meal = Meal(adult=m.money("adult"), child=m.money("child"))
+        m.done()
+
+    breaks = []
+    for b in root.tables("breaks"):
+        br = Break(start=b.clock_time("start"), end=b.clock_time("end"))
+        b.done()
+        if br.end <= br.start:
+            raise ctx.error(b.key("end"), "is not after start")
+        breaks.append(br)
+
+    e = root.table("escape")
+    escape = _escape(e) if e is not None else None
+
+    ids: set[str] = set()
+    categories = tuple(_category(t, escape, ids) for t in root.tables("categories", True))
+    if not categories:
+        raise ctx.error("categories", "needs at least one category")
+    for i, cat in enumerate(categories):
+        if any(q.for_kind == "local" for q in cat.reserved) and not local_if_any:
+            raise ctx.error(f"categories[{i}].reserved", "needs [local] any_member questions")
+        if any(x.among == "local" for x in cat.extra_prizes) and not local_if_any:
+            raise ctx.error(f"categories[{i}].extra_prizes", "needs [local] any_member questions")
+    root.done()
+    return Contest(
+        name=name,
+        date=ctx.day,
+        timezone=tz_name,
+        categories=categories,
+        registration=reg,
+        language=language,
+        currency=currency,
+        venue=venue,
+        questions=tuple(questions),
+        local_if_any=local_if_any,
+        discount=discount,
+        meal=meal,
+        breaks=tuple(breaks),
+        escape=escape,
+        limit_inclusive=limit_inclusive,
+        results_at=results_at,
+    )
+
+
+def load_contest(path: str | Path) -> Contest:
+    p = str(path)
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        raise ContestFileError(p, "", f"cannot be read ({exc.strerror or exc})") from None
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ContestFileError(p, "", "is not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ContestFileError(p, "", f"is not valid TOML: {exc}") from None
+    return parse_contest(data, p)

@@ -1,0 +1,145 @@
+"""Contest time: the official clock of a category, with breaks, and h:mm:ss parsing.
+
+Contest time is the real time elapsed since the category's clock was started, minus every
+paused moment (configured breaks and organiser pauses, their union counted once). All times
+are passed in; nothing here reads a clock.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+
+class DurationError(ValueError):
+    """A duration the person typed could not be read. ``code`` names the problem."""
+
+    def __init__(self, code: str, text: str) -> None:
+        super().__init__(f"{code}: {text!r}")
+        self.code = code  # "empty", "format", "seconds", "minutes"
+        self.text = text
+
+
+_DURATION = re.compile(r"^(\d{1,3}):(\d{1,2})(?::(\d{1,2}))?$")
+
+
+def parse_duration(text: str) -> int:
+    """Read ``h:mm:ss`` or ``m:ss`` into seconds.
+
+    ``1:47:30`` is 1 h 47 min 30 s; ``47:30`` is 47 min 30 s. Minutes and seconds of a
+    three-part time must be below 60; the minutes of ``m:ss`` may be any number.
+    """
+    t = text.strip()
+    if not t:
+        raise DurationError("empty", text)
+    m = _DURATION.match(t)
+    if not m:
+        raise DurationError("format", text)
+    a, b, c = m.group(1), m.group(2), m.group(3)
+    if c is None:
+        minutes, seconds = int(a), int(b)
+        if len(b) != 2:
+            raise DurationError("format", text)
+        if seconds >= 60:
+            raise DurationError("seconds", text)
+        return minutes * 60 + seconds
+    if len(b) != 2 or len(c) != 2:
+        raise DurationError("format", text)
+    hours, minutes, seconds = int(a), int(b), int(c)
+    if minutes >= 60:
+        raise DurationError("minutes", text)
+    if seconds >= 60:
+        raise DurationError("seconds", text)
+    return hours * 3600 + minutes * 60 + seconds
+
+
+def format_duration(seconds: int) -> str:
+    """Seconds as ``h:mm:ss`` (negative values get a leading minus)."""
+    sign = "-" if seconds < 0 else ""
+    s = abs(seconds)
+    return f"{sign}{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}"
+
+
+@dataclass(frozen=True)
+class Pause:
+    """A stretch when the clock does not run. ``end`` None: still paused."""
+
+    start: datetime
+    end: datetime | None
+
+
+def merge_pauses(pauses: Iterable[Pause]) -> list[Pause]:
+    """The union of pauses as disjoint, sorted stretches (an open pause absorbs what follows)."""
+    ordered = sorted(pauses, key=lambda p: p.start)
+    merged: list[Pause] = []
+    for p in ordered:
+        if merged:
+            last = merged[-1]
+            if last.end is None:
+                continue
+            if p.start <= last.end:
+                if p.end is None or p.end > last.end:
+                    merged[-1] = Pause(last.start, p.end)
+                continue
+        merged.append(p)
+    return merged
+
+
+@dataclass(frozen=True)
+class CategoryClock:
+    """The official clock of one category: when it started and when it was paused."""
+
+    started: datetime | None
+    pauses: tuple[Pause, ...] = ()
+
+    @staticmethod
+    def build(started: datetime | None, pauses: Iterable[Pause]) -> CategoryClock:
+        return CategoryClock(started, tuple(merge_pauses(pauses)))
+
+    def paused_at(self, at: datetime) -> bool:
+        return any(p.start <= at and (p.end is None or at < p.end) for p in self.pauses)
+
+    def elapsed(self, at: datetime) -> int | None:
+        """Contest seconds at real instant ``at``; None before the clock started."""
+        if self.started is None or at < self.started:
+            return None
+        total = (at - self.started).total_seconds()
+        for p in self.pauses:
+            lo = max(p.start, self.started)
+            hi = at if p.end is None else min(p.end, at)
+            if hi > lo:
+                total -= (hi - lo).total_seconds()
+        return int(total)
+
+    def instant_at(self, contest_seconds: int) -> datetime | None:
+        """The first real instant the clock shows ``contest_seconds``.
+
+        None if the clock has not started, or the moment falls after a pause that has no end yet
+        (it cannot be known until the organiser resumes).
+        """
+        if self.started is None:
+            return None
+        cursor = self.started
+        remaining = timedelta(seconds=contest_seconds)
+        for p in self.pauses:
+            if p.end is not None and p.end <= self.started:
+                continue
+            lo = max(p.start, self.started)
+            if cursor + remaining <= lo:
+                return cursor + remaining
+            remaining -= lo - cursor
+            if p.end is None:
+                return None
+            cursor = p.end
+        return cursor + remaining
+
+
+def within_limit(contest_seconds: int, limit: int, inclusive: bool = True) -> bool:
+    """Whether a time counts as inside a category's limit."""
+    return contest_seconds <= limit if inclusive else contest_seconds < limit
+
+
+def pauses_from_breaks(breaks: Sequence[tuple[datetime, datetime]]) -> list[Pause]:
+    return [Pause(a, b) for a, b in breaks]

@@ -1,0 +1,157 @@
+"""The contest as data: everything RULES.md calls configuration.
+
+A contest file (TOML, see ``bot/contest_file.py``) is parsed into these frozen dataclasses.
+Nothing here knows about files, Telegram or SQL; times are timezone-aware datetimes and
+durations are whole seconds. Money is in cents.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+
+@dataclass(frozen=True)
+class Slot:
+    """What one member of an entry must satisfy. Empty slot = anyone.
+
+    Birth-year bounds are inclusive; ages are whole years on the contest day, inclusive
+    ("under 12" is ``max_age = 11``).
+    """
+
+    born_from: int | None = None
+    born_to: int | None = None
+    min_age: int | None = None
+    max_age: int | None = None
+
+    @property
+    def uses_age(self) -> bool:
+        return self.min_age is not None or self.max_age is not None
+
+    @property
+    def is_open(self) -> bool:
+        return (
+            self.born_from is None
+            and self.born_to is None
+            and self.min_age is None
+            and self.max_age is None
+        )
+
+
+@dataclass(frozen=True)
+class ReservedQuota:
+    """``places`` of a category are kept for entries of kind ``for_kind`` until ``until``."""
+
+    places: int
+    for_kind: str  # "local" is the only kind the rules know
+    until: datetime
+
+
+@dataclass(frozen=True)
+class ExtraPrize:
+    id: str
+    name: str
+    prize: str
+    among: str  # "local": only local entries compete for it
+    cumulative: bool = True  # may an entry that won a position prize also take this one?
+
+
+@dataclass(frozen=True)
+class Category:
+    id: str
+    name: str
+    members: int
+    pieces: int
+    time_limit: int  # seconds of contest time
+    fee: int  # cents, per entry
+    slots: tuple[Slot, ...]
+    capacity: int | None = None
+    escape: bool = False
+    prizes: tuple[str, ...] = ()
+    reserved: tuple[ReservedQuota, ...] = ()
+    extra_prizes: tuple[ExtraPrize, ...] = ()
+
+    @property
+    def checks_age(self) -> bool:
+        return any(s.uses_age for s in self.slots)
+
+
+@dataclass(frozen=True)
+class Question:
+    """A yes/no question asked of every member at registration (member of a club, resident...)."""
+
+    id: str
+    text: dict[str, str]  # language code -> question
+
+
+@dataclass(frozen=True)
+class Discount:
+    amount: int  # cents, per member who answered yes to any of ``any_of``
+    any_of: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Meal:
+    adult: int  # cents per adult
+    child: int  # cents per child
+
+
+@dataclass(frozen=True)
+class Break:
+    start: datetime
+    end: datetime
+
+
+@dataclass(frozen=True)
+class RegistrationRules:
+    opens: datetime | None = None
+    closes: datetime | None = None
+    priority: str = "registration"  # "registration" (first come) or "payment" (paid first)
+    payment_required: bool = False  # a place is only held once paid
+    shared_capacity: int | None = None  # places across all categories
+    withdrawal_refund_until: datetime | None = None  # None: a withdrawal is always refunded
+    left_out_refund: str = ""  # how those left without a place are refunded (shown to people)
+
+
+@dataclass(frozen=True)
+class EscapeRules:
+    stages: int
+    initial_tickets: int
+    hint_cost: int
+    solution_cost: int
+    cooldown: int  # seconds between two requests of the same entry
+    ticket_value: int  # seconds subtracted per unused ticket
+    time_limit: int  # seconds of contest time the escape lasts
+    cap_solved: int  # tickets that may be compensated when solved
+    caps_by_stage: tuple[int, ...]  # index 0 = stage 1, when unsolved at the time limit
+    hint_ticket_penalty: int  # seconds added per ticket bought for a hint
+    solution_ticket_penalty: int  # seconds added per ticket bought for a solution
+    confirmation_grace: int = 15 * 60  # seconds after the escape end a stage may still be confirmed
+    hints: dict[int, str] = field(default_factory=dict)  # stage -> hint text
+    solutions: dict[int, str] = field(default_factory=dict)  # stage -> solution text
+
+
+@dataclass(frozen=True)
+class Contest:
+    name: str
+    date: date
+    timezone: str
+    categories: tuple[Category, ...]
+    registration: RegistrationRules = RegistrationRules()
+    language: str = "es"
+    currency: str = "EUR"
+    venue: str = ""
+    questions: tuple[Question, ...] = ()
+    local_if_any: tuple[str, ...] = ()  # an entry is local when a member answered yes to one
+    discount: Discount | None = None
+    meal: Meal | None = None
+    breaks: tuple[Break, ...] = ()
+    escape: EscapeRules | None = None
+    limit_inclusive: bool = True  # finishing exactly at the limit counts as finished
+    results_at: datetime | None = None
+
+    def category(self, category_id: str) -> Category | None:
+        for c in self.categories:
+            if c.id == category_id:
+                return c
+        return None

@@ -1,0 +1,293 @@
+"""The escape stage (RULES.md section 3): a pair's ticket ledger folded from its events.
+
+Every time here is contest time in seconds (see ``clock``). The ledger is rebuilt from the
+accepted events each time; ``check_*`` functions say whether a new event is allowed and, for a
+request, what it would cost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+
+from bot.domain.contest import EscapeRules
+
+
+class Kind(StrEnum):
+    HINT = "hint"
+    SOLUTION = "solution"
+
+
+@dataclass(frozen=True)
+class Request:
+    kind: Kind
+    stage: int
+    at: int
+
+
+@dataclass(frozen=True)
+class StageConfirmed:
+    stage: int
+    at: int
+
+
+@dataclass(frozen=True)
+class Solved:
+    at: int
+
+
+EscapeEvent = Request | StageConfirmed | Solved
+
+
+@dataclass(frozen=True)
+class Charge:
+    kind: Kind
+    stage: int
+    at: int
+    tickets_used: int  # taken from the pair's tickets
+    tickets_bought: int  # paid with time
+    penalty: int  # seconds added by the bought tickets
+
+
+@dataclass(frozen=True)
+class Ledger:
+    rules: EscapeRules
+    tickets_left: int
+    penalty: int
+    reported_stage: int  # the furthest stage the pair asked about (1 with no request)
+    confirmed_stage: int  # the furthest stage a volunteer confirmed (1 with none)
+    hints: frozenset[int]
+    solutions: frozenset[int]
+    charges: tuple[Charge, ...]
+    solved_at: int | None
+
+    @property
+    def stage(self) -> int:
+        """The stage the pair is in: it can't go back before this one."""
+        return max(self.reported_stage, self.confirmed_stage)
+
+    @property
+    def last_request_at(self) -> int | None:
+        return self.charges[-1].at if self.charges else None
+
+    @property
+    def tickets_used(self) -> int:
+        return sum(c.tickets_used for c in self.charges)
+
+    @property
+    def tickets_bought(self) -> int:
+        return sum(c.tickets_bought for c in self.charges)
+
+    @property
+    def next_request_at(self) -> int | None:
+        """When the cooldown allows the next request (None: no request yet)."""
+        last = self.last_request_at
+        return None if last is None else last + self.rules.cooldown
+
+    def over(self, at: int) -> bool:
+        """Whether the escape has ended at contest time ``at`` (solved, or time limit reached)."""
+        return self.solved_at is not None or at >= self.rules.time_limit
+
+
+def empty_ledger(rules: EscapeRules) -> Ledger:
+    return Ledger(
+        rules=rules,
+        tickets_left=rules.initial_tickets,
+        penalty=0,
+        reported_stage=1,
+        confirmed_stage=1,
+        hints=frozenset(),
+        solutions=frozenset(),
+        charges=(),
+        solved_at=None,
+    )
+
+
+def price(rules: EscapeRules, kind: Kind, tickets_left: int) -> Charge:
+    """What a request costs given the tickets left: tickets first, then tickets bought with time."""
+    cost = rules.hint_cost if kind is Kind.HINT else rules.solution_cost
+    per_ticket = rules.hint_ticket_penalty if kind is Kind.HINT else rules.solution_ticket_penalty
+    used = min(cost, max(tickets_left, 0))
+    bought = cost - used
+    return Charge(kind, 0, 0, used, bought, bought * per_ticket)
+
+
+def _apply(ledger: Ledger, event: EscapeEvent) -> Ledger:
+    rules = ledger.rules
+    if isinstance(event, Request):
+        p = price(rules, event.kind, ledger.tickets_left)
+        charge = Charge(
+            event.kind, event.stage, event.at, p.tickets_used, p.tickets_bought, p.penalty
+        )
+        return Ledger(
+            rules=rules,
+            tickets_left=ledger.tickets_left - p.tickets_used,
+            penalty=ledger.penalty + p.penalty,
+            reported_stage=max(ledger.reported_stage, event.stage),
+            confirmed_stage=ledger.confirmed_stage,
+            hints=ledger.hints | {event.stage} if event.kind is Kind.HINT else ledger.hints,
+            solutions=(
+                ledger.solutions | {event.stage}
+                if event.kind is Kind.SOLUTION
+                else ledger.solutions
+            ),
+            charges=ledger.charges + (charge,),
+            solved_at=ledger.solved_at,
+        )
+    if isinstance(event, StageConfirmed):
+        if event.at > rules.time_limit + rules.confirmation_grace:
+            return ledger
+        return Ledger(
+            rules=rules,
+            tickets_left=ledger.tickets_left,
+            penalty=ledger.penalty,
+            reported_stage=ledger.reported_stage,
+            confirmed_stage=max(ledger.confirmed_stage, event.stage),
+            hints=ledger.hints,
+            solutions=ledger.solutions,
+            charges=ledger.charges,
+            solved_at=ledger.solved_at,
+        )
+    if ledger.solved_at is not None:
+        return ledger
+    return Ledger(
+        rules=rules,
+        tickets_left=ledger.tickets_left,
+        penalty=ledger.penalty,
+        reported_stage=ledger.reported_stage,
+        confirmed_stage=max(ledger.confirmed_stage, rules.stages),
+        hints=ledger.hints,
+        solutions=ledger.solutions,
+        charges=ledger.charges,
+        solved_at=event.at,
+    )
+
+
+def fold(rules: EscapeRules, events: Iterable[EscapeEvent]) -> Ledger:
+    """The ledger after the given accepted events, taken in order of contest time."""
+    ledger = empty_ledger(rules)
+    for ev in sorted(events, key=lambda e: e.at):
+        ledger = _apply(ledger, ev)
+    return ledger
+
+
+@dataclass(frozen=True)
+class Refused:
+    """Why something is not allowed. ``next_at``: contest time it becomes allowed, if it will."""
+
+    reason: str
+    next_at: int | None = None
+    stage: int | None = None
+
+
+@dataclass(frozen=True)
+class Accepted:
+    charge: Charge
+    ledger: Ledger  # the ledger with this request applied
+
+
+def check_request(ledger: Ledger, kind: Kind, stage: int, at: int) -> Accepted | Refused:
+    """Decide a hint or solution request for ``stage`` at contest time ``at``.
+
+    Reasons: ``escape_over``, ``stage_invalid``, ``stage_passed``, ``hint_taken``,
+    ``solution_needs_hint``, ``solution_taken``, ``cooldown`` (with ``next_at``).
+    """
+    rules = ledger.rules
+    if ledger.over(at):
+        return Refused("escape_over")
+    if not 1 <= stage <= rules.stages:
+        return Refused("stage_invalid")
+    if stage < ledger.stage:
+        return Refused("stage_passed", stage=ledger.stage)
+    if kind is Kind.HINT and stage in ledger.hints:
+        return Refused("hint_taken", stage=stage)
+    if kind is Kind.SOLUTION and stage not in ledger.hints:
+        return Refused("solution_needs_hint", stage=stage)
+    if kind is Kind.SOLUTION and stage in ledger.solutions:
+        return Refused("solution_taken", stage=stage)
+    nxt = ledger.next_request_at
+    if nxt is not None and at < nxt:
+        if nxt >= rules.time_limit:
+            return Refused("cooldown_past_end", next_at=nxt)
+        return Refused("cooldown", next_at=nxt)
+    new = _apply(ledger, Request(kind, stage, at))
+    return Accepted(new.charges[-1], new)
+
+
+def check_confirmation(ledger: Ledger, stage: int, at: int) -> Refused | None:
+    """Whether a volunteer may confirm the pair in ``stage`` at contest time ``at``.
+
+    Reasons: ``stage_invalid``, ``already_solved``, ``confirmation_closed`` (after the escape time
+    limit and its grace), ``stage_back`` (below the confirmed stage), ``stage_same`` (already
+    confirmed there; stage 1 may always be confirmed, it is where every pair starts).
+    """
+    rules = ledger.rules
+    if not 1 <= stage <= rules.stages:
+        return Refused("stage_invalid")
+    if ledger.solved_at is not None:
+        return Refused("already_solved")
+    if at > rules.time_limit + rules.confirmation_grace:
+        return Refused("confirmation_closed")
+    if stage < ledger.confirmed_stage:
+        return Refused("stage_back", stage=ledger.confirmed_stage)
+    if stage == ledger.confirmed_stage and stage > 1:
+        return Refused("stage_same", stage=stage)
+    return None
+
+
+def check_solve(ledger: Ledger, at: int) -> Refused | None:
+    """Whether the escape may be recorded as solved at contest time ``at``.
+
+    Reasons: ``already_solved``, ``past_escape_limit``, ``before_request`` (a request was accepted
+    after that moment, so it cannot have been solved then).
+    """
+    if ledger.solved_at is not None:
+        return Refused("already_solved")
+    if at > ledger.rules.time_limit:
+        return Refused("past_escape_limit")
+    last = ledger.last_request_at
+    if last is not None and at < last:
+        return Refused("before_request", next_at=last)
+    return None
+
+
+@dataclass(frozen=True)
+class EscapeResult:
+    solved: bool
+    escape_time: int  # E: solve time, or the escape time limit when unsolved
+    tickets_left: int
+    cap: int  # how many unused tickets may be compensated
+    compensation: int  # seconds actually subtracted (never more than E)
+    penalty: int  # seconds added by bought tickets
+    adjusted_escape: int  # max(0, E - value * min(left, cap)) + penalty
+
+    def adjusted_total(self, finish: int) -> int:
+        """Adjusted total for a pair that finished the puzzle at contest time ``finish``."""
+        return self.adjusted_escape + (finish - self.escape_time)
+
+
+def compensation_cap(ledger: Ledger) -> int:
+    rules = ledger.rules
+    if ledger.solved_at is not None:
+        return rules.cap_solved
+    stage = min(max(ledger.confirmed_stage, 1), rules.stages)
+    return rules.caps_by_stage[stage - 1]
+
+
+def result(ledger: Ledger) -> EscapeResult:
+    """The escape figures (final once the escape is over)."""
+    rules = ledger.rules
+    e = ledger.solved_at if ledger.solved_at is not None else rules.time_limit
+    cap = compensation_cap(ledger)
+    nominal = rules.ticket_value * min(max(ledger.tickets_left, 0), cap)
+    compensation = min(e, nominal)
+    return EscapeResult(
+        solved=ledger.solved_at is not None,
+        escape_time=e,
+        tickets_left=ledger.tickets_left,
+        cap=cap,
+        compensation=compensation,
+        penalty=ledger.penalty,
+        adjusted_escape=e - compensation + ledger.penalty,
+    )

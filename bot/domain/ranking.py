@@ -1,0 +1,101 @@
+"""Rankings (RULES.md section 4): per category, finishers by time, then the rest by pieces."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from bot.domain.clock import within_limit
+from bot.domain.contest import Category
+from bot.domain.escape import EscapeResult
+
+
+@dataclass(frozen=True)
+class Competitor:
+    number: int
+    names: tuple[str, ...]
+    local: bool = False
+    finish: int | None = None  # contest time on the official clock when the puzzle was finished
+    pieces: int | None = None  # pieces placed (islands of 3+) when not finished
+    escape: EscapeResult | None = None  # pairs with an escape stage
+
+
+@dataclass(frozen=True)
+class Row:
+    position: int | None  # None: not finished and no piece count yet
+    competitor: Competitor
+    finished: bool
+    time: int | None  # ranking time: the finish time, or the adjusted total for escape pairs
+    prize: str | None
+    extra_prizes: tuple[str, ...] = ()
+
+    @property
+    def number(self) -> int:
+        return self.competitor.number
+
+
+def ranking_time(c: Competitor) -> int | None:
+    if c.finish is None:
+        return None
+    if c.escape is not None:
+        return c.escape.adjusted_total(c.finish)
+    return c.finish
+
+
+def rank(
+    category: Category, competitors: Iterable[Competitor], limit_inclusive: bool = True
+) -> list[Row]:
+    """Rank one category. Equal times (or equal pieces) share a position."""
+    finished: list[tuple[int, Competitor]] = []
+    by_pieces: list[tuple[int, Competitor]] = []
+    unranked: list[Competitor] = []
+    for c in competitors:
+        t = ranking_time(c)
+        if (
+            c.finish is not None
+            and t is not None
+            and within_limit(c.finish, category.time_limit, limit_inclusive)
+        ):
+            finished.append((t, c))
+        elif c.pieces is not None:
+            by_pieces.append((-min(max(c.pieces, 0), category.pieces), c))
+        else:
+            unranked.append(c)
+    finished.sort(key=lambda x: (x[0], x[1].number))
+    by_pieces.sort(key=lambda x: (x[0], x[1].number))
+
+    rows: list[Row] = []
+    position = 0
+    for group, is_finished in ((finished, True), (by_pieces, False)):
+        prev: int | None = None
+        for key, c in group:
+            if prev is None or key != prev:
+                position = len(rows) + 1
+            prev = key
+            prize = category.prizes[position - 1] if position <= len(category.prizes) else None
+            rows.append(Row(position, c, is_finished, key if is_finished else None, prize))
+    for c in sorted(unranked, key=lambda x: x.number):
+        rows.append(Row(None, c, False, None, None))
+    return _award_extras(category, rows)
+
+
+def _award_extras(category: Category, rows: list[Row]) -> list[Row]:
+    for extra in category.extra_prizes:
+        candidates = [
+            r
+            for r in rows
+            if r.position is not None
+            and (extra.among != "local" or r.competitor.local)
+            and (extra.cumulative or r.prize is None)
+        ]
+        if not candidates:
+            continue
+        best = min(r.position for r in candidates if r.position is not None)
+        winners = {r.number for r in candidates if r.position == best}
+        rows = [
+            Row(r.position, r.competitor, r.finished, r.time, r.prize, r.extra_prizes + (extra.id,))
+            if r.number in winners
+            else r
+            for r in rows
+        ]
+    return rows

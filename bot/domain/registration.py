@@ -1,0 +1,330 @@
+"""Registration (RULES.md section 1): eligibility, fees, meals, places and the waiting list."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from enum import StrEnum
+from itertools import permutations
+
+from bot.domain.contest import Category, Contest, Slot
+
+
+@dataclass(frozen=True)
+class Member:
+    name: str
+    born: date | None = None  # full birth date, when the contest checks ages
+    born_year: int | None = None  # enough when the contest checks birth years
+    answers: frozenset[str] = frozenset()  # ids of the yes/no questions answered "yes"
+
+    @property
+    def year(self) -> int | None:
+        return self.born.year if self.born is not None else self.born_year
+
+
+def age_on(born: date, day: date) -> int:
+    """Whole years of age on ``day``."""
+    return day.year - born.year - ((day.month, day.day) < (born.month, born.day))
+
+
+def slot_accepts(slot: Slot, member: Member, contest_day: date) -> bool:
+    year = member.year
+    if slot.born_from is not None and (year is None or year < slot.born_from):
+        return False
+    if slot.born_to is not None and (year is None or year > slot.born_to):
+        return False
+    if slot.uses_age:
+        if member.born is None:
+            return False
+        age = age_on(member.born, contest_day)
+        if slot.min_age is not None and age < slot.min_age:
+            return False
+        if slot.max_age is not None and age > slot.max_age:
+            return False
+    return True
+
+
+def _assignments(
+    slots: Sequence[Slot], members: Sequence[Member], day: date
+) -> list[tuple[int, ...]]:
+    """Every way to seat ``members`` in distinct slots (slot indexes, one per member)."""
+    found = []
+    for perm in permutations(range(len(slots)), len(members)):
+        if all(slot_accepts(slots[s], m, day) for s, m in zip(perm, members, strict=True)):
+            found.append(perm)
+    return found
+
+
+@dataclass(frozen=True)
+class Ineligible:
+    """Member ``member`` (0-based) cannot take part as entered.
+
+    ``reason``: ``too_many`` (the entry is already full), ``birth_date_needed`` (the contest
+    checks age on the day and only a year was given), ``requirements`` (born or aged outside
+    what the places left need; ``needs`` lists them), ``missing_members``.
+    """
+
+    member: int
+    reason: str
+    born_year: int | None = None
+    age: int | None = None
+    needs: tuple[Slot, ...] = ()
+
+
+def check_members(category: Category, members: Sequence[Member], day: date) -> Ineligible | None:
+    """Check members one by one, as they are entered: the first one that can't fit is named.
+
+    ``day`` is the contest day (ages are taken on it).
+    """
+    slots = category.slots
+    for k in range(1, len(members) + 1):
+        member = members[k - 1]
+        if k > len(slots):
+            return Ineligible(k - 1, "too_many")
+        if category.checks_age and member.born is None:
+            return Ineligible(k - 1, "birth_date_needed", born_year=member.year)
+        if _assignments(slots, members[:k], day):
+            continue
+        before = _assignments(slots, members[: k - 1], day)
+        free: list[Slot] = []
+        for perm in before:
+            for i, s in enumerate(slots):
+                if i not in perm and s not in free:
+                    free.append(s)
+        age = age_on(member.born, day) if member.born is not None else None
+        return Ineligible(k - 1, "requirements", member.year, age, tuple(free))
+    return None
+
+
+def check_entry(category: Category, members: Sequence[Member], day: date) -> Ineligible | None:
+    """A complete entry: every member eligible and exactly as many as the category takes."""
+    problem = check_members(category, members, day)
+    if problem is not None:
+        return problem
+    if len(members) != category.members:
+        return Ineligible(len(members), "missing_members")
+    return None
+
+
+def is_local(contest: Contest, members: Iterable[Member]) -> bool:
+    """At least one member answered yes to one of the contest's "local" questions."""
+    flags = set(contest.local_if_any)
+    return any(flags & m.answers for m in members)
+
+
+@dataclass(frozen=True)
+class Fee:
+    entry: int  # cents, the category's fee
+    discount: int  # cents taken off the entry fee (never more than it)
+    meal: int  # cents for the meals booked
+    discounted_members: int = 0
+    meal_adults: int = 0
+    meal_children: int = 0
+
+    @property
+    def entry_due(self) -> int:
+        return self.entry - self.discount
+
+    @property
+    def total(self) -> int:
+        return self.entry_due + self.meal
+
+
+def meal_total(contest: Contest, adults: int, children: int) -> int:
+    if contest.meal is None or adults < 0 or children < 0:
+        return 0
+    return adults * contest.meal.adult + children * contest.meal.child
+
+
+def fee(
+    contest: Contest,
+    category: Category,
+    members: Sequence[Member],
+    meal_adults: int = 0,
+    meal_children: int = 0,
+) -> Fee:
+    """The amount due: entry fee minus one discount per qualifying member, plus meals."""
+    discounted = 0
+    discount = 0
+    if contest.discount is not None:
+        flags = set(contest.discount.any_of)
+        discounted = sum(1 for m in members if flags & m.answers)
+        discount = min(category.fee, discounted * contest.discount.amount)
+    adults = max(meal_adults, 0)
+    children = max(meal_children, 0)
+    return Fee(
+        entry=category.fee,
+        discount=discount,
+        meal=meal_total(contest, adults, children),
+        discounted_members=discounted,
+        meal_adults=adults,
+        meal_children=children,
+    )
+
+
+def registration_window(contest: Contest, at: datetime) -> str | None:
+    """None when registrations are open at ``at``; else ``not_open_yet`` or ``closed``."""
+    rules = contest.registration
+    if rules.opens is not None and at < rules.opens:
+        return "not_open_yet"
+    if rules.closes is not None and at >= rules.closes:
+        return "closed"
+    return None
+
+
+class Status(StrEnum):
+    CONFIRMED = "confirmed"
+    PENDING_PAYMENT = "pending_payment"  # registered; no place is held until paid
+    WAITING = "waiting"
+    LEFT_OUT = "left_out"  # paid but without a place when registrations closed: refunded
+    WITHDRAWN = "withdrawn"
+
+
+@dataclass(frozen=True)
+class Application:
+    """What allocation needs to know of one entry."""
+
+    number: int
+    category: str
+    local: bool
+    registered_at: datetime
+    paid_at: datetime | None = None
+    withdrawn_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class Place:
+    number: int
+    status: Status
+    waiting_position: int | None = None  # 1 = next in line (per category, or contest-wide
+    # when the contest shares its capacity)
+    refundable: bool = False  # the contest's rule gives back what was paid
+    confirmed_at: datetime | None = None
+
+
+def _priority(contest: Contest, a: Application) -> tuple[datetime, datetime, int]:
+    if contest.registration.priority == "payment" and a.paid_at is not None:
+        return (a.paid_at, a.registered_at, a.number)
+    return (a.registered_at, a.registered_at, a.number)
+
+
+def _candidate_from(contest: Contest, a: Application) -> datetime | None:
+    """From when an entry competes for a place (None: not yet)."""
+    if contest.registration.payment_required:
+        if a.paid_at is None:
+            return None
+        return max(a.paid_at, a.registered_at)
+    return a.registered_at
+
+
+class _Pool:
+    def __init__(self, contest: Contest) -> None:
+        self.contest = contest
+        self.confirmed: dict[int, Application] = {}
+
+    def fits(self, a: Application, at: datetime) -> bool:
+        contest = self.contest
+        cat = contest.category(a.category)
+        if cat is None:
+            return False
+        shared = contest.registration.shared_capacity
+        if shared is not None and len(self.confirmed) >= shared:
+            return False
+        in_cat = [c for c in self.confirmed.values() if c.category == a.category]
+        if cat.capacity is not None:
+            if len(in_cat) >= cat.capacity:
+                return False
+            for quota in cat.reserved:
+                if at < quota.until and quota.for_kind == "local" and not a.local:
+                    others = sum(1 for c in in_cat if not c.local)
+                    if others >= cat.capacity - quota.places:
+                        return False
+        return True
+
+
+def allocate(
+    contest: Contest, applications: Iterable[Application], now: datetime
+) -> dict[int, Place]:
+    """Every entry's place at ``now``, replaying registrations, payments, withdrawals and quota
+    releases in the order they happened. A confirmed place is never taken back by a later event;
+    a freed place goes to the first waiting entry that fits."""
+    apps = {a.number: a for a in applications}
+    # (time, order, number): withdrawals (0) and releases (1) before new candidates (2)
+    timeline: list[tuple[datetime, int, tuple[datetime, datetime, int]]] = []
+    for a in apps.values():
+        start = _candidate_from(contest, a)
+        gone = a.withdrawn_at is not None and a.withdrawn_at <= (start or now)
+        if start is not None and start <= now and not gone:
+            timeline.append((start, 2, _priority(contest, a)))
+        if a.withdrawn_at is not None and a.withdrawn_at <= now:
+            timeline.append((a.withdrawn_at, 0, (a.withdrawn_at, a.withdrawn_at, a.number)))
+    for cat in contest.categories:
+        for quota in cat.reserved:
+            if quota.until <= now:
+                timeline.append((quota.until, 1, (quota.until, quota.until, -1)))
+    timeline.sort()
+
+    pool = _Pool(contest)
+    waiting: list[tuple[tuple[datetime, datetime, int], Application]] = []
+    confirmed_at: dict[int, datetime] = {}
+    withdrawn_from: dict[int, Status] = {}
+
+    def promote(at: datetime) -> None:
+        for key, app in list(waiting):
+            if pool.fits(app, at):
+                waiting.remove((key, app))
+                pool.confirmed[app.number] = app
+                confirmed_at[app.number] = at
+
+    for at, order, key in timeline:
+        number = key[2]
+        if order == 0:
+            if number in pool.confirmed:
+                del pool.confirmed[number]
+                withdrawn_from[number] = Status.CONFIRMED
+                promote(at)
+            else:
+                waiting[:] = [w for w in waiting if w[1].number != number]
+                withdrawn_from[number] = Status.WAITING
+        elif order == 1:
+            promote(at)
+        else:
+            # Every waiting entry that fits was promoted when its place freed up, so the ones
+            # still waiting cannot use this place: a newcomer that fits takes it.
+            app = apps[number]
+            if pool.fits(app, at):
+                pool.confirmed[number] = app
+                confirmed_at[number] = at
+            else:
+                waiting.append((key, app))
+                waiting.sort(key=lambda w: w[0])
+
+    closed = contest.registration.closes is not None and now >= contest.registration.closes
+    places: dict[int, Place] = {}
+    for a in apps.values():
+        if a.withdrawn_at is not None and a.withdrawn_at <= now:
+            held = withdrawn_from.get(a.number)
+            until = contest.registration.withdrawal_refund_until
+            refundable = held != Status.CONFIRMED or until is None or a.withdrawn_at < until
+            places[a.number] = Place(a.number, Status.WITHDRAWN, refundable=refundable)
+        elif a.number in pool.confirmed:
+            places[a.number] = Place(
+                a.number, Status.CONFIRMED, confirmed_at=confirmed_at.get(a.number)
+            )
+        elif any(w[1].number == a.number for w in waiting):
+            same = [w[1] for w in waiting if _same_pool(contest, a, w[1])]
+            pos = [w.number for w in same].index(a.number) + 1
+            if closed and contest.registration.payment_required:
+                places[a.number] = Place(a.number, Status.LEFT_OUT, pos, refundable=True)
+            else:
+                places[a.number] = Place(a.number, Status.WAITING, pos, refundable=True)
+        else:
+            places[a.number] = Place(a.number, Status.PENDING_PAYMENT)
+    return places
+
+
+def _same_pool(contest: Contest, a: Application, b: Application) -> bool:
+    if contest.registration.shared_capacity is not None:
+        return True
+    return a.category == b.category

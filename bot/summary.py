@@ -1,0 +1,111 @@
+"""A readable summary of a contest file (``python -m bot check-contest``)."""
+
+from __future__ import annotations
+
+from bot.domain.clock import format_duration
+from bot.domain.contest import Contest, Slot
+
+
+def money(cents: int, currency: str = "EUR") -> str:
+    symbol = {"EUR": "€"}.get(currency, currency)
+    whole, rest = divmod(cents, 100)
+    return f"{whole} {symbol}" if rest == 0 else f"{whole}.{rest:02d} {symbol}"
+
+
+def describe_slot(slot: Slot) -> str:
+    if slot.is_open:
+        return "anyone"
+    parts = []
+    if slot.born_from is not None and slot.born_to is not None:
+        parts.append(f"born {slot.born_from}-{slot.born_to}")
+    elif slot.born_from is not None:
+        parts.append(f"born {slot.born_from} or later")
+    elif slot.born_to is not None:
+        parts.append(f"born {slot.born_to} or earlier")
+    if slot.min_age is not None and slot.max_age is not None:
+        parts.append(f"aged {slot.min_age}-{slot.max_age} on the day")
+    elif slot.min_age is not None:
+        parts.append(f"aged {slot.min_age}+ on the day")
+    elif slot.max_age is not None:
+        parts.append(f"under {slot.max_age + 1} on the day")
+    return ", ".join(parts)
+
+
+def _when(dt: object) -> str:
+    from datetime import datetime
+
+    return dt.strftime("%Y-%m-%d %H:%M") if isinstance(dt, datetime) else "(not set)"
+
+
+def summary(contest: Contest) -> str:
+    cur = contest.currency
+    lines = [
+        f"{contest.name}",
+        f"  date {contest.date.isoformat()}, time zone {contest.timezone}, "
+        f"language {contest.language}",
+    ]
+    if contest.venue:
+        lines.append(f"  venue: {contest.venue}")
+    reg = contest.registration
+    lines.append(
+        f"Registration: opens {_when(reg.opens)}, closes {_when(reg.closes)}; "
+        + (
+            "places held once paid, by payment date then registration date"
+            if reg.priority == "payment"
+            else "first come, first served"
+        )
+        + ("" if reg.shared_capacity is None else f"; {reg.shared_capacity} places in all")
+    )
+    if reg.withdrawal_refund_until is not None:
+        lines.append(f"  withdrawals refunded until {_when(reg.withdrawal_refund_until)}")
+    if reg.left_out_refund:
+        lines.append(f"  entries left without a place are refunded {reg.left_out_refund}")
+    if contest.discount is not None:
+        lines.append(
+            f"Discount: {money(contest.discount.amount, cur)} per member who answers yes to "
+            f"{' or '.join(contest.discount.any_of)} (once per person)"
+        )
+    if contest.local_if_any:
+        lines.append(f"Local entry: a member answers yes to {' or '.join(contest.local_if_any)}")
+    if contest.meal is not None:
+        lines.append(
+            f"Meal: {money(contest.meal.adult, cur)} per adult, "
+            f"{money(contest.meal.child, cur)} per child"
+        )
+    for b in contest.breaks:
+        lines.append(
+            f"Break: {b.start.strftime('%H:%M')}-{b.end.strftime('%H:%M')} (clocks paused)"
+        )
+    lines.append("Categories:")
+    for c in contest.categories:
+        who = "; ".join(describe_slot(s) for s in c.slots)
+        cap = "no own limit" if c.capacity is None else f"{c.capacity} places"
+        lines.append(
+            f"  {c.id}: {c.name} - {c.members} member(s) ({who}), {c.pieces} pieces, "
+            f"limit {format_duration(c.time_limit)}, {cap}, fee {money(c.fee, cur)}"
+            + (", escape stage" if c.escape else "")
+        )
+        for q in c.reserved:
+            lines.append(
+                f"    {q.places} places kept for {q.for_kind} entries until {_when(q.until)}"
+            )
+        for i, p in enumerate(c.prizes, 1):
+            lines.append(f"    prize {i}: {p}")
+        for x in c.extra_prizes:
+            lines.append(f"    {x.name} ({x.among}): {x.prize}")
+    e = contest.escape
+    if e is not None:
+        lines.append(
+            f"Escape: {e.stages} stages, {e.initial_tickets} tickets, hint {e.hint_cost} / "
+            f"solution {e.solution_cost} ticket(s), {format_duration(e.cooldown)} between "
+            f"requests, ends at {format_duration(e.time_limit)}"
+        )
+        lines.append(
+            f"  unused ticket worth {format_duration(e.ticket_value)}, cap {e.cap_solved} if "
+            f"solved, else by confirmed stage {list(e.caps_by_stage)}; bought ticket "
+            f"+{format_duration(e.hint_ticket_penalty)} (hint) / "
+            f"+{format_duration(e.solution_ticket_penalty)} (solution)"
+        )
+    if contest.results_at is not None:
+        lines.append(f"Results announced at {contest.results_at.strftime('%H:%M')}")
+    return "\n".join(lines)
