@@ -2,7 +2,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install test lint typecheck pytest check-contests clean
+.PHONY: install test lint typecheck pytest check-contests check clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -28,3 +28,6 @@ test: lint typecheck check-contests pytest
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+
+check: check-contests
+	for f in contests/*.toml; do $(PY) -m bot check-contest $$f; echo; done

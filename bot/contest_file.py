@@ -6,6 +6,8 @@ Every problem is reported as one ``ContestFileError`` naming the file, the key (
 
 from __future__ import annotations
 
+import math
+import re
 import tomllib
 from datetime import date, datetime, time
 from pathlib import Path
@@ -28,6 +30,8 @@ from bot.domain.contest import (
 )
 
 LANGUAGES = ("es", "fr", "en")
+MAX_MEMBERS = 100  # far above any real team; a huge count would exhaust memory building slots
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 T = TypeVar("T")
 
 
@@ -81,6 +85,8 @@ class _Table:
         v = self.get(name, (int, float), default)
         if v is None or v is default:
             return v
+        if not math.isfinite(v):
+            raise self.ctx.error(self.key(name), f"must be an amount of money, not {v}")
         if v < 0:
             raise self.ctx.error(self.key(name), f"must not be negative, not {v}")
         cents = round(v * 100)
@@ -161,7 +167,9 @@ class _Table:
     def done(self) -> None:
         unknown = sorted(set(self.data) - self.seen)
         if unknown:
-            raise self.ctx.error(self.key(unknown[0]), "unknown key")
+            # A quoted TOML key may hold anything (a newline...): show it quoted, on one line.
+            name = unknown[0] if _BARE_KEY.fullmatch(unknown[0]) else repr(unknown[0])
+            raise self.ctx.error(self.key(name), "unknown key")
 
 
 class _Ctx:
@@ -250,6 +258,8 @@ def _category(t: _Table, escape: EscapeRules | None, ids: set[str]) -> Category:
         raise t.ctx.error(t.key("id"), f"{cid!r} is used by another category")
     ids.add(cid)
     members = t.int("members", minimum=1)
+    if members > MAX_MEMBERS:
+        raise t.ctx.error(t.key("members"), f"must be at most {MAX_MEMBERS}, not {members}")
     slot_tables = t.tables("slots")
     slots = tuple(_slot(s) for s in slot_tables) if slot_tables else (Slot(),) * members
     if len(slots) != members:
@@ -355,7 +365,7 @@ def parse_contest(data: dict[str, Any], path: str) -> Contest:
     tz_name = c.get("timezone", str)
     try:
         ctx.tz = ZoneInfo(tz_name)
-    except (ZoneInfoNotFoundError, ValueError):
+    except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: "Europe" is a folder
         raise ctx.error(c.key("timezone"), f"unknown time zone {tz_name!r}") from None
     ctx.day = c.get("date", date)
     language = c.get("language", str, "es")

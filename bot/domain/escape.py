@@ -113,7 +113,8 @@ def price(rules: EscapeRules, kind: Kind, tickets_left: int) -> Charge:
     return Charge(kind, 0, 0, used, bought, bought * per_ticket)
 
 
-def _apply(ledger: Ledger, event: EscapeEvent) -> Ledger:
+def apply_event(ledger: Ledger, event: EscapeEvent) -> Ledger:
+    """The ledger after one more accepted event (no rule is checked here: see ``check_*``)."""
     rules = ledger.rules
     if isinstance(event, Request):
         p = price(rules, event.kind, ledger.tickets_left)
@@ -168,7 +169,7 @@ def fold(rules: EscapeRules, events: Iterable[EscapeEvent]) -> Ledger:
     """The ledger after the given accepted events, taken in order of contest time."""
     ledger = empty_ledger(rules)
     for ev in sorted(events, key=lambda e: e.at):
-        ledger = _apply(ledger, ev)
+        ledger = apply_event(ledger, ev)
     return ledger
 
 
@@ -211,7 +212,7 @@ def check_request(ledger: Ledger, kind: Kind, stage: int, at: int) -> Accepted |
         if nxt >= rules.time_limit:
             return Refused("cooldown_past_end", next_at=nxt)
         return Refused("cooldown", next_at=nxt)
-    new = _apply(ledger, Request(kind, stage, at))
+    new = apply_event(ledger, Request(kind, stage, at))
     return Accepted(new.charges[-1], new)
 
 
