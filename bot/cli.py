@@ -29,6 +29,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")  # a non-UTF-8 terminal gets "?" not a traceback
     args = build_parser().parse_args(argv)
     result: int = args.func(args)
     return result

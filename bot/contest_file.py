@@ -30,7 +30,7 @@ from bot.domain.contest import (
 )
 
 LANGUAGES = ("es", "fr", "en")
-MAX_MEMBERS = 100  # far above any real team; a huge count would exhaust memory building slots
+MAX_MEMBERS = 8  # teams are 1-4 people; eligibility tries every seating, so keep it small
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 T = TypeVar("T")
 
