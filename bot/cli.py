@@ -1,22 +1,127 @@
-"""Command line: ``python -m bot <subcommand>``."""
+"""Command line: ``python -m bot <subcommand>``.
+
+check-contest FILE          validate a contest file and print its summary
+run                         run the bot (long polling); settings from the environment
+import entries FILE.csv     load entries registered elsewhere
+export entries              entries as CSV on stdout
+export results [--category C]
+                            results as CSV on stdout
+"""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
+from collections.abc import Awaitable, Callable
 
+from bot.config import Config, ConfigError, load_settings
 from bot.contest_file import ContestFileError, load_contest
+from bot.domain.contest import Contest
+from bot.store import Store, StoreError
 from bot.summary import summary
+
+
+def fail(message: str) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return 2
 
 
 def _check_contest(args: argparse.Namespace) -> int:
     try:
         contest = load_contest(args.file)
     except ContestFileError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return fail(str(exc))
     print(summary(contest))
     return 0
+
+
+def _settings(need_token: bool) -> tuple[Config, Contest]:
+    config = load_settings(need_token=need_token)
+    return config, load_contest(config.contest_file)
+
+
+def _with_store(need_token: bool,
+                work: Callable[[Config, Contest, Store], Awaitable[int]]) -> int:
+    try:
+        config, contest = _settings(need_token)
+    except (ConfigError, ContestFileError) as exc:
+        return fail(str(exc))
+
+    async def go() -> int:
+        try:
+            store = await Store.open(config.db_path)
+        except StoreError as exc:
+            return fail(f"{config.db_path}: {exc}")
+        try:
+            return await work(config, contest, store)
+        finally:
+            await store.close()
+
+    return asyncio.run(go())
+
+
+def _run(args: argparse.Namespace) -> int:
+    from bot.app import build_application
+    from bot.logsetup import setup_logging
+
+    try:
+        config, contest = _settings(need_token=True)
+    except (ConfigError, ContestFileError) as exc:
+        return fail(str(exc))
+    setup_logging(config.token)
+
+    async def check_db() -> str | None:
+        try:
+            store = await Store.open(config.db_path)
+        except StoreError as exc:
+            return f"{config.db_path}: {exc}"
+        await store.close()
+        return None
+
+    problem = asyncio.run(check_db())
+    if problem:
+        return fail(problem)
+    app = build_application(config, contest)
+    app.run_polling(allowed_updates=["message", "callback_query"])
+    return 0
+
+
+def _import_entries(args: argparse.Namespace) -> int:
+    from bot.csvio import ImportError_, import_entries, read_entries
+
+    async def work(config: Config, contest: Contest, store: Store) -> int:
+        try:
+            with open(args.file, newline="", encoding="utf-8-sig") as fh:
+                rows = read_entries(contest, fh, args.file)
+            numbers = await import_entries(store, rows)
+        except OSError as exc:
+            return fail(f"{args.file}: cannot be read ({exc.strerror or exc})")
+        except ImportError_ as exc:
+            return fail(f"{exc}; nothing was imported")
+        print(f"imported {len(numbers)} entries"
+              + (f": numbers {numbers[0]}-{numbers[-1]}" if numbers else ""))
+        return 0
+
+    return _with_store(False, work)
+
+
+def _export(args: argparse.Namespace) -> int:
+    from bot.contest_day import ContestDay
+    from bot.csvio import export_entries, export_results
+
+    async def work(config: Config, contest: Contest, store: Store) -> int:
+        if args.what == "entries":
+            await export_entries(contest, store, sys.stdout)
+            return 0
+        if args.category is not None and contest.category(args.category) is None:
+            return fail(f"unknown category {args.category!r} "
+                        f"(known: {', '.join(c.id for c in contest.categories)})")
+        day = ContestDay(contest, store, config.organisers)
+        await export_results(contest, day, sys.stdout, args.category)
+        return 0
+
+    return _with_store(False, work)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -25,6 +130,16 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("check-contest", help="validate a contest file and print its summary")
     p.add_argument("file")
     p.set_defaults(func=_check_contest)
+    p = sub.add_parser("run", help="run the bot (settings from the environment)")
+    p.set_defaults(func=_run)
+    p = sub.add_parser("import", help="import entries from a CSV file")
+    p.add_argument("what", choices=["entries"])
+    p.add_argument("file")
+    p.set_defaults(func=_import_entries)
+    p = sub.add_parser("export", help="write entries or results as CSV to stdout")
+    p.add_argument("what", choices=["entries", "results"])
+    p.add_argument("--category", default=None)
+    p.set_defaults(func=_export)
     return parser
 
 
@@ -35,3 +150,5 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     result: int = args.func(args)
     return result
+
+

@@ -1,0 +1,129 @@
+"""The Application: services in post_init, every handler registered here, in one place."""
+
+from __future__ import annotations
+
+import html
+import logging
+from typing import Any
+
+from telegram import Update
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    CommandHandler,
+    ContextTypes,
+)
+from telegram.request import BaseRequest
+
+from bot.commands import names_for
+from bot.config import Config
+from bot.contest_day import ContestDay
+from bot.domain.contest import Contest
+from bot.handlers import participant, staff
+from bot.handlers.common import Services
+from bot.i18n import tr
+from bot.jobs import schedule_contest_jobs
+from bot.menus import set_default_menus
+from bot.store import Store
+
+log = logging.getLogger(__name__)
+
+HANDLERS = {
+    "start": participant.start,
+    "ayuda": participant.ayuda,
+    "idioma": participant.idioma,
+    "pista": participant.pista,
+    "solucion": participant.solucion,
+    "billetes": participant.billetes,
+    "listo": participant.listo,
+    "etapa": staff.etapa,
+    "escape": staff.escape,
+    "fin": staff.fin,
+    "piezas": staff.piezas,
+    "deshacer": staff.deshacer,
+    "historial": staff.historial,
+    "inicio": staff.inicio,
+    "pausa": staff.pausa,
+    "reanudar": staff.reanudar,
+    "clasificacion": staff.clasificacion,
+    "voluntario": staff.voluntario,
+}
+
+
+def base_url(url: str | None) -> str:
+    """The Bot API address python-telegram-bot appends the token to."""
+    if url is None:
+        return "https://api.telegram.org/bot"
+    if "{token}" in url or url.rstrip("/").endswith("/bot"):
+        return url.rstrip("/") if "{token}" not in url else url
+    return url.rstrip("/") + "/bot"
+
+
+def build_application(
+    config: Config,
+    contest: Contest,
+    request: BaseRequest | None = None,
+    updates_request: BaseRequest | None = None,
+    rate_limiter: bool = True,
+) -> Application[Any, Any, Any, Any, Any, Any]:
+    builder = ApplicationBuilder().token(config.token).base_url(base_url(config.base_url))
+    if request is not None:
+        builder = builder.request(request)
+    if updates_request is not None:
+        builder = builder.get_updates_request(updates_request)
+    if rate_limiter:
+        builder = builder.rate_limiter(AIORateLimiter(max_retries=3))
+    builder = builder.post_init(_post_init).post_shutdown(_post_shutdown)
+    app = builder.build()
+    app.bot_data["config"] = config
+    app.bot_data["contest"] = contest
+    register(app)
+    return app
+
+
+def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    for name, callback in HANDLERS.items():
+        app.add_handler(CommandHandler(names_for(name), callback))
+    app.add_handler(CallbackQueryHandler(participant.language_button, pattern=r"^lang:"))
+    app.add_handler(CallbackQueryHandler(participant.stage_button, pattern=r"^ask:"))
+    app.add_error_handler(on_error)
+
+
+async def open_services(app: Application[Any, Any, Any, Any, Any, Any]) -> Services:
+    config: Config = app.bot_data["config"]
+    contest: Contest = app.bot_data["contest"]
+    store = await Store.open(config.db_path)
+    svc = Services(config, contest, store, ContestDay(contest, store, config.organisers))
+    app.bot_data["services"] = svc
+    return svc
+
+
+async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    if "services" not in app.bot_data:
+        await open_services(app)
+    await set_default_menus(app)
+    await schedule_contest_jobs(app)
+    log.info("bot ready")
+
+
+async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    svc = app.bot_data.get("services")
+    if svc is not None:
+        await svc.store.close()
+
+
+async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    log.error("error while handling an update", exc_info=context.error)
+    if isinstance(update, Update) and update.effective_message is not None:
+        lang = "es"
+        user = update.effective_user
+        if user is not None and user.language_code:
+            lang = user.language_code[:2]
+        try:
+            await update.effective_message.reply_text(html.unescape(tr(
+                lang, "Something went wrong on my side. Please try again in a moment."
+            )))
+        except Exception:  # noqa: BLE001 - the error handler must not raise
+            log.warning("could not tell the user about the error")

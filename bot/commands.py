@@ -1,0 +1,106 @@
+"""The command list: names, who may use them, menu descriptions and aliases per language.
+
+The Spanish names are the contract (``/pista``, ``/fin``...). French and English aliases work for
+everyone and are what the French and English menus show.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+ROLES = ("participant", "volunteer", "organiser")
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    role: str  # the least role that may use it
+    description: dict[str, str]
+    aliases: dict[str, str]  # language -> alias shown in that language's menu
+
+    def name_in(self, lang: str) -> str:
+        return self.aliases.get(lang, self.name)
+
+
+def _c(name: str, role: str, es: str, fr: str, en: str, fr_alias: str = "",
+       en_alias: str = "") -> Command:
+    aliases = {}
+    if fr_alias:
+        aliases["fr"] = fr_alias
+    if en_alias:
+        aliases["en"] = en_alias
+    return Command(name, role, {"es": es, "fr": fr, "en": en}, aliases)
+
+
+COMMANDS: tuple[Command, ...] = (
+    _c("start", "participant", "Empezar / vincular mi inscripción",
+       "Commencer / lier mon inscription", "Start / link my entry"),
+    _c("ayuda", "participant", "Qué puedo hacer", "Ce que je peux faire", "What I can do",
+       "aide", "help"),
+    _c("pista", "participant", "Pedir una pista (1 billete)", "Demander un indice (1 billet)",
+       "Ask for a hint (1 ticket)", "indice", "hint"),
+    _c("solucion", "participant", "Pedir la solución (2 billetes)",
+       "Demander la solution (2 billets)", "Ask for the solution (2 tickets)", "solution",
+       "solution"),
+    _c("billetes", "participant", "Billetes, etapa y penalizaciones",
+       "Billets, étape et pénalités", "Tickets, stage and penalties", "billets", "tickets"),
+    _c("listo", "participant", "¡Hemos terminado el puzzle!", "Nous avons fini le puzzle !",
+       "We have finished the puzzle!", "fini", "done"),
+    _c("idioma", "participant", "Cambiar de idioma", "Changer de langue", "Change language",
+       "langue", "language"),
+    _c("etapa", "volunteer", "N S: la inscripción N está en la etapa S",
+       "N S : l'équipe N est à l'étape S", "N S: entry N is in stage S", "etape", "stage"),
+    _c("escape", "volunteer", "N [h:mm:ss]: N ha resuelto el escape",
+       "N [h:mm:ss] : N a résolu l'escape", "N [h:mm:ss]: N solved the escape", "evasion",
+       "escaped"),
+    _c("fin", "volunteer", "N [h:mm:ss]: N ha terminado el puzzle",
+       "N [h:mm:ss] : N a fini le puzzle", "N [h:mm:ss]: N finished the puzzle", "termine",
+       "finish"),
+    _c("piezas", "volunteer", "N P: piezas colocadas por N", "N P : pièces posées par N",
+       "N P: pieces placed by N", "pieces", "pieces"),
+    _c("deshacer", "volunteer", "Deshacer mi última anotación", "Annuler ma dernière saisie",
+       "Take back my last entry", "annuler", "undo"),
+    _c("historial", "volunteer", "N: historial de la inscripción N",
+       "N : historique de l'équipe N", "N: history of entry N", "historique", "history"),
+    _c("inicio", "organiser", "[categoría]: poner en marcha el reloj",
+       "[catégorie] : démarrer le chrono", "[category]: start the clock", "depart", "go"),
+    _c("pausa", "organiser", "Pausa general (para todos los relojes)",
+       "Pause générale (tous les chronos)", "General break (all clocks)", "pause", "pause"),
+    _c("reanudar", "organiser", "Fin de la pausa", "Fin de la pause", "End of the break",
+       "reprise", "resume"),
+    _c("clasificacion", "organiser", "[categoría]: clasificación",
+       "[catégorie] : classement", "[category]: ranking", "classement", "ranking"),
+    _c("voluntario", "organiser", "Enlace de invitación para un voluntario",
+       "Lien d'invitation pour un bénévole", "Invitation link for a volunteer", "benevole",
+       "volunteer"),
+)
+
+BY_NAME = {c.name: c for c in COMMANDS}
+
+
+def allowed(command: Command, role: str) -> bool:
+    order = {"stranger": -1, "participant": 0, "volunteer": 1, "organiser": 2}
+    if command.role == "participant":
+        return True  # participant commands answer everyone (with a reason when not linked)
+    return order.get(role, -1) >= order[command.role]
+
+
+def names_for(name: str) -> list[str]:
+    """Every name the command answers to: its Spanish name and its aliases."""
+    cmd = BY_NAME[name]
+    return sorted({cmd.name, *cmd.aliases.values()})
+
+
+ENTRY_COMMANDS = ("pista", "solucion", "billetes", "listo")
+
+
+def menu(role: str, lang: str, follows_entry: bool = True) -> list[tuple[str, str]]:
+    """(command, description) for a role's menu in a language. Staff who follow no entry don't
+    see the participants' entry commands."""
+    out = []
+    for c in COMMANDS:
+        if c.name in ENTRY_COMMANDS and role in ("volunteer", "organiser") and not follows_entry:
+            continue
+        if allowed(c, role):
+            out.append((c.name_in(lang), c.description[lang]))
+    return out

@@ -1,0 +1,514 @@
+"""What people do on the contest day, as operations on the store through bot/domain.
+
+Each operation reads the history, decides with the domain, and appends its event inside one
+transaction, so two phones tapping at once are decided one after the other. Results carry
+reason codes; handlers turn them into messages in the person's language.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from bot.domain.clock import CategoryClock, within_limit
+from bot.domain.contest import Category, Contest
+from bot.domain.escape import (
+    Accepted,
+    Charge,
+    Kind,
+    Refused,
+    check_confirmation,
+    check_request,
+    check_solve,
+    fold,
+)
+from bot.domain.ranking import Row
+from bot.state import (
+    CLOCK_KINDS,
+    ENTRY_KINDS,
+    EntryState,
+    clock_for,
+    entry_state,
+    escape_events,
+    general_pause_open,
+    standings,
+)
+from bot.store import Entry, Event, Store, to_ts
+
+VOLUNTEER_KINDS = ("stage", "escape", "finish", "pieces")
+ORGANISER_UNDOABLE = VOLUNTEER_KINDS + ("clock_start", "pause", "resume")
+
+
+def new_code(prefix: str = "") -> str:
+    """A join or invite code for a deep link: [A-Za-z0-9_-], 128 bits, not guessable."""
+    return prefix + secrets.token_urlsafe(16)
+
+
+@dataclass(frozen=True)
+class Roles:
+    organiser: bool
+    volunteer: bool
+    entries: tuple[Entry, ...]
+
+    @property
+    def staff(self) -> bool:
+        return self.organiser or self.volunteer
+
+    @property
+    def name(self) -> str:
+        if self.organiser:
+            return "organiser"
+        if self.volunteer:
+            return "volunteer"
+        return "participant" if self.entries else "stranger"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """``ok`` or a refusal ``reason`` (with details for the message)."""
+
+    ok: bool
+    reason: str = ""
+    details: dict[str, Any] = field(default_factory=dict)
+    event_id: int | None = None
+
+    @staticmethod
+    def refuse(reason: str, **details: Any) -> Outcome:
+        return Outcome(False, reason, details)
+
+
+@dataclass(frozen=True)
+class RequestOutcome(Outcome):
+    charge: Charge | None = None
+    state: EntryState | None = None
+    notify_at: datetime | None = None  # when the refused pair may ask again (real time)
+
+
+class ContestDay:
+    def __init__(self, contest: Contest, store: Store, organisers: frozenset[int]) -> None:
+        self.contest = contest
+        self.store = store
+        self.organisers = organisers
+
+    # -- who is who ----------------------------------------------------------------------------
+
+    async def volunteers(self) -> set[int]:
+        return {e.actor for e in await self.store.events(kinds=["volunteer_join"]) if e.actor}
+
+    async def linked_entries(self, user_id: int) -> list[Entry]:
+        numbers = sorted(
+            {e.entry for e in await self.store.events(kinds=["link"], actor=user_id) if e.entry}
+        )
+        entries = [await self.store.entry(n) for n in numbers]
+        return [e for e in entries if e is not None]
+
+    async def linked_users(self, number: int) -> list[int]:
+        events = await self.store.events(entry=number, kinds=["link"])
+        return sorted({e.actor for e in events if e.actor is not None})
+
+    async def roles(self, user_id: int) -> Roles:
+        return Roles(
+            organiser=user_id in self.organisers,
+            volunteer=user_id in await self.volunteers(),
+            entries=tuple(await self.linked_entries(user_id)),
+        )
+
+    async def already_handled(self, update_id: int | None) -> bool:
+        if update_id is None:
+            return False
+        row = await self.store._fetchone(
+            "SELECT 1 FROM events WHERE update_id = ? LIMIT 1", (update_id,)
+        )
+        return row is not None
+
+    # -- derived state -------------------------------------------------------------------------
+
+    async def clock(self, category: str) -> CategoryClock:
+        return clock_for(self.contest, await self.store.events(kinds=CLOCK_KINDS), category)
+
+    async def paused(self) -> bool:
+        return general_pause_open(await self.store.events(kinds=CLOCK_KINDS))
+
+    async def state(self, number: int) -> EntryState | None:
+        entry = await self.store.entry(number)
+        if entry is None or self.contest.category(entry.category) is None:
+            return None
+        events = await self.store.events(entry=number, kinds=ENTRY_KINDS)
+        return entry_state(self.contest, entry, events, await self.clock(entry.category))
+
+    async def states(self, category: Category) -> list[EntryState]:
+        clock = await self.clock(category.id)
+        entries = await self.store.entries(category.id)
+        by_entry: dict[int, list[Event]] = {}
+        for e in await self.store.events(kinds=ENTRY_KINDS):
+            if e.entry is not None:
+                by_entry.setdefault(e.entry, []).append(e)
+        return [
+            entry_state(self.contest, en, by_entry.get(en.number, []), clock) for en in entries
+        ]
+
+    async def ranking(self, category: Category) -> list[Row]:
+        return standings(self.contest, category, await self.states(category))
+
+    # -- linking -------------------------------------------------------------------------------
+
+    async def link(self, user_id: int, code: str, at: datetime, update_id: int | None) -> Outcome:
+        async with self.store.transaction() as tx:
+            entry = await tx.entry_by_code(code)
+            if entry is None:
+                return Outcome.refuse("bad_code")
+            if user_id in await self.linked_users(entry.number):
+                return Outcome(True, "already_linked", {"entry": entry})
+            eid = await tx.add_event(
+                at=at, kind="link", role="participant", actor=user_id, entry=entry.number,
+                ref=code, update_id=update_id,
+            )
+            return Outcome(True, "linked", {"entry": entry}, eid)
+
+    async def create_invite(self, organiser: int, at: datetime, update_id: int | None) -> str:
+        code = new_code("v")
+        async with self.store.transaction() as tx:
+            await tx.add_event(
+                at=at, kind="volunteer_invite", role="organiser", actor=organiser, ref=code,
+                update_id=update_id,
+            )
+        return code
+
+    async def join_volunteer(
+        self, user_id: int, code: str, at: datetime, update_id: int | None
+    ) -> Outcome:
+        async with self.store.transaction() as tx:
+            if not await tx.has_ref("volunteer_invite", code):
+                return Outcome.refuse("bad_code")
+            if await tx.has_ref("volunteer_join", code):
+                return Outcome.refuse("invite_used")
+            if user_id in await self.volunteers():
+                return Outcome(True, "already_volunteer")
+            eid = await tx.add_event(
+                at=at, kind="volunteer_join", role="volunteer", actor=user_id, ref=code,
+                update_id=update_id,
+            )
+            return Outcome(True, "volunteer", {}, eid)
+
+    # -- the clock -----------------------------------------------------------------------------
+
+    async def start_clock(
+        self, organiser: int, category: str | None, at: datetime, update_id: int | None
+    ) -> Outcome:
+        cats = [c.id for c in self.contest.categories] if category is None else [category]
+        async with self.store.transaction() as tx:
+            started, already = [], []
+            for cid in cats:
+                if (await self.clock(cid)).started is not None:
+                    already.append(cid)
+                    continue
+                await tx.add_event(
+                    at=at, kind="clock_start", role="organiser", actor=organiser, category=cid,
+                    update_id=update_id,
+                )
+                started.append(cid)
+            if not started:
+                return Outcome.refuse("already_started", categories=already)
+            return Outcome(True, "started", {"started": started, "already": already})
+
+    async def pause(self, organiser: int, at: datetime, update_id: int | None) -> Outcome:
+        async with self.store.transaction() as tx:
+            if await self.paused():
+                return Outcome.refuse("already_paused")
+            await tx.add_event(
+                at=at, kind="pause", role="organiser", actor=organiser, update_id=update_id
+            )
+            return Outcome(True)
+
+    async def resume(self, organiser: int, at: datetime, update_id: int | None) -> Outcome:
+        async with self.store.transaction() as tx:
+            if not await self.paused():
+                return Outcome.refuse("not_paused")
+            await tx.add_event(
+                at=at, kind="resume", role="organiser", actor=organiser, update_id=update_id
+            )
+            return Outcome(True)
+
+    # -- escape requests -----------------------------------------------------------------------
+
+    async def request(
+        self, user_id: int, number: int, kind: Kind, stage: int, at: datetime,
+        update_id: int | None,
+    ) -> RequestOutcome:
+        async with self.store.transaction() as tx:
+            state = await self.state(number)
+            if state is None:
+                return RequestOutcome(False, "unknown_entry", {"entry": number})
+            if state.ledger is None:
+                return RequestOutcome(False, "not_escape", {"entry": number})
+            t = state.clock.elapsed(at)
+            if t is None:
+                return RequestOutcome(False, "clock_not_started", {"entry": number})
+            decision = check_request(state.ledger, kind, stage, t)
+            if isinstance(decision, Refused):
+                notify_at = None
+                if decision.reason == "cooldown" and decision.next_at is not None:
+                    notify_at = state.clock.instant_at(decision.next_at)
+                    await tx.add_event(
+                        at=at, kind="request_refused", role="participant", actor=user_id,
+                        entry=number, stage=stage, value=decision.next_at,
+                        ref=f"cooldown:{number}:{decision.next_at}",
+                        data={"request": kind.value, "reason": decision.reason},
+                        update_id=update_id,
+                    )
+                return RequestOutcome(
+                    False, decision.reason,
+                    {"entry": number, "stage": decision.stage, "next_at": decision.next_at},
+                    state=state, notify_at=notify_at,
+                )
+            assert isinstance(decision, Accepted)
+            eid = await tx.add_event(
+                at=at, kind=kind.value, role="participant", actor=user_id, entry=number,
+                stage=stage, data={"tickets_used": decision.charge.tickets_used,
+                                   "tickets_bought": decision.charge.tickets_bought},
+                update_id=update_id,
+            )
+            new_state = await self.state(number)
+            return RequestOutcome(
+                True, "accepted", {"entry": number}, eid, charge=decision.charge,
+                state=new_state,
+            )
+
+    async def pending_notices(self) -> list[tuple[int, str, int, datetime]]:
+        """Cooldown notices owed: (entry, key, contest seconds, real instant) not yet sent."""
+        refused = await self.store.events(kinds=["request_refused"])
+        sent = {e.ref for e in await self.store.events(kinds=["notice"])}
+        owed: dict[str, tuple[int, str, int, datetime]] = {}
+        for e in refused:
+            if e.ref is None or e.ref in sent or e.entry is None or e.value is None:
+                continue
+            state = await self.state(e.entry)
+            if state is None or state.ledger is None:
+                continue
+            if state.ledger.over(e.value) or state.ledger.next_request_at != e.value:
+                continue  # escape over, or another request was accepted since
+            moment = state.clock.instant_at(e.value)
+            if moment is not None:
+                owed[e.ref] = (e.entry, e.ref, e.value, moment)
+        return sorted(owed.values(), key=lambda x: x[3])
+
+    async def notice_due(self, key: str) -> bool:
+        """Whether a cooldown notice is still owed (not sent, still meaningful)."""
+        return any(n[1] == key for n in await self.pending_notices())
+
+    async def record_notice(self, key: str, entry: int, at: datetime) -> None:
+        async with self.store.transaction() as tx:
+            await tx.add_event(at=at, kind="notice", role="system", entry=entry, ref=key)
+
+    # -- handover at the escape time limit -----------------------------------------------------
+
+    async def handover_moments(self) -> list[tuple[str, datetime]]:
+        """Escape categories whose handover message is still owed, with its real instant."""
+        if self.contest.escape is None:
+            return []
+        sent = {e.ref for e in await self.store.events(kinds=["handover"])}
+        out = []
+        for cat in self.contest.categories:
+            if not cat.escape or f"handover:{cat.id}" in sent:
+                continue
+            moment = (await self.clock(cat.id)).instant_at(self.contest.escape.time_limit)
+            if moment is not None:
+                out.append((cat.id, moment))
+        return out
+
+    async def unsolved(self, category: Category) -> list[EntryState]:
+        return [
+            s for s in await self.states(category)
+            if s.ledger is not None and s.ledger.solved_at is None
+        ]
+
+    async def record_handover(self, category: str, at: datetime) -> bool:
+        """Record that the handover was sent; False if it already was."""
+        async with self.store.transaction() as tx:
+            if await tx.has_ref("handover", f"handover:{category}"):
+                return False
+            await tx.add_event(
+                at=at, kind="handover", role="system", category=category,
+                ref=f"handover:{category}",
+            )
+            return True
+
+    # -- participants --------------------------------------------------------------------------
+
+    async def ready(
+        self, user_id: int, number: int, at: datetime, update_id: int | None
+    ) -> Outcome:
+        async with self.store.transaction() as tx:
+            state = await self.state(number)
+            if state is None:
+                return Outcome.refuse("unknown_entry", entry=number)
+            t = state.clock.elapsed(at)
+            if t is None:
+                return Outcome.refuse("clock_not_started", entry=number)
+            if state.finish is not None:
+                return Outcome.refuse("already_finished", entry=number)
+            if state.ledger is not None and not state.ledger.over(t):
+                return Outcome.refuse("escape_not_over", entry=number)
+            if not within_limit(t, state.category.time_limit, self.contest.limit_inclusive):
+                return Outcome.refuse("past_limit", entry=number, limit=state.category.time_limit)
+            eid = await tx.add_event(
+                at=at, kind="ready", role="participant", actor=user_id, entry=number, value=t,
+                update_id=update_id,
+            )
+            return Outcome(True, "ready", {"entry": number, "time": t}, eid)
+
+    # -- volunteers ----------------------------------------------------------------------------
+
+    async def confirm_stage(
+        self, actor: int, role: str, number: int, stage: int, at: datetime,
+        update_id: int | None,
+    ) -> Outcome:
+        async with self.store.transaction() as tx:
+            state = await self.state(number)
+            if state is None:
+                return Outcome.refuse("unknown_entry", entry=number)
+            if state.ledger is None:
+                return Outcome.refuse("not_escape", entry=number)
+            t = state.clock.elapsed(at)
+            if t is None:
+                return Outcome.refuse("clock_not_started", entry=number)
+            refused = check_confirmation(state.ledger, stage, t)
+            if refused is not None:
+                return Outcome.refuse(refused.reason, entry=number, stage=refused.stage)
+            eid = await tx.add_event(
+                at=at, kind="stage", role=role, actor=actor, entry=number, stage=stage,
+                update_id=update_id,
+            )
+            return Outcome(True, "stage", {"entry": number, "stage": stage, "time": t}, eid)
+
+    async def solve(
+        self, actor: int, role: str, number: int, typed: int | None, at: datetime,
+        update_id: int | None,
+    ) -> Outcome:
+        async with self.store.transaction() as tx:
+            state = await self.state(number)
+            if state is None:
+                return Outcome.refuse("unknown_entry", entry=number)
+            if state.ledger is None or self.contest.escape is None:
+                return Outcome.refuse("not_escape", entry=number)
+            now_t = state.clock.elapsed(at)
+            if now_t is None:
+                return Outcome.refuse("clock_not_started", entry=number)
+            t = typed if typed is not None else now_t
+            if t > self.contest.escape.time_limit:
+                return Outcome.refuse("past_escape_limit", entry=number)
+            if typed is not None and typed > now_t:
+                return Outcome.refuse("in_the_future", entry=number, time=typed)
+            previous = next(
+                (e for e in reversed(await tx.events(entry=number, kinds=["escape"]))), None
+            )
+            ledger = state.ledger
+            if previous is not None:  # a correction: decide without the old solve
+                events = [
+                    e for e in await tx.events(entry=number, kinds=("hint", "solution", "stage"))
+                ]
+                ledger = fold(self.contest.escape, escape_events(events, state.clock))
+            refused = check_solve(ledger, t)
+            if refused is not None:
+                return Outcome.refuse(refused.reason, entry=number, time=refused.next_at)
+            eid = await tx.add_event(
+                at=at, kind="escape", role=role, actor=actor, entry=number,
+                value=t, supersedes=previous.id if previous else None, update_id=update_id,
+            )
+            return Outcome(
+                True, "corrected" if previous else "solved",
+                {"entry": number, "time": t, "old": previous.value if previous else None}, eid,
+            )
+
+    async def finish(
+        self, actor: int, role: str, number: int, typed: int | None, at: datetime,
+        update_id: int | None,
+    ) -> Outcome:
+        async with self.store.transaction() as tx:
+            state = await self.state(number)
+            if state is None:
+                return Outcome.refuse("unknown_entry", entry=number)
+            now_t = state.clock.elapsed(at)
+            if now_t is None:
+                return Outcome.refuse("clock_not_started", entry=number)
+            data: dict[str, Any] = {}
+            limit = state.category.time_limit
+            if typed is not None:
+                t = typed
+                if not within_limit(t, limit, self.contest.limit_inclusive):
+                    return Outcome.refuse("past_limit", entry=number, time=t, limit=limit)
+                if typed > now_t:
+                    return Outcome.refuse("in_the_future", entry=number, time=typed)
+            elif state.ready is not None:
+                t = state.clock.elapsed(state.ready.at) or 0
+                data["moment"] = to_ts(state.ready.at)
+                data["ready_event"] = state.ready.id
+            else:
+                t = now_t
+                data["moment"] = to_ts(at)
+            if not within_limit(t, limit, self.contest.limit_inclusive):
+                return Outcome.refuse("past_limit", entry=number, time=t, limit=limit)
+            if state.ledger is not None:
+                ledger = state.ledger
+                if not ledger.over(t):
+                    return Outcome.refuse("escape_not_over", entry=number)
+                if ledger.solved_at is not None and t < ledger.solved_at:
+                    return Outcome.refuse("before_escape", entry=number, time=ledger.solved_at)
+            previous = state.finish_event
+            eid = await tx.add_event(
+                at=at, kind="finish", role=role, actor=actor, entry=number, value=typed,
+                data=data, supersedes=previous.id if previous else None, update_id=update_id,
+            )
+            return Outcome(
+                True, "corrected" if previous else "finished",
+                {"entry": number, "time": t, "old": state.finish, "from_ready": "ready_event"
+                 in data}, eid,
+            )
+
+    async def pieces(
+        self, actor: int, role: str, number: int, count: int, at: datetime,
+        update_id: int | None,
+    ) -> Outcome:
+        async with self.store.transaction() as tx:
+            state = await self.state(number)
+            if state is None:
+                return Outcome.refuse("unknown_entry", entry=number)
+            if count < 0 or count > state.category.pieces:
+                return Outcome.refuse(
+                    "pieces_range", entry=number, count=count, size=state.category.pieces
+                )
+            if state.finish is not None:
+                return Outcome.refuse("already_finished", entry=number)
+            previous = state.pieces_event
+            eid = await tx.add_event(
+                at=at, kind="pieces", role=role, actor=actor, entry=number, value=count,
+                supersedes=previous.id if previous else None, update_id=update_id,
+            )
+            return Outcome(
+                True, "corrected" if previous else "pieces",
+                {"entry": number, "count": count, "old": state.pieces}, eid,
+            )
+
+    async def undo(
+        self, actor: int, role: str, at: datetime, update_id: int | None
+    ) -> Outcome:
+        kinds = ORGANISER_UNDOABLE if role == "organiser" else VOLUNTEER_KINDS
+        async with self.store.transaction() as tx:
+            mine = await tx.events(actor=actor, kinds=kinds)
+            if not mine:
+                return Outcome.refuse("nothing_to_undo")
+            last = mine[-1]
+            eid = await tx.add_event(
+                at=at, kind="undo", role=role, actor=actor, entry=last.entry,
+                category=last.category, supersedes=last.id, update_id=update_id,
+                data={"kind": last.kind},
+            )
+            return Outcome(True, "undone", {"event": last}, eid)
+
+    async def history(self, number: int) -> Sequence[Event] | None:
+        if await self.store.entry(number) is None:
+            return None
+        return await self.store.events(entry=number, effective=False)

@@ -1,0 +1,209 @@
+"""CSV import of entries registered elsewhere, and CSV exports of entries and results."""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from typing import TextIO
+
+from bot.contest_day import ContestDay, new_code
+from bot.domain.clock import format_duration
+from bot.domain.contest import Contest
+from bot.domain.registration import Member, check_entry, is_local
+from bot.store import Store
+
+ENTRY_COLUMNS = ["number", "category", "names", "born", "local", "join_code", "registered_at"]
+RESULT_COLUMNS = [
+    "category", "position", "number", "names", "finished", "time", "escape_time",
+    "tickets_left", "compensation", "penalty", "adjusted_time", "pieces", "local", "prize",
+    "extra_prizes",
+]
+YES = {"yes", "y", "si", "sí", "s", "oui", "o", "1", "true", "x"}
+NO = {"no", "n", "non", "0", "false", ""}
+
+
+class ImportError_(Exception):
+    """A line of the file can't be imported: nothing is imported."""
+
+
+@dataclass(frozen=True)
+class ImportRow:
+    number: int | None
+    category: str
+    members: list[Member]
+    local: bool
+    registered_at: datetime
+    join_code: str | None
+
+
+def _split(value: str) -> list[str]:
+    return [p.strip() for p in value.split(";")] if value.strip() else []
+
+
+def _born(text: str, where: str) -> tuple[date | None, int | None]:
+    t = text.strip()
+    if not t:
+        return None, None
+    if t.isdigit() and len(t) == 4:
+        return None, int(t)
+    for fmt in ("%Y-%m-%d", "%d/%m/%Y"):
+        try:
+            d = datetime.strptime(t, fmt).date()
+            return d, d.year
+        except ValueError:
+            continue
+    raise ImportError_(f"{where}: birth {t!r} is not a year (1980) or a date (1980-05-17)")
+
+
+def read_entries(contest: Contest, fh: TextIO, source: str) -> list[ImportRow]:
+    """Columns: category, names (members separated by ";"), born (year or date per member,
+    ";"-separated), optional number, local (yes/no), registered_at (ISO), join_code, and one
+    column per contest question id (yes/no per member, ";"-separated)."""
+    reader = csv.DictReader(fh)
+    if reader.fieldnames is None:
+        raise ImportError_(f"{source}: the file is empty")
+    fields = {f.strip() for f in reader.fieldnames if f}
+    for needed in ("category", "names"):
+        if needed not in fields:
+            raise ImportError_(f"{source}: column {needed!r} is missing")
+    question_ids = [q.id for q in contest.questions]
+    rows: list[ImportRow] = []
+    numbers: set[int] = set()
+    for line_no, raw in enumerate(reader, start=2):
+        row = {(k or "").strip(): (v or "").strip() for k, v in raw.items()}
+        where = f"{source}:{line_no}"
+        cat = contest.category(row.get("category", "").lower())
+        if cat is None:
+            raise ImportError_(f"{where}: unknown category {row.get('category')!r} "
+                               f"(known: {', '.join(c.id for c in contest.categories)})")
+        member_names = _split(row.get("names", ""))
+        if len(member_names) != cat.members:
+            raise ImportError_(f"{where}: {cat.id} entries have {cat.members} member(s), "
+                               f"found {len(member_names)} names")
+        births = _split(row.get("born", "")) or [""] * len(member_names)
+        if len(births) != len(member_names):
+            raise ImportError_(f"{where}: {len(member_names)} names but {len(births)} births")
+        answers: list[set[str]] = [set() for _ in member_names]
+        for qid in question_ids:
+            if qid not in row:
+                continue
+            values = _split(row[qid]) or [""] * len(member_names)
+            if len(values) == 1 and len(member_names) > 1:
+                values = values + ["no"] * (len(member_names) - 1)
+            if len(values) != len(member_names):
+                raise ImportError_(f"{where}: column {qid} needs one yes/no per member")
+            for i, v in enumerate(values):
+                if v.lower() in YES:
+                    answers[i].add(qid)
+                elif v.lower() not in NO:
+                    raise ImportError_(f"{where}: column {qid}: {v!r} is not yes or no")
+        members = []
+        for i, name in enumerate(member_names):
+            if not name:
+                raise ImportError_(f"{where}: member {i + 1} has no name")
+            born, year = _born(births[i], where)
+            members.append(Member(name[:100], born=born, born_year=year,
+                                  answers=frozenset(answers[i])))
+        if all(m.year is not None for m in members) and not (
+            cat.checks_age and any(m.born is None for m in members)
+        ):
+            problem = check_entry(cat, members, contest.date)
+            if problem is not None:
+                raise ImportError_(f"{where}: not eligible for {cat.id} "
+                                   f"(member {problem.member + 1}: {problem.reason})")
+        number = None
+        if row.get("number"):
+            if not row["number"].isdigit() or int(row["number"]) <= 0:
+                raise ImportError_(f"{where}: number {row['number']!r} is not a positive number")
+            number = int(row["number"])
+            if number in numbers:
+                raise ImportError_(f"{where}: number {number} appears twice")
+            numbers.add(number)
+        local_text = row.get("local", "").lower()
+        local = is_local(contest, members) if contest.local_if_any else False
+        if local_text:
+            if local_text not in YES | NO:
+                raise ImportError_(f"{where}: local {local_text!r} is not yes or no")
+            local = local or local_text in YES
+        registered = datetime.now(UTC)
+        if row.get("registered_at"):
+            try:
+                registered = datetime.fromisoformat(row["registered_at"])
+            except ValueError:
+                raise ImportError_(f"{where}: registered_at is not a date-time") from None
+            if registered.tzinfo is None:
+                from zoneinfo import ZoneInfo
+
+                registered = registered.replace(tzinfo=ZoneInfo(contest.timezone))
+        rows.append(ImportRow(number, cat.id, members, local, registered,
+                              row.get("join_code") or None))
+    return rows
+
+
+async def import_entries(store: Store, rows: Iterable[ImportRow]) -> list[int]:
+    """All or nothing: every row becomes an entry with a number and a join code."""
+    existing = await store.entry_numbers()
+    numbers = []
+    async with store.transaction() as tx:
+        for r in rows:
+            if r.number is not None and r.number in existing:
+                raise ImportError_(f"entry number {r.number} already exists")
+            code = r.join_code or new_code("e")
+            n = await tx.add_entry(
+                number=r.number, category=r.category, join_code=code, local=r.local,
+                registered_at=r.registered_at, members=r.members, source="import",
+            )
+            existing.add(n)
+            numbers.append(n)
+    return numbers
+
+
+def _born_text(m: Member) -> str:
+    if m.born is not None:
+        return m.born.isoformat()
+    return str(m.born_year) if m.born_year is not None else ""
+
+
+async def export_entries(contest: Contest, store: Store, out: TextIO) -> None:
+    question_ids = [q.id for q in contest.questions]
+    writer = csv.writer(out)
+    writer.writerow(ENTRY_COLUMNS + question_ids)
+    for e in await store.entries():
+        writer.writerow(
+            [e.number, e.category, "; ".join(e.names),
+             "; ".join(_born_text(m) for m in e.members), "yes" if e.local else "no",
+             e.join_code, e.registered_at.isoformat()]
+            + ["; ".join("yes" if q in m.answers else "no" for m in e.members)
+               for q in question_ids]
+        )
+
+
+async def export_results(contest: Contest, day: ContestDay, out: TextIO,
+                         category: str | None = None) -> None:
+    writer = csv.writer(out)
+    writer.writerow(RESULT_COLUMNS)
+    cats = [c for c in contest.categories if category is None or c.id == category]
+    for cat in cats:
+        extras = {x.id: x.name for x in cat.extra_prizes}
+        for r in await day.ranking(cat):
+            c = r.competitor
+            esc = c.escape
+            writer.writerow([
+                cat.id,
+                r.position if r.position is not None else "",
+                c.number,
+                "; ".join(c.names),
+                "yes" if r.finished else "no",
+                format_duration(c.finish) if c.finish is not None else "",
+                format_duration(esc.escape_time) if esc else "",
+                esc.tickets_left if esc else "",
+                format_duration(esc.compensation) if esc else "",
+                format_duration(esc.penalty) if esc else "",
+                format_duration(r.time) if r.time is not None else "",
+                c.pieces if c.pieces is not None else "",
+                "yes" if c.local else "no",
+                r.prize or "",
+                "; ".join(extras.get(x, x) for x in r.extra_prizes),
+            ])

@@ -1,0 +1,140 @@
+"""Shared pieces of the handlers: services, the person's language and role, replies, fan-out."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from telegram import Update
+from telegram.error import TelegramError
+from telegram.ext import ContextTypes
+
+from bot.config import Config
+from bot.contest_day import ContestDay, Roles
+from bot.domain.contest import Contest
+from bot.i18n import pick_language, tr
+from bot.store import Store
+from bot.texts import split_messages
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Services:
+    config: Config
+    contest: Contest
+    store: Store
+    day: ContestDay
+
+
+@dataclass(frozen=True)
+class Caller:
+    svc: Services
+    user_id: int
+    lang: str
+    roles: Roles
+    at: datetime  # when the person sent the message (Telegram's date)
+    update_id: int
+
+
+def services(context: ContextTypes.DEFAULT_TYPE) -> Services:
+    svc: Services = context.bot_data["services"]
+    return svc
+
+
+async def language_of(svc: Services, user_id: int, telegram_code: str | None = None) -> str:
+    row = await svc.store.person(user_id)
+    chosen = row["language"] if row is not None else None
+    stored = row["tg_language"] if row is not None else None
+    return pick_language(chosen, telegram_code or stored)
+
+
+def message_date(update: Update) -> datetime:
+    """When the person sent it. A button press has no date of its own: the caller decides."""
+    msg = update.effective_message
+    assert msg is not None and msg.date is not None
+    return msg.date
+
+
+async def caller(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Caller | None:
+    svc = services(context)
+    user = update.effective_user
+    if user is None or update.effective_message is None:
+        return None
+    await svc.store.remember_person(user.id, user.full_name, user.language_code)
+    lang = await language_of(svc, user.id, user.language_code)
+    roles = await svc.day.roles(user.id)
+    return Caller(svc, user.id, lang, roles, message_date(update), update.update_id)
+
+
+async def reply(update: Update, text: str, **kwargs: object) -> None:
+    msg = update.effective_message
+    assert msg is not None
+    parts = split_messages(text.split("\n"))
+    for i, part in enumerate(parts):
+        extra = kwargs if i == len(parts) - 1 else {}
+        await msg.reply_text(part, **extra)  # type: ignore[arg-type]
+
+
+async def send(context: ContextTypes.DEFAULT_TYPE, chat_id: int, text: str) -> bool:
+    """Send to one chat; a person who blocked the bot must not stop the others."""
+    try:
+        for part in split_messages(text.split("\n")):
+            await context.bot.send_message(chat_id, part)
+        return True
+    except TelegramError as exc:
+        log.warning("could not send to chat %s: %s", chat_id, exc.__class__.__name__)
+        return False
+
+
+async def notify_staff(
+    context: ContextTypes.DEFAULT_TYPE, make: Callable[[str], str]
+) -> None:
+    """The volunteers' line: in the volunteer chat, or privately to each volunteer/organiser."""
+    svc = services(context)
+    if svc.config.volunteer_chat is not None:
+        await send(context, svc.config.volunteer_chat, make(svc.contest.language))
+        return
+    people = set(await svc.day.volunteers()) | set(svc.config.organisers)
+    for user_id in sorted(people):
+        if await svc.store.person(user_id) is None:
+            continue  # never talked to the bot: Telegram would refuse
+        await send(context, user_id, make(await language_of(svc, user_id)))
+
+
+async def notify_entry(
+    context: ContextTypes.DEFAULT_TYPE, number: int, make: Callable[[str], str]
+) -> int:
+    svc = services(context)
+    sent = 0
+    for user_id in await svc.day.linked_users(number):
+        if await send(context, user_id, make(await language_of(svc, user_id))):
+            sent += 1
+    return sent
+
+
+async def refuse_role(update: Update, who: Caller, needed: str) -> None:
+    texts = {
+        "participant": tr(who.lang, "This command is for participants: open your entry's link "
+                          "first (ask the organisers)."),
+        "volunteer": tr(who.lang, "This command is for volunteers and organisers."),
+        "organiser": tr(who.lang, "This command is for organisers."),
+    }
+    await reply(update, texts[needed])
+
+
+async def already_handled(update: Update, who: Caller) -> bool:
+    """A redelivered update (the bot stopped before Telegram heard it was handled)."""
+    if await who.svc.day.already_handled(update.update_id):
+        await reply(update, tr(who.lang, "Already recorded."))
+        return True
+    return False
+
+
+def parse_int(text: str) -> int | None:
+    t = text.strip().lstrip("#")
+    if not t.isdigit() or len(t) > 9:
+        return None
+    return int(t)

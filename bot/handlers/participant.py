@@ -1,0 +1,346 @@
+"""Participants: /start (linking), /ayuda, /idioma, /pista, /solucion, /billetes, /listo."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.ext import ContextTypes
+
+from bot.commands import COMMANDS, allowed
+from bot.domain.clock import format_duration
+from bot.domain.escape import Kind
+from bot.handlers.common import (
+    Caller,
+    already_handled,
+    caller,
+    notify_staff,
+    parse_int,
+    refuse_role,
+    reply,
+    send,
+)
+from bot.i18n import LANGUAGES, tr
+from bot.jobs import schedule_notice
+from bot.menus import refresh_menu
+from bot.store import Entry
+from bot.texts import clock_time, names, refusal, tickets_report
+
+
+def help_text(who: Caller) -> str:
+    lang = who.lang
+    lines = [tr(lang, "Puzzle contest: {name}", name=who.svc.contest.name)]
+    if who.roles.entries:
+        lines.append(tr(lang, "Your entries: {entries}",
+                        entries=", ".join(f"#{e.number} {names(e.names)}"
+                                          for e in who.roles.entries)))
+    for c in COMMANDS:
+        if allowed(c, who.roles.name):
+            lines.append(f"/{c.name_in(lang)} - {c.description[lang]}")
+    if len(who.roles.entries) > 1:
+        lines.append(tr(lang, "You follow several entries: put the entry number first, e.g. "
+                        "/billetes {n}.", n=who.roles.entries[0].number))
+    return "\n".join(lines)
+
+
+async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    who = await caller(update, context)
+    if who is None:
+        return
+    code = context.args[0] if context.args else ""
+    if not code:
+        text = tr(who.lang, "Hello! I run the puzzle contest on the day.")
+        if not who.roles.entries and not who.roles.staff:
+            text += "\n" + tr(who.lang, "To follow your entry, open the link the organisers gave "
+                              "you (or scan the QR code on your table).")
+        await reply(update, text + "\n\n" + help_text(who))
+        await refresh_menu(context, who.user_id)
+        return
+    if await already_handled(update, who):
+        return
+    day = who.svc.day
+    if code.startswith("v"):
+        out = await day.join_volunteer(who.user_id, code, who.at, update.update_id)
+        if not out.ok:
+            await reply(update, refusal(who.lang, out.reason, out.details, who.svc.contest))
+            return
+        await refresh_menu(context, who.user_id)
+        if out.reason == "already_volunteer":
+            await reply(update, tr(who.lang, "You are already a volunteer."))
+        else:
+            await reply(update, tr(who.lang, "Welcome, volunteer! You can now record stages, "
+                                   "escapes, finishes and pieces.") + "\n\n" + help_text(
+                await caller(update, context) or who))
+        return
+    out = await day.link(who.user_id, code, who.at, update.update_id)
+    if not out.ok:
+        await reply(update, refusal(who.lang, out.reason, out.details, who.svc.contest))
+        return
+    entry: Entry = out.details["entry"]
+    await refresh_menu(context, who.user_id)
+    category = who.svc.contest.category(entry.category)
+    text = tr(who.lang, "You follow entry #{entry} ({names}), category {category}.",
+              entry=entry.number, names=names(entry.names),
+              category=category.name if category else entry.category)
+    if out.reason == "already_linked":
+        text = tr(who.lang, "You already follow entry #{entry}.", entry=entry.number)
+    if category is not None and category.escape:
+        text += "\n" + tr(who.lang, "During the escape: /pista for a hint, /solucion for a "
+                          "solution, /billetes for your tickets. When you finish the puzzle: "
+                          "/listo.")
+    elif category is not None:
+        text += "\n" + tr(who.lang, "When you finish the puzzle, send /listo.")
+    await reply(update, text)
+
+
+async def ayuda(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    who = await caller(update, context)
+    if who is None:
+        return
+    await reply(update, help_text(who))
+
+
+LANGUAGE_NAMES = {"es": "Español", "fr": "Français", "en": "English"}
+
+
+async def idioma(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    who = await caller(update, context)
+    if who is None:
+        return
+    if context.args:
+        choice = context.args[0].lower()[:2]
+        if choice not in LANGUAGES:
+            await reply(update, tr(who.lang, "Languages: es, fr, en. Example: /idioma fr"))
+            return
+        await set_language(update, context, who, choice)
+        return
+    buttons = [[InlineKeyboardButton(LANGUAGE_NAMES[code], callback_data=f"lang:{code}")
+                for code in LANGUAGES]]
+    await reply(update, tr(who.lang, "Choose your language:"),
+                reply_markup=InlineKeyboardMarkup(buttons))
+
+
+async def set_language(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller,
+                       choice: str) -> None:
+    await who.svc.store.set_language(who.user_id, choice)
+    await refresh_menu(context, who.user_id)
+    await reply(update, tr(choice, "I will write to you in English."))
+
+
+async def language_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    await query.answer()
+    who = await caller(update, context)
+    choice = query.data.split(":", 1)[1]
+    if who is None or choice not in LANGUAGES:
+        return
+    await set_language(update, context, who, choice)
+
+
+# -- which entry? ----------------------------------------------------------------------------
+
+
+async def pick_entry(
+    update: Update, who: Caller, args: list[str], escape_only: bool
+) -> tuple[Entry | None, list[str]]:
+    """The entry a participant command is about, and the arguments left.
+
+    One entry followed: that one. Several: the first argument names it.
+    """
+    contest = who.svc.contest
+    entries = [
+        e for e in who.roles.entries
+        if not escape_only or (c := contest.category(e.category)) is not None and c.escape
+    ]
+    if not who.roles.entries:
+        await refuse_role(update, who, "participant")
+        return None, args
+    if not entries:
+        await reply(update, tr(who.lang, "Your entry has no escape stage."))
+        return None, args
+    if len(entries) == 1:
+        if args and len(args) >= 2 and parse_int(args[0]) == entries[0].number:
+            args = args[1:]
+        return entries[0], args
+    number = parse_int(args[0]) if args else None
+    chosen = next((e for e in entries if e.number == number), None)
+    if chosen is None:
+        await reply(update, tr(who.lang, "You follow entries {list}: put the number first, "
+                               "e.g. /{command} {n}.",
+                               list=", ".join(f"#{e.number}" for e in entries),
+                               command=(update.effective_message.text or "/").split()[0][1:]
+                               .split("@")[0] if update.effective_message else "",
+                               n=entries[0].number))
+        return None, args
+    return chosen, args[1:]
+
+
+# -- hints and solutions ---------------------------------------------------------------------
+
+
+async def pista(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    await _ask(update, context, Kind.HINT)
+
+
+async def solucion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    await _ask(update, context, Kind.SOLUTION)
+
+
+async def _ask(update: Update, context: ContextTypes.DEFAULT_TYPE, kind: Kind) -> None:
+    who = await caller(update, context)
+    if who is None:
+        return
+    entry, args = await pick_entry(update, who, list(context.args or []), escape_only=True)
+    if entry is None:
+        return
+    rules = who.svc.contest.escape
+    assert rules is not None
+    if args:
+        stage = parse_int(args[0])
+        if stage is None or not 1 <= stage <= rules.stages or len(args) > 1:
+            await reply(update, tr(who.lang, "Usage: /{command} [stage 1-{stages}]",
+                                   command="pista" if kind is Kind.HINT else "solucion",
+                                   stages=rules.stages))
+            return
+        await do_request(update, context, who, entry.number, kind, stage)
+        return
+    state = await who.svc.day.state(entry.number)
+    assert state is not None and state.ledger is not None
+    first = state.ledger.stage
+    stamp = int(who.at.timestamp())
+    buttons = [
+        InlineKeyboardButton(
+            tr(who.lang, "Stage {stage}", stage=s),
+            callback_data=f"ask:{kind.value[0]}:{entry.number}:{s}:{stamp}",
+        )
+        for s in range(first, rules.stages + 1)
+    ]
+    rows = [buttons[i:i + 3] for i in range(0, len(buttons), 3)]
+    question = (tr(who.lang, "Hint for which stage?") if kind is Kind.HINT
+                else tr(who.lang, "Solution for which stage?"))
+    await reply(update, question, reply_markup=InlineKeyboardMarkup(rows))
+
+
+async def stage_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    await query.answer()
+    who = await caller(update, context)
+    if who is None:
+        return
+    try:
+        _, k, number_s, stage_s, stamp_s = query.data.split(":")
+        number, stage, stamp = int(number_s), int(stage_s), int(stamp_s)
+    except ValueError:
+        return
+    if number not in {e.number for e in who.roles.entries}:
+        await refuse_role(update, who, "participant")
+        return
+    kind = Kind.HINT if k == "h" else Kind.SOLUTION
+    # The request is stamped with the moment the person asked (/pista), not the tap.
+    at = datetime.fromtimestamp(stamp, UTC)
+    if query.message is not None:
+        try:
+            await query.edit_message_reply_markup(None)
+        except Exception:  # noqa: BLE001 - the buttons may already be gone; nothing to do
+            pass
+    await do_request(update, context, who, number, kind, stage, at=at)
+
+
+async def do_request(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller, number: int, kind: Kind,
+    stage: int, at: datetime | None = None,
+) -> None:
+    svc = who.svc
+    contest = svc.contest
+    if update.callback_query is None and await already_handled(update, who):
+        return
+    out = await svc.day.request(
+        who.user_id, number, kind, stage, at or who.at,
+        update.update_id if update.callback_query is None else None,
+    )
+    if not out.ok:
+        await reply(update, refusal(who.lang, out.reason, out.details, contest, out.notify_at))
+        if out.notify_at is not None and out.details.get("next_at") is not None:
+            schedule_notice(context, number, f"cooldown:{number}:{out.details['next_at']}",
+                            out.notify_at)
+        return
+    charge = out.charge
+    state = out.state
+    assert charge is not None and state is not None and state.ledger is not None
+    rules = contest.escape
+    assert rules is not None
+    texts = rules.hints if kind is Kind.HINT else rules.solutions
+    lang = who.lang
+    what = (tr(lang, "Hint for stage {stage}", stage=stage) if kind is Kind.HINT
+            else tr(lang, "Solution for stage {stage}", stage=stage))
+    lines = [f"{what} (#{number})."]
+    if stage in texts:
+        lines.append(texts[stage])
+    else:
+        lines.append(tr(lang, "A volunteer is coming to your table."))
+    cost = tr(lang, "Charged: {used} ticket(s).", used=charge.tickets_used)
+    if charge.tickets_bought:
+        cost += " " + tr(lang, "Bought with time: {bought} ticket(s), +{penalty}.",
+                         bought=charge.tickets_bought, penalty=format_duration(charge.penalty))
+    lines.append(cost)
+    lines.append(tr(lang, "Tickets left: {left}. Penalties so far: {penalty}.",
+                    left=state.ledger.tickets_left, penalty=format_duration(state.ledger.penalty)))
+    text = "\n".join(lines)
+    await reply(update, text)
+    t = state.clock.elapsed(at or who.at) or 0
+
+    def staff_line(lang: str) -> str:
+        kind_text = tr(lang, "hint") if kind is Kind.HINT else tr(lang, "solution")
+        return tr(lang, "#{entry} {names}: {kind} stage {stage} at {time} ({clock}). "
+                  "Tickets used {used}, bought {bought}; {left} left.",
+                  entry=number, names=names(state.entry.names), kind=kind_text, stage=stage,
+                  time=format_duration(t), clock=clock_time(contest, at or who.at),
+                  used=charge.tickets_used, bought=charge.tickets_bought,
+                  left=state.ledger.tickets_left if state.ledger else 0)
+
+    await notify_staff(context, staff_line)
+    # the partner's phone hears it too
+    for partner in await svc.day.linked_users(number):
+        if partner != who.user_id:
+            await send(context, partner, text)
+
+
+async def billetes(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    who = await caller(update, context)
+    if who is None:
+        return
+    entry, _ = await pick_entry(update, who, list(context.args or []), escape_only=True)
+    if entry is None:
+        return
+    state = await who.svc.day.state(entry.number)
+    assert state is not None and state.ledger is not None
+    now_t = state.clock.elapsed(who.at)
+    nxt = state.ledger.next_request_at
+    moment = state.clock.instant_at(nxt) if nxt is not None else None
+    await reply(update, tickets_report(who.lang, who.svc.contest, state, now_t, moment))
+
+
+async def listo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    who = await caller(update, context)
+    if who is None:
+        return
+    entry, _ = await pick_entry(update, who, list(context.args or []), escape_only=False)
+    if entry is None:
+        return
+    if await already_handled(update, who):
+        return
+    out = await who.svc.day.ready(who.user_id, entry.number, who.at, update.update_id)
+    contest = who.svc.contest
+    if not out.ok:
+        await reply(update, refusal(who.lang, out.reason, out.details, contest))
+        return
+    t = int(out.details["time"])
+    await reply(update, tr(who.lang, "Noted: finished at {time} ({clock}). A volunteer is coming "
+                           "to check.", time=format_duration(t),
+                           clock=clock_time(contest, who.at)))
+    await notify_staff(context, lambda lang: tr(
+        lang, "FINISHED? #{entry} {names} says done at {time} ({clock}): go and check, then "
+        "/fin {entry}.", entry=entry.number, names=names(entry.names), time=format_duration(t),
+        clock=clock_time(contest, who.at)))

@@ -1,0 +1,305 @@
+"""Volunteers (/etapa, /escape, /fin, /piezas, /deshacer, /historial) and organisers
+(/inicio, /pausa, /reanudar, /clasificacion, /voluntario)."""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from bot.contest_day import Outcome
+from bot.domain.clock import DurationError, format_duration, parse_duration
+from bot.handlers.common import (
+    Caller,
+    already_handled,
+    caller,
+    notify_entry,
+    parse_int,
+    refuse_role,
+    reply,
+)
+from bot.i18n import tr
+from bot.jobs import schedule_contest_jobs
+from bot.texts import duration_error, event_name, history_lines, ranking_lines, refusal
+
+
+async def _staff(update: Update, context: ContextTypes.DEFAULT_TYPE,
+                 organiser_only: bool = False) -> Caller | None:
+    who = await caller(update, context)
+    if who is None:
+        return None
+    if organiser_only and not who.roles.organiser:
+        await refuse_role(update, who, "organiser")
+        return None
+    if not who.roles.staff:
+        await refuse_role(update, who, "volunteer")
+        return None
+    if await already_handled(update, who):
+        return None
+    return who
+
+
+def _role(who: Caller) -> str:
+    return "organiser" if who.roles.organiser else "volunteer"
+
+
+async def _usage(update: Update, who: Caller, usage: str) -> None:
+    await reply(update, tr(who.lang, "Usage: {usage}", usage=usage))
+
+
+async def _number_and_time(
+    update: Update, who: Caller, args: list[str], usage: str
+) -> tuple[int, int | None] | None:
+    if not 1 <= len(args) <= 2:
+        await _usage(update, who, usage)
+        return None
+    number = parse_int(args[0])
+    if number is None:
+        await _usage(update, who, usage)
+        return None
+    typed = None
+    if len(args) == 2:
+        try:
+            typed = parse_duration(args[1])
+        except DurationError as err:
+            await reply(update, duration_error(who.lang, err))
+            return None
+    return number, typed
+
+
+async def _refused(update: Update, who: Caller, out: Outcome) -> bool:
+    if out.ok:
+        return False
+    await reply(update, refusal(who.lang, out.reason, out.details, who.svc.contest))
+    return True
+
+
+async def etapa(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    who = await _staff(update, context)
+    if who is None:
+        return
+    args = list(context.args or [])
+    usage = "/etapa N S"
+    if len(args) != 2 or parse_int(args[0]) is None or parse_int(args[1]) is None:
+        await _usage(update, who, usage)
+        return
+    number, stage = parse_int(args[0]), parse_int(args[1])
+    assert number is not None and stage is not None
+    out = await who.svc.day.confirm_stage(
+        who.user_id, _role(who), number, stage, who.at, update.update_id
+    )
+    if await _refused(update, who, out):
+        return
+    await reply(update, tr(who.lang, "Entry {entry} confirmed in stage {stage} at {time}.",
+                           entry=number, stage=stage, time=format_duration(out.details["time"])))
+
+
+async def escape(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    who = await _staff(update, context)
+    if who is None:
+        return
+    parsed = await _number_and_time(update, who, list(context.args or []), "/escape N [h:mm:ss]")
+    if parsed is None:
+        return
+    number, typed = parsed
+    out = await who.svc.day.solve(
+        who.user_id, _role(who), number, typed, who.at, update.update_id
+    )
+    if await _refused(update, who, out):
+        return
+    t = format_duration(out.details["time"])
+    if out.reason == "corrected":
+        text = tr(who.lang, "Entry {entry}: escape time corrected from {old} to {time}.",
+                  entry=number, old=format_duration(out.details["old"] or 0), time=t)
+    else:
+        text = tr(who.lang, "Entry {entry} solved the escape at {time}: hand over the puzzle.",
+                  entry=number, time=t)
+    await reply(update, text)
+    await notify_entry(context, number, lambda lang: tr(
+        lang, "Escape solved at {time}! Now the puzzle: when you finish it, send /listo.",
+        time=t))
+
+
+async def fin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    who = await _staff(update, context)
+    if who is None:
+        return
+    parsed = await _number_and_time(update, who, list(context.args or []), "/fin N [h:mm:ss]")
+    if parsed is None:
+        return
+    number, typed = parsed
+    out = await who.svc.day.finish(
+        who.user_id, _role(who), number, typed, who.at, update.update_id
+    )
+    if await _refused(update, who, out):
+        return
+    t = format_duration(out.details["time"])
+    if out.reason == "corrected":
+        old = out.details["old"]
+        text = tr(who.lang, "Entry {entry}: finish corrected from {old} to {time}.",
+                  entry=number, old=format_duration(old) if old is not None else "-", time=t)
+    elif out.details.get("from_ready"):
+        text = tr(who.lang, "Entry {entry} finished at {time} (the moment they said /listo).",
+                  entry=number, time=t)
+    else:
+        text = tr(who.lang, "Entry {entry} finished at {time}.", entry=number, time=t)
+    await reply(update, text)
+    await notify_entry(context, number, lambda lang: tr(
+        lang, "Your finish is recorded: {time}. Well done!", time=t))
+
+
+async def piezas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    who = await _staff(update, context)
+    if who is None:
+        return
+    args = list(context.args or [])
+    if len(args) != 2 or parse_int(args[0]) is None:
+        await _usage(update, who, "/piezas N P")
+        return
+    number = parse_int(args[0])
+    count = parse_int(args[1])
+    assert number is not None
+    if count is None:
+        try:
+            count = int(args[1])
+        except ValueError:
+            await _usage(update, who, "/piezas N P")
+            return
+    out = await who.svc.day.pieces(
+        who.user_id, _role(who), number, count, who.at, update.update_id
+    )
+    if await _refused(update, who, out):
+        return
+    if out.reason == "corrected":
+        text = tr(who.lang, "Entry {entry}: pieces corrected from {old} to {count}.",
+                  entry=number, old=out.details["old"], count=count)
+    else:
+        text = tr(who.lang, "Entry {entry}: {count} pieces.", entry=number, count=count)
+    await reply(update, text)
+
+
+async def deshacer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    who = await _staff(update, context)
+    if who is None:
+        return
+    out = await who.svc.day.undo(who.user_id, _role(who), who.at, update.update_id)
+    if await _refused(update, who, out):
+        return
+    ev = out.details["event"]
+    target = f"#{ev.entry}" if ev.entry is not None else (ev.category or "")
+    await reply(update, tr(who.lang, "Taken back: {kind} {target}.",
+                           kind=event_name(who.lang, ev.kind), target=target))
+    if ev.kind in ("clock_start", "pause", "resume"):
+        await schedule_contest_jobs(context.application)
+
+
+async def historial(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    who = await _staff(update, context)
+    if who is None:
+        return
+    args = list(context.args or [])
+    number = parse_int(args[0]) if len(args) == 1 else None
+    if number is None:
+        await _usage(update, who, "/historial N")
+        return
+    events = await who.svc.day.history(number)
+    if events is None:
+        await reply(update, refusal(who.lang, "unknown_entry", {"entry": number},
+                                    who.svc.contest))
+        return
+    alive = await who.svc.store.effective_ids()
+    people = {}
+    for e in events:
+        if e.actor is not None and e.actor not in people:
+            row = await who.svc.store.person(e.actor)
+            people[e.actor] = (row["name"] if row is not None and row["name"] else str(e.actor))
+    lines = history_lines(who.lang, who.svc.contest, number, events, alive, people)
+    if len(lines) == 1:
+        lines.append(tr(who.lang, "Nothing recorded yet."))
+    await reply(update, "\n".join(lines))
+
+
+# -- organisers ------------------------------------------------------------------------------
+
+
+async def inicio(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    who = await _staff(update, context, organiser_only=True)
+    if who is None:
+        return
+    contest = who.svc.contest
+    args = list(context.args or [])
+    category = None
+    if args:
+        category = contest.category(args[0].lower())
+        if category is None or len(args) > 1:
+            await reply(update, tr(who.lang, "Unknown category. Categories: {ids}",
+                                   ids=", ".join(c.id for c in contest.categories)))
+            return
+    out = await who.svc.day.start_clock(
+        who.user_id, category.id if category else None, who.at, update.update_id
+    )
+    if await _refused(update, who, out):
+        return
+    started = ", ".join(out.details["started"])
+    await reply(update, tr(who.lang, "Clock started for: {categories}.", categories=started))
+    await schedule_contest_jobs(context.application)
+
+
+async def pausa(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    who = await _staff(update, context, organiser_only=True)
+    if who is None:
+        return
+    out = await who.svc.day.pause(who.user_id, who.at, update.update_id)
+    if await _refused(update, who, out):
+        return
+    await reply(update, tr(who.lang, "Break: every clock is paused. /reanudar to go on."))
+    await schedule_contest_jobs(context.application)
+
+
+async def reanudar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    who = await _staff(update, context, organiser_only=True)
+    if who is None:
+        return
+    out = await who.svc.day.resume(who.user_id, who.at, update.update_id)
+    if await _refused(update, who, out):
+        return
+    await reply(update, tr(who.lang, "The clocks run again."))
+    await schedule_contest_jobs(context.application)
+
+
+async def clasificacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    who = await caller(update, context)
+    if who is None:
+        return
+    if not who.roles.organiser:
+        await refuse_role(update, who, "organiser")
+        return
+    contest = who.svc.contest
+    args = list(context.args or [])
+    cats = list(contest.categories)
+    if args:
+        cat = contest.category(args[0].lower())
+        if cat is None or len(args) > 1:
+            await reply(update, tr(who.lang, "Unknown category. Categories: {ids}",
+                                   ids=", ".join(c.id for c in contest.categories)))
+            return
+        cats = [cat]
+    lines: list[str] = []
+    for cat in cats:
+        rows = await who.svc.day.ranking(cat)
+        if not rows and not args:
+            continue
+        if lines:
+            lines.append("")
+        lines.extend(ranking_lines(who.lang, contest, cat, rows))
+    await reply(update, "\n".join(lines) or tr(who.lang, "No entries."))
+
+
+async def voluntario(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    who = await _staff(update, context, organiser_only=True)
+    if who is None:
+        return
+    code = await who.svc.day.create_invite(who.user_id, who.at, update.update_id)
+    link = f"https://t.me/{context.bot.username}?start={code}"
+    await reply(update, tr(who.lang, "Invitation for one volunteer (works once): {link}",
+                           link=link))
+

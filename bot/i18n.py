@@ -1,0 +1,48 @@
+"""Translations: gettext catalogs in ``locales/<lang>/LC_MESSAGES/bot.po``, read with Babel.
+
+Message ids are the English texts, so English needs no catalog. ``tr(lang, text, **kw)`` picks
+the catalog (Spanish by default) and fills ``{placeholders}``.
+"""
+
+from __future__ import annotations
+
+import gettext
+import io
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+LOCALES = Path(__file__).resolve().parent / "locales"
+LANGUAGES = ("es", "fr", "en")
+DEFAULT_LANGUAGE = "es"
+
+
+@cache
+def catalog(lang: str) -> gettext.NullTranslations:
+    po = LOCALES / lang / "LC_MESSAGES" / "bot.po"
+    if not po.exists():
+        return gettext.NullTranslations()
+    with po.open("rb") as fh:
+        cat = read_po(fh, locale=lang)
+    buf = io.BytesIO()
+    write_mo(buf, cat)
+    buf.seek(0)
+    return gettext.GNUTranslations(buf)
+
+
+def pick_language(chosen: str | None, telegram_code: str | None) -> str:
+    """The person's language: their /idioma choice, else Telegram's, else Spanish."""
+    for code in (chosen, telegram_code):
+        if code:
+            base = code.split("-")[0].lower()
+            if base in LANGUAGES:
+                return base
+    return DEFAULT_LANGUAGE
+
+
+def tr(lang: str, text: str, **params: Any) -> str:
+    translated = catalog(lang if lang in LANGUAGES else DEFAULT_LANGUAGE).gettext(text)
+    return translated.format(**params) if params else translated

@@ -1,0 +1,103 @@
+"""Timers, rebuilt from the database: cooldown notices and the escape handover.
+
+Every job is named after what it announces (``cooldown:12:1500``, ``handover:parejas``), so it
+can be replaced when the clock moves (a pause) and never runs twice; before sending, the job asks
+the database whether the announcement is still owed, and records it once sent.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime
+from typing import Any
+
+from telegram.ext import Application, CallbackContext, ContextTypes
+
+from bot.domain.clock import format_duration
+
+log = logging.getLogger(__name__)
+
+
+def _delay(when: datetime) -> float:
+    return max(0.0, (when - datetime.now(UTC)).total_seconds())
+
+
+def _replace(app: Application[Any, Any, Any, Any, Any, Any], name: str, callback: Any,
+             when: datetime, data: dict[str, Any]) -> None:
+    jq = app.job_queue
+    assert jq is not None, "python-telegram-bot[job-queue] is required"
+    for job in jq.get_jobs_by_name(name):
+        job.schedule_removal()
+    jq.run_once(callback, when=_delay(when), name=name, data=data)
+
+
+def schedule_notice(context: ContextTypes.DEFAULT_TYPE, entry: int, key: str,
+                    when: datetime) -> None:
+    _replace(context.application, key, cooldown_job, when, {"entry": entry, "key": key,
+                                                             "when": when.timestamp()})
+
+
+async def schedule_contest_jobs(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """(Re)schedule every owed notice and handover from the database."""
+    from bot.handlers.common import Services
+
+    svc: Services = app.bot_data["services"]
+    for entry, key, _secs, moment in await svc.day.pending_notices():
+        _replace(app, key, cooldown_job, moment, {"entry": entry, "key": key,
+                                                   "when": moment.timestamp()})
+    for category, moment in await svc.day.handover_moments():
+        _replace(app, f"handover:{category}", handover_job, moment,
+                 {"category": category, "when": moment.timestamp()})
+
+
+async def cooldown_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
+    from bot.handlers.common import notify_entry, services
+    from bot.i18n import tr
+
+    job = context.job
+    assert job is not None and isinstance(job.data, dict)
+    svc = services(context)
+    key, entry = str(job.data["key"]), int(job.data["entry"])
+    if not await svc.day.notice_due(key):
+        return
+    await notify_entry(context, entry, lambda lang: tr(
+        lang, "Entry #{entry}: 5 minutes have passed, you may ask for a hint or a solution "
+        "again (/pista, /solucion).", entry=entry))
+    await svc.day.record_notice(key, entry, datetime.fromtimestamp(job.data["when"], UTC))
+
+
+async def handover_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
+    from bot.handlers.common import notify_entry, notify_staff, services
+    from bot.i18n import tr
+    from bot.texts import names
+
+    job = context.job
+    assert job is not None and isinstance(job.data, dict)
+    svc = services(context)
+    category_id = str(job.data["category"])
+    category = svc.contest.category(category_id)
+    if category is None or not any(c == category_id for c, _ in
+                                   await svc.day.handover_moments()):
+        return
+    unsolved = await svc.day.unsolved(category)
+    limit = svc.contest.escape.time_limit if svc.contest.escape else 0
+
+    def staff_text(lang: str) -> str:
+        lines = [tr(lang, "{time}: the escape is over in {category}. Unsolved pairs get the "
+                    "puzzle now. Confirm their stage with /etapa N S before the bonus is "
+                    "counted:", time=format_duration(limit), category=category.name)]
+        for s in unsolved:
+            assert s.ledger is not None
+            lines.append(tr(lang, "#{entry} {names}: says stage {reported}, confirmed stage "
+                            "{confirmed}", entry=s.entry.number, names=names(s.entry.names),
+                            reported=s.ledger.reported_stage, confirmed=s.ledger.confirmed_stage))
+        if not unsolved:
+            lines.append(tr(lang, "Every pair solved the escape."))
+        return "\n".join(lines)
+
+    await notify_staff(context, staff_text)
+    for s in unsolved:
+        await notify_entry(context, s.entry.number, lambda lang: tr(
+            lang, "Time is up for the escape: collect your puzzle from the volunteers now."))
+    await svc.day.record_handover(category_id, datetime.fromtimestamp(job.data["when"], UTC))
+    log.info("handover sent for %s (%d unsolved)", category_id, len(unsolved))

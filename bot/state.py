@@ -1,0 +1,136 @@
+"""Deriving contest state from stored events, through bot/domain. No Telegram here."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from bot.domain.clock import CategoryClock, Pause
+from bot.domain.contest import Category, Contest
+from bot.domain.escape import (
+    EscapeEvent,
+    EscapeResult,
+    Kind,
+    Ledger,
+    Request,
+    Solved,
+    StageConfirmed,
+    fold,
+    result,
+)
+from bot.domain.ranking import Competitor, Row, rank
+from bot.store import Entry, Event, from_ts
+
+CLOCK_KINDS = ("clock_start", "pause", "resume")
+ENTRY_KINDS = ("hint", "solution", "stage", "escape", "finish", "pieces", "ready")
+
+
+def clock_for(contest: Contest, clock_events: Iterable[Event], category: str) -> CategoryClock:
+    """A category's clock: its first start, the configured breaks and the organisers' pauses."""
+    started = None
+    pauses: list[Pause] = [Pause(b.start, b.end) for b in contest.breaks]
+    open_pause = None
+    for e in sorted(clock_events, key=lambda e: (e.at, e.id)):
+        if e.kind == "clock_start" and e.category == category and started is None:
+            started = e.at
+        elif e.kind == "pause" and open_pause is None:
+            open_pause = e.at
+        elif e.kind == "resume" and open_pause is not None:
+            pauses.append(Pause(open_pause, e.at))
+            open_pause = None
+    if open_pause is not None:
+        pauses.append(Pause(open_pause, None))
+    return CategoryClock.build(started, pauses)
+
+
+def general_pause_open(clock_events: Iterable[Event]) -> bool:
+    state = False
+    for e in sorted(clock_events, key=lambda e: (e.at, e.id)):
+        if e.kind == "pause":
+            state = True
+        elif e.kind == "resume":
+            state = False
+    return state
+
+
+def moment_seconds(event: Event, clock: CategoryClock) -> int | None:
+    """Contest time of a timed event: the time typed by the volunteer, or the clock at the
+    moment it refers to (the participant's /listo, or the message date)."""
+    if event.value is not None:
+        return event.value
+    moment = from_ts(int(event.data["moment"])) if "moment" in event.data else event.at
+    return clock.elapsed(moment)
+
+
+def escape_events(events: Iterable[Event], clock: CategoryClock) -> list[EscapeEvent]:
+    out: list[EscapeEvent] = []
+    for e in events:
+        t = clock.elapsed(e.at) if e.kind in ("hint", "solution") else None
+        if e.kind in ("hint", "solution") and t is not None and e.stage is not None:
+            out.append(Request(Kind.HINT if e.kind == "hint" else Kind.SOLUTION, e.stage, t))
+        elif e.kind == "stage" and e.stage is not None:
+            at = clock.elapsed(e.at)
+            if at is not None:
+                out.append(StageConfirmed(e.stage, at))
+        elif e.kind == "escape":
+            at = moment_seconds(e, clock)
+            if at is not None:
+                out.append(Solved(at))
+    return out
+
+
+@dataclass(frozen=True)
+class EntryState:
+    entry: Entry
+    category: Category
+    clock: CategoryClock
+    ledger: Ledger | None  # escape categories only
+    finish: int | None
+    finish_event: Event | None
+    pieces: int | None
+    pieces_event: Event | None
+    ready: Event | None  # the latest /listo not yet followed by a finish
+
+    @property
+    def escape_result(self) -> EscapeResult | None:
+        return result(self.ledger) if self.ledger is not None else None
+
+    def competitor(self) -> Competitor:
+        return Competitor(
+            number=self.entry.number,
+            names=self.entry.names,
+            local=self.entry.local,
+            finish=self.finish,
+            pieces=self.pieces,
+            escape=self.escape_result,
+        )
+
+
+def entry_state(
+    contest: Contest, entry: Entry, entry_events: Sequence[Event], clock: CategoryClock
+) -> EntryState:
+    category = contest.category(entry.category)
+    assert category is not None, f"entry {entry.number} in unknown category {entry.category}"
+    ledger = None
+    if category.escape and contest.escape is not None:
+        ledger = fold(contest.escape, escape_events(entry_events, clock))
+    finish_event = next((e for e in reversed(entry_events) if e.kind == "finish"), None)
+    pieces_event = next((e for e in reversed(entry_events) if e.kind == "pieces"), None)
+    ready = next((e for e in reversed(entry_events) if e.kind == "ready"), None)
+    if ready is not None and finish_event is not None and finish_event.id > ready.id:
+        ready = None
+    return EntryState(
+        entry=entry,
+        category=category,
+        clock=clock,
+        ledger=ledger,
+        finish=moment_seconds(finish_event, clock) if finish_event else None,
+        finish_event=finish_event,
+        pieces=pieces_event.value if pieces_event else None,
+        pieces_event=pieces_event,
+        ready=ready,
+    )
+
+
+def standings(contest: Contest, category: Category, states: Iterable[EntryState]) -> list[Row]:
+    return rank(category, [s.competitor() for s in states], contest.limit_inclusive)

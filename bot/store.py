@@ -1,0 +1,394 @@
+"""All SQL lives here: one aiosqlite connection, one transaction helper, migrations at start."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import sqlite3
+import time as _time
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bot.domain.history import effective_ids
+from bot.domain.registration import Member
+
+MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
+_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+
+
+class StoreError(Exception):
+    """The database can't be used (newer than this code, damaged, ...): a clear message."""
+
+
+def to_ts(dt: datetime) -> int:
+    return int(dt.timestamp())
+
+
+def from_ts(ts: int) -> datetime:
+    return datetime.fromtimestamp(ts, UTC)
+
+
+@dataclass(frozen=True)
+class Event:
+    id: int
+    at: datetime
+    actor: int | None
+    role: str
+    kind: str
+    entry: int | None
+    category: str | None
+    stage: int | None
+    value: int | None
+    ref: str | None
+    data: dict[str, Any]
+    supersedes: int | None
+    recorded_at: datetime
+
+
+@dataclass(frozen=True)
+class Entry:
+    number: int
+    category: str
+    join_code: str
+    local: bool
+    registered_at: datetime
+    members: tuple[Member, ...]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(m.name for m in self.members)
+
+
+def migrations() -> list[tuple[int, str]]:
+    found = []
+    for p in sorted(MIGRATIONS.glob("*.sql")):
+        m = _NAME.match(p.name)
+        if m:
+            found.append((int(m.group(1)), p.read_text()))
+    return found
+
+
+class Store:
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self.conn = conn
+        self._lock = asyncio.Lock()
+        self._in_tx = False
+
+    # -- lifecycle -----------------------------------------------------------------------------
+
+    @classmethod
+    async def open(cls, path: str | Path) -> Store:
+        conn = await aiosqlite.connect(str(path), isolation_level=None)
+        conn.row_factory = aiosqlite.Row
+        store = cls(conn)
+        try:
+            await store._pragmas()
+            await store._check_integrity()
+            await store._migrate()
+        except BaseException:
+            await conn.close()
+            raise
+        return store
+
+    async def close(self) -> None:
+        await self.conn.close()
+
+    async def _pragmas(self) -> None:
+        await self.conn.execute("PRAGMA journal_mode=WAL")
+        await self.conn.execute("PRAGMA foreign_keys=ON")
+        await self.conn.execute("PRAGMA busy_timeout=5000")
+        await self.conn.execute("PRAGMA synchronous=FULL")
+
+    async def _check_integrity(self) -> None:
+        try:
+            async with self.conn.execute("PRAGMA quick_check") as cur:
+                row = await cur.fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"the database file is damaged or not SQLite ({exc})") from None
+        if row is None or row[0] != "ok":
+            raise StoreError(f"the database file is damaged ({row[0] if row else 'no answer'})")
+
+    async def _migrate(self) -> None:
+        known = migrations()
+        latest = max((v for v, _ in known), default=0)
+        async with self.conn.execute("PRAGMA user_version") as cur:
+            row = await cur.fetchone()
+        current = int(row[0]) if row else 0
+        if current > latest:
+            raise StoreError(
+                f"the database is at schema version {current}, newer than this code "
+                f"(version {latest}): use a newer puzzlebot or another file"
+            )
+        for version, sql in known:
+            if version <= current:
+                continue
+            # One script, one transaction: the schema change and its version land together.
+            script = f"BEGIN IMMEDIATE;\n{sql}\n;PRAGMA user_version = {version};\nCOMMIT;"
+            try:
+                await self.conn.executescript(script)
+            except BaseException:
+                if self.conn.in_transaction:
+                    await self.conn.execute("ROLLBACK")
+                raise
+
+    async def schema_version(self) -> int:
+        async with self.conn.execute("PRAGMA user_version") as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+    # -- transactions --------------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Store]:
+        """One writer at a time; everything inside commits together or not at all."""
+        async with self._lock:
+            await self.conn.execute("BEGIN IMMEDIATE")
+            self._in_tx = True
+            try:
+                yield self
+            except BaseException:
+                await self.conn.execute("ROLLBACK")
+                raise
+            else:
+                await self.conn.execute("COMMIT")
+            finally:
+                self._in_tx = False
+
+    async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
+        async with self.conn.execute(sql, params) as cur:
+            return list(await cur.fetchall())
+
+    async def _fetchone(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
+        async with self.conn.execute(sql, params) as cur:
+            return await cur.fetchone()
+
+    # -- events --------------------------------------------------------------------------------
+
+    async def add_event(
+        self,
+        *,
+        at: datetime,
+        kind: str,
+        role: str,
+        actor: int | None = None,
+        entry: int | None = None,
+        category: str | None = None,
+        stage: int | None = None,
+        value: int | None = None,
+        ref: str | None = None,
+        data: dict[str, Any] | None = None,
+        supersedes: int | None = None,
+        update_id: int | None = None,
+    ) -> int:
+        assert self._in_tx, "add_event outside a transaction"
+        cur = await self.conn.execute(
+            "INSERT INTO events (at, recorded_at, actor, role, kind, entry, category, stage, "
+            "value, ref, data, supersedes, update_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                to_ts(at), int(_time.time()), actor, role, kind, entry, category, stage, value,
+                ref, json.dumps(data, ensure_ascii=False) if data else None, supersedes,
+                update_id,
+            ),
+        )
+        assert cur.lastrowid is not None
+        return cur.lastrowid
+
+    @staticmethod
+    def _event(row: aiosqlite.Row) -> Event:
+        return Event(
+            id=row["id"],
+            at=from_ts(row["at"]),
+            actor=row["actor"],
+            role=row["role"],
+            kind=row["kind"],
+            entry=row["entry"],
+            category=row["category"],
+            stage=row["stage"],
+            value=row["value"],
+            ref=row["ref"],
+            data=json.loads(row["data"]) if row["data"] else {},
+            supersedes=row["supersedes"],
+            recorded_at=from_ts(row["recorded_at"]),
+        )
+
+    async def all_events(self) -> list[Event]:
+        return [self._event(r) for r in await self._fetchall("SELECT * FROM events ORDER BY id")]
+
+    async def events(
+        self,
+        *,
+        entry: int | None = None,
+        kinds: Iterable[str] | None = None,
+        actor: int | None = None,
+        effective: bool = True,
+    ) -> list[Event]:
+        """Events in id order; with ``effective``, without those superseded by a correction."""
+        where, params = [], []
+        if entry is not None:
+            where.append("entry = ?")
+            params.append(entry)
+        if actor is not None:
+            where.append("actor = ?")
+            params.append(actor)
+        kind_list = list(kinds) if kinds is not None else None
+        if kind_list is not None:
+            where.append(f"kind IN ({','.join('?' * len(kind_list))})")
+            params.extend(kind_list)
+        sql = "SELECT * FROM events" + (" WHERE " + " AND ".join(where) if where else "")
+        rows = [self._event(r) for r in await self._fetchall(sql + " ORDER BY id", params)]
+        if not effective:
+            return rows
+        alive = await self.effective_ids()
+        return [e for e in rows if e.id in alive]
+
+    async def effective_ids(self) -> set[int]:
+        rows = await self._fetchall(
+            "SELECT id, supersedes FROM events WHERE id IN "
+            "(SELECT supersedes FROM events WHERE supersedes IS NOT NULL) "
+            "OR supersedes IS NOT NULL"
+        )
+        touched = effective_ids((r["id"], r["supersedes"]) for r in rows)
+        dead = {r["id"] for r in rows} - touched
+        all_ids = await self._fetchall("SELECT id FROM events")
+        return {r["id"] for r in all_ids} - dead
+
+    async def event(self, event_id: int) -> Event | None:
+        row = await self._fetchone("SELECT * FROM events WHERE id = ?", (event_id,))
+        return self._event(row) if row else None
+
+    async def has_ref(self, kind: str, ref: str) -> bool:
+        row = await self._fetchone(
+            "SELECT 1 FROM events WHERE kind = ? AND ref = ? LIMIT 1", (kind, ref)
+        )
+        return row is not None
+
+    # -- entries -------------------------------------------------------------------------------
+
+    async def add_entry(
+        self,
+        *,
+        category: str,
+        join_code: str,
+        local: bool,
+        registered_at: datetime,
+        members: Sequence[Member],
+        number: int | None = None,
+        source: str = "import",
+    ) -> int:
+        assert self._in_tx, "add_entry outside a transaction"
+        if number is None:
+            row = await self._fetchone("SELECT COALESCE(MAX(number), 0) + 1 FROM entries")
+            assert row is not None
+            number = int(row[0])
+        await self.conn.execute(
+            "INSERT INTO entries (number, category, join_code, local, registered_at, source) "
+            "VALUES (?,?,?,?,?,?)",
+            (number, category, join_code, int(local), to_ts(registered_at), source),
+        )
+        for i, m in enumerate(members):
+            await self.conn.execute(
+                "INSERT INTO members (entry, position, name, born, born_year, answers) "
+                "VALUES (?,?,?,?,?,?)",
+                (
+                    number, i, m.name, m.born.isoformat() if m.born else None, m.year,
+                    ",".join(sorted(m.answers)),
+                ),
+            )
+        return number
+
+    async def entries(self, category: str | None = None) -> list[Entry]:
+        sql = "SELECT * FROM entries"
+        params: list[Any] = []
+        if category is not None:
+            sql += " WHERE category = ?"
+            params.append(category)
+        rows = await self._fetchall(sql + " ORDER BY number", params)
+        members = await self._members([r["number"] for r in rows])
+        return [self._entry(r, members.get(r["number"], ())) for r in rows]
+
+    async def entry(self, number: int) -> Entry | None:
+        row = await self._fetchone("SELECT * FROM entries WHERE number = ?", (number,))
+        if row is None:
+            return None
+        members = await self._members([number])
+        return self._entry(row, members.get(number, ()))
+
+    async def entry_by_code(self, code: str) -> Entry | None:
+        row = await self._fetchone("SELECT number FROM entries WHERE join_code = ?", (code,))
+        return await self.entry(int(row[0])) if row else None
+
+    async def entry_numbers(self) -> set[int]:
+        return {int(r[0]) for r in await self._fetchall("SELECT number FROM entries")}
+
+    async def _members(self, numbers: list[int]) -> dict[int, tuple[Member, ...]]:
+        if not numbers:
+            return {}
+        rows = await self._fetchall(
+            f"SELECT * FROM members WHERE entry IN ({','.join('?' * len(numbers))}) "
+            "ORDER BY entry, position",
+            numbers,
+        )
+        out: dict[int, list[Member]] = {}
+        for r in rows:
+            out.setdefault(r["entry"], []).append(
+                Member(
+                    name=r["name"],
+                    born=date.fromisoformat(r["born"]) if r["born"] else None,
+                    born_year=r["born_year"],
+                    answers=frozenset(a for a in r["answers"].split(",") if a),
+                )
+            )
+        return {k: tuple(v) for k, v in out.items()}
+
+    @staticmethod
+    def _entry(row: aiosqlite.Row, members: tuple[Member, ...]) -> Entry:
+        return Entry(
+            number=row["number"],
+            category=row["category"],
+            join_code=row["join_code"],
+            local=bool(row["local"]),
+            registered_at=from_ts(row["registered_at"]),
+            members=members,
+        )
+
+    # -- people --------------------------------------------------------------------------------
+
+    async def remember_person(self, user_id: int, name: str, tg_language: str | None) -> None:
+        row = await self.person(user_id)
+        if row is not None and row["name"] == name and row["tg_language"] == tg_language:
+            return
+        async with self.transaction():
+            await self.conn.execute(
+                "INSERT INTO people (user_id, name, tg_language) VALUES (?,?,?) "
+                "ON CONFLICT(user_id) DO UPDATE SET name = excluded.name, "
+                "tg_language = excluded.tg_language",
+                (user_id, name, tg_language),
+            )
+
+    async def set_language(self, user_id: int, language: str) -> None:
+        async with self.transaction():
+            await self.conn.execute(
+                "INSERT INTO people (user_id, language) VALUES (?,?) "
+                "ON CONFLICT(user_id) DO UPDATE SET language = excluded.language",
+                (user_id, language),
+            )
+
+    async def person(self, user_id: int) -> aiosqlite.Row | None:
+        return await self._fetchone("SELECT * FROM people WHERE user_id = ?", (user_id,))
+
+    # -- backups -------------------------------------------------------------------------------
+
+    async def backup_to(self, path: str | Path) -> None:
+        async with self._lock:
+            dest = await aiosqlite.connect(str(path))
+            try:
+                await self.conn.backup(dest)
+            finally:
+                await dest.close()

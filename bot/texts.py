@@ -1,0 +1,212 @@
+"""Turning outcomes, ledgers and rankings into text in the person's language (plain text)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from bot.domain.clock import DurationError, format_duration
+from bot.domain.contest import Category, Contest
+from bot.domain.ranking import Row
+from bot.i18n import tr
+from bot.state import EntryState
+from bot.store import Event
+
+MAX_MESSAGE = 4096
+
+
+def clock_time(contest: Contest, moment: datetime) -> str:
+    """A real instant as the hall's wall clock shows it (contest time zone)."""
+    return moment.astimezone(ZoneInfo(contest.timezone)).strftime("%H:%M:%S")
+
+
+def duration_error(lang: str, err: DurationError) -> str:
+    return tr(lang, "I can't read the time \"{text}\": write it as h:mm:ss (1:47:30) or m:ss "
+              "(47:30).", text=err.text)
+
+
+def split_messages(lines: Sequence[str], limit: int = MAX_MESSAGE) -> list[str]:
+    """Join lines into as few messages as fit Telegram's limit (a long line is cut)."""
+    messages: list[str] = []
+    current = ""
+    for line in lines:
+        while len(line) > limit:
+            if current:
+                messages.append(current)
+                current = ""
+            messages.append(line[:limit])
+            line = line[limit:]
+        candidate = f"{current}\n{line}" if current else line
+        if len(candidate) > limit:
+            messages.append(current)
+            current = line
+        else:
+            current = candidate
+    if current:
+        messages.append(current)
+    return messages
+
+
+def names(names_: Sequence[str]) -> str:
+    return " / ".join(names_) if names_ else "-"
+
+
+def refusal(lang: str, reason: str, details: dict[str, object], contest: Contest,
+            next_moment: datetime | None = None) -> str:
+    """One line saying why something was refused."""
+    entry = details.get("entry")
+    stage = details.get("stage")
+    t = details.get("time")
+    limit = details.get("limit")
+    messages = {
+        "unknown_entry": tr(lang, "There is no entry number {entry}.", entry=entry),
+        "not_escape": tr(lang, "Entry {entry} has no escape stage.", entry=entry),
+        "clock_not_started": tr(lang, "The clock of entry {entry}'s category has not started "
+                                "yet.", entry=entry),
+        "escape_over": tr(lang, "The escape is over: no more hints or solutions."),
+        "stage_invalid": tr(lang, "There is no such stage: stages go from 1 to {stages}.",
+                            stages=contest.escape.stages if contest.escape else 0),
+        "stage_passed": tr(lang, "That stage is behind you: you are in stage {stage}.",
+                           stage=stage),
+        "hint_taken": tr(lang, "The hint of stage {stage} was already given.", stage=stage),
+        "solution_needs_hint": tr(lang, "The solution of stage {stage} comes only after its "
+                                  "hint.", stage=stage),
+        "solution_taken": tr(lang, "The solution of stage {stage} was already given.",
+                             stage=stage),
+        "cooldown": tr(lang, "Too soon: 5 minutes must pass between two requests. You may ask "
+                       "again at {moment} (contest time {at}); I will tell you.",
+                       moment=clock_time(contest, next_moment) if next_moment else "-",
+                       at=format_duration(int(str(details.get("next_at") or 0)))),
+        "cooldown_past_end": tr(lang, "Too soon, and the escape ends before 5 minutes have "
+                                "passed: no more requests are possible."),
+        "stage_back": tr(lang, "Entry {entry} was already confirmed in stage {stage}: a stage "
+                         "can't go back (use /deshacer to correct your own mistake).",
+                         entry=entry, stage=stage),
+        "stage_same": tr(lang, "Entry {entry} is already confirmed in stage {stage}.",
+                         entry=entry, stage=stage),
+        "already_solved": tr(lang, "Entry {entry} has already solved the escape.", entry=entry),
+        "confirmation_closed": tr(lang, "Too late to confirm a stage: the escape ended."),
+        "past_escape_limit": tr(lang, "That is past the escape's time limit ({limit}).",
+                                limit=format_duration(contest.escape.time_limit)
+                                if contest.escape else "-"),
+        "before_request": tr(lang, "Entry {entry} asked for help after that moment, at "
+                             "{time}: check the time.", entry=entry,
+                             time=format_duration(int(str(t or 0)))),
+        "in_the_future": tr(lang, "{time} is later than the clock shows now.",
+                            time=format_duration(int(str(t or 0)))),
+        "past_limit": tr(lang, "{time} is past the category's time limit ({limit}): record the "
+                         "pieces with /piezas instead.",
+                         time=format_duration(int(str(t or 0))),
+                         limit=format_duration(int(str(limit or 0)))),
+        "escape_not_over": tr(lang, "Entry {entry} has not finished the escape yet: record it "
+                              "with /escape first.", entry=entry),
+        "before_escape": tr(lang, "That is before entry {entry} solved the escape ({time}).",
+                            entry=entry, time=format_duration(int(str(t or 0)))),
+        "already_finished": tr(lang, "Entry {entry} has already finished.", entry=entry),
+        "pieces_range": tr(lang, "The pieces must be between 0 and {size} (the puzzle's size).",
+                           size=details.get("size")),
+        "nothing_to_undo": tr(lang, "You have nothing to undo."),
+        "already_started": tr(lang, "That clock is already running."),
+        "already_paused": tr(lang, "The clocks are already paused."),
+        "not_paused": tr(lang, "The clocks are not paused."),
+        "bad_code": tr(lang, "That link is not valid. Ask the organisers for your entry's "
+                       "link."),
+        "invite_used": tr(lang, "That volunteer invitation was already used. Ask an organiser "
+                          "for a new one."),
+    }
+    return messages.get(reason, tr(lang, "That can't be done now."))
+
+
+def tickets_report(lang: str, contest: Contest, state: EntryState, now_t: int | None,
+                   next_moment: datetime | None) -> str:
+    assert state.ledger is not None
+    led = state.ledger
+    lines = [
+        tr(lang, "Entry {entry}: {left} tickets left, stage {stage}.", entry=state.entry.number,
+           left=led.tickets_left, stage=led.stage),
+        tr(lang, "Time penalties so far: {penalty}.", penalty=format_duration(led.penalty)),
+    ]
+    if now_t is None:
+        lines.append(tr(lang, "The clock has not started yet."))
+    elif led.over(now_t):
+        lines.append(tr(lang, "The escape is over."))
+    elif led.next_request_at is None or now_t >= led.next_request_at:
+        lines.append(tr(lang, "You may ask for a hint or a solution now."))
+    else:
+        lines.append(tr(lang, "Next request allowed at {moment}.",
+                        moment=clock_time(contest, next_moment) if next_moment else "-"))
+    return "\n".join(lines)
+
+
+def ranking_lines(
+    lang: str, contest: Contest, category: Category, rows: Sequence[Row]
+) -> list[str]:
+    lines = [tr(lang, "{category} - ranking", category=category.name)]
+    if not rows:
+        lines.append(tr(lang, "No entries."))
+    for r in rows:
+        pos = f"{r.position}." if r.position is not None else "-"
+        who = f"{pos} #{r.number} {names(r.competitor.names)}"
+        if r.finished and r.time is not None:
+            line = f"{who}: {format_duration(r.time)}"
+            esc = r.competitor.escape
+            if esc is not None and r.competitor.finish is not None:
+                line += " " + tr(
+                    lang, "(escape {escape}, bonus -{bonus}, penalty +{penalty}, puzzle {puzzle})",
+                    escape=format_duration(esc.escape_time),
+                    bonus=format_duration(esc.compensation),
+                    penalty=format_duration(esc.penalty),
+                    puzzle=format_duration(r.competitor.finish - esc.escape_time),
+                )
+        elif r.competitor.pieces is not None:
+            line = f"{who}: " + tr(lang, "{pieces} pieces", pieces=r.competitor.pieces)
+        else:
+            line = f"{who}: " + tr(lang, "no result yet")
+        if r.prize:
+            line += f" - {r.prize}"
+        lines.append(line)
+    for extra in category.extra_prizes:
+        winners = [r for r in rows if extra.id in r.extra_prizes]
+        if winners:
+            lines.append(
+                f"{extra.name}: "
+                + ", ".join(f"#{r.number} {names(r.competitor.names)}" for r in winners)
+                + f" - {extra.prize}"
+            )
+    return lines
+
+
+def history_lines(lang: str, contest: Contest, number: int, events: Sequence[Event],
+                  alive: set[int], people: dict[int, str]) -> list[str]:
+    lines = [tr(lang, "History of entry {entry}:", entry=number)]
+    for e in events:
+        who = people.get(e.actor or 0, str(e.actor) if e.actor else "bot")
+        what = event_name(lang, e.kind)
+        if e.stage is not None:
+            what += f" {tr(lang, 'stage')} {e.stage}"
+        if e.value is not None:
+            what += " " + (str(e.value) if e.kind == "pieces" else format_duration(e.value))
+        if e.supersedes is not None:
+            what += " " + tr(lang, "(corrects #{id})", id=e.supersedes)
+        if e.id not in alive:
+            what += " " + tr(lang, "[replaced]")
+        lines.append(f"#{e.id} {clock_time(contest, e.at)} {who} ({e.role}): {what}")
+    return lines
+
+
+def event_name(lang: str, kind: str) -> str:
+    names_ = {
+        "link": tr(lang, "linked a phone"),
+        "hint": tr(lang, "hint"),
+        "solution": tr(lang, "solution"),
+        "request_refused": tr(lang, "request refused, may ask again at"),
+        "notice": tr(lang, "told they may ask again"),
+        "stage": tr(lang, "stage confirmed"),
+        "escape": tr(lang, "escape solved"),
+        "ready": tr(lang, "said finished"),
+        "finish": tr(lang, "finish"),
+        "pieces": tr(lang, "pieces"),
+        "undo": tr(lang, "taken back"),
+    }
+    return names_.get(kind, kind)

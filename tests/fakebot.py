@@ -1,0 +1,253 @@
+"""Our fake Bot API, as a python-telegram-bot request object, and a harness around the real
+Application: real ``Update`` objects go through ``Application.process_update``; every call the
+bot makes is recorded and checked against the official spec (../shared/telegram-bot-api)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from telegram import Update
+from telegram.request import BaseRequest, RequestData
+
+from bot.app import build_application
+from bot.config import Config
+from bot.contest_file import load_contest
+
+ROOT = Path(__file__).resolve().parent.parent
+SPEC_PATHS = [ROOT.parent / "shared" / "telegram-bot-api" / "api.json"]
+BOT_USER = {"id": 999, "is_bot": True, "first_name": "Puzzle", "username": "puzzle_test_bot",
+            "can_join_groups": True, "can_read_all_group_messages": False,
+            "supports_inline_queries": False}
+
+
+def _load_spec() -> dict[str, Any] | None:
+    for p in SPEC_PATHS:
+        if p.exists():
+            data: dict[str, Any] = json.loads(p.read_text())
+            return {name.lower(): m for name, m in data["methods"].items()}
+    return None
+
+
+SPEC = _load_spec()
+
+
+class SpecViolation(AssertionError):
+    pass
+
+
+@dataclass
+class Call:
+    method: str
+    params: dict[str, Any]
+
+    @property
+    def chat_id(self) -> int | None:
+        v = self.params.get("chat_id")
+        return int(v) if v is not None else None
+
+    @property
+    def text(self) -> str:
+        return str(self.params.get("text", ""))
+
+
+def check_call(method: str, params: dict[str, Any]) -> None:
+    if SPEC is None:
+        return
+    spec = SPEC.get(method.lower())
+    if spec is None:
+        raise SpecViolation(f"{method} is not a Bot API method")
+    names = {f["name"] for f in spec.get("fields", [])}
+    for f in spec.get("fields", []):
+        if f.get("required") and f["name"] not in params:
+            raise SpecViolation(f"{method}: missing required parameter {f['name']}")
+    for p in params:
+        if p not in names:
+            raise SpecViolation(f"{method}: unknown parameter {p}")
+    text = params.get("text")
+    if isinstance(text, str) and not 1 <= len(text) <= 4096:
+        raise SpecViolation(f"{method}: text of {len(text)} characters")
+    markup = params.get("reply_markup")
+    if isinstance(markup, str):
+        markup = json.loads(markup)
+    if isinstance(markup, dict):
+        for row in markup.get("inline_keyboard", []):
+            for button in row:
+                data = button.get("callback_data")
+                if data is not None and len(data.encode()) > 64:
+                    raise SpecViolation(f"{method}: callback_data over 64 bytes: {data}")
+    commands = params.get("commands")
+    if isinstance(commands, str):
+        commands = json.loads(commands)
+    if isinstance(commands, list):
+        for c in commands:
+            if not 1 <= len(c["command"]) <= 32 or not 1 <= len(c["description"]) <= 256:
+                raise SpecViolation(f"{method}: bad command {c}")
+
+
+class FakeRequest(BaseRequest):
+    """Answers every Bot API call locally and records it."""
+
+    def __init__(self) -> None:
+        self.calls: list[Call] = []
+        self.violations: list[str] = []
+        self._message_id = 10_000
+
+    async def initialize(self) -> None:
+        return None
+
+    async def shutdown(self) -> None:
+        return None
+
+    @property
+    def read_timeout(self) -> float | None:
+        return 1.0
+
+    async def do_request(
+        self, url: str, method: str, request_data: RequestData | None = None,
+        read_timeout: Any = None, write_timeout: Any = None, connect_timeout: Any = None,
+        pool_timeout: Any = None,
+    ) -> tuple[int, bytes]:
+        api_method = url.rsplit("/", 1)[-1]
+        params = dict(request_data.parameters) if request_data is not None else {}
+        try:
+            check_call(api_method, params)
+        except SpecViolation as exc:
+            self.violations.append(str(exc))
+            return 400, json.dumps({"ok": False, "error_code": 400,
+                                    "description": f"Bad Request: {exc}"}).encode()
+        self.calls.append(Call(api_method, params))
+        result: Any = True
+        if api_method == "getMe":
+            result = BOT_USER
+        elif api_method == "getUpdates":
+            result = []
+        elif api_method in ("sendMessage", "editMessageText", "editMessageReplyMarkup",
+                            "sendDocument", "sendPhoto"):
+            self._message_id += 1
+            result = {
+                "message_id": self._message_id,
+                "date": int(datetime.now(UTC).timestamp()),
+                "chat": {"id": int(params.get("chat_id", 0) or 0), "type": "private"},
+                "from": BOT_USER,
+                "text": params.get("text", ""),
+            }
+        return 200, json.dumps({"ok": True, "result": result}).encode()
+
+
+@dataclass
+class Person:
+    id: int
+    name: str
+    lang: str = "es"
+
+
+@dataclass
+class Harness:
+    tmp_path: Path
+    contest_file: Path
+    organisers: frozenset[int] = frozenset({1})
+    volunteer_chat: int | None = None
+    db_name: str = "bot.sqlite3"
+    request: FakeRequest = field(default_factory=FakeRequest)
+    app: Any = None
+    _update_id: int = 0
+    _message_id: int = 0
+
+    @property
+    def db_path(self) -> Path:
+        return self.tmp_path / self.db_name
+
+    def config(self) -> Config:
+        return Config(token="123456:TEST-token-abcdefghijklmnopqrstuvwxyz",
+                      contest_file=str(self.contest_file), db_path=str(self.db_path),
+                      organisers=self.organisers, volunteer_chat=self.volunteer_chat)
+
+    async def start(self, jobs: bool = False) -> Harness:
+        contest = load_contest(self.contest_file)
+        self.request = FakeRequest()
+        self.app = build_application(self.config(), contest, request=self.request,
+                                     updates_request=self.request, rate_limiter=False)
+        await self.app.initialize()
+        await self.app.post_init(self.app)
+        if jobs:
+            await self.app.start()
+        self._jobs = jobs
+        return self
+
+    async def stop(self) -> None:
+        if self.app is None:
+            return
+        if self._jobs:
+            await self.app.stop()
+        await self.app.shutdown()
+        await self.app.post_shutdown(self.app)
+        self.app = None
+
+    @property
+    def services(self) -> Any:
+        return self.app.bot_data["services"]
+
+    def _next_ids(self) -> tuple[int, int]:
+        self._update_id += 1
+        self._message_id += 1
+        return self._update_id, self._message_id
+
+    def _user(self, who: Person) -> dict[str, Any]:
+        return {"id": who.id, "is_bot": False, "first_name": who.name,
+                "language_code": who.lang}
+
+    async def send(self, who: Person, text: str, at: datetime,
+                   update_id: int | None = None) -> list[Call]:
+        """The person sends ``text`` at ``at``; returns the calls the bot made meanwhile."""
+        uid, mid = self._next_ids()
+        if update_id is not None:
+            uid = update_id
+        message: dict[str, Any] = {
+            "message_id": mid, "date": int(at.timestamp()),
+            "chat": {"id": who.id, "type": "private"}, "from": self._user(who), "text": text,
+        }
+        if text.startswith("/"):
+            message["entities"] = [{"type": "bot_command", "offset": 0,
+                                    "length": len(text.split()[0])}]
+        return await self._process({"update_id": uid, "message": message})
+
+    async def press(self, who: Person, data: str, at: datetime | None = None) -> list[Call]:
+        uid, mid = self._next_ids()
+        when = at or datetime.now(UTC)
+        query = {
+            "id": str(uid), "from": self._user(who), "chat_instance": "1", "data": data,
+            "message": {"message_id": mid, "date": int(when.timestamp()),
+                        "chat": {"id": who.id, "type": "private"}, "from": BOT_USER,
+                        "text": "?"},
+        }
+        return await self._process({"update_id": uid, "callback_query": query})
+
+    async def _process(self, payload: dict[str, Any]) -> list[Call]:
+        before = len(self.request.calls)
+        update = Update.de_json(payload, self.app.bot)
+        await self.app.process_update(update)
+        assert not self.request.violations, self.request.violations
+        return self.request.calls[before:]
+
+    def sent(self, chat_id: int | None = None) -> list[str]:
+        return [c.text for c in self.request.calls
+                if c.method == "sendMessage" and (chat_id is None or c.chat_id == chat_id)]
+
+    def buttons(self, calls: list[Call]) -> list[tuple[str, str]]:
+        out = []
+        for c in calls:
+            markup = c.params.get("reply_markup")
+            if isinstance(markup, str):
+                markup = json.loads(markup)
+            if isinstance(markup, dict):
+                for row in markup.get("inline_keyboard", []):
+                    out.extend((b["text"], b["callback_data"]) for b in row)
+        return out
+
+
+def texts(calls: list[Call]) -> list[str]:
+    return [c.text for c in calls if c.method == "sendMessage"]
