@@ -2,7 +2,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install test lint typecheck pytest check-contests check clean
+.PHONY: install test lint typecheck pytest check-contests check run clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -31,3 +31,6 @@ clean:
 
 check: check-contests
 	for f in contests/*.toml; do $(PY) -m bot check-contest $$f; echo; done
+
+run: $(STAMP)
+	$(PY) -m bot run

@@ -92,6 +92,9 @@ class Store:
             await store._pragmas()
             await store._check_integrity()
             await store._migrate()
+        except sqlite3.DatabaseError as exc:
+            await conn.close()
+            raise StoreError(f"the database file is damaged or not SQLite ({exc})") from None
         except BaseException:
             await conn.close()
             raise

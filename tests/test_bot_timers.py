@@ -1,0 +1,140 @@
+"""Timers through the real JobQueue: cooldown notices and the 90-minute handover, rebuilt from
+the database after a restart (nothing lost, nothing sent twice)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import sqlite3
+from datetime import UTC, datetime, timedelta
+
+from bot.csvio import import_entries, read_entries
+from tests.conftest import CASTRILLO
+from tests.fakebot import Harness, Person, texts
+
+ORGANISER = Person(1, "Olga", "en")
+VOLUNTEER = Person(2, "Víctor", "en")
+CSV = """number,category,names,born
+1,parejas,Ana; Bea,1980; 1985
+2,parejas,Carlos; Dani,1975; 2012
+"""
+
+
+def now() -> datetime:
+    return datetime.now(UTC).replace(microsecond=0)
+
+
+async def day(tmp_path, started: datetime, jobs: bool = True) -> tuple[Harness, dict[int, Person]]:
+    h = await Harness(tmp_path, CASTRILLO, organisers=frozenset({ORGANISER.id})).start(jobs=jobs)
+    svc = h.services
+    await import_entries(svc.store, read_entries(svc.contest, io.StringIO(CSV), "x.csv"))
+    pairs = {}
+    for n in (1, 2):
+        entry = await svc.store.entry(n)
+        pairs[n] = Person(100 + n, entry.names[0], "en")
+        await h.send(pairs[n], f"/start {entry.join_code}", started - timedelta(minutes=5))
+    await h.send(ORGANISER, "/start", started - timedelta(minutes=5))
+    await h.send(ORGANISER, "/inicio parejas", started)
+    return h, pairs
+
+
+async def restart(h: Harness, jobs: bool = True) -> Harness:
+    await h.stop()
+    again = Harness(h.tmp_path, CASTRILLO, organisers=h.organisers)
+    return await again.start(jobs=jobs)
+
+
+def notices(h: Harness, person: Person) -> list[str]:
+    return [t for t in h.sent(person.id) if "5 minutes have passed" in t]
+
+
+def events(h: Harness, kind: str) -> list[tuple]:
+    with sqlite3.connect(h.db_path) as db:
+        return db.execute("SELECT entry, ref FROM events WHERE kind = ?", (kind,)).fetchall()
+
+
+async def wait_for(condition, seconds: float = 6.0) -> None:
+    for _ in range(int(seconds * 20)):
+        if condition():
+            return
+        await asyncio.sleep(0.05)
+
+
+async def test_cooldown_notice_fires_through_the_job_queue(tmp_path):
+    t = now()
+    h, p = await day(tmp_path, t - timedelta(minutes=10))
+    try:
+        await h.send(p[1], "/pista 1", t - timedelta(seconds=298))
+        refused = texts(await h.send(p[1], "/pista 2", t - timedelta(seconds=297)))
+        assert "Too soon" in refused[0]
+        assert notices(h, p[1]) == []
+        await wait_for(lambda: notices(h, p[1]))
+        assert len(notices(h, p[1])) == 1
+        assert events(h, "notice") == [(1, "cooldown:1:602")]
+        # the pair may ask again now
+        ok = texts(await h.send(p[1], "/pista 2", now()))
+        assert "Hint for stage 2" in ok[0]
+    finally:
+        await h.stop()
+
+
+async def test_restart_keeps_state_and_delivers_pending_notice_once(tmp_path):
+    t = now()
+    h, p = await day(tmp_path, t - timedelta(minutes=10))
+    await h.send(p[1], "/pista 1", t - timedelta(seconds=297))
+    await h.send(p[1], "/pista 2", t - timedelta(seconds=296))  # notice due in ~3 s
+    await h.send(VOLUNTEER, "/start", t)  # unrelated traffic
+    h = await restart(h, jobs=False)  # down while the notice falls due
+    await asyncio.sleep(3.5)
+    assert notices(h, p[1]) == []
+    h = await restart(h)  # back up: the timer is rebuilt from the database
+    try:
+        await wait_for(lambda: notices(h, p[1]))
+        assert len(notices(h, p[1])) == 1
+        # state survived: one ticket used
+        billetes = texts(await h.send(p[1], "/billetes", now()))[0]
+        assert "10 tickets left" in billetes
+    finally:
+        h = await restart(h)
+    try:
+        await asyncio.sleep(0.5)
+        assert notices(h, p[1]) == []  # not sent twice after another restart
+        assert len(events(h, "notice")) == 1
+    finally:
+        await h.stop()
+
+
+async def test_no_notice_when_partner_asked_meanwhile(tmp_path):
+    t = now()
+    h, p = await day(tmp_path, t - timedelta(minutes=10))
+    try:
+        await h.send(p[1], "/pista 1", t - timedelta(seconds=298))
+        await h.send(p[1], "/pista 2", t - timedelta(seconds=297))
+        # an accepted request after the due moment makes the notice pointless: here we check
+        # the cooldown refusal was recorded and a notice is owed exactly once
+        owed = await h.services.day.pending_notices()
+        assert [o[0] for o in owed] == [1]
+    finally:
+        await h.stop()
+
+
+async def test_handover_at_90_minutes_tells_volunteers_and_unsolved_pairs(tmp_path):
+    t = now()
+    h, p = await day(tmp_path, t - timedelta(minutes=90) + timedelta(seconds=2))
+    try:
+        await h.send(p[1], "/pista 3", t - timedelta(minutes=60))
+        await h.send(ORGANISER, "/escape 2 0:40:00", t - timedelta(minutes=40))
+        await wait_for(lambda: any("escape is over" in x for x in h.sent(ORGANISER.id)))
+        staff = [x for x in h.sent(ORGANISER.id) if "escape is over" in x]
+        assert len(staff) == 1
+        assert "#1 Ana / Bea: says stage 3, confirmed stage 1" in staff[0]
+        assert "#2" not in staff[0]
+        assert any("collect your puzzle" in x for x in h.sent(p[1].id))
+        assert not any("collect your puzzle" in x for x in h.sent(p[2].id))
+    finally:
+        h = await restart(h)
+    try:
+        await asyncio.sleep(0.5)
+        assert not any("escape is over" in x for x in h.sent(ORGANISER.id))
+    finally:
+        await h.stop()

@@ -1,0 +1,159 @@
+"""`python -m bot run|import|export`: settings errors, CSV in and out, the token never logged."""
+
+from __future__ import annotations
+
+import csv
+import io
+import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.logsetup import RedactToken
+from tests.conftest import CASTRILLO, ROOT
+
+TOKEN = "123456789:AAH-secret-token-value_abcdefghijklmnop"
+
+
+def run(args: list[str], env: dict[str, str], stdin: str | None = None):
+    full_env = {k: v for k, v in os.environ.items()
+                if not k.startswith(("TELEGRAM_", "PUZZLEBOT_"))}
+    full_env.update(env)
+    full_env["PYTHONIOENCODING"] = "utf-8"
+    return subprocess.run([sys.executable, "-m", "bot", *args], cwd=ROOT, env=full_env,
+                          capture_output=True, text=True, timeout=60, input=stdin)
+
+
+@pytest.mark.parametrize(
+    "env,needle",
+    [
+        ({}, "TELEGRAM_BOT_TOKEN"),
+        ({"TELEGRAM_BOT_TOKEN": "nonsense"}, "TELEGRAM_BOT_TOKEN"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN}, "PUZZLEBOT_CONTEST"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "PUZZLEBOT_CONTEST": str(CASTRILLO)},
+         "PUZZLEBOT_ORGANISERS"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "PUZZLEBOT_CONTEST": str(CASTRILLO),
+          "PUZZLEBOT_ORGANISERS": "12,abc"}, "PUZZLEBOT_ORGANISERS"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "PUZZLEBOT_CONTEST": "nope.toml",
+          "PUZZLEBOT_ORGANISERS": "12"}, "nope.toml"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "PUZZLEBOT_CONTEST": str(CASTRILLO),
+          "PUZZLEBOT_ORGANISERS": "12", "PUZZLEBOT_VOLUNTEER_CHAT": "chat"},
+         "PUZZLEBOT_VOLUNTEER_CHAT"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "PUZZLEBOT_CONTEST": str(CASTRILLO),
+          "PUZZLEBOT_ORGANISERS": "12", "TELEGRAM_BASE_URL": "localhost:8081"},
+         "TELEGRAM_BASE_URL"),
+    ],
+    ids=["no-token", "bad-token", "no-contest", "no-organisers", "bad-organiser",
+         "missing-contest-file", "bad-volunteer-chat", "bad-base-url"],
+)
+def test_run_with_a_bad_setting_says_one_line_and_exits_2(env, needle):
+    proc = run(["run"], env)
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0]
+    assert "Traceback" not in proc.stderr
+    assert TOKEN not in proc.stderr + proc.stdout
+
+
+def test_run_refuses_a_database_newer_than_the_code(tmp_path: Path):
+    import sqlite3
+
+    db = tmp_path / "future.sqlite3"
+    with sqlite3.connect(db) as conn:
+        conn.execute("PRAGMA user_version = 999")
+    proc = run(["run"], {"TELEGRAM_BOT_TOKEN": TOKEN, "PUZZLEBOT_CONTEST": str(CASTRILLO),
+                         "PUZZLEBOT_ORGANISERS": "12", "PUZZLEBOT_DB": str(db)})
+    assert proc.returncode == 2
+    assert "newer than this code" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_run_refuses_a_damaged_database(tmp_path: Path):
+    db = tmp_path / "broken.sqlite3"
+    db.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4000)
+    proc = run(["run"], {"TELEGRAM_BOT_TOKEN": TOKEN, "PUZZLEBOT_CONTEST": str(CASTRILLO),
+                         "PUZZLEBOT_ORGANISERS": "12", "PUZZLEBOT_DB": str(db)})
+    assert proc.returncode == 2
+    assert "damaged" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_token_is_redacted_from_log_records():
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.addFilter(RedactToken(TOKEN))
+    logger = logging.getLogger("telegram.test")
+    logger.addHandler(handler)
+    logger.setLevel(logging.DEBUG)
+    try:
+        logger.debug("Set Bot API URL: %s", f"https://api.telegram.org/bot{TOKEN}")
+        logger.info("other token shape 987654321:ABCDEFGHIJKLMNOPQRSTUVWXYZ_abc")
+        try:
+            raise RuntimeError(f"failed POST https://api.telegram.org/bot{TOKEN}/getMe")
+        except RuntimeError:
+            logger.exception("boom")
+    finally:
+        logger.removeHandler(handler)
+    out = stream.getvalue()
+    assert TOKEN not in out and "secret" not in out
+    assert "987654321:ABCDEF" not in out
+    assert out.count("[token]") >= 3
+
+
+IMPORT_CSV = """number,category,names,born,aepuzz_member,resident
+5,parejas,Ana; Bea,1980; 2015,yes; no,no; no
+6,infantil-b,Carla,2015,no,yes
+,adultos,Diego,1970,no,no
+"""
+
+
+def test_import_then_export_entries_and_results(tmp_path: Path):
+    env = {"PUZZLEBOT_CONTEST": str(CASTRILLO), "PUZZLEBOT_DB": str(tmp_path / "x.sqlite3")}
+    src = tmp_path / "entries.csv"
+    src.write_text(IMPORT_CSV)
+    proc = run(["import", "entries", str(src)], env)
+    assert proc.returncode == 0, proc.stderr
+    assert "imported 3 entries" in proc.stdout
+    proc = run(["export", "entries"], env)
+    assert proc.returncode == 0, proc.stderr
+    rows = list(csv.DictReader(io.StringIO(proc.stdout)))
+    assert [r["number"] for r in rows] == ["5", "6", "7"]
+    assert rows[1]["local"] == "yes" and rows[0]["local"] == "no"
+    assert all(len(r["join_code"]) >= 20 for r in rows)
+    assert len({r["join_code"] for r in rows}) == 3
+    proc = run(["export", "results", "--category", "parejas"], env)
+    assert proc.returncode == 0, proc.stderr
+    header = proc.stdout.splitlines()[0].split(",")
+    for column in ("category", "position", "number", "names", "finished", "time",
+                   "escape_time", "tickets_left", "compensation", "penalty", "adjusted_time",
+                   "pieces", "local"):
+        assert column in header
+    results = list(csv.DictReader(io.StringIO(proc.stdout)))
+    assert [r["number"] for r in results] == ["5"]
+    assert results[0]["tickets_left"] == "11"
+
+
+@pytest.mark.parametrize(
+    "content,needle",
+    [
+        ("number,category,names,born\n1,nope,Ana,1980\n", "unknown category"),
+        ("number,category,names,born\n1,parejas,Ana,1980\n", "2 member(s)"),
+        ("number,category,names,born\n1,infantil-a,Ana,2012\n", "not eligible"),
+        ("number,category,names,born\n1,adultos,Ana,someday\n", "birth"),
+        ("number,category,names,born\n1,adultos,Ana,1980\n1,adultos,Bo,1980\n", "twice"),
+        ("category,born\nadultos,1980\n", "names"),
+    ],
+    ids=["category", "members", "eligibility", "birth", "duplicate", "column"],
+)
+def test_import_refuses_a_bad_file_and_imports_nothing(tmp_path: Path, content, needle):
+    env = {"PUZZLEBOT_CONTEST": str(CASTRILLO), "PUZZLEBOT_DB": str(tmp_path / "x.sqlite3")}
+    good = tmp_path / "good.csv"
+    good.write_text("number,category,names,born\n1,adultos,Zoe,1980\n" + content.split("\n", 1)[1]
+                    if content.startswith("number,category,names,born") else content)
+    proc = run(["import", "entries", str(good)], env)
+    assert proc.returncode == 2
+    assert needle in proc.stderr and "nothing was imported" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    proc = run(["export", "entries"], env)
+    assert proc.stdout.strip().count("\n") == 0  # header only
