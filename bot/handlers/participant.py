@@ -14,6 +14,7 @@ from bot.handlers.common import (
     Caller,
     already_handled,
     caller,
+    language_of,
     notify_staff,
     parse_int,
     refuse_role,
@@ -272,23 +273,27 @@ async def do_request(
     rules = contest.escape
     assert rules is not None
     texts = rules.hints if kind is Kind.HINT else rules.solutions
-    lang = who.lang
-    what = (tr(lang, "Hint for stage {stage}", stage=stage) if kind is Kind.HINT
-            else tr(lang, "Solution for stage {stage}", stage=stage))
-    lines = [f"{what} (#{number})."]
-    if stage in texts:
-        lines.append(texts[stage])
-    else:
-        lines.append(tr(lang, "A volunteer is coming to your table."))
-    cost = tr(lang, "Charged: {used} ticket(s).", used=charge.tickets_used)
-    if charge.tickets_bought:
-        cost += " " + tr(lang, "Bought with time: {bought} ticket(s), +{penalty}.",
-                         bought=charge.tickets_bought, penalty=format_duration(charge.penalty))
-    lines.append(cost)
-    lines.append(tr(lang, "Tickets left: {left}. Penalties so far: {penalty}.",
-                    left=state.ledger.tickets_left, penalty=format_duration(state.ledger.penalty)))
-    text = "\n".join(lines)
-    await reply(update, text)
+    ledger = state.ledger
+
+    def answer(lang: str) -> str:
+        what = (tr(lang, "Hint for stage {stage}", stage=stage) if kind is Kind.HINT
+                else tr(lang, "Solution for stage {stage}", stage=stage))
+        lines = [f"{what} (#{number})."]
+        if stage in texts:
+            lines.append(texts[stage])
+        else:
+            lines.append(tr(lang, "A volunteer is coming to your table."))
+        cost = tr(lang, "Charged: {used} ticket(s).", used=charge.tickets_used)
+        if charge.tickets_bought:
+            cost += " " + tr(lang, "Bought with time: {bought} ticket(s), +{penalty}.",
+                             bought=charge.tickets_bought,
+                             penalty=format_duration(charge.penalty))
+        lines.append(cost)
+        lines.append(tr(lang, "Tickets left: {left}. Penalties so far: {penalty}.",
+                        left=ledger.tickets_left, penalty=format_duration(ledger.penalty)))
+        return "\n".join(lines)
+
+    await reply(update, answer(who.lang))
     t = state.clock.elapsed(at or who.at) or 0
 
     def staff_line(lang: str) -> str:
@@ -304,7 +309,7 @@ async def do_request(
     # the partner's phone hears it too
     for partner in await svc.day.linked_users(number):
         if partner != who.user_id:
-            await send(context, partner, text)
+            await send(context, partner, answer(await language_of(svc, partner)))
 
 
 async def billetes(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
