@@ -153,6 +153,20 @@ class ContestDay:
     async def ranking(self, category: Category) -> list[Row]:
         return standings(self.contest, category, await self.states(category))
 
+    async def _running(
+        self, number: int, at: datetime, escape: bool = False
+    ) -> tuple[EntryState, int] | Outcome:
+        """The entry and its contest time at ``at``, or why nothing can be recorded for it."""
+        state = await self.state(number)
+        if state is None:
+            return Outcome.refuse("unknown_entry", entry=number)
+        if escape and state.ledger is None:
+            return Outcome.refuse("not_escape", entry=number)
+        t = state.clock.elapsed(at)
+        if t is None:
+            return Outcome.refuse("clock_not_started", entry=number)
+        return state, t
+
     # -- linking -------------------------------------------------------------------------------
 
     async def link(self, user_id: int, code: str, at: datetime, update_id: int | None) -> Outcome:
@@ -239,14 +253,11 @@ class ContestDay:
         update_id: int | None,
     ) -> RequestOutcome:
         async with self.store.transaction() as tx:
-            state = await self.state(number)
-            if state is None:
-                return RequestOutcome(False, "unknown_entry", {"entry": number})
-            if state.ledger is None:
-                return RequestOutcome(False, "not_escape", {"entry": number})
-            t = state.clock.elapsed(at)
-            if t is None:
-                return RequestOutcome(False, "clock_not_started", {"entry": number})
+            running = await self._running(number, at, escape=True)
+            if isinstance(running, Outcome):
+                return RequestOutcome(False, running.reason, running.details)
+            state, t = running
+            assert state.ledger is not None
             decision = check_request(state.ledger, kind, stage, t)
             if isinstance(decision, Refused):
                 notify_at = None
@@ -342,12 +353,10 @@ class ContestDay:
         self, user_id: int, number: int, at: datetime, update_id: int | None
     ) -> Outcome:
         async with self.store.transaction() as tx:
-            state = await self.state(number)
-            if state is None:
-                return Outcome.refuse("unknown_entry", entry=number)
-            t = state.clock.elapsed(at)
-            if t is None:
-                return Outcome.refuse("clock_not_started", entry=number)
+            running = await self._running(number, at)
+            if isinstance(running, Outcome):
+                return running
+            state, t = running
             if state.finish is not None:
                 return Outcome.refuse("already_finished", entry=number)
             if state.ledger is not None and not state.ledger.over(t):
@@ -367,14 +376,11 @@ class ContestDay:
         update_id: int | None,
     ) -> Outcome:
         async with self.store.transaction() as tx:
-            state = await self.state(number)
-            if state is None:
-                return Outcome.refuse("unknown_entry", entry=number)
-            if state.ledger is None:
-                return Outcome.refuse("not_escape", entry=number)
-            t = state.clock.elapsed(at)
-            if t is None:
-                return Outcome.refuse("clock_not_started", entry=number)
+            running = await self._running(number, at, escape=True)
+            if isinstance(running, Outcome):
+                return running
+            state, t = running
+            assert state.ledger is not None
             refused = check_confirmation(state.ledger, stage, t)
             if refused is not None:
                 return Outcome.refuse(refused.reason, entry=number, stage=refused.stage)
@@ -389,14 +395,11 @@ class ContestDay:
         update_id: int | None,
     ) -> Outcome:
         async with self.store.transaction() as tx:
-            state = await self.state(number)
-            if state is None:
-                return Outcome.refuse("unknown_entry", entry=number)
-            if state.ledger is None or self.contest.escape is None:
-                return Outcome.refuse("not_escape", entry=number)
-            now_t = state.clock.elapsed(at)
-            if now_t is None:
-                return Outcome.refuse("clock_not_started", entry=number)
+            running = await self._running(number, at, escape=True)
+            if isinstance(running, Outcome):
+                return running
+            state, now_t = running
+            assert state.ledger is not None and self.contest.escape is not None
             t = typed if typed is not None else now_t
             if t > self.contest.escape.time_limit:
                 return Outcome.refuse("past_escape_limit", entry=number)
@@ -428,12 +431,10 @@ class ContestDay:
         update_id: int | None,
     ) -> Outcome:
         async with self.store.transaction() as tx:
-            state = await self.state(number)
-            if state is None:
-                return Outcome.refuse("unknown_entry", entry=number)
-            now_t = state.clock.elapsed(at)
-            if now_t is None:
-                return Outcome.refuse("clock_not_started", entry=number)
+            running = await self._running(number, at)
+            if isinstance(running, Outcome):
+                return running
+            state, now_t = running
             data: dict[str, Any] = {}
             limit = state.category.time_limit
             if typed is not None:

@@ -8,7 +8,7 @@ request, what it would cost.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from bot.domain.contest import EscapeRules
@@ -121,12 +121,11 @@ def apply_event(ledger: Ledger, event: EscapeEvent) -> Ledger:
         charge = Charge(
             event.kind, event.stage, event.at, p.tickets_used, p.tickets_bought, p.penalty
         )
-        return Ledger(
-            rules=rules,
+        return replace(
+            ledger,
             tickets_left=ledger.tickets_left - p.tickets_used,
             penalty=ledger.penalty + p.penalty,
             reported_stage=max(ledger.reported_stage, event.stage),
-            confirmed_stage=ledger.confirmed_stage,
             hints=ledger.hints | {event.stage} if event.kind is Kind.HINT else ledger.hints,
             solutions=(
                 ledger.solutions | {event.stage}
@@ -134,34 +133,15 @@ def apply_event(ledger: Ledger, event: EscapeEvent) -> Ledger:
                 else ledger.solutions
             ),
             charges=ledger.charges + (charge,),
-            solved_at=ledger.solved_at,
         )
     if isinstance(event, StageConfirmed):
         if event.at > rules.time_limit + rules.confirmation_grace:
             return ledger
-        return Ledger(
-            rules=rules,
-            tickets_left=ledger.tickets_left,
-            penalty=ledger.penalty,
-            reported_stage=ledger.reported_stage,
-            confirmed_stage=max(ledger.confirmed_stage, event.stage),
-            hints=ledger.hints,
-            solutions=ledger.solutions,
-            charges=ledger.charges,
-            solved_at=ledger.solved_at,
-        )
+        return replace(ledger, confirmed_stage=max(ledger.confirmed_stage, event.stage))
     if ledger.solved_at is not None:
         return ledger
-    return Ledger(
-        rules=rules,
-        tickets_left=ledger.tickets_left,
-        penalty=ledger.penalty,
-        reported_stage=ledger.reported_stage,
-        confirmed_stage=max(ledger.confirmed_stage, rules.stages),
-        hints=ledger.hints,
-        solutions=ledger.solutions,
-        charges=ledger.charges,
-        solved_at=event.at,
+    return replace(
+        ledger, confirmed_stage=max(ledger.confirmed_stage, rules.stages), solved_at=event.at
     )
 
 
