@@ -43,6 +43,6 @@ def pick_language(chosen: str | None, telegram_code: str | None) -> str:
     return DEFAULT_LANGUAGE
 
 
-def tr(lang: str, text: str, **params: Any) -> str:
-    translated = catalog(lang if lang in LANGUAGES else DEFAULT_LANGUAGE).gettext(text)
+def tr(lang: str, message: str, /, **params: Any) -> str:
+    translated = catalog(lang if lang in LANGUAGES else DEFAULT_LANGUAGE).gettext(message)
     return translated.format(**params) if params else translated

@@ -178,15 +178,22 @@ def ranking_lines(
 
 
 def history_lines(lang: str, contest: Contest, number: int, events: Sequence[Event],
-                  alive: set[int], people: dict[int, str]) -> list[str]:
+                  alive: set[int], people: dict[int, str],
+                  times: dict[int, int | None]) -> list[str]:
+    """Every event of an entry, corrections and what they replaced included. ``times``: the
+    contest time each event stands for (typed by a volunteer, or the clock at its moment)."""
     lines = [tr(lang, "History of entry {entry}:", entry=number)]
     for e in events:
         who = people.get(e.actor or 0, str(e.actor) if e.actor else "bot")
         what = event_name(lang, e.kind)
         if e.stage is not None:
             what += f" {tr(lang, 'stage')} {e.stage}"
-        if e.value is not None:
-            what += " " + (str(e.value) if e.kind == "pieces" else format_duration(e.value))
+        if e.kind == "pieces" and e.value is not None:
+            what += f" {e.value}"
+        elif e.kind == "request_refused" and e.value is not None:
+            what += f" {format_duration(e.value)}"
+        elif times.get(e.id) is not None:
+            what += f" {format_duration(times[e.id] or 0)}"
         if e.supersedes is not None:
             what += " " + tr(lang, "(corrects #{id})", id=e.supersedes)
         if e.id not in alive:
@@ -208,5 +215,8 @@ def event_name(lang: str, kind: str) -> str:
         "finish": tr(lang, "finish"),
         "pieces": tr(lang, "pieces"),
         "undo": tr(lang, "taken back"),
+        "clock_start": tr(lang, "clock started"),
+        "pause": tr(lang, "break"),
+        "resume": tr(lang, "clocks running again"),
     }
     return names_.get(kind, kind)

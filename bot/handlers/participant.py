@@ -143,38 +143,50 @@ async def language_button(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
 
 
 async def pick_entry(
-    update: Update, who: Caller, args: list[str], escape_only: bool
+    update: Update, who: Caller, args: list[str], escape_only: bool, takes_stage: bool = False
 ) -> tuple[Entry | None, list[str]]:
     """The entry a participant command is about, and the arguments left.
 
-    One entry followed: that one. Several: the first argument names it.
+    An entry number comes first when given (``/billetes 12``, ``/pista 12 3``); without one,
+    the only entry the person follows (of the right kind). For ``/pista 3`` a lone number is the
+    stage.
     """
     contest = who.svc.contest
-    entries = [
-        e for e in who.roles.entries
-        if not escape_only or (c := contest.category(e.category)) is not None and c.escape
-    ]
-    if not who.roles.entries:
+    followed = list(who.roles.entries)
+    if not followed:
         await refuse_role(update, who, "participant")
         return None, args
-    if not entries:
+
+    def has_escape(e: Entry) -> bool:
+        c = contest.category(e.category)
+        return c is not None and c.escape
+
+    explicit = args[0] if (len(args) >= 2 if takes_stage else len(args) >= 1) else None
+    if explicit is not None:
+        number = parse_int(explicit)
+        chosen = next((e for e in followed if e.number == number), None)
+        if chosen is None:
+            await reply(update, tr(who.lang, "You don't follow entry {entry}. Your entries: "
+                                   "{list}.", entry=explicit[:12],
+                                   list=", ".join(f"#{e.number}" for e in followed)))
+            return None, args
+        if escape_only and not has_escape(chosen):
+            await reply(update, tr(who.lang, "Entry {entry} has no escape stage.",
+                                   entry=chosen.number))
+            return None, args
+        return chosen, args[1:]
+    candidates = [e for e in followed if not escape_only or has_escape(e)]
+    if not candidates:
         await reply(update, tr(who.lang, "Your entry has no escape stage."))
         return None, args
-    if len(entries) == 1:
-        if args and len(args) >= 2 and parse_int(args[0]) == entries[0].number:
-            args = args[1:]
-        return entries[0], args
-    number = parse_int(args[0]) if args else None
-    chosen = next((e for e in entries if e.number == number), None)
-    if chosen is None:
-        await reply(update, tr(who.lang, "You follow entries {list}: put the number first, "
-                               "e.g. /{command} {n}.",
-                               list=", ".join(f"#{e.number}" for e in entries),
-                               command=(update.effective_message.text or "/").split()[0][1:]
-                               .split("@")[0] if update.effective_message else "",
-                               n=entries[0].number))
-        return None, args
-    return chosen, args[1:]
+    if len(candidates) == 1:
+        return candidates[0], args
+    msg = update.effective_message
+    command = (msg.text or "/").split()[0][1:].split("@")[0] if msg is not None else ""
+    await reply(update, tr(who.lang, "You follow entries {list}: put the number first, e.g. "
+                           "/{command} {n}.", list=", ".join(f"#{e.number}" for e in candidates),
+                           command=command, n=candidates[0].number))
+    return None, args
 
 
 # -- hints and solutions ---------------------------------------------------------------------
@@ -192,7 +204,8 @@ async def _ask(update: Update, context: ContextTypes.DEFAULT_TYPE, kind: Kind) -
     who = await caller(update, context)
     if who is None:
         return
-    entry, args = await pick_entry(update, who, list(context.args or []), escape_only=True)
+    entry, args = await pick_entry(update, who, list(context.args or []), escape_only=True,
+                                   takes_stage=True)
     if entry is None:
         return
     rules = who.svc.contest.escape

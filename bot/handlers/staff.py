@@ -19,6 +19,7 @@ from bot.handlers.common import (
 )
 from bot.i18n import tr
 from bot.jobs import schedule_contest_jobs
+from bot.state import moment_seconds
 from bot.texts import duration_error, event_name, history_lines, ranking_lines, refusal
 
 
@@ -212,7 +213,12 @@ async def historial(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if e.actor is not None and e.actor not in people:
             row = await who.svc.store.person(e.actor)
             people[e.actor] = (row["name"] if row is not None and row["name"] else str(e.actor))
-    lines = history_lines(who.lang, who.svc.contest, number, events, alive, people)
+    entry = await who.svc.store.entry(number)
+    assert entry is not None
+    clock = await who.svc.day.clock(entry.category)
+    times = {e.id: moment_seconds(e, clock) if e.kind in ("finish", "escape", "ready")
+             else clock.elapsed(e.at) for e in events}
+    lines = history_lines(who.lang, who.svc.contest, number, events, alive, people, times)
     if len(lines) == 1:
         lines.append(tr(who.lang, "Nothing recorded yet."))
     await reply(update, "\n".join(lines))
