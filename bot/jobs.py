@@ -60,9 +60,10 @@ async def cooldown_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
     key, entry = str(job.data["key"]), int(job.data["entry"])
     if not await svc.day.notice_due(key):
         return
+    minutes = round(svc.contest.escape.cooldown / 60) if svc.contest.escape else 0
     await notify_entry(context, entry, lambda lang: tr(
-        lang, "Entry #{entry}: 5 minutes have passed, you may ask for a hint or a solution "
-        "again (/pista, /solucion).", entry=entry))
+        lang, "Entry #{entry}: {minutes} minutes have passed, you may ask for a hint or a "
+        "solution again (/pista, /solucion).", entry=entry, minutes=minutes))
     await svc.day.record_notice(key, entry, datetime.fromtimestamp(job.data["when"], UTC))
 
 

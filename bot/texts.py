@@ -57,6 +57,7 @@ def refusal(lang: str, reason: str, details: dict[str, object], contest: Contest
     """One line saying why something was refused."""
     entry = details.get("entry")
     stage = details.get("stage")
+    cooldown_minutes = round(contest.escape.cooldown / 60) if contest.escape else 0
     t = details.get("time")
     limit = details.get("limit")
     messages = {
@@ -74,12 +75,14 @@ def refusal(lang: str, reason: str, details: dict[str, object], contest: Contest
                                   "hint.", stage=stage),
         "solution_taken": tr(lang, "The solution of stage {stage} was already given.",
                              stage=stage),
-        "cooldown": tr(lang, "Too soon: 5 minutes must pass between two requests. You may ask "
-                       "again at {moment} (contest time {at}); I will tell you.",
+        "cooldown": tr(lang, "Too soon: {minutes} minutes must pass between two requests. You "
+                       "may ask again at {moment} (contest time {at}); I will tell you.",
                        moment=clock_time(contest, next_moment) if next_moment else "-",
-                       at=format_duration(int(str(details.get("next_at") or 0)))),
-        "cooldown_past_end": tr(lang, "Too soon, and the escape ends before 5 minutes have "
-                                "passed: no more requests are possible."),
+                       at=format_duration(int(str(details.get("next_at") or 0))),
+                       minutes=cooldown_minutes),
+        "cooldown_past_end": tr(lang, "Too soon, and the escape ends before {minutes} minutes "
+                                "have passed: no more requests are possible.",
+                                minutes=cooldown_minutes),
         "stage_back": tr(lang, "Entry {entry} was already confirmed in stage {stage}: a stage "
                          "can't go back (use /deshacer to correct your own mistake).",
                          entry=entry, stage=stage),
@@ -187,7 +190,8 @@ def history_lines(lang: str, contest: Contest, number: int, events: Sequence[Eve
         who = people.get(e.actor or 0, str(e.actor) if e.actor else "bot")
         what = event_name(lang, e.kind)
         if e.stage is not None:
-            what += f" {tr(lang, 'stage')} {e.stage}"
+            stage_word = tr(lang, "stage")
+            what += f" {stage_word} {e.stage}"
         if e.kind == "pieces" and e.value is not None:
             what += f" {e.value}"
         elif e.kind == "request_refused" and e.value is not None:
@@ -198,8 +202,15 @@ def history_lines(lang: str, contest: Contest, number: int, events: Sequence[Eve
             what += " " + tr(lang, "(corrects #{id})", id=e.supersedes)
         if e.id not in alive:
             what += " " + tr(lang, "[replaced]")
-        lines.append(f"#{e.id} {clock_time(contest, e.at)} {who} ({e.role}): {what}")
+        role = role_name(lang, e.role)
+        lines.append(f"#{e.id} {clock_time(contest, e.at)} {who} ({role}): {what}")
     return lines
+
+
+def role_name(lang: str, role: str) -> str:
+    words = {"participant": tr(lang, "participant"), "volunteer": tr(lang, "volunteer"),
+             "organiser": tr(lang, "organiser"), "system": tr(lang, "bot")}
+    return words.get(role, role)
 
 
 def event_name(lang: str, kind: str) -> str:
@@ -218,5 +229,8 @@ def event_name(lang: str, kind: str) -> str:
         "clock_start": tr(lang, "clock started"),
         "pause": tr(lang, "break"),
         "resume": tr(lang, "clocks running again"),
+        "volunteer_join": tr(lang, "joined as volunteer"),
+        "volunteer_invite": tr(lang, "volunteer invitation"),
+        "handover": tr(lang, "escape handover"),
     }
     return names_.get(kind, kind)

@@ -187,8 +187,8 @@ async def deshacer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     ev = out.details["event"]
     target = f"#{ev.entry}" if ev.entry is not None else (ev.category or "")
-    await reply(update, tr(who.lang, "Taken back: {kind} {target}.",
-                           kind=event_name(who.lang, ev.kind), target=target))
+    what = f"{event_name(who.lang, ev.kind)} {target}".strip()
+    await reply(update, tr(who.lang, "Taken back: {what}.", what=what))
     if ev.kind in ("clock_start", "pause", "resume"):
         await schedule_contest_jobs(context.application)
 

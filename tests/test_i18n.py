@@ -1,0 +1,105 @@
+"""Translations: every English message of the bot has a Spanish and a French translation that
+keeps its ``{placeholders}``, and ``tr``/``pick_language`` pick and fill them."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+from string import Formatter
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import read_po
+
+from bot.i18n import LOCALES, pick_language, tr
+
+ROOT = Path(__file__).resolve().parent.parent
+TRANSLATED = ("es", "fr")
+
+
+def placeholders(text: str) -> Counter[str]:
+    """The ``{names}`` a message fills (``str.format`` fields), with how often each appears."""
+    return Counter(field for _, field, _, _ in Formatter().parse(text) if field is not None)
+
+
+def read_catalog(path: Path, locale: str | None = None) -> Catalog:
+    with path.open("rb") as fh:
+        return read_po(fh, locale=locale)
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Catalog:
+    """A fresh template, extracted from the sources exactly as the README's command does."""
+    out = tmp_path_factory.mktemp("i18n") / "bot.pot"
+    subprocess.run(
+        [sys.executable, "-m", "babel.messages.frontend", "extract", "-F", "babel.cfg",
+         "-k", "tr:2", "--no-default-keywords", "--no-location", "--omit-header",
+         "-o", str(out), "."],
+        cwd=ROOT, check=True, capture_output=True, text=True,
+    )
+    return read_catalog(out)
+
+
+def test_template_is_not_empty(template: Catalog) -> None:
+    ids = [m.id for m in template if m.id]
+    assert len(ids) > 50
+    assert "I will write to you in English." in ids
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_message_is_translated(template: Catalog, lang: str) -> None:
+    catalog = read_catalog(LOCALES / lang / "LC_MESSAGES" / "bot.po", lang)
+    assert not catalog.fuzzy, f"{lang}: the catalog header is marked fuzzy"
+    problems = []
+    for message in template:
+        if not message.id:
+            continue
+        assert isinstance(message.id, str), "no plural messages are expected"
+        translation = catalog.get(message.id)
+        if translation is None:
+            problems.append(f"missing: {message.id!r}")
+        elif not isinstance(translation.string, str) or not translation.string.strip():
+            problems.append(f"empty: {message.id!r}")
+        elif translation.fuzzy:
+            problems.append(f"fuzzy: {message.id!r}")
+        elif placeholders(translation.string) != placeholders(message.id):
+            problems.append(f"placeholders differ: {message.id!r} -> {translation.string!r}")
+    assert not problems, f"{lang}/LC_MESSAGES/bot.po:\n" + "\n".join(problems)
+
+
+def test_tr_spanish_fills_placeholders() -> None:
+    assert tr("es", "Entry {entry}: {count} pieces.", entry=12, count=480) == (
+        "Inscripción 12: 480 piezas."
+    )
+    assert tr("es", "Usage: /{command} [stage 1-{stages}]", command="pista", stages=5) == (
+        "Uso: /pista [etapa 1-5]"
+    )
+    assert tr("es", "I will write to you in English.") == "Te escribiré en español."
+
+
+def test_tr_french_fills_placeholders() -> None:
+    assert tr("fr", "Entry {entry}: {count} pieces.", entry=12, count=480) == (
+        "Équipe 12 : 480 pièces."
+    )
+    assert tr("fr", "Escape solved at {time}! Now the puzzle: when you finish it, send /listo.",
+              time="0:42:10") == (
+        "Escape résolu à 0:42:10 ! Place au puzzle : quand vous l'avez fini, envoyez /fini."
+    )
+    assert tr("fr", "I will write to you in English.") == "Je vous écrirai en français."
+
+
+def test_tr_english_is_the_message_itself() -> None:
+    assert tr("en", "Entry {entry}: {count} pieces.", entry=3, count=7) == "Entry 3: 7 pieces."
+
+
+def test_tr_unknown_language_falls_back_to_spanish() -> None:
+    assert tr("de", "I will write to you in English.") == "Te escribiré en español."
+    assert tr("zz", "Stage {stage}", stage=2) == "Etapa 2"
+
+
+def test_pick_language() -> None:
+    assert pick_language(None, "fr-FR") == "fr"
+    assert pick_language(None, "de") == "es"
+    assert pick_language("en", "fr") == "en"
