@@ -21,11 +21,13 @@ from bot.commands import names_for
 from bot.config import Config
 from bot.contest_day import ContestDay
 from bot.domain.contest import Contest
-from bot.handlers import participant, staff
+from bot.handlers import participant, registration, staff
 from bot.handlers.common import Services
 from bot.i18n import tr
 from bot.jobs import schedule_contest_jobs
 from bot.menus import set_default_menus
+from bot.persistence import SQLitePersistence
+from bot.registrations import Registrations
 from bot.store import Store
 
 log = logging.getLogger(__name__)
@@ -49,7 +51,25 @@ HANDLERS = {
     "reanudar": staff.reanudar,
     "clasificacion": staff.clasificacion,
     "voluntario": staff.voluntario,
+    "mis_inscripciones": registration.mis_inscripciones,
+    "baja": registration.baja,
+    "pagado": registration.pagado,
+    "inscritos": registration.inscritos,
+    "exportar": registration.exportar,
 }
+
+
+class StoreHandle:
+    """Opens the one Store on first use: persistence needs it before post_init runs."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.store: Store | None = None
+
+    async def get(self) -> Store:
+        if self.store is None:
+            self.store = await Store.open(self.path)
+        return self.store
 
 
 def base_url(url: str | None) -> str:
@@ -75,15 +95,20 @@ def build_application(
         builder = builder.get_updates_request(updates_request)
     if rate_limiter:
         builder = builder.rate_limiter(AIORateLimiter(max_retries=3))
+    handle = StoreHandle(config.db_path)
+    builder = builder.persistence(SQLitePersistence(handle.get))
     builder = builder.post_init(_post_init).post_shutdown(_post_shutdown)
     app = builder.build()
     app.bot_data["config"] = config
     app.bot_data["contest"] = contest
+    app.bot_data["store_handle"] = handle
     register(app)
     return app
 
 
 def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    app.add_handler(registration.conversation())
+    app.add_handler(CallbackQueryHandler(registration.baja_button, pattern=r"^baja:"))
     for name, callback in HANDLERS.items():
         app.add_handler(CommandHandler(names_for(name), callback))
     app.add_handler(CallbackQueryHandler(participant.language_button, pattern=r"^lang:"))
@@ -94,9 +119,11 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
 async def open_services(app: Application[Any, Any, Any, Any, Any, Any]) -> Services:
     config: Config = app.bot_data["config"]
     contest: Contest = app.bot_data["contest"]
-    store = await Store.open(config.db_path)
+    handle: StoreHandle = app.bot_data["store_handle"]
+    store = await handle.get()
     svc = Services(config, contest, store, ContestDay(contest, store, config.organisers))
     app.bot_data["services"] = svc
+    app.bot_data["registrations"] = Registrations(contest, store)
     return svc
 
 

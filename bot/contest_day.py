@@ -10,7 +10,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from bot.domain.clock import CategoryClock, within_limit
@@ -26,6 +26,7 @@ from bot.domain.escape import (
     fold,
 )
 from bot.domain.ranking import Row
+from bot.domain.registration import Status
 from bot.state import (
     CLOCK_KINDS,
     ENTRY_KINDS,
@@ -139,9 +140,17 @@ class ContestDay:
         events = await self.store.events(entry=number, kinds=ENTRY_KINDS)
         return entry_state(self.contest, entry, events, await self.clock(entry.category))
 
-    async def states(self, category: Category) -> list[EntryState]:
+    async def states(self, category: Category, at: datetime | None = None) -> list[EntryState]:
+        """The entries holding a place in a category (at ``at``; default now), with their
+        contest state."""
+        from bot.registrations import Registrations
+
         clock = await self.clock(category.id)
-        entries = await self.store.entries(category.id)
+        places = await Registrations(self.contest, self.store).places(at or datetime.now(UTC))
+        entries = [
+            e for e in await self.store.entries(category.id)
+            if places[e.number].status is Status.CONFIRMED
+        ]
         by_entry: dict[int, list[Event]] = {}
         for e in await self.store.events(kinds=ENTRY_KINDS):
             if e.entry is not None:
@@ -150,8 +159,8 @@ class ContestDay:
             entry_state(self.contest, en, by_entry.get(en.number, []), clock) for en in entries
         ]
 
-    async def ranking(self, category: Category) -> list[Row]:
-        return standings(self.contest, category, await self.states(category))
+    async def ranking(self, category: Category, at: datetime | None = None) -> list[Row]:
+        return standings(self.contest, category, await self.states(category, at))
 
     async def _running(
         self, number: int, at: datetime, escape: bool = False

@@ -12,9 +12,12 @@ from bot.contest_day import ContestDay, new_code
 from bot.domain.clock import format_duration
 from bot.domain.contest import Contest
 from bot.domain.registration import Member, check_entry, is_local
+from bot.registrations import Registrations
 from bot.store import Store
 
 ENTRY_COLUMNS = ["number", "category", "names", "born", "local", "join_code", "registered_at"]
+STATUS_COLUMNS = ["status", "waiting_position", "fee_total", "discount", "meal", "meal_adults",
+                  "meal_children", "paid_at", "refund_due", "source"]
 RESULT_COLUMNS = [
     "category", "position", "number", "names", "finished", "time", "escape_time",
     "tickets_left", "compensation", "penalty", "adjusted_time", "pieces", "local", "prize",
@@ -166,28 +169,41 @@ def _born_text(m: Member) -> str:
     return str(m.born_year) if m.born_year is not None else ""
 
 
-async def export_entries(contest: Contest, store: Store, out: TextIO) -> None:
+async def export_entries(contest: Contest, store: Store, out: TextIO,
+                         registrations: Registrations | None = None,
+                         at: datetime | None = None) -> None:
     question_ids = [q.id for q in contest.questions]
+    regs = registrations or Registrations(contest, store)
     writer = csv.writer(out)
-    writer.writerow(ENTRY_COLUMNS + question_ids)
-    for e in await store.entries():
+    writer.writerow(ENTRY_COLUMNS + question_ids + STATUS_COLUMNS)
+    for s in await regs.statuses(at or datetime.now(UTC)):
+        e = s.entry
         writer.writerow(
             [e.number, e.category, "; ".join(e.names),
              "; ".join(_born_text(m) for m in e.members), "yes" if e.local else "no",
              e.join_code, e.registered_at.isoformat()]
             + ["; ".join("yes" if q in m.answers else "no" for m in e.members)
                for q in question_ids]
+            + [s.place.status.value, s.place.waiting_position or "",
+               _euros(s.fee.total), _euros(s.fee.discount), _euros(s.fee.meal),
+               e.meal_adults, e.meal_children,
+               s.paid_at.isoformat() if s.paid_at else "", "yes" if s.place.refundable and
+               s.place.status.value in ("withdrawn", "left_out") else "no", e.source]
         )
 
 
+def _euros(cents: int) -> str:
+    return f"{cents / 100:.2f}"
+
+
 async def export_results(contest: Contest, day: ContestDay, out: TextIO,
-                         category: str | None = None) -> None:
+                         category: str | None = None, at: datetime | None = None) -> None:
     writer = csv.writer(out)
     writer.writerow(RESULT_COLUMNS)
     cats = [c for c in contest.categories if category is None or c.id == category]
     for cat in cats:
         extras = {x.id: x.name for x in cat.extra_prizes}
-        for r in await day.ranking(cat):
+        for r in await day.ranking(cat, at):
             c = r.competitor
             esc = c.escape
             writer.writerow([

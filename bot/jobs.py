@@ -8,7 +8,7 @@ the database whether the announcement is still owed, and records it once sent.
 from __future__ import annotations
 
 import logging
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from telegram.ext import Application, CallbackContext, ContextTypes
@@ -48,6 +48,24 @@ async def schedule_contest_jobs(app: Application[Any, Any, Any, Any, Any, Any]) 
     for category, moment in await svc.day.handover_moments():
         _replace(app, f"handover:{category}", handover_job, moment,
                  {"category": category, "when": moment.timestamp()})
+    regs = app.bot_data.get("registrations")
+    if regs is not None:
+        for name, moment in regs.moments():
+            if moment > datetime.now(UTC) - timedelta(days=1):  # long past: nothing to say
+                _replace(app, name, registration_job, moment,
+                         {"name": name, "when": moment.timestamp()})
+
+
+async def registration_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
+    """A reserved quota is released or registrations close: places may change by themselves."""
+    from bot.handlers.registration import announce_changes, closing_report
+
+    job = context.job
+    assert job is not None and isinstance(job.data, dict)
+    moment = datetime.fromtimestamp(job.data["when"], UTC)
+    await announce_changes(context.application, moment)
+    if job.data["name"] == "closing":
+        await closing_report(context.application, moment)
 
 
 async def cooldown_job(context: CallbackContext[Any, Any, Any, Any]) -> None:

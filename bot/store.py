@@ -60,6 +60,10 @@ class Entry:
     local: bool
     registered_at: datetime
     members: tuple[Member, ...]
+    source: str = "import"
+    registered_by: int | None = None
+    meal_adults: int = 0
+    meal_children: int = 0
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -284,6 +288,9 @@ class Store:
         members: Sequence[Member],
         number: int | None = None,
         source: str = "import",
+        registered_by: int | None = None,
+        meal_adults: int = 0,
+        meal_children: int = 0,
     ) -> int:
         assert self._in_tx, "add_entry outside a transaction"
         if number is None:
@@ -291,9 +298,10 @@ class Store:
             assert row is not None
             number = int(row[0])
         await self.conn.execute(
-            "INSERT INTO entries (number, category, join_code, local, registered_at, source) "
-            "VALUES (?,?,?,?,?,?)",
-            (number, category, join_code, int(local), to_ts(registered_at), source),
+            "INSERT INTO entries (number, category, join_code, local, registered_at, source, "
+            "registered_by, meal_adults, meal_children) VALUES (?,?,?,?,?,?,?,?,?)",
+            (number, category, join_code, int(local), to_ts(registered_at), source,
+             registered_by, meal_adults, meal_children),
         )
         for i, m in enumerate(members):
             await self.conn.execute(
@@ -359,6 +367,10 @@ class Store:
             local=bool(row["local"]),
             registered_at=from_ts(row["registered_at"]),
             members=members,
+            source=row["source"],
+            registered_by=row["registered_by"],
+            meal_adults=row["meal_adults"],
+            meal_children=row["meal_children"],
         )
 
     # -- people --------------------------------------------------------------------------------
@@ -385,6 +397,40 @@ class Store:
 
     async def person(self, user_id: int) -> aiosqlite.Row | None:
         return await self._fetchone("SELECT * FROM people WHERE user_id = ?", (user_id,))
+
+    # -- conversation state (python-telegram-bot persistence) ---------------------------------
+
+    async def conversations(self, name: str) -> dict[str, str]:
+        rows = await self._fetchall("SELECT key, state FROM conversations WHERE name = ?", (name,))
+        return {r["key"]: r["state"] for r in rows}
+
+    async def set_conversation(self, name: str, key: str, state: str | None) -> None:
+        async with self.transaction():
+            if state is None:
+                await self.conn.execute(
+                    "DELETE FROM conversations WHERE name = ? AND key = ?", (name, key)
+                )
+            else:
+                await self.conn.execute(
+                    "INSERT INTO conversations (name, key, state) VALUES (?,?,?) "
+                    "ON CONFLICT(name, key) DO UPDATE SET state = excluded.state",
+                    (name, key, state),
+                )
+
+    async def all_user_data(self) -> dict[int, str]:
+        rows = await self._fetchall("SELECT user_id, data FROM user_data")
+        return {int(r["user_id"]): r["data"] for r in rows}
+
+    async def set_user_data(self, user_id: int, data: str | None) -> None:
+        async with self.transaction():
+            if data is None:
+                await self.conn.execute("DELETE FROM user_data WHERE user_id = ?", (user_id,))
+            else:
+                await self.conn.execute(
+                    "INSERT INTO user_data (user_id, data) VALUES (?,?) "
+                    "ON CONFLICT(user_id) DO UPDATE SET data = excluded.data",
+                    (user_id, data),
+                )
 
     # -- backups -------------------------------------------------------------------------------
 

@@ -311,3 +311,14 @@ def test_billom_shared_capacity_spans_categories(billom: Contest):
     ]
     places = allocate(billom, apps, paris(2012, 2, 20))
     assert places[31].status is Status.WAITING and places[31].waiting_position == 1
+
+
+def test_imported_entries_hold_their_place_before_new_registrations(billom: Contest):
+    imported = [Application(i, "adulte", False, paris(2012, 1, 20), preconfirmed=True)
+                for i in range(1, 30)]
+    chat = [Application(100 + i, "adulte", False, paris(2012, 1, 25) + timedelta(hours=i),
+                        paid_at=paris(2012, 1, 26) + timedelta(hours=i)) for i in range(2)]
+    places = allocate(billom, imported + chat, paris(2012, 2, 1))
+    assert all(places[i].status is Status.CONFIRMED for i in range(1, 30))
+    assert places[100].status is Status.CONFIRMED
+    assert places[101].status is Status.WAITING

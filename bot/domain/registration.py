@@ -191,6 +191,7 @@ class Application:
     registered_at: datetime
     paid_at: datetime | None = None
     withdrawn_at: datetime | None = None
+    preconfirmed: bool = False  # registered elsewhere (imported): holds its place as given
 
 
 @dataclass(frozen=True)
@@ -211,7 +212,7 @@ def _priority(contest: Contest, a: Application) -> tuple[datetime, datetime, int
 
 def _candidate_from(contest: Contest, a: Application) -> datetime | None:
     """From when an entry competes for a place (None: not yet)."""
-    if contest.registration.payment_required:
+    if contest.registration.payment_required and not a.preconfirmed:
         if a.paid_at is None:
             return None
         return max(a.paid_at, a.registered_at)
@@ -254,6 +255,8 @@ def allocate(
     timeline: list[tuple[datetime, int, tuple[datetime, datetime, int]]] = []
     for a in apps.values():
         start = _candidate_from(contest, a)
+        if a.preconfirmed and start is not None:
+            start = min(start, now)  # registered elsewhere: its place is held whenever asked
         gone = a.withdrawn_at is not None and a.withdrawn_at <= (start or now)
         if start is not None and start <= now and not gone:
             timeline.append((start, 2, _priority(contest, a)))
@@ -293,7 +296,7 @@ def allocate(
             # Every waiting entry that fits was promoted when its place freed up, so the ones
             # still waiting cannot use this place: a newcomer that fits takes it.
             app = apps[number]
-            if pool.fits(app, at):
+            if app.preconfirmed or pool.fits(app, at):
                 pool.confirmed[number] = app
                 confirmed_at[number] = at
             else:

@@ -291,7 +291,7 @@ async def clasificacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         cats = [cat]
     lines: list[str] = []
     for cat in cats:
-        rows = await who.svc.day.ranking(cat)
+        rows = await who.svc.day.ranking(cat, who.at)
         if not rows and not args:
             continue
         if lines:

@@ -1,0 +1,772 @@
+"""Registration in the chat: the /inscribir conversation, /mis_inscripciones, /baja, and the
+organisers' /pagado, /inscritos, /exportar.
+
+The conversation is a python-telegram-bot ConversationHandler whose state and draft are kept by
+``bot.persistence.SQLitePersistence`` and flushed after every step, so a restart resumes it.
+"""
+
+from __future__ import annotations
+
+import io
+import warnings
+from datetime import UTC, date, datetime, time
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputFile, Update
+from telegram.ext import (
+    CallbackQueryHandler,
+    CommandHandler,
+    ContextTypes,
+    ConversationHandler,
+    MessageHandler,
+    filters,
+)
+from telegram.warnings import PTBUserWarning
+
+from bot.commands import names_for
+from bot.domain.contest import Category, Contest, Slot
+from bot.domain.registration import Ineligible, Member, Place, Status, check_members
+from bot.handlers.common import (
+    Caller,
+    already_handled,
+    caller,
+    language_of,
+    parse_int,
+    refuse_role,
+    reply,
+    send,
+    services,
+)
+from bot.i18n import tr
+from bot.registrations import Registrations
+from bot.store import Entry
+from bot.summary import money
+from bot.texts import names
+
+CATEGORY, NAME, BIRTH, QUESTION, MEAL_ADULTS, MEAL_CHILDREN, CONFIRM = (
+    "category", "name", "birth", "question", "meal_adults", "meal_children", "confirm",
+)
+TIMEOUT_SECONDS = 15 * 60
+MAX_NAME = 60
+MEAL_CHOICES = 9  # 0..8 people
+
+
+def registrations(context: ContextTypes.DEFAULT_TYPE) -> Registrations:
+    regs: Registrations = context.bot_data["registrations"]
+    return regs
+
+
+# -- describing things -----------------------------------------------------------------------
+
+
+def slot_text(lang: str, slot: Slot) -> str:
+    if slot.is_open:
+        return tr(lang, "anyone")
+    if slot.born_from is not None and slot.born_to is not None:
+        return tr(lang, "born {start}-{end}", start=slot.born_from, end=slot.born_to)
+    if slot.born_from is not None:
+        return tr(lang, "born {year} or later", year=slot.born_from)
+    if slot.born_to is not None:
+        return tr(lang, "born {year} or earlier", year=slot.born_to)
+    if slot.min_age is not None and slot.max_age is not None:
+        return tr(lang, "aged {low}-{high} on the contest day", low=slot.min_age,
+                  high=slot.max_age)
+    if slot.min_age is not None:
+        return tr(lang, "aged {age} or more on the contest day", age=slot.min_age)
+    return tr(lang, "under {age} on the contest day", age=(slot.max_age or 0) + 1)
+
+
+def ineligible_text(lang: str, problem: Ineligible) -> str:
+    who = (tr(lang, "born {year}", year=problem.born_year) if problem.age is None
+           else tr(lang, "aged {age} on the contest day", age=problem.age))
+    needs = tr(lang, " or ").join(slot_text(lang, s) for s in problem.needs) or "-"
+    return tr(lang, "Not possible: {who}, and this category needs {needs}.", who=who,
+              needs=needs)
+
+
+def place_text(lang: str, contest: Contest, number: int, place: Place) -> str:
+    if place.status is Status.CONFIRMED:
+        return tr(lang, "Entry #{entry}: your place is confirmed.", entry=number)
+    if place.status is Status.PENDING_PAYMENT:
+        return tr(lang, "Entry #{entry}: registered, pending payment. The place is held only "
+                  "once the organisers have your payment.", entry=number)
+    if place.status is Status.WAITING:
+        return tr(lang, "Entry #{entry}: the category is full; you are number {position} on "
+                  "the waiting list. I will tell you if a place frees up.", entry=number,
+                  position=place.waiting_position)
+    if place.status is Status.LEFT_OUT:
+        return tr(lang, "Entry #{entry}: no place is left; you are owed a refund ({when}).",
+                  entry=number, when=contest.registration.left_out_refund or "-")
+    return tr(lang, "Entry #{entry}: withdrawn.", entry=number)
+
+
+def draft_members(draft: dict[str, Any]) -> list[Member]:
+    return [member_from(m) for m in draft.get("members", [])]
+
+
+def member_from(m: dict[str, Any]) -> Member:
+    return Member(
+        name=m["name"],
+        born=date.fromisoformat(m["born"]) if m.get("born") else None,
+        born_year=m.get("born_year"),
+        answers=frozenset(m.get("answers", [])),
+    )
+
+
+def summary_text(lang: str, contest: Contest, category: Category, draft: dict[str, Any]) -> str:
+    members = draft_members(draft)
+    from bot.domain.registration import fee
+
+    f = fee(contest, category, members, draft.get("meal_adults", 0),
+            draft.get("meal_children", 0))
+    cur = contest.currency
+    lines = [tr(lang, "Please check your registration:"),
+             tr(lang, "Category: {category}", category=category.name)]
+    for i, m in enumerate(members, 1):
+        born = m.born.isoformat() if m.born else str(m.year)
+        yes = [q for q in contest.questions if q.id in m.answers]
+        extra = "".join(f", {q.text.get(lang) or next(iter(q.text.values()))}" for q in yes)
+        lines.append(f"{i}. {m.name} ({born}{extra})")
+    lines.append(tr(lang, "Entry fee: {amount}", amount=money(f.entry, cur)))
+    if f.discount:
+        lines.append(tr(lang, "Discounts: -{amount} ({count} member(s))",
+                        amount=money(f.discount, cur), count=f.discounted_members))
+    if contest.meal is not None:
+        lines.append(tr(lang, "Meal: {adults} adult(s), {children} child(ren): {amount}",
+                        adults=f.meal_adults, children=f.meal_children,
+                        amount=money(f.meal, cur)))
+    lines.append(tr(lang, "Total: {amount}", amount=money(f.total, cur)))
+    return "\n".join(lines)
+
+
+# -- the conversation ------------------------------------------------------------------------
+
+
+async def _flush(context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Write the conversation and its draft now, not at the next periodic save."""
+    await context.application.update_persistence()
+
+
+def _buttons(rows: list[list[tuple[str, str]]]) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(
+        [[InlineKeyboardButton(text, callback_data=data) for text, data in row] for row in rows]
+    )
+
+
+async def _who(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Caller | None:
+    who = await caller(update, context)
+    return who
+
+
+async def inscribir(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | int:
+    who = await _who(update, context)
+    if who is None:
+        return ConversationHandler.END
+    contest = who.svc.contest
+    from bot.domain.registration import registration_window
+
+    window = registration_window(contest, who.at)
+    if window is not None:
+        await reply(update, closed_text(who.lang, contest, window))
+        return ConversationHandler.END
+    assert context.user_data is not None
+    context.user_data["draft"] = {"members": [], "started": int(who.at.timestamp())}
+    rows = [[(f"{c.name} ({money(c.fee, contest.currency)})", f"reg:cat:{c.id}")]
+            for c in contest.categories]
+    await reply(update, tr(who.lang, "Which category? (/cancelar to stop at any time)"),
+                reply_markup=_buttons(rows))
+    await _flush(context)
+    return CATEGORY
+
+
+def closed_text(lang: str, contest: Contest, window: str) -> str:
+    tz = ZoneInfo(contest.timezone)
+    if window == "not_open_yet" and contest.registration.opens is not None:
+        return tr(lang, "Registrations open on {when}.",
+                  when=contest.registration.opens.astimezone(tz).strftime("%Y-%m-%d %H:%M"))
+    closes = contest.registration.closes
+    return tr(lang, "Registrations are closed (since {when}).",
+              when=closes.astimezone(tz).strftime("%Y-%m-%d %H:%M") if closes else "-")
+
+
+def _draft(context: ContextTypes.DEFAULT_TYPE) -> dict[str, Any]:
+    assert context.user_data is not None
+    draft: dict[str, Any] = context.user_data.setdefault("draft", {"members": []})
+    return draft
+
+
+async def _ask_name(update: Update, lang: str, category: Category, index: int) -> None:
+    if category.members == 1:
+        text = tr(lang, "Name and surname of the participant?")
+    else:
+        text = tr(lang, "Name and surname of member {n} of {total}?", n=index + 1,
+                  total=category.members)
+    await reply(update, text)
+
+
+async def pick_category(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | int:
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    await query.answer()
+    who = await _who(update, context)
+    if who is None:
+        return ConversationHandler.END
+    category = who.svc.contest.category(query.data.split(":", 2)[2])
+    if category is None:
+        return CATEGORY
+    draft = _draft(context)
+    draft.update({"category": category.id, "members": [], "current": {}})
+    await _ask_name(update, who.lang, category, 0)
+    await _flush(context)
+    return NAME
+
+
+async def got_name(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | int:
+    who = await _who(update, context)
+    msg = update.effective_message
+    if who is None or msg is None:
+        return ConversationHandler.END
+    name = " ".join((msg.text or "").split())
+    if not name or len(name) > MAX_NAME:
+        await reply(update, tr(who.lang, "Please write a name of 1 to {max} characters.",
+                               max=MAX_NAME))
+        return NAME
+    draft = _draft(context)
+    draft["current"] = {"name": name, "answers": []}
+    category = who.svc.contest.category(draft["category"])
+    assert category is not None
+    if category.checks_age:
+        text = tr(who.lang, "Date of birth of {name}? (for example 2004-06-21 or 21/06/2004)",
+                  name=name)
+    else:
+        text = tr(who.lang, "Year of birth of {name}? (for example 2015)", name=name)
+    await reply(update, text)
+    await _flush(context)
+    return BIRTH
+
+
+def parse_birth(text: str, full_date: bool) -> tuple[date | None, int | None] | None:
+    t = text.strip()
+    if not full_date and t.isdigit() and len(t) == 4:
+        return None, int(t)
+    for fmt in ("%Y-%m-%d", "%d/%m/%Y", "%d-%m-%Y", "%d.%m.%Y"):
+        try:
+            d = datetime.strptime(t, fmt).date()
+        except ValueError:
+            continue
+        return d, d.year
+    return None
+
+
+async def got_birth(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | int:
+    who = await _who(update, context)
+    msg = update.effective_message
+    if who is None or msg is None:
+        return ConversationHandler.END
+    contest = who.svc.contest
+    draft = _draft(context)
+    category = contest.category(draft["category"])
+    assert category is not None
+    parsed = parse_birth(msg.text or "", category.checks_age)
+    if parsed is None or not 1900 <= (parsed[1] or 0) <= contest.date.year:
+        await reply(update, tr(who.lang, "I can't read that: write the date like 2004-06-21.")
+                    if category.checks_age else
+                    tr(who.lang, "I can't read that: write the year with 4 digits, like 2015."))
+        return BIRTH
+    born, year = parsed
+    current = dict(draft.get("current", {}))
+    current.update({"born": born.isoformat() if born else None, "born_year": year})
+    candidate = draft_members(draft) + [member_from(current)]
+    problem = check_members(category, candidate, contest.date)
+    if problem is not None:
+        await reply(update, ineligible_text(who.lang, problem) + "\n" + tr(
+            who.lang, "Write the correct birth, or /cancelar to choose another category."))
+        return BIRTH
+    draft["current"] = current
+    draft["question"] = 0
+    return await _next_question(update, context, who)
+
+
+async def _next_question(update: Update, context: ContextTypes.DEFAULT_TYPE,
+                         who: Caller) -> str | int:
+    contest = who.svc.contest
+    draft = _draft(context)
+    index = int(draft.get("question", 0))
+    if index < len(contest.questions):
+        q = contest.questions[index]
+        text = q.text.get(who.lang) or next(iter(q.text.values()))
+        name = draft["current"]["name"]
+        await reply(update, f"{name}: {text}", reply_markup=_buttons([[
+            (tr(who.lang, "Yes"), f"reg:q:{index}:y"), (tr(who.lang, "No"), f"reg:q:{index}:n"),
+        ]]))
+        await _flush(context)
+        return QUESTION
+    draft["members"] = list(draft.get("members", [])) + [draft["current"]]
+    draft["current"] = {}
+    category = contest.category(draft["category"])
+    assert category is not None
+    if len(draft["members"]) < category.members:
+        await _ask_name(update, who.lang, category, len(draft["members"]))
+        await _flush(context)
+        return NAME
+    if contest.meal is not None:
+        await reply(update, tr(who.lang, "Meal after the contest ({adult} per adult, {child} "
+                               "per child). How many adults?",
+                               adult=money(contest.meal.adult, contest.currency),
+                               child=money(contest.meal.child, contest.currency)),
+                    reply_markup=_count_buttons("ma"))
+        await _flush(context)
+        return MEAL_ADULTS
+    return await _show_summary(update, context, who)
+
+
+def _count_buttons(prefix: str) -> InlineKeyboardMarkup:
+    numbers = [(str(n), f"reg:{prefix}:{n}") for n in range(MEAL_CHOICES)]
+    return _buttons([numbers[:5], numbers[5:]])
+
+
+async def answer_question(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | int:
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    await query.answer()
+    who = await _who(update, context)
+    if who is None:
+        return ConversationHandler.END
+    draft = _draft(context)
+    _, _, index_s, yes = query.data.split(":")
+    index = int(index_s)
+    if index != int(draft.get("question", 0)):
+        return QUESTION  # an old button
+    qid = who.svc.contest.questions[index].id
+    answers = [a for a in draft["current"].get("answers", []) if a != qid]
+    if yes == "y":
+        answers.append(qid)
+    draft["current"]["answers"] = answers
+    draft["question"] = index + 1
+    return await _next_question(update, context, who)
+
+
+async def meal_count(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | int:
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    await query.answer()
+    who = await _who(update, context)
+    if who is None:
+        return ConversationHandler.END
+    _, which, n = query.data.split(":")
+    draft = _draft(context)
+    if which == "ma":
+        draft["meal_adults"] = int(n)
+        await reply(update, tr(who.lang, "How many children for the meal?"),
+                    reply_markup=_count_buttons("mc"))
+        await _flush(context)
+        return MEAL_CHILDREN
+    draft["meal_children"] = int(n)
+    return await _show_summary(update, context, who)
+
+
+async def _show_summary(update: Update, context: ContextTypes.DEFAULT_TYPE,
+                        who: Caller) -> str | int:
+    contest = who.svc.contest
+    draft = _draft(context)
+    category = contest.category(draft["category"])
+    assert category is not None
+    await reply(update, summary_text(who.lang, contest, category, draft),
+                reply_markup=_buttons([[(tr(who.lang, "Confirm"), "reg:ok"),
+                                        (tr(who.lang, "Cancel"), "reg:no")]]))
+    await _flush(context)
+    return CONFIRM
+
+
+async def confirm(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | int:
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    await query.answer()
+    who = await _who(update, context)
+    if who is None:
+        return ConversationHandler.END
+    if query.data == "reg:no":
+        return await cancelar(update, context)
+    contest = who.svc.contest
+    draft = _draft(context)
+    category = contest.category(draft["category"])
+    assert category is not None
+    # Stamped with the moment the summary was shown (the button press carries no date).
+    at = query.message.date if query.message is not None and query.message.date else who.at
+    out = await registrations(context).register(
+        who.user_id, category, draft_members(draft), int(draft.get("meal_adults", 0)),
+        int(draft.get("meal_children", 0)), at, None,
+    )
+    if not out.ok:
+        if out.reason in ("not_open_yet", "closed"):
+            await reply(update, closed_text(who.lang, contest, out.reason))
+        else:
+            await reply(update, ineligible_text(who.lang, out.details["problem"]))
+        _clear(context)
+        await _flush(context)
+        return ConversationHandler.END
+    number = int(out.details["number"])
+    place: Place = out.details["place"]
+    entry = await who.svc.store.entry(number)
+    assert entry is not None
+    lines = [place_text(who.lang, contest, number, place)]
+    if category.members > 1:
+        link = f"https://t.me/{context.bot.username}?start={entry.join_code}"
+        lines.append(tr(who.lang, "Send this link to your partner so they can follow the "
+                        "entry on their phone: {link}", link=link))
+    lines.append(tr(who.lang, "Your entries and payments: /mis_inscripciones"))
+    await reply(update, "\n".join(lines))
+    _clear(context)
+    await _flush(context)
+    from bot.menus import refresh_menu
+
+    await refresh_menu(context, who.user_id)
+    return ConversationHandler.END
+
+
+def _clear(context: ContextTypes.DEFAULT_TYPE) -> None:
+    if context.user_data is not None:
+        context.user_data.pop("draft", None)
+
+
+async def cancelar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> int:
+    who = await _who(update, context)
+    _clear(context)
+    if update.callback_query is not None and update.callback_query.data != "reg:no":
+        await update.callback_query.answer()
+    if who is not None:
+        await reply(update, tr(who.lang, "Registration cancelled: nothing was recorded."))
+    await _flush(context)
+    return ConversationHandler.END
+
+
+async def timed_out(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    _clear(context)
+    user = update.effective_user if isinstance(update, Update) else None
+    if user is not None:
+        svc = services(context)
+        lang = await language_of(svc, user.id)
+        await send(context, user.id, tr(lang, "Registration cancelled after {minutes} minutes "
+                                        "without an answer. Send /inscribir to start again.",
+                                        minutes=TIMEOUT_SECONDS // 60))
+
+
+async def not_understood(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    who = await _who(update, context)
+    if who is not None:
+        await reply(update, tr(who.lang, "Please use the buttons above, or /cancelar."))
+
+
+def conversation() -> ConversationHandler[Any]:
+    cancel = CommandHandler(names_for("cancelar"), cancelar)
+    buttons_only = MessageHandler(filters.TEXT & ~filters.COMMAND, not_understood)
+    with warnings.catch_warnings():
+        # per_message=False is what we want (text answers and buttons in one conversation);
+        # PTB warns that buttons are then tracked per chat, which is the point.
+        warnings.simplefilter("ignore", PTBUserWarning)
+        return _conversation(cancel, buttons_only)
+
+
+def _conversation(cancel: CommandHandler[Any, Any],
+                  buttons_only: MessageHandler[Any, Any]) -> ConversationHandler[Any]:
+    return ConversationHandler(
+        entry_points=[CommandHandler(names_for("inscribir"), inscribir)],
+        states={
+            CATEGORY: [CallbackQueryHandler(pick_category, pattern=r"^reg:cat:"), buttons_only],
+            NAME: [MessageHandler(filters.TEXT & ~filters.COMMAND, got_name)],
+            BIRTH: [MessageHandler(filters.TEXT & ~filters.COMMAND, got_birth)],
+            QUESTION: [CallbackQueryHandler(answer_question, pattern=r"^reg:q:"), buttons_only],
+            MEAL_ADULTS: [CallbackQueryHandler(meal_count, pattern=r"^reg:ma:"), buttons_only],
+            MEAL_CHILDREN: [CallbackQueryHandler(meal_count, pattern=r"^reg:mc:"),
+                            buttons_only],
+            CONFIRM: [CallbackQueryHandler(confirm, pattern=r"^reg:(ok|no)$"), buttons_only],
+            ConversationHandler.TIMEOUT: [MessageHandler(filters.ALL, timed_out),
+                                          CallbackQueryHandler(timed_out)],
+        },
+        fallbacks=[cancel],
+        allow_reentry=True,
+        conversation_timeout=TIMEOUT_SECONDS,
+        name="registration",
+        persistent=True,
+    )
+
+
+# -- after registering -----------------------------------------------------------------------
+
+
+def status_line(lang: str, contest: Contest, entry: Entry, place: Place, total: int,
+                paid: bool) -> str:
+    status = {
+        Status.CONFIRMED: tr(lang, "confirmed"),
+        Status.PENDING_PAYMENT: tr(lang, "pending payment"),
+        Status.WAITING: tr(lang, "waiting list, number {position}",
+                           position=place.waiting_position),
+        Status.LEFT_OUT: tr(lang, "no place: refund due"),
+        Status.WITHDRAWN: tr(lang, "withdrawn"),
+    }[place.status]
+    category = contest.category(entry.category)
+    pay = tr(lang, "paid") if paid else tr(lang, "not paid")
+    return (f"#{entry.number} {category.name if category else entry.category}: "
+            f"{names(entry.names)} - {status} - {money(total, contest.currency)} ({pay})")
+
+
+async def mis_inscripciones(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    who = await _who(update, context)
+    if who is None:
+        return
+    numbers = [e.number for e in who.roles.entries]
+    if not numbers:
+        await reply(update, tr(who.lang, "You have no entries yet. Register with /inscribir."))
+        return
+    contest = who.svc.contest
+    lines = []
+    for s in await registrations(context).statuses(who.at, numbers):
+        lines.append(status_line(who.lang, contest, s.entry, s.place, s.fee.total,
+                                 s.paid_at is not None))
+        if s.place.status is not Status.WITHDRAWN and s.entry.source == "chat":
+            category = contest.category(s.entry.category)
+            if category is not None and category.members > 1:
+                lines.append(tr(who.lang, "  partner's link: {link}",
+                                link=f"https://t.me/{context.bot.username}?start="
+                                     f"{s.entry.join_code}"))
+    await reply(update, "\n".join(lines))
+
+
+async def baja(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    who = await _who(update, context)
+    if who is None:
+        return
+    entries = list(who.roles.entries)
+    if not entries:
+        await refuse_role(update, who, "participant")
+        return
+    args = list(context.args or [])
+    if args:
+        number = parse_int(args[0])
+        entry = next((e for e in entries if e.number == number), None)
+        if entry is None:
+            await reply(update, tr(who.lang, "You don't follow entry {entry}. Your entries: "
+                                   "{list}.", entry=args[0][:12],
+                                   list=", ".join(f"#{e.number}" for e in entries)))
+            return
+    elif len(entries) == 1:
+        entry = entries[0]
+    else:
+        await reply(update, tr(who.lang, "Which entry? /baja N, with N one of {list}.",
+                               list=", ".join(f"#{e.number}" for e in entries)))
+        return
+    stamp = int(who.at.timestamp())
+    await reply(update, tr(who.lang, "Withdraw entry #{entry} ({names})? This can't be undone.",
+                           entry=entry.number, names=names(entry.names)),
+                reply_markup=_buttons([[
+                    (tr(who.lang, "Yes, withdraw"), f"baja:y:{entry.number}:{stamp}"),
+                    (tr(who.lang, "No"), f"baja:n:{entry.number}:{stamp}"),
+                ]]))
+
+
+async def baja_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    await query.answer()
+    who = await _who(update, context)
+    if who is None:
+        return
+    _, yes, number_s, stamp_s = query.data.split(":")
+    number = int(number_s)
+    if number not in {e.number for e in who.roles.entries}:
+        await refuse_role(update, who, "participant")
+        return
+    if yes != "y":
+        await reply(update, tr(who.lang, "Nothing changed: entry #{entry} stays registered.",
+                               entry=number))
+        return
+    # Stamped with the moment /baja was sent.
+    at = datetime.fromtimestamp(int(stamp_s), UTC)
+    out = await registrations(context).withdraw(who.user_id, "participant", number, at, None)
+    if not out.ok:
+        await reply(update, tr(who.lang, "Entry #{entry} was already withdrawn.", entry=number))
+        return
+    place: Place = out.details["place"]
+    if place.refundable and out.details["paid"]:
+        refund = tr(who.lang, "What you paid will be refunded.")
+    elif place.refundable:
+        refund = tr(who.lang, "A refund is due under the contest's rules for anything you "
+                    "paid.")
+    else:
+        refund = tr(who.lang, "Under the contest's rules, this withdrawal is not refunded.")
+    await reply(update, tr(who.lang, "Entry #{entry} is withdrawn.", entry=number) + " "
+                + refund)
+    await announce_changes(context.application, at)
+
+
+# -- organisers ------------------------------------------------------------------------------
+
+
+async def _organiser(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Caller | None:
+    who = await _who(update, context)
+    if who is None:
+        return None
+    if not who.roles.organiser:
+        await refuse_role(update, who, "organiser")
+        return None
+    if await already_handled(update, who):
+        return None
+    return who
+
+
+def parse_day(text: str, contest: Contest) -> datetime | None:
+    for fmt in ("%Y-%m-%d", "%d/%m/%Y", "%d-%m-%Y"):
+        try:
+            d = datetime.strptime(text.strip(), fmt).date()
+        except ValueError:
+            continue
+        return datetime.combine(d, time(0), ZoneInfo(contest.timezone))
+    return None
+
+
+async def pagado(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    who = await _organiser(update, context)
+    if who is None:
+        return
+    contest = who.svc.contest
+    args = list(context.args or [])
+    number = parse_int(args[0]) if args else None
+    if number is None or len(args) > 2:
+        await reply(update, tr(who.lang, "Usage: {usage}", usage="/pagado N [2012-02-15]"))
+        return
+    paid_at = who.at
+    if len(args) == 2:
+        day = parse_day(args[1], contest)
+        if day is None or day > who.at:
+            await reply(update, tr(who.lang, "I can't use the date {text}: write a past date "
+                                   "like 2012-02-15.", text=args[1][:20]))
+            return
+        paid_at = day
+    out = await registrations(context).pay(who.user_id, number, paid_at, who.at,
+                                           update.update_id)
+    if not out.ok:
+        await reply(update, tr(who.lang, "There is no entry number {entry}.", entry=number))
+        return
+    place: Place = out.details["place"]
+    tz = ZoneInfo(contest.timezone)
+    await reply(update, tr(who.lang, "Payment of entry #{entry} recorded on {day}.",
+                           entry=number, day=paid_at.astimezone(tz).strftime("%Y-%m-%d"))
+                + "\n" + place_text(who.lang, contest, number, place))
+    await announce_changes(context.application, who.at)
+
+
+async def inscritos(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    who = await _who(update, context)
+    if who is None:
+        return
+    if not who.roles.organiser:
+        await refuse_role(update, who, "organiser")
+        return
+    contest = who.svc.contest
+    args = list(context.args or [])
+    cats = list(contest.categories)
+    if args:
+        cat = contest.category(args[0].lower())
+        if cat is None:
+            await reply(update, tr(who.lang, "Unknown category. Categories: {ids}",
+                                   ids=", ".join(c.id for c in contest.categories)))
+            return
+        cats = [cat]
+    regs = registrations(context)
+    lines = []
+    shared = contest.registration.shared_capacity
+    if shared is not None:
+        places = await regs.places(who.at)
+        taken = sum(1 for p in places.values() if p.status is Status.CONFIRMED)
+        lines.append(tr(who.lang, "All categories: {taken} of {capacity} places taken.",
+                        taken=taken, capacity=shared))
+    for cat in cats:
+        s = await regs.category_summary(cat, who.at)
+        taken = s["taken"]
+        assert isinstance(taken, list)
+        line = f"{cat.name}: " + tr(who.lang, "{taken} confirmed", taken=len(taken))
+        if s["free"] is not None:
+            line += ", " + tr(who.lang, "{free} free", free=s["free"])
+        if s["reserved_left"]:
+            line += " " + tr(who.lang, "({reserved} of them only for local entries)",
+                             reserved=s["reserved_left"])
+        pending = s["pending"]
+        assert isinstance(pending, list)
+        if pending:
+            line += ", " + tr(who.lang, "{count} pending payment", count=len(pending))
+        lines.append(line)
+        waiting = s["waiting"]
+        assert isinstance(waiting, list)
+        for w in waiting:
+            lines.append(f"  {w.place.waiting_position}. #{w.entry.number} "
+                         f"{names(w.entry.names)}" + (" (local)" if w.entry.local else ""))
+    await reply(update, "\n".join(lines))
+
+
+async def exportar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    who = await _who(update, context)
+    if who is None:
+        return
+    if not who.roles.organiser:
+        await refuse_role(update, who, "organiser")
+        return
+    from bot.csvio import export_entries, export_results
+
+    contest = who.svc.contest
+    msg = update.effective_message
+    assert msg is not None
+    buf = io.StringIO()
+    await export_entries(contest, who.svc.store, buf, registrations(context), who.at)
+    await msg.reply_document(InputFile(io.BytesIO(buf.getvalue().encode("utf-8")),
+                                       filename="entries.csv"),
+                             caption=tr(who.lang, "Entries"))
+    buf = io.StringIO()
+    await export_results(contest, who.svc.day, buf, at=who.at)
+    await msg.reply_document(InputFile(io.BytesIO(buf.getvalue().encode("utf-8")),
+                                       filename="results.csv"),
+                             caption=tr(who.lang, "Results"))
+
+
+# -- announcements ---------------------------------------------------------------------------
+
+
+async def announce_changes(app: Any, now: datetime) -> None:
+    """Tell people whose place changed (promoted from the waiting list, left out at closing)."""
+    regs: Registrations = app.bot_data["registrations"]
+    svc = app.bot_data["services"]
+    contest = svc.contest
+    for entry, place in await regs.changes(now):
+        for user_id in await regs.recipients(entry.number):
+            lang = await language_of(svc, user_id)
+            if place.status is Status.CONFIRMED:
+                text = tr(lang, "Good news: a place freed up and entry #{entry} now has a "
+                          "confirmed place.", entry=entry.number)
+            else:
+                text = place_text(lang, contest, entry.number, place)
+            await app.bot.send_message(user_id, text)
+        await regs.record_status(entry.number, place, now)
+
+
+async def closing_report(app: Any, now: datetime) -> None:
+    """At the closing time: the organisers get the entries left out and owed a refund."""
+    regs: Registrations = app.bot_data["registrations"]
+    svc = app.bot_data["services"]
+    if await svc.store.has_ref("closing_report", "closing"):
+        return
+    left_out = [s for s in await regs.statuses(now) if s.place.status is Status.LEFT_OUT]
+    contest = svc.contest
+    for organiser in sorted(svc.config.organisers):
+        if await svc.store.person(organiser) is None:
+            continue
+        lang = await language_of(svc, organiser)
+        lines = [tr(lang, "Registrations are closed. Entries left without a place, to be "
+                    "refunded ({when}):", when=contest.registration.left_out_refund or "-")]
+        for s in left_out:
+            lines.append(f"#{s.entry.number} {names(s.entry.names)}: "
+                         f"{money(s.fee.total, contest.currency)}")
+        if not left_out:
+            lines.append(tr(lang, "None: every paid entry has a place."))
+        await app.bot.send_message(organiser, "\n".join(lines))
+    async with svc.store.transaction() as tx:
+        await tx.add_event(at=now, kind="closing_report", role="system", ref="closing")

@@ -1,0 +1,209 @@
+"""Registrations as operations on the store through bot/domain/registration.
+
+An entry registered in the chat is a row in ``entries`` plus a ``registered`` event; payments
+(``payment``, its date in ``value``) and withdrawals (``withdraw``) are events, corrections
+supersede. Places are never stored: they are recomputed with ``allocate`` at the moment asked.
+Every status a person was told is recorded (``status_notice``) so a change (a promotion, a team
+left out at closing) is announced once, even across restarts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from bot.contest_day import Outcome, new_code
+from bot.domain.contest import Category, Contest
+from bot.domain.registration import (
+    Application,
+    Fee,
+    Member,
+    Place,
+    Status,
+    allocate,
+    check_entry,
+    fee,
+    is_local,
+    registration_window,
+)
+from bot.store import Entry, Store, from_ts, to_ts
+
+
+@dataclass(frozen=True)
+class EntryStatus:
+    entry: Entry
+    place: Place
+    fee: Fee
+    paid_at: datetime | None
+
+
+class Registrations:
+    def __init__(self, contest: Contest, store: Store) -> None:
+        self.contest = contest
+        self.store = store
+
+    async def applications(self) -> list[Application]:
+        paid: dict[int, datetime] = {}
+        withdrawn: dict[int, datetime] = {}
+        for e in await self.store.events(kinds=["payment", "withdraw"]):
+            if e.entry is None:
+                continue
+            if e.kind == "payment":
+                paid[e.entry] = from_ts(e.value) if e.value is not None else e.at
+            else:
+                withdrawn.setdefault(e.entry, e.at)
+        return [
+            Application(
+                number=en.number, category=en.category, local=en.local,
+                registered_at=en.registered_at, paid_at=paid.get(en.number),
+                withdrawn_at=withdrawn.get(en.number), preconfirmed=en.source == "import",
+            )
+            for en in await self.store.entries()
+        ]
+
+    async def places(self, now: datetime) -> dict[int, Place]:
+        return allocate(self.contest, await self.applications(), now)
+
+    def fee_of(self, entry: Entry) -> Fee:
+        category = self.contest.category(entry.category)
+        assert category is not None
+        return fee(self.contest, category, entry.members, entry.meal_adults, entry.meal_children)
+
+    async def statuses(self, now: datetime, numbers: Sequence[int] | None = None
+                       ) -> list[EntryStatus]:
+        places = await self.places(now)
+        apps = {a.number: a for a in await self.applications()}
+        out = []
+        for en in await self.store.entries():
+            if numbers is not None and en.number not in numbers:
+                continue
+            out.append(EntryStatus(en, places[en.number], self.fee_of(en),
+                                   apps[en.number].paid_at))
+        return out
+
+    async def register(
+        self, user_id: int, category: Category, members: Sequence[Member], meal_adults: int,
+        meal_children: int, at: datetime, update_id: int | None,
+    ) -> Outcome:
+        window = registration_window(self.contest, at)
+        if window is not None:
+            return Outcome.refuse(window)
+        problem = check_entry(category, members, self.contest.date)
+        if problem is not None:
+            return Outcome.refuse("ineligible", problem=problem)
+        async with self.store.transaction() as tx:
+            number = await tx.add_entry(
+                category=category.id, join_code=new_code("e"),
+                local=is_local(self.contest, members), registered_at=at, members=members,
+                source="chat", registered_by=user_id, meal_adults=meal_adults,
+                meal_children=meal_children,
+            )
+            await tx.add_event(at=at, kind="registered", role="participant", actor=user_id,
+                               entry=number, category=category.id, update_id=update_id)
+            await tx.add_event(at=at, kind="link", role="participant", actor=user_id,
+                               entry=number, ref="registration")
+        place = (await self.places(at))[number]
+        await self.record_status(number, place, at)
+        return Outcome(True, place.status.value, {"number": number, "place": place})
+
+    async def withdraw(self, user_id: int, role: str, number: int, at: datetime,
+                       update_id: int | None) -> Outcome:
+        async with self.store.transaction() as tx:
+            entry = await tx.entry(number)
+            if entry is None:
+                return Outcome.refuse("unknown_entry", entry=number)
+            before = (await self.places(at))[number]
+            if before.status is Status.WITHDRAWN:
+                return Outcome.refuse("already_withdrawn", entry=number)
+            await tx.add_event(at=at, kind="withdraw", role=role, actor=user_id, entry=number,
+                               update_id=update_id)
+        place = (await self.places(at))[number]
+        await self.record_status(number, place, at)
+        apps = {a.number: a for a in await self.applications()}
+        return Outcome(True, "withdrawn", {"entry": number, "place": place,
+                                           "paid": apps[number].paid_at is not None,
+                                           "was": before.status})
+
+    async def pay(self, organiser: int, number: int, paid_at: datetime, at: datetime,
+                  update_id: int | None) -> Outcome:
+        async with self.store.transaction() as tx:
+            entry = await tx.entry(number)
+            if entry is None:
+                return Outcome.refuse("unknown_entry", entry=number)
+            previous = next(iter(reversed(await tx.events(entry=number, kinds=["payment"]))),
+                            None)
+            await tx.add_event(at=at, kind="payment", role="organiser", actor=organiser,
+                               entry=number, value=to_ts(paid_at),
+                               supersedes=previous.id if previous else None,
+                               update_id=update_id)
+        place = (await self.places(at))[number]
+        return Outcome(True, "paid", {"entry": number, "place": place,
+                                      "corrected": previous is not None})
+
+    # -- announcing changes ------------------------------------------------------------------
+
+    @staticmethod
+    def status_key(number: int, place: Place) -> str:
+        return f"{number}:{place.status.value}"
+
+    async def announced(self) -> dict[int, str]:
+        last: dict[int, str] = {}
+        for e in await self.store.events(kinds=["status_notice"]):
+            if e.entry is not None and e.ref is not None:
+                last[e.entry] = e.ref
+        return last
+
+    async def record_status(self, number: int, place: Place, at: datetime) -> None:
+        async with self.store.transaction() as tx:
+            await tx.add_event(at=at, kind="status_notice", role="system", entry=number,
+                               ref=self.status_key(number, place))
+
+    async def changes(self, now: datetime) -> list[tuple[Entry, Place]]:
+        """Entries whose place changed since the person was last told (promotions, left out)."""
+        told = await self.announced()
+        places = await self.places(now)
+        out = []
+        for en in await self.store.entries():
+            if en.source != "chat":
+                continue
+            place = places[en.number]
+            key = self.status_key(en.number, place)
+            if told.get(en.number) != key and place.status in (
+                Status.CONFIRMED, Status.LEFT_OUT, Status.WAITING
+            ):
+                out.append((en, place))
+        return out
+
+    async def recipients(self, number: int) -> list[int]:
+        events = await self.store.events(entry=number, kinds=["link", "registered"])
+        return sorted({e.actor for e in events if e.actor is not None})
+
+    def moments(self) -> list[tuple[str, datetime]]:
+        """When places change by themselves: reserved quotas released, registrations closing."""
+        out = []
+        for cat in self.contest.categories:
+            for q in cat.reserved:
+                out.append((f"release:{cat.id}", q.until))
+        if self.contest.registration.closes is not None:
+            out.append(("closing", self.contest.registration.closes))
+        return out
+
+    async def category_summary(self, category: Category, now: datetime) -> dict[str, object]:
+        statuses = [s for s in await self.statuses(now) if s.entry.category == category.id]
+        taken = [s for s in statuses if s.place.status is Status.CONFIRMED]
+        waiting = sorted((s for s in statuses if s.place.status in (Status.WAITING,
+                                                                     Status.LEFT_OUT)),
+                         key=lambda s: s.place.waiting_position or 0)
+        pending = [s for s in statuses if s.place.status is Status.PENDING_PAYMENT]
+        free = None
+        reserved_left = 0
+        if category.capacity is not None:
+            free = max(0, category.capacity - len(taken))
+            for q in category.reserved:
+                if now < q.until:
+                    non_local = sum(1 for s in taken if not s.entry.local)
+                    room_for_anyone = max(0, category.capacity - q.places - non_local)
+                    reserved_left += free - min(free, room_for_anyone)
+        return {"taken": taken, "waiting": waiting, "pending": pending, "free": free,
+                "reserved_left": reserved_left}
