@@ -113,6 +113,10 @@ class FakeRequest(BaseRequest):
     ) -> tuple[int, bytes]:
         api_method = url.rsplit("/", 1)[-1]
         params = dict(request_data.parameters) if request_data is not None else {}
+        if request_data is not None and request_data.contains_files:
+            for name, part in (request_data.multipart_data or {}).items():
+                if name not in params:
+                    params[name] = {"file": part[0], "bytes": part[1]}  # (filename, content, ..)
         try:
             check_call(api_method, params)
         except SpecViolation as exc:

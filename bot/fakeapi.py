@@ -1,0 +1,350 @@
+"""A fake Telegram Bot API server of our own, on loopback (aiohttp).
+
+It speaks the methods the bot uses, accepts python-telegram-bot's form-encoded and multipart
+requests, long-polls ``getUpdates`` with offsets, and checks every call against the official
+spec (``bot/apispec/methods.json``, trimmed from the MIT-licensed telegram-bot-api-spec): an
+unknown method, a missing required or unknown parameter, a text over 4096 characters or callback
+data over 64 bytes is recorded as a violation and answered 400. Tests and the rehearsal inject
+messages and button presses from any user with any date, read what the bot sent to any chat,
+and can make it answer 429 (retry_after), 5xx, slowly, or drop the connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+SPEC_FILE = Path(__file__).resolve().parent / "apispec" / "methods.json"
+BOT_USER = {"id": 7000000001, "is_bot": True, "first_name": "PuzzleBot",
+            "username": "puzzle_rehearsal_bot", "can_join_groups": True,
+            "can_read_all_group_messages": False, "supports_inline_queries": False}
+MESSAGE_RESULT = {"sendMessage", "editMessageText", "editMessageReplyMarkup", "sendDocument",
+                  "sendPhoto"}
+
+
+def load_spec() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(SPEC_FILE.read_text(encoding="utf-8"))
+    methods: dict[str, Any] = data["methods"]
+    return {name.lower(): m for name, m in methods.items()}
+
+
+@dataclass
+class Call:
+    method: str
+    params: dict[str, Any]
+    at: datetime
+
+    @property
+    def chat_id(self) -> int | None:
+        v = self.params.get("chat_id")
+        try:
+            return int(v) if v is not None else None
+        except (TypeError, ValueError):
+            return None
+
+    @property
+    def text(self) -> str:
+        return str(self.params.get("text", ""))
+
+    def buttons(self) -> list[tuple[str, str]]:
+        markup = self.params.get("reply_markup")
+        if isinstance(markup, str):
+            markup = json.loads(markup)
+        out: list[tuple[str, str]] = []
+        if isinstance(markup, dict):
+            for row in markup.get("inline_keyboard", []):
+                out.extend((b["text"], b.get("callback_data", "")) for b in row)
+        return out
+
+
+@dataclass
+class Failure:
+    """Answer the next ``count`` calls matching ``method`` (None: any but getUpdates) badly."""
+
+    kind: str  # "429", "502", "delay", "drop"
+    count: int = 1
+    method: str | None = None
+    retry_after: int = 1
+    delay: float = 0.0
+
+
+def check_call(spec: dict[str, Any], method: str, params: dict[str, Any]) -> str | None:
+    m = spec.get(method.lower())
+    if m is None:
+        return f"{method} is not a Bot API method"
+    names = {f["name"] for f in m["fields"]}
+    for f in m["fields"]:
+        if f["required"] and f["name"] not in params:
+            return f"{method}: missing required parameter {f['name']}"
+    for p in params:
+        if p not in names:
+            return f"{method}: unknown parameter {p}"
+    text = params.get("text")
+    if isinstance(text, str) and not 1 <= len(text) <= 4096:
+        return f"{method}: text of {len(text)} characters (1-4096)"
+    caption = params.get("caption")
+    if isinstance(caption, str) and len(caption) > 1024:
+        return f"{method}: caption of {len(caption)} characters"
+    markup = params.get("reply_markup")
+    if isinstance(markup, str):
+        try:
+            markup = json.loads(markup)
+        except ValueError:
+            return f"{method}: reply_markup is not JSON"
+    if isinstance(markup, dict):
+        for row in markup.get("inline_keyboard", []):
+            for button in row:
+                data = button.get("callback_data")
+                if data is not None and not 1 <= len(str(data).encode()) <= 64:
+                    return f"{method}: callback_data of {len(str(data).encode())} bytes"
+    commands = params.get("commands")
+    if isinstance(commands, str):
+        commands = json.loads(commands)
+    if isinstance(commands, list):
+        for c in commands:
+            if not 1 <= len(c.get("command", "")) <= 32:
+                return f"{method}: command name {c.get('command')!r}"
+            if not 1 <= len(c.get("description", "")) <= 256:
+                return f"{method}: command description of {c.get('command')!r}"
+    return None
+
+
+@dataclass
+class FakeBotAPI:
+    token: str = "123456:REHEARSAL-token-not-secret-abcdefghij"
+    host: str = "127.0.0.1"
+    calls: list[Call] = field(default_factory=list)
+    violations: list[str] = field(default_factory=list)
+    failures: deque[Failure] = field(default_factory=deque)
+    on_call: Callable[[Call], None] | None = None
+    max_poll: float = 1.0  # longest a getUpdates long poll is held (Telegram: the bot's timeout)
+
+    def __post_init__(self) -> None:
+        self.spec = load_spec()
+        self._updates: list[dict[str, Any]] = []
+        self._confirmed = 0  # highest update_id the bot confirmed with an offset
+        self._next_update = 1
+        self._next_message = 1
+        self._changed = asyncio.Event()
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    # -- server --------------------------------------------------------------------------------
+
+    async def start(self, port: int = 0) -> str:
+        app = web.Application(client_max_size=20 * 1024 * 1024)
+        app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, port)
+        await site.start()
+        server = site._server
+        assert server is not None
+        sockets = getattr(server, "sockets", None) or []
+        self.port = sockets[0].getsockname()[1]
+        return self.base_url
+
+    @property
+    def base_url(self) -> str:
+        return f"http://{self.host}:{self.port}/bot"
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def _params(self, request: web.Request) -> dict[str, Any]:
+        params: dict[str, Any] = dict(request.query)
+        if request.method != "POST" or not request.can_read_body:
+            return params
+        ctype = request.content_type
+        if ctype == "application/json":
+            body = await request.json()
+            if isinstance(body, dict):
+                params.update(body)
+        elif ctype.startswith("multipart/"):
+            reader = await request.multipart()
+            async for part in reader:
+                if part.name is None:
+                    continue
+                if getattr(part, "filename", None):
+                    params[part.name] = {"filename": part.filename,
+                                         "bytes": await part.read()}  # type: ignore[union-attr]
+                else:
+                    params[part.name] = await part.text()  # type: ignore[union-attr]
+        else:
+            form = await request.post()
+            params.update({k: v for k, v in form.items() if isinstance(v, str)})
+        return params
+
+    async def _handle(self, request: web.Request) -> web.StreamResponse:
+        method = request.match_info["method"]
+        if request.match_info["token"] != self.token:
+            return web.json_response({"ok": False, "error_code": 401,
+                                      "description": "Unauthorized"}, status=401)
+        params = await self._params(request)
+        if method != "getUpdates":
+            failure = self._take_failure(method)
+            if failure is not None and failure.kind == "delay":
+                await asyncio.sleep(failure.delay)
+            elif failure is not None:
+                return await self._fail(request, failure)
+        problem = check_call(self.spec, method, params)
+        if problem is not None:
+            self.violations.append(problem)
+            return web.json_response({"ok": False, "error_code": 400,
+                                      "description": f"Bad Request: {problem}"}, status=400)
+        if method == "getUpdates":
+            return web.json_response({"ok": True, "result": await self._get_updates(params)})
+        call = Call(method, params, datetime.now(UTC))
+        self.calls.append(call)
+        self._changed.set()
+        if self.on_call is not None:
+            self.on_call(call)
+        return web.json_response({"ok": True, "result": self._result(method, params)})
+
+    def _take_failure(self, method: str) -> Failure | None:
+        if not self.failures:
+            return None
+        f = self.failures[0]
+        if f.method is not None and f.method != method:
+            return None
+        f.count -= 1
+        if f.count <= 0:
+            self.failures.popleft()
+        return f
+
+    async def _fail(self, request: web.Request, f: Failure) -> web.StreamResponse:
+        if f.kind == "429":
+            return web.json_response(
+                {"ok": False, "error_code": 429, "description": "Too Many Requests: retry "
+                 f"after {f.retry_after}", "parameters": {"retry_after": f.retry_after}},
+                status=429)
+        if f.kind == "502":
+            return web.Response(status=502, text="Bad Gateway")
+        transport = request.transport
+        if transport is not None:
+            transport.close()
+        return web.Response(status=500)
+
+    def _result(self, method: str, params: dict[str, Any]) -> Any:
+        if method == "getMe":
+            return BOT_USER
+        if method in MESSAGE_RESULT:
+            self._next_message += 1
+            chat_id = int(params.get("chat_id", 0) or 0)
+            message: dict[str, Any] = {
+                "message_id": self._next_message,
+                "date": int(datetime.now(UTC).timestamp()),
+                "chat": {"id": chat_id, "type": "private" if chat_id > 0 else "group"},
+                "from": BOT_USER,
+            }
+            if "text" in params:
+                message["text"] = params["text"]
+            return message
+        if method == "getMyCommands":
+            return []
+        return True
+
+    async def _get_updates(self, params: dict[str, Any]) -> list[dict[str, Any]]:
+        offset = int(params.get("offset", 0) or 0)
+        if offset > 0:
+            self._confirmed = max(self._confirmed, offset - 1)
+            self._updates = [u for u in self._updates if u["update_id"] >= offset]
+        timeout = float(params.get("timeout", 0) or 0)
+        limit = int(params.get("limit", 100) or 100)
+        deadline = asyncio.get_running_loop().time() + min(timeout, self.max_poll)
+        while not self._updates:
+            remaining = deadline - asyncio.get_running_loop().time()
+            if remaining <= 0:
+                return []
+            self._changed.clear()
+            try:
+                await asyncio.wait_for(self._changed.wait(), remaining)
+            except TimeoutError:
+                return []
+        return self._updates[:limit]
+
+    # -- what tests and the rehearsal do -------------------------------------------------------
+
+    def _push(self, payload: dict[str, Any]) -> int:
+        update_id = self._next_update
+        self._next_update += 1
+        payload["update_id"] = update_id
+        self._updates.append(payload)
+        self._changed.set()
+        return update_id
+
+    @staticmethod
+    def user(user_id: int, name: str, lang: str = "es") -> dict[str, Any]:
+        return {"id": user_id, "is_bot": False, "first_name": name, "language_code": lang}
+
+    def send_message(self, user: dict[str, Any], text: str, date: datetime,
+                     chat_id: int | None = None) -> int:
+        """A person sends ``text`` to the bot at ``date``; returns the update id."""
+        self._next_message += 1
+        message: dict[str, Any] = {
+            "message_id": self._next_message, "date": int(date.timestamp()),
+            "chat": {"id": chat_id if chat_id is not None else user["id"], "type": "private"},
+            "from": user, "text": text,
+        }
+        if text.startswith("/"):
+            message["entities"] = [{"type": "bot_command", "offset": 0,
+                                    "length": len(text.split()[0])}]
+        return self._push({"message": message})
+
+    def press(self, user: dict[str, Any], data: str, date: datetime | None = None) -> int:
+        """A person taps an inline button with ``data`` (on a message dated ``date``)."""
+        self._next_message += 1
+        when = date or datetime.now(UTC)
+        return self._push({"callback_query": {
+            "id": str(self._next_message), "from": user, "chat_instance": "1", "data": data,
+            "message": {"message_id": self._next_message, "date": int(when.timestamp()),
+                        "chat": {"id": user["id"], "type": "private"}, "from": BOT_USER,
+                        "text": "?"},
+        }})
+
+    def sent(self, chat_id: int | None = None) -> list[Call]:
+        return [c for c in self.calls if c.method in ("sendMessage", "sendDocument")
+                and (chat_id is None or c.chat_id == chat_id)]
+
+    def pending_updates(self) -> int:
+        return len(self._updates)
+
+    def confirmed_update(self) -> int:
+        return self._confirmed
+
+    async def wait_until(self, condition: Callable[[], bool], timeout: float = 10.0) -> bool:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not condition():
+            if loop.time() >= deadline:
+                return False
+            self._changed.clear()
+            try:
+                await asyncio.wait_for(self._changed.wait(), min(0.2, deadline - loop.time()))
+            except TimeoutError:
+                pass
+        return True
+
+    async def reply_to(self, user: dict[str, Any], text: str, date: datetime,
+                       timeout: float = 10.0) -> list[Call]:
+        """Send a message and wait until the bot has handled it (its update confirmed and the
+        calls it made meanwhile have arrived); returns the calls made to that person's chat."""
+        before = len(self.calls)
+        update_id = self.send_message(user, text, date)
+        await self.wait_until(lambda: self._confirmed >= update_id or
+                              any(c.chat_id == user["id"] for c in self.calls[before:]),
+                              timeout)
+        # the reply usually lands before the offset confirms it; give it a moment
+        await self.wait_until(lambda: any(c.chat_id == user["id"] and c.method == "sendMessage"
+                                          for c in self.calls[before:]), timeout)
+        return [c for c in self.calls[before:] if c.chat_id == user["id"]]
