@@ -46,6 +46,15 @@ def load_settings(env: Mapping[str, str] | None = None, need_token: bool = True)
     if need_token and not organisers:
         raise ConfigError("PUZZLEBOT_ORGANISERS is not set: give the organisers' Telegram user "
                           "ids, comma-separated")
+    rehearsal = env.get("PUZZLEBOT_REHEARSAL_CLOCK", "").strip()
+    if rehearsal:
+        from bot.wallclock import WallClock
+
+        try:
+            WallClock.parse(rehearsal)
+        except ValueError:
+            raise ConfigError("PUZZLEBOT_REHEARSAL_CLOCK must be <ISO instant with offset>@"
+                              "<unix time>@<speed> (set by python -m bot demo)") from None
     chat_raw = env.get("PUZZLEBOT_VOLUNTEER_CHAT", "").strip()
     base_url = env.get("TELEGRAM_BASE_URL", "").strip() or None
     if base_url is not None and not base_url.startswith(("http://", "https://")):

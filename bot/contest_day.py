@@ -10,7 +10,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from bot.domain.clock import CategoryClock, within_limit
@@ -38,6 +38,7 @@ from bot.state import (
     standings,
 )
 from bot.store import Entry, Event, Store, to_ts
+from bot.wallclock import CLOCK
 
 VOLUNTEER_KINDS = ("stage", "escape", "finish", "pieces")
 ORGANISER_UNDOABLE = VOLUNTEER_KINDS + ("clock_start", "pause", "resume")
@@ -146,7 +147,7 @@ class ContestDay:
         from bot.registrations import Registrations
 
         clock = await self.clock(category.id)
-        places = await Registrations(self.contest, self.store).places(at or datetime.now(UTC))
+        places = await Registrations(self.contest, self.store).places(at or CLOCK.now())
         entries = [
             e for e in await self.store.entries(category.id)
             if places[e.number].status is Status.CONFIRMED

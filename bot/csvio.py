@@ -14,6 +14,7 @@ from bot.domain.contest import Contest
 from bot.domain.registration import Member, check_entry, is_local
 from bot.registrations import Registrations
 from bot.store import Store
+from bot.wallclock import CLOCK
 
 ENTRY_COLUMNS = ["number", "category", "names", "born", "local", "join_code", "registered_at"]
 STATUS_COLUMNS = ["status", "waiting_position", "fee_total", "discount", "meal", "meal_adults",
@@ -176,7 +177,7 @@ async def export_entries(contest: Contest, store: Store, out: TextIO,
     regs = registrations or Registrations(contest, store)
     writer = csv.writer(out)
     writer.writerow(ENTRY_COLUMNS + question_ids + STATUS_COLUMNS)
-    for s in await regs.statuses(at or datetime.now(UTC)):
+    for s in await regs.statuses(at or CLOCK.now()):
         e = s.entry
         writer.writerow(
             [e.number, e.category, "; ".join(e.names),

@@ -14,12 +14,13 @@ from typing import Any
 from telegram.ext import Application, CallbackContext, ContextTypes
 
 from bot.domain.clock import format_duration
+from bot.wallclock import CLOCK
 
 log = logging.getLogger(__name__)
 
 
 def _delay(when: datetime) -> float:
-    return max(0.0, (when - datetime.now(UTC)).total_seconds())
+    return CLOCK.seconds_until(when)
 
 
 def _replace(app: Application[Any, Any, Any, Any, Any, Any], name: str, callback: Any,
@@ -51,7 +52,7 @@ async def schedule_contest_jobs(app: Application[Any, Any, Any, Any, Any, Any]) 
     regs = app.bot_data.get("registrations")
     if regs is not None:
         for name, moment in regs.moments():
-            if moment > datetime.now(UTC) - timedelta(days=1):  # long past: nothing to say
+            if moment > CLOCK.now() - timedelta(days=1):  # long past: nothing to say
                 _replace(app, name, registration_job, moment,
                          {"name": name, "when": moment.timestamp()})
 
