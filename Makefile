@@ -2,7 +2,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install test lint typecheck pytest check-contests check run clean
+.PHONY: install test lint typecheck pytest check-contests check run demo clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -34,3 +34,6 @@ check: check-contests
 
 run: $(STAMP)
 	$(PY) -m bot run
+
+demo: $(STAMP)
+	$(PY) -m bot demo $(DEMO_ARGS)

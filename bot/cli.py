@@ -1,6 +1,8 @@
 """Command line: ``python -m bot <subcommand>``.
 
 check-contest FILE          validate a contest file and print its summary
+demo [--contest F] [--entries N] [--seed S]
+                            rehearse a contest day against a fake Telegram, in seconds
 run                         run the bot (long polling); settings from the environment
 import entries FILE.csv     load entries registered elsewhere
 export entries              entries as CSV on stdout
@@ -14,6 +16,7 @@ import argparse
 import asyncio
 import sys
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 from bot.config import Config, ConfigError, load_settings
 from bot.contest_file import ContestFileError, load_contest
@@ -124,6 +127,19 @@ def _export(args: argparse.Namespace) -> int:
     return _with_store(False, work)
 
 
+def _demo(args: argparse.Namespace) -> int:
+    from bot.rehearsal import run_demo
+
+    try:
+        load_contest(args.contest)
+    except ContestFileError as exc:
+        return fail(str(exc))
+    if args.entries < 1 or args.entries > 500:
+        return fail("--entries must be between 1 and 500")
+    db = args.db or f"rehearsal-{Path(args.contest).stem}.sqlite3"
+    return run_demo(args.contest, args.entries, args.seed, db)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Puzzle contest bot")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -132,6 +148,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_check_contest)
     p = sub.add_parser("run", help="run the bot (settings from the environment)")
     p.set_defaults(func=_run)
+    p = sub.add_parser("demo", help="rehearse a whole contest day in seconds, with no token")
+    p.add_argument("--contest", default="contests/castrillo-2023.toml")
+    p.add_argument("--entries", type=int, default=24)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--db", default=None, help="SQLite file to leave behind")
+    p.set_defaults(func=_demo)
     p = sub.add_parser("import", help="import entries from a CSV file")
     p.add_argument("what", choices=["entries"])
     p.add_argument("file")

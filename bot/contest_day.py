@@ -372,7 +372,8 @@ class ContestDay:
             if state.ledger is not None and not state.ledger.over(t):
                 return Outcome.refuse("escape_not_over", entry=number)
             if not within_limit(t, state.category.time_limit, self.contest.limit_inclusive):
-                return Outcome.refuse("past_limit", entry=number, limit=state.category.time_limit)
+                return Outcome.refuse("past_limit", entry=number, time=t,
+                                      limit=state.category.time_limit)
             eid = await tx.add_event(
                 at=at, kind="ready", role="participant", actor=user_id, entry=number, value=t,
                 update_id=update_id,

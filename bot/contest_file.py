@@ -377,6 +377,8 @@ def parse_contest(data: dict[str, Any], path: str) -> Contest:
     limit_inclusive = c.get("finish_at_limit_counts", bool, True)
     results_at = c.clock_time("results_at") if c.has("results_at") else None
     c.seen.add("results_at")
+    start = c.clock_time("start") if c.has("start") else None
+    c.seen.add("start")
     c.done()
 
     r = root.table("registration")
@@ -468,6 +470,7 @@ def parse_contest(data: dict[str, Any], path: str) -> Contest:
         escape=escape,
         limit_inclusive=limit_inclusive,
         results_at=results_at,
+        start=start,
     )
 
 

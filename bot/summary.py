@@ -46,6 +46,8 @@ def summary(contest: Contest) -> str:
     ]
     if contest.venue:
         lines.append(f"  venue: {contest.venue}")
+    if contest.start is not None:
+        lines.append(f"  scheduled start {contest.start.strftime('%H:%M')}")
     reg = contest.registration
     lines.append(
         f"Registration: opens {_when(reg.opens)}, closes {_when(reg.closes)}; "

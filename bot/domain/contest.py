@@ -149,6 +149,7 @@ class Contest:
     escape: EscapeRules | None = None
     limit_inclusive: bool = True  # finishing exactly at the limit counts as finished
     results_at: datetime | None = None
+    start: datetime | None = None  # the scheduled start (clocks still start with /inicio)
 
     def category(self, category_id: str) -> Category | None:
         for c in self.categories:

@@ -1,0 +1,484 @@
+"""The rehearsal: a whole contest day in seconds, with no token.
+
+``python -m bot demo [--contest FILE] [--entries N] [--seed S]`` starts our fake Bot API server
+on loopback and the real bot (``python -m bot run``) against it, with the bot's clock running
+simulated time fast (see ``bot.wallclock``). Simulated participants register in the chat, link
+their partners' phones, ask for hints; volunteers confirm stages and log finishes and pieces,
+at message dates that follow the contest file's clock. It prints an account of the day and the
+rankings, and leaves the SQLite file for ``python -m bot export results``. Same seed, same day.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import re
+import signal
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from datetime import time as dtime
+from pathlib import Path
+from typing import Any, TextIO
+from zoneinfo import ZoneInfo
+
+from bot.contest_file import load_contest
+from bot.domain.clock import CategoryClock, Pause
+from bot.domain.contest import Category, Contest, Slot
+from bot.fakeapi import Call, FakeBotAPI
+from bot.wallclock import ENV as CLOCK_ENV
+from bot.wallclock import WallClock
+
+ORGANISER_ID = 1
+VOLUNTEER_IDS = (2, 3)
+VOLUNTEER_CHAT = -1001
+FIRST_NAMES = ["Ana", "Bruno", "Carla", "David", "Elena", "Fernando", "Gloria", "Hugo", "Inés",
+               "Javier", "Lucía", "Mario", "Nuria", "Óscar", "Paula", "Raúl", "Sara", "Tomás",
+               "Úrsula", "Víctor", "Chloé", "Louis", "Manon", "Théo", "Camille", "Léa"]
+LAST_NAMES = ["García", "López", "Martín", "Sánchez", "Pérez", "Gómez", "Ruiz", "Díaz",
+              "Moreno", "Álvarez", "Dubois", "Lefèvre", "Bernard", "Roux", "Fournier"]
+
+
+@dataclass
+class Person:
+    id: int
+    name: str
+    lang: str
+
+    def user(self) -> dict[str, Any]:
+        return FakeBotAPI.user(self.id, self.name, self.lang)
+
+
+@dataclass
+class Team:
+    category: Category
+    members: list[tuple[str, date]]
+    answers: list[set[str]]
+    phones: list[Person]
+    number: int = 0
+    join_code: str = ""
+    meal: tuple[int, int] = (0, 0)
+    registered_at: datetime | None = None
+    paid_at: datetime | None = None
+
+
+@dataclass(order=True)
+class Action:
+    at: datetime
+    order: int
+    actor: Person = field(compare=False)
+    text: str = field(compare=False)
+    label: str = field(compare=False, default="")
+
+
+class Rehearsal:
+    def __init__(self, contest_path: str, entries: int, seed: int, db_path: str,
+                 out: TextIO = sys.stdout, day_seconds: float = 25.0) -> None:
+        self.contest_path = contest_path
+        self.contest: Contest = load_contest(contest_path)
+        self.entries = entries
+        self.rng = random.Random(seed)
+        self.seed = seed
+        self.db_path = db_path
+        self.out = out
+        self.day_seconds = day_seconds
+        self.tz = ZoneInfo(self.contest.timezone)
+        self.api = FakeBotAPI()
+        self.teams: list[Team] = []
+        self.organiser = Person(ORGANISER_ID, "Organiser", self.contest.language)
+        self.volunteers = [Person(v, f"Volunteer {i + 1}", self.contest.language)
+                           for i, v in enumerate(VOLUNTEER_IDS)]
+        self.proc: asyncio.subprocess.Process | None = None
+        self.clock: WallClock | None = None
+        self._next_user = 100
+        self._order = 0
+        self._current: Person | None = None
+        self._last_unsolicited: tuple[int, str] | None = None
+
+    # -- output ----------------------------------------------------------------------------
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out, flush=True)
+
+    def stamp(self, moment: datetime) -> str:
+        return moment.astimezone(self.tz).strftime("%H:%M:%S")
+
+    def _on_call(self, call: Call) -> None:
+        """Messages the bot sends by itself (notices, the handover, announcements)."""
+        if call.method != "sendMessage" or self.clock is None:
+            return
+        chat = call.chat_id
+        if chat == VOLUNTEER_CHAT:
+            first = call.text.splitlines()[0] if call.text else ""
+            if "\n" in call.text:  # the handover list and other multi-line staff messages
+                self.say(f"  [{self.stamp(self.clock.now())}] volunteers' chat: {first}")
+                for line in call.text.splitlines()[1:]:
+                    self.say(f"      {line}")
+            return
+        if self._current is not None and chat == self._current.id:
+            return  # a reply to the action being played: printed with it
+        if self._current is not None and any(
+            self._current in t.phones and any(p.id == chat for p in t.phones) for t in self.teams
+        ):
+            return  # the partner's phone gets a copy of the answer
+        team = next((t for t in self.teams if any(p.id == chat for p in t.phones)), None)
+        if team is not None and self._is_unsolicited(call):
+            first = call.text.splitlines()[0]
+            if self._last_unsolicited == (team.number, first):
+                return  # the partner's phone gets the same message
+            self._last_unsolicited = (team.number, first)
+            self.say(f"  [{self.stamp(self.clock.now())}] bot -> #{team.number}: {first}")
+
+    def _is_unsolicited(self, call: Call) -> bool:
+        return self._current is None or call.chat_id != self._current.id
+
+    # -- the bot process ---------------------------------------------------------------------
+
+    async def start_bot(self, simulated_start: datetime, speed: float) -> None:
+        self.clock = WallClock(simulated_start, time.time(), speed)
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_",
+                                                                        "PUZZLEBOT_"))}
+        env.update({
+            "TELEGRAM_BOT_TOKEN": self.api.token,
+            "TELEGRAM_BASE_URL": self.api.base_url,
+            "PUZZLEBOT_CONTEST": self.contest_path,
+            "PUZZLEBOT_DB": self.db_path,
+            "PUZZLEBOT_ORGANISERS": str(ORGANISER_ID),
+            "PUZZLEBOT_VOLUNTEER_CHAT": str(VOLUNTEER_CHAT),
+            CLOCK_ENV: self.clock.encode(),
+        })
+        self.proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "run", env=env,
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
+        )
+        ok = await self.api.wait_until(
+            lambda: any(c.method == "deleteWebhook" for c in self.api.calls), 30)
+        if not ok:
+            raise RuntimeError("the bot did not start")
+
+    async def stop_bot(self) -> str:
+        if self.proc is None:
+            return ""
+        if self.proc.returncode is None:
+            self.proc.send_signal(signal.SIGINT)
+        try:
+            _, err = await asyncio.wait_for(self.proc.communicate(), 20)
+        except TimeoutError:
+            self.proc.kill()
+            _, err = await self.proc.communicate()
+        return (err or b"").decode(errors="replace")
+
+    # -- talking ---------------------------------------------------------------------------
+
+    async def send(self, who: Person, text: str, at: datetime) -> list[Call]:
+        self._current = who
+        try:
+            calls = await self.api.reply_to(who.user(), text, at, timeout=15)
+        finally:
+            self._current = None
+        return [c for c in calls if c.method == "sendMessage"]
+
+    async def press(self, who: Person, data: str, at: datetime) -> list[Call]:
+        before = len(self.api.calls)
+        self._current = who
+        try:
+            update_id = self.api.press(who.user(), data, at)
+            await self.api.wait_until(lambda: self.api.confirmed_update() >= update_id, 15)
+            await self.api.wait_until(
+                lambda: any(c.chat_id == who.id and c.method == "sendMessage"
+                            for c in self.api.calls[before:]), 2)
+        finally:
+            self._current = None
+        return [c for c in self.api.calls[before:]
+                if c.chat_id == who.id and c.method == "sendMessage"]
+
+    def new_person(self, name: str) -> Person:
+        self._next_user += 1
+        return Person(self._next_user, name, self.contest.language)
+
+    # -- registration ------------------------------------------------------------------------
+
+    def _birth(self, slot: Slot) -> date:
+        day = self.contest.date
+        rng = self.rng
+        if slot.born_from is not None or slot.born_to is not None:
+            low = slot.born_from if slot.born_from is not None else 1950
+            high = slot.born_to if slot.born_to is not None else day.year - 8
+            year = rng.randint(max(low, high - 45) if slot.born_from is None else low, high)
+            return date(year, rng.randint(1, 12), rng.randint(1, 28))
+        low_age = slot.min_age if slot.min_age is not None else 7
+        high_age = slot.max_age if slot.max_age is not None else 70
+        if slot.max_age is None:
+            high_age = max(low_age + 1, min(70, low_age + 40))
+        age = rng.randint(low_age, high_age)
+        born = date(day.year - age - 1, 1, 1) + timedelta(days=rng.randint(0, 360))
+        if day.year - born.year - ((day.month, day.day) < (born.month, born.day)) != age:
+            born = date(day.year - age - 1, day.month, 1) + timedelta(days=rng.randint(0, 27))
+        return born
+
+    def plan_teams(self) -> None:
+        cats = list(self.contest.categories)
+        weights = [3 if c.escape else (2 if c.members > 1 else 1) for c in cats]
+        for i in range(self.entries):
+            category = cats[i] if i < len(cats) else self.rng.choices(cats, weights)[0]
+            members, answers, phones = [], [], []
+            family = self.rng.choice(LAST_NAMES)
+            firsts = self.rng.sample(FIRST_NAMES, len(category.slots))
+            for slot, first in zip(category.slots, firsts, strict=True):
+                last = family if self.rng.random() < 0.5 else self.rng.choice(LAST_NAMES)
+                name = f"{first} {last}"
+                members.append((name, self._birth(slot)))
+                ans = {q.id for q in self.contest.questions if self.rng.random() < 0.25}
+                answers.append(ans)
+            phones.append(self.new_person(members[0][0].split()[0]))
+            if category.members > 1:
+                phones.append(self.new_person(members[1][0].split()[0]))
+            meal = (0, 0)
+            if self.contest.meal is not None and self.rng.random() < 0.6:
+                meal = (self.rng.randint(1, 3), self.rng.randint(0, 2))
+            self.teams.append(Team(category, members, answers, phones, meal=meal))
+        rules = self.contest.registration
+        closes = rules.closes or datetime.combine(self.contest.date, dtime(0), self.tz)
+        opens = rules.opens or closes - timedelta(days=45)
+        span = (closes - opens).total_seconds()
+        moments = sorted(opens + timedelta(seconds=self.rng.uniform(0.02, 0.9) * span)
+                         for _ in self.teams)
+        for team, moment in zip(self.teams, moments, strict=True):
+            team.registered_at = moment.replace(microsecond=0)
+
+    async def register(self, team: Team) -> None:
+        phone = team.phones[0]
+        at = team.registered_at
+        assert at is not None
+        await self.send(phone, "/inscribir", at)
+        await self.press(phone, f"reg:cat:{team.category.id}", at)
+        full_date = team.category.checks_age
+        for (name, born), answers in zip(team.members, team.answers, strict=True):
+            await self.send(phone, name, at)
+            await self.send(phone, born.isoformat() if full_date else str(born.year), at)
+            for i, q in enumerate(self.contest.questions):
+                await self.press(phone, f"reg:q:{i}:{'y' if q.id in answers else 'n'}", at)
+        if self.contest.meal is not None:
+            await self.press(phone, f"reg:ma:{team.meal[0]}", at)
+            await self.press(phone, f"reg:mc:{team.meal[1]}", at)
+        replies = await self.press(phone, "reg:ok", at)
+        text = "\n".join(c.text for c in replies)
+        found = re.search(r"#(\d+)", text)
+        number = int(found.group(1)) if found else 0
+        team.number = number
+        link = next((w for w in text.split() if "?start=" in w), "")
+        team.join_code = link.split("?start=")[-1].rstrip(".") if link else ""
+        status = replies[0].text.splitlines()[0] if replies else "?"
+        self.say(f"  [{at.astimezone(self.tz):%Y-%m-%d %H:%M}] {self._names(team)} -> {status}")
+
+    def _names(self, team: Team) -> str:
+        return f"#{team.number or '?'} " + " / ".join(n for n, _ in team.members)
+
+    async def registrations(self) -> None:
+        self.say(f"Registrations ({len(self.teams)} entries, in the chat):")
+        for team in sorted(self.teams, key=lambda t: t.registered_at or datetime.min):
+            await self.register(team)
+        for team in self.teams:
+            if len(team.phones) > 1 and team.join_code and team.registered_at:
+                await self.send(team.phones[1], f"/start {team.join_code}",
+                                team.registered_at + timedelta(hours=2))
+        if self.contest.registration.payment_required:
+            closes = self.contest.registration.closes
+            for team in self.teams:
+                assert team.registered_at is not None
+                if self.rng.random() < 0.9:
+                    paid = team.registered_at + timedelta(days=self.rng.randint(1, 6))
+                    if closes is not None and paid >= closes:
+                        paid = closes - timedelta(days=1)
+                    team.paid_at = paid
+                    when = paid + timedelta(hours=10)
+                    await self.send(self.organiser, f"/pagado {team.number} "
+                                    f"{paid.astimezone(self.tz):%Y-%m-%d}", when)
+        last = max(t.registered_at for t in self.teams if t.registered_at) + timedelta(days=1)
+        replies = await self.send(self.organiser, "/inscritos", last)
+        self.say("Places:")
+        for c in replies:
+            for line in c.text.splitlines():
+                self.say(f"  {line}")
+
+    # -- the day -----------------------------------------------------------------------------
+
+    def start_moment(self) -> datetime:
+        if self.contest.start is not None:
+            return self.contest.start
+        return datetime.combine(self.contest.date, dtime(10, 0), self.tz)
+
+    def category_clock(self, start: datetime) -> CategoryClock:
+        return CategoryClock.build(start, [Pause(b.start, b.end) for b in self.contest.breaks])
+
+    def plan_day(self, start: datetime, confirmed: set[int]) -> list[Action]:
+        actions: list[Action] = []
+
+        def add(at: datetime, who: Person, text: str) -> None:
+            self._order += 1
+            actions.append(Action(at.replace(microsecond=0), self._order, who, text))
+
+        add(start, self.organiser, "/inicio")
+        clock = self.category_clock(start)
+
+        def real(contest_seconds: float) -> datetime:
+            moment = clock.instant_at(int(contest_seconds))
+            assert moment is not None
+            return moment
+
+        vol = self.volunteers
+        rules = self.contest.escape
+        for team in self.teams:
+            if team.number not in confirmed:
+                continue
+            cat = team.category
+            limit = cat.time_limit
+            n = team.number
+            escape_end = 0
+            if cat.escape and rules is not None:
+                solve = self.rng.uniform(0.3, 1.15) * rules.time_limit
+                solved = solve <= rules.time_limit
+                stage_time = (min(solve, rules.time_limit) / rules.stages)
+                last_request = -10_000.0
+                reached = 1
+                for stage in range(1, rules.stages + 1):
+                    begin = (stage - 1) * stage_time + 60
+                    if begin >= rules.time_limit:
+                        break
+                    reached = stage
+                    if self.rng.random() < 0.45:
+                        t = max(begin + self.rng.uniform(60, stage_time * 0.6),
+                                last_request + rules.cooldown + 5)
+                        if t < rules.time_limit - 60:
+                            phone = self.rng.choice(team.phones)
+                            if self.rng.random() < 0.3 and last_request > 0:
+                                # too early: the bot refuses and tells them when
+                                add(real(last_request + 120), phone, f"/pista {stage}")
+                            add(real(t), phone, f"/pista {stage}")
+                            last_request = t
+                            if self.rng.random() < 0.35:
+                                t2 = t + rules.cooldown + self.rng.uniform(10, 120)
+                                if t2 < min(stage * stage_time, rules.time_limit - 30):
+                                    add(real(t2), phone, f"/solucion {stage}")
+                                    last_request = t2
+                    if stage > 1 and self.rng.random() < 0.7:
+                        add(real(begin + 90), self.rng.choice(vol), f"/etapa {n} {stage}")
+                if solved:
+                    add(real(solve), self.rng.choice(vol), f"/escape {n}")
+                    escape_end = int(solve)
+                else:
+                    add(real(rules.time_limit + 60), self.rng.choice(vol), f"/etapa {n} {reached}")
+                    escape_end = rules.time_limit
+            finish = escape_end + self.rng.uniform(0.45, 1.2) * (limit - escape_end)
+            if finish <= limit - 30:
+                phone = self.rng.choice(team.phones)
+                add(real(finish), phone, "/listo")
+                add(real(finish + self.rng.uniform(30, 150)), self.rng.choice(vol), f"/fin {n}")
+            else:
+                pieces = int(cat.pieces * self.rng.uniform(0.55, 0.97))
+                add(real(limit + 120), self.rng.choice(vol), f"/piezas {n} {pieces}")
+        end = max(real(c.time_limit) for c in self.contest.categories)
+        add(end + timedelta(minutes=10), self.organiser, "/clasificacion")
+        return sorted(actions)
+
+    async def play(self, actions: list[Action]) -> list[Call]:
+        assert self.clock is not None
+        final: list[Call] = []
+        for action in actions:
+            wait = self.clock.seconds_until(action.at)
+            if wait > 0:
+                await asyncio.sleep(wait)
+            replies = await self.send(action.actor, action.text, action.at)
+            who = self._who(action.actor)
+            if action.text.startswith("/clasificacion"):
+                final = replies
+                continue
+            answer = replies[0].text.splitlines() if replies else ["(no answer)"]
+            shown = answer[0] if not action.text.startswith(("/pista", "/solucion")) else \
+                " ".join(answer[:1] + answer[-1:])
+            self.say(f"  [{self.stamp(action.at)}] {who}: {action.text} -> {shown}")
+        return final
+
+    def _who(self, person: Person) -> str:
+        if person.id == ORGANISER_ID:
+            return "organiser"
+        if person.id in VOLUNTEER_IDS:
+            return person.name.lower()
+        team = next((t for t in self.teams if person in t.phones), None)
+        return f"#{team.number} {person.name}" if team else person.name
+
+    # -- the whole rehearsal -----------------------------------------------------------------
+
+    async def run(self) -> int:
+        started = time.monotonic()
+        self.api.on_call = self._on_call
+        await self.api.start()
+        start = self.start_moment()
+        last_limit = max(c.time_limit for c in self.contest.categories)
+        breaks = sum((b.end - b.start).total_seconds() for b in self.contest.breaks)
+        day = 30 * 60 + last_limit + breaks + 15 * 60
+        speed = max(1.0, day / self.day_seconds)
+        simulated_start = start - timedelta(minutes=30)
+        self.say(f"Rehearsal of {self.contest.name} ({self.contest_path}), seed {self.seed}, "
+                 f"{self.entries} entries; one simulated second is 1/{speed:.0f} s.")
+        self.plan_teams()
+        try:
+            await self.start_bot(simulated_start, speed)
+            await self.send(self.organiser, "/start", simulated_start - timedelta(days=60))
+            # registrations happen weeks before; the bot's clock is already on the day
+            await self.registrations()
+            for v in self.volunteers:
+                replies = await self.send(self.organiser, "/voluntario",
+                                          simulated_start - timedelta(hours=1))
+                code = replies[0].text.split("start=")[-1].split()[0] if replies else ""
+                await self.send(v, f"/start {code}", simulated_start - timedelta(minutes=50))
+            confirmed = await self.confirmed_numbers(simulated_start)
+            self.say("")
+            self.say(f"The day ({start:%Y-%m-%d}, clock times {self.contest.timezone}):")
+            final = await self.play(self.plan_day(start, confirmed))
+        finally:
+            log = await self.stop_bot()
+            await self.api.stop()
+        self.say("")
+        self.say("Rankings:")
+        for c in final:
+            for line in c.text.splitlines():
+                self.say(f"  {line}")
+        self.say("")
+        problems = self.api.violations
+        tracebacks = "Traceback" in log
+        self.say(f"Bot API calls: {len(self.api.calls)}, all checked against the spec: "
+                 f"{'OK' if not problems else f'{len(problems)} violations'}; "
+                 f"errors in the bot's log: {'yes' if tracebacks else 'none'}; "
+                 f"{time.monotonic() - started:.1f} s.")
+        for p in problems[:10]:
+            self.say(f"  violation: {p}")
+        self.say(f"The database is left in {self.db_path}. Results as CSV:")
+        self.say(f"  PUZZLEBOT_CONTEST={self.contest_path} PUZZLEBOT_DB={self.db_path} "
+                 "python -m bot export results")
+        if tracebacks:
+            self.say(log[-3000:])
+        return 1 if problems or tracebacks or not final else 0
+
+    async def confirmed_numbers(self, at: datetime) -> set[int]:
+        from bot.registrations import Registrations
+        from bot.store import Store
+
+        store = await Store.open(self.db_path)
+        try:
+            places = await Registrations(self.contest, store).places(at)
+        finally:
+            await store.close()
+        return {n for n, p in places.items() if p.status.value == "confirmed"}
+
+
+def run_demo(contest: str, entries: int, seed: int, db: str,
+             out: Callable[[str], None] | None = None) -> int:
+    path = Path(db)
+    for suffix in ("", "-wal", "-shm"):
+        Path(str(path) + suffix).unlink(missing_ok=True)
+    rehearsal = Rehearsal(contest, entries, seed, str(path))
+    return asyncio.run(rehearsal.run())
