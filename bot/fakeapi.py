@@ -335,10 +335,22 @@ class FakeBotAPI:
                 pass
         return True
 
+    async def settle(self, quiet: float = 0.05, timeout: float = 5.0) -> None:
+        """Wait until the bot has been silent for ``quiet`` seconds (its copies to partners,
+        staff lines and other follow-ups of the last message have arrived)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while loop.time() < deadline:
+            seen = len(self.calls)
+            await asyncio.sleep(quiet)
+            if len(self.calls) == seen and not self._updates:
+                return
+
     async def reply_to(self, user: dict[str, Any], text: str, date: datetime,
                        timeout: float = 10.0) -> list[Call]:
         """Send a message and wait until the bot has handled it (its update confirmed and the
         calls it made meanwhile have arrived); returns the calls made to that person's chat."""
+        await self.settle()
         before = len(self.calls)
         update_id = self.send_message(user, text, date)
         await self.wait_until(lambda: self._confirmed >= update_id or
