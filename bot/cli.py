@@ -137,7 +137,9 @@ def _demo(args: argparse.Namespace) -> int:
     if args.entries < 1 or args.entries > 500:
         return fail("--entries must be between 1 and 500")
     db = args.db or f"rehearsal-{Path(args.contest).stem}.sqlite3"
-    return run_demo(args.contest, args.entries, args.seed, db)
+    if not 2 <= args.seconds <= 600:
+        return fail("--seconds must be between 2 and 600")
+    return run_demo(args.contest, args.entries, args.seed, db, args.seconds)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -153,6 +155,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--entries", type=int, default=24)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--db", default=None, help="SQLite file to leave behind")
+    p.add_argument("--seconds", type=float, default=22.0,
+                   help="how long the contest day takes, in real seconds")
     p.set_defaults(func=_demo)
     p = sub.add_parser("import", help="import entries from a CSV file")
     p.add_argument("what", choices=["entries"])

@@ -126,6 +126,7 @@ class FakeBotAPI:
     failures: deque[Failure] = field(default_factory=deque)
     on_call: Callable[[Call], None] | None = None
     max_poll: float = 1.0  # longest a getUpdates long poll is held (Telegram: the bot's timeout)
+    quiet: float = 0.05  # how long the bot must be silent before the next message is sent
 
     def __post_init__(self) -> None:
         self.spec = load_spec()
@@ -335,14 +336,14 @@ class FakeBotAPI:
                 pass
         return True
 
-    async def settle(self, quiet: float = 0.05, timeout: float = 5.0) -> None:
+    async def settle(self, quiet: float | None = None, timeout: float = 5.0) -> None:
         """Wait until the bot has been silent for ``quiet`` seconds (its copies to partners,
         staff lines and other follow-ups of the last message have arrived)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while loop.time() < deadline:
             seen = len(self.calls)
-            await asyncio.sleep(quiet)
+            await asyncio.sleep(self.quiet if quiet is None else quiet)
             if len(self.calls) == seen and not self._updates:
                 return
 

@@ -115,7 +115,7 @@ async def handover_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
             lines.append(tr(lang, "Every pair solved the escape."))
         return "\n".join(lines)
 
-    await notify_staff(context, staff_text)
+    await notify_staff(context, staff_text, wait=True)
     for s in unsolved:
         await notify_entry(context, s.entry.number, lambda lang: tr(
             lang, "Time is up for the escape: collect your puzzle from the volunteers now."))

@@ -17,7 +17,6 @@ import re
 import signal
 import sys
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from datetime import time as dtime
@@ -34,7 +33,6 @@ from bot.wallclock import WallClock
 
 ORGANISER_ID = 1
 VOLUNTEER_IDS = (2, 3)
-VOLUNTEER_CHAT = -1001
 FIRST_NAMES = ["Ana", "Bruno", "Carla", "David", "Elena", "Fernando", "Gloria", "Hugo", "Inés",
                "Javier", "Lucía", "Mario", "Nuria", "Óscar", "Paula", "Raúl", "Sara", "Tomás",
                "Úrsula", "Víctor", "Chloé", "Louis", "Manon", "Théo", "Camille", "Léa"]
@@ -76,7 +74,7 @@ class Action:
 
 class Rehearsal:
     def __init__(self, contest_path: str, entries: int, seed: int, db_path: str,
-                 out: TextIO = sys.stdout, day_seconds: float = 25.0) -> None:
+                 out: TextIO = sys.stdout, day_seconds: float = 22.0) -> None:
         self.contest_path = contest_path
         self.contest: Contest = load_contest(contest_path)
         self.entries = entries
@@ -86,7 +84,7 @@ class Rehearsal:
         self.out = out
         self.day_seconds = day_seconds
         self.tz = ZoneInfo(self.contest.timezone)
-        self.api = FakeBotAPI()
+        self.api = FakeBotAPI(quiet=0.01)
         self.teams: list[Team] = []
         self.organiser = Person(ORGANISER_ID, "Organiser", self.contest.language)
         self.volunteers = [Person(v, f"Volunteer {i + 1}", self.contest.language)
@@ -97,6 +95,7 @@ class Rehearsal:
         self._order = 0
         self._current: Person | None = None
         self._last_unsolicited: tuple[int, str] | None = None
+        self.log = ""
 
     # -- output ----------------------------------------------------------------------------
 
@@ -111,15 +110,14 @@ class Rehearsal:
         if call.method != "sendMessage" or self.clock is None:
             return
         chat = call.chat_id
-        if chat == VOLUNTEER_CHAT:
-            first = call.text.splitlines()[0] if call.text else ""
-            if "\n" in call.text:  # the handover list and other multi-line staff messages
-                self.say(f"  [{self.stamp(self.clock.now())}] volunteers' chat: {first}")
-                for line in call.text.splitlines()[1:]:
-                    self.say(f"      {line}")
-            return
         if self._current is not None and chat == self._current.id:
             return  # a reply to the action being played: printed with it
+        if chat == VOLUNTEER_IDS[0] and "\n" in call.text:  # the handover, as volunteer 1 sees it
+            first = call.text.splitlines()[0] if call.text else ""
+            self.say(f"  [{self.stamp(self.clock.now())}] to the volunteers: {first}")
+            for line in call.text.splitlines()[1:]:
+                self.say(f"      {line}")
+            return
         if self._current is not None and any(
             self._current in t.phones and any(p.id == chat for p in t.phones) for t in self.teams
         ):
@@ -147,15 +145,15 @@ class Rehearsal:
             "PUZZLEBOT_CONTEST": self.contest_path,
             "PUZZLEBOT_DB": self.db_path,
             "PUZZLEBOT_ORGANISERS": str(ORGANISER_ID),
-            "PUZZLEBOT_VOLUNTEER_CHAT": str(VOLUNTEER_CHAT),
             CLOCK_ENV: self.clock.encode(),
         })
+        starts = sum(1 for c in self.api.calls if c.method == "deleteWebhook")
         self.proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot", "run", env=env,
             stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
         )
         ok = await self.api.wait_until(
-            lambda: any(c.method == "deleteWebhook" for c in self.api.calls), 30)
+            lambda: sum(1 for c in self.api.calls if c.method == "deleteWebhook") > starts, 30)
         if not ok:
             raise RuntimeError("the bot did not start")
 
@@ -169,7 +167,9 @@ class Rehearsal:
         except TimeoutError:
             self.proc.kill()
             _, err = await self.proc.communicate()
-        return (err or b"").decode(errors="replace")
+        self.proc = None
+        self.log += (err or b"").decode(errors="replace")
+        return self.log
 
     # -- talking ---------------------------------------------------------------------------
 
@@ -397,8 +397,12 @@ class Rehearsal:
                 final = replies
                 continue
             answer = replies[0].text.splitlines() if replies else ["(no answer)"]
-            shown = answer[0] if not action.text.startswith(("/pista", "/solucion")) else \
-                " ".join(answer[:1] + answer[-1:])
+            shown = answer[0]
+            if action.text.startswith(("/pista", "/solucion")) and len(answer) > 1:
+                shown += " " + answer[-1]
+            team = next((t for t in self.teams if action.actor in t.phones), None)
+            if team is not None:
+                self._last_unsolicited = (team.number, answer[0])
             self.say(f"  [{self.stamp(action.at)}] {who}: {action.text} -> {shown}")
         return final
 
@@ -426,15 +430,18 @@ class Rehearsal:
                  f"{self.entries} entries; one simulated second is 1/{speed:.0f} s.")
         self.plan_teams()
         try:
-            await self.start_bot(simulated_start, speed)
+            # registrations happen weeks before the day, at their own message dates
+            await self.start_bot(simulated_start, 1.0)
             await self.send(self.organiser, "/start", simulated_start - timedelta(days=60))
-            # registrations happen weeks before; the bot's clock is already on the day
             await self.registrations()
+            # the laptop goes to the hall: the bot restarts with its clock on the day
+            await self.stop_bot()
+            await self.start_bot(simulated_start, speed)
             for v in self.volunteers:
                 replies = await self.send(self.organiser, "/voluntario",
-                                          simulated_start - timedelta(hours=1))
+                                          simulated_start - timedelta(minutes=5))
                 code = replies[0].text.split("start=")[-1].split()[0] if replies else ""
-                await self.send(v, f"/start {code}", simulated_start - timedelta(minutes=50))
+                await self.send(v, f"/start {code}", simulated_start - timedelta(minutes=4))
             confirmed = await self.confirmed_numbers(simulated_start)
             self.say("")
             self.say(f"The day ({start:%Y-%m-%d}, clock times {self.contest.timezone}):")
@@ -475,10 +482,9 @@ class Rehearsal:
         return {n for n, p in places.items() if p.status.value == "confirmed"}
 
 
-def run_demo(contest: str, entries: int, seed: int, db: str,
-             out: Callable[[str], None] | None = None) -> int:
+def run_demo(contest: str, entries: int, seed: int, db: str, seconds: float = 22.0) -> int:
     path = Path(db)
     for suffix in ("", "-wal", "-shm"):
         Path(str(path) + suffix).unlink(missing_ok=True)
-    rehearsal = Rehearsal(contest, entries, seed, str(path))
+    rehearsal = Rehearsal(contest, entries, seed, str(path), day_seconds=seconds)
     return asyncio.run(rehearsal.run())

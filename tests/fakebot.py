@@ -4,6 +4,7 @@ bot makes is recorded and checked against the official spec (../shared/telegram-
 
 from __future__ import annotations
 
+import asyncio
 import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -16,6 +17,7 @@ from telegram.request import BaseRequest, RequestData
 from bot.app import build_application
 from bot.config import Config
 from bot.contest_file import load_contest
+from bot.handlers.common import STAFF_TASK
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC_PATHS = [ROOT.parent / "shared" / "telegram-bot-api" / "api.json"]
@@ -234,6 +236,9 @@ class Harness:
         before = len(self.request.calls)
         update = Update.de_json(payload, self.app.bot)
         await self.app.process_update(update)
+        # staff lines go out in the background: let them land before looking
+        for task in [t for t in asyncio.all_tasks() if t.get_name() == STAFF_TASK]:
+            await task
         assert not self.request.violations, self.request.violations
         return self.request.calls[before:]
 

@@ -90,9 +90,22 @@ async def send(context: ContextTypes.DEFAULT_TYPE, chat_id: int, text: str) -> b
 
 
 async def notify_staff(
-    context: ContextTypes.DEFAULT_TYPE, make: Callable[[str], str]
+    context: ContextTypes.DEFAULT_TYPE, make: Callable[[str], str], wait: bool = False
 ) -> None:
-    """The volunteers' line: in the volunteer chat, or privately to each volunteer/organiser."""
+    """The volunteers' line: in the volunteer chat, or privately to each volunteer/organiser.
+
+    Sent in the background unless ``wait``: a volunteer group takes 20 messages a minute, and
+    the person who asked must not wait behind that queue (AIORateLimiter keeps the order)."""
+    if wait:
+        await _notify_staff(context, make)
+    else:
+        context.application.create_task(_notify_staff(context, make), name=STAFF_TASK)
+
+
+STAFF_TASK = "staff-line"
+
+
+async def _notify_staff(context: ContextTypes.DEFAULT_TYPE, make: Callable[[str], str]) -> None:
     svc = services(context)
     if svc.config.volunteer_chat is not None:
         await send(context, svc.config.volunteer_chat, make(svc.contest.language))
