@@ -14,6 +14,7 @@ from telegram.ext import (
     CallbackQueryHandler,
     CommandHandler,
     ContextTypes,
+    TypeHandler,
 )
 from telegram.request import BaseRequest
 
@@ -108,7 +109,9 @@ def build_application(
 
 def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(registration.conversation())
+    app.add_handler(CallbackQueryHandler(registration.stale_button, pattern=r"^reg:"))
     app.add_handler(CallbackQueryHandler(registration.baja_button, pattern=r"^baja:"))
+    app.add_handler(TypeHandler(Update, registration.save_now), group=1)
     for name, callback in HANDLERS.items():
         app.add_handler(CommandHandler(names_for(name), callback))
     app.add_handler(CallbackQueryHandler(participant.language_button, pattern=r"^lang:"))

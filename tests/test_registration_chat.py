@@ -528,8 +528,6 @@ async def test_billom_team_is_pending_until_an_organiser_records_the_payment(bil
     assert payment["value"] == int(paris(2, 10).timestamp())
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: after /pagado the team is told 'Good news: a place "
-                   "freed up' though no place freed up: it just paid")
 async def test_billom_team_is_told_its_payment_confirmed_the_place(billom_bot):
     h = billom_bot
     await register(h, ANA, "adulte", TEAM, paris(1, 25))
@@ -702,10 +700,6 @@ async def test_conversation_resumes_after_a_restart(tmp_path):
         await h.stop()
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: each step's _flush runs before the "
-                   "ConversationHandler records the new state, so after a crash (no clean "
-                   "shutdown, within the 5 s periodic save) the saved state is one step behind "
-                   "the saved draft: the birth year is taken as the name")
 async def test_conversation_resumes_after_a_crash(tmp_path):
     """The bot dies without a clean shutdown (no final save): the flushes must be enough."""
     at = madrid(3, 1)
@@ -775,9 +769,6 @@ async def test_stray_input_during_the_conversation(castrillo_bot):
     assert event_kinds(h).count("registered") == 1
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a button of a finished or other step of the "
-                   "conversation (here Confirm pressed twice) is never answered "
-                   "(no answerCallbackQuery): the phone shows a spinner")
 async def test_stale_registration_button_is_answered(castrillo_bot):
     h = castrillo_bot
     at = madrid(3, 1)

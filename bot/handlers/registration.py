@@ -143,9 +143,31 @@ def summary_text(lang: str, contest: Contest, category: Category, draft: dict[st
 # -- the conversation ------------------------------------------------------------------------
 
 
-async def _flush(context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Write the conversation and its draft now, not at the next periodic save."""
-    await context.application.update_persistence()
+def _save_after(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Ask for the conversation and its draft to be written as soon as this update is handled
+    (``save_now`` runs after the ConversationHandler has recorded the new state)."""
+    user = update.effective_user if isinstance(update, Update) else None
+    if user is not None:
+        context.application.bot_data.setdefault("flush_users", set()).add(user.id)
+
+
+async def save_now(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Runs after every update (handler group 1): persist a registration step immediately, so a
+    crash loses no answer, rather than at the next periodic save."""
+    pending: set[int] = context.application.bot_data.get("flush_users", set())
+    user = update.effective_user if isinstance(update, Update) else None
+    if user is not None and user.id in pending:
+        pending.discard(user.id)
+        await context.application.update_persistence()
+
+
+async def stale_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A registration button from a step that is over: answer it, so the phone stops waiting."""
+    query = update.callback_query
+    assert query is not None
+    who = await _who(update, context)
+    lang = who.lang if who is not None else "es"
+    await query.answer(tr(lang, "This button is no longer active. /inscribir to register."))
 
 
 def _buttons(rows: list[list[tuple[str, str]]]) -> InlineKeyboardMarkup:
@@ -176,7 +198,7 @@ async def inscribir(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str |
             for c in contest.categories]
     await reply(update, tr(who.lang, "Which category? (/cancelar to stop at any time)"),
                 reply_markup=_buttons(rows))
-    await _flush(context)
+    _save_after(update, context)
     return CATEGORY
 
 
@@ -218,7 +240,7 @@ async def pick_category(update: Update, context: ContextTypes.DEFAULT_TYPE) -> s
     draft = _draft(context)
     draft.update({"category": category.id, "members": [], "current": {}})
     await _ask_name(update, who.lang, category, 0)
-    await _flush(context)
+    _save_after(update, context)
     return NAME
 
 
@@ -242,7 +264,7 @@ async def got_name(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | 
     else:
         text = tr(who.lang, "Year of birth of {name}? (for example 2015)", name=name)
     await reply(update, text)
-    await _flush(context)
+    _save_after(update, context)
     return BIRTH
 
 
@@ -300,7 +322,7 @@ async def _next_question(update: Update, context: ContextTypes.DEFAULT_TYPE,
         await reply(update, f"{name}: {text}", reply_markup=_buttons([[
             (tr(who.lang, "Yes"), f"reg:q:{index}:y"), (tr(who.lang, "No"), f"reg:q:{index}:n"),
         ]]))
-        await _flush(context)
+        _save_after(update, context)
         return QUESTION
     draft["members"] = list(draft.get("members", [])) + [draft["current"]]
     draft["current"] = {}
@@ -308,7 +330,7 @@ async def _next_question(update: Update, context: ContextTypes.DEFAULT_TYPE,
     assert category is not None
     if len(draft["members"]) < category.members:
         await _ask_name(update, who.lang, category, len(draft["members"]))
-        await _flush(context)
+        _save_after(update, context)
         return NAME
     if contest.meal is not None:
         await reply(update, tr(who.lang, "Meal after the contest ({adult} per adult, {child} "
@@ -316,7 +338,7 @@ async def _next_question(update: Update, context: ContextTypes.DEFAULT_TYPE,
                                adult=money(contest.meal.adult, contest.currency),
                                child=money(contest.meal.child, contest.currency)),
                     reply_markup=_count_buttons("ma"))
-        await _flush(context)
+        _save_after(update, context)
         return MEAL_ADULTS
     return await _show_summary(update, context, who)
 
@@ -360,7 +382,7 @@ async def meal_count(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str 
         draft["meal_adults"] = int(n)
         await reply(update, tr(who.lang, "How many children for the meal?"),
                     reply_markup=_count_buttons("mc"))
-        await _flush(context)
+        _save_after(update, context)
         return MEAL_CHILDREN
     draft["meal_children"] = int(n)
     return await _show_summary(update, context, who)
@@ -375,7 +397,7 @@ async def _show_summary(update: Update, context: ContextTypes.DEFAULT_TYPE,
     await reply(update, summary_text(who.lang, contest, category, draft),
                 reply_markup=_buttons([[(tr(who.lang, "Confirm"), "reg:ok"),
                                         (tr(who.lang, "Cancel"), "reg:no")]]))
-    await _flush(context)
+    _save_after(update, context)
     return CONFIRM
 
 
@@ -404,7 +426,7 @@ async def confirm(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | i
         else:
             await reply(update, ineligible_text(who.lang, out.details["problem"]))
         _clear(context)
-        await _flush(context)
+        _save_after(update, context)
         return ConversationHandler.END
     number = int(out.details["number"])
     place: Place = out.details["place"]
@@ -418,7 +440,7 @@ async def confirm(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | i
     lines.append(tr(who.lang, "Your entries and payments: /mis_inscripciones"))
     await reply(update, "\n".join(lines))
     _clear(context)
-    await _flush(context)
+    _save_after(update, context)
     from bot.menus import refresh_menu
 
     await refresh_menu(context, who.user_id)
@@ -437,7 +459,7 @@ async def cancelar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> int:
         await update.callback_query.answer()
     if who is not None:
         await reply(update, tr(who.lang, "Registration cancelled: nothing was recorded."))
-    await _flush(context)
+    _save_after(update, context)
     return ConversationHandler.END
 
 
@@ -736,10 +758,15 @@ async def announce_changes(app: Any, now: datetime) -> None:
     regs: Registrations = app.bot_data["registrations"]
     svc = app.bot_data["services"]
     contest = svc.contest
+    told = await regs.announced()
     for entry, place in await regs.changes(now):
+        before = told.get(entry.number, "").split(":")[-1]
         for user_id in await regs.recipients(entry.number):
             lang = await language_of(svc, user_id)
-            if place.status is Status.CONFIRMED:
+            if place.status is Status.CONFIRMED and before == Status.PENDING_PAYMENT.value:
+                text = tr(lang, "Payment received: entry #{entry} has a confirmed place.",
+                          entry=entry.number)
+            elif place.status is Status.CONFIRMED:
                 text = tr(lang, "Good news: a place freed up and entry #{entry} now has a "
                           "confirmed place.", entry=entry.number)
             else:
