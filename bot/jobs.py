@@ -8,7 +8,7 @@ the database whether the announcement is still owed, and records it once sent.
 from __future__ import annotations
 
 import logging
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 from telegram.ext import Application, CallbackContext, ContextTypes
@@ -52,9 +52,9 @@ async def schedule_contest_jobs(app: Application[Any, Any, Any, Any, Any, Any]) 
     regs = app.bot_data.get("registrations")
     if regs is not None:
         for name, moment in regs.moments():
-            if moment > CLOCK.now() - timedelta(days=1):  # long past: nothing to say
-                _replace(app, name, registration_job, moment,
-                         {"name": name, "when": moment.timestamp()})
+            # a moment already past runs at once: whatever was not announced then still is
+            _replace(app, name, registration_job, moment,
+                     {"name": name, "when": moment.timestamp()})
 
 
 async def registration_job(context: CallbackContext[Any, Any, Any, Any]) -> None:

@@ -391,7 +391,7 @@ async def test_castrillo_pairs_reserved_local_places(castrillo_bot):
     # the 41st non-local pair waits, first in line
     final = await register(h, BEA, "parejas", [Who("Bea", "1980"), Who("Berto", "1981")],
                            madrid(3, 11))
-    assert "Entry #41: the category is full; you are number 1 on the waiting list" in final
+    assert "Entry #41: no place is free; you are number 1 on the waiting list" in final
     assert "waiting list, number 1" in line_of(await mine(h, BEA, madrid(3, 11)), 41)
     # a local pair registering afterwards still has one of the reserved places
     final = await register(h, CARL, "parejas", [Who("Carl", "1980"), Who("Cris", "1990",
@@ -409,7 +409,7 @@ async def test_castrillo_pairs_reserved_local_places(castrillo_bot):
     # a non-local pair one second before the release waits too
     final = await register(h, DORA, "parejas", [Who("Dora", "1980"), Who("Dani", "1981")],
                            RELEASE - timedelta(seconds=1))
-    assert "Entry #43: the category is full; you are number 2 on the waiting list" in final
+    assert "Entry #43: no place is free; you are number 2 on the waiting list" in final
     # at the release the waiting pairs get places, and are told once
     await announce_changes(h.app, RELEASE)
     told = [c for c in h.request.calls[-2:] if c.method == "sendMessage"]
@@ -448,7 +448,7 @@ async def test_withdrawal_promotes_the_first_waiting_entry_and_tells_it_once(tmp
         final = await register(h, CARL, "infantil-a", [Who("Carla", "2017")], madrid(3, 2))
         assert "Entry #10: your place is confirmed." in final
         final = await register(h, BEA, "infantil-a", [Who("Berta", "2019")], madrid(3, 3))
-        assert "Entry #11: the category is full; you are number 1 on the waiting list" in final
+        assert "Entry #11: no place is free; you are number 1 on the waiting list" in final
         assert "waiting list, number 1" in line_of(await mine(h, BEA, madrid(3, 3)), 11)
 
         calls = await h.send(CARL, "/baja", madrid(3, 20))

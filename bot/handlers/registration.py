@@ -92,7 +92,7 @@ def place_text(lang: str, contest: Contest, number: int, place: Place) -> str:
         return tr(lang, "Entry #{entry}: registered, pending payment. The place is held only "
                   "once the organisers have your payment.", entry=number)
     if place.status is Status.WAITING:
-        return tr(lang, "Entry #{entry}: the category is full; you are number {position} on "
+        return tr(lang, "Entry #{entry}: no place is free; you are number {position} on "
                   "the waiting list. I will tell you if a place frees up.", entry=number,
                   position=place.waiting_position)
     if place.status is Status.LEFT_OUT:
@@ -603,7 +603,7 @@ async def baja_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         await reply(update, tr(who.lang, "Nothing changed: entry #{entry} stays registered.",
                                entry=number))
         return
-    # Stamped with the moment /baja was sent.
+    # Stamped with the moment /baja was sent (a button press carries no date of its own).
     at = datetime.fromtimestamp(int(stamp_s), UTC)
     out = await registrations(context).withdraw(who.user_id, "participant", number, at, None)
     if not out.ok:
