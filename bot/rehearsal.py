@@ -464,8 +464,10 @@ class Rehearsal:
         for p in problems[:10]:
             self.say(f"  violation: {p}")
         self.say(f"The database is left in {self.db_path}. Results as CSV:")
+        python = os.path.relpath(sys.executable) if not os.path.relpath(
+            sys.executable).startswith("..") else sys.executable
         self.say(f"  PUZZLEBOT_CONTEST={self.contest_path} PUZZLEBOT_DB={self.db_path} "
-                 "python -m bot export results")
+                 f"{python} -m bot export results")
         if tracebacks:
             self.say(log[-3000:])
         return 1 if problems or tracebacks or not final else 0
