@@ -30,6 +30,7 @@ from bot.menus import set_default_menus
 from bot.persistence import SQLitePersistence
 from bot.registrations import Registrations
 from bot.store import Store
+from bot.updates import PerChatUpdateProcessor
 
 log = logging.getLogger(__name__)
 
@@ -90,6 +91,7 @@ def build_application(
     rate_limiter: bool = True,
 ) -> Application[Any, Any, Any, Any, Any, Any]:
     builder = ApplicationBuilder().token(config.token).base_url(base_url(config.base_url))
+    builder = builder.concurrent_updates(PerChatUpdateProcessor())
     if request is not None:
         builder = builder.request(request)
     if updates_request is not None:

@@ -84,6 +84,13 @@ class Store:
         self.conn = conn
         self._lock = asyncio.Lock()
         self._in_tx = False
+        self._batch: asyncio.Future[None] | None = None
+        self._committer: asyncio.Task[None] | None = None
+        # corrections: superseded id -> the events superseding it; the dead ones derived from it
+        self._supersedes: dict[int, int] = {}
+        self._dead: set[int] = set()
+        # how many events of each kind were written since start: caches compare these
+        self.versions: dict[str, int] = {}
 
     # -- lifecycle -----------------------------------------------------------------------------
 
@@ -96,6 +103,7 @@ class Store:
             await store._pragmas()
             await store._check_integrity()
             await store._migrate()
+            await store._load_supersessions()
         except sqlite3.DatabaseError as exc:
             await conn.close()
             raise StoreError(f"the database file is damaged or not SQLite ({exc})") from None
@@ -105,6 +113,8 @@ class Store:
         return store
 
     async def close(self) -> None:
+        if self._committer is not None and not self._committer.done():
+            await self._committer
         await self.conn.close()
 
     async def _pragmas(self) -> None:
@@ -154,19 +164,61 @@ class Store:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Store]:
-        """One writer at a time; everything inside commits together or not at all."""
+        """One writer at a time; everything inside commits together or not at all.
+
+        Group commit: operations that come while others are in flight join one SQLite
+        transaction (each inside its own savepoint, so a failed one undoes only itself), and
+        every one of them returns only once that transaction is committed to disk. Nobody is
+        answered before what they are told is durable, and a burst costs one fsync.
+        """
         async with self._lock:
-            await self.conn.execute("BEGIN IMMEDIATE")
+            if not self.conn.in_transaction:
+                await self.conn.execute("BEGIN IMMEDIATE")
+                self._batch = asyncio.get_running_loop().create_future()
+            batch = self._batch
+            assert batch is not None
+            await self.conn.execute("SAVEPOINT op")
             self._in_tx = True
+            marks = (set(self._dead), dict(self._supersedes), dict(self.versions))
             try:
                 yield self
             except BaseException:
-                await self.conn.execute("ROLLBACK")
+                await self.conn.execute("ROLLBACK TO op")
+                await self.conn.execute("RELEASE op")
+                self._dead, self._supersedes, self.versions = marks
                 raise
             else:
-                await self.conn.execute("COMMIT")
+                await self.conn.execute("RELEASE op")
             finally:
                 self._in_tx = False
+            if self._committer is None or self._committer.done():
+                self._committer = asyncio.get_running_loop().create_task(self._commit())
+        await asyncio.shield(batch)
+
+    async def _commit(self) -> None:
+        await asyncio.sleep(0)  # let the operations already waiting join this transaction
+        async with self._lock:
+            batch = self._batch
+            if batch is None or not self.conn.in_transaction:
+                return
+            self._batch = None
+            try:
+                await self.conn.execute("COMMIT")
+            except BaseException as exc:
+                if self.conn.in_transaction:
+                    await self.conn.execute("ROLLBACK")
+                await self._load_supersessions()
+                if not batch.done():
+                    batch.set_exception(exc)
+                return
+            if not batch.done():
+                batch.set_result(None)
+
+    async def durable(self) -> None:
+        """Wait until everything written so far is committed (before answering from it)."""
+        batch = self._batch
+        if batch is not None:
+            await asyncio.shield(batch)
 
     async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
         async with self.conn.execute(sql, params) as cur:
@@ -205,6 +257,11 @@ class Store:
             ),
         )
         assert cur.lastrowid is not None
+        self.versions[kind] = self.versions.get(kind, 0) + 1
+        if supersedes is not None:
+            self._supersedes[cur.lastrowid] = supersedes
+            self._recompute_dead()
+            self.versions["correction"] = self.versions.get("correction", 0) + 1
         return cur.lastrowid
 
     @staticmethod
@@ -252,19 +309,28 @@ class Store:
         rows = [self._event(r) for r in await self._fetchall(sql + " ORDER BY id", params)]
         if not effective:
             return rows
-        alive = await self.effective_ids()
-        return [e for e in rows if e.id in alive]
+        return [e for e in rows if e.id not in self._dead]
+
+    async def _load_supersessions(self) -> None:
+        rows = await self._fetchall(
+            "SELECT id, supersedes FROM events WHERE supersedes IS NOT NULL"
+        )
+        self._supersedes = {int(r["id"]): int(r["supersedes"]) for r in rows}
+        self._recompute_dead()
+
+    def _recompute_dead(self) -> None:
+        """Corrections are few: the whole supersession graph is small and kept in memory."""
+        touched = set(self._supersedes) | set(self._supersedes.values())
+        alive = effective_ids((i, self._supersedes.get(i)) for i in touched)
+        self._dead = touched - alive
+
+    def is_effective(self, event_id: int) -> bool:
+        return event_id not in self._dead
 
     async def effective_ids(self) -> set[int]:
-        rows = await self._fetchall(
-            "SELECT id, supersedes FROM events WHERE id IN "
-            "(SELECT supersedes FROM events WHERE supersedes IS NOT NULL) "
-            "OR supersedes IS NOT NULL"
-        )
-        touched = effective_ids((r["id"], r["supersedes"]) for r in rows)
-        dead = {r["id"] for r in rows} - touched
-        all_ids = await self._fetchall("SELECT id FROM events")
-        return {r["id"] for r in all_ids} - dead
+        """Ids of all events still in force (for whole-history views; tests, /historial)."""
+        rows = await self._fetchall("SELECT id FROM events")
+        return {int(r["id"]) for r in rows} - self._dead
 
     async def event(self, event_id: int) -> Event | None:
         row = await self._fetchone("SELECT * FROM events WHERE id = ?", (event_id,))
@@ -293,6 +359,7 @@ class Store:
         meal_children: int = 0,
     ) -> int:
         assert self._in_tx, "add_entry outside a transaction"
+        self.versions["entry"] = self.versions.get("entry", 0) + 1
         if number is None:
             row = await self._fetchone("SELECT COALESCE(MAX(number), 0) + 1 FROM entries")
             assert row is not None

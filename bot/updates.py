@@ -1,0 +1,50 @@
+"""How updates are processed: concurrently across chats, in order within a chat.
+
+Two phones of one pair are two chats, so their taps are decided concurrently and the store's
+single writer settles them (one charge, one refusal). One person's messages stay in order, which
+the registration conversation needs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable
+from typing import Any
+
+from telegram import Update
+from telegram.ext import BaseUpdateProcessor
+
+MAX_CONCURRENT = 64
+
+
+class PerChatUpdateProcessor(BaseUpdateProcessor):
+    def __init__(self, max_concurrent_updates: int = MAX_CONCURRENT) -> None:
+        super().__init__(max_concurrent_updates)
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._users: dict[int, int] = {}
+
+    async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
+        key = None
+        if isinstance(update, Update):
+            chat = update.effective_chat
+            user = update.effective_user
+            key = chat.id if chat is not None else (user.id if user is not None else None)
+        if key is None:
+            await coroutine
+            return
+        lock = self._locks.setdefault(key, asyncio.Lock())
+        self._users[key] = self._users.get(key, 0) + 1
+        try:
+            async with lock:
+                await coroutine
+        finally:
+            self._users[key] -= 1
+            if self._users[key] == 0:  # nobody else waiting on this chat: forget its lock
+                del self._users[key]
+                self._locks.pop(key, None)
+
+    async def initialize(self) -> None:
+        return None
+
+    async def shutdown(self) -> None:
+        return None
