@@ -94,22 +94,48 @@ class ContestDay:
         self.contest = contest
         self.store = store
         self.organisers = organisers
+        self._caches: dict[str, tuple[tuple[int, ...], dict[Any, Any]]] = {}
 
     # -- who is who ----------------------------------------------------------------------------
 
+    def _cached(self, name: str, kinds: tuple[str, ...]) -> tuple[tuple[int, ...], dict[Any, Any]]:
+        """A cache of derived state, valid while no event of ``kinds`` (nor a correction) has
+        been written. The database stays the source of truth: a miss reads it again."""
+        stamp = tuple(self.store.versions.get(k, 0) for k in (*kinds, "correction"))
+        cached = self._caches.get(name)
+        if cached is None or cached[0] != stamp:
+            cached = (stamp, {})
+            self._caches[name] = cached
+        return cached
+
     async def volunteers(self) -> set[int]:
-        return {e.actor for e in await self.store.events(kinds=["volunteer_join"]) if e.actor}
+        _, cache = self._cached("volunteers", ("volunteer_join",))
+        if "all" not in cache:
+            cache["all"] = {
+                e.actor for e in await self.store.events(kinds=["volunteer_join"]) if e.actor
+            }
+        result: set[int] = cache["all"]
+        return result
 
     async def linked_entries(self, user_id: int) -> list[Entry]:
-        numbers = sorted(
-            {e.entry for e in await self.store.events(kinds=["link"], actor=user_id) if e.entry}
-        )
-        entries = [await self.store.entry(n) for n in numbers]
-        return [e for e in entries if e is not None]
+        _, cache = self._cached("links_by_user", ("link", "entry"))
+        if user_id not in cache:
+            numbers = sorted(
+                {e.entry for e in await self.store.events(kinds=["link"], actor=user_id)
+                 if e.entry}
+            )
+            entries = [await self.store.entry(n) for n in numbers]
+            cache[user_id] = [e for e in entries if e is not None]
+        result: list[Entry] = cache[user_id]
+        return list(result)
 
     async def linked_users(self, number: int) -> list[int]:
-        events = await self.store.events(entry=number, kinds=["link"])
-        return sorted({e.actor for e in events if e.actor is not None})
+        _, cache = self._cached("links_by_entry", ("link",))
+        if number not in cache:
+            events = await self.store.events(entry=number, kinds=["link"])
+            cache[number] = sorted({e.actor for e in events if e.actor is not None})
+        result: list[int] = cache[number]
+        return list(result)
 
     async def roles(self, user_id: int) -> Roles:
         return Roles(
@@ -129,10 +155,18 @@ class ContestDay:
     # -- derived state -------------------------------------------------------------------------
 
     async def clock(self, category: str) -> CategoryClock:
-        return clock_for(self.contest, await self.store.events(kinds=CLOCK_KINDS), category)
+        _, cache = self._cached("clock", CLOCK_KINDS)
+        if "events" not in cache:
+            cache["events"] = await self.store.events(kinds=CLOCK_KINDS)
+        if category not in cache:
+            cache[category] = clock_for(self.contest, cache["events"], category)
+        result: CategoryClock = cache[category]
+        return result
 
     async def paused(self) -> bool:
-        return general_pause_open(await self.store.events(kinds=CLOCK_KINDS))
+        await self.clock(self.contest.categories[0].id)
+        _, cache = self._cached("clock", CLOCK_KINDS)
+        return general_pause_open(cache["events"])
 
     async def state(self, number: int) -> EntryState | None:
         entry = await self.store.entry(number)

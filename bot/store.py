@@ -91,6 +91,8 @@ class Store:
         self._dead: set[int] = set()
         # how many events of each kind were written since start: caches compare these
         self.versions: dict[str, int] = {}
+        self._entries: dict[int, Entry] = {}
+        self._people: dict[int, tuple[str, str | None, str | None]] = {}
 
     # -- lifecycle -----------------------------------------------------------------------------
 
@@ -392,11 +394,16 @@ class Store:
         return [self._entry(r, members.get(r["number"], ())) for r in rows]
 
     async def entry(self, number: int) -> Entry | None:
+        cached = self._entries.get(number)
+        if cached is not None:
+            return cached  # an entry never changes once written
         row = await self._fetchone("SELECT * FROM entries WHERE number = ?", (number,))
         if row is None:
             return None
         members = await self._members([number])
-        return self._entry(row, members.get(number, ()))
+        entry = self._entry(row, members.get(number, ()))
+        self._entries[number] = entry
+        return entry
 
     async def entry_by_code(self, code: str) -> Entry | None:
         row = await self._fetchone("SELECT number FROM entries WHERE join_code = ?", (code,))
@@ -443,8 +450,8 @@ class Store:
     # -- people --------------------------------------------------------------------------------
 
     async def remember_person(self, user_id: int, name: str, tg_language: str | None) -> None:
-        row = await self.person(user_id)
-        if row is not None and row["name"] == name and row["tg_language"] == tg_language:
+        known = await self.person(user_id)
+        if known is not None and known["name"] == name and known["tg_language"] == tg_language:
             return
         async with self.transaction():
             await self.conn.execute(
@@ -453,6 +460,7 @@ class Store:
                 "tg_language = excluded.tg_language",
                 (user_id, name, tg_language),
             )
+            self._people.pop(user_id, None)
 
     async def set_language(self, user_id: int, language: str) -> None:
         async with self.transaction():
@@ -461,9 +469,20 @@ class Store:
                 "ON CONFLICT(user_id) DO UPDATE SET language = excluded.language",
                 (user_id, language),
             )
+            self._people.pop(user_id, None)
 
-    async def person(self, user_id: int) -> aiosqlite.Row | None:
-        return await self._fetchone("SELECT * FROM people WHERE user_id = ?", (user_id,))
+    async def person(self, user_id: int) -> dict[str, Any] | None:
+        """name, language (chosen with /idioma) and tg_language of someone who wrote to us."""
+        cached = self._people.get(user_id)
+        if cached is None:
+            row = await self._fetchone(
+                "SELECT name, language, tg_language FROM people WHERE user_id = ?", (user_id,)
+            )
+            if row is None:
+                return None
+            cached = (row["name"], row["language"], row["tg_language"])
+            self._people[user_id] = cached
+        return {"name": cached[0], "language": cached[1], "tg_language": cached[2]}
 
     # -- conversation state (python-telegram-bot persistence) ---------------------------------
 

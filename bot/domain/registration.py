@@ -220,9 +220,25 @@ def _candidate_from(contest: Contest, a: Application) -> datetime | None:
 
 
 class _Pool:
+    """The places held so far, with counts kept as they change (allocation stays linear)."""
+
     def __init__(self, contest: Contest) -> None:
         self.contest = contest
         self.confirmed: dict[int, Application] = {}
+        self.in_category: dict[str, int] = {}
+        self.non_local: dict[str, int] = {}
+
+    def add(self, a: Application) -> None:
+        self.confirmed[a.number] = a
+        self.in_category[a.category] = self.in_category.get(a.category, 0) + 1
+        if not a.local:
+            self.non_local[a.category] = self.non_local.get(a.category, 0) + 1
+
+    def remove(self, number: int) -> None:
+        a = self.confirmed.pop(number)
+        self.in_category[a.category] -= 1
+        if not a.local:
+            self.non_local[a.category] -= 1
 
     def fits(self, a: Application, at: datetime) -> bool:
         contest = self.contest
@@ -232,14 +248,12 @@ class _Pool:
         shared = contest.registration.shared_capacity
         if shared is not None and len(self.confirmed) >= shared:
             return False
-        in_cat = [c for c in self.confirmed.values() if c.category == a.category]
         if cat.capacity is not None:
-            if len(in_cat) >= cat.capacity:
+            if self.in_category.get(a.category, 0) >= cat.capacity:
                 return False
             for quota in cat.reserved:
                 if at < quota.until and quota.for_kind == "local" and not a.local:
-                    others = sum(1 for c in in_cat if not c.local)
-                    if others >= cat.capacity - quota.places:
+                    if self.non_local.get(a.category, 0) >= cat.capacity - quota.places:
                         return False
         return True
 
@@ -277,14 +291,14 @@ def allocate(
         for key, app in list(waiting):
             if pool.fits(app, at):
                 waiting.remove((key, app))
-                pool.confirmed[app.number] = app
+                pool.add(app)
                 confirmed_at[app.number] = at
 
     for at, order, key in timeline:
         number = key[2]
         if order == 0:
             if number in pool.confirmed:
-                del pool.confirmed[number]
+                pool.remove(number)
                 withdrawn_from[number] = Status.CONFIRMED
                 promote(at)
             else:
@@ -297,13 +311,19 @@ def allocate(
             # still waiting cannot use this place: a newcomer that fits takes it.
             app = apps[number]
             if app.preconfirmed or pool.fits(app, at):
-                pool.confirmed[number] = app
+                pool.add(app)
                 confirmed_at[number] = at
             else:
                 waiting.append((key, app))
                 waiting.sort(key=lambda w: w[0])
 
     closed = contest.registration.closes is not None and now >= contest.registration.closes
+    positions: dict[int, int] = {}
+    counters: dict[str, int] = {}
+    for _, w in waiting:
+        pool_key = "" if contest.registration.shared_capacity is not None else w.category
+        counters[pool_key] = counters.get(pool_key, 0) + 1
+        positions[w.number] = counters[pool_key]
     places: dict[int, Place] = {}
     for a in apps.values():
         if a.withdrawn_at is not None and a.withdrawn_at <= now:
@@ -315,9 +335,8 @@ def allocate(
             places[a.number] = Place(
                 a.number, Status.CONFIRMED, confirmed_at=confirmed_at.get(a.number)
             )
-        elif any(w[1].number == a.number for w in waiting):
-            same = [w[1] for w in waiting if _same_pool(contest, a, w[1])]
-            pos = [w.number for w in same].index(a.number) + 1
+        elif a.number in positions:
+            pos = positions[a.number]
             if closed and contest.registration.payment_required:
                 places[a.number] = Place(a.number, Status.LEFT_OUT, pos, refundable=True)
             else:
@@ -325,9 +344,3 @@ def allocate(
         else:
             places[a.number] = Place(a.number, Status.PENDING_PAYMENT)
     return places
-
-
-def _same_pool(contest: Contest, a: Application, b: Application) -> bool:
-    if contest.registration.shared_capacity is not None:
-        return True
-    return a.category == b.category
