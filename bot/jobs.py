@@ -32,6 +32,19 @@ def _replace(app: Application[Any, Any, Any, Any, Any, Any], name: str, callback
     jq.run_once(callback, when=_delay(when), name=name, data=data)
 
 
+RETRY_SECONDS = 20.0
+
+
+def retry(context: CallbackContext[Any, Any, Any, Any], name: str, callback: Any,
+          data: dict[str, Any]) -> None:
+    """Run a job again in RETRY_SECONDS (real time): what must arrive is retried until sent."""
+    jq = context.application.job_queue
+    assert jq is not None
+    data["tries"] = int(data.get("tries", 0)) + 1
+    log.warning("%s not delivered, retry %d in %.0f s", name, data["tries"], RETRY_SECONDS)
+    jq.run_once(callback, when=RETRY_SECONDS, name=name, data=data)
+
+
 def schedule_notice(context: ContextTypes.DEFAULT_TYPE, entry: int, key: str,
                     when: datetime) -> None:
     _replace(context.application, key, cooldown_job, when, {"entry": entry, "key": key,
@@ -80,9 +93,14 @@ async def cooldown_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
     if not await svc.day.notice_due(key):
         return
     minutes = round(svc.contest.escape.cooldown / 60) if svc.contest.escape else 0
-    await notify_entry(context, entry, lambda lang: tr(
+    sent = await notify_entry(context, entry, lambda lang: tr(
         lang, "Entry #{entry}: {minutes} minutes have passed, you may ask for a hint or a "
         "solution again (/pista, /solucion).", entry=entry, minutes=minutes))
+    linked = await svc.day.linked_users(entry)
+    if linked and sent == 0:
+        # Telegram did not take it (network down, 5xx): try again shortly, nothing recorded
+        retry(context, job.name or key, cooldown_job, dict(job.data))
+        return
     await svc.day.record_notice(key, entry, datetime.fromtimestamp(job.data["when"], UTC))
 
 
