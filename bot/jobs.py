@@ -133,7 +133,10 @@ async def handover_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
             lines.append(tr(lang, "Every pair solved the escape."))
         return "\n".join(lines)
 
-    await notify_staff(context, staff_text, wait=True)
+    delivered = await notify_staff(context, staff_text, wait=True)
+    if delivered == 0 and int(job.data.get("tries", 0)) < 30:  # Telegram down: try again
+        retry(context, job.name or f"handover:{category_id}", handover_job, dict(job.data))
+        return
     for s in unsolved:
         await notify_entry(context, s.entry.number, lambda lang: tr(
             lang, "Time is up for the escape: collect your puzzle from the volunteers now."))

@@ -91,30 +91,32 @@ async def send(context: ContextTypes.DEFAULT_TYPE, chat_id: int, text: str) -> b
 
 async def notify_staff(
     context: ContextTypes.DEFAULT_TYPE, make: Callable[[str], str], wait: bool = False
-) -> None:
+) -> int:
     """The volunteers' line: in the volunteer chat, or privately to each volunteer/organiser.
 
     Sent in the background unless ``wait``: a volunteer group takes 20 messages a minute, and
     the person who asked must not wait behind that queue (AIORateLimiter keeps the order)."""
     if wait:
-        await _notify_staff(context, make)
-    else:
-        context.application.create_task(_notify_staff(context, make), name=STAFF_TASK)
+        return await _notify_staff(context, make)
+    context.application.create_task(_notify_staff(context, make), name=STAFF_TASK)
+    return 0
 
 
 STAFF_TASK = "staff-line"
 
 
-async def _notify_staff(context: ContextTypes.DEFAULT_TYPE, make: Callable[[str], str]) -> None:
+async def _notify_staff(context: ContextTypes.DEFAULT_TYPE, make: Callable[[str], str]) -> int:
+    """Returns how many chats got it."""
     svc = services(context)
     if svc.config.volunteer_chat is not None:
-        await send(context, svc.config.volunteer_chat, make(svc.contest.language))
-        return
+        return int(await send(context, svc.config.volunteer_chat, make(svc.contest.language)))
     people = set(await svc.day.volunteers()) | set(svc.config.organisers)
+    sent = 0
     for user_id in sorted(people):
         if await svc.store.person(user_id) is None:
             continue  # never talked to the bot: Telegram would refuse
-        await send(context, user_id, make(await language_of(svc, user_id)))
+        sent += await send(context, user_id, make(await language_of(svc, user_id)))
+    return sent
 
 
 async def notify_entry(
