@@ -63,10 +63,21 @@ async def caller(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Caller |
     user = update.effective_user
     if user is None or update.effective_message is None:
         return None
-    await svc.store.remember_person(user.id, user.full_name, user.language_code)
-    lang = await language_of(svc, user.id, user.language_code)
     roles = await svc.day.roles(user.id)
+    if roles.name != "stranger":
+        # people we will write to later (notices, staff lines) are kept; a stranger's refused
+        # command leaves the database untouched
+        await svc.store.remember_person(user.id, user.full_name, user.language_code)
+    lang = await language_of(svc, user.id, user.language_code)
     return Caller(svc, user.id, lang, roles, message_date(update), update.update_id)
+
+
+async def remember(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Keep someone who just became a participant or volunteer (name, Telegram language)."""
+    user = update.effective_user
+    if user is not None:
+        await services(context).store.remember_person(user.id, user.full_name,
+                                                      user.language_code)
 
 
 async def reply(update: Update, text: str, **kwargs: object) -> None:

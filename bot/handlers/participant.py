@@ -18,6 +18,7 @@ from bot.handlers.common import (
     notify_staff,
     parse_int,
     refuse_role,
+    remember,
     reply,
     send,
 )
@@ -65,6 +66,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if not out.ok:
             await reply(update, refusal(who.lang, out.reason, out.details, who.svc.contest))
             return
+        await remember(update, context)
         await refresh_menu(context, who.user_id)
         if out.reason == "already_volunteer":
             await reply(update, tr(who.lang, "You are already a volunteer."))
@@ -78,6 +80,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(update, refusal(who.lang, out.reason, out.details, who.svc.contest))
         return
     entry: Entry = out.details["entry"]
+    await remember(update, context)
     await refresh_menu(context, who.user_id)
     category = who.svc.contest.category(entry.category)
     text = tr(who.lang, "You follow entry #{entry} ({names}), category {category}.",

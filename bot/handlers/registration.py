@@ -34,6 +34,7 @@ from bot.handlers.common import (
     language_of,
     parse_int,
     refuse_role,
+    remember,
     reply,
     send,
     services,
@@ -430,6 +431,7 @@ async def confirm(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | i
         return ConversationHandler.END
     number = int(out.details["number"])
     place: Place = out.details["place"]
+    await remember(update, context)
     entry = await who.svc.store.entry(number)
     assert entry is not None
     lines = [place_text(who.lang, contest, number, place)]
