@@ -74,7 +74,9 @@ class Action:
 
 class Rehearsal:
     def __init__(self, contest_path: str, entries: int, seed: int, db_path: str,
-                 out: TextIO = sys.stdout, day_seconds: float = 22.0) -> None:
+                 out: TextIO = sys.stdout, day_seconds: float = 22.0, kills: int = 0) -> None:
+        self.kills = kills
+        self.kills_done = 0
         self.contest_path = contest_path
         self.contest: Contest = load_contest(contest_path)
         self.entries = entries
@@ -135,8 +137,9 @@ class Rehearsal:
 
     # -- the bot process ---------------------------------------------------------------------
 
-    async def start_bot(self, simulated_start: datetime, speed: float) -> None:
-        self.clock = WallClock(simulated_start, time.time(), speed)
+    async def start_bot(self, simulated_start: datetime, speed: float,
+                        real_start: float | None = None) -> None:
+        self.clock = WallClock(simulated_start, real_start or time.time(), speed)
         env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_",
                                                                         "PUZZLEBOT_"))}
         env.update({
@@ -384,10 +387,30 @@ class Rehearsal:
         add(end + timedelta(minutes=10), self.organiser, "/clasificacion")
         return sorted(actions)
 
+    async def kill_and_restart(self) -> None:
+        """The laptop loses power: SIGKILL, no goodbye; then the bot starts again on the file."""
+        assert self.proc is not None and self.clock is not None
+        self.proc.send_signal(signal.SIGKILL)
+        _, err = await self.proc.communicate()
+        self.log += (err or b"").decode(errors="replace")
+        self.proc = None
+        self.kills_done += 1
+        self.say(f"  [{self.stamp(self.clock.now())}] *** the bot is killed (SIGKILL) and "
+                 "restarted ***")
+        clock = self.clock
+        await self.start_bot(clock.simulated_start or self.start_moment(), clock.speed,
+                             real_start=clock.real_start)
+
     async def play(self, actions: list[Action]) -> list[Call]:
         assert self.clock is not None
         final: list[Call] = []
-        for action in actions:
+        chaos = random.Random(self.seed * 7919 + 1)  # its own dice: the day stays the same
+        kill_before = set(chaos.sample(range(1, max(2, len(actions) - 1)),
+                                       min(self.kills, max(0, len(actions) - 2))))
+        for index, action in enumerate(actions):
+            if index in kill_before:
+                await self.api.settle()
+                await self.kill_and_restart()
             wait = self.clock.seconds_until(action.at)
             if wait > 0:
                 await asyncio.sleep(wait)

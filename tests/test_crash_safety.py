@@ -1,0 +1,77 @@
+"""Crash safety: the rehearsal's contest day with the bot killed by SIGKILL at 20 random moments
+and restarted on the same file gives the same results as an uninterrupted day with the same
+seed; every reply is backed by its event; every owed notice arrives exactly once."""
+
+from __future__ import annotations
+
+import io
+import sqlite3
+from collections import Counter
+
+from bot.rehearsal import Rehearsal
+from tests.conftest import CASTRILLO
+
+KINDS = ("hint", "solution", "stage", "escape", "ready", "finish", "pieces", "registered",
+         "payment", "withdraw", "clock_start")
+
+
+def results(db) -> Counter:
+    """The contest's history, without ids or processing times: what each person did, when."""
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute(
+            "SELECT kind, entry, category, stage, value, at FROM events WHERE kind IN "
+            f"({','.join('?' * len(KINDS))})", KINDS).fetchall()
+    return Counter(rows)
+
+
+def rankings(out: str) -> str:
+    return out.split("Rankings:")[1].split("Bot API calls:")[0]
+
+
+async def play(tmp_path, name: str, kills: int) -> tuple[Rehearsal, str]:
+    out = io.StringIO()
+    r = Rehearsal(str(CASTRILLO), 10, 3, str(tmp_path / f"{name}.sqlite3"), out=out,
+                  day_seconds=8, kills=kills)
+    assert await r.run() == 0, out.getvalue()[-3000:]
+    return r, out.getvalue()
+
+
+async def test_twenty_sigkills_change_no_result(tmp_path):
+    calm, calm_out = await play(tmp_path, "calm", 0)
+    chaos, chaos_out = await play(tmp_path, "chaos", 20)
+    assert chaos.kills_done == 20
+    assert chaos_out.count("*** the bot is killed (SIGKILL)") == 20
+    assert rankings(chaos_out) == rankings(calm_out)
+    assert results(tmp_path / "chaos.sqlite3") == results(tmp_path / "calm.sqlite3")
+    # every reply the fake server carried is backed by its event: an accepted hint reply per
+    # hint event, a finish reply per finish event
+    db = tmp_path / "chaos.sqlite3"
+    with sqlite3.connect(db) as conn:
+        hints = conn.execute("SELECT COUNT(*) FROM events WHERE kind IN ('hint', 'solution')"
+                             ).fetchone()[0]
+        finishes = conn.execute("SELECT COUNT(*) FROM events WHERE kind = 'finish'"
+                                ).fetchone()[0]
+        notices = conn.execute("SELECT entry, ref FROM events WHERE kind = 'notice'").fetchall()
+        phones = dict(conn.execute(
+            "SELECT entry, COUNT(DISTINCT actor) FROM events WHERE kind = 'link' GROUP BY entry"
+        ).fetchall())
+    calls = chaos.api.calls
+    accepted = [c for c in calls if c.method == "sendMessage" and "Billetes restantes" in c.text]
+    # both phones of a pair get the answer to an accepted request
+    assert len({(c.text.splitlines()[0], c.chat_id) for c in accepted}) >= hints
+    finish_replies = [c for c in calls if c.method == "sendMessage" and " terminó en " in c.text]
+    assert len(finish_replies) == finishes
+    # owed notices: exactly once each, to every phone of the pair
+    notice_messages = Counter(c.chat_id for c in calls if c.method == "sendMessage"
+                              and "ya han pasado" in c.text)
+    expected = Counter()
+    for entry, _ in notices:
+        for team in chaos.teams:
+            if team.number == entry:
+                for phone in team.phones:
+                    expected[phone.id] += 1
+    assert notice_messages == expected
+    assert len(notices) == len({ref for _, ref in notices})
+    assert sum(phones.values()) > 0
+    assert notices, "this seed has pairs asking too early: their notices must be owed"
+    print(f"kills 20, hints {hints}, finishes {finishes}, notices {len(notices)}")
