@@ -459,6 +459,8 @@ class ContestDay:
                     e for e in await tx.events(entry=number, kinds=("hint", "solution", "stage"))
                 ]
                 ledger = fold(self.contest.escape, escape_events(events, state.clock))
+            if previous is not None and previous.value == t:
+                return Outcome.refuse("already_recorded", entry=number, time=t)
             refused = check_solve(ledger, t)
             if refused is not None:
                 return Outcome.refuse(refused.reason, entry=number, time=refused.next_at)
@@ -504,6 +506,8 @@ class ContestDay:
                 if ledger.solved_at is not None and t < ledger.solved_at:
                     return Outcome.refuse("before_escape", entry=number, time=ledger.solved_at)
             previous = state.finish_event
+            if previous is not None and state.finish == t:
+                return Outcome.refuse("already_recorded", entry=number, time=t)
             eid = await tx.add_event(
                 at=at, kind="finish", role=role, actor=actor, entry=number, value=typed,
                 data=data, supersedes=previous.id if previous else None, update_id=update_id,
@@ -529,6 +533,8 @@ class ContestDay:
             if state.finish is not None:
                 return Outcome.refuse("already_finished", entry=number)
             previous = state.pieces_event
+            if previous is not None and state.pieces == count:
+                return Outcome.refuse("already_recorded_pieces", entry=number, count=count)
             eid = await tx.add_event(
                 at=at, kind="pieces", role=role, actor=actor, entry=number, value=count,
                 supersedes=previous.id if previous else None, update_id=update_id,

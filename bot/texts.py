@@ -110,6 +110,11 @@ def refusal(lang: str, reason: str, details: dict[str, object], contest: Contest
         "pieces_range": tr(lang, "The pieces must be between 0 and {size} (the puzzle's size).",
                            size=details.get("size")),
         "nothing_to_undo": tr(lang, "You have nothing to undo."),
+        "already_recorded": tr(lang, "Entry {entry} already has {time} recorded: nothing "
+                               "changed.", entry=entry, time=format_duration(int(str(t or 0)))),
+        "already_recorded_pieces": tr(lang, "Entry {entry} already has {count} pieces "
+                                      "recorded: nothing changed.", entry=entry,
+                                      count=details.get("count")),
         "already_started": tr(lang, "That clock is already running."),
         "already_paused": tr(lang, "The clocks are already paused."),
         "not_paused": tr(lang, "The clocks are not paused."),

@@ -1,0 +1,103 @@
+"""Concurrency: many taps in the same instant, through the production update processor
+(concurrent across chats, in order within a chat)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import sqlite3
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from telegram import Update
+
+from bot.csvio import import_entries, read_entries
+from bot.updates import PerChatUpdateProcessor
+from tests.conftest import CASTRILLO
+from tests.fakebot import Harness, Person
+
+T0 = datetime(2023, 4, 22, 10, 0, tzinfo=ZoneInfo("Europe/Madrid"))
+BOSS = Person(1, "Olga", "en")
+
+
+def payload(h: Harness, who: Person, text: str, at: datetime, update_id: int) -> dict:
+    return {"update_id": update_id, "message": {
+        "message_id": update_id, "date": int(at.timestamp()),
+        "chat": {"id": who.id, "type": "private"},
+        "from": {"id": who.id, "is_bot": False, "first_name": who.name, "language_code": "en"},
+        "text": text, "entities": [{"type": "bot_command", "offset": 0,
+                                    "length": len(text.split()[0])}]}}
+
+
+async def burst(h: Harness, messages: list[tuple[Person, str]], at: datetime) -> None:
+    """All at once, as the Application would feed them with concurrent updates on."""
+    app = h.app
+    assert isinstance(app.update_processor, PerChatUpdateProcessor)
+    updates = [Update.de_json(payload(h, who, text, at, 50_000 + i), app.bot)
+               for i, (who, text) in enumerate(messages)]
+    await asyncio.gather(*(app.update_processor.process_update(u, app.process_update(u))
+                           for u in updates))
+
+
+async def setup(tmp_path) -> tuple[Harness, Person, Person, Person, Person]:
+    h = await Harness(tmp_path, CASTRILLO, organisers=frozenset({BOSS.id})).start()
+    svc = h.services
+    await import_entries(svc.store, read_entries(svc.contest, io.StringIO(
+        "number,category,names,born\n1,parejas,Ana; Bea,1980; 1981\n2,adultos,Carl,1970\n"),
+        "x.csv"))
+    entry = await svc.store.entry(1)
+    a, b = Person(10, "Ana", "en"), Person(11, "Bea", "en")
+    for p in (a, b):
+        await h.send(p, f"/start {entry.join_code}", T0 - timedelta(hours=1))
+    await h.send(BOSS, "/start", T0 - timedelta(hours=1))
+    invites = []
+    for _ in range(2):
+        calls = await h.send(BOSS, "/voluntario", T0 - timedelta(hours=1))
+        invites.append(calls[-1].text.split("start=")[1])
+    v1, v2 = Person(20, "Vic", "en"), Person(21, "Val", "en")
+    for v, code in zip((v1, v2), invites, strict=True):
+        await h.send(v, f"/start {code}", T0 - timedelta(hours=1))
+    await h.send(BOSS, "/inicio", T0)
+    return h, a, b, v1, v2
+
+
+def count(h: Harness, sql: str) -> int:
+    with sqlite3.connect(h.db_path) as db:
+        return db.execute(sql).fetchone()[0]
+
+
+async def test_100_simultaneous_hint_taps_charge_once(tmp_path):
+    h, a, b, _, _ = await setup(tmp_path)
+    try:
+        before = len(h.request.calls)
+        at = T0 + timedelta(minutes=20)
+        await burst(h, [(a if i % 2 else b, "/pista 2") for i in range(100)], at)
+        assert count(h, "SELECT COUNT(*) FROM events WHERE kind = 'hint'") == 1
+        replies = [c for c in h.request.calls[before:] if c.method == "sendMessage"
+                   and c.chat_id in (a.id, b.id)]
+        accepted = [c for c in replies if c.text.startswith("Hint for stage 2")]
+        refused = [c for c in replies if not c.text.startswith("Hint for stage 2")]
+        # one accepted answer, copied to the partner's phone; 99 refusals
+        assert len({c.text for c in accepted}) == 1 and len(accepted) == 2
+        assert len(refused) == 99
+        assert all("already given" in c.text for c in refused)
+        tickets = [c for c in h.request.calls if c.method == "sendMessage"]
+        assert tickets and "Tickets left: 10" in accepted[0].text
+    finally:
+        await h.stop()
+
+
+async def test_two_volunteers_finishing_one_entry_at_once_record_one_finish(tmp_path):
+    h, _, _, v1, v2 = await setup(tmp_path)
+    try:
+        before = len(h.request.calls)
+        await burst(h, [(v1, "/fin 2 1:47:30"), (v2, "/fin 2 1:47:30")],
+                    T0 + timedelta(hours=1, minutes=48))
+        assert count(h, "SELECT COUNT(*) FROM events WHERE kind = 'finish'") == 1
+        texts = sorted(c.text for c in h.request.calls[before:] if c.method == "sendMessage"
+                       and c.chat_id in (v1.id, v2.id))
+        assert len(texts) == 2
+        assert any("finished at 1:47:30" in t for t in texts)
+        assert any("already has 1:47:30 recorded" in t for t in texts)
+    finally:
+        await h.stop()
