@@ -58,6 +58,7 @@ HANDLERS = {
     "pagado": registration.pagado,
     "inscritos": registration.inscritos,
     "exportar": registration.exportar,
+    "copia": registration.copia,
 }
 
 

@@ -5,6 +5,7 @@ demo [--contest F] [--entries N] [--seed S]
                             rehearse a contest day against a fake Telegram, in seconds
 run                         run the bot (long polling); settings from the environment
 import entries FILE.csv     load entries registered elsewhere
+backup FILE                 a consistent copy of the database, while the bot runs
 export entries              entries as CSV on stdout
 export results [--category C]
                             results as CSV on stdout
@@ -142,6 +143,39 @@ def _demo(args: argparse.Namespace) -> int:
     return run_demo(args.contest, args.entries, args.seed, db, args.seconds)
 
 
+def _backup(args: argparse.Namespace) -> int:
+    """A consistent copy of the database, safe while the bot runs (SQLite online backup)."""
+    import os
+    import sqlite3
+
+    db = os.environ.get("PUZZLEBOT_DB", "").strip() or "puzzlebot.sqlite3"
+    if not Path(db).exists():
+        return fail(f"{db}: no such database (set PUZZLEBOT_DB)")
+    dest = Path(args.file)
+    if dest.resolve() == Path(db).resolve():
+        return fail("the backup must go to another file than the database")
+    if dest.exists():
+        return fail(f"{dest}: already exists; choose a new file name")
+    try:
+        src = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        out = sqlite3.connect(dest)
+        try:
+            src.backup(out)
+            check = out.execute("PRAGMA integrity_check").fetchone()[0]
+            events = out.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+        finally:
+            out.close()
+            src.close()
+    except sqlite3.DatabaseError as exc:
+        dest.unlink(missing_ok=True)
+        return fail(f"{db}: cannot be backed up ({exc})")
+    if check != "ok":
+        dest.unlink(missing_ok=True)
+        return fail(f"the copy failed its integrity check ({check})")
+    print(f"backup written to {dest}: {events} events, integrity ok")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Puzzle contest bot")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -158,6 +192,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seconds", type=float, default=22.0,
                    help="how long the contest day takes, in real seconds")
     p.set_defaults(func=_demo)
+    p = sub.add_parser("backup", help="copy the database safely, even while the bot runs")
+    p.add_argument("file")
+    p.set_defaults(func=_backup)
     p = sub.add_parser("import", help="import entries from a CSV file")
     p.add_argument("what", choices=["entries"])
     p.add_argument("file")

@@ -87,6 +87,8 @@ COMMANDS: tuple[Command, ...] = (
        "inscrits", "entries"),
     _c("exportar", "organiser", "Inscripciones y resultados en CSV",
        "Inscriptions et résultats en CSV", "Entries and results as CSV", "exporter", "export"),
+    _c("copia", "organiser", "Copia de seguridad de la base de datos",
+       "Copie de sauvegarde de la base", "Backup of the database", "sauvegarde", "backup"),
     _c("voluntario", "organiser", "Enlace de invitación para un voluntario",
        "Lien d'invitation pour un bénévole", "Invitation link for a volunteer", "benevole",
        "volunteer"),

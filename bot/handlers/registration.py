@@ -752,6 +752,29 @@ async def exportar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                              caption=tr(who.lang, "Results"))
 
 
+async def copia(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """An organiser's backup of the database, taken while the bot runs, sent as a document."""
+    who = await _who(update, context)
+    if who is None:
+        return
+    if not who.roles.organiser:
+        await refuse_role(update, who, "organiser")
+        return
+    import tempfile
+    from pathlib import Path
+
+    msg = update.effective_message
+    assert msg is not None
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "backup.sqlite3"
+        await who.svc.store.backup_to(path)
+        stamp = who.at.astimezone(ZoneInfo(who.svc.contest.timezone)).strftime("%Y%m%d-%H%M")
+        await msg.reply_document(InputFile(path.read_bytes(),
+                                           filename=f"puzzlebot-{stamp}.sqlite3"),
+                                 caption=tr(who.lang, "Backup of the database ({when}).",
+                                            when=stamp))
+
+
 # -- announcements ---------------------------------------------------------------------------
 
 
