@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
 
 from telegram import Update
-from telegram.error import TelegramError
+from telegram.error import BadRequest, NetworkError, TelegramError, TimedOut
 from telegram.ext import ContextTypes
 
 from bot.config import Config
@@ -80,20 +81,39 @@ async def remember(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                                                       user.language_code)
 
 
+RETRY_DELAYS = (0.5, 1.0, 2.0, 4.0)  # a flaky hall network: try again before giving up
+
+
+async def with_retries(call: Callable[[], Awaitable[object]]) -> None:
+    """Send, retrying network failures and 5xx (a 429 is retried by AIORateLimiter)."""
+    for delay in (*RETRY_DELAYS, None):
+        try:
+            await call()
+            return
+        except (NetworkError, TimedOut) as exc:
+            if isinstance(exc, BadRequest) or delay is None:
+                raise
+            log.warning("sending failed (%s), retrying in %.1f s", exc.__class__.__name__,
+                        delay)
+            await asyncio.sleep(delay)
+
+
 async def reply(update: Update, text: str, **kwargs: object) -> None:
     msg = update.effective_message
     assert msg is not None
     parts = split_messages(text.split("\n"))
     for i, part in enumerate(parts):
         extra = kwargs if i == len(parts) - 1 else {}
-        await msg.reply_text(part, **extra)  # type: ignore[arg-type]
+        await with_retries(lambda part=part, extra=extra: msg.reply_text(  # type: ignore[misc]
+            part, **extra))
 
 
 async def send(context: ContextTypes.DEFAULT_TYPE, chat_id: int, text: str) -> bool:
     """Send to one chat; a person who blocked the bot must not stop the others."""
     try:
         for part in split_messages(text.split("\n")):
-            await context.bot.send_message(chat_id, part)
+            await with_retries(lambda part=part: context.bot.send_message(  # type: ignore[misc]
+                chat_id, part))
         return True
     except TelegramError as exc:
         log.warning("could not send to chat %s: %s", chat_id, exc.__class__.__name__)
