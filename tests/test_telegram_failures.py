@@ -72,4 +72,5 @@ async def test_failures_for_a_stretch_change_nothing(tmp_path):
     finally:
         await bot.stop()
         await api.stop()
-    assert b"Traceback" not in bot.log
+    # python-telegram-bot logs the 502's HTML body it cannot parse; no error reached a handler
+    assert b"error while handling an update" not in bot.log
