@@ -74,3 +74,6 @@ async def test_failures_for_a_stretch_change_nothing(tmp_path):
         await api.stop()
     # python-telegram-bot logs the 502's HTML body it cannot parse; no error reached a handler
     assert b"error while handling an update" not in bot.log
+    assert b"sending failed" in bot.log  # the failures were seen and retried...
+    assert api.token.encode() not in bot.log  # ...and the token never reached the log
+    assert api.token.split(":")[1].encode() not in bot.log
