@@ -59,6 +59,7 @@ HANDLERS = {
     "inscritos": registration.inscritos,
     "exportar": registration.exportar,
     "copia": registration.copia,
+    "anuncio": staff.anuncio,
 }
 
 

@@ -137,6 +137,11 @@ class ContestDay:
         result: list[int] = cache[number]
         return list(result)
 
+    async def participants(self) -> list[int]:
+        """Everyone who follows at least one entry."""
+        return sorted({e.actor for e in await self.store.events(kinds=["link"])
+                       if e.actor is not None})
+
     async def roles(self, user_id: int) -> Roles:
         return Roles(
             organiser=user_id in self.organisers,

@@ -170,16 +170,16 @@ def _born_text(m: Member) -> str:
     return str(m.born_year) if m.born_year is not None else ""
 
 
-async def export_entries(contest: Contest, store: Store, out: TextIO,
-                         registrations: Registrations | None = None,
-                         at: datetime | None = None) -> None:
+async def entry_rows(contest: Contest, store: Store,
+                     registrations: Registrations | None = None,
+                     at: datetime | None = None) -> list[list[object]]:
+    """The entries table (header first), for CSV and XLSX alike."""
     question_ids = [q.id for q in contest.questions]
     regs = registrations or Registrations(contest, store)
-    writer = csv.writer(out)
-    writer.writerow(ENTRY_COLUMNS + question_ids + STATUS_COLUMNS)
+    rows: list[list[object]] = [ENTRY_COLUMNS + question_ids + STATUS_COLUMNS]
     for s in await regs.statuses(at or CLOCK.now()):
         e = s.entry
-        writer.writerow(
+        rows.append(
             [e.number, e.category, "; ".join(e.names),
              "; ".join(_born_text(m) for m in e.members), "yes" if e.local else "no",
              e.join_code, e.registered_at.isoformat()]
@@ -191,23 +191,30 @@ async def export_entries(contest: Contest, store: Store, out: TextIO,
                s.paid_at.isoformat() if s.paid_at else "", "yes" if s.place.refundable and
                s.place.status.value in ("withdrawn", "left_out") else "no", e.source]
         )
+    return rows
+
+
+async def export_entries(contest: Contest, store: Store, out: TextIO,
+                         registrations: Registrations | None = None,
+                         at: datetime | None = None) -> None:
+    csv.writer(out).writerows(await entry_rows(contest, store, registrations, at))
 
 
 def _euros(cents: int) -> str:
     return f"{cents / 100:.2f}"
 
 
-async def export_results(contest: Contest, day: ContestDay, out: TextIO,
-                         category: str | None = None, at: datetime | None = None) -> None:
-    writer = csv.writer(out)
-    writer.writerow(RESULT_COLUMNS)
+async def result_rows(contest: Contest, day: ContestDay, category: str | None = None,
+                      at: datetime | None = None) -> list[list[object]]:
+    """The results table (header first), per category in ranking order."""
+    rows: list[list[object]] = [list(RESULT_COLUMNS)]
     cats = [c for c in contest.categories if category is None or c.id == category]
     for cat in cats:
         extras = {x.id: x.name for x in cat.extra_prizes}
         for r in await day.ranking(cat, at):
             c = r.competitor
             esc = c.escape
-            writer.writerow([
+            rows.append([
                 cat.id,
                 r.position if r.position is not None else "",
                 c.number,
@@ -224,3 +231,39 @@ async def export_results(contest: Contest, day: ContestDay, out: TextIO,
                 r.prize or "",
                 "; ".join(extras.get(x, x) for x in r.extra_prizes),
             ])
+    return rows
+
+
+async def export_results(contest: Contest, day: ContestDay, out: TextIO,
+                         category: str | None = None, at: datetime | None = None) -> None:
+    csv.writer(out).writerows(await result_rows(contest, day, category, at))
+
+
+def xlsx(sheets: dict[str, list[list[object]]]) -> bytes:
+    """A workbook with one sheet per table (openpyxl), header row bold and frozen."""
+    import io
+
+    from openpyxl import Workbook
+    from openpyxl.styles import Font
+
+    book = Workbook()
+    first = True
+    for title, rows in sheets.items():
+        sheet = book.active if first else book.create_sheet()
+        assert sheet is not None
+        first = False
+        sheet.title = title[:31]
+        for row in rows:
+            sheet.append([v if isinstance(v, int | float) else str(v) for v in row])
+            for cell in sheet[sheet.max_row]:
+                if isinstance(cell.value, str) and cell.value.startswith("="):
+                    cell.data_type = "s"  # a name like "=1+1" is text, never a formula
+        for cell in sheet[1]:
+            cell.font = Font(bold=True)
+        sheet.freeze_panes = "A2"
+        for column in sheet.columns:
+            width = max((len(str(c.value)) for c in column if c.value is not None), default=8)
+            sheet.column_dimensions[column[0].column_letter].width = min(60, max(8, width + 2))
+    buf = io.BytesIO()
+    book.save(buf)
+    return buf.getvalue()

@@ -62,6 +62,9 @@ async def schedule_contest_jobs(app: Application[Any, Any, Any, Any, Any, Any]) 
     for category, moment in await svc.day.handover_moments():
         _replace(app, f"handover:{category}", handover_job, moment,
                  {"category": category, "when": moment.timestamp()})
+    for name, moment, data in await alert_moments(svc):
+        _replace(app, name, alert_job, moment, {**data, "name": name,
+                                                "when": moment.timestamp()})
     regs = app.bot_data.get("registrations")
     if regs is not None:
         for name, moment in regs.moments():
@@ -142,3 +145,84 @@ async def handover_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
             lang, "Time is up for the escape: collect your puzzle from the volunteers now."))
     await svc.day.record_handover(category_id, datetime.fromtimestamp(job.data["when"], UTC))
     log.info("handover sent for %s (%d unsolved)", category_id, len(unsolved))
+
+
+ALERT_WINDOW = 5 * 60  # an alert more than this late (the bot was off) is not sent any more
+ALERTS = ((15 * 60, "15"), (5 * 60, "5"), (0, "0"))
+
+
+async def alert_moments(svc: Any) -> list[tuple[str, datetime, dict[str, Any]]]:
+    """Clock alerts still owed: 15 and 5 minutes before time's up and at time's up for each
+    running category; the configured breaks' start and end; the results announcement."""
+    contest = svc.contest
+    sent = {e.ref for e in await svc.store.events(kinds=["alert"])}
+    now = CLOCK.now()
+    out: list[tuple[str, datetime, dict[str, Any]]] = []
+    running = False
+    for cat in contest.categories:
+        clock = await svc.day.clock(cat.id)
+        if clock.started is None:
+            continue
+        running = True
+        for before, key in ALERTS:
+            name = f"alert:{cat.id}:{key}"
+            moment = clock.instant_at(max(0, cat.time_limit - before))
+            if name not in sent and moment is not None and \
+                    (now - moment).total_seconds() < ALERT_WINDOW:
+                out.append((name, moment, {"category": cat.id, "minutes": int(key)}))
+    if running:
+        for i, b in enumerate(contest.breaks):
+            for edge, moment in (("start", b.start), ("end", b.end)):
+                name = f"break:{i}:{edge}"
+                if name not in sent and (now - moment).total_seconds() < ALERT_WINDOW:
+                    out.append((name, moment, {"break": i, "edge": edge}))
+        if contest.results_at is not None and "results" not in sent and \
+                (now - contest.results_at).total_seconds() < ALERT_WINDOW:
+            out.append(("results", contest.results_at, {}))
+    return out
+
+
+async def alert_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
+    from bot.handlers.common import language_of, notify_staff, send, services
+    from bot.i18n import tr
+    from bot.texts import clock_time
+
+    job = context.job
+    assert job is not None and isinstance(job.data, dict)
+    svc = services(context)
+    name = str(job.data["name"])
+    if await svc.store.has_ref("alert", name):
+        return
+    contest = svc.contest
+    category = contest.category(str(job.data.get("category", "")))
+
+    def text(lang: str) -> str:
+        if category is not None:
+            minutes = int(job.data["minutes"])
+            if minutes == 0:
+                return tr(lang, "{category}: time is up! Hands off the puzzle; a volunteer "
+                          "counts the pieces.", category=category.name)
+            return tr(lang, "{category}: {minutes} minutes left.", category=category.name,
+                      minutes=minutes)
+        if "break" in job.data:
+            b = contest.breaks[int(job.data["break"])]
+            if job.data["edge"] == "start":
+                return tr(lang, "Break: every clock is paused until {end}.",
+                          end=clock_time(contest, b.end)[:5])
+            return tr(lang, "The break is over: the clocks run again.")
+        return tr(lang, "The results are being announced now, in the hall.")
+
+    users: set[int] = set()
+    if category is not None:
+        for state in await svc.day.states(category, datetime.fromtimestamp(job.data["when"],
+                                                                           UTC)):
+            users.update(await svc.day.linked_users(state.entry.number))
+    else:
+        users.update(await svc.day.participants())
+    for user_id in sorted(users):
+        await send(context, user_id, text(await language_of(svc, user_id)))
+    await notify_staff(context, text, wait=True)
+    async with svc.store.transaction() as tx:
+        await tx.add_event(at=datetime.fromtimestamp(job.data["when"], UTC), kind="alert",
+                           role="system", category=category.id if category else None,
+                           ref=name)

@@ -813,7 +813,7 @@ async def test_organiser_payment_commands_and_export(billom_bot):
         await h.send(ANA, "/exportar", paris(2, 11)), ANA)
     calls = await h.send(o, "/exportar", paris(2, 11))
     docs = [c for c in calls if c.method == "sendDocument"]
-    assert len(docs) == 2 and all(c.chat_id == o.id for c in docs)
+    assert len(docs) == 3 and all(c.chat_id == o.id for c in docs)
     name, entries = csv_document(docs[0])
     assert name == "entries.csv"
     assert [{k: r[k] for k in ("number", "category", "names", "status", "fee_total")}
@@ -833,6 +833,17 @@ async def test_organiser_payment_commands_and_export(billom_bot):
     # only entries holding a place are in the results: the unpaid junior team is not
     assert [(r["category"], r["number"], r["finished"]) for r in results] == [
         ("adulte", "1", "no")]
+    # the same two tables as a spreadsheet
+    import io
+
+    from openpyxl import load_workbook
+
+    book = load_workbook(io.BytesIO(docs[2].params["document"]["bytes"]))
+    assert docs[2].params["document"]["file"] == "puzzlebot.xlsx"
+    assert book.sheetnames == ["Entries", "Results"]
+    assert [c.value for c in book["Entries"][1]][:3] == ["number", "category", "names"]
+    assert book["Entries"]["C2"].value == "Anne; Bruno"
+    assert book["Results"]["C2"].value == 1
 
 
 async def test_inscritos_for_organisers_only_with_waiting_list(castrillo_bot):

@@ -750,6 +750,15 @@ async def exportar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await msg.reply_document(InputFile(io.BytesIO(buf.getvalue().encode("utf-8")),
                                        filename="results.csv"),
                              caption=tr(who.lang, "Results"))
+    from bot.csvio import entry_rows, result_rows, xlsx
+
+    book = xlsx({
+        tr(who.lang, "Entries"): await entry_rows(contest, who.svc.store,
+                                                  registrations(context), who.at),
+        tr(who.lang, "Results"): await result_rows(contest, who.svc.day, at=who.at),
+    })
+    await msg.reply_document(InputFile(book, filename="puzzlebot.xlsx"),
+                             caption=tr(who.lang, "Entries and results (spreadsheet)"))
 
 
 async def copia(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

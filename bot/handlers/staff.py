@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
-from telegram import Update
+import asyncio
+
+from telegram import InputFile, Update
 from telegram.ext import ContextTypes
 
 from bot.contest_day import Outcome
@@ -16,9 +18,11 @@ from bot.handlers.common import (
     parse_int,
     refuse_role,
     reply,
+    send,
 )
 from bot.i18n import tr
 from bot.jobs import schedule_contest_jobs
+from bot.picture import ranking_png
 from bot.state import moment_seconds
 from bot.texts import duration_error, event_name, history_lines, ranking_lines, refusal
 
@@ -281,6 +285,9 @@ async def clasificacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         return
     contest = who.svc.contest
     args = list(context.args or [])
+    picture = bool(args) and args[-1].lower() in PICTURE_WORDS
+    if picture:
+        args = args[:-1]
     cats = list(contest.categories)
     if args:
         cat = contest.category(args[0].lower())
@@ -290,14 +297,60 @@ async def clasificacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
             return
         cats = [cat]
     lines: list[str] = []
+    pictures: list[tuple[str, bytes]] = []
     for cat in cats:
         rows = await who.svc.day.ranking(cat, who.at)
         if not rows and not args:
             continue
+        if picture:
+            title = tr(who.lang, "{category} - ranking", category=cat.name)
+            labels = {"pieces": tr(who.lang, "pieces"),
+                      "no result yet": tr(who.lang, "no result yet")}
+            pictures.append((title, ranking_png(title, cat, rows, labels)))
+            continue
         if lines:
             lines.append("")
         lines.extend(ranking_lines(who.lang, contest, cat, rows))
+    if picture and pictures:
+        msg = update.effective_message
+        assert msg is not None
+        for title, png in pictures:
+            await msg.reply_photo(InputFile(png, filename="ranking.png"), caption=title[:1024])
+        return
     await reply(update, "\n".join(lines) or tr(who.lang, "No entries."))
+
+
+PICTURE_WORDS = {"foto", "imagen", "image", "photo", "picture", "img"}
+
+
+async def anuncio(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """An organiser's announcement to every linked participant, paced by AIORateLimiter."""
+    who = await _staff(update, context, organiser_only=True)
+    if who is None:
+        return
+    msg = update.effective_message
+    assert msg is not None
+    text = (msg.text or "").partition(" ")[2].strip()
+    if not text:
+        await _usage(update, who, "/anuncio TEXT")
+        return
+    text = text[:3500]
+    users = await who.svc.day.participants()
+    await reply(update, tr(who.lang, "Sending the announcement to {count} people...",
+                           count=len(users)))
+    async with who.svc.store.transaction() as tx:
+        await tx.add_event(at=who.at, kind="announcement", role="organiser",
+                           actor=who.user_id, data={"text": text, "recipients": len(users)},
+                           update_id=update.update_id)
+    semaphore = asyncio.Semaphore(30)
+
+    async def one(user_id: int) -> bool:
+        async with semaphore:  # AIORateLimiter paces them; this bounds what is in flight
+            return await send(context, user_id, "📣 " + text)
+
+    results = await asyncio.gather(*(one(u) for u in users))
+    await reply(update, tr(who.lang, "Announcement delivered to {sent} of {count} people.",
+                           sent=sum(results), count=len(users)))
 
 
 async def voluntario(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
