@@ -177,12 +177,22 @@ class ContestDay:
         entry = await self.store.entry(number)
         if entry is None or self.contest.category(entry.category) is None:
             return None
+        clock = await self.clock(entry.category)
+        stamp, cache = self._cached("entry_state", CLOCK_KINDS)
+        version = self.store.entry_versions.get(number, 0)
+        hit = cache.get(number)
+        if hit is not None and hit[0] == version:
+            state: EntryState = hit[1]
+            return state
         events = await self.store.events(entry=number, kinds=ENTRY_KINDS)
-        return entry_state(self.contest, entry, events, await self.clock(entry.category))
+        state = entry_state(self.contest, entry, events, clock)
+        cache[number] = (version, state)
+        return state
 
     async def states(self, category: Category, at: datetime | None = None) -> list[EntryState]:
         """The entries holding a place in a category (at ``at``; default now), with their
-        contest state."""
+        contest state. Each entry's state is kept until an event of that entry (or of the
+        clock) is written, so a ranking recomputes only what changed."""
         from bot.registrations import Registrations
 
         clock = await self.clock(category.id)
@@ -191,13 +201,24 @@ class ContestDay:
             e for e in await self.store.entries(category.id)
             if places[e.number].status is Status.CONFIRMED
         ]
-        by_entry: dict[int, list[Event]] = {}
-        for e in await self.store.events(kinds=ENTRY_KINDS):
-            if e.entry is not None:
-                by_entry.setdefault(e.entry, []).append(e)
-        return [
-            entry_state(self.contest, en, by_entry.get(en.number, []), clock) for en in entries
-        ]
+        _, cache = self._cached("entry_state", CLOCK_KINDS)
+        versions = self.store.entry_versions
+        missing = [e for e in entries
+                   if (hit := cache.get(e.number)) is None or hit[0] != versions.get(e.number, 0)]
+        if missing:
+            by_entry: dict[int, list[Event]] = {}
+            if len(missing) > 50:
+                events = await self.store.events(kinds=ENTRY_KINDS)
+            else:
+                events = [ev for e in missing
+                          for ev in await self.store.events(entry=e.number, kinds=ENTRY_KINDS)]
+            for ev in events:
+                if ev.entry is not None:
+                    by_entry.setdefault(ev.entry, []).append(ev)
+            for en in missing:
+                cache[en.number] = (versions.get(en.number, 0), entry_state(
+                    self.contest, en, by_entry.get(en.number, []), clock))
+        return [cache[e.number][1] for e in entries]
 
     async def ranking(self, category: Category, at: datetime | None = None) -> list[Row]:
         return standings(self.contest, category, await self.states(category, at))

@@ -27,9 +27,11 @@ def _replace(app: Application[Any, Any, Any, Any, Any, Any], name: str, callback
              when: datetime, data: dict[str, Any]) -> None:
     jq = app.job_queue
     assert jq is not None, "python-telegram-bot[job-queue] is required"
-    for job in jq.get_jobs_by_name(name):
-        job.schedule_removal()
-    jq.run_once(callback, when=_delay(when), name=name, data=data)
+    named: dict[str, Any] = app.bot_data.setdefault("jobs_by_name", {})
+    old = named.get(name)
+    if old is not None and not old.removed:
+        old.schedule_removal()  # kept by name: no scan of every job in the queue
+    named[name] = jq.run_once(callback, when=_delay(when), name=name, data=data)
 
 
 RETRY_SECONDS = 20.0

@@ -38,6 +38,8 @@ class EntryStatus:
     paid_at: datetime | None
 
 
+
+
 class Registrations:
     def __init__(self, contest: Contest, store: Store) -> None:
         self.contest = contest
@@ -63,7 +65,25 @@ class Registrations:
         ]
 
     async def places(self, now: datetime) -> dict[int, Place]:
-        return allocate(self.contest, await self.applications(), now)
+        """Places at ``now``. Allocation depends on time only through the dates of
+        registrations, payments and withdrawals and the moments when places change by
+        themselves: it is recomputed only when one of those is on the other side of ``now``."""
+        apps = await self.applications()
+        key = (
+            len(apps),
+            sum(1 for a in apps if a.registered_at <= now),
+            sum(1 for a in apps if a.paid_at is not None and a.paid_at <= now),
+            sum(1 for a in apps if a.withdrawn_at is not None and a.withdrawn_at <= now),
+            *(self.store.versions.get(k, 0) for k in ("payment", "withdraw", "correction")),
+            tuple(now >= m for _, m in self.moments()),
+        )
+        cached = self.store.derived.get("places")
+        if cached is not None and cached[0] == key:
+            result: dict[int, Place] = cached[1]
+            return result
+        places = allocate(self.contest, apps, now)
+        self.store.derived["places"] = (key, places)
+        return places
 
     def fee_of(self, entry: Entry) -> Fee:
         category = self.contest.category(entry.category)

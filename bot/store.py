@@ -92,6 +92,9 @@ class Store:
         # how many events of each kind were written since start: caches compare these
         self.versions: dict[str, int] = {}
         self._entries: dict[int, Entry] = {}
+        self.entry_versions: dict[int, int] = {}  # events written per entry since start
+        self.derived: dict[str, Any] = {}  # caches of state derived from this database
+        self._all_entries: tuple[tuple[int, int], list[Entry]] | None = None
         self._people: dict[int, tuple[str, str | None, str | None]] = {}
 
     # -- lifecycle -----------------------------------------------------------------------------
@@ -181,13 +184,14 @@ class Store:
             assert batch is not None
             await self.conn.execute("SAVEPOINT op")
             self._in_tx = True
-            marks = (set(self._dead), dict(self._supersedes), dict(self.versions))
+            marks = (set(self._dead), dict(self._supersedes), dict(self.versions),
+                     dict(self.entry_versions))
             try:
                 yield self
             except BaseException:
                 await self.conn.execute("ROLLBACK TO op")
                 await self.conn.execute("RELEASE op")
-                self._dead, self._supersedes, self.versions = marks
+                self._dead, self._supersedes, self.versions, self.entry_versions = marks
                 raise
             else:
                 await self.conn.execute("RELEASE op")
@@ -260,6 +264,8 @@ class Store:
         )
         assert cur.lastrowid is not None
         self.versions[kind] = self.versions.get(kind, 0) + 1
+        if entry is not None:
+            self.entry_versions[entry] = self.entry_versions.get(entry, 0) + 1
         if supersedes is not None:
             self._supersedes[cur.lastrowid] = supersedes
             self._recompute_dead()
@@ -384,14 +390,20 @@ class Store:
         return number
 
     async def entries(self, category: str | None = None) -> list[Entry]:
-        sql = "SELECT * FROM entries"
-        params: list[Any] = []
-        if category is not None:
-            sql += " WHERE category = ?"
-            params.append(category)
-        rows = await self._fetchall(sql + " ORDER BY number", params)
-        members = await self._members([r["number"] for r in rows])
-        return [self._entry(r, members.get(r["number"], ())) for r in rows]
+        """All entries (or a category's), in number order. Entries never change once written,
+        so the list is kept until the table grows (even through another process's import)."""
+        row = await self._fetchone("SELECT COUNT(*), COALESCE(MAX(number), 0) FROM entries")
+        assert row is not None
+        key = (int(row[0]), int(row[1]))
+        if self._all_entries is None or self._all_entries[0] != key:
+            rows = await self._fetchall("SELECT * FROM entries ORDER BY number")
+            members = await self._members([r["number"] for r in rows])
+            self._all_entries = (key, [self._entry(r, members.get(r["number"], ()))
+                                       for r in rows])
+            for e in self._all_entries[1]:
+                self._entries[e.number] = e
+        everything = self._all_entries[1]
+        return [e for e in everything if category is None or e.category == category]
 
     async def entry(self, number: int) -> Entry | None:
         cached = self._entries.get(number)
@@ -413,23 +425,23 @@ class Store:
         return {int(r[0]) for r in await self._fetchall("SELECT number FROM entries")}
 
     async def _members(self, numbers: list[int]) -> dict[int, tuple[Member, ...]]:
-        if not numbers:
-            return {}
-        rows = await self._fetchall(
-            f"SELECT * FROM members WHERE entry IN ({','.join('?' * len(numbers))}) "
-            "ORDER BY entry, position",
-            numbers,
-        )
         out: dict[int, list[Member]] = {}
-        for r in rows:
-            out.setdefault(r["entry"], []).append(
-                Member(
-                    name=r["name"],
-                    born=date.fromisoformat(r["born"]) if r["born"] else None,
-                    born_year=r["born_year"],
-                    answers=frozenset(a for a in r["answers"].split(",") if a),
-                )
+        for start in range(0, len(numbers), 900):  # SQLite bounds the variables per query
+            chunk = numbers[start:start + 900]
+            rows = await self._fetchall(
+                f"SELECT * FROM members WHERE entry IN ({','.join('?' * len(chunk))}) "
+                "ORDER BY entry, position",
+                chunk,
             )
+            for r in rows:
+                out.setdefault(r["entry"], []).append(
+                    Member(
+                        name=r["name"],
+                        born=date.fromisoformat(r["born"]) if r["born"] else None,
+                        born_year=r["born_year"],
+                        answers=frozenset(a for a in r["answers"].split(",") if a),
+                    )
+                )
         return {k: tuple(v) for k, v in out.items()}
 
     @staticmethod

@@ -1,0 +1,403 @@
+"""Table cards: ``python -m bot cards [--category C] > cards.pdf``.
+
+One card per entry, four to an A4 page (2x2, with dashed cut lines running through the page
+margins): the category name, the entry number in big type, the members' names, a QR code of
+the entry's join deep link ``https://t.me/<bot_username>?start=<join_code>`` (so the team links
+a phone by scanning it) and one line of instructions in the contest's language. The QR code is
+also a clickable link in the PDF.
+
+Fonts: reportlab ships no TrueType font that covers accents *and* other scripts, so the cards
+use DejaVu Sans, looked for in reportlab's own fonts folder and then in the usual system places
+(``/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf`` on Debian and Ubuntu: package
+fonts-dejavu-core). Without it they fall back to Helvetica, which prints Western European
+accents but shows other scripts (Cyrillic, Greek, ...) as boxes. DejaVu Sans has no Chinese,
+Japanese or Korean glyphs either.
+
+Withdrawn entries, and entries left out when registrations closed, get no card.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import io
+import math
+import os
+import re
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import segno
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.units import mm
+from reportlab.lib.utils import simpleSplit
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFError, TTFont
+from reportlab.pdfgen.canvas import Canvas
+
+from bot.domain.contest import Contest
+from bot.store import Entry, Store
+
+USERNAME_ENV = "PUZZLEBOT_BOT_USERNAME"
+INSTRUCTIONS = {
+    "es": "Escanea el código para seguir tu inscripción en Telegram",
+    "fr": "Scannez le code pour suivre votre équipe sur Telegram",
+    "en": "Scan the code to follow your entry on Telegram",
+}
+
+PAGE_W, PAGE_H = A4
+MARGIN = 8 * mm  # page margin: most printers can't print to the edge
+CARD_W = (PAGE_W - 2 * MARGIN) / 2  # about 97 x 140 mm
+CARD_H = (PAGE_H - 2 * MARGIN) / 2
+PAD = 7 * mm  # inside each card, so a slightly crooked cut never touches the print
+QR_WIDTH = 45 * mm  # the symbol itself; at least 4 cm so a phone reads it from a chair
+QR_QUIET = 4  # modules of white around the symbol, as the QR standard asks
+CARDS_PER_PAGE = 4
+
+FONT_DIRS = (
+    Path(pdfmetrics.__file__).resolve().parent.parent / "fonts",  # reportlab's own
+    Path("/usr/share/fonts/truetype/dejavu"),  # Debian, Ubuntu
+    Path("/usr/share/fonts/dejavu"),  # Fedora
+    Path("/usr/share/fonts/TTF"),  # Arch
+    Path("/usr/share/fonts/dejavu-sans-fonts"),
+    Path("/usr/local/share/fonts"),
+    Path("/Library/Fonts"),  # macOS
+    Path.home() / "Library" / "Fonts",
+)
+_USERNAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{3,31}")
+
+
+class CardsError(Exception):
+    """Cards can't be made: one clear line for the person at the command line."""
+
+
+@dataclass(frozen=True)
+class Fonts:
+    regular: str
+    bold: str
+    unicode: bool  # False: Helvetica, other scripts than Latin print as boxes
+
+
+# -- links and QR codes ----------------------------------------------------------------------
+
+
+def join_link(bot_username: str, join_code: str) -> str:
+    """The deep link that links a phone to an entry (what /start receives)."""
+    return f"https://t.me/{bot_username.strip().lstrip('@')}?start={join_code}"
+
+
+def qr_code(link: str) -> segno.QRCode:
+    """A regular QR code (never a Micro QR), medium error correction or better."""
+    return segno.make(link, error="m", micro=False)
+
+
+# -- fonts -----------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=4)
+def find_fonts(dirs: tuple[Path, ...] = FONT_DIRS) -> Fonts:
+    """DejaVu Sans (regular and bold) from the first folder that has it, else Helvetica."""
+    for folder in dirs:
+        regular = folder / "DejaVuSans.ttf"
+        if not regular.is_file():
+            continue
+        try:
+            pdfmetrics.registerFont(TTFont("PuzzleCards", str(regular)))
+        except (TTFError, OSError):
+            continue
+        bold_name = "PuzzleCards"
+        bold = folder / "DejaVuSans-Bold.ttf"
+        if bold.is_file():
+            try:
+                pdfmetrics.registerFont(TTFont("PuzzleCards-Bold", str(bold)))
+                bold_name = "PuzzleCards-Bold"
+            except (TTFError, OSError):
+                pass
+        return Fonts("PuzzleCards", bold_name, True)
+    return Fonts("Helvetica", "Helvetica-Bold", False)
+
+
+def _fit(text: str, font: str, size: float, width: float, smallest: float) -> float:
+    """The largest size from ``size`` down to ``smallest`` at which ``text`` fits ``width``."""
+    w = pdfmetrics.stringWidth(text, font, size)
+    if w <= width:
+        return size
+    return max(smallest, size * width / w)
+
+
+def _clip(text: str, font: str, size: float, width: float) -> str:
+    if pdfmetrics.stringWidth(text, font, size) <= width:
+        return text
+    while text and pdfmetrics.stringWidth(text + "…", font, size) > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def _wrap(paragraphs: Sequence[str], font: str, width: float, height: float
+          ) -> tuple[float, list[str]]:
+    """The paragraphs wrapped to ``width``, as large as fits ``height`` (22 pt down to 8)."""
+    size = 22.0
+    while True:
+        lines: list[str] = []
+        for text in paragraphs:
+            lines.extend(simpleSplit(text, font, size, width) or [""])
+        if len(lines) * size * 1.2 <= height or size <= 8:
+            break
+        size -= 0.5
+    fitting = max(1, int(height // (size * 1.2)))
+    if len(lines) > fitting:
+        lines = lines[:fitting]
+        lines[-1] = _clip(lines[-1] + "…", font, size, width)
+    return size, [_clip(line, font, size, width) for line in lines]
+
+
+def _name_lines(names: Sequence[str], font: str, width: float, height: float
+                ) -> tuple[float, list[str]]:
+    """One name a line; a big team's names run on, comma-separated, when that reads larger."""
+    size, lines = _wrap(names, font, width, height)
+    if len(names) > 1:
+        joined_size, joined = _wrap([", ".join(names)], font, width, height)
+        if joined_size > size * 1.2:
+            return joined_size, joined
+    return size, lines
+
+
+# -- drawing ---------------------------------------------------------------------------------
+
+
+def card_origin(slot: int) -> tuple[float, float]:
+    """Bottom-left corner of card ``slot`` (0 top left, 1 top right, 2 and 3 below)."""
+    col, row = slot % 2, slot // 2
+    return MARGIN + col * CARD_W, PAGE_H - MARGIN - (row + 1) * CARD_H
+
+
+def _cut_lines(c: Canvas) -> None:
+    c.saveState()
+    c.setStrokeGray(0.6)
+    c.setLineWidth(0.5)
+    c.setDash(4, 3)
+    for i in range(3):  # through the margins too, so a guillotine can be lined up
+        x = MARGIN + i * CARD_W
+        y = MARGIN + i * CARD_H
+        c.line(x, 0, x, PAGE_H)
+        c.line(0, y, PAGE_W, y)
+    c.restoreState()
+
+
+def _draw_qr(c: Canvas, link: str, x: float, y: float) -> None:
+    """The symbol as one vector path of black runs, ``QR_WIDTH`` wide, bottom-left at x, y."""
+    matrix = qr_code(link).matrix
+    n = len(matrix)
+    module = QR_WIDTH / n
+    path = c.beginPath()
+    for r, row in enumerate(matrix):
+        top = y + QR_WIDTH - (r + 1) * module
+        col = 0
+        while col < n:
+            if not row[col]:
+                col += 1
+                continue
+            start = col
+            while col < n and row[col]:
+                col += 1
+            path.rect(x + start * module, top, (col - start) * module, module)
+    c.saveState()
+    c.setFillGray(0)
+    c.drawPath(path, stroke=0, fill=1)
+    c.restoreState()
+    c.linkURL(link, (x, y, x + QR_WIDTH, y + QR_WIDTH), relative=0, thickness=0)
+
+
+def _draw_card(c: Canvas, slot: int, contest: Contest, entry: Entry, bot_username: str,
+               fonts: Fonts) -> None:
+    x0, y0 = card_origin(slot)
+    inner = CARD_W - 2 * PAD
+    mid = x0 + CARD_W / 2
+    top = y0 + CARD_H - PAD
+
+    category = contest.category(entry.category)
+    category_name = category.name if category is not None else entry.category
+    size = _fit(category_name, fonts.regular, 15, inner, 9)
+    baseline = top - size * 0.8
+    c.setFillGray(0.25)
+    c.setFont(fonts.regular, size)
+    c.drawCentredString(mid, baseline, _clip(category_name, fonts.regular, size, inner))
+
+    number = str(entry.number)
+    size = _fit(number, fonts.bold, 76, inner, 24)
+    baseline = baseline - 5 * mm - size * 0.73
+    c.setFillGray(0)
+    c.setFont(fonts.bold, size)
+    c.drawCentredString(mid, baseline, number)
+    names_top = baseline - 5 * mm
+
+    text = INSTRUCTIONS.get(contest.language, INSTRUCTIONS["en"])
+    size = 12.0
+    lines = simpleSplit(text, fonts.regular, size, inner)
+    c.setFillGray(0.2)
+    c.setFont(fonts.regular, size)
+    y = y0 + PAD + (len(lines) - 1) * size * 1.25
+    for line in lines:
+        c.drawCentredString(mid, y, line)
+        y -= size * 1.25
+    instructions_top = y0 + PAD + len(lines) * size * 1.25
+
+    link = join_link(bot_username, entry.join_code)
+    quiet = QR_QUIET * QR_WIDTH / len(qr_code(link).matrix)
+    qr_y = instructions_top + quiet - 0.5 * size  # text sits below its line's top
+    _draw_qr(c, link, mid - QR_WIDTH / 2, qr_y)
+
+    box = names_top - (qr_y + QR_WIDTH + quiet)
+    size, name_lines = _name_lines(entry.names, fonts.regular, inner, box)
+    c.setFillGray(0)
+    c.setFont(fonts.regular, size)
+    leading = size * 1.2
+    y = names_top - (box - len(name_lines) * leading) / 2 - size * 0.85
+    for line in name_lines:
+        c.drawCentredString(mid, y, line)
+        y -= leading
+
+
+def cards_pdf(contest: Contest, entries: list[Entry], bot_username: str) -> bytes:
+    """The cards as PDF bytes, in the order given: ceil(len(entries) / 4) A4 pages."""
+    if not entries:
+        raise CardsError("no entries to print")
+    fonts = find_fonts()
+    out = io.BytesIO()
+    c = Canvas(out, pagesize=A4, invariant=True, pageCompression=1)
+    c.setTitle(f"{contest.name}: table cards")
+    c.setCreator("puzzlebot")
+    pages = math.ceil(len(entries) / CARDS_PER_PAGE)
+    for page in range(pages):
+        _cut_lines(c)
+        chunk = entries[page * CARDS_PER_PAGE:(page + 1) * CARDS_PER_PAGE]
+        for slot, entry in enumerate(chunk):
+            _draw_card(c, slot, contest, entry, bot_username, fonts)
+        c.showPage()
+    c.save()
+    return out.getvalue()
+
+
+# -- from the database and the command line --------------------------------------------------
+
+
+async def cards_from_db(contest: Contest, store: Store | str | Path, bot_username: str,
+                        category: str | None) -> bytes:
+    """Cards for the entries in the database (one category, or all), by entry number.
+
+    ``store`` is an open Store (left open) or a database path (opened and closed here).
+    Withdrawn and left-out entries are skipped. CardsError when nothing is left to print.
+    """
+    from bot.domain.registration import Status
+    from bot.registrations import Registrations
+    from bot.wallclock import CLOCK
+
+    if isinstance(store, Store):
+        db = store
+    else:
+        db = await Store.open(store)
+    try:
+        entries = await db.entries(category)
+        places = await Registrations(contest, db).places(CLOCK.now())
+    finally:
+        if db is not store:
+            await db.close()
+    gone = {Status.WITHDRAWN, Status.LEFT_OUT}
+    entries = [e for e in entries if e.number not in places or places[e.number].status not in gone]
+    if not entries:
+        where = f" in category {category}" if category is not None else ""
+        raise CardsError(f"no entries to print{where}")
+    return cards_pdf(contest, entries, bot_username)
+
+
+async def bot_username_from_env(env: Mapping[str, str] | None = None) -> str | None:
+    """PUZZLEBOT_BOT_USERNAME if set; else ask Telegram (getMe) with TELEGRAM_BOT_TOKEN, at
+    TELEGRAM_BASE_URL if set; None if neither is set. CardsError if getMe fails."""
+    env = os.environ if env is None else env
+    given = env.get(USERNAME_ENV, "").strip().lstrip("@")
+    if given:
+        if not _USERNAME.fullmatch(given):
+            raise CardsError(f"{USERNAME_ENV} does not look like a bot username "
+                             f"(5-32 letters, digits or _): {given!r}")
+        return given
+    token = env.get("TELEGRAM_BOT_TOKEN", "").strip()
+    if not token:
+        return None
+    if ":" not in token or " " in token:
+        raise CardsError("TELEGRAM_BOT_TOKEN does not look like a bot token (digits:letters)")
+
+    from telegram import Bot
+    from telegram.error import InvalidToken, TelegramError
+
+    from bot.app import base_url
+
+    url = env.get("TELEGRAM_BASE_URL", "").strip() or None
+    try:
+        async with Bot(token, base_url=base_url(url)) as bot:
+            username = bot.username  # initialize() called getMe
+    except InvalidToken:
+        raise CardsError("Telegram refused TELEGRAM_BOT_TOKEN (getMe); or set "
+                         f"{USERNAME_ENV}") from None
+    except TelegramError as exc:
+        problem = str(exc).replace(token, "[token]")
+        raise CardsError(f"could not ask Telegram for the bot's username ({problem}); "
+                         f"set {USERNAME_ENV} instead") from None
+    return username
+
+
+def _fail(message: str) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return 2
+
+
+def cards_command(args: argparse.Namespace) -> int:
+    """``python -m bot cards [--category C]``: the PDF on standard output."""
+    from bot.config import ConfigError, load_settings
+    from bot.contest_file import ContestFileError, load_contest
+    from bot.store import StoreError
+
+    try:
+        config = load_settings(need_token=False)
+        contest = load_contest(config.contest_file)
+    except (ConfigError, ContestFileError) as exc:
+        return _fail(str(exc))
+    category: str | None = args.category
+    if category is not None and contest.category(category) is None:
+        return _fail(f"unknown category {category!r} "
+                     f"(known: {', '.join(c.id for c in contest.categories)})")
+    if not Path(config.db_path).is_file():
+        return _fail(f"{config.db_path}: no such database (set PUZZLEBOT_DB)")
+    if sys.stdout.isatty():
+        return _fail("the PDF goes to standard output: redirect it, e.g. > cards.pdf")
+
+    async def make() -> bytes:
+        username = await bot_username_from_env()
+        if username is None:
+            raise CardsError(f"the links need the bot's username: set {USERNAME_ENV} "
+                             "(e.g. my_contest_bot) or TELEGRAM_BOT_TOKEN to ask Telegram")
+        return await cards_from_db(contest, config.db_path, username, category)
+
+    try:
+        pdf = asyncio.run(make())
+    except CardsError as exc:
+        return _fail(str(exc))
+    except StoreError as exc:
+        return _fail(f"{config.db_path}: {exc}")
+    sys.stdout.buffer.write(pdf)
+    sys.stdout.buffer.flush()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m bot.cards``: the same as ``python -m bot cards``."""
+    parser = argparse.ArgumentParser(prog="python -m bot cards",
+                                     description="table cards with QR codes, as PDF on stdout")
+    parser.add_argument("--category", default=None, help="only this category's entries")
+    return cards_command(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
