@@ -46,6 +46,18 @@ class Registrations:
         self.store = store
 
     async def applications(self) -> list[Application]:
+        entries = await self.store.entries()
+        key = (len(entries), entries[-1].number if entries else 0,
+               *(self.store.versions.get(k, 0) for k in ("payment", "withdraw", "correction")))
+        cached = self.store.derived.get("applications")
+        if cached is not None and cached[0] == key:
+            result: list[Application] = cached[1]
+            return result
+        apps = await self._applications()
+        self.store.derived["applications"] = (key, apps)
+        return apps
+
+    async def _applications(self) -> list[Application]:
         paid: dict[int, datetime] = {}
         withdrawn: dict[int, datetime] = {}
         for e in await self.store.events(kinds=["payment", "withdraw"]):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from bot.domain.clock import CategoryClock, Pause
 from bot.domain.contest import Category, Contest
@@ -91,11 +92,15 @@ class EntryState:
     pieces_event: Event | None
     ready: Event | None  # the latest /listo not yet followed by a finish
 
-    @property
+    @cached_property
     def escape_result(self) -> EscapeResult | None:
         return result(self.ledger) if self.ledger is not None else None
 
     def competitor(self) -> Competitor:
+        return self._competitor
+
+    @cached_property
+    def _competitor(self) -> Competitor:
         return Competitor(
             number=self.entry.number,
             names=self.entry.names,

@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -65,7 +66,7 @@ class Entry:
     meal_adults: int = 0
     meal_children: int = 0
 
-    @property
+    @cached_property
     def names(self) -> tuple[str, ...]:
         return tuple(m.name for m in self.members)
 
