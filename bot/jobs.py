@@ -11,6 +11,7 @@ import logging
 from datetime import UTC, datetime
 from typing import Any
 
+from apscheduler.jobstores.base import JobLookupError
 from telegram.ext import Application, CallbackContext, ContextTypes
 
 from bot.domain.clock import format_duration
@@ -30,7 +31,11 @@ def _replace(app: Application[Any, Any, Any, Any, Any, Any], name: str, callback
     named: dict[str, Any] = app.bot_data.setdefault("jobs_by_name", {})
     old = named.get(name)
     if old is not None and not old.removed:
-        old.schedule_removal()  # kept by name: no scan of every job in the queue
+        try:
+            old.schedule_removal()  # kept by name: no scan of every job in the queue
+        except JobLookupError:
+            pass  # it already ran
+
     named[name] = jq.run_once(callback, when=_delay(when), name=name, data=data)
 
 
