@@ -37,3 +37,11 @@ run: $(STAMP)
 
 demo: $(STAMP)
 	$(PY) -m bot demo $(DEMO_ARGS)
+
+.PHONY: bench bench-smoke
+
+bench: $(STAMP)
+	$(PY) bench/run.py
+
+bench-smoke: $(STAMP)
+	$(PY) bench/run.py --smoke

@@ -1,0 +1,394 @@
+"""Part 4: how costs grow. (a) one /pista with an empty history vs a big one, (b) the ranking of
+a 10,000-entry category, (c) start-up with many pending cooldown notices, (d) a broadcast through
+AIORateLimiter to our fake Bot API server on loopback."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import sqlite3
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from common import (
+    ORGANISER_ID,
+    FakeRequest,
+    Updates,
+    big_contest_file,
+    bot_config,
+    contest_start,
+    import_teams,
+    median,
+    ms,
+    process,
+    running_bot,
+    stop_bot,
+)
+from telegram.error import RetryAfter, TelegramError
+from workload import ORGANISER, Sizes, make_teams
+
+from bot.app import build_application
+from bot.contest_file import load_contest
+from bot.domain.escape import Kind
+from bot.fakeapi import Failure, FakeBotAPI
+
+CHUNK = 100_000  # rows per executemany transaction
+
+# kinds of the bulk history, with weights (a contest day's shape: mostly requests and results)
+BULK_KINDS = [("hint", 25), ("solution", 8), ("request_refused", 6), ("stage", 8),
+              ("escape", 4), ("ready", 6), ("finish", 10), ("pieces", 3), ("link", 8)]
+
+
+def _bulk_rows(n: int, entries: list[tuple[int, str]], start: datetime, first_id: int,
+               seed: int) -> Iterator[tuple[Any, ...]]:
+    """``n`` event rows for ``entries`` (number, category); every refused request comes with its
+    sent notice, as after a finished day. Corrections: 1 finish in 200 supersedes the previous
+    one of its entry."""
+    rng = random.Random(seed)
+    kinds = [k for k, w in BULK_KINDS for _ in range(w)]
+    t0 = int(start.timestamp())
+    now = int(time.time())
+    last_finish: dict[int, int] = {}
+    i = 0
+    update_id = 50_000_000
+    while i < n:
+        number, category = rng.choice(entries)
+        kind = rng.choice(kinds)
+        at = t0 + rng.randint(0, 3 * 3600)
+        eid = first_id + i
+        actor = 200_000 + number * 2 + rng.randint(0, 1)
+        role, stage, value, ref, data, supersedes = "participant", None, None, None, None, None
+        update_id += 1
+        if kind in ("hint", "solution"):
+            stage = rng.randint(1, 5)
+            data = json.dumps({"tickets_used": 1 if kind == "hint" else 2, "tickets_bought": 0})
+        elif kind == "request_refused":
+            stage = rng.randint(1, 5)
+            value = rng.randint(300, 5400)
+            ref = f"cooldown:{number}:{value}:{eid}"
+            data = json.dumps({"request": "hint", "reason": "cooldown"})
+        elif kind == "stage":
+            role, actor, stage = "volunteer", 1_000 + rng.randint(0, 19), rng.randint(2, 5)
+        elif kind == "escape":
+            role, actor, value = "volunteer", 1_000 + rng.randint(0, 19), rng.randint(1500, 5400)
+        elif kind == "ready":
+            value = rng.randint(3000, 9000)
+        elif kind == "finish":
+            role, actor, value = "volunteer", 1_000 + rng.randint(0, 19), rng.randint(3000, 9000)
+            if number in last_finish and rng.random() < 0.005:
+                supersedes = last_finish[number]
+            last_finish[number] = eid
+        elif kind == "pieces":
+            role, actor, value = "volunteer", 1_000 + rng.randint(0, 19), rng.randint(100, 499)
+        elif kind == "link":
+            ref = f"ebulk{number}"
+        yield (eid, at, now, actor, role, kind, number, category, stage, value, ref, data,
+               supersedes, update_id)
+        i += 1
+        if kind == "request_refused" and i < n:
+            yield (first_id + i, at + 300, now, None, "system", "notice", number, None, None,
+                   None, ref, None, None, None)
+            i += 1
+
+
+def bulk_insert(db: Path, n: int, entries: list[tuple[int, str]], start: datetime,
+                seed: int) -> float:
+    """Append ``n`` events with executemany, CHUNK rows per transaction; returns seconds."""
+    t0 = time.perf_counter()
+    con = sqlite3.connect(str(db), isolation_level=None)
+    try:
+        con.execute("PRAGMA foreign_keys=ON")
+        first = (con.execute("SELECT COALESCE(MAX(id), 0) FROM events").fetchone()[0]) + 1
+        rows = _bulk_rows(n, entries, start, first, seed)
+        sql = ("INSERT INTO events (id, at, recorded_at, actor, role, kind, entry, category, "
+               "stage, value, ref, data, supersedes, update_id) "
+               "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+        while True:
+            chunk = [r for _, r in zip(range(CHUNK), rows, strict=False)]
+            if not chunk:
+                break
+            con.execute("BEGIN")
+            con.executemany(sql, chunk)
+            con.execute("COMMIT")
+    finally:
+        con.close()
+    return time.perf_counter() - t0
+
+
+def _event_count(db: Path) -> int:
+    con = sqlite3.connect(str(db))
+    try:
+        return int(con.execute("SELECT COUNT(*) FROM events").fetchone()[0])
+    finally:
+        con.close()
+
+
+# -- (a) /pista with an empty history vs a big one ---------------------------------------------
+
+
+async def pista_growth(tmp: Path, samples: int, bulk: int, others: int, seed: int,
+                       budget_s: float) -> dict[str, Any]:
+    work = tmp / "pista"
+    work.mkdir()
+    cfile = big_contest_file(work / "contest.toml")
+    db = work / "pista.sqlite3"
+    contest = load_contest(cfile)
+    t0 = contest_start(contest)
+    pairs = make_teams(Sizes(2 * samples, 2 * samples, 0), seed, pairs_only=True)
+    rest = make_teams(Sizes(others, others // 2, 0), seed + 7, first_number=len(pairs) + 1,
+                      first_phone=300_000)
+    ups = Updates()
+
+    async def measure(app: Any, fake: FakeRequest, group: list[Any], limit_s: float | None
+                      ) -> tuple[list[float], int]:
+        lat, bad = [], 0
+        started = time.perf_counter()
+        for i, team in enumerate(group):
+            n = len(fake.calls)
+            dt = await process(app, ups.message(team.phones[0], "/pista 1",
+                                                t0 + timedelta(seconds=600 + i)))
+            if not any("(#" in c.text for c in fake.calls[n:] if c.method == "sendMessage"):
+                bad += 1
+            lat.append(dt)
+            if (limit_s is not None and len(lat) >= 5
+                    and time.perf_counter() - started > limit_s):
+                break
+        return lat, bad
+
+    async with running_bot(db, cfile) as (app, fake):
+        await import_teams(app, pairs + rest, random.Random(seed))
+        await process(app, ups.message(ORGANISER, "/start", t0 - timedelta(hours=1)))
+        for t in pairs:
+            for p in t.phones:
+                await process(app, ups.message(p, f"/start {t.join_code}",
+                                               t0 - timedelta(hours=1)))
+        await process(app, ups.message(ORGANISER, "/inicio", t0))
+        ups.update_id = 10_000_000
+        before, bad_before = await measure(app, fake, pairs[:samples], None)
+    events_before = _event_count(db)
+    insert_s = bulk_insert(db, bulk, [(t.number, t.category) for t in rest], t0, seed)
+    events_after = _event_count(db)
+    t_restart = time.perf_counter()
+    async with running_bot(db, cfile) as (app, fake):
+        restart_s = time.perf_counter() - t_restart
+        after, bad_after = await measure(app, fake, pairs[samples:], budget_s)
+    if bad_before or bad_after:
+        raise RuntimeError(f"/pista not accepted: {bad_before} before, {bad_after} after the "
+                           "bulk history")
+    m0, m1 = median(before), median(after)
+    return {
+        "samples_empty": len(before), "samples_big": len(after),
+        "events_empty": events_before, "events_big": events_after,
+        "bulk_inserted": bulk, "bulk_insert_s": round(insert_s, 1),
+        "restart_with_big_history_s": round(restart_s, 2),
+        "median_ms_empty": ms(m0), "median_ms_big": ms(m1),
+        "ratio": round(m1 / m0, 2) if m0 > 0 else None,
+    }
+
+
+# -- (b) the ranking of a 10,000-entry category ------------------------------------------------
+
+
+async def ranking_growth(tmp: Path, entries: int, repeats: int, seed: int) -> dict[str, Any]:
+    work = tmp / "ranking"
+    work.mkdir()
+    cfile = big_contest_file(work / "contest.toml")
+    db = work / "ranking.sqlite3"
+    contest = load_contest(cfile)
+    t0 = contest_start(contest)
+    teams = make_teams(Sizes(entries, 0, 0), seed, category="adultos")
+    ups = Updates()
+    async with running_bot(db, cfile) as (app, fake):
+        t_import = time.perf_counter()
+        await import_teams(app, teams, random.Random(seed))
+        import_s = time.perf_counter() - t_import
+        await process(app, ups.message(ORGANISER, "/start", t0 - timedelta(hours=1)))
+        await process(app, ups.message(ORGANISER, "/inicio adultos", t0))
+    # results straight into the events table: most finished, some counted pieces
+    rng = random.Random(seed)
+    cat = contest.category("adultos")
+    assert cat is not None
+    rows, finished, pieces = [], 0, 0
+    now = int(time.time())
+    for i, t in enumerate(teams):
+        r = rng.random()
+        at = int((t0 + timedelta(seconds=cat.time_limit + 60)).timestamp())
+        if r < 0.85:
+            rows.append((at, now, 1_000, "volunteer", "finish", t.number, None, None,
+                         rng.randint(int(cat.time_limit * 0.4), cat.time_limit), None, None,
+                         None, 20_000_000 + i))
+            finished += 1
+        elif r < 0.97:
+            rows.append((at, now, 1_000, "volunteer", "pieces", t.number, None, None,
+                         rng.randint(50, cat.pieces - 1), None, None, None, 20_000_000 + i))
+            pieces += 1
+    con = sqlite3.connect(str(db), isolation_level=None)
+    try:
+        con.execute("BEGIN")
+        con.executemany("INSERT INTO events (at, recorded_at, actor, role, kind, entry, "
+                        "category, stage, value, ref, data, supersedes, update_id) "
+                        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", rows)
+        con.execute("COMMIT")
+    finally:
+        con.close()
+    ups.update_id = 30_000_000
+    lat: list[float] = []
+    lines, texts = 0, []
+    async with running_bot(db, cfile) as (app, fake):
+        for i in range(repeats):
+            n = len(fake.calls)
+            dt = await process(app, ups.message(
+                ORGANISER, "/clasificacion adultos",
+                t0 + timedelta(seconds=cat.time_limit + 900 + i)))
+            lat.append(dt)
+            texts = [c.text for c in fake.calls[n:] if c.method == "sendMessage"]
+            lines = sum(len(x.splitlines()) for x in texts)
+    if lines < finished + pieces:
+        raise RuntimeError(f"ranking of {entries} entries shows {lines} lines, expected at least "
+                           f"{finished + pieces}")
+    return {
+        "entries": entries, "finished": finished, "pieces_only": pieces,
+        "import_s": round(import_s, 2), "repeats": repeats,
+        "first_ms": ms(lat[0]), "median_ms": ms(median(lat)),
+        "messages_per_ranking": len(texts), "lines_per_ranking": lines,
+    }
+
+
+# -- (c) start-up with pending cooldown notices --------------------------------------------------
+
+
+async def timers_growth(tmp: Path, pairs: int, repeats: int, seed: int) -> dict[str, Any]:
+    work = tmp / "timers"
+    work.mkdir()
+    cfile = big_contest_file(work / "contest.toml")
+    db = work / "timers.sqlite3"
+    teams = make_teams(Sizes(pairs, pairs, 0), seed, pairs_only=True)
+    async with running_bot(db, cfile) as (app, _):
+        await import_teams(app, teams, random.Random(seed))
+        day = app.bot_data["services"].day
+        # message dates near real now, so the notices are due in the future
+        t_setup = time.perf_counter()
+        out = await day.start_clock(ORGANISER_ID, "parejas",
+                                    datetime.now(UTC) - timedelta(minutes=10), None)
+        assert out.ok, out
+
+        async def one(t: Any) -> None:
+            user = t.phones[0].id
+            now = datetime.now(UTC)
+            a = await day.request(user, t.number, Kind.HINT, 1, now - timedelta(seconds=60),
+                                  None)
+            if not a.ok:
+                raise RuntimeError(f"hint for #{t.number} refused: {a.reason}")
+            b = await day.request(user, t.number, Kind.HINT, 2, now - timedelta(seconds=30),
+                                  None)
+            if b.ok or b.reason != "cooldown":
+                raise RuntimeError(f"second request of #{t.number}: {b.reason}, "
+                                   "expected cooldown")
+
+        for i in range(0, len(teams), 50):  # 50 pairs at a time, as a busy hall would
+            await asyncio.gather(*(one(t) for t in teams[i:i + 50]))
+        setup_s = time.perf_counter() - t_setup
+    contest = load_contest(cfile)
+    times, counts, future = [], [], []
+    for _ in range(repeats):
+        app = build_application(bot_config(db, cfile), contest, rate_limiter=False,
+                                request=FakeRequest(keep=False),
+                                updates_request=FakeRequest(keep=False))
+        try:
+            t0 = time.perf_counter()
+            await app.initialize()
+            await app.post_init(app)
+            jobs = app.job_queue.jobs(r"^cooldown:")
+            times.append(time.perf_counter() - t0)
+        finally:
+            await stop_bot(app)
+        counts.append(len(jobs))
+        now = datetime.now(UTC)
+        future.append(sum(1 for j in jobs if (_due(j) or now) > now))
+    if min(counts) < pairs:
+        raise RuntimeError(f"only {min(counts)} of {pairs} cooldown notices were scheduled")
+    return {
+        "pairs": pairs, "setup_s": round(setup_s, 1), "repeats": repeats,
+        "jobs_scheduled": counts[-1], "jobs_due_in_future": future[-1],
+        "startup_ms": [ms(t) for t in times], "median_ms": ms(median(times)),
+    }
+
+
+# -- (d) a broadcast through AIORateLimiter ------------------------------------------------------
+
+
+def _due(job: Any) -> datetime | None:
+    """When a job will run (the JobQueue is not started: APScheduler keeps it pending, with
+    its DateTrigger's run date)."""
+    trigger = getattr(job.job, "trigger", None)
+    return getattr(trigger, "run_date", None)
+
+
+class CountingAPI(FakeBotAPI):
+    """FakeBotAPI counting the 429 answers it gives (it gives none unless told to)."""
+
+    answered_429 = 0
+
+    async def _fail(self, request: Any, f: Failure) -> Any:
+        if f.kind == "429":
+            self.answered_429 += 1
+        return await super()._fail(request, f)
+
+
+async def broadcast(tmp: Path, people: int) -> dict[str, Any]:
+    """The bot's Application (build_application, production rate limiter) pointed at our fake
+    Bot API server over loopback sends ``people`` messages at once."""
+    work = tmp / "broadcast"
+    work.mkdir()
+    api = CountingAPI()
+    await api.start()
+    try:
+        cfile = work / "contest.toml"
+        big_contest_file(cfile)
+        config = bot_config(work / "broadcast.sqlite3", cfile, base_url=api.base_url,
+                            token=api.token)
+        app = build_application(config, load_contest(cfile), rate_limiter=True)
+        failures: list[str] = []
+        retry_after = 0
+
+        async def send(i: int) -> None:
+            nonlocal retry_after
+            try:
+                await app.bot.send_message(5_000_000 + i, f"Aviso {i + 1}: la clasificación "
+                                           "provisional está publicada en el tablón.")
+            except RetryAfter:
+                retry_after += 1
+            except TelegramError as exc:
+                failures.append(repr(exc))
+
+        try:
+            await app.initialize()
+            limiter = type(app.bot.rate_limiter).__name__ if app.bot.rate_limiter else None
+            before = len(api.calls)
+            t0 = time.perf_counter()
+            await asyncio.gather(*(send(i) for i in range(people)))
+            wall = time.perf_counter() - t0
+        finally:
+            await stop_bot(app)
+        calls = [c for c in api.calls[before:] if c.method == "sendMessage"]
+        stamps = sorted(c.at.timestamp() for c in calls)
+        # steady rate: after the limiter's initial burst (its bucket starts full)
+        burst = 30
+        steady = ((len(stamps) - burst - 1) / (stamps[-1] - stamps[burst])
+                  if len(stamps) > burst + 10 and stamps[-1] > stamps[burst] else None)
+    finally:
+        await api.stop()
+    if failures or len(calls) != people:
+        raise RuntimeError(f"broadcast: {len(calls)} of {people} messages arrived; "
+                           f"errors: {failures[:3]}")
+    return {
+        "people": people, "rate_limiter": limiter, "server_calls": len(calls),
+        "wall_s": round(wall, 2), "rate_msg_s": round(people / wall, 1),
+        "steady_rate_msg_s": round(steady, 1) if steady else None,
+        "answered_429": api.answered_429, "retry_after_raised": retry_after,
+        "spec_violations": api.violations[:5],
+    }

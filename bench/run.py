@@ -1,0 +1,332 @@
+"""The contest-day benchmark (``make bench``; ``make bench-smoke`` for CI's tiny sizes).
+
+Prints one table (metric, value, target, pass/fail), one line per target, and writes the same
+figures as JSON (bench/results.json). Speed targets are reported, never asserted: the exit code
+is non-zero only when something is broken (an exception, a handler error, a Bot API call against
+the spec, an acknowledged event missing after the SIGKILL). See bench/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import random
+import sys
+import tempfile
+import time
+import traceback
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import telegram  # noqa: E402
+from common import ERRORS, filesystem_of, percentile, setup_logging  # noqa: E402
+from day import bot_day, durability, echo_day  # noqa: E402
+from growth import broadcast, pista_growth, ranking_growth, timers_growth  # noqa: E402
+from workload import Sizes  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+
+
+@dataclass(frozen=True)
+class Plan:
+    day: Sizes
+    repeats: int  # bot and echo runs of the day (rates: median run; latencies: all runs)
+    pista_samples: int
+    pista_events: int
+    pista_others: int  # entries the bulk history belongs to
+    pista_budget_s: float  # time allowed for the /pista samples over the big history
+    ranking_entries: int
+    ranking_repeats: int
+    timer_pairs: int
+    timer_repeats: int
+    broadcast: int
+
+
+FULL = Plan(Sizes(150, 50, 20), 3, 50, 1_000_000, 2_000, 120.0, 10_000, 7, 1_000, 3, 500)
+SMOKE = Plan(Sizes(20, 6, 4), 1, 10, 1_000, 50, 10.0, 200, 3, 20, 2, 30)
+
+TELEGRAM_RATE = 30.0  # messages per second, overall, as Telegram allows a bot
+
+
+def _ok(flag: bool) -> str:
+    return "pass" if flag else "FAIL"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--smoke", action="store_true",
+                        help="tiny sizes for CI (well under a minute)")
+    parser.add_argument("--seed", type=int, default=2023, help="the day's seed (same seed, "
+                        "same day)")
+    parser.add_argument("--out", default=str(HERE / "results.json"), help="JSON results file")
+    parser.add_argument("--keep", action="store_true",
+                        help="keep the temporary directory (databases, durability log)")
+    args = parser.parse_args()
+    setup_logging()
+    plan = SMOKE if args.smoke else FULL
+    tmp_obj = tempfile.TemporaryDirectory(prefix="puzzlebot-bench-")
+    tmp = Path(tmp_obj.name)
+    started = time.perf_counter()
+    results: dict[str, Any] = {
+        "meta": {
+            "mode": "smoke" if args.smoke else "full", "seed": args.seed,
+            "started_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "python": platform.python_version(), "python_telegram_bot": telegram.__version__,
+            "machine": f"{platform.machine()}, {os.cpu_count()} cpu",
+            "temp_dir": str(tmp), "temp_dir_filesystem": filesystem_of(tmp),
+            "plan": {k: (v.__dict__ if isinstance(v, Sizes) else v)
+                     for k, v in plan.__dict__.items()},
+        },
+    }
+    errors: list[str] = []
+    timings: dict[str, float] = {}
+
+    def part(name: str, fn: Any) -> Any:
+        t0 = time.perf_counter()
+        print(f"[bench] {name} ...", file=sys.stderr, flush=True)
+        try:
+            return fn()
+        except Exception as exc:  # noqa: BLE001 - reported, then the exit code says broken
+            errors.append(f"{name}: {exc!r}")
+            traceback.print_exc()
+            return None
+        finally:
+            timings[name] = round(time.perf_counter() - t0, 1)
+
+    # -- 1, 2: the day through the bot and through an echo bot, same updates -------------------
+    def day_runs() -> dict[str, Any]:
+        bots, echos, bot_lat, echo_lat = [], [], [], []
+        for i in range(plan.repeats):
+            d = tmp / f"day{i}"
+            d.mkdir()
+            b, pls = asyncio.run(bot_day(d, plan.day, args.seed))
+            e = asyncio.run(echo_day(pls))
+            bot_lat += b.pop("latencies")
+            echo_lat += e.pop("latencies")
+            bots.append(b)
+            echos.append(e)
+        d = tmp / "day-sequential"
+        d.mkdir()
+        seq, _ = asyncio.run(bot_day(d, plan.day, args.seed, sequential=True))
+        seq_lat = seq.pop("latencies")
+        seq = {k: seq[k] for k in ("updates", "wall_s", "rate_ups", "p50_ms", "p99_ms",
+                                   "max_ms", "latency_ms_by_command", "events_by_kind")}
+        seq["p99_ms"] = round(percentile(seq_lat, 99) * 1000, 3)
+        b = sorted(bots, key=lambda r: r["rate_ups"])[len(bots) // 2]
+        e = sorted(echos, key=lambda r: r["rate_ups"])[len(echos) // 2]
+        b = {**b, "runs_rate_ups": [r["rate_ups"] for r in bots],
+             "p50_ms": round(percentile(bot_lat, 50) * 1000, 3),
+             "p99_ms": round(percentile(bot_lat, 99) * 1000, 3),
+             "max_ms": round(max(bot_lat) * 1000, 3)}
+        e = {**e, "runs_rate_ups": [r["rate_ups"] for r in echos],
+             "p50_ms": round(percentile(echo_lat, 50) * 1000, 3),
+             "p99_ms": round(percentile(echo_lat, 99) * 1000, 3)}
+        for r in (b, e):
+            if r["spec_violations"]:
+                errors.append(f"Bot API calls against the spec: {r['spec_violations']}")
+        if b["acks_in_process"]["acks_missing_event"]:
+            errors.append(f"in-process day: acknowledged events missing: "
+                          f"{b['acks_in_process']['missing_examples']}")
+        return {"bot": b, "echo": e, "ratio": round(b["rate_ups"] / e["rate_ups"], 3),
+                "bot_one_at_a_time": seq}
+
+    day = part("day", day_runs)
+    results["throughput"] = day
+
+    # -- 3: durability --------------------------------------------------------------------------
+    def durable() -> dict[str, Any]:
+        expected = day["bot"]["wall_s"] if day else 2.0
+        rng = random.Random()
+        attempts = []
+        for i in range(3):
+            d = tmp / f"kill{i}"
+            d.mkdir()
+            r = durability(d, plan.day, args.seed, expected * (0.5 ** i), rng)
+            attempts.append(r)
+            if r["killed_mid_day"] and r["acks_checked"] > 0:
+                break
+        r = {**attempts[-1], "attempts": len(attempts)}
+        if r["acks_missing_event"]:
+            errors.append(f"durability: {r['acks_missing_event']} acknowledged events missing "
+                          f"after SIGKILL: {r['missing_examples']}")
+        if r["integrity"] != "ok":
+            errors.append(f"durability: database damaged after SIGKILL: {r['integrity']}")
+        return r
+
+    results["durability"] = part("durability", durable)
+
+    # -- 4: growth ------------------------------------------------------------------------------
+    growth: dict[str, Any] = {}
+    growth["pista"] = part("growth.pista", lambda: asyncio.run(pista_growth(
+        tmp, plan.pista_samples, plan.pista_events, plan.pista_others, args.seed,
+        plan.pista_budget_s)))
+    growth["ranking"] = part("growth.ranking", lambda: asyncio.run(ranking_growth(
+        tmp, plan.ranking_entries, plan.ranking_repeats, args.seed)))
+    growth["timers"] = part("growth.timers", lambda: asyncio.run(timers_growth(
+        tmp, plan.timer_pairs, plan.timer_repeats, args.seed)))
+    growth["broadcast"] = part("growth.broadcast", lambda: asyncio.run(broadcast(
+        tmp, plan.broadcast)))
+    results["growth"] = growth
+    if growth["broadcast"] and growth["broadcast"]["spec_violations"]:
+        errors.append(f"broadcast: calls against the spec: "
+                      f"{growth['broadcast']['spec_violations']}")
+
+    # -- targets --------------------------------------------------------------------------------
+    targets: list[dict[str, Any]] = []
+
+    def target(name: str, value: Any, goal: str, passed: bool | None, line: str) -> None:
+        targets.append({"target": name, "value": value, "goal": goal,
+                        "pass": passed, "line": line})
+
+    if day:
+        b, e = day["bot"], day["echo"]
+        target("throughput", day["ratio"], ">= 0.5 x echo", day["ratio"] >= 0.5,
+               f"throughput >= 50% of echo: bot {b['rate_ups']} updates/s, echo "
+               f"{e['rate_ups']} updates/s = {day['ratio'] * 100:.1f}%")
+        target("p99_latency_ms", b["p99_ms"], "< 10 ms", b["p99_ms"] < 10,
+               f"p99 < 10 ms: bot p99 {b['p99_ms']} ms (p50 {b['p50_ms']} ms) over "
+               f"{b['updates'] * plan.repeats} updates")
+    else:
+        target("throughput", None, ">= 0.5 x echo", None, "throughput: not measured (error)")
+        target("p99_latency_ms", None, "< 10 ms", None, "p99: not measured (error)")
+    p = growth.get("pista")
+    if p:
+        target("pista_growth_ratio", p["ratio"], "<= 1.2", p["ratio"] <= 1.2,
+               f"/pista with {p['events_big']:,} events <= 1.2x its cost with none: "
+               f"{p['median_ms_big']} ms vs {p['median_ms_empty']} ms = {p['ratio']}x")
+    else:
+        target("pista_growth_ratio", None, "<= 1.2", None, "/pista growth: not measured")
+    r = growth.get("ranking")
+    if r:
+        target("ranking_ms", r["median_ms"], "< 50 ms", r["median_ms"] < 50,
+               f"{r['entries']:,}-entry ranking < 50 ms: median {r['median_ms']} ms "
+               f"(first {r['first_ms']} ms)")
+    else:
+        target("ranking_ms", None, "< 50 ms", None, "ranking: not measured")
+    t = growth.get("timers")
+    if t:
+        target("timers_restore_ms", t["median_ms"], "< 1000 ms", t["median_ms"] < 1000,
+               f"{t['pairs']:,} pairs' timers restored < 1 s: median {t['median_ms']} ms "
+               f"({t['jobs_scheduled']} jobs)")
+    else:
+        target("timers_restore_ms", None, "< 1000 ms", None, "timers: not measured")
+    bc = growth.get("broadcast")
+    if bc:
+        ok = abs(bc["rate_msg_s"] - TELEGRAM_RATE) <= 0.1 * TELEGRAM_RATE and \
+            bc["answered_429"] == 0 and bc["retry_after_raised"] == 0
+        target("broadcast_rate", bc["rate_msg_s"], "30 msg/s +-10%, no 429", ok,
+               f"broadcast within 10% of 30 msg/s with no 429: {bc['people']} messages in "
+               f"{bc['wall_s']} s = {bc['rate_msg_s']} msg/s, {bc['answered_429']} answered "
+               f"429, {bc['server_calls']} calls reached the server")
+    else:
+        target("broadcast_rate", None, "30 msg/s +-10%, no 429", None, "broadcast: not measured")
+    dur = results.get("durability")
+    if dur:
+        target("durability_missing", dur["acks_missing_event"], "0 (else broken)",
+               dur["acks_missing_event"] == 0,
+               f"durability: {dur['acks_checked']} acknowledging replies checked after SIGKILL "
+               f"at {dur['killed_after_s']} s, {dur['acks_missing_event']} missing")
+    if ERRORS.records:
+        errors.append(f"{len(ERRORS.records)} error(s) logged while handling updates: "
+                      f"{ERRORS.records[:3]}")
+    results["targets"] = targets
+    results["errors"] = errors
+    results["meta"]["part_seconds"] = timings
+    results["meta"]["total_seconds"] = round(time.perf_counter() - started, 1)
+    Path(args.out).write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n",
+                              encoding="utf-8")
+    print_table(results, args.out)
+    if args.keep:
+        print(f"kept {tmp}")
+    else:
+        tmp_obj.cleanup()
+    code = 1 if errors else 0
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)  # an aiosqlite thread left by a failed part must not keep us waiting
+
+
+def print_table(results: dict[str, Any], out: str) -> None:
+    rows: list[tuple[str, str, str, str]] = []
+    marks = {t["target"]: t for t in results["targets"]}
+
+    def row(metric: str, value: Any, key: str | None = None, goal: str = "") -> None:
+        t = marks.get(key) if key else None
+        verdict = "" if t is None else ("n/a" if t["pass"] is None else _ok(t["pass"]))
+        rows.append((metric, "-" if value is None else str(value), t["goal"] if t else goal,
+                     verdict))
+
+    day = results.get("throughput")
+    if day:
+        b, e = day["bot"], day["echo"]
+        row(f"day: updates ({b['entries']} entries, {b['phones']} phones, "
+            f"{b['volunteers']} volunteers)", b["updates"])
+        row("day: concurrent_updates (bot / echo)",
+            f"{b['concurrent_updates']} / {e['concurrent_updates']}")
+        row("bot rate (updates/s)", b["rate_ups"])
+        row("echo rate (updates/s)", e["rate_ups"])
+        row("bot/echo ratio", day["ratio"], "throughput")
+        row("bot p50 latency (ms)", b["p50_ms"])
+        row("bot p99 latency (ms)", b["p99_ms"], "p99_latency_ms")
+        row("echo p50 / p99 latency (ms)", f"{e['p50_ms']} / {e['p99_ms']}")
+        s = day["bot_one_at_a_time"]
+        row("bot one update at a time: rate (updates/s)", s["rate_ups"])
+        row("bot one update at a time: p50 / p99 (ms)", f"{s['p50_ms']} / {s['p99_ms']}")
+    d = results.get("durability")
+    if d:
+        row("durability: SIGKILL after (s)", d["killed_after_s"])
+        row("durability: replies logged / acks checked",
+            f"{d['replies_logged']} / {d['acks_checked']}")
+        row("durability: acks missing their event", d["acks_missing_event"],
+            "durability_missing")
+    g = results.get("growth", {})
+    if g.get("pista"):
+        p = g["pista"]
+        row(f"/pista median, {p['events_empty']:,} events (ms)", p["median_ms_empty"])
+        row(f"/pista median, {p['events_big']:,} events (ms, n={p['samples_big']})",
+            p["median_ms_big"])
+        row("/pista big/empty ratio", p["ratio"], "pista_growth_ratio")
+    if g.get("ranking"):
+        r = g["ranking"]
+        row(f"/clasificacion, {r['entries']:,} entries, median (ms)", r["median_ms"],
+            "ranking_ms")
+    if g.get("timers"):
+        t = g["timers"]
+        row(f"start-up with {t['pairs']:,} pending notices (ms)", t["median_ms"],
+            "timers_restore_ms")
+    if g.get("broadcast"):
+        bc = g["broadcast"]
+        row(f"broadcast of {bc['people']} (msg/s)", bc["rate_msg_s"], "broadcast_rate")
+        row("broadcast: 429 answers / server calls", f"{bc['answered_429']} / "
+            f"{bc['server_calls']}")
+    row("total run time (s)", results["meta"]["total_seconds"])
+    widths = [max(len(r[i]) for r in rows + [("metric", "value", "target", "result")])
+              for i in range(4)]
+    header = ("metric", "value", "target", "result")
+    line = "  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True))
+    print(f"Contest-day benchmark ({results['meta']['mode']}, seed {results['meta']['seed']})")
+    print(line)
+    print("  ".join("-" * w for w in widths))
+    for r in rows:
+        print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)))
+    print()
+    for t in results["targets"]:
+        verdict = "n/a" if t["pass"] is None else _ok(t["pass"])
+        print(f"TARGET {verdict.upper():4} {t['line']}")
+    if results["meta"]["mode"] == "smoke":
+        print("(smoke sizes: the speed targets are meant for the full run)")
+    for e in results["errors"]:
+        print(f"BROKEN {e}")
+    print(f"JSON: {out}")
+
+
+if __name__ == "__main__":
+    main()
