@@ -1,0 +1,107 @@
+"""Clock alerts, announcements, the ranking as a picture."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import sqlite3
+from datetime import UTC, datetime, timedelta
+
+from PIL import Image
+
+from bot.csvio import import_entries, read_entries
+from bot.jobs import alert_moments
+from tests.conftest import BILLOM, CASTRILLO
+from tests.fakebot import Harness, Person
+
+BOSS = Person(1, "Olga", "en")
+
+
+async def linked(h: Harness, rows: str, when: datetime) -> list[Person]:
+    svc = h.services
+    await import_entries(svc.store, read_entries(
+        svc.contest, io.StringIO("number,category,names,born\n" + rows), "x.csv"))
+    people = []
+    for e in await svc.store.entries():
+        p = Person(100 + e.number, e.names[0], "en")
+        await h.send(p, f"/start {e.join_code}", when)
+        people.append(p)
+    await h.send(BOSS, "/start", when)
+    return people
+
+
+async def test_clock_alerts_15_and_5_minutes_before_and_at_times_up(tmp_path):
+    h = await Harness(tmp_path, CASTRILLO, organisers=frozenset({BOSS.id})).start(jobs=True)
+    try:
+        now = datetime.now(UTC).replace(microsecond=0)
+        kid, adult = await linked(h, "1,infantil-a,Leo,2018\n2,adultos,Ana,1980\n", now)
+        # infantil-a's 2-hour clock started so that 15 minutes before the end is 1 s from now
+        started = now - timedelta(minutes=105) + timedelta(seconds=1)
+        await h.send(BOSS, "/inicio infantil-a", started)
+        for _ in range(60):
+            if any("15 minutes left" in t for t in h.sent(kid.id)):
+                break
+            await asyncio.sleep(0.1)
+        assert [t for t in h.sent(kid.id) if "minutes left" in t] == [
+            "Infantil A: 15 minutes left."]
+        assert not any("minutes left" in t for t in h.sent(adult.id))  # other category
+        assert any("Infantil A: 15 minutes left." in t for t in h.sent(BOSS.id))  # staff too
+        with sqlite3.connect(h.db_path) as db:
+            refs = [r[0] for r in db.execute("SELECT ref FROM events WHERE kind = 'alert'")]
+        assert refs == ["alert:infantil-a:15"]
+        owed = [name for name, _, _ in await alert_moments(h.services)]
+        assert owed == ["alert:infantil-a:5", "alert:infantil-a:0"]
+    finally:
+        await h.stop()
+
+
+async def test_break_alerts_for_billom(tmp_path):
+    h = await Harness(tmp_path, BILLOM, organisers=frozenset({BOSS.id})).start()
+    try:
+        day = datetime(2012, 3, 10, 14, 0, tzinfo=UTC)
+        await h.send(BOSS, "/inicio", day)
+        names = [n for n, _, _ in await alert_moments(h.services)]
+        # the contest day is long past for the real clock: nothing that late is sent
+        assert names == []
+    finally:
+        await h.stop()
+
+
+async def test_anuncio_reaches_every_linked_participant_once(tmp_path):
+    h = await Harness(tmp_path, CASTRILLO, organisers=frozenset({BOSS.id})).start()
+    try:
+        now = datetime.now(UTC)
+        people = await linked(h, "".join(f"{n},adultos,P{n},1980\n" for n in range(1, 13)),
+                              now)
+        calls = await h.send(BOSS, "/anuncio La comida se sirve a las 14:30 <b>en la sala</b>",
+                             now)
+        for p in people:
+            got = [t for t in h.sent(p.id) if "comida" in t]
+            assert got == ["📣 La comida se sirve a las 14:30 <b>en la sala</b>"]
+        boss = [c.text for c in calls if c.chat_id == BOSS.id]
+        assert "Announcement delivered to 12 of 12 people." in boss[-1]
+        refused = await h.send(people[0], "/anuncio hola", now)
+        assert "organisers" in refused[0].text
+        empty = await h.send(BOSS, "/anuncio", now)
+        assert "Usage" in empty[0].text
+    finally:
+        await h.stop()
+
+
+async def test_ranking_as_a_picture(tmp_path):
+    h = await Harness(tmp_path, CASTRILLO, organisers=frozenset({BOSS.id})).start()
+    try:
+        t0 = datetime(2023, 4, 22, 10, 0, tzinfo=UTC)
+        await linked(h, "1,adultos,Ana Gómez,1980\n2,adultos,Luis <b>Pérez</b>,1970\n", t0)
+        await h.send(BOSS, "/inicio adultos", t0)
+        await h.send(BOSS, "/fin 1 1:47:30", t0 + timedelta(hours=2))
+        calls = await h.send(BOSS, "/clasificacion adultos foto", t0 + timedelta(hours=3))
+        photos = [c for c in calls if c.method == "sendPhoto"]
+        assert len(photos) == 1 and "Adultos individual" in photos[0].params["caption"]
+        png = photos[0].params["photo"]["bytes"]
+        image = Image.open(io.BytesIO(png))
+        assert image.format == "PNG" and image.width == 1400 and image.height > 150
+        text = await h.send(BOSS, "/clasificacion adultos", t0 + timedelta(hours=3))
+        assert "1. #1 Ana Gómez: 1:47:30" in text[0].text
+    finally:
+        await h.stop()
