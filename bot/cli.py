@@ -6,6 +6,8 @@ demo [--contest F] [--entries N] [--seed S]
 run                         run the bot (long polling); settings from the environment
 import entries FILE.csv     load entries registered elsewhere
 backup FILE                 a consistent copy of the database, while the bot runs
+cards [--category C]        table cards (number, names, QR code of the join link) as PDF
+                            on stdout
 export entries              entries as CSV on stdout
 export results [--category C]
                             results as CSV on stdout
@@ -176,6 +178,15 @@ def _backup(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cards(args: argparse.Namespace) -> int:
+    try:
+        from bot.cards import cards_command
+    except ImportError as exc:
+        return fail(f"python -m bot cards needs segno and reportlab ({exc.name} is missing): "
+                    "pip install -e .")
+    return cards_command(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Puzzle contest bot")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -203,6 +214,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("what", choices=["entries", "results"])
     p.add_argument("--category", default=None)
     p.set_defaults(func=_export)
+    p = sub.add_parser("cards", help="table cards with QR codes to link phones, PDF on stdout")
+    p.add_argument("--category", default=None, help="only this category's entries")
+    p.set_defaults(func=_cards)
     return parser
 
 
