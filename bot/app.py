@@ -114,6 +114,7 @@ def build_application(
 def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(registration.conversation())
     app.add_handler(CallbackQueryHandler(registration.stale_button, pattern=r"^reg:"))
+    app.add_handler(CommandHandler(names_for("cancelar"), registration.nothing_to_cancel))
     app.add_handler(CallbackQueryHandler(registration.baja_button, pattern=r"^baja:"))
     app.add_handler(TypeHandler(Update, registration.save_now), group=1)
     for name, callback in HANDLERS.items():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
@@ -24,6 +25,7 @@ RESULT_COLUMNS = [
     "tickets_left", "compensation", "penalty", "adjusted_time", "pieces", "local", "prize",
     "extra_prizes",
 ]
+JOIN_CODE = re.compile(r"(?!v)[A-Za-z0-9_-]{16,64}")
 YES = {"yes", "y", "si", "sí", "s", "oui", "o", "1", "true", "x"}
 NO = {"no", "n", "non", "0", "false", ""}
 
@@ -141,8 +143,11 @@ def read_entries(contest: Contest, fh: TextIO, source: str) -> list[ImportRow]:
                 from zoneinfo import ZoneInfo
 
                 registered = registered.replace(tzinfo=ZoneInfo(contest.timezone))
-        rows.append(ImportRow(number, cat.id, members, local, registered,
-                              row.get("join_code") or None))
+        code = row.get("join_code") or None
+        if code is not None and not JOIN_CODE.fullmatch(code):
+            raise ImportError_(f"{where}: join_code must be 16-64 letters, digits, - or _, not "
+                               "starting with v (a /start link carries nothing else)")
+        rows.append(ImportRow(number, cat.id, members, local, registered, code))
     return rows
 
 

@@ -180,7 +180,19 @@ async def already_handled(update: Update, who: Caller) -> bool:
 
 
 def parse_int(text: str) -> int | None:
+    """A plain whole number 0-999999999 (ASCII digits only: no "²" or "①")."""
     t = text.strip().lstrip("#")
-    if not t.isdigit() or len(t) > 9:
+    if not (t.isascii() and t.isdigit()) or len(t) > 9:
         return None
     return int(t)
+
+
+def button_moment(update: Update) -> datetime | None:
+    """When the message carrying the tapped button was sent, as Telegram tells it (button data
+    can be forged by a modified client; this date cannot). None if Telegram did not say."""
+    query = update.callback_query
+    message = query.message if query is not None else None
+    date = getattr(message, "date", None)
+    if isinstance(date, datetime) and date.timestamp() > 0:
+        return date
+    return None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
@@ -13,6 +13,7 @@ from bot.domain.escape import Kind
 from bot.handlers.common import (
     Caller,
     already_handled,
+    button_moment,
     caller,
     language_of,
     notify_staff,
@@ -246,17 +247,19 @@ async def stage_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     who = await caller(update, context)
     if who is None:
         return
-    try:
-        _, k, number_s, stage_s, stamp_s = query.data.split(":")
-        number, stage, stamp = int(number_s), int(stage_s), int(stamp_s)
-    except ValueError:
-        return
+    parts = query.data.split(":")
+    if len(parts) != 5 or parse_int(parts[2]) is None or parse_int(parts[3]) is None:
+        return  # not a button of ours
+    k, number, stage = parts[1], int(parts[2]), int(parts[3])
     if number not in {e.number for e in who.roles.entries}:
         await refuse_role(update, who, "participant")
         return
     kind = Kind.HINT if k == "h" else Kind.SOLUTION
-    # The request is stamped with the moment the person asked (/pista), not the tap.
-    at = datetime.fromtimestamp(stamp, UTC)
+    # Stamped with the moment the buttons were shown (Telegram's date of that message, i.e.
+    # when the person asked with /pista), never with data from the button itself.
+    at = button_moment(update)
+    if at is None:
+        return
     if query.message is not None:
         try:
             await query.edit_message_reply_markup(None)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import io
 import warnings
-from datetime import UTC, date, datetime, time
+from datetime import date, datetime, time
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -30,6 +30,7 @@ from bot.domain.registration import Ineligible, Member, Place, Status, check_mem
 from bot.handlers.common import (
     Caller,
     already_handled,
+    button_moment,
     caller,
     language_of,
     parse_int,
@@ -465,6 +466,12 @@ async def cancelar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> int:
     return ConversationHandler.END
 
 
+async def nothing_to_cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    who = await _who(update, context)
+    if who is not None:
+        await reply(update, tr(who.lang, "There is no registration in progress to cancel."))
+
+
 async def timed_out(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     _clear(context)
     user = update.effective_user if isinstance(update, Update) else None
@@ -596,8 +603,10 @@ async def baja_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     who = await _who(update, context)
     if who is None:
         return
-    _, yes, number_s, stamp_s = query.data.split(":")
-    number = int(number_s)
+    parts = query.data.split(":")
+    if len(parts) != 4 or parse_int(parts[2]) is None:
+        return  # not a button of ours
+    yes, number = parts[1], int(parts[2])
     if number not in {e.number for e in who.roles.entries}:
         await refuse_role(update, who, "participant")
         return
@@ -605,8 +614,11 @@ async def baja_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         await reply(update, tr(who.lang, "Nothing changed: entry #{entry} stays registered.",
                                entry=number))
         return
-    # Stamped with the moment /baja was sent (a button press carries no date of its own).
-    at = datetime.fromtimestamp(int(stamp_s), UTC)
+    # Stamped with the moment the question was shown (Telegram's date of that message: /baja
+    # was just sent), never with data from the button itself.
+    at = button_moment(update)
+    if at is None:
+        return
     out = await registrations(context).withdraw(who.user_id, "participant", number, at, None)
     if not out.ok:
         await reply(update, tr(who.lang, "Entry #{entry} was already withdrawn.", entry=number))

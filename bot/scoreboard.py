@@ -1,0 +1,456 @@
+"""The projector scoreboard: a read-only web page with every category's clock and live ranking.
+
+With ``PUZZLEBOT_WEB_PORT`` set, the bot process also serves, over plain HTTP:
+
+- ``/``: the page for the hall's projector (``bot/static/scoreboard.html``): large type on a dark
+  background, one category's ranking at a time (rotating through categories and pages), every
+  clock on top. It polls ``/data.json`` every second and ticks the clocks locally in between.
+  Options in the address: ``?cat=parejas,adultos`` (only those categories), ``?start=parejas``
+  (shown first), ``?rotate=15`` (seconds per view), ``?scale=1.3`` (bigger or smaller type).
+- ``/data.json``: what the page shows (see ``scoreboard_data``).
+
+It listens on ``PUZZLEBOT_WEB_HOST`` (default ``127.0.0.1``: only the laptop running the bot
+can see it). ``PUZZLEBOT_WEB_HOST=0.0.0.0`` exposes it to every device on the hall's network
+(a second laptop driving the projector, phones): names and results only, never join codes, but
+anyone on that network can read them.
+
+Nothing here writes: every answer is computed from the database through ``ContestDay`` at the
+bot's "now" (``bot.wallclock.CLOCK``, fast in a rehearsal), cached for half a second so that
+many viewers cost one computation.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import json
+import logging
+import os
+import re
+import time
+from collections.abc import Mapping
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from aiohttp import web
+
+from bot.domain.clock import CategoryClock, format_duration
+from bot.domain.contest import Category, Contest
+from bot.domain.ranking import Row
+from bot.state import EntryState, standings
+
+if TYPE_CHECKING:
+    from bot.contest_day import ContestDay
+    from bot.handlers.common import Services
+
+log = logging.getLogger(__name__)
+
+ENV_PORT = "PUZZLEBOT_WEB_PORT"
+ENV_HOST = "PUZZLEBOT_WEB_HOST"
+DEFAULT_HOST = "127.0.0.1"
+PAGE = Path(__file__).resolve().parent / "static" / "scoreboard.html"
+CACHE_SECONDS = 0.5
+
+# Small fixed texts, in the contest's language. Category names come from the contest file.
+LABELS: dict[str, dict[str, str]] = {
+    "es": {
+        "running": "En marcha",
+        "paused": "Pausa",
+        "time_up": "Tiempo",
+        "not_started": "Sin empezar",
+        "limit": "Límite {time}",
+        "ranking": "Clasificación",
+        "no_entries": "Sin inscritos",
+        "offline": "Sin conexión",
+        "escape_left": "Escape: quedan {time}",
+        "finished_count": "{finished}/{entries} terminados",
+        "playing": "En juego",
+        "waiting": "Esperando",
+        "pending": "Sin resultado",
+        "ready": "¡Listo!",
+        "pieces": "{pieces} piezas",
+        "stage": "Etapa {stage}/{stages}",
+        "escape_solved": "Escape {time} ✓",
+        "escape_over": "Escape: etapa {stage}/{stages}",
+        "real_time": "reloj {time}",
+    },
+    "fr": {
+        "running": "En cours",
+        "paused": "Pause",
+        "time_up": "Temps écoulé",
+        "not_started": "Pas commencé",
+        "limit": "Limite {time}",
+        "ranking": "Classement",
+        "no_entries": "Aucune inscription",
+        "offline": "Hors ligne",
+        "escape_left": "Escape : reste {time}",
+        "finished_count": "{finished}/{entries} terminés",
+        "playing": "En jeu",
+        "waiting": "En attente",
+        "pending": "Sans résultat",
+        "ready": "Fini !",
+        "pieces": "{pieces} pièces",
+        "stage": "Étape {stage}/{stages}",
+        "escape_solved": "Escape {time} ✓",
+        "escape_over": "Escape : étape {stage}/{stages}",
+        "real_time": "chrono {time}",
+    },
+    "en": {
+        "running": "Running",
+        "paused": "Paused",
+        "time_up": "Time's up",
+        "not_started": "Not started",
+        "limit": "Limit {time}",
+        "ranking": "Ranking",
+        "no_entries": "No entries",
+        "offline": "Offline",
+        "escape_left": "Escape: {time} left",
+        "finished_count": "{finished}/{entries} finished",
+        "playing": "Playing",
+        "waiting": "Waiting",
+        "pending": "No result",
+        "ready": "Done!",
+        "pieces": "{pieces} pieces",
+        "stage": "Stage {stage}/{stages}",
+        "escape_solved": "Escape {time} ✓",
+        "escape_over": "Escape: stage {stage}/{stages}",
+        "real_time": "clock {time}",
+    },
+}
+
+
+def labels(language: str) -> dict[str, str]:
+    return LABELS.get(language[:2].lower(), LABELS["en"])
+
+
+class Clock(Protocol):
+    """What the scoreboard needs of ``bot.wallclock.WallClock``."""
+
+    @property
+    def speed(self) -> float: ...  # contest seconds per real second (a rehearsal runs fast)
+
+    def now(self) -> datetime: ...
+
+
+# -- the data ------------------------------------------------------------------------------------
+
+
+def clock_data(category: Category, clock: CategoryClock, now: datetime,
+               rate: float) -> dict[str, Any]:
+    """A category's clock at ``now``: ``state`` is ``not_started``, ``running``, ``paused`` or
+    ``time_up``; ``seconds`` the contest time (with its fraction, for the page to tick from);
+    ``rate`` how many contest seconds pass per real second (0 unless running)."""
+    whole = now.replace(microsecond=0)
+    elapsed = clock.elapsed(whole)
+    if elapsed is None:
+        return {"state": "not_started", "seconds": None, "text": None, "rate": 0.0}
+    paused = clock.paused_at(now)
+    seconds = float(elapsed) if paused else elapsed + now.microsecond / 1_000_000
+    if seconds >= category.time_limit:
+        state_ = "time_up"
+        text = format_duration(category.time_limit)
+    else:
+        state_ = "paused" if paused else "running"
+        text = format_duration(int(seconds))
+    return {
+        "state": state_,
+        "seconds": round(seconds, 3),
+        "text": text,
+        "rate": rate if state_ == "running" else 0.0,
+    }
+
+
+def _escape_data(state: EntryState, now_t: int | None) -> dict[str, Any] | None:
+    led = state.ledger
+    if led is None:
+        return None
+    return {
+        "stages": led.rules.stages,
+        "stage": led.stage,
+        "confirmed_stage": led.confirmed_stage,
+        "solved": led.solved_at is not None,
+        "solved_at": format_duration(led.solved_at) if led.solved_at is not None else None,
+        "over": now_t is not None and led.over(now_t),
+        "tickets_left": led.tickets_left,
+        "penalty": led.penalty,
+    }
+
+
+def _status(row: Row, state: EntryState | None, escape: dict[str, Any] | None,
+            clock: dict[str, Any], words: dict[str, str]) -> tuple[str, str]:
+    """A short code for the page's styling and the line shown for it."""
+    c = row.competitor
+    if row.finished:
+        if escape is not None and c.finish is not None:
+            return "finished", words["real_time"].format(time=format_duration(c.finish))
+        return "finished", ""
+    if c.pieces is not None:
+        return "pieces", words["pieces"].format(pieces=c.pieces)
+    if state is not None and state.ready is not None:
+        return "ready", words["ready"]
+    if clock["state"] == "not_started":
+        return "waiting", words["waiting"]
+    if clock["state"] == "time_up":
+        return "pending", words["pending"]
+    if escape is not None:
+        if escape["solved"]:
+            return "puzzle", words["escape_solved"].format(time=escape["solved_at"])
+        if escape["over"]:
+            return "escape_over", words["escape_over"].format(**escape)
+        return "escape", words["stage"].format(**escape)
+    return "playing", words["playing"]
+
+
+def _row_data(row: Row, state: EntryState | None, clock: dict[str, Any], now_t: int | None,
+              category: Category, words: dict[str, str]) -> dict[str, Any]:
+    c = row.competitor
+    escape = _escape_data(state, now_t) if state is not None else None
+    status, text = _status(row, state, escape, clock, words)
+    extras = {e.id: e.name for e in category.extra_prizes}
+    return {
+        "position": row.position,
+        "number": c.number,
+        "names": list(c.names),
+        "status": status,
+        "status_text": text,
+        "time": format_duration(row.time) if row.finished and row.time is not None else None,
+        "seconds": row.time if row.finished else None,
+        "finish": format_duration(c.finish) if c.finish is not None else None,
+        "pieces": c.pieces,
+        "escape": escape,
+        "prize": row.prize,
+        "extra_prizes": [extras.get(x, x) for x in row.extra_prizes],
+    }
+
+
+async def category_data(day: ContestDay, contest: Contest, category: Category, now: datetime,
+                        rate: float = 1.0) -> dict[str, Any]:
+    words = labels(contest.language)
+    clock = await day.clock(category.id)
+    states = await day.states(category, now)
+    rows = standings(contest, category, states)
+    by_number = {s.entry.number: s for s in states}
+    clk = clock_data(category, clock, now, rate)
+    now_t = clock.elapsed(now)
+    escape_limit = contest.escape.time_limit if category.escape and contest.escape else None
+    return {
+        "id": category.id,
+        "name": category.name,
+        "escape": escape_limit is not None,
+        "time_limit": category.time_limit,
+        "time_limit_text": format_duration(category.time_limit),
+        "escape_time_limit": escape_limit,
+        "pieces": category.pieces,
+        "clock": clk,
+        "entries": len(rows),
+        "finished": sum(1 for r in rows if r.finished),
+        "rows": [_row_data(r, by_number.get(r.number), clk, now_t, category, words)
+                 for r in rows],
+    }
+
+
+async def scoreboard_data(day: ContestDay, contest: Contest, now: datetime,
+                          rate: float = 1.0) -> dict[str, Any]:
+    """Everything the page shows, JSON-able, as the database holds it at ``now``.
+
+    Per category: id, name, its clock (state, contest seconds, h:mm:ss, rate), time limit and
+    the ranking rows (position, number, names, status and its text, time h:mm:ss, pieces,
+    escape progress, prize). ``rate``: contest seconds per real second (a rehearsal runs fast).
+    """
+    return {
+        "contest": contest.name,
+        "language": contest.language,
+        "labels": labels(contest.language),
+        "now": now.isoformat(),
+        "paused": await day.paused(),
+        "categories": [await category_data(day, contest, c, now, rate)
+                       for c in contest.categories],
+    }
+
+
+# -- the web server ------------------------------------------------------------------------------
+
+
+class ScoreboardSettingsError(ValueError):
+    pass
+
+
+def settings_from_env(env: Mapping[str, str] | None = None) -> tuple[str, int] | None:
+    """(host, port) from the environment, None when the scoreboard is off."""
+    env = os.environ if env is None else env
+    raw = env.get(ENV_PORT, "").strip()
+    if not raw:
+        return None
+    try:
+        port = int(raw)
+    except ValueError:
+        raise ScoreboardSettingsError(f"{ENV_PORT} must be a port number, not {raw!r}") from None
+    if not 1 <= port <= 65535:
+        raise ScoreboardSettingsError(f"{ENV_PORT} must be between 1 and 65535, not {port}")
+    host = env.get(ENV_HOST, "").strip() or DEFAULT_HOST
+    return host, port
+
+
+def _csp(page: str) -> str:
+    """A Content-Security-Policy allowing exactly the page's inline script and style."""
+    def hashes(tag: str) -> str:
+        found = re.findall(rf"<{tag}>(.*?)</{tag}>", page, flags=re.S)
+        return " ".join(
+            "'sha256-" + base64.b64encode(hashlib.sha256(s.encode()).digest()).decode() + "'"
+            for s in found
+        )
+
+    return (f"default-src 'none'; script-src {hashes('script')}; style-src {hashes('style')}; "
+            "connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; "
+            "frame-ancestors 'none'")
+
+
+class Scoreboard:
+    """The read-only web server. ``port`` 0 picks a free one (see ``port`` after ``start``)."""
+
+    def __init__(self, port: int = 0, host: str = DEFAULT_HOST, clock: Clock | None = None,
+                 cache_seconds: float = CACHE_SECONDS) -> None:
+        self.host = host
+        self.port = port
+        self._clock = clock
+        self.cache_seconds = cache_seconds
+        self.computations = 0  # how many times the data was computed (for tests and logs)
+        self._services: Services | None = None
+        self._runner: web.AppRunner | None = None
+        self._cache: tuple[float, tuple[tuple[str, int], ...], bytes] | None = None
+        self._lock = asyncio.Lock()
+        self._page = PAGE.read_text(encoding="utf-8")
+        self._page_headers = {
+            "Content-Security-Policy": _csp(self._page),
+            "Cache-Control": "no-cache",
+            "X-Content-Type-Options": "nosniff",
+            "Referrer-Policy": "no-referrer",
+        }
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Scoreboard | None:
+        settings = settings_from_env(env)
+        if settings is None:
+            return None
+        return cls(port=settings[1], host=settings[0])
+
+    @property
+    def clock(self) -> Clock:
+        if self._clock is not None:
+            return self._clock
+        from bot import wallclock
+
+        return wallclock.CLOCK
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}/"
+
+    def app(self) -> web.Application:
+        app = web.Application()
+        app.router.add_get("/", self._page_handler)
+        app.router.add_get("/data.json", self._data_handler)
+        return app
+
+    async def start(self, services: Services) -> None:
+        """Listen; raises OSError when the address can't be used (port taken...)."""
+        self._services = services
+        runner = web.AppRunner(self.app(), access_log=None, handle_signals=False,
+                               shutdown_timeout=2.0)
+        await runner.setup()
+        try:
+            site = web.TCPSite(runner, self.host, self.port)
+            await site.start()
+        except BaseException:
+            await runner.cleanup()
+            raise
+        self._runner = runner
+        for address in runner.addresses:
+            if isinstance(address, tuple) and len(address) >= 2:
+                self.port = int(address[1])
+                break
+        log.info("scoreboard at %s", self.url)
+
+    async def stop(self) -> None:
+        runner, self._runner = self._runner, None
+        if runner is not None:
+            await runner.cleanup()
+        self._cache = None
+
+    async def data(self) -> dict[str, Any]:
+        result: dict[str, Any] = json.loads(await self.data_bytes())
+        return result
+
+    async def data_bytes(self) -> bytes:
+        """The JSON, computed at most once per ``cache_seconds`` while nothing is recorded."""
+        svc = self._services
+        assert svc is not None, "start() first"
+        stamp = tuple(sorted(svc.store.versions.items()))
+        cached = self._cache
+        if cached is not None and self._fresh(cached, stamp):
+            return cached[2]
+        async with self._lock:  # many viewers at once: one computation
+            cached = self._cache
+            if cached is not None and self._fresh(cached, stamp):
+                return cached[2]
+            clock = self.clock
+            data = await scoreboard_data(svc.day, svc.contest, clock.now(), clock.speed)
+            body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+            self.computations += 1
+            self._cache = (time.monotonic(), stamp, body)
+            return body
+
+    def _fresh(self, cached: tuple[float, tuple[tuple[str, int], ...], bytes],
+               stamp: tuple[tuple[str, int], ...]) -> bool:
+        return cached[1] == stamp and time.monotonic() - cached[0] < self.cache_seconds
+
+    async def _page_handler(self, request: web.Request) -> web.Response:
+        return web.Response(text=self._page, content_type="text/html", charset="utf-8",
+                            headers=self._page_headers)
+
+    async def _data_handler(self, request: web.Request) -> web.Response:
+        headers = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
+        try:
+            body = await self.data_bytes()
+        except Exception:  # noqa: BLE001 - the page keeps its last data and says it is offline
+            log.exception("scoreboard: could not compute the data")
+            return web.json_response({"error": "unavailable"}, status=503, headers=headers)
+        response = web.Response(body=body, content_type="application/json", charset="utf-8",
+                                headers=headers)
+        response.enable_compression()
+        return response
+
+
+# -- hooks for bot/app.py ------------------------------------------------------------------------
+
+
+async def attach(app: Any) -> Scoreboard | None:
+    """From ``post_init``: start the scoreboard when ``PUZZLEBOT_WEB_PORT`` is set.
+
+    A bad setting or a port already in use is logged and the bot runs on without the page: the
+    contest matters more than the projector.
+    """
+    try:
+        board = Scoreboard.from_env()
+    except ScoreboardSettingsError as exc:
+        log.error("scoreboard off: %s", exc)
+        return None
+    if board is None:
+        return None
+    try:
+        await board.start(app.bot_data["services"])
+    except OSError as exc:
+        log.error("scoreboard off: cannot listen on %s:%s (%s)", board.host, board.port, exc)
+        return None
+    app.bot_data["scoreboard"] = board
+    return board
+
+
+async def detach(app: Any) -> None:
+    """From ``post_shutdown``, before the store is closed."""
+    board = app.bot_data.pop("scoreboard", None)
+    if board is not None:
+        await board.stop()
