@@ -18,6 +18,7 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest
 
+from bot import scoreboard
 from bot.commands import names_for
 from bot.config import Config
 from bot.contest_day import ContestDay
@@ -140,10 +141,12 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         await open_services(app)
     await set_default_menus(app)
     await schedule_contest_jobs(app)
+    await scoreboard.attach(app)
     log.info("bot ready")
 
 
 async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    await scoreboard.detach(app)
     svc = app.bot_data.get("services")
     if svc is not None:
         await svc.store.close()

@@ -70,10 +70,12 @@ def _with_store(need_token: bool,
 def _run(args: argparse.Namespace) -> int:
     from bot.app import build_application
     from bot.logsetup import setup_logging
+    from bot.scoreboard import ScoreboardSettingsError, settings_from_env
 
     try:
         config, contest = _settings(need_token=True)
-    except (ConfigError, ContestFileError) as exc:
+        settings_from_env()
+    except (ConfigError, ContestFileError, ScoreboardSettingsError) as exc:
         return fail(str(exc))
     setup_logging(config.token)
 
