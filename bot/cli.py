@@ -144,7 +144,9 @@ def _demo(args: argparse.Namespace) -> int:
     db = args.db or f"rehearsal-{Path(args.contest).stem}.sqlite3"
     if not 2 <= args.seconds <= 600:
         return fail("--seconds must be between 2 and 600")
-    return run_demo(args.contest, args.entries, args.seed, db, args.seconds)
+    if not 0 <= args.web_port <= 65535:
+        return fail("--web-port must be a TCP port")
+    return run_demo(args.contest, args.entries, args.seed, db, args.seconds, args.web_port)
 
 
 def _backup(args: argparse.Namespace) -> int:
@@ -204,6 +206,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--db", default=None, help="SQLite file to leave behind")
     p.add_argument("--seconds", type=float, default=22.0,
                    help="how long the contest day takes, in real seconds")
+    p.add_argument("--web-port", type=int, default=0,
+                   help="serve the projector scoreboard on this port during the rehearsal")
     p.set_defaults(func=_demo)
     p = sub.add_parser("backup", help="copy the database safely, even while the bot runs")
     p.add_argument("file")

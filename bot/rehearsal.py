@@ -77,6 +77,7 @@ class Rehearsal:
                  out: TextIO = sys.stdout, day_seconds: float = 22.0, kills: int = 0) -> None:
         self.kills = kills
         self.kills_done = 0
+        self.web_port = 0
         self.contest_path = contest_path
         self.contest: Contest = load_contest(contest_path)
         self.entries = entries
@@ -150,6 +151,8 @@ class Rehearsal:
             "PUZZLEBOT_ORGANISERS": str(ORGANISER_ID),
             CLOCK_ENV: self.clock.encode(),
         })
+        if self.web_port:
+            env["PUZZLEBOT_WEB_PORT"] = str(self.web_port)
         starts = sum(1 for c in self.api.calls if c.method == "deleteWebhook")
         self.proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot", "run", env=env,
@@ -507,9 +510,14 @@ class Rehearsal:
         return {n for n, p in places.items() if p.status.value == "confirmed"}
 
 
-def run_demo(contest: str, entries: int, seed: int, db: str, seconds: float = 22.0) -> int:
+def run_demo(contest: str, entries: int, seed: int, db: str, seconds: float = 22.0,
+             web_port: int = 0) -> int:
     path = Path(db)
     for suffix in ("", "-wal", "-shm"):
         Path(str(path) + suffix).unlink(missing_ok=True)
     rehearsal = Rehearsal(contest, entries, seed, str(path), day_seconds=seconds)
+    rehearsal.web_port = web_port
+    if web_port:
+        print(f"The projector scoreboard follows the day at http://127.0.0.1:{web_port}/",
+              flush=True)
     return asyncio.run(rehearsal.run())
