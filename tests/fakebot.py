@@ -17,28 +17,14 @@ from telegram.request import BaseRequest, RequestData
 from bot.app import build_application
 from bot.config import Config
 from bot.contest_file import load_contest
+from bot.fakeapi import check_call, load_spec
 from bot.handlers.common import STAFF_TASK
 
 ROOT = Path(__file__).resolve().parent.parent
-SPEC_PATHS = [ROOT.parent / "shared" / "telegram-bot-api" / "api.json"]
 BOT_USER = {"id": 999, "is_bot": True, "first_name": "Puzzle", "username": "puzzle_test_bot",
             "can_join_groups": True, "can_read_all_group_messages": False,
             "supports_inline_queries": False}
-
-
-def _load_spec() -> dict[str, Any] | None:
-    for p in SPEC_PATHS:
-        if p.exists():
-            data: dict[str, Any] = json.loads(p.read_text())
-            return {name.lower(): m for name, m in data["methods"].items()}
-    return None
-
-
-SPEC = _load_spec()
-
-
-class SpecViolation(AssertionError):
-    pass
+SPEC = load_spec()  # the official spec, as the fake Bot API server checks it
 
 
 @dataclass
@@ -54,40 +40,6 @@ class Call:
     @property
     def text(self) -> str:
         return str(self.params.get("text", ""))
-
-
-def check_call(method: str, params: dict[str, Any]) -> None:
-    if SPEC is None:
-        return
-    spec = SPEC.get(method.lower())
-    if spec is None:
-        raise SpecViolation(f"{method} is not a Bot API method")
-    names = {f["name"] for f in spec.get("fields", [])}
-    for f in spec.get("fields", []):
-        if f.get("required") and f["name"] not in params:
-            raise SpecViolation(f"{method}: missing required parameter {f['name']}")
-    for p in params:
-        if p not in names:
-            raise SpecViolation(f"{method}: unknown parameter {p}")
-    text = params.get("text")
-    if isinstance(text, str) and not 1 <= len(text) <= 4096:
-        raise SpecViolation(f"{method}: text of {len(text)} characters")
-    markup = params.get("reply_markup")
-    if isinstance(markup, str):
-        markup = json.loads(markup)
-    if isinstance(markup, dict):
-        for row in markup.get("inline_keyboard", []):
-            for button in row:
-                data = button.get("callback_data")
-                if data is not None and len(data.encode()) > 64:
-                    raise SpecViolation(f"{method}: callback_data over 64 bytes: {data}")
-    commands = params.get("commands")
-    if isinstance(commands, str):
-        commands = json.loads(commands)
-    if isinstance(commands, list):
-        for c in commands:
-            if not 1 <= len(c["command"]) <= 32 or not 1 <= len(c["description"]) <= 256:
-                raise SpecViolation(f"{method}: bad command {c}")
 
 
 class FakeRequest(BaseRequest):
@@ -119,12 +71,11 @@ class FakeRequest(BaseRequest):
             for name, part in (request_data.multipart_data or {}).items():
                 if name not in params:
                     params[name] = {"file": part[0], "bytes": part[1]}  # (filename, content, ..)
-        try:
-            check_call(api_method, params)
-        except SpecViolation as exc:
-            self.violations.append(str(exc))
+        problem = check_call(SPEC, api_method, params)
+        if problem is not None:
+            self.violations.append(problem)
             return 400, json.dumps({"ok": False, "error_code": 400,
-                                    "description": f"Bad Request: {exc}"}).encode()
+                                    "description": f"Bad Request: {problem}"}).encode()
         self.calls.append(Call(api_method, params))
         result: Any = True
         if api_method == "getMe":

@@ -38,17 +38,19 @@ async def test_clock_alerts_15_and_5_minutes_before_and_at_times_up(tmp_path):
         # infantil-a's 2-hour clock started so that 15 minutes before the end is 1 s from now
         started = now - timedelta(minutes=105) + timedelta(seconds=1)
         await h.send(BOSS, "/inicio infantil-a", started)
-        for _ in range(60):
-            if any("15 minutes left" in t for t in h.sent(kid.id)):
+        def recorded() -> list[str]:
+            with sqlite3.connect(h.db_path) as db:
+                return [r[0] for r in db.execute("SELECT ref FROM events WHERE kind = 'alert'")]
+
+        for _ in range(100):  # sent, then recorded: wait for both
+            if any("15 minutes left" in t for t in h.sent(kid.id)) and recorded():
                 break
             await asyncio.sleep(0.1)
         assert [t for t in h.sent(kid.id) if "minutes left" in t] == [
             "Infantil A: 15 minutes left."]
         assert not any("minutes left" in t for t in h.sent(adult.id))  # other category
         assert any("Infantil A: 15 minutes left." in t for t in h.sent(BOSS.id))  # staff too
-        with sqlite3.connect(h.db_path) as db:
-            refs = [r[0] for r in db.execute("SELECT ref FROM events WHERE kind = 'alert'")]
-        assert refs == ["alert:infantil-a:15"]
+        assert recorded() == ["alert:infantil-a:15"]
         owed = [name for name, _, _ in await alert_moments(h.services)]
         assert owed == ["alert:infantil-a:5", "alert:infantil-a:0"]
     finally:
