@@ -75,6 +75,15 @@ async def caller(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Caller |
     return Caller(svc, user.id, lang, roles, message_date(update), update.update_id)
 
 
+async def organiser(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Caller | None:
+    """The caller of an organisers' read-only command, or None once refused (nothing written)."""
+    who = await caller(update, context)
+    if who is not None and not who.roles.organiser:
+        await refuse_role(update, who, "organiser")
+        return None
+    return who
+
+
 async def remember(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Keep someone who just became a participant or volunteer (name, Telegram language)."""
     user = update.effective_user

@@ -33,6 +33,7 @@ from bot.handlers.common import (
     button_moment,
     caller,
     language_of,
+    organiser,
     parse_int,
     refuse_role,
     remember,
@@ -693,11 +694,8 @@ async def pagado(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def inscritos(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    who = await _who(update, context)
+    who = await organiser(update, context)
     if who is None:
-        return
-    if not who.roles.organiser:
-        await refuse_role(update, who, "organiser")
         return
     contest = who.svc.contest
     args = list(context.args or [])
@@ -741,11 +739,8 @@ async def inscritos(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def exportar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    who = await _who(update, context)
+    who = await organiser(update, context)
     if who is None:
-        return
-    if not who.roles.organiser:
-        await refuse_role(update, who, "organiser")
         return
     from bot.csvio import export_entries, export_results
 
@@ -775,11 +770,8 @@ async def exportar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def copia(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """An organiser's backup of the database, taken while the bot runs, sent as a document."""
-    who = await _who(update, context)
+    who = await organiser(update, context)
     if who is None:
-        return
-    if not who.roles.organiser:
-        await refuse_role(update, who, "organiser")
         return
     import tempfile
     from pathlib import Path
@@ -829,10 +821,10 @@ async def closing_report(app: Any, now: datetime) -> None:
         return
     left_out = [s for s in await regs.statuses(now) if s.place.status is Status.LEFT_OUT]
     contest = svc.contest
-    for organiser in sorted(svc.config.organisers):
-        if await svc.store.person(organiser) is None:
+    for organiser_id in sorted(svc.config.organisers):
+        if await svc.store.person(organiser_id) is None:
             continue
-        lang = await language_of(svc, organiser)
+        lang = await language_of(svc, organiser_id)
         lines = [tr(lang, "Registrations are closed. Entries left without a place, to be "
                     "refunded ({when}):", when=contest.registration.left_out_refund or "-")]
         for s in left_out:
@@ -840,6 +832,6 @@ async def closing_report(app: Any, now: datetime) -> None:
                          f"{money(s.fee.total, contest.currency)}")
         if not left_out:
             lines.append(tr(lang, "None: every paid entry has a place."))
-        await app.bot.send_message(organiser, "\n".join(lines))
+        await app.bot.send_message(organiser_id, "\n".join(lines))
     async with svc.store.transaction() as tx:
         await tx.add_event(at=now, kind="closing_report", role="system", ref="closing")

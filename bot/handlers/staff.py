@@ -15,6 +15,7 @@ from bot.handlers.common import (
     already_handled,
     caller,
     notify_entry,
+    organiser,
     parse_int,
     refuse_role,
     reply,
@@ -277,11 +278,8 @@ async def reanudar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def clasificacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    who = await caller(update, context)
+    who = await organiser(update, context)
     if who is None:
-        return
-    if not who.roles.organiser:
-        await refuse_role(update, who, "organiser")
         return
     contest = who.svc.contest
     args = list(context.args or [])
