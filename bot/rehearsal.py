@@ -412,7 +412,7 @@ class Rehearsal:
                                        min(self.kills, max(0, len(actions) - 2))))
         for index, action in enumerate(actions):
             if index in kill_before:
-                await self.api.settle()
+                await self.api.settle(quiet=0.1)  # between two actions, as in the hall
                 await self.kill_and_restart()
             wait = self.clock.seconds_until(action.at)
             if wait > 0:
