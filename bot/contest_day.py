@@ -169,21 +169,24 @@ class ContestDay:
         return result
 
     async def paused(self) -> bool:
-        await self.clock(self.contest.categories[0].id)
         _, cache = self._cached("clock", CLOCK_KINDS)
+        if "events" not in cache:
+            cache["events"] = await self.store.events(kinds=CLOCK_KINDS)
         return general_pause_open(cache["events"])
 
     async def state(self, number: int) -> EntryState | None:
         entry = await self.store.entry(number)
         if entry is None or self.contest.category(entry.category) is None:
             return None
-        clock = await self.clock(entry.category)
-        stamp, cache = self._cached("entry_state", CLOCK_KINDS)
+        # the cache and the version first: whatever is written while the state is read below
+        # makes the result stale, and then it must be stamped older than what was written
+        _, cache = self._cached("entry_state", CLOCK_KINDS)
         version = self.store.entry_versions.get(number, 0)
         hit = cache.get(number)
         if hit is not None and hit[0] == version:
             state: EntryState = hit[1]
             return state
+        clock = await self.clock(entry.category)
         events = await self.store.events(entry=number, kinds=ENTRY_KINDS)
         state = entry_state(self.contest, entry, events, clock)
         cache[number] = (version, state)
@@ -195,16 +198,19 @@ class ContestDay:
         clock) is written, so a ranking recomputes only what changed."""
         from bot.registrations import Registrations
 
+        _, cache = self._cached("entry_state", CLOCK_KINDS)  # before the clock: see state()
         clock = await self.clock(category.id)
         places = await Registrations(self.contest, self.store).places(at or CLOCK.now())
         entries = [
             e for e in await self.store.entries(category.id)
             if places[e.number].status is Status.CONFIRMED
         ]
-        _, cache = self._cached("entry_state", CLOCK_KINDS)
         versions = self.store.entry_versions
         missing = [e for e in entries
                    if (hit := cache.get(e.number)) is None or hit[0] != versions.get(e.number, 0)]
+        # the versions the events below are read at: an event written while they are read
+        # (another update, between two awaits) must not be stamped as seen by them
+        seen = {e.number: versions.get(e.number, 0) for e in missing}
         if missing:
             by_entry: dict[int, list[Event]] = {}
             if len(missing) > 50:
@@ -216,7 +222,7 @@ class ContestDay:
                 if ev.entry is not None:
                     by_entry.setdefault(ev.entry, []).append(ev)
             for en in missing:
-                cache[en.number] = (versions.get(en.number, 0), entry_state(
+                cache[en.number] = (seen[en.number], entry_state(
                     self.contest, en, by_entry.get(en.number, []), clock))
         return [cache[e.number][1] for e in entries]
 

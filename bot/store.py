@@ -97,6 +97,7 @@ class Store:
         self.derived: dict[str, Any] = {}  # caches of state derived from this database
         self._all_entries: tuple[tuple[int, int], list[Entry]] | None = None
         self._people: dict[int, tuple[str, str | None, str | None]] = {}
+        self._people_writes = 0
 
     # -- lifecycle -----------------------------------------------------------------------------
 
@@ -185,21 +186,23 @@ class Store:
             assert batch is not None
             await self.conn.execute("SAVEPOINT op")
             self._in_tx = True
-            marks = (set(self._dead), dict(self._supersedes), dict(self.versions),
-                     dict(self.entry_versions))
+            marks = (set(self._dead), dict(self._supersedes))
             try:
                 yield self
             except BaseException:
                 await self.conn.execute("ROLLBACK TO op")
                 await self.conn.execute("RELEASE op")
-                self._dead, self._supersedes, self.versions, self.entry_versions = marks
+                self._dead, self._supersedes = marks
+                self._forget_derived()
                 raise
             else:
                 await self.conn.execute("RELEASE op")
             finally:
                 self._in_tx = False
-            if self._committer is None or self._committer.done():
-                self._committer = asyncio.get_running_loop().create_task(self._commit())
+                # the batch commits even when this operation failed: the others in it (or
+                # nobody) must not be left waiting for a COMMIT that never comes
+                if self._committer is None or self._committer.done():
+                    self._committer = asyncio.get_running_loop().create_task(self._commit())
         await asyncio.shield(batch)
 
     async def _commit(self) -> None:
@@ -215,11 +218,25 @@ class Store:
                 if self.conn.in_transaction:
                     await self.conn.execute("ROLLBACK")
                 await self._load_supersessions()
+                self._forget_derived()
                 if not batch.done():
                     batch.set_exception(exc)
                 return
             if not batch.done():
                 batch.set_result(None)
+
+    def _forget_derived(self) -> None:
+        """Writes were undone: whatever was derived from them is gone. Versions only ever go
+        up (a cache stamped while an undone row was visible must never match again)."""
+        for versions in (self.versions, self.entry_versions):
+            for key in versions:
+                versions[key] += 1
+        self.versions["undone"] = self.versions.get("undone", 0) + 1
+        self.derived.clear()
+        self._entries.clear()
+        self._all_entries = None
+        self._people.clear()
+        self._people_writes += 1
 
     async def durable(self) -> None:
         """Wait until everything written so far is committed (before answering from it)."""
@@ -474,6 +491,7 @@ class Store:
                 (user_id, name, tg_language),
             )
             self._people.pop(user_id, None)
+            self._people_writes += 1
 
     async def set_language(self, user_id: int, language: str) -> None:
         async with self.transaction():
@@ -483,18 +501,21 @@ class Store:
                 (user_id, language),
             )
             self._people.pop(user_id, None)
+            self._people_writes += 1
 
     async def person(self, user_id: int) -> dict[str, Any] | None:
         """name, language (chosen with /idioma) and tg_language of someone who wrote to us."""
         cached = self._people.get(user_id)
         if cached is None:
+            writes = self._people_writes  # a write while reading: don't keep what was read
             row = await self._fetchone(
                 "SELECT name, language, tg_language FROM people WHERE user_id = ?", (user_id,)
             )
             if row is None:
                 return None
             cached = (row["name"], row["language"], row["tg_language"])
-            self._people[user_id] = cached
+            if writes == self._people_writes:
+                self._people[user_id] = cached
         return {"name": cached[0], "language": cached[1], "tg_language": cached[2]}
 
     # -- conversation state (python-telegram-bot persistence) ---------------------------------

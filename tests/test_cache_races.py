@@ -1,0 +1,128 @@
+"""The caches of derived state against writes that land while they are being filled.
+
+Each update is handled concurrently with the others: a ranking may be reading the history when a
+volunteer's /fin is written. What the ranking read is then older than the /fin, and must never be
+kept as if it had seen it (a CI run once showed a finished pair as "no result yet" for the rest
+of the day). Writes undone by a rollback must not survive in any cache either."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from bot.contest_day import ContestDay
+from bot.csvio import import_entries, read_entries
+from bot.store import Store
+
+T0 = datetime(2023, 4, 22, 10, 0, tzinfo=ZoneInfo("Europe/Madrid"))
+CSV = """number,category,names,born
+1,adultos,Ana Ruiz,1980
+2,adultos,Eva Gil,1981
+"""
+ORGANISER = 1
+VOLUNTEER = 2
+
+
+async def open_day(tmp_path, castrillo) -> ContestDay:
+    store = await Store.open(str(tmp_path / "day.sqlite3"))
+    await import_entries(store, read_entries(castrillo, io.StringIO(CSV), "entries.csv"))
+    day = ContestDay(castrillo, store, frozenset({ORGANISER}))
+    assert (await day.start_clock(ORGANISER, "adultos", T0, None)).ok
+    return day
+
+
+def finished(rows) -> dict[int, int | None]:
+    return {r.number: r.time for r in rows}
+
+
+async def test_a_finish_written_while_a_ranking_reads_is_in_the_next_ranking(tmp_path, castrillo):
+    day = await open_day(tmp_path, castrillo)
+    category = castrillo.category("adultos")
+    assert category is not None
+    original = day.store.events
+    raced = False
+
+    async def events_then_a_finish(*args, **kwargs):
+        nonlocal raced
+        read = await original(*args, **kwargs)
+        if not raced and kwargs.get("entry") == 1:
+            raced = True  # the volunteer's /fin lands between the ranking's read and its use
+            outcome = await day.finish(VOLUNTEER, "volunteer", 1, None,
+                                       T0 + timedelta(hours=1, minutes=40), None)
+            assert outcome.ok, outcome
+        return read
+
+    day.store.events = events_then_a_finish  # type: ignore[method-assign]
+    try:
+        before = finished(await day.ranking(category, T0 + timedelta(hours=2)))
+    finally:
+        day.store.events = original  # type: ignore[method-assign]
+    assert raced
+    assert before[1] is None  # it read the history before the /fin: fair for that answer
+    after = finished(await day.ranking(category, T0 + timedelta(hours=2)))
+    assert after[1] == 100 * 60  # and every later answer has it
+    state = await day.state(1)
+    assert state is not None and state.finish == 100 * 60
+    # a second /fin with the same time is refused as already recorded, not written twice
+    again = await day.finish(VOLUNTEER, "volunteer", 1, None,
+                             T0 + timedelta(hours=1, minutes=40), None)
+    assert not again.ok and again.reason == "already_recorded"
+    await day.store.close()
+
+
+async def test_a_state_read_during_an_undone_write_is_not_kept(tmp_path, castrillo):
+    day = await open_day(tmp_path, castrillo)
+    store = day.store
+    original = store.events
+
+    class Undone(Exception):
+        pass
+
+    async def events_seeing_an_undone_finish(*args, **kwargs):
+        # another update's transaction inserts a finish; this read sees it; then it fails
+        try:
+            async with store.transaction() as tx:
+                await tx.add_event(at=T0 + timedelta(minutes=90), kind="finish",
+                                   role="volunteer", actor=VOLUNTEER, entry=2,
+                                   value=90 * 60)
+                read = await original(*args, **kwargs)
+                raise Undone
+        except Undone:
+            return read
+
+    store.events = events_seeing_an_undone_finish  # type: ignore[method-assign]
+    try:
+        phantom = await day.state(2)
+    finally:
+        store.events = original  # type: ignore[method-assign]
+    assert phantom is not None and phantom.finish is not None  # it saw the row, then undone
+    state = await day.state(2)
+    assert state is not None and state.finish is None
+    category = castrillo.category("adultos")
+    assert category is not None
+    assert finished(await day.ranking(category, T0 + timedelta(hours=2)))[2] is None
+    await store.close()
+
+
+async def test_a_failed_write_alone_in_its_batch_leaves_nobody_waiting(tmp_path, castrillo):
+    day = await open_day(tmp_path, castrillo)
+    store = day.store
+
+    class Broken(Exception):
+        pass
+
+    with pytest.raises(Broken):
+        async with store.transaction() as tx:
+            await tx.add_event(at=T0, kind="finish", role="volunteer", actor=VOLUNTEER,
+                               entry=1, value=60)
+            raise Broken
+    # whoever answers from the database next waits for the batch: it must end, empty
+    await asyncio.wait_for(store.durable(), 5)
+    await asyncio.sleep(0.05)
+    assert not store.conn.in_transaction
+    assert await store.events(kinds=["finish"]) == []
+    await store.close()
