@@ -101,3 +101,41 @@ async def test_two_volunteers_finishing_one_entry_at_once_record_one_finish(tmp_
         assert any("already has 1:47:30 recorded" in t for t in texts)
     finally:
         await h.stop()
+
+
+async def test_staff_lines_made_in_one_moment_reach_each_volunteer_as_one_message(tmp_path):
+    h, a, b, v1, v2 = await setup(tmp_path)
+    try:
+        entry = await h.services.store.entry(2)
+        carl = Person(12, "Carl", "en")
+        await h.send(carl, f"/start {entry.join_code}", T0 - timedelta(hours=1))
+        staff = (v1.id, v2.id, BOSS.id)
+
+        def lines_to_staff(since: int) -> dict[int, list[str]]:
+            out: dict[int, list[str]] = {}
+            for c in h.request.calls[since:]:
+                if c.method == "sendMessage" and c.chat_id in staff:
+                    out.setdefault(c.chat_id, []).append(c.text)
+            return out
+
+        # the bot idle: a line goes out at once, alone
+        before = len(h.request.calls)
+        await h.send(a, "/pista 2", T0 + timedelta(minutes=20))
+        alone = lines_to_staff(before)
+        assert sorted(alone) == sorted(staff)
+        assert all(len(msgs) == 1 and len(msgs[0].splitlines()) == 1 and "#1" in msgs[0]
+                   for msgs in alone.values())
+        # a pair's solution request and another entry's "done" in the same instant: one
+        # message per volunteer with both lines, in the order they were decided
+        before = len(h.request.calls)
+        await burst(h, [(b, "/solucion 2"), (carl, "/listo")], T0 + timedelta(minutes=50))
+        together = lines_to_staff(before)
+        assert sorted(together) == sorted(staff)
+        for msgs in together.values():
+            assert len(msgs) == 1
+            lines = msgs[0].splitlines()
+            assert len(lines) == 2
+            assert any("#1" in line for line in lines) and any("#2" in line for line in lines)
+        assert count(h, "SELECT COUNT(*) FROM events WHERE kind IN ('solution', 'ready')") == 2
+    finally:
+        await h.stop()
