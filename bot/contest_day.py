@@ -152,10 +152,7 @@ class ContestDay:
     async def already_handled(self, update_id: int | None) -> bool:
         if update_id is None:
             return False
-        row = await self.store._fetchone(
-            "SELECT 1 FROM events WHERE update_id = ? LIMIT 1", (update_id,)
-        )
-        return row is not None
+        return await self.store.handled(update_id)
 
     # -- derived state -------------------------------------------------------------------------
 

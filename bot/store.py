@@ -98,6 +98,13 @@ class Store:
         self._all_entries: tuple[tuple[int, int], list[Entry]] | None = None
         self._people: dict[int, tuple[str, str | None, str | None]] = {}
         self._people_writes = 0
+        # every event of an entry (superseded ones too), in id order, once read: a write of
+        # this process appends to it, so an entry's history is read from the file only once
+        self._by_entry: dict[int, list[Event]] = {}
+        # redeliveries: update ids written since start, and the highest one before it
+        self._update_ids: set[int] = set()
+        self._update_floor: int | None = None
+        self._reload_floor = False
 
     # -- lifecycle -----------------------------------------------------------------------------
 
@@ -111,6 +118,7 @@ class Store:
             await store._check_integrity()
             await store._migrate()
             await store._load_supersessions()
+            await store._load_update_floor()
         except sqlite3.DatabaseError as exc:
             await conn.close()
             raise StoreError(f"the database file is damaged or not SQLite ({exc})") from None
@@ -237,6 +245,10 @@ class Store:
         self._all_entries = None
         self._people.clear()
         self._people_writes += 1
+        self._by_entry.clear()
+        self._update_ids.clear()
+        self._update_floor = None  # ask the file until it is read again
+        self._reload_floor = True
 
     async def durable(self) -> None:
         """Wait until everything written so far is committed (before answering from it)."""
@@ -245,12 +257,12 @@ class Store:
             await asyncio.shield(batch)
 
     async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
-        async with self.conn.execute(sql, params) as cur:
-            return list(await cur.fetchall())
+        # one trip to the database thread (execute + fetchall + close would be three)
+        return list(await self.conn.execute_fetchall(sql, params))
 
     async def _fetchone(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
-        async with self.conn.execute(sql, params) as cur:
-            return await cur.fetchone()
+        rows = await self.conn.execute_fetchall(sql, params)
+        return next(iter(rows), None)
 
     # -- events --------------------------------------------------------------------------------
 
@@ -271,19 +283,30 @@ class Store:
         update_id: int | None = None,
     ) -> int:
         assert self._in_tx, "add_event outside a transaction"
+        recorded_at = int(_time.time())
+        stored_data = json.dumps(data, ensure_ascii=False) if data else None
         cur = await self.conn.execute(
             "INSERT INTO events (at, recorded_at, actor, role, kind, entry, category, stage, "
             "value, ref, data, supersedes, update_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (
-                to_ts(at), int(_time.time()), actor, role, kind, entry, category, stage, value,
-                ref, json.dumps(data, ensure_ascii=False) if data else None, supersedes,
-                update_id,
+                to_ts(at), recorded_at, actor, role, kind, entry, category, stage, value,
+                ref, stored_data, supersedes, update_id,
             ),
         )
         assert cur.lastrowid is not None
         self.versions[kind] = self.versions.get(kind, 0) + 1
+        if update_id is not None:
+            self._update_ids.add(update_id)
         if entry is not None:
             self.entry_versions[entry] = self.entry_versions.get(entry, 0) + 1
+            known = self._by_entry.get(entry)
+            if known is not None:
+                known.append(Event(
+                    id=cur.lastrowid, at=from_ts(to_ts(at)), actor=actor, role=role, kind=kind,
+                    entry=entry, category=category, stage=stage, value=value, ref=ref,
+                    data=json.loads(stored_data) if stored_data else {},
+                    supersedes=supersedes, recorded_at=from_ts(recorded_at),
+                ))
         if supersedes is not None:
             self._supersedes[cur.lastrowid] = supersedes
             self._recompute_dead()
@@ -320,6 +343,13 @@ class Store:
         effective: bool = True,
     ) -> list[Event]:
         """Events in id order; with ``effective``, without those superseded by a correction."""
+        if entry is not None:
+            history = await self._entry_history(entry)
+            wanted = set(kinds) if kinds is not None else None
+            return [e for e in history
+                    if (wanted is None or e.kind in wanted)
+                    and (actor is None or e.actor == actor)
+                    and (not effective or e.id not in self._dead)]
         where, params = [], []
         if entry is not None:
             where.append("entry = ?")
@@ -336,6 +366,39 @@ class Store:
         if not effective:
             return rows
         return [e for e in rows if e.id not in self._dead]
+
+    async def _entry_history(self, entry: int) -> list[Event]:
+        known = self._by_entry.get(entry)
+        if known is not None:
+            return known
+        version = self.entry_versions.get(entry, 0)
+        rows = await self._fetchall("SELECT * FROM events WHERE entry = ? ORDER BY id", (entry,))
+        history = [self._event(r) for r in rows]
+        # kept only if nothing of this entry was written meanwhile (the read may have missed
+        # it), and only for an entry that exists: events of a number not yet taken could still
+        # come from another process's import
+        if self.entry_versions.get(entry, 0) == version and (history or entry in self._entries):
+            self._by_entry.setdefault(entry, history)
+        return history
+
+    async def _load_update_floor(self) -> None:
+        self._reload_floor = False
+        self._update_ids.clear()
+        row = await self._fetchone("SELECT COALESCE(MAX(update_id), -1) FROM events")
+        self._update_floor = int(row[0]) if row is not None else None
+
+    async def handled(self, update_id: int) -> bool:
+        """Whether an update already left its event (Telegram redelivers an update whose
+        handling it did not hear about: a restart between the commit and the next poll)."""
+        if update_id in self._update_ids:
+            return True
+        if self._update_floor is not None and update_id > self._update_floor:
+            return False  # newer than anything in the file at start, and not written since
+        if self._reload_floor:
+            await self._load_update_floor()
+        row = await self._fetchone("SELECT 1 FROM events WHERE update_id = ? LIMIT 1",
+                                   (update_id,))
+        return row is not None
 
     async def _load_supersessions(self) -> None:
         rows = await self._fetchall(
