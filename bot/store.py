@@ -203,8 +203,8 @@ class Store:
                 self._dead, self._supersedes = marks
                 self._forget_derived()
                 raise
-            else:
-                await self.conn.execute("RELEASE op")
+            # on success the savepoint is left in place (no trip to the database thread):
+            # COMMIT releases them all, and a later ROLLBACK TO op finds its own, the innermost
             finally:
                 self._in_tx = False
                 # the batch commits even when this operation failed: the others in it (or
