@@ -126,3 +126,66 @@ async def test_a_failed_write_alone_in_its_batch_leaves_nobody_waiting(tmp_path,
     assert not store.conn.in_transaction
     assert await store.events(kinds=["finish"]) == []
     await store.close()
+
+
+async def test_an_entry_history_read_racing_a_write_of_that_entry_misses_nothing(
+        tmp_path, castrillo):
+    day = await open_day(tmp_path, castrillo)
+    store = day.store
+    assert await store.entry(1) is not None  # a known entry: its history is worth keeping
+    original = store._fetchall
+    raced = False
+
+    async def read_then_a_write(sql, params=()):
+        nonlocal raced
+        rows = await original(sql, params)
+        if not raced and "WHERE entry = ?" in sql:
+            raced = True  # the /piezas lands after the history was read, before it is kept
+            async with store.transaction() as tx:
+                await tx.add_event(at=T0 + timedelta(hours=3), kind="pieces", role="volunteer",
+                                   actor=VOLUNTEER, entry=1, value=321)
+        return rows
+
+    store._fetchall = read_then_a_write  # type: ignore[method-assign]
+    try:
+        first = await store.events(entry=1, kinds=["pieces"])
+    finally:
+        store._fetchall = original  # type: ignore[method-assign]
+    assert raced and first == []
+    later = await store.events(entry=1, kinds=["pieces"])
+    assert [e.value for e in later] == [321]
+    # and once kept, this process's writes are appended: same events as the file holds
+    async with store.transaction() as tx:
+        await tx.add_event(at=T0 + timedelta(hours=3, minutes=1), kind="pieces",
+                           role="volunteer", actor=VOLUNTEER, entry=1, value=322,
+                           data={"note": "recount ñ"}, supersedes=later[0].id)
+    kept = await store.events(entry=1, effective=False)
+    store._by_entry.clear()
+    assert await store.events(entry=1, effective=False) == kept
+    assert [e.value for e in await store.events(entry=1, kinds=["pieces"])] == [322]
+    await store.close()
+
+
+async def test_redeliveries_are_recognised_in_memory_and_after_a_restart(tmp_path, castrillo):
+    day = await open_day(tmp_path, castrillo)
+    store = day.store
+    async with store.transaction() as tx:
+        await tx.add_event(at=T0, kind="pieces", role="volunteer", actor=VOLUNTEER, entry=1,
+                           value=10, update_id=700)
+    assert await store.handled(700) and not await store.handled(701)
+
+    class Undone(Exception):
+        pass
+
+    with pytest.raises(Undone):
+        async with store.transaction() as tx:
+            await tx.add_event(at=T0, kind="pieces", role="volunteer", actor=VOLUNTEER,
+                               entry=1, value=11, update_id=702)
+            raise Undone
+    assert not await store.handled(702)  # undone: never recorded, so not a redelivery
+    assert await store.handled(700)
+    await store.close()
+    again = await Store.open(str(tmp_path / "day.sqlite3"))
+    assert await again.handled(700)  # older than the file's newest: asked of the file
+    assert not await again.handled(699) and not await again.handled(702)
+    await again.close()
