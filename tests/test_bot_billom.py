@@ -134,3 +134,23 @@ async def test_long_ranking_is_split_into_several_messages(tmp_path):
         assert "1. #60" in joined and "60. #1 " in joined
     finally:
         await h.stop()
+
+
+async def test_a_command_typed_in_a_forum_topic_is_answered_in_that_topic(tmp_path):
+    h, t = await billom_day(tmp_path, volunteer_chat=VOLUNTEER_CHAT)
+    try:
+        message = {
+            "message_id": 77, "date": int(paris(16, 0).timestamp()),
+            "chat": {"id": VOLUNTEER_CHAT, "type": "supergroup", "title": "Bénévoles",
+                     "is_forum": True},
+            "from": {"id": ORGANISER.id, "is_bot": False, "first_name": ORGANISER.name,
+                     "language_code": "fr"},
+            "message_thread_id": 9, "is_topic_message": True,
+            "text": "/fin 1", "entities": [{"type": "bot_command", "offset": 0, "length": 4}],
+        }
+        calls = await h._process({"update_id": 9_001, "message": message})
+        answers = [c for c in calls if c.method == "sendMessage" and c.chat_id == VOLUNTEER_CHAT]
+        assert answers and all(str(c.params.get("message_thread_id")) == "9" for c in answers)
+        assert any("1:45:00" in c.text for c in answers)  # 16:00, the break not counted
+    finally:
+        await h.stop()
