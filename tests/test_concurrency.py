@@ -139,3 +139,37 @@ async def test_staff_lines_made_in_one_moment_reach_each_volunteer_as_one_messag
         assert count(h, "SELECT COUNT(*) FROM events WHERE kind IN ('solution', 'ready')") == 2
     finally:
         await h.stop()
+
+
+async def test_a_staff_line_that_cannot_be_written_does_not_hold_back_the_others(tmp_path):
+    from telegram.ext import CallbackContext
+
+    from bot.handlers.common import STAFF_TASK, notify_staff
+
+    h, _, _, v1, v2 = await setup(tmp_path)
+    try:
+        context = CallbackContext(h.app)
+
+        def broken(lang: str) -> str:
+            raise RuntimeError("a bug in one line")
+
+        before = len(h.request.calls)
+        await notify_staff(context, broken)
+        await notify_staff(context, lambda lang: "#2 Carl: check the table")
+        for task in [t for t in asyncio.all_tasks() if t.get_name() == STAFF_TASK]:
+            await task
+        got = {c.chat_id: c.text for c in h.request.calls[before:] if c.method == "sendMessage"}
+        assert got == {v1.id: "#2 Carl: check the table", v2.id: "#2 Carl: check the table",
+                       BOSS.id: "#2 Carl: check the table"}
+        # alone, it sends nothing (no empty message) and the next line still goes
+        before = len(h.request.calls)
+        await notify_staff(context, broken)
+        for task in [t for t in asyncio.all_tasks() if t.get_name() == STAFF_TASK]:
+            await task
+        assert [c for c in h.request.calls[before:] if c.method == "sendMessage"] == []
+        await notify_staff(context, lambda lang: "#1 Ana / Bea: hint")
+        for task in [t for t in asyncio.all_tasks() if t.get_name() == STAFF_TASK]:
+            await task
+        assert len([c for c in h.request.calls[before:] if c.method == "sendMessage"]) == 3
+    finally:
+        await h.stop()

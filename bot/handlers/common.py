@@ -137,6 +137,8 @@ async def send(context: ContextTypes.DEFAULT_TYPE, chat_id: int, text: str) -> b
     """Send to one chat; a person who blocked the bot must not stop the others."""
     try:
         for part in split_messages(text.split("\n")):
+            if not part.strip():
+                continue  # nothing to say (Telegram refuses an empty message)
             # a line we only send: no need to build the Message Telegram answers with
             await with_retries(lambda part=part: _send_raw(
                 context.bot, {"chat_id": chat_id, "text": part}))
@@ -180,13 +182,25 @@ class StaffOutbox:
         self.task: asyncio.Task[None] | None = None
 
 
+def _lines(makes: list[Callable[[str], str]], lang: str) -> str:
+    out = []
+    for make in makes:
+        try:
+            out.append(make(lang))
+        except Exception:  # a line that cannot be written must not take the others with it
+            log.exception("could not write a volunteers' line")
+    return "\n".join(out)
+
+
 async def _flush_staff(context: ContextTypes.DEFAULT_TYPE, outbox: StaffOutbox) -> None:
     try:
         while outbox.pending:
             await asyncio.sleep(0)  # lines made by updates handled in this same moment join
             makes, outbox.pending = outbox.pending, []
-            await _notify_staff(context, lambda lang, makes=makes: "\n".join(
-                m(lang) for m in makes))
+            try:
+                await _notify_staff(context, lambda lang, makes=makes: _lines(makes, lang))
+            except Exception:  # one bad round must not keep the next lines waiting
+                log.exception("could not send the volunteers' lines")
     finally:
         outbox.task = None
 
