@@ -25,14 +25,13 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from telegram import Update
-from telegram.request import BaseRequest, RequestData
 from telegram.warnings import PTBUserWarning
 
 from bot.app import build_application
 from bot.config import Config
 from bot.contest_file import load_contest
 from bot.domain.contest import Contest
-from bot.fakeapi import check_call, load_spec
+from bot.fakeapi import Call, LocalBotAPI
 from bot.handlers.common import STAFF_TASK
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,8 +41,6 @@ ORGANISER_ID = 1
 BOT_USER = {"id": 999, "is_bot": True, "first_name": "Puzzle", "username": "puzzle_bench_bot",
             "can_join_groups": True, "can_read_all_group_messages": False,
             "supports_inline_queries": False}
-MESSAGE_RESULT = {"sendMessage", "editMessageText", "editMessageReplyMarkup", "sendDocument",
-                  "sendPhoto"}
 
 # The update being processed (update_id, command) in this task: tasks the handlers create
 # (staff lines) copy it, so every call the bot makes can be traced back to its update.
@@ -86,95 +83,27 @@ def setup_logging() -> None:
 # -- the fake Bot API ------------------------------------------------------------------------
 
 
-@dataclass
-class Call:
-    method: str
-    params: dict[str, Any]
-    update: tuple[int, str] | None
-
-    @property
-    def chat_id(self) -> int | None:
-        v = self.params.get("chat_id")
-        try:
-            return int(v) if v is not None else None
-        except (TypeError, ValueError):
-            return None
-
-    @property
-    def text(self) -> str:
-        return str(self.params.get("text", ""))
-
-
-_SPEC = load_spec()
-
-
-class FakeRequest(BaseRequest):
+class FakeRequest(LocalBotAPI):
     """Answers every Bot API call locally (checked against the bundled Bot API spec) and
-    records it; with ``log``, also writes each sent message as one JSON line, flushed at once
-    (the durability worker's record of what people were told)."""
+    records it with the update being handled (``CURRENT``); with ``log``, also writes each sent
+    message as one JSON line, flushed at once (the durability worker's record of what people
+    were told)."""
 
     def __init__(self, log: TextIO | None = None, keep: bool = True) -> None:
-        self.calls: list[Call] = []
-        self.count = 0
-        self.violations: list[str] = []
-        self.keep = keep
+        super().__init__(BOT_USER, keep)
         self.log = log
-        self._message_id = 10_000
 
-    async def initialize(self) -> None:
-        return None
+    def tag(self) -> tuple[int, str] | None:
+        return CURRENT.get()
 
-    async def shutdown(self) -> None:
-        return None
-
-    @property
-    def read_timeout(self) -> float | None:
-        return 1.0
-
-    async def do_request(
-        self, url: str, method: str, request_data: RequestData | None = None,
-        read_timeout: Any = None, write_timeout: Any = None, connect_timeout: Any = None,
-        pool_timeout: Any = None,
-    ) -> tuple[int, bytes]:
-        api_method = url.rsplit("/", 1)[-1]
-        params = dict(request_data.parameters) if request_data is not None else {}
-        problem = check_call(_SPEC, api_method, params)
-        if problem is not None:
-            self.violations.append(problem)
-            return 400, json.dumps({"ok": False, "error_code": 400,
-                                    "description": f"Bad Request: {problem}"}).encode()
-        self.count += 1
-        tag = CURRENT.get()
-        if self.keep:
-            self.calls.append(Call(api_method, params, tag))
-        result: Any = True
-        if api_method == "getMe":
-            result = BOT_USER
-        elif api_method == "getUpdates":
-            result = []
-        elif api_method == "getMyCommands":
-            result = []
-        elif api_method in MESSAGE_RESULT:
-            self._message_id += 1
-            chat_id = int(params.get("chat_id", 0) or 0)
-            result = {
-                "message_id": self._message_id,
-                "date": int(time.time()),
-                "chat": {"id": chat_id, "type": "private" if chat_id > 0 else "group"},
-                "from": BOT_USER,
-                "text": params.get("text", ""),
-            }
-            if self.log is not None and api_method == "sendMessage":
-                self.log.write(json.dumps({
-                    "u": tag[0] if tag else None, "cmd": tag[1] if tag else None,
-                    "chat": chat_id, "text": params.get("text", ""),
-                }, ensure_ascii=False) + "\n")
-                self.log.flush()
-        return 200, json.dumps({"ok": True, "result": result}).encode()
-
-    def sent(self, chat_id: int | None = None) -> list[str]:
-        return [c.text for c in self.calls
-                if c.method == "sendMessage" and (chat_id is None or c.chat_id == chat_id)]
+    def made(self, call: Call) -> None:
+        if self.log is not None and call.method == "sendMessage":
+            tag = call.update
+            self.log.write(json.dumps({
+                "u": tag[0] if tag else None, "cmd": tag[1] if tag else None,
+                "chat": call.chat_id, "text": call.text,
+            }, ensure_ascii=False) + "\n")
+            self.log.flush()
 
 
 # -- people and updates ----------------------------------------------------------------------

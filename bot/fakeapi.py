@@ -12,6 +12,7 @@ and can make it answer 429 (retry_after), 5xx, slowly, or drop the connection.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 from collections import deque
 from collections.abc import Callable
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from aiohttp import web
+from telegram.request import BaseRequest, RequestData
 
 SPEC_FILE = Path(__file__).resolve().parent / "apispec" / "methods.json"
 BOT_USER = {"id": 7000000001, "is_bot": True, "first_name": "PuzzleBot",
@@ -41,6 +43,7 @@ class Call:
     method: str
     params: dict[str, Any]
     at: datetime
+    update: tuple[int, str] | None = None  # the update being handled, when the caller knows
 
     @property
     def chat_id(self) -> int | None:
@@ -74,6 +77,95 @@ class Failure:
     method: str | None = None
     retry_after: int = 1
     delay: float = 0.0
+
+
+def answer(method: str, params: dict[str, Any], message_id: int,
+           bot_user: dict[str, Any] = BOT_USER) -> Any:
+    """What Telegram answers a valid call with (getUpdates: no update waiting)."""
+    if method == "getMe":
+        return bot_user
+    if method in MESSAGE_RESULT:
+        chat_id = int(params.get("chat_id", 0) or 0)
+        message: dict[str, Any] = {
+            "message_id": message_id,
+            "date": int(datetime.now(UTC).timestamp()),
+            "chat": {"id": chat_id, "type": "private" if chat_id > 0 else "group"},
+            "from": bot_user,
+        }
+        if "text" in params:
+            message["text"] = params["text"]
+        return message
+    if method in ("getMyCommands", "getUpdates"):
+        return []
+    return True
+
+
+class LocalBotAPI(BaseRequest):
+    """The same fake Bot API as a python-telegram-bot request object, for an Application driven
+    in-process (the tests' harness, the benchmark): every call answered locally, checked against
+    the spec (a violation is recorded and answered 400) and recorded in ``calls`` (only counted
+    with ``keep=False``). Subclasses can tag calls with the update being handled (``tag``) and
+    see each one as it is made (``made``)."""
+
+    def __init__(self, bot_user: dict[str, Any] = BOT_USER, keep: bool = True) -> None:
+        self.bot_user = bot_user
+        self.keep = keep
+        self.calls: list[Call] = []
+        self.count = 0
+        self.violations: list[str] = []
+        self._message_id = 10_000
+        self._spec = _spec()
+
+    async def initialize(self) -> None:
+        return None
+
+    async def shutdown(self) -> None:
+        return None
+
+    @property
+    def read_timeout(self) -> float | None:
+        return 1.0
+
+    def tag(self) -> tuple[int, str] | None:
+        return None
+
+    def made(self, call: Call) -> None:
+        return None
+
+    async def do_request(
+        self, url: str, method: str, request_data: RequestData | None = None,
+        read_timeout: Any = None, write_timeout: Any = None, connect_timeout: Any = None,
+        pool_timeout: Any = None,
+    ) -> tuple[int, bytes]:
+        api_method = url.rsplit("/", 1)[-1]
+        params = dict(request_data.parameters) if request_data is not None else {}
+        if request_data is not None and request_data.contains_files:
+            for name, part in (request_data.multipart_data or {}).items():
+                if name not in params:
+                    params[name] = {"file": part[0], "bytes": part[1]}  # (filename, content, ..)
+        problem = check_call(self._spec, api_method, params)
+        if problem is not None:
+            self.violations.append(problem)
+            return 400, json.dumps({"ok": False, "error_code": 400,
+                                    "description": f"Bad Request: {problem}"}).encode()
+        self.count += 1
+        call = Call(api_method, params, datetime.now(UTC), self.tag())
+        if self.keep:
+            self.calls.append(call)
+        if api_method in MESSAGE_RESULT:
+            self._message_id += 1
+        result = answer(api_method, params, self._message_id, self.bot_user)
+        self.made(call)
+        return 200, json.dumps({"ok": True, "result": result}).encode()
+
+    def sent(self, chat_id: int | None = None) -> list[str]:
+        return [c.text for c in self.calls
+                if c.method == "sendMessage" and (chat_id is None or c.chat_id == chat_id)]
+
+
+@functools.cache
+def _spec() -> dict[str, Any]:
+    return load_spec()
 
 
 def check_call(spec: dict[str, Any], method: str, params: dict[str, Any]) -> str | None:
@@ -237,23 +329,9 @@ class FakeBotAPI:
         return web.Response(status=500)
 
     def _result(self, method: str, params: dict[str, Any]) -> Any:
-        if method == "getMe":
-            return BOT_USER
         if method in MESSAGE_RESULT:
             self._next_message += 1
-            chat_id = int(params.get("chat_id", 0) or 0)
-            message: dict[str, Any] = {
-                "message_id": self._next_message,
-                "date": int(datetime.now(UTC).timestamp()),
-                "chat": {"id": chat_id, "type": "private" if chat_id > 0 else "group"},
-                "from": BOT_USER,
-            }
-            if "text" in params:
-                message["text"] = params["text"]
-            return message
-        if method == "getMyCommands":
-            return []
-        return True
+        return answer(method, params, self._next_message)
 
     async def _get_updates(self, params: dict[str, Any]) -> list[dict[str, Any]]:
         offset = int(params.get("offset", 0) or 0)

@@ -12,87 +12,24 @@ from pathlib import Path
 from typing import Any
 
 from telegram import Update
-from telegram.request import BaseRequest, RequestData
 
 from bot.app import build_application
 from bot.config import Config
 from bot.contest_file import load_contest
-from bot.fakeapi import check_call, load_spec
+from bot.fakeapi import Call, LocalBotAPI
 from bot.handlers.common import STAFF_TASK
 
 ROOT = Path(__file__).resolve().parent.parent
 BOT_USER = {"id": 999, "is_bot": True, "first_name": "Puzzle", "username": "puzzle_test_bot",
             "can_join_groups": True, "can_read_all_group_messages": False,
             "supports_inline_queries": False}
-SPEC = load_spec()  # the official spec, as the fake Bot API server checks it
 
 
-@dataclass
-class Call:
-    method: str
-    params: dict[str, Any]
-
-    @property
-    def chat_id(self) -> int | None:
-        v = self.params.get("chat_id")
-        return int(v) if v is not None else None
-
-    @property
-    def text(self) -> str:
-        return str(self.params.get("text", ""))
-
-
-class FakeRequest(BaseRequest):
-    """Answers every Bot API call locally and records it."""
+class FakeRequest(LocalBotAPI):
+    """Answers every Bot API call locally and records it (as the test bot)."""
 
     def __init__(self) -> None:
-        self.calls: list[Call] = []
-        self.violations: list[str] = []
-        self._message_id = 10_000
-
-    async def initialize(self) -> None:
-        return None
-
-    async def shutdown(self) -> None:
-        return None
-
-    @property
-    def read_timeout(self) -> float | None:
-        return 1.0
-
-    async def do_request(
-        self, url: str, method: str, request_data: RequestData | None = None,
-        read_timeout: Any = None, write_timeout: Any = None, connect_timeout: Any = None,
-        pool_timeout: Any = None,
-    ) -> tuple[int, bytes]:
-        api_method = url.rsplit("/", 1)[-1]
-        params = dict(request_data.parameters) if request_data is not None else {}
-        if request_data is not None and request_data.contains_files:
-            for name, part in (request_data.multipart_data or {}).items():
-                if name not in params:
-                    params[name] = {"file": part[0], "bytes": part[1]}  # (filename, content, ..)
-        problem = check_call(SPEC, api_method, params)
-        if problem is not None:
-            self.violations.append(problem)
-            return 400, json.dumps({"ok": False, "error_code": 400,
-                                    "description": f"Bad Request: {problem}"}).encode()
-        self.calls.append(Call(api_method, params))
-        result: Any = True
-        if api_method == "getMe":
-            result = BOT_USER
-        elif api_method == "getUpdates":
-            result = []
-        elif api_method in ("sendMessage", "editMessageText", "editMessageReplyMarkup",
-                            "sendDocument", "sendPhoto"):
-            self._message_id += 1
-            result = {
-                "message_id": self._message_id,
-                "date": int(datetime.now(UTC).timestamp()),
-                "chat": {"id": int(params.get("chat_id", 0) or 0), "type": "private"},
-                "from": BOT_USER,
-                "text": params.get("text", ""),
-            }
-        return 200, json.dumps({"ok": True, "result": result}).encode()
+        super().__init__(BOT_USER)
 
 
 @dataclass
