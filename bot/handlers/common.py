@@ -84,6 +84,23 @@ async def organiser(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Calle
     return who
 
 
+async def recorder(update: Update, context: ContextTypes.DEFAULT_TYPE,
+                   needed: str) -> Caller | None:
+    """The caller of a command that records something, once let through: refused with the
+    reason when their role may not use it (``needed``: "volunteer" or "organiser"), answered
+    "already recorded" for a redelivered update. None once answered."""
+    who = await caller(update, context)
+    if who is None:
+        return None
+    allowed = who.roles.organiser if needed == "organiser" else who.roles.staff
+    if not allowed:
+        await refuse_role(update, who, needed)
+        return None
+    if await already_handled(update, who):
+        return None
+    return who
+
+
 async def remember(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Keep someone who just became a participant or volunteer (name, Telegram language)."""
     user = update.effective_user

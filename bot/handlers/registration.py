@@ -29,12 +29,12 @@ from bot.domain.contest import Category, Contest, Slot
 from bot.domain.registration import Ineligible, Member, Place, Status, check_members
 from bot.handlers.common import (
     Caller,
-    already_handled,
     button_moment,
     caller,
     language_of,
     organiser,
     parse_int,
+    recorder,
     refuse_role,
     remember,
     reply,
@@ -168,7 +168,7 @@ async def stale_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     """A registration button from a step that is over: answer it, so the phone stops waiting."""
     query = update.callback_query
     assert query is not None
-    who = await _who(update, context)
+    who = await caller(update, context)
     lang = who.lang if who is not None else "es"
     await query.answer(tr(lang, "This button is no longer active. /inscribir to register."))
 
@@ -179,13 +179,8 @@ def _buttons(rows: list[list[tuple[str, str]]]) -> InlineKeyboardMarkup:
     )
 
 
-async def _who(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Caller | None:
-    who = await caller(update, context)
-    return who
-
-
 async def inscribir(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | int:
-    who = await _who(update, context)
+    who = await caller(update, context)
     if who is None:
         return ConversationHandler.END
     contest = who.svc.contest
@@ -234,7 +229,7 @@ async def pick_category(update: Update, context: ContextTypes.DEFAULT_TYPE) -> s
     query = update.callback_query
     assert query is not None and query.data is not None
     await query.answer()
-    who = await _who(update, context)
+    who = await caller(update, context)
     if who is None:
         return ConversationHandler.END
     category = who.svc.contest.category(query.data.split(":", 2)[2])
@@ -248,7 +243,7 @@ async def pick_category(update: Update, context: ContextTypes.DEFAULT_TYPE) -> s
 
 
 async def got_name(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | int:
-    who = await _who(update, context)
+    who = await caller(update, context)
     msg = update.effective_message
     if who is None or msg is None:
         return ConversationHandler.END
@@ -285,7 +280,7 @@ def parse_birth(text: str, full_date: bool) -> tuple[date | None, int | None] | 
 
 
 async def got_birth(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | int:
-    who = await _who(update, context)
+    who = await caller(update, context)
     msg = update.effective_message
     if who is None or msg is None:
         return ConversationHandler.END
@@ -355,7 +350,7 @@ async def answer_question(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     query = update.callback_query
     assert query is not None and query.data is not None
     await query.answer()
-    who = await _who(update, context)
+    who = await caller(update, context)
     if who is None:
         return ConversationHandler.END
     draft = _draft(context)
@@ -376,7 +371,7 @@ async def meal_count(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str 
     query = update.callback_query
     assert query is not None and query.data is not None
     await query.answer()
-    who = await _who(update, context)
+    who = await caller(update, context)
     if who is None:
         return ConversationHandler.END
     _, which, n = query.data.split(":")
@@ -408,7 +403,7 @@ async def confirm(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | i
     query = update.callback_query
     assert query is not None and query.data is not None
     await query.answer()
-    who = await _who(update, context)
+    who = await caller(update, context)
     if who is None:
         return ConversationHandler.END
     if query.data == "reg:no":
@@ -457,7 +452,7 @@ def _clear(context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def cancelar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> int:
-    who = await _who(update, context)
+    who = await caller(update, context)
     _clear(context)
     if update.callback_query is not None and update.callback_query.data != "reg:no":
         await update.callback_query.answer()
@@ -468,7 +463,7 @@ async def cancelar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> int:
 
 
 async def nothing_to_cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    who = await _who(update, context)
+    who = await caller(update, context)
     if who is not None:
         await reply(update, tr(who.lang, "There is no registration in progress to cancel."))
 
@@ -485,7 +480,7 @@ async def timed_out(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def not_understood(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    who = await _who(update, context)
+    who = await caller(update, context)
     if who is not None:
         await reply(update, tr(who.lang, "Please use the buttons above, or /cancelar."))
 
@@ -544,7 +539,7 @@ def status_line(lang: str, contest: Contest, entry: Entry, place: Place, total: 
 
 
 async def mis_inscripciones(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    who = await _who(update, context)
+    who = await caller(update, context)
     if who is None:
         return
     numbers = [e.number for e in who.roles.entries]
@@ -566,7 +561,7 @@ async def mis_inscripciones(update: Update, context: ContextTypes.DEFAULT_TYPE) 
 
 
 async def baja(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    who = await _who(update, context)
+    who = await caller(update, context)
     if who is None:
         return
     entries = list(who.roles.entries)
@@ -601,7 +596,7 @@ async def baja_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     query = update.callback_query
     assert query is not None and query.data is not None
     await query.answer()
-    who = await _who(update, context)
+    who = await caller(update, context)
     if who is None:
         return
     parts = query.data.split(":")
@@ -640,18 +635,6 @@ async def baja_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
 # -- organisers ------------------------------------------------------------------------------
 
 
-async def _organiser(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Caller | None:
-    who = await _who(update, context)
-    if who is None:
-        return None
-    if not who.roles.organiser:
-        await refuse_role(update, who, "organiser")
-        return None
-    if await already_handled(update, who):
-        return None
-    return who
-
-
 def parse_day(text: str, contest: Contest) -> datetime | None:
     for fmt in ("%Y-%m-%d", "%d/%m/%Y", "%d-%m-%Y"):
         try:
@@ -663,7 +646,7 @@ def parse_day(text: str, contest: Contest) -> datetime | None:
 
 
 async def pagado(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    who = await _organiser(update, context)
+    who = await recorder(update, context, "organiser")
     if who is None:
         return
     contest = who.svc.contest

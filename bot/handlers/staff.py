@@ -12,12 +12,10 @@ from bot.contest_day import Outcome
 from bot.domain.clock import DurationError, format_duration, parse_duration
 from bot.handlers.common import (
     Caller,
-    already_handled,
-    caller,
     notify_entry,
     organiser,
     parse_int,
-    refuse_role,
+    recorder,
     reply,
     send,
 )
@@ -26,22 +24,6 @@ from bot.jobs import schedule_contest_jobs
 from bot.picture import ranking_png
 from bot.state import moment_seconds
 from bot.texts import duration_error, event_name, history_lines, ranking_lines, refusal
-
-
-async def _staff(update: Update, context: ContextTypes.DEFAULT_TYPE,
-                 organiser_only: bool = False) -> Caller | None:
-    who = await caller(update, context)
-    if who is None:
-        return None
-    if organiser_only and not who.roles.organiser:
-        await refuse_role(update, who, "organiser")
-        return None
-    if not who.roles.staff:
-        await refuse_role(update, who, "volunteer")
-        return None
-    if await already_handled(update, who):
-        return None
-    return who
 
 
 def _role(who: Caller) -> str:
@@ -80,7 +62,7 @@ async def _refused(update: Update, who: Caller, out: Outcome) -> bool:
 
 
 async def etapa(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    who = await _staff(update, context)
+    who = await recorder(update, context, "volunteer")
     if who is None:
         return
     args = list(context.args or [])
@@ -100,7 +82,7 @@ async def etapa(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def escape(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    who = await _staff(update, context)
+    who = await recorder(update, context, "volunteer")
     if who is None:
         return
     parsed = await _number_and_time(update, who, list(context.args or []), "/escape N [h:mm:ss]")
@@ -126,7 +108,7 @@ async def escape(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def fin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    who = await _staff(update, context)
+    who = await recorder(update, context, "volunteer")
     if who is None:
         return
     parsed = await _number_and_time(update, who, list(context.args or []), "/fin N [h:mm:ss]")
@@ -154,7 +136,7 @@ async def fin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def piezas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    who = await _staff(update, context)
+    who = await recorder(update, context, "volunteer")
     if who is None:
         return
     args = list(context.args or [])
@@ -184,7 +166,7 @@ async def piezas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def deshacer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    who = await _staff(update, context)
+    who = await recorder(update, context, "volunteer")
     if who is None:
         return
     out = await who.svc.day.undo(who.user_id, _role(who), who.at, update.update_id)
@@ -199,7 +181,7 @@ async def deshacer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def historial(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    who = await _staff(update, context)
+    who = await recorder(update, context, "volunteer")
     if who is None:
         return
     args = list(context.args or [])
@@ -233,7 +215,7 @@ async def historial(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def inicio(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    who = await _staff(update, context, organiser_only=True)
+    who = await recorder(update, context, "organiser")
     if who is None:
         return
     contest = who.svc.contest
@@ -256,7 +238,7 @@ async def inicio(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def pausa(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    who = await _staff(update, context, organiser_only=True)
+    who = await recorder(update, context, "organiser")
     if who is None:
         return
     out = await who.svc.day.pause(who.user_id, who.at, update.update_id)
@@ -267,7 +249,7 @@ async def pausa(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def reanudar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    who = await _staff(update, context, organiser_only=True)
+    who = await recorder(update, context, "organiser")
     if who is None:
         return
     out = await who.svc.day.resume(who.user_id, who.at, update.update_id)
@@ -323,7 +305,7 @@ PICTURE_WORDS = {"foto", "imagen", "image", "photo", "picture", "img"}
 
 async def anuncio(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """An organiser's announcement to every linked participant, paced by AIORateLimiter."""
-    who = await _staff(update, context, organiser_only=True)
+    who = await recorder(update, context, "organiser")
     if who is None:
         return
     msg = update.effective_message
@@ -352,7 +334,7 @@ async def anuncio(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def voluntario(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    who = await _staff(update, context, organiser_only=True)
+    who = await recorder(update, context, "organiser")
     if who is None:
         return
     code = await who.svc.day.create_invite(who.user_id, who.at, update.update_id)
