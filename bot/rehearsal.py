@@ -14,7 +14,6 @@ import asyncio
 import os
 import random
 import re
-import signal
 import sys
 import time
 from dataclasses import dataclass, field
@@ -24,6 +23,7 @@ from pathlib import Path
 from typing import Any, TextIO
 from zoneinfo import ZoneInfo
 
+from bot.botprocess import BotProcess
 from bot.contest_file import load_contest
 from bot.domain.clock import CategoryClock, Pause
 from bot.domain.contest import Category, Contest, Slot
@@ -92,13 +92,12 @@ class Rehearsal:
         self.organiser = Person(ORGANISER_ID, "Organiser", self.contest.language)
         self.volunteers = [Person(v, f"Volunteer {i + 1}", self.contest.language)
                            for i, v in enumerate(VOLUNTEER_IDS)]
-        self.proc: asyncio.subprocess.Process | None = None
+        self.bot = BotProcess(self.api, db_path, contest_path, organisers=str(ORGANISER_ID))
         self.clock: WallClock | None = None
         self._next_user = 100
         self._order = 0
         self._current: Person | None = None
         self._last_unsolicited: tuple[int, str] | None = None
-        self.log = ""
 
     # -- output ----------------------------------------------------------------------------
 
@@ -141,41 +140,18 @@ class Rehearsal:
     async def start_bot(self, simulated_start: datetime, speed: float,
                         real_start: float | None = None) -> None:
         self.clock = WallClock(simulated_start, real_start or time.time(), speed)
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_",
-                                                                        "PUZZLEBOT_"))}
-        env.update({
-            "TELEGRAM_BOT_TOKEN": self.api.token,
-            "TELEGRAM_BASE_URL": self.api.base_url,
-            "PUZZLEBOT_CONTEST": self.contest_path,
-            "PUZZLEBOT_DB": self.db_path,
-            "PUZZLEBOT_ORGANISERS": str(ORGANISER_ID),
-            CLOCK_ENV: self.clock.encode(),
-        })
+        extra = {CLOCK_ENV: self.clock.encode()}
         if self.web_port:
-            env["PUZZLEBOT_WEB_PORT"] = str(self.web_port)
-        starts = sum(1 for c in self.api.calls if c.method == "deleteWebhook")
-        self.proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", "run", env=env,
-            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
-        )
-        ok = await self.api.wait_until(
-            lambda: sum(1 for c in self.api.calls if c.method == "deleteWebhook") > starts, 30)
-        if not ok:
-            raise RuntimeError("the bot did not start")
+            extra["PUZZLEBOT_WEB_PORT"] = str(self.web_port)
+        await self.bot.start(**extra)
 
     async def stop_bot(self) -> str:
-        if self.proc is None:
-            return ""
-        if self.proc.returncode is None:
-            self.proc.send_signal(signal.SIGINT)
-        try:
-            _, err = await asyncio.wait_for(self.proc.communicate(), 20)
-        except TimeoutError:
-            self.proc.kill()
-            _, err = await self.proc.communicate()
-        self.proc = None
-        self.log += (err or b"").decode(errors="replace")
+        await self.bot.stop()
         return self.log
+
+    @property
+    def log(self) -> str:
+        return self.bot.log.decode(errors="replace")
 
     # -- talking ---------------------------------------------------------------------------
 
@@ -392,11 +368,8 @@ class Rehearsal:
 
     async def kill_and_restart(self) -> None:
         """The laptop loses power: SIGKILL, no goodbye; then the bot starts again on the file."""
-        assert self.proc is not None and self.clock is not None
-        self.proc.send_signal(signal.SIGKILL)
-        _, err = await self.proc.communicate()
-        self.log += (err or b"").decode(errors="replace")
-        self.proc = None
+        assert self.clock is not None
+        await self.bot.kill()
         self.kills_done += 1
         self.say(f"  [{self.stamp(self.clock.now())}] *** the bot is killed (SIGKILL) and "
                  "restarted ***")

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
-import os
 import re
-import signal
-import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from bot.botprocess import BotProcess as _BotProcess
 from bot.fakeapi import Call, FakeBotAPI
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,53 +25,10 @@ class Phone:
 
 
 @dataclass
-class BotProcess:
-    api: FakeBotAPI
-    db: Path
-    contest: Path
-    organisers: str = "1"
-    volunteer_chat: int | None = None
-    extra_env: dict[str, str] = field(default_factory=dict)
-    proc: asyncio.subprocess.Process | None = None
-    log: bytes = b""
+class BotProcess(_BotProcess):
+    """The bot process of the tests: run from the project's folder."""
 
-    async def start(self) -> None:
-        env = {k: v for k, v in os.environ.items()
-               if not k.startswith(("TELEGRAM_", "PUZZLEBOT_"))}
-        env.update({
-            "TELEGRAM_BOT_TOKEN": self.api.token, "TELEGRAM_BASE_URL": self.api.base_url,
-            "PUZZLEBOT_CONTEST": str(self.contest), "PUZZLEBOT_DB": str(self.db),
-            "PUZZLEBOT_ORGANISERS": self.organisers, **self.extra_env,
-        })
-        if self.volunteer_chat is not None:
-            env["PUZZLEBOT_VOLUNTEER_CHAT"] = str(self.volunteer_chat)
-        starts = sum(1 for c in self.api.calls if c.method == "deleteWebhook")
-        self.proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", "run", cwd=ROOT, env=env,
-            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
-        ok = await self.api.wait_until(
-            lambda: sum(1 for c in self.api.calls if c.method == "deleteWebhook") > starts, 30)
-        assert ok, "the bot did not start"
-
-    async def kill(self) -> None:
-        """SIGKILL: no goodbye, no flush."""
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
-        _, err = await self.proc.communicate()
-        self.log += err or b""
-        self.proc = None
-
-    async def stop(self) -> None:
-        if self.proc is None:
-            return
-        self.proc.send_signal(signal.SIGINT)
-        try:
-            _, err = await asyncio.wait_for(self.proc.communicate(), 20)
-        except TimeoutError:
-            self.proc.kill()
-            _, err = await self.proc.communicate()
-        self.log += err or b""
-        self.proc = None
+    cwd: Path | None = ROOT
 
 
 async def say(api: FakeBotAPI, who: Phone, text: str, at: datetime) -> list[str]:
