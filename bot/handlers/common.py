@@ -229,10 +229,14 @@ async def _notify_staff(context: ContextTypes.DEFAULT_TYPE, make: Callable[[str]
         return int(await send(context, svc.config.volunteer_chat, make(svc.contest.language)))
     people = set(await svc.day.volunteers()) | set(svc.config.organisers)
     sent = 0
+    texts: dict[str, str] = {}  # written once per language, not once per volunteer
     for user_id in sorted(people):
         if await svc.store.person(user_id) is None:
             continue  # never talked to the bot: Telegram would refuse
-        sent += await send(context, user_id, make(await language_of(svc, user_id)))
+        lang = await language_of(svc, user_id)
+        if lang not in texts:
+            texts[lang] = make(lang)
+        sent += await send(context, user_id, texts[lang])
     return sent
 
 
