@@ -156,20 +156,22 @@ class ContestDay:
 
     # -- derived state -------------------------------------------------------------------------
 
-    async def clock(self, category: str) -> CategoryClock:
+    async def _clock_events(self) -> tuple[dict[Any, Any], list[Event]]:
         _, cache = self._cached("clock", CLOCK_KINDS)
         if "events" not in cache:
             cache["events"] = await self.store.events(kinds=CLOCK_KINDS)
+        events: list[Event] = cache["events"]
+        return cache, events
+
+    async def clock(self, category: str) -> CategoryClock:
+        cache, events = await self._clock_events()
         if category not in cache:
-            cache[category] = clock_for(self.contest, cache["events"], category)
+            cache[category] = clock_for(self.contest, events, category)
         result: CategoryClock = cache[category]
         return result
 
     async def paused(self) -> bool:
-        _, cache = self._cached("clock", CLOCK_KINDS)
-        if "events" not in cache:
-            cache["events"] = await self.store.events(kinds=CLOCK_KINDS)
-        return general_pause_open(cache["events"])
+        return general_pause_open((await self._clock_events())[1])
 
     async def state(self, number: int) -> EntryState | None:
         entry = await self.store.entry(number)

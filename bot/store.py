@@ -103,8 +103,7 @@ class Store:
         self._by_entry: dict[int, list[Event]] = {}
         # redeliveries: update ids written since start, and the highest one before it
         self._update_ids: set[int] = set()
-        self._update_floor: int | None = None
-        self._reload_floor = False
+        self._update_floor: int | None = None  # None: read it again before trusting it
 
     # -- lifecycle -----------------------------------------------------------------------------
 
@@ -247,8 +246,7 @@ class Store:
         self._people_writes += 1
         self._by_entry.clear()
         self._update_ids.clear()
-        self._update_floor = None  # ask the file until it is read again
-        self._reload_floor = True
+        self._update_floor = None
 
     async def durable(self) -> None:
         """Wait until everything written so far is committed (before answering from it)."""
@@ -300,13 +298,13 @@ class Store:
         if entry is not None:
             self.entry_versions[entry] = self.entry_versions.get(entry, 0) + 1
             known = self._by_entry.get(entry)
-            if known is not None:
-                known.append(Event(
-                    id=cur.lastrowid, at=from_ts(to_ts(at)), actor=actor, role=role, kind=kind,
-                    entry=entry, category=category, stage=stage, value=value, ref=ref,
-                    data=json.loads(stored_data) if stored_data else {},
-                    supersedes=supersedes, recorded_at=from_ts(recorded_at),
-                ))
+            if known is not None:  # the row as the file now holds it
+                known.append(self._event({
+                    "id": cur.lastrowid, "at": to_ts(at), "actor": actor, "role": role,
+                    "kind": kind, "entry": entry, "category": category, "stage": stage,
+                    "value": value, "ref": ref, "data": stored_data, "supersedes": supersedes,
+                    "recorded_at": recorded_at,
+                }))
         if supersedes is not None:
             self._supersedes[cur.lastrowid] = supersedes
             self._recompute_dead()
@@ -314,7 +312,7 @@ class Store:
         return cur.lastrowid
 
     @staticmethod
-    def _event(row: aiosqlite.Row) -> Event:
+    def _event(row: aiosqlite.Row | dict[str, Any]) -> Event:
         return Event(
             id=row["id"],
             at=from_ts(row["at"]),
@@ -351,9 +349,6 @@ class Store:
                     and (actor is None or e.actor == actor)
                     and (not effective or e.id not in self._dead)]
         where, params = [], []
-        if entry is not None:
-            where.append("entry = ?")
-            params.append(entry)
         if actor is not None:
             where.append("actor = ?")
             params.append(actor)
@@ -382,20 +377,19 @@ class Store:
         return history
 
     async def _load_update_floor(self) -> None:
-        self._reload_floor = False
-        self._update_ids.clear()
+        self._update_ids.clear()  # first: an id written during the read below is in the file
         row = await self._fetchone("SELECT COALESCE(MAX(update_id), -1) FROM events")
         self._update_floor = int(row[0]) if row is not None else None
 
     async def handled(self, update_id: int) -> bool:
         """Whether an update already left its event (Telegram redelivers an update whose
         handling it did not hear about: a restart between the commit and the next poll)."""
+        if self._update_floor is None:
+            await self._load_update_floor()
         if update_id in self._update_ids:
             return True
         if self._update_floor is not None and update_id > self._update_floor:
-            return False  # newer than anything in the file at start, and not written since
-        if self._reload_floor:
-            await self._load_update_floor()
+            return False  # newer than anything in the file then, and not written since
         row = await self._fetchone("SELECT 1 FROM events WHERE update_id = ? LIMIT 1",
                                    (update_id,))
         return row is not None
