@@ -15,11 +15,12 @@ from telegram import Update
 from telegram.ext import BaseUpdateProcessor
 
 # How many updates are handled at once. The bot is one event loop in front of one SQLite writer:
-# past a handful, more updates in flight add no throughput (measured: 2,650 updates/s with 16,
-# 2,900 with 64) but each waits behind all the others (p99 7.9 ms with 16, 19 ms with 64).
-# On the day the wait that matters is Telegram's (50-500 ms a call from a hall's 4G), and 16
-# calls in flight already keep AIORateLimiter's 30 messages a second busy even at 500 ms.
-MAX_CONCURRENT = 16
+# past a handful, more updates in flight add little throughput (measured on the benchmark day:
+# 2,650 updates/s with 12, 2,780 with 16, 2,900 with 64) but each waits behind all the others
+# (p99 6.8-7.5 ms with 12, 8-11 ms with 16, 19 ms with 64). On the day the wait that matters is
+# Telegram's (50-400 ms a call from a hall's 4G), and 12 calls in flight keep AIORateLimiter's
+# 30 messages a second busy up to 400 ms a call.
+MAX_CONCURRENT = 12
 
 
 class PerChatUpdateProcessor(BaseUpdateProcessor):
