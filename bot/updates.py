@@ -28,8 +28,23 @@ class PerChatUpdateProcessor(BaseUpdateProcessor):
         super().__init__(max_concurrent_updates)
         self._locks: dict[int, asyncio.Lock] = {}
         self._users: dict[int, int] = {}
+        self._in_flight = 0
+        # set while no update is being handled: work that can wait (the volunteers' lines)
+        # waits for it rather than competing with people's answers
+        self.idle = asyncio.Event()
+        self.idle.set()
 
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
+        self._in_flight += 1
+        self.idle.clear()
+        try:
+            await self._in_chat_order(update, coroutine)
+        finally:
+            self._in_flight -= 1
+            if self._in_flight == 0:
+                self.idle.set()
+
+    async def _in_chat_order(self, update: object, coroutine: Awaitable[Any]) -> None:
         key = None
         if isinstance(update, Update):
             chat = update.effective_chat

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import warnings
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -187,16 +188,25 @@ STAFF_OUTBOX = "staff_outbox"
 
 
 class StaffOutbox:
-    """The volunteers' lines waiting to go, sent in order by one task at a time.
+    """The volunteers' lines waiting to go, sent in order by one task at a time, in rounds.
 
-    When the bot is idle a line goes out at once, alone. Lines that come while earlier ones are
-    being sent go out together, one message per chat: at the start's rush 20 volunteers get one
-    message listing five requests instead of five messages each (the bot's whole flood limit is
-    30 messages a second, and a volunteer's phone buzzing five times says no more)."""
+    When the bot is quiet a line goes out at once, alone. While updates keep coming, the lines
+    wait and go out together, one message per chat, when the bot has nothing else to do or when
+    the next round is due (``round_gap``), whichever comes first. At the start's rush 20
+    volunteers get one message listing five requests instead of five messages each: Telegram
+    asks for at most one message a second per chat and 30 a second in all, and every round to
+    20 private chats spends 20 of those 30, which people waiting for an answer need."""
 
     def __init__(self) -> None:
         self.pending: list[Callable[[str], str]] = []
         self.task: asyncio.Task[None] | None = None
+        self.last_round = -math.inf  # loop time the last round went out
+        self.chats = 1  # how many chats the last round went to
+
+    def round_gap(self) -> float:
+        """Seconds between rounds while busy: one a second per chat (Telegram's per-chat
+        limit), and rounds to many private chats spend at most half the 30 a second."""
+        return max(1.0, self.chats / 15)
 
 
 def _lines(makes: list[Callable[[str], str]], lang: str) -> str:
@@ -210,16 +220,34 @@ def _lines(makes: list[Callable[[str], str]], lang: str) -> str:
 
 
 async def _flush_staff(context: ContextTypes.DEFAULT_TYPE, outbox: StaffOutbox) -> None:
+    loop = asyncio.get_running_loop()
     try:
         while outbox.pending:
             await asyncio.sleep(0)  # lines made by updates handled in this same moment join
+            await _round_due(context, outbox)
             makes, outbox.pending = outbox.pending, []
             try:
-                await _notify_staff(context, lambda lang, makes=makes: _lines(makes, lang))
+                outbox.chats = max(1, await _notify_staff(
+                    context, lambda lang, makes=makes: _lines(makes, lang)))
             except Exception:  # one bad round must not keep the next lines waiting
                 log.exception("could not send the volunteers' lines")
+            outbox.last_round = loop.time()
     finally:
         outbox.task = None
+
+
+async def _round_due(context: ContextTypes.DEFAULT_TYPE, outbox: StaffOutbox) -> None:
+    """Return when the next round may go: at once if the last one was long enough ago or
+    nothing else is being handled, else when the bot goes idle or the round is due."""
+    processor = context.application.update_processor
+    idle = getattr(processor, "idle", None)
+    wait = outbox.last_round + outbox.round_gap() - asyncio.get_running_loop().time()
+    if wait <= 0 or not isinstance(idle, asyncio.Event) or idle.is_set():
+        return
+    try:
+        await asyncio.wait_for(idle.wait(), wait)
+    except TimeoutError:
+        pass
 
 
 async def _notify_staff(context: ContextTypes.DEFAULT_TYPE, make: Callable[[str], str]) -> int:
