@@ -212,13 +212,19 @@ class ContestDay:
         seen = {e.number: versions.get(e.number, 0) for e in missing}
         if missing:
             by_entry: dict[int, list[Event]] = {}
-            if len(missing) > 50:
+            for e in missing:  # histories already in memory: no read
+                held = self.store.events_in_memory(e.number, ENTRY_KINDS)
+                if held is not None:
+                    by_entry[e.number] = held
+            rest = [e for e in missing if e.number not in by_entry]
+            if len(rest) > 50:
                 events = await self.store.events(kinds=ENTRY_KINDS)
             else:
-                events = [ev for e in missing
+                events = [ev for e in rest
                           for ev in await self.store.events(entry=e.number, kinds=ENTRY_KINDS)]
+            wanted = {e.number for e in rest}
             for ev in events:
-                if ev.entry is not None:
+                if ev.entry in wanted:
                     by_entry.setdefault(ev.entry, []).append(ev)
             for en in missing:
                 cache[en.number] = (seen[en.number], entry_state(

@@ -363,12 +363,7 @@ class Store:
     ) -> list[Event]:
         """Events in id order; with ``effective``, without those superseded by a correction."""
         if entry is not None:
-            history = await self._entry_history(entry)
-            wanted = set(kinds) if kinds is not None else None
-            return [e for e in history
-                    if (wanted is None or e.kind in wanted)
-                    and (actor is None or e.actor == actor)
-                    and (not effective or e.id not in self._dead)]
+            return self._pick(await self._entry_history(entry), kinds, actor, effective)
         where, params = [], []
         if actor is not None:
             where.append("actor = ?")
@@ -382,6 +377,21 @@ class Store:
         if not effective:
             return rows
         return [e for e in rows if e.id not in self._dead]
+
+    def _pick(self, history: list[Event], kinds: Iterable[str] | None, actor: int | None,
+              effective: bool) -> list[Event]:
+        wanted = set(kinds) if kinds is not None else None
+        return [e for e in history
+                if (wanted is None or e.kind in wanted)
+                and (actor is None or e.actor == actor)
+                and (not effective or e.id not in self._dead)]
+
+    def events_in_memory(self, entry: int, kinds: Iterable[str] | None = None
+                         ) -> list[Event] | None:
+        """An entry's effective events (of ``kinds``), as ``events(entry=...)`` would give
+        them, if its history is already held in memory; None if it would need a read."""
+        history = self._by_entry.get(entry)
+        return None if history is None else self._pick(history, kinds, None, True)
 
     async def _entry_history(self, entry: int) -> list[Event]:
         known = self._by_entry.get(entry)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -60,70 +60,103 @@ def refusal(lang: str, reason: str, details: dict[str, object], contest: Contest
     cooldown_minutes = round(contest.escape.cooldown / 60) if contest.escape else 0
     t = details.get("time")
     limit = details.get("limit")
-    messages = {
-        "unknown_entry": tr(lang, "There is no entry number {entry}.", entry=entry),
-        "not_escape": tr(lang, "Entry {entry} has no escape stage.", entry=entry),
-        "clock_not_started": tr(lang, "The clock of entry {entry}'s category has not started "
-                                "yet.", entry=entry),
-        "escape_over": tr(lang, "The escape is over: no more hints or solutions."),
-        "stage_invalid": tr(lang, "There is no such stage: stages go from 1 to {stages}.",
-                            stages=contest.escape.stages if contest.escape else 0),
-        "stage_passed": tr(lang, "That stage is behind you: you are in stage {stage}.",
-                           stage=stage),
-        "hint_taken": tr(lang, "The hint of stage {stage} was already given.", stage=stage),
-        "solution_needs_hint": tr(lang, "The solution of stage {stage} comes only after its "
-                                  "hint.", stage=stage),
-        "solution_taken": tr(lang, "The solution of stage {stage} was already given.",
-                             stage=stage),
-        "cooldown": tr(lang, "Too soon: {minutes} minutes must pass between two requests. You "
-                       "may ask again at {moment} (contest time {at}); I will tell you.",
-                       moment=clock_time(contest, next_moment) if next_moment else "-",
-                       at=format_duration(int(str(details.get("next_at") or 0))),
-                       minutes=cooldown_minutes),
-        "cooldown_past_end": tr(lang, "Too soon, and the escape ends before {minutes} minutes "
-                                "have passed: no more requests are possible.",
-                                minutes=cooldown_minutes),
-        "stage_back": tr(lang, "Entry {entry} was already confirmed in stage {stage}: a stage "
-                         "can't go back (use /deshacer to correct your own mistake).",
-                         entry=entry, stage=stage),
-        "stage_same": tr(lang, "Entry {entry} is already confirmed in stage {stage}.",
-                         entry=entry, stage=stage),
-        "already_solved": tr(lang, "Entry {entry} has already solved the escape.", entry=entry),
-        "confirmation_closed": tr(lang, "Too late to confirm a stage: the escape ended."),
-        "past_escape_limit": tr(lang, "That is past the escape's time limit ({limit}).",
-                                limit=format_duration(contest.escape.time_limit)
-                                if contest.escape else "-"),
-        "before_request": tr(lang, "Entry {entry} asked for help after that moment, at "
-                             "{time}: check the time.", entry=entry,
-                             time=format_duration(int(str(t or 0)))),
-        "in_the_future": tr(lang, "{time} is later than the clock shows now.",
-                            time=format_duration(int(str(t or 0)))),
-        "past_limit": tr(lang, "{time} is past the category's time limit ({limit}): record the "
-                         "pieces with /piezas instead.",
-                         time=format_duration(int(str(t or 0))),
-                         limit=format_duration(int(str(limit or 0)))),
-        "escape_not_over": tr(lang, "Entry {entry} has not finished the escape yet: record it "
-                              "with /escape first.", entry=entry),
-        "before_escape": tr(lang, "That is before entry {entry} solved the escape ({time}).",
-                            entry=entry, time=format_duration(int(str(t or 0)))),
-        "already_finished": tr(lang, "Entry {entry} has already finished.", entry=entry),
-        "pieces_range": tr(lang, "The pieces must be between 0 and {size} (the puzzle's size).",
-                           size=details.get("size")),
-        "nothing_to_undo": tr(lang, "You have nothing to undo."),
-        "already_recorded": tr(lang, "Entry {entry} already has {time} recorded: nothing "
-                               "changed.", entry=entry, time=format_duration(int(str(t or 0)))),
-        "already_recorded_pieces": tr(lang, "Entry {entry} already has {count} pieces "
-                                      "recorded: nothing changed.", entry=entry,
-                                      count=details.get("count")),
-        "already_started": tr(lang, "That clock is already running."),
-        "already_paused": tr(lang, "The clocks are already paused."),
-        "not_paused": tr(lang, "The clocks are not paused."),
-        "bad_code": tr(lang, "That link is not valid. Ask the organisers for your entry's "
-                       "link."),
-        "invite_used": tr(lang, "That volunteer invitation was already used. Ask an organiser "
-                          "for a new one."),
+    # each text is written only if it is the one asked for
+    messages: dict[str, Callable[[], str]] = {
+        "unknown_entry": lambda: tr(
+            lang, "There is no entry number {entry}.", entry=entry),
+        "not_escape": lambda: tr(
+            lang, "Entry {entry} has no escape stage.", entry=entry),
+        "clock_not_started": lambda: tr(
+            lang, "The clock of entry {entry}'s category has not started "
+            "yet.", entry=entry),
+        "escape_over": lambda: tr(
+            lang, "The escape is over: no more hints or solutions."),
+        "stage_invalid": lambda: tr(
+            lang, "There is no such stage: stages go from 1 to {stages}.",
+            stages=contest.escape.stages if contest.escape else 0),
+        "stage_passed": lambda: tr(
+            lang, "That stage is behind you: you are in stage {stage}.",
+            stage=stage),
+        "hint_taken": lambda: tr(
+            lang, "The hint of stage {stage} was already given.", stage=stage),
+        "solution_needs_hint": lambda: tr(
+            lang, "The solution of stage {stage} comes only after its "
+            "hint.", stage=stage),
+        "solution_taken": lambda: tr(
+            lang, "The solution of stage {stage} was already given.",
+            stage=stage),
+        "cooldown": lambda: tr(
+            lang, "Too soon: {minutes} minutes must pass between two requests. You "
+            "may ask again at {moment} (contest time {at}); I will tell you.",
+            moment=clock_time(contest, next_moment) if next_moment else "-",
+            at=format_duration(int(str(details.get("next_at") or 0))),
+            minutes=cooldown_minutes),
+        "cooldown_past_end": lambda: tr(
+            lang, "Too soon, and the escape ends before {minutes} minutes "
+            "have passed: no more requests are possible.",
+            minutes=cooldown_minutes),
+        "stage_back": lambda: tr(
+            lang, "Entry {entry} was already confirmed in stage {stage}: a stage "
+            "can't go back (use /deshacer to correct your own mistake).",
+            entry=entry, stage=stage),
+        "stage_same": lambda: tr(
+            lang, "Entry {entry} is already confirmed in stage {stage}.",
+            entry=entry, stage=stage),
+        "already_solved": lambda: tr(
+            lang, "Entry {entry} has already solved the escape.", entry=entry),
+        "confirmation_closed": lambda: tr(
+            lang, "Too late to confirm a stage: the escape ended."),
+        "past_escape_limit": lambda: tr(
+            lang, "That is past the escape's time limit ({limit}).",
+            limit=format_duration(contest.escape.time_limit)
+            if contest.escape else "-"),
+        "before_request": lambda: tr(
+            lang, "Entry {entry} asked for help after that moment, at "
+            "{time}: check the time.", entry=entry,
+            time=format_duration(int(str(t or 0)))),
+        "in_the_future": lambda: tr(
+            lang, "{time} is later than the clock shows now.",
+            time=format_duration(int(str(t or 0)))),
+        "past_limit": lambda: tr(
+            lang, "{time} is past the category's time limit ({limit}): record the "
+            "pieces with /piezas instead.",
+            time=format_duration(int(str(t or 0))),
+            limit=format_duration(int(str(limit or 0)))),
+        "escape_not_over": lambda: tr(
+            lang, "Entry {entry} has not finished the escape yet: record it "
+            "with /escape first.", entry=entry),
+        "before_escape": lambda: tr(
+            lang, "That is before entry {entry} solved the escape ({time}).",
+            entry=entry, time=format_duration(int(str(t or 0)))),
+        "already_finished": lambda: tr(
+            lang, "Entry {entry} has already finished.", entry=entry),
+        "pieces_range": lambda: tr(
+            lang, "The pieces must be between 0 and {size} (the puzzle's size).",
+            size=details.get("size")),
+        "nothing_to_undo": lambda: tr(
+            lang, "You have nothing to undo."),
+        "already_recorded": lambda: tr(
+            lang, "Entry {entry} already has {time} recorded: nothing "
+            "changed.", entry=entry, time=format_duration(int(str(t or 0)))),
+        "already_recorded_pieces": lambda: tr(
+            lang, "Entry {entry} already has {count} pieces "
+            "recorded: nothing changed.", entry=entry,
+            count=details.get("count")),
+        "already_started": lambda: tr(
+            lang, "That clock is already running."),
+        "already_paused": lambda: tr(
+            lang, "The clocks are already paused."),
+        "not_paused": lambda: tr(
+            lang, "The clocks are not paused."),
+        "bad_code": lambda: tr(
+            lang, "That link is not valid. Ask the organisers for your entry's "
+            "link."),
+        "invite_used": lambda: tr(
+            lang, "That volunteer invitation was already used. Ask an organiser "
+            "for a new one."),
     }
-    return messages.get(reason, tr(lang, "That can't be done now."))
+    make = messages.get(reason)
+    return make() if make is not None else tr(lang, "That can't be done now.")
 
 
 def tickets_report(lang: str, contest: Contest, state: EntryState, now_t: int | None,
