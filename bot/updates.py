@@ -14,13 +14,14 @@ from typing import Any
 from telegram import Update
 from telegram.ext import BaseUpdateProcessor
 
-# How many updates are handled at once. The bot is one event loop in front of one SQLite writer:
-# past a handful, more updates in flight add little throughput (measured on the benchmark day:
-# 2,650 updates/s with 12, 2,780 with 16, 2,900 with 64) but each waits behind all the others
-# (p99 6.8-7.5 ms with 12, 8-11 ms with 16, 19 ms with 64). On the day the wait that matters is
-# Telegram's (50-400 ms a call from a hall's 4G), and 12 calls in flight keep AIORateLimiter's
-# 30 messages a second busy up to 400 ms a call.
-MAX_CONCURRENT = 12
+# How many updates are handled at once. The bot is one event loop in front of one SQLite writer.
+# More updates in flight make bigger group commits (fewer fsyncs) and keep the loop busy while
+# one commits, but each update also waits behind all the others. Measured on the benchmark day
+# (five runs each, writes in the loop): 3,840 updates/s and p99 5.4 ms with 12; 4,120/s and
+# 8.0 ms with 24; 4,160/s and 11 ms with 32. On the day the wait that matters is Telegram's
+# (50-400 ms a call from a hall's 4G), and 24 calls in flight keep AIORateLimiter's 30 messages
+# a second busy even at 400 ms a call.
+MAX_CONCURRENT = 24
 
 
 class PerChatUpdateProcessor(BaseUpdateProcessor):

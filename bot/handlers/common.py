@@ -110,6 +110,12 @@ async def remember(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                                                       user.language_code)
 
 
+# _send_raw: PTB suggests send_message instead, which would parse the answer. Filtered once here
+# (warnings.catch_warnings around each send would swap the process's filters at every call,
+# and is not safe across the awaits of concurrent sends).
+warnings.filterwarnings("ignore", message=r"Please use 'Bot\.sendMessage' instead",
+                        category=PTBUserWarning)
+
 RETRY_DELAYS = (0.5, 1.0, 2.0, 4.0)  # a flaky hall network: try again before giving up
 
 
@@ -145,10 +151,7 @@ async def reply(update: Update, text: str, **kwargs: object) -> None:
 async def _send_raw(bot: Bot, api_kwargs: dict[str, object]) -> object:
     """sendMessage without building the Message Telegram answers with: nothing the bot does
     reads it, and parsing it costs more than the rest of a reply."""
-    with warnings.catch_warnings():
-        # PTB suggests send_message; we skip only its parsing of the answer
-        warnings.simplefilter("ignore", PTBUserWarning)
-        return await bot.do_api_request("sendMessage", api_kwargs=api_kwargs)
+    return await bot.do_api_request("sendMessage", api_kwargs=api_kwargs)
 
 
 async def send(context: ContextTypes.DEFAULT_TYPE, chat_id: int, text: str) -> bool:
