@@ -120,12 +120,15 @@ class ContestDay:
     async def linked_entries(self, user_id: int) -> list[Entry]:
         _, cache = self._cached("links_by_user", ("link", "entry"))
         if user_id not in cache:
-            numbers = sorted(
-                {e.entry for e in await self.store.events(kinds=["link"], actor=user_id)
-                 if e.entry}
-            )
-            entries = [await self.store.entry(n) for n in numbers]
-            cache[user_id] = [e for e in entries if e is not None]
+            # everyone's links in one read: at the start of the day every phone asks once
+            by_user: dict[int, set[int]] = {}
+            for e in await self.store.events(kinds=["link"]):
+                if e.actor is not None and e.entry:
+                    by_user.setdefault(e.actor, set()).add(e.entry)
+            for actor, numbers in by_user.items():
+                found = [await self.store.entry(n) for n in sorted(numbers)]
+                cache.setdefault(actor, [e for e in found if e is not None])
+            cache.setdefault(user_id, [])
         result: list[Entry] = cache[user_id]
         return list(result)
 

@@ -210,8 +210,10 @@ class Store:
                 self._dead, self._supersedes = marks
                 self._forget_derived()
                 raise
-            # on success the savepoint is left in place (no trip to the database thread):
-            # COMMIT releases them all, and a later ROLLBACK TO op finds its own, the innermost
+            else:
+                # released at once: SQLite keeps a copy of every page changed under an open
+                # savepoint, and two dozen nested ones spill those copies to a temporary file
+                self._now("RELEASE op")
             finally:
                 self._in_tx = False
                 # the batch commits even when this operation failed: the others in it (or
