@@ -16,7 +16,6 @@ from telegram.ext import (
     CallbackQueryHandler,
     CommandHandler,
     ContextTypes,
-    TypeHandler,
 )
 from telegram.request import BaseRequest
 
@@ -139,7 +138,8 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CallbackQueryHandler(registration.stale_button, pattern=r"^reg:"))
     app.add_handler(CommandRouter({"cancelar": registration.nothing_to_cancel, **HANDLERS}))
     app.add_handler(CallbackQueryHandler(registration.baja_button, pattern=r"^baja:"))
-    app.add_handler(TypeHandler(Update, registration.save_now), group=1)
+    app.add_handler(registration.SaveNow(app.bot_data.setdefault("flush_users", set())),
+                    group=1)
     app.add_handler(CallbackQueryHandler(participant.language_button, pattern=r"^lang:"))
     app.add_handler(CallbackQueryHandler(participant.stage_button, pattern=r"^ask:"))
     app.add_error_handler(on_error)

@@ -101,7 +101,8 @@ class ContestDay:
     def _cached(self, name: str, kinds: tuple[str, ...]) -> tuple[tuple[int, ...], dict[Any, Any]]:
         """A cache of derived state, valid while no event of ``kinds`` (nor a correction) has
         been written. The database stays the source of truth: a miss reads it again."""
-        stamp = tuple(self.store.versions.get(k, 0) for k in (*kinds, "correction"))
+        versions = self.store.versions
+        stamp = (*[versions.get(k, 0) for k in kinds], versions.get("correction", 0))
         cached = self._caches.get(name)
         if cached is None or cached[0] != stamp:
             cached = (stamp, {})

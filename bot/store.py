@@ -24,6 +24,9 @@ MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 _NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
 
+BUSY_TIMEOUT_MS = 5000  # how long a write waits for another process's (an import) to end
+
+
 class StoreError(Exception):
     """The database can't be used (newer than this code, damaged, ...): a clear message."""
 
@@ -142,7 +145,7 @@ class Store:
     async def _pragmas(self) -> None:
         await self.conn.execute("PRAGMA journal_mode=WAL")
         await self.conn.execute("PRAGMA foreign_keys=ON")
-        await self.conn.execute("PRAGMA busy_timeout=5000")
+        await self.conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         await self.conn.execute("PRAGMA synchronous=FULL")
 
     async def _check_integrity(self) -> None:

@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputFile, Update
 from telegram.ext import (
+    BaseHandler,
     CallbackQueryHandler,
     CommandHandler,
     ContextTypes,
@@ -155,13 +156,27 @@ def _save_after(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def save_now(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Runs after every update (handler group 1): persist a registration step immediately, so a
-    crash loses no answer, rather than at the next periodic save."""
+    """Runs after an update that took a registration step (handler group 1, ``SaveNow``):
+    persist it immediately, so a crash loses no answer, rather than at the next periodic
+    save."""
     pending: set[int] = context.application.bot_data.get("flush_users", set())
     user = update.effective_user if isinstance(update, Update) else None
     if user is not None and user.id in pending:
         pending.discard(user.id)
         await context.application.update_persistence()
+
+
+class SaveNow(BaseHandler[Update, Any, None]):
+    """``save_now`` for the updates that took a registration step, and only those: the others
+    (nearly all, on the day) don't pay for a callback context and a call."""
+
+    def __init__(self, pending: set[int]) -> None:
+        super().__init__(save_now)
+        self.pending = pending
+
+    def check_update(self, update: object) -> bool:
+        user = update.effective_user if isinstance(update, Update) else None
+        return user is not None and user.id in self.pending
 
 
 async def stale_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
