@@ -8,7 +8,7 @@ request, what it would cost.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.domain.contest import EscapeRules
@@ -114,34 +114,44 @@ def price(rules: EscapeRules, kind: Kind, tickets_left: int) -> Charge:
 
 
 def apply_event(ledger: Ledger, event: EscapeEvent) -> Ledger:
-    """The ledger after one more accepted event (no rule is checked here: see ``check_*``)."""
+    """The ledger after one more accepted event (no rule is checked here: see ``check_*``).
+
+    Built field by field rather than with ``dataclasses.replace``: every entry's state is this
+    fold over its events, and ``replace`` looks up the fields again at every step."""
     rules = ledger.rules
     if isinstance(event, Request):
         p = price(rules, event.kind, ledger.tickets_left)
         charge = Charge(
             event.kind, event.stage, event.at, p.tickets_used, p.tickets_bought, p.penalty
         )
-        return replace(
-            ledger,
+        return Ledger(
+            rules=rules,
             tickets_left=ledger.tickets_left - p.tickets_used,
             penalty=ledger.penalty + p.penalty,
             reported_stage=max(ledger.reported_stage, event.stage),
+            confirmed_stage=ledger.confirmed_stage,
             hints=ledger.hints | {event.stage} if event.kind is Kind.HINT else ledger.hints,
-            solutions=(
-                ledger.solutions | {event.stage}
-                if event.kind is Kind.SOLUTION
-                else ledger.solutions
-            ),
+            solutions=(ledger.solutions | {event.stage} if event.kind is Kind.SOLUTION
+                       else ledger.solutions),
             charges=ledger.charges + (charge,),
+            solved_at=ledger.solved_at,
         )
     if isinstance(event, StageConfirmed):
         if event.at > rules.time_limit + rules.confirmation_grace:
             return ledger
-        return replace(ledger, confirmed_stage=max(ledger.confirmed_stage, event.stage))
+        return Ledger(
+            rules=rules, tickets_left=ledger.tickets_left, penalty=ledger.penalty,
+            reported_stage=ledger.reported_stage,
+            confirmed_stage=max(ledger.confirmed_stage, event.stage), hints=ledger.hints,
+            solutions=ledger.solutions, charges=ledger.charges, solved_at=ledger.solved_at,
+        )
     if ledger.solved_at is not None:
         return ledger
-    return replace(
-        ledger, confirmed_stage=max(ledger.confirmed_stage, rules.stages), solved_at=event.at
+    return Ledger(
+        rules=rules, tickets_left=ledger.tickets_left, penalty=ledger.penalty,
+        reported_stage=ledger.reported_stage,
+        confirmed_stage=max(ledger.confirmed_stage, rules.stages), hints=ledger.hints,
+        solutions=ledger.solutions, charges=ledger.charges, solved_at=event.at,
     )
 
 
