@@ -191,7 +191,7 @@ class ContestDay:
             return state
         clock = await self.clock(entry.category)
         events = await self.store.events(entry=number, kinds=ENTRY_KINDS)
-        state = entry_state(self.contest, entry, events, clock)
+        state = entry_state(self.contest, entry, events, clock, hit[1] if hit else None)
         cache[number] = (version, state)
         return state
 
@@ -231,8 +231,10 @@ class ContestDay:
                 if ev.entry in wanted:
                     by_entry.setdefault(ev.entry, []).append(ev)
             for en in missing:
+                hit = cache.get(en.number)
                 cache[en.number] = (seen[en.number], entry_state(
-                    self.contest, en, by_entry.get(en.number, []), clock))
+                    self.contest, en, by_entry.get(en.number, []), clock,
+                    hit[1] if hit else None))
         return [cache[e.number][1] for e in entries]
 
     async def ranking(self, category: Category, at: datetime | None = None) -> list[Row]:

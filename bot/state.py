@@ -16,6 +16,7 @@ from bot.domain.escape import (
     Request,
     Solved,
     StageConfirmed,
+    apply_event,
     fold,
     result,
 )
@@ -91,6 +92,10 @@ class EntryState:
     pieces: int | None
     pieces_event: Event | None
     ready: Event | None  # the latest /listo not yet followed by a finish
+    # what the ledger was folded from: the ids of the events, in order, and the latest contest
+    # time among its escape events (so a later state can fold only what was added since)
+    basis: tuple[int, ...] = ()
+    folded_until: int | None = None
 
     @cached_property
     def escape_result(self) -> EscapeResult | None:
@@ -112,13 +117,23 @@ class EntryState:
 
 
 def entry_state(
-    contest: Contest, entry: Entry, entry_events: Sequence[Event], clock: CategoryClock
+    contest: Contest, entry: Entry, entry_events: Sequence[Event], clock: CategoryClock,
+    previous: EntryState | None = None,
 ) -> EntryState:
+    """The entry's state from its events. With ``previous`` (its state from fewer events, same
+    clock), events appended since are folded onto its ledger instead of folding them all again,
+    when that gives the same ledger: nothing of its basis was corrected away, and nothing new
+    happened earlier in contest time than what it already folded."""
     category = contest.category(entry.category)
     assert category is not None, f"entry {entry.number} in unknown category {entry.category}"
     ledger = None
+    folded_until = None
     if category.escape and contest.escape is not None:
-        ledger = fold(contest.escape, escape_events(entry_events, clock))
+        folded = _fold_more(previous, entry_events, clock)
+        if folded is None:
+            evs = escape_events(entry_events, clock)
+            folded = fold(contest.escape, evs), max((e.at for e in evs), default=None)
+        ledger, folded_until = folded
     finish_event = next((e for e in reversed(entry_events) if e.kind == "finish"), None)
     pieces_event = next((e for e in reversed(entry_events) if e.kind == "pieces"), None)
     ready = next((e for e in reversed(entry_events) if e.kind == "ready"), None)
@@ -134,7 +149,28 @@ def entry_state(
         pieces=pieces_event.value if pieces_event else None,
         pieces_event=pieces_event,
         ready=ready,
+        basis=tuple(e.id for e in entry_events),
+        folded_until=folded_until,
     )
+
+
+def _fold_more(previous: EntryState | None, entry_events: Sequence[Event],
+               clock: CategoryClock) -> tuple[Ledger, int | None] | None:
+    """``previous``'s ledger with the escape events appended since, or None when only a fold
+    of everything gives the right ledger."""
+    if previous is None or previous.ledger is None or previous.clock is not clock:
+        return None
+    n = len(previous.basis)
+    if len(entry_events) < n or tuple(e.id for e in entry_events[:n]) != previous.basis:
+        return None  # an event of its basis was corrected away
+    more = sorted(escape_events(entry_events[n:], clock), key=lambda e: e.at)
+    until = previous.folded_until
+    if more and until is not None and more[0].at < until:
+        return None  # something earlier in contest time than what was folded: fold again
+    ledger = previous.ledger
+    for ev in more:
+        ledger = apply_event(ledger, ev)
+    return ledger, (more[-1].at if more else until)
 
 
 def standings(contest: Contest, category: Category, states: Iterable[EntryState]) -> list[Row]:
