@@ -897,3 +897,18 @@ async def test_parent_registers_two_children(castrillo_bot):
     # a stranger can't withdraw
     assert "open your entry's link" in one_text(await h.send(STRANGER, "/baja", madrid(3, 5)),
                                                 STRANGER)
+
+
+async def test_the_conversations_commands_reach_it_in_every_language_and_spelling(castrillo_bot):
+    """Commands other than its own pass the conversation by; its own (every alias, any case,
+    addressed to the bot by name) still reach it."""
+    h = castrillo_bot
+    at = madrid(3, 1)
+    for cancel in ("/cancel", "/ABANDON", f"/cancelar@{h.app.bot.username}"):
+        await start_entry(h, ANA, "parejas", at)
+        await h.send(ANA, "/billetes", at)  # not the conversation's: answered, it goes on
+        await enter_member(h, ANA, Who("Ana", "1980", MEMBER), at)
+        assert "nothing was recorded" in one_text(await h.send(ANA, cancel, at), ANA), cancel
+    for register_again in ("/register", "/INSCRIPTION"):
+        calls = await h.send(ANA, register_again, at)
+        assert data_of(h, calls), register_again  # the category buttons: a new registration

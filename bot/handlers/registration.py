@@ -13,7 +13,7 @@ from datetime import date, datetime, time
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputFile, Update
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputFile, MessageEntity, Update
 from telegram.ext import (
     BaseHandler,
     CallbackQueryHandler,
@@ -510,9 +510,32 @@ def conversation() -> ConversationHandler[Any]:
         return _conversation(cancel, buttons_only)
 
 
+class RegistrationConversation(ConversationHandler[Any]):
+    """The registration conversation, asked about an update only when it could take it.
+
+    Every update passes here first, and nearly all of them, on the day, are commands such as
+    /pista or /fin. The only commands the conversation takes are its entry point and its
+    fallback (its steps take button presses and plain text), so any other command is let
+    through without looking the conversation up."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.commands = frozenset(names_for("inscribir")) | frozenset(names_for("cancelar"))
+
+    def check_update(self, update: object) -> Any:
+        msg = update.message if isinstance(update, Update) else None
+        if msg is not None and msg.text and msg.entities:
+            first = msg.entities[0]
+            if first.type == MessageEntity.BOT_COMMAND and first.offset == 0:
+                command = msg.text[1:first.length].split("@")[0].lower()
+                if command not in self.commands:
+                    return None
+        return super().check_update(update)
+
+
 def _conversation(cancel: CommandHandler[Any, Any],
                   buttons_only: MessageHandler[Any, Any]) -> ConversationHandler[Any]:
-    return ConversationHandler(
+    return RegistrationConversation(
         entry_points=[CommandHandler(names_for("inscribir"), inscribir)],
         states={
             CATEGORY: [CallbackQueryHandler(pick_category, pattern=r"^reg:cat:"), buttons_only],
