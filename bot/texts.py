@@ -26,6 +26,14 @@ def duration_error(lang: str, err: DurationError) -> str:
               "(47:30).", text=err.text)
 
 
+def message_parts(text: str, limit: int = MAX_MESSAGE) -> list[str]:
+    """``text`` as the messages it takes: itself when it fits (nearly always), else cut at
+    line ends by ``split_messages``."""
+    if text and len(text) <= limit and not text.startswith("\n"):
+        return [text]  # what split_messages would give, without walking the lines
+    return split_messages(text.split("\n"), limit)
+
+
 def split_messages(lines: Sequence[str], limit: int = MAX_MESSAGE) -> list[str]:
     """Join lines into as few messages as fit Telegram's limit (a long line is cut)."""
     messages: list[str] = []

@@ -17,11 +17,11 @@ from telegram.ext import BaseUpdateProcessor
 # How many updates are handled at once. The bot is one event loop in front of one SQLite writer.
 # More updates in flight make bigger group commits (fewer fsyncs) and keep the loop busy while
 # one commits, but each update also waits behind all the others. Measured on the benchmark day
-# (five runs each, writes in the loop): 3,840 updates/s and p99 5.4 ms with 12; 4,120/s and
-# 8.0 ms with 24; 4,160/s and 11 ms with 32. On the day the wait that matters is Telegram's
-# (50-400 ms a call from a hall's 4G), and 24 calls in flight keep AIORateLimiter's 30 messages
-# a second busy even at 400 ms a call.
-MAX_CONCURRENT = 24
+# (seven runs each, the final code): 5,570 updates/s and p99 5.2 ms with 24; 5,760/s and 6.5 ms
+# with 32; 5,770/s and 7.1 ms with 48. On the day the wait that matters is Telegram's (50-400 ms
+# a call from a hall's 4G), and 32 calls in flight keep AIORateLimiter's 30 messages a second
+# busy even at 400 ms a call.
+MAX_CONCURRENT = 32
 
 
 class PerChatUpdateProcessor(BaseUpdateProcessor):

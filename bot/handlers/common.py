@@ -20,7 +20,7 @@ from bot.contest_day import ContestDay, Roles
 from bot.domain.contest import Contest
 from bot.i18n import pick_language, tr
 from bot.store import Store
-from bot.texts import split_messages
+from bot.texts import message_parts
 
 log = logging.getLogger(__name__)
 
@@ -141,7 +141,7 @@ async def reply(update: Update, text: str, **kwargs: object) -> None:
     if msg.is_topic_message and msg.message_thread_id is not None:
         where["message_thread_id"] = msg.message_thread_id
     bot = msg.get_bot()
-    parts = split_messages(text.split("\n"))
+    parts = message_parts(text)
     for i, part in enumerate(parts):
         extra = kwargs if i == len(parts) - 1 else {}
         await with_retries(lambda part=part, extra=extra: _send_raw(  # type: ignore[misc]
@@ -157,7 +157,7 @@ async def _send_raw(bot: Bot, api_kwargs: dict[str, object]) -> object:
 async def send(context: ContextTypes.DEFAULT_TYPE, chat_id: int, text: str) -> bool:
     """Send to one chat; a person who blocked the bot must not stop the others."""
     try:
-        for part in split_messages(text.split("\n")):
+        for part in message_parts(text):
             if not part.strip():
                 continue  # nothing to say (Telegram refuses an empty message)
             # a line we only send: no need to build the Message Telegram answers with

@@ -1,0 +1,17 @@
+"""A text is sent as the same messages whether it fits at once or is cut at line ends."""
+
+from __future__ import annotations
+
+import random
+
+from bot.texts import message_parts, split_messages
+
+
+def test_message_parts_are_what_splitting_the_lines_gives():
+    rng = random.Random(3)
+    pieces = ["", "a", "línea", "x" * 50, "\n", "\n\n", "y" * 4000]
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 6)))
+        assert message_parts(text) == split_messages(text.split("\n")), repr(text[:80])
+    assert message_parts("short") == ["short"]
+    assert all(len(p) <= 4096 for p in message_parts("z" * 10_000))
