@@ -26,7 +26,7 @@ from bot.domain.escape import (
     fold,
 )
 from bot.domain.ranking import Row
-from bot.domain.registration import Status
+from bot.domain.registration import Place, Status
 from bot.state import (
     CLOCK_KINDS,
     ENTRY_KINDS,
@@ -199,15 +199,11 @@ class ContestDay:
         """The entries holding a place in a category (at ``at``; default now), with their
         contest state. Each entry's state is kept until an event of that entry (or of the
         clock) is written, so a ranking recomputes only what changed."""
-        from bot.registrations import Registrations
-
         _, cache = self._cached("entry_state", CLOCK_KINDS)  # before the clock: see state()
         clock = await self.clock(category.id)
-        places = await Registrations(self.contest, self.store).places(at or CLOCK.now())
-        entries = [
-            e for e in await self.store.entries(category.id)
-            if places[e.number].status is Status.CONFIRMED
-        ]
+        places, everyone = await self._places(at or CLOCK.now())
+        entries = [e for e in everyone if e.category == category.id
+                   and places[e.number].status is Status.CONFIRMED]
         versions = self.store.entry_versions
         missing = [e for e in entries
                    if (hit := cache.get(e.number)) is None or hit[0] != versions.get(e.number, 0)]
@@ -236,6 +232,21 @@ class ContestDay:
                     self.contest, en, by_entry.get(en.number, []), clock,
                     hit[1] if hit else None))
         return [cache[e.number][1] for e in entries]
+
+    async def _places(self, at: datetime) -> tuple[dict[int, Place], list[Entry]]:
+        """Every entry and its place at ``at``, read once for all the categories of a ranking
+        asked at that moment (each would otherwise read them again)."""
+        from bot.registrations import Registrations
+
+        _, cache = self._cached("places", ("entry", "payment", "withdraw"))
+        hit = cache.get(at)
+        if hit is None:
+            everyone = await self.store.entries()
+            places = await Registrations(self.contest, self.store).places(at)
+            cache.clear()  # only the latest moment is worth keeping
+            hit = cache[at] = (places, everyone)
+        result: tuple[dict[int, Place], list[Entry]] = hit
+        return result
 
     async def ranking(self, category: Category, at: datetime | None = None) -> list[Row]:
         return standings(self.contest, category, await self.states(category, at))
