@@ -249,7 +249,18 @@ class ContestDay:
         return result
 
     async def ranking(self, category: Category, at: datetime | None = None) -> list[Row]:
-        return standings(self.contest, category, await self.states(category, at))
+        """The category's rows; the same list as last time while none of its entries' states
+        changed (``states`` keeps each one until its entry changes)."""
+        states = await self.states(category, at)
+        _, cache = self._cached("ranking", CLOCK_KINDS)
+        hit = cache.get(category.id)
+        if hit is not None and len(hit[0]) == len(states) and all(
+                a is b for a, b in zip(hit[0], states, strict=True)):
+            rows: list[Row] = hit[1]
+            return rows
+        rows = standings(self.contest, category, states)
+        cache[category.id] = (states, rows)
+        return rows
 
     async def _running(
         self, number: int, at: datetime, escape: bool = False

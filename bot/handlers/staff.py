@@ -10,6 +10,8 @@ from telegram.ext import ContextTypes
 
 from bot.contest_day import Outcome
 from bot.domain.clock import DurationError, format_duration, parse_duration
+from bot.domain.contest import Category
+from bot.domain.ranking import Row
 from bot.handlers.common import (
     Caller,
     notify_entry,
@@ -18,6 +20,7 @@ from bot.handlers.common import (
     recorder,
     reply,
     send,
+    services,
 )
 from bot.i18n import tr
 from bot.jobs import schedule_contest_jobs
@@ -259,6 +262,19 @@ async def reanudar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await schedule_contest_jobs(context.application)
 
 
+def _lines_of(context: ContextTypes.DEFAULT_TYPE, lang: str, cat: Category,
+              rows: list[Row]) -> list[str]:
+    """A category's ranking lines, written again only when its rows changed (the day's
+    ranking gives back the same list while none of the category's entries changed)."""
+    written: dict[tuple[str, str], tuple[list[Row], list[str]]] = context.bot_data.setdefault(
+        "ranking_lines", {})
+    hit = written.get((lang, cat.id))
+    if hit is None or hit[0] is not rows:
+        hit = written[(lang, cat.id)] = (rows, ranking_lines(
+            lang, services(context).contest, cat, rows))
+    return hit[1]
+
+
 async def clasificacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     who = await organiser(update, context)
     if who is None:
@@ -290,7 +306,7 @@ async def clasificacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
             continue
         if lines:
             lines.append("")
-        lines.extend(ranking_lines(who.lang, contest, cat, rows))
+        lines.extend(_lines_of(context, who.lang, cat, rows))
     if picture and pictures:
         msg = update.effective_message
         assert msg is not None
