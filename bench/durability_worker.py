@@ -31,6 +31,8 @@ from workload import (  # noqa: E402
     volunteer_people,
 )
 
+from bot.loop import use_uvloop  # noqa: E402
+
 
 async def main(args: argparse.Namespace) -> None:
     setup_logging()
@@ -63,4 +65,5 @@ if __name__ == "__main__":
     p.add_argument("--pairs", type=int, default=50)
     p.add_argument("--volunteers", type=int, default=20)
     p.add_argument("--seed", type=int, default=1)
+    use_uvloop()  # as `python -m bot run` does
     asyncio.run(main(p.parse_args()))

@@ -31,6 +31,8 @@ from day import bot_day, durability, echo_day  # noqa: E402
 from growth import broadcast, pista_growth, ranking_growth, timers_growth  # noqa: E402
 from workload import Sizes  # noqa: E402
 
+from bot.loop import loop_name, use_uvloop  # noqa: E402
+
 HERE = Path(__file__).resolve().parent
 
 
@@ -71,6 +73,7 @@ def main() -> int:
                         help="keep the temporary directory (databases, durability log)")
     args = parser.parse_args()
     setup_logging()
+    use_uvloop()  # as `python -m bot run` does; the echo baseline runs on the same loop
     plan = SMOKE if args.smoke else FULL
     tmp_obj = tempfile.TemporaryDirectory(prefix="puzzlebot-bench-")
     tmp = Path(tmp_obj.name)
@@ -80,6 +83,7 @@ def main() -> int:
             "mode": "smoke" if args.smoke else "full", "seed": args.seed,
             "started_at": datetime.now(UTC).isoformat(timespec="seconds"),
             "python": platform.python_version(), "python_telegram_bot": telegram.__version__,
+            "event_loop": loop_name(),
             "machine": f"{platform.machine()}, {os.cpu_count()} cpu",
             "temp_dir": str(tmp), "temp_dir_filesystem": filesystem_of(tmp),
             "plan": {k: (v.__dict__ if isinstance(v, Sizes) else v)
@@ -271,6 +275,7 @@ def print_table(results: dict[str, Any], out: str) -> None:
             f"{b['volunteers']} volunteers)", b["updates"])
         row("day: concurrent_updates (bot / echo)",
             f"{b['concurrent_updates']} / {e['concurrent_updates']}")
+        row("event loop (bot and echo)", results["meta"].get("event_loop"))
         row("bot rate (updates/s)", b["rate_ups"])
         row("echo rate (updates/s)", e["rate_ups"])
         row("bot/echo ratio", day["ratio"], "throughput")

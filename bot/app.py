@@ -28,6 +28,7 @@ from bot.handlers import participant, registration, staff
 from bot.handlers.common import Services
 from bot.i18n import tr
 from bot.jobs import schedule_contest_jobs
+from bot.loop import loop_name
 from bot.menus import set_default_menus
 from bot.persistence import SQLitePersistence
 from bot.registrations import Registrations
@@ -176,7 +177,7 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     await schedule_contest_jobs(app)
     await scoreboard.attach(app)
     tune_gc()
-    log.info("bot ready")
+    log.info("bot ready (%s event loop)", loop_name())
 
 
 async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:

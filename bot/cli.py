@@ -70,6 +70,7 @@ def _with_store(need_token: bool,
 def _run(args: argparse.Namespace) -> int:
     from bot.app import build_application
     from bot.logsetup import setup_logging
+    from bot.loop import use_uvloop
     from bot.scoreboard import ScoreboardSettingsError, settings_from_env
 
     try:
@@ -78,6 +79,7 @@ def _run(args: argparse.Namespace) -> int:
     except (ConfigError, ContestFileError, ScoreboardSettingsError) as exc:
         return fail(str(exc))
     setup_logging(config.token)
+    use_uvloop()
 
     async def check_db() -> str | None:
         try:
