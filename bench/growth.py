@@ -226,18 +226,22 @@ async def ranking_growth(tmp: Path, entries: int, repeats: int, seed: int) -> di
     cat = contest.category("adultos")
     assert cat is not None
     rows, finished, pieces = [], 0, 0
+    pieces_of: dict[int, int] = {}
+    finishers: set[int] = set()
     now = int(time.time())
     for i, t in enumerate(teams):
         r = rng.random()
         at = int((t0 + timedelta(seconds=cat.time_limit + 60)).timestamp())
         if r < 0.85:
+            finishers.add(t.number)
             rows.append((at, now, 1_000, "volunteer", "finish", t.number, None, None,
                          rng.randint(int(cat.time_limit * 0.4), cat.time_limit), None, None,
                          None, 20_000_000 + i))
             finished += 1
         elif r < 0.97:
+            pieces_of[t.number] = rng.randint(50, cat.pieces - 100)
             rows.append((at, now, 1_000, "volunteer", "pieces", t.number, None, None,
-                         rng.randint(50, cat.pieces - 1), None, None, None, 20_000_000 + i))
+                         pieces_of[t.number], None, None, None, 20_000_000 + i))
             pieces += 1
     con = sqlite3.connect(str(db), isolation_level=None)
     try:
@@ -251,12 +255,23 @@ async def ranking_growth(tmp: Path, entries: int, repeats: int, seed: int) -> di
     ups.update_id = 30_000_000
     lat: list[float] = []
     lines, texts = 0, []
+    # entries with no result yet: a first count is a new event (a corrected count supersedes
+    # one, and a correction makes every cached state be worked out again)
+    uncounted = [t.number for t in teams if t.number not in pieces_of
+                 and t.number not in finishers]
     async with running_bot(db, cfile) as (app, fake):
         for i in range(repeats):
+            at = t0 + timedelta(seconds=cat.time_limit + 900 + 2 * i)
+            if i:  # a new count since the last ranking: a real one, not the same one again
+                number = uncounted[i % len(uncounted)]
+                n = len(fake.calls)
+                count = 100 + i
+                await process(app, ups.message(ORGANISER, f"/piezas {number} {count}", at))
+                if not any(f" {count}" in c.text for c in fake.calls[n:]):
+                    raise RuntimeError(f"/piezas {number} not recorded before ranking {i}")
             n = len(fake.calls)
             dt = await process(app, ups.message(
-                ORGANISER, "/clasificacion adultos",
-                t0 + timedelta(seconds=cat.time_limit + 900 + i)))
+                ORGANISER, "/clasificacion adultos", at + timedelta(seconds=1)))
             lat.append(dt)
             texts = [c.text for c in fake.calls[n:] if c.method == "sendMessage"]
             lines = sum(len(x.splitlines()) for x in texts)
@@ -266,6 +281,7 @@ async def ranking_growth(tmp: Path, entries: int, repeats: int, seed: int) -> di
     return {
         "entries": entries, "finished": finished, "pieces_only": pieces,
         "import_s": round(import_s, 2), "repeats": repeats,
+        "between_rankings": "a first piece count for one more entry (/piezas)",
         "first_ms": ms(lat[0]), "median_ms": ms(median(lat)),
         "messages_per_ranking": len(texts), "lines_per_ranking": lines,
     }
