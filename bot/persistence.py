@@ -21,17 +21,27 @@ class SQLitePersistence(BasePersistence[dict[str, Any], dict[str, Any], dict[str
             update_interval=5,
         )
         self._get_store = get_store
+        # what the file holds for each user: python-telegram-bot hands every user who wrote
+        # anything to update_user_data at each save (every 5 s), changed or not
+        self._stored: dict[int, str | None] = {}
 
     async def get_user_data(self) -> dict[int, dict[str, Any]]:
         store = await self._get_store()
-        return {uid: json.loads(raw) for uid, raw in (await store.all_user_data()).items()}
+        stored = await store.all_user_data()
+        self._stored = dict(stored)
+        return {uid: json.loads(raw) for uid, raw in stored.items()}
 
     async def update_user_data(self, user_id: int, data: dict[str, Any]) -> None:
+        raw = json.dumps(data, ensure_ascii=False) if data else None
+        if user_id in self._stored and self._stored[user_id] == raw:
+            return  # unchanged: no write
         store = await self._get_store()
-        await store.set_user_data(user_id, json.dumps(data, ensure_ascii=False) if data else None)
+        await store.set_user_data(user_id, raw)
+        self._stored[user_id] = raw
 
     async def drop_user_data(self, user_id: int) -> None:
         await (await self._get_store()).set_user_data(user_id, None)
+        self._stored[user_id] = None
 
     async def refresh_user_data(self, user_id: int, user_data: dict[str, Any]) -> None:
         return None
