@@ -94,20 +94,22 @@ class ContestDay:
         self.contest = contest
         self.store = store
         self.organisers = organisers
-        self._caches: dict[str, tuple[tuple[int, ...], dict[Any, Any]]] = {}
+        self._caches: dict[str, tuple[tuple[int, ...], dict[Any, Any], int]] = {}
 
     # -- who is who ----------------------------------------------------------------------------
 
     def _cached(self, name: str, kinds: tuple[str, ...]) -> tuple[tuple[int, ...], dict[Any, Any]]:
         """A cache of derived state, valid while no event of ``kinds`` (nor a correction) has
         been written. The database stays the source of truth: a miss reads it again."""
+        cached = self._caches.get(name)
+        writes = self.store.writes
+        if cached is not None and cached[2] == writes:
+            return cached[0], cached[1]  # nothing at all written since it was stamped
         versions = self.store.versions
         stamp = (*[versions.get(k, 0) for k in kinds], versions.get("correction", 0))
-        cached = self._caches.get(name)
-        if cached is None or cached[0] != stamp:
-            cached = (stamp, {})
-            self._caches[name] = cached
-        return cached
+        data = cached[1] if cached is not None and cached[0] == stamp else {}
+        self._caches[name] = (stamp, data, writes)
+        return stamp, data
 
     async def volunteers(self) -> set[int]:
         _, cache = self._cached("volunteers", ("volunteer_join",))

@@ -96,6 +96,7 @@ class Store:
         self._dead: set[int] = set()
         # how many events of each kind were written since start: caches compare these
         self.versions: dict[str, int] = {}
+        self.writes = 0  # goes up with any of them: nothing changed while it stays the same
         self._entries: dict[int, Entry] = {}
         self.entry_versions: dict[int, int] = {}  # events written per entry since start
         self.derived: dict[str, Any] = {}  # caches of state derived from this database
@@ -245,13 +246,17 @@ class Store:
             if not batch.done():
                 batch.set_result(None)
 
+    def _bump(self, kind: str) -> None:
+        self.versions[kind] = self.versions.get(kind, 0) + 1
+        self.writes += 1
+
     def _forget_derived(self) -> None:
         """Writes were undone: whatever was derived from them is gone. Versions only ever go
         up (a cache stamped while an undone row was visible must never match again)."""
         for versions in (self.versions, self.entry_versions):
             for key in versions:
                 versions[key] += 1
-        self.versions["undone"] = self.versions.get("undone", 0) + 1
+        self._bump("undone")
         self.derived.clear()
         self._entries.clear()
         self._all_entries = None
@@ -318,7 +323,7 @@ class Store:
             ),
         )
         assert cur.lastrowid is not None
-        self.versions[kind] = self.versions.get(kind, 0) + 1
+        self._bump(kind)
         if update_id is not None:
             self._update_ids.add(update_id)
         if entry is not None:
@@ -334,7 +339,7 @@ class Store:
         if supersedes is not None:
             self._supersedes[cur.lastrowid] = supersedes
             self._recompute_dead()
-            self.versions["correction"] = self.versions.get("correction", 0) + 1
+            self._bump("correction")
         return cur.lastrowid
 
     @staticmethod
@@ -478,7 +483,7 @@ class Store:
         meal_children: int = 0,
     ) -> int:
         assert self._in_tx, "add_entry outside a transaction"
-        self.versions["entry"] = self.versions.get("entry", 0) + 1
+        self._bump("entry")
         if number is None:
             row = await self._fetchone("SELECT COALESCE(MAX(number), 0) + 1 FROM entries")
             assert row is not None

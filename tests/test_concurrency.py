@@ -235,6 +235,22 @@ async def test_while_updates_keep_coming_staff_lines_wait_for_a_quiet_moment_or_
         busy.set()
         await handling
         assert processor.idle.is_set()
+
+        # no round for a long time, but the bot is busy: the line still waits for it to be idle
+        monkeypatch.setattr(StaffOutbox, "round_gap", lambda self: 5.0)
+        outbox.last_round = float("-inf")
+        busy = asyncio.Event()
+        handling = asyncio.create_task(processor.do_process_update(object(), busy.wait()))
+        await settle()
+        before = len(h.request.calls)
+        await notify_staff(context, lambda lang: "#5 fifth")
+        await settle()
+        assert sent(before) == {}
+        busy.set()
+        await handling
+        for task in [t for t in asyncio.all_tasks() if t.get_name() == STAFF_TASK]:
+            await task
+        assert sent(before) == {i: ["#5 fifth"] for i in staff}
     finally:
         await h.stop()
 

@@ -240,13 +240,17 @@ async def _flush_staff(context: ContextTypes.DEFAULT_TYPE, outbox: StaffOutbox) 
 
 
 async def _round_due(context: ContextTypes.DEFAULT_TYPE, outbox: StaffOutbox) -> None:
-    """Return when the next round may go: at once if the last one was long enough ago or
-    nothing else is being handled, else when the bot goes idle or the round is due."""
+    """Return when the next round may go: at once if nothing else is being handled, else when
+    the bot goes idle or the round is due (a gap after the last round; a gap from now if
+    there was none lately), whichever comes first."""
     processor = context.application.update_processor
     idle = getattr(processor, "idle", None)
-    wait = outbox.last_round + outbox.round_gap() - asyncio.get_running_loop().time()
-    if wait <= 0 or not isinstance(idle, asyncio.Event) or idle.is_set():
+    if not isinstance(idle, asyncio.Event) or idle.is_set():
         return
+    gap = outbox.round_gap()
+    wait = outbox.last_round + gap - asyncio.get_running_loop().time()
+    if wait <= 0:
+        wait = gap
     try:
         await asyncio.wait_for(idle.wait(), wait)
     except TimeoutError:
