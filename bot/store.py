@@ -7,8 +7,7 @@ import json
 import re
 import sqlite3
 import time as _time
-from collections.abc import AsyncIterator, Iterable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from functools import cached_property
@@ -83,12 +82,70 @@ def migrations() -> list[tuple[int, str]]:
     return found
 
 
+class Operation:
+    """One operation of ``Store.transaction`` (``async with store.transaction() as tx``): the
+    writer's lock and a savepoint on the way in; on the way out the savepoint released (or
+    rolled back, with what was derived from it), the batch's commit scheduled, and, when it
+    went well, the wait until that commit is on disk."""
+
+    __slots__ = ("batch", "store")
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.batch: asyncio.Future[None] | None = None
+
+    async def __aenter__(self) -> Store:
+        s = self.store
+        await s._lock.acquire()
+        try:
+            if not s.conn.in_transaction:
+                await s.conn.execute("BEGIN IMMEDIATE")
+                s._batch = asyncio.get_running_loop().create_future()
+            self.batch = s._batch
+            s._op_marks = None
+            s._in_tx = True
+            s._now("SAVEPOINT op")
+        except BaseException:
+            s._in_tx = False
+            s._schedule_commit()
+            s._lock.release()
+            raise
+        return s
+
+    async def __aexit__(self, exc_type: type[BaseException] | None,
+                        exc: BaseException | None, tb: object) -> bool:
+        s = self.store
+        try:
+            if exc_type is not None:
+                s._now("ROLLBACK TO op")
+                s._now("RELEASE op")
+                if s._op_marks is not None:
+                    s._dead, s._supersedes = s._op_marks
+                s._forget_derived()
+            else:
+                # released at once: SQLite keeps a copy of every page changed under an open
+                # savepoint, and two dozen nested ones spill those copies to a temporary file
+                s._now("RELEASE op")
+        finally:
+            s._in_tx = False
+            s._op_marks = None
+            # the batch commits even when this operation failed: the others in it (or nobody)
+            # must not be left waiting for a COMMIT that never comes
+            s._schedule_commit()
+            s._lock.release()
+        if exc_type is None and self.batch is not None:
+            await asyncio.shield(self.batch)
+        return False
+
+
 class Store:
     def __init__(self, conn: aiosqlite.Connection, raw: sqlite3.Connection) -> None:
         self.conn = conn
         self._raw = raw  # the same connection, for writes run in the event loop (_now)
         self._lock = asyncio.Lock()
         self._in_tx = False
+        # the corrections as they were before this operation's first one (to undo it)
+        self._op_marks: tuple[set[int], dict[int, int]] | None = None
         self._batch: asyncio.Future[None] | None = None
         self._committer: asyncio.Task[None] | None = None
         # corrections: superseded id -> the events superseding it; the dead ones derived from it
@@ -188,8 +245,7 @@ class Store:
 
     # -- transactions --------------------------------------------------------------------------
 
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Store]:
+    def transaction(self) -> Operation:
         """One writer at a time; everything inside commits together or not at all.
 
         Group commit: operations that come while others are in flight join one SQLite
@@ -197,34 +253,13 @@ class Store:
         every one of them returns only once that transaction is committed to disk. Nobody is
         answered before what they are told is durable, and a burst costs one fsync.
         """
-        async with self._lock:
-            if not self.conn.in_transaction:
-                await self.conn.execute("BEGIN IMMEDIATE")
-                self._batch = asyncio.get_running_loop().create_future()
-            batch = self._batch
-            assert batch is not None
-            self._in_tx = True
-            self._now("SAVEPOINT op")
-            marks = (set(self._dead), dict(self._supersedes))
-            try:
-                yield self
-            except BaseException:
-                self._now("ROLLBACK TO op")
-                self._now("RELEASE op")
-                self._dead, self._supersedes = marks
-                self._forget_derived()
-                raise
-            else:
-                # released at once: SQLite keeps a copy of every page changed under an open
-                # savepoint, and two dozen nested ones spill those copies to a temporary file
-                self._now("RELEASE op")
-            finally:
-                self._in_tx = False
-                # the batch commits even when this operation failed: the others in it (or
-                # nobody) must not be left waiting for a COMMIT that never comes
-                if self._committer is None or self._committer.done():
-                    self._committer = asyncio.get_running_loop().create_task(self._commit())
-        await asyncio.shield(batch)
+        return Operation(self)
+
+    def _schedule_commit(self) -> None:
+        if not self.conn.in_transaction:
+            return
+        if self._committer is None or self._committer.done():
+            self._committer = asyncio.get_running_loop().create_task(self._commit())
 
     async def _commit(self) -> None:
         await asyncio.sleep(0)  # let the operations already waiting join this transaction
@@ -337,6 +372,8 @@ class Store:
                     "recorded_at": recorded_at,
                 }))
         if supersedes is not None:
+            if self._op_marks is None:
+                self._op_marks = (set(self._dead), dict(self._supersedes))
             self._supersedes[cur.lastrowid] = supersedes
             self._recompute_dead()
             self._bump("correction")

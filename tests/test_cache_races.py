@@ -189,3 +189,29 @@ async def test_redeliveries_are_recognised_in_memory_and_after_a_restart(tmp_pat
     assert await again.handled(700)  # older than the file's newest: asked of the file
     assert not await again.handled(699) and not await again.handled(702)
     await again.close()
+
+
+async def test_a_correction_undone_with_its_operation_leaves_the_corrected_event_in_force(
+        tmp_path, castrillo):
+    day = await open_day(tmp_path, castrillo)
+    store = day.store
+    try:
+        async with store.transaction() as tx:
+            first = await tx.add_event(at=T0, kind="finish", role="volunteer", actor=VOLUNTEER,
+                                       entry=1, value=6000)
+        with pytest.raises(RuntimeError):
+            async with store.transaction() as tx:
+                await tx.add_event(at=T0, kind="finish", role="volunteer", actor=VOLUNTEER,
+                                   entry=1, value=6100, supersedes=first)
+                assert not store.is_effective(first)  # corrected, inside the operation
+                raise RuntimeError("the operation fails after its correction")
+        assert store.is_effective(first)
+        assert [e.value for e in await store.events(entry=1, kinds=["finish"])] == [6000]
+        # and a later correction that goes well takes effect
+        async with store.transaction() as tx:
+            await tx.add_event(at=T0, kind="finish", role="volunteer", actor=VOLUNTEER,
+                               entry=1, value=6200, supersedes=first)
+        assert not store.is_effective(first)
+        assert [e.value for e in await store.events(entry=1, kinds=["finish"])] == [6200]
+    finally:
+        await store.close()
