@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import io
 import sqlite3
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -61,6 +62,16 @@ async def setup(tmp_path) -> tuple[Harness, Person, Person, Person, Person]:
     return h, a, b, v1, v2
 
 
+def messages_to(h: Harness, chats: Iterable[int], since: int) -> dict[int, list[str]]:
+    """The messages sent to each of ``chats`` since call number ``since``."""
+    wanted = set(chats)
+    out: dict[int, list[str]] = {}
+    for c in h.request.calls[since:]:
+        if c.method == "sendMessage" and c.chat_id in wanted:
+            out.setdefault(c.chat_id, []).append(c.text)
+    return out
+
+
 def count(h: Harness, sql: str) -> int:
     with sqlite3.connect(h.db_path) as db:
         return db.execute(sql).fetchone()[0]
@@ -112,11 +123,7 @@ async def test_staff_lines_made_in_one_moment_reach_each_volunteer_as_one_messag
         staff = (v1.id, v2.id, BOSS.id)
 
         def lines_to_staff(since: int) -> dict[int, list[str]]:
-            out: dict[int, list[str]] = {}
-            for c in h.request.calls[since:]:
-                if c.method == "sendMessage" and c.chat_id in staff:
-                    out.setdefault(c.chat_id, []).append(c.text)
-            return out
+            return messages_to(h, staff, since)
 
         # the bot idle: a line goes out at once, alone
         before = len(h.request.calls)
@@ -189,11 +196,7 @@ async def test_while_updates_keep_coming_staff_lines_wait_for_a_quiet_moment_or_
         staff = {v1.id, v2.id, BOSS.id}
 
         def sent(since: int) -> dict[int, list[str]]:
-            out: dict[int, list[str]] = {}
-            for c in h.request.calls[since:]:
-                if c.method == "sendMessage" and c.chat_id in staff:
-                    out.setdefault(c.chat_id, []).append(c.text)
-            return out
+            return messages_to(h, staff, since)
 
         async def settle() -> None:
             for _ in range(20):
