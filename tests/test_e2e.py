@@ -4,6 +4,7 @@ SIGKILL in the middle of a contest. Every Bot API call is checked against the sp
 
 from __future__ import annotations
 
+import importlib.util
 import sqlite3
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -131,6 +132,8 @@ async def test_castrillo_day_over_http(api, tmp_path):
     finally:
         await bot.stop()
     assert b"Traceback" not in bot.log
+    loop = "uvloop" if importlib.util.find_spec("uvloop") else "asyncio"
+    assert f"bot ready ({loop} event loop)".encode() in bot.log
 
 
 async def test_billom_day_over_http(api, tmp_path):
