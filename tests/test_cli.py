@@ -157,3 +157,26 @@ def test_import_refuses_a_bad_file_and_imports_nothing(tmp_path: Path, content, 
     assert "Traceback" not in proc.stderr
     proc = run(["export", "entries"], env)
     assert proc.stdout.strip().count("\n") == 0  # header only
+
+
+def test_a_reader_going_away_ends_the_command_quietly(monkeypatch):
+    """`python -m bot export results | head`: no traceback when head stops reading."""
+    import io
+
+    import bot.cli as cli
+
+    def reader_gone(args):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    redirected: list[tuple[int, int]] = []
+
+    class Stdout(io.StringIO):
+        def fileno(self) -> int:
+            return 1
+
+    monkeypatch.setattr(cli, "_export", reader_gone)
+    monkeypatch.setattr(cli.os, "open", lambda path, flags: 99)
+    monkeypatch.setattr(cli.os, "dup2", lambda a, b: redirected.append((a, b)))
+    monkeypatch.setattr(cli.sys, "stdout", Stdout())
+    assert cli.main(["export", "results"]) == 141
+    assert redirected == [(99, 1)]  # the rest of the output goes nowhere, not to a traceback
