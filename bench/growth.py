@@ -131,14 +131,18 @@ def _event_count(db: Path) -> int:
 # -- (a) /pista with an empty history vs a big one ---------------------------------------------
 
 
-async def pista_growth(tmp: Path, samples: int, bulk: int, others: int, seed: int,
-                       budget_s: float) -> dict[str, Any]:
-    work = tmp / "pista"
+def _big_contest(tmp: Path, part: str) -> tuple[Path, Path, Path, Any, datetime]:
+    """A part's folder with the big contest file, its database path, the contest, its start."""
+    work = tmp / part
     work.mkdir()
     cfile = big_contest_file(work / "contest.toml")
-    db = work / "pista.sqlite3"
     contest = load_contest(cfile)
-    t0 = contest_start(contest)
+    return work, cfile, work / f"{part}.sqlite3", contest, contest_start(contest)
+
+
+async def pista_growth(tmp: Path, samples: int, bulk: int, others: int, seed: int,
+                       budget_s: float) -> dict[str, Any]:
+    work, cfile, db, contest, t0 = _big_contest(tmp, "pista")
     pairs = make_teams(Sizes(2 * samples, 2 * samples, 0), seed, pairs_only=True)
     rest = make_teams(Sizes(others, others // 2, 0), seed + 7, first_number=len(pairs) + 1,
                       first_phone=300_000)
@@ -207,12 +211,7 @@ async def pista_growth(tmp: Path, samples: int, bulk: int, others: int, seed: in
 
 
 async def ranking_growth(tmp: Path, entries: int, repeats: int, seed: int) -> dict[str, Any]:
-    work = tmp / "ranking"
-    work.mkdir()
-    cfile = big_contest_file(work / "contest.toml")
-    db = work / "ranking.sqlite3"
-    contest = load_contest(cfile)
-    t0 = contest_start(contest)
+    work, cfile, db, contest, t0 = _big_contest(tmp, "ranking")
     teams = make_teams(Sizes(entries, 0, 0), seed, category="adultos")
     ups = Updates()
     async with running_bot(db, cfile) as (app, fake):
