@@ -3,9 +3,9 @@ asyncio's own.
 
 The bot is one event loop in front of one SQLite writer, and on a busy day much of its time
 is the loop's own work: waking tasks, trips to the database thread and back. uvloop (libuv
-underneath, maintained by MagicStack, whose founder wrote PEP 492, async/await; used by uvicorn
-and others) does that work in C. Measured on the benchmark day: 5,600 -> 6,100 updates a second; the echo
-baseline, run on the same loop, did not change.
+underneath, maintained by MagicStack, whose founder wrote PEP 492, async/await; used by
+uvicorn and others) does that work in C. Measured on the benchmark day: 5,600 -> 6,100
+updates a second; the echo baseline, run on the same loop, did not change.
 """
 
 from __future__ import annotations
