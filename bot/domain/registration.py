@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -258,6 +259,129 @@ class _Pool:
         return True
 
 
+# Steps of the allocation replay, in this order when they happen at the same moment: a
+# withdrawal frees its place, a reserved quota ends, then new candidates compete for places.
+_WITHDRAWAL = 0
+_RELEASE = 1
+_CANDIDATE = 2
+_Key = tuple[datetime, datetime, int]  # (first priority, then registration, then number)
+_Step = tuple[datetime, int, _Key]
+_NO_KEY_NUMBER = -1  # a quota release concerns no entry
+
+
+def _withdrawn_by(a: Application, now: datetime) -> bool:
+    return a.withdrawn_at is not None and a.withdrawn_at <= now
+
+
+def _entry_steps(contest: Contest, a: Application, now: datetime) -> list[_Step]:
+    """When an entry starts competing for a place, and when it withdraws, up to ``now``."""
+    steps: list[_Step] = []
+    start = _candidate_from(contest, a)
+    if a.preconfirmed and start is not None:
+        start = min(start, now)  # registered elsewhere: its place is held whenever asked
+    withdrawn = a.withdrawn_at
+    gone = withdrawn is not None and withdrawn <= (start or now)  # withdrew before competing
+    if start is not None and start <= now and not gone:
+        steps.append((start, _CANDIDATE, _priority(contest, a)))
+    if withdrawn is not None and withdrawn <= now:
+        steps.append((withdrawn, _WITHDRAWAL, (withdrawn, withdrawn, a.number)))
+    return steps
+
+
+def _release_steps(contest: Contest, now: datetime) -> list[_Step]:
+    """The moments reserved quotas ended, up to ``now``: their places open to anyone."""
+    return [
+        (quota.until, _RELEASE, (quota.until, quota.until, _NO_KEY_NUMBER))
+        for cat in contest.categories
+        for quota in cat.reserved
+        if quota.until <= now
+    ]
+
+
+def _timeline(contest: Contest, apps: Iterable[Application], now: datetime) -> list[_Step]:
+    steps = _release_steps(contest, now)
+    for a in apps:
+        steps += _entry_steps(contest, a, now)
+    steps.sort()
+    return steps
+
+
+class _Replay:
+    """Places as the timeline is replayed: the places held, the waiting list, and when each
+    entry got its place or left."""
+
+    def __init__(self, contest: Contest, apps: dict[int, Application]) -> None:
+        self.apps = apps
+        self.pool = _Pool(contest)
+        self.waiting: list[_Key] = []  # in priority order
+        self.confirmed_at: dict[int, datetime] = {}
+        self.withdrawn_from: dict[int, Status] = {}
+
+    def step(self, at: datetime, kind: int, key: _Key) -> None:
+        if kind == _WITHDRAWAL:
+            self.withdraw(key[2], at)
+        elif kind == _RELEASE:
+            self.promote(at)
+        else:
+            self.compete(key, at)
+
+    def confirm(self, a: Application, at: datetime) -> None:
+        self.pool.add(a)
+        self.confirmed_at[a.number] = at
+
+    def promote(self, at: datetime) -> None:
+        """Freed places go to the waiting entries that fit, first in line first."""
+        for key in list(self.waiting):
+            a = self.apps[key[2]]
+            if self.pool.fits(a, at):
+                self.waiting.remove(key)
+                self.confirm(a, at)
+
+    def withdraw(self, number: int, at: datetime) -> None:
+        if number in self.pool.confirmed:
+            self.pool.remove(number)
+            self.withdrawn_from[number] = Status.CONFIRMED
+            self.promote(at)
+        else:
+            self.waiting = [k for k in self.waiting if k[2] != number]
+            self.withdrawn_from[number] = Status.WAITING
+
+    def compete(self, key: _Key, at: datetime) -> None:
+        # Every waiting entry that fits was promoted when its place freed up, so the ones still
+        # waiting cannot use this place: a newcomer that fits takes it.
+        a = self.apps[key[2]]
+        if a.preconfirmed or self.pool.fits(a, at):
+            self.confirm(a, at)
+        else:
+            insort(self.waiting, key)
+
+    def waiting_positions(self, shared: bool) -> dict[int, int]:
+        """1 = next in line, per category (or over the whole contest when it shares places)."""
+        positions: dict[int, int] = {}
+        counters: dict[str, int] = {}
+        for key in self.waiting:
+            a = self.apps[key[2]]
+            line = "" if shared else a.category
+            counters[line] = counters.get(line, 0) + 1
+            positions[a.number] = counters[line]
+        return positions
+
+
+def _withdrawn_place(contest: Contest, a: Application, held: Status | None) -> Place:
+    """A withdrawal is refunded unless it gave up a place after the refund deadline."""
+    until = contest.registration.withdrawal_refund_until
+    late = until is not None and a.withdrawn_at is not None and a.withdrawn_at >= until
+    return Place(a.number, Status.WITHDRAWN, refundable=held != Status.CONFIRMED or not late)
+
+
+def _waiting_place(contest: Contest, a: Application, position: int, now: datetime) -> Place:
+    """Still waiting; once registrations close, a paid entry without a place is left out."""
+    closes = contest.registration.closes
+    closed = closes is not None and now >= closes
+    status = Status.LEFT_OUT if closed and contest.registration.payment_required else Status.WAITING
+    return Place(a.number, status, position, refundable=True)
+
+
 def allocate(
     contest: Contest, applications: Iterable[Application], now: datetime
 ) -> dict[int, Place]:
@@ -265,82 +389,19 @@ def allocate(
     releases in the order they happened. A confirmed place is never taken back by a later event;
     a freed place goes to the first waiting entry that fits."""
     apps = {a.number: a for a in applications}
-    # (time, order, number): withdrawals (0) and releases (1) before new candidates (2)
-    timeline: list[tuple[datetime, int, tuple[datetime, datetime, int]]] = []
-    for a in apps.values():
-        start = _candidate_from(contest, a)
-        if a.preconfirmed and start is not None:
-            start = min(start, now)  # registered elsewhere: its place is held whenever asked
-        gone = a.withdrawn_at is not None and a.withdrawn_at <= (start or now)
-        if start is not None and start <= now and not gone:
-            timeline.append((start, 2, _priority(contest, a)))
-        if a.withdrawn_at is not None and a.withdrawn_at <= now:
-            timeline.append((a.withdrawn_at, 0, (a.withdrawn_at, a.withdrawn_at, a.number)))
-    for cat in contest.categories:
-        for quota in cat.reserved:
-            if quota.until <= now:
-                timeline.append((quota.until, 1, (quota.until, quota.until, -1)))
-    timeline.sort()
-
-    pool = _Pool(contest)
-    waiting: list[tuple[tuple[datetime, datetime, int], Application]] = []
-    confirmed_at: dict[int, datetime] = {}
-    withdrawn_from: dict[int, Status] = {}
-
-    def promote(at: datetime) -> None:
-        for key, app in list(waiting):
-            if pool.fits(app, at):
-                waiting.remove((key, app))
-                pool.add(app)
-                confirmed_at[app.number] = at
-
-    for at, order, key in timeline:
-        number = key[2]
-        if order == 0:
-            if number in pool.confirmed:
-                pool.remove(number)
-                withdrawn_from[number] = Status.CONFIRMED
-                promote(at)
-            else:
-                waiting[:] = [w for w in waiting if w[1].number != number]
-                withdrawn_from[number] = Status.WAITING
-        elif order == 1:
-            promote(at)
-        else:
-            # Every waiting entry that fits was promoted when its place freed up, so the ones
-            # still waiting cannot use this place: a newcomer that fits takes it.
-            app = apps[number]
-            if app.preconfirmed or pool.fits(app, at):
-                pool.add(app)
-                confirmed_at[number] = at
-            else:
-                waiting.append((key, app))
-                waiting.sort(key=lambda w: w[0])
-
-    closed = contest.registration.closes is not None and now >= contest.registration.closes
-    positions: dict[int, int] = {}
-    counters: dict[str, int] = {}
-    for _, w in waiting:
-        pool_key = "" if contest.registration.shared_capacity is not None else w.category
-        counters[pool_key] = counters.get(pool_key, 0) + 1
-        positions[w.number] = counters[pool_key]
+    replay = _Replay(contest, apps)
+    for at, kind, key in _timeline(contest, apps.values(), now):
+        replay.step(at, kind, key)
+    positions = replay.waiting_positions(contest.registration.shared_capacity is not None)
     places: dict[int, Place] = {}
     for a in apps.values():
-        if a.withdrawn_at is not None and a.withdrawn_at <= now:
-            held = withdrawn_from.get(a.number)
-            until = contest.registration.withdrawal_refund_until
-            refundable = held != Status.CONFIRMED or until is None or a.withdrawn_at < until
-            places[a.number] = Place(a.number, Status.WITHDRAWN, refundable=refundable)
-        elif a.number in pool.confirmed:
-            places[a.number] = Place(
-                a.number, Status.CONFIRMED, confirmed_at=confirmed_at.get(a.number)
-            )
+        if _withdrawn_by(a, now):
+            places[a.number] = _withdrawn_place(contest, a, replay.withdrawn_from.get(a.number))
+        elif a.number in replay.pool.confirmed:
+            confirmed_at = replay.confirmed_at.get(a.number)
+            places[a.number] = Place(a.number, Status.CONFIRMED, confirmed_at=confirmed_at)
         elif a.number in positions:
-            pos = positions[a.number]
-            if closed and contest.registration.payment_required:
-                places[a.number] = Place(a.number, Status.LEFT_OUT, pos, refundable=True)
-            else:
-                places[a.number] = Place(a.number, Status.WAITING, pos, refundable=True)
+            places[a.number] = _waiting_place(contest, a, positions[a.number], now)
         else:
             places[a.number] = Place(a.number, Status.PENDING_PAYMENT)
     return places
