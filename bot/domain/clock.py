@@ -8,7 +8,7 @@ are passed in; nothing here reads a clock.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -72,19 +72,18 @@ class Pause:
 
 def merge_pauses(pauses: Iterable[Pause]) -> list[Pause]:
     """The union of pauses as disjoint, sorted stretches (an open pause absorbs what follows)."""
-    ordered = sorted(pauses, key=lambda p: p.start)
     merged: list[Pause] = []
-    for p in ordered:
-        if merged:
-            last = merged[-1]
-            if last.end is None:
-                continue
-            if p.start <= last.end:
-                if p.end is None or p.end > last.end:
-                    merged[-1] = Pause(last.start, p.end)
-                continue
-        merged.append(p)
+    for p in sorted(pauses, key=lambda p: p.start):
+        last = merged[-1] if merged else None
+        if last is None or (last.end is not None and p.start > last.end):
+            merged.append(p)
+        elif last.end is not None:  # overlaps the last stretch, which it may lengthen
+            merged[-1] = Pause(last.start, _later_end(last.end, p.end))
     return merged
+
+
+def _later_end(a: datetime, b: datetime | None) -> datetime | None:
+    return None if b is None else max(a, b)
 
 
 @dataclass(frozen=True)
@@ -140,6 +139,3 @@ def within_limit(contest_seconds: int, limit: int, inclusive: bool = True) -> bo
     """Whether a time counts as inside a category's limit."""
     return contest_seconds <= limit if inclusive else contest_seconds < limit
 
-
-def pauses_from_breaks(breaks: Sequence[tuple[datetime, datetime]]) -> list[Pause]:
-    return [Pause(a, b) for a, b in breaks]

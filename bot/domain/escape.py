@@ -104,13 +104,14 @@ def empty_ledger(rules: EscapeRules) -> Ledger:
     )
 
 
-def price(rules: EscapeRules, kind: Kind, tickets_left: int) -> Charge:
+def price(rules: EscapeRules, request: Request, tickets_left: int) -> Charge:
     """What a request costs given the tickets left: tickets first, then tickets bought with time."""
+    kind = request.kind
     cost = rules.hint_cost if kind is Kind.HINT else rules.solution_cost
     per_ticket = rules.hint_ticket_penalty if kind is Kind.HINT else rules.solution_ticket_penalty
     used = min(cost, max(tickets_left, 0))
     bought = cost - used
-    return Charge(kind, 0, 0, used, bought, bought * per_ticket)
+    return Charge(kind, request.stage, request.at, used, bought, bought * per_ticket)
 
 
 def apply_event(ledger: Ledger, event: EscapeEvent) -> Ledger:
@@ -120,14 +121,11 @@ def apply_event(ledger: Ledger, event: EscapeEvent) -> Ledger:
     fold over its events, and ``replace`` looks up the fields again at every step."""
     rules = ledger.rules
     if isinstance(event, Request):
-        p = price(rules, event.kind, ledger.tickets_left)
-        charge = Charge(
-            event.kind, event.stage, event.at, p.tickets_used, p.tickets_bought, p.penalty
-        )
+        charge = price(rules, event, ledger.tickets_left)
         return Ledger(
             rules=rules,
-            tickets_left=ledger.tickets_left - p.tickets_used,
-            penalty=ledger.penalty + p.penalty,
+            tickets_left=ledger.tickets_left - charge.tickets_used,
+            penalty=ledger.penalty + charge.penalty,
             reported_stage=max(ledger.reported_stage, event.stage),
             confirmed_stage=ledger.confirmed_stage,
             hints=ledger.hints | {event.stage} if event.kind is Kind.HINT else ledger.hints,

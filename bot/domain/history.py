@@ -13,7 +13,9 @@ def effective_ids(events: Iterable[tuple[int, int | None]]) -> set[int]:
     """Ids of the events still in force, from ``(id, supersedes)`` pairs (ids grow with time)."""
     killed: set[int] = set()
     alive: set[int] = set()
-    for event_id, supersedes in sorted(events, key=lambda e: e[0], reverse=True):
+    supersedes_by_id = dict(events)
+    for event_id in sorted(supersedes_by_id, reverse=True):
+        supersedes = supersedes_by_id[event_id]
         if event_id in killed:
             continue
         alive.add(event_id)

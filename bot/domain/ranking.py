@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import groupby
 
 from bot.domain.clock import within_limit
 from bot.domain.contest import Category
@@ -65,15 +66,12 @@ def rank(
     by_pieces.sort(key=lambda x: (x[0], x[1].number))
 
     rows: list[Row] = []
-    position = 0
     for group, is_finished in ((finished, True), (by_pieces, False)):
-        prev: int | None = None
-        for key, c in group:
-            if prev is None or key != prev:
-                position = len(rows) + 1
-            prev = key
+        for key, tied in groupby(group, key=lambda x: x[0]):
+            position = len(rows) + 1  # entries with the same key share the position
             prize = category.prizes[position - 1] if position <= len(category.prizes) else None
-            rows.append(Row(position, c, is_finished, key if is_finished else None, prize))
+            for _, c in tied:
+                rows.append(Row(position, c, is_finished, key if is_finished else None, prize))
     for c in sorted(unranked, key=lambda x: x.number):
         rows.append(Row(None, c, False, None, None))
     return _award_extras(category, rows)

@@ -52,7 +52,7 @@ def _assignments(
     """Every way to seat ``members`` in distinct slots (slot indexes, one per member)."""
     found = []
     for perm in permutations(range(len(slots)), len(members)):
-        if all(slot_accepts(slots[s], m, day) for s, m in zip(perm, members, strict=True)):
+        if all(slot_accepts(slots[perm[i]], m, day) for i, m in enumerate(members)):
             found.append(perm)
     return found
 
@@ -315,7 +315,7 @@ class _Replay:
         self.pool = _Pool(contest)
         self.waiting: list[_Key] = []  # in priority order
         self.confirmed_at: dict[int, datetime] = {}
-        self.withdrawn_from: dict[int, Status] = {}
+        self.gave_up_place: set[int] = set()  # withdrew from a confirmed place
 
     def step(self, at: datetime, kind: int, key: _Key) -> None:
         if kind == _WITHDRAWAL:
@@ -340,11 +340,10 @@ class _Replay:
     def withdraw(self, number: int, at: datetime) -> None:
         if number in self.pool.confirmed:
             self.pool.remove(number)
-            self.withdrawn_from[number] = Status.CONFIRMED
+            self.gave_up_place.add(number)
             self.promote(at)
         else:
             self.waiting = [k for k in self.waiting if k[2] != number]
-            self.withdrawn_from[number] = Status.WAITING
 
     def compete(self, key: _Key, at: datetime) -> None:
         # Every waiting entry that fits was promoted when its place freed up, so the ones still
@@ -358,20 +357,20 @@ class _Replay:
     def waiting_positions(self, shared: bool) -> dict[int, int]:
         """1 = next in line, per category (or over the whole contest when it shares places)."""
         positions: dict[int, int] = {}
-        counters: dict[str, int] = {}
+        counters: dict[str | None, int] = {}
         for key in self.waiting:
             a = self.apps[key[2]]
-            line = "" if shared else a.category
+            line = None if shared else a.category
             counters[line] = counters.get(line, 0) + 1
             positions[a.number] = counters[line]
         return positions
 
 
-def _withdrawn_place(contest: Contest, a: Application, held: Status | None) -> Place:
+def _withdrawn_place(contest: Contest, a: Application, gave_up_place: bool) -> Place:
     """A withdrawal is refunded unless it gave up a place after the refund deadline."""
     until = contest.registration.withdrawal_refund_until
     late = until is not None and a.withdrawn_at is not None and a.withdrawn_at >= until
-    return Place(a.number, Status.WITHDRAWN, refundable=held != Status.CONFIRMED or not late)
+    return Place(a.number, Status.WITHDRAWN, refundable=not (gave_up_place and late))
 
 
 def _waiting_place(contest: Contest, a: Application, position: int, now: datetime) -> Place:
@@ -396,9 +395,9 @@ def allocate(
     places: dict[int, Place] = {}
     for a in apps.values():
         if _withdrawn_by(a, now):
-            places[a.number] = _withdrawn_place(contest, a, replay.withdrawn_from.get(a.number))
+            places[a.number] = _withdrawn_place(contest, a, a.number in replay.gave_up_place)
         elif a.number in replay.pool.confirmed:
-            confirmed_at = replay.confirmed_at.get(a.number)
+            confirmed_at = replay.confirmed_at[a.number]
             places[a.number] = Place(a.number, Status.CONFIRMED, confirmed_at=confirmed_at)
         elif a.number in positions:
             places[a.number] = _waiting_place(contest, a, positions[a.number], now)
