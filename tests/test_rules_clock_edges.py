@@ -91,3 +91,19 @@ def test_whole_hours_are_formatted_as_hours():
     assert format_duration(3600) == "1:00:00"
     assert format_duration(3 * 3600) == "3:00:00"
     assert format_duration(3599) == "0:59:59"
+
+
+def test_clock_is_paused_from_the_first_second_of_a_pause():
+    clock = CategoryClock.build(at(14, 0), [Pause(at(15, 15), at(15, 30))])
+    assert not clock.paused_at(at(15, 14, 59))
+    assert clock.paused_at(at(15, 15))
+
+
+def test_category_started_after_the_break_still_stops_for_a_later_pause():
+    # the break is over before this category starts; an organiser pause comes later
+    clock = CategoryClock.build(at(15, 40), [
+        Pause(at(15, 15), at(15, 30)), Pause(at(16, 0), at(16, 10)),
+    ])
+    assert clock.elapsed(at(16, 20)) == 30 * 60
+    assert clock.instant_at(30 * 60) == at(16, 20)
+    assert clock.instant_at(10 * 60) == at(15, 50)

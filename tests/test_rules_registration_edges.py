@@ -306,3 +306,9 @@ def test_fee_counts_the_members_with_a_discount(castrillo: Contest, billom: Cont
     assert (one.discounted_members, one.discount) == (1, 500)
     none = fee(billom, billom.category("adulte"), [born(1980, 1, 1), born(1982, 1, 1)])
     assert (none.discounted_members, none.discount, none.total) == (0, 0, 1400)
+
+
+def test_only_a_slot_without_any_bound_is_open_to_anyone(castrillo: Contest):
+    assert [s.is_open for s in castrillo.category("parejas").slots] == [False, True]
+    for bound in ({"born_from": 2000}, {"born_to": 2010}, {"min_age": 12}, {"max_age": 11}):
+        assert not Slot(**bound).is_open, bound
