@@ -57,6 +57,19 @@ class Call:
     def text(self) -> str:
         return str(self.params.get("text", ""))
 
+    @property
+    def replies_to(self) -> int | None:
+        """The message this one answers (``reply_parameters.message_id``), if it says."""
+        found = self.params.get("reply_parameters")
+        if isinstance(found, str):
+            try:
+                found = json.loads(found)
+            except ValueError:
+                return None
+        if isinstance(found, dict) and isinstance(found.get("message_id"), int):
+            return int(found["message_id"])
+        return None
+
     def buttons(self) -> list[tuple[str, str]]:
         markup = self.params.get("reply_markup")
         if isinstance(markup, str):
@@ -427,15 +440,37 @@ class FakeBotAPI:
 
     async def reply_to(self, user: dict[str, Any], text: str, date: datetime,
                        timeout: float = 10.0) -> list[Call]:
-        """Send a message and wait until the bot has handled it (its update confirmed and the
-        calls it made meanwhile have arrived); returns the calls made to that person's chat."""
+        """Send a message and wait for the bot's answer to it; returns the calls made to that
+        person's chat, the answers first (those replying to this message: the bot quotes the
+        message it answers, so a volunteers' line or a notice sent to the same chat meanwhile is
+        never taken for the answer)."""
         await self.settle()
         before = len(self.calls)
-        update_id = self.send_message(user, text, date)
-        await self.wait_until(lambda: self._confirmed >= update_id or
-                              any(c.chat_id == user["id"] for c in self.calls[before:]),
-                              timeout)
-        # the reply usually lands before the offset confirms it; give it a moment
-        await self.wait_until(lambda: any(c.chat_id == user["id"] and c.method == "sendMessage"
-                                          for c in self.calls[before:]), timeout)
-        return [c for c in self.calls[before:] if c.chat_id == user["id"]]
+        self.send_message(user, text, date)
+        return await self._answers(user["id"], self._next_message, before, timeout)
+
+    async def press_and_wait(self, user: dict[str, Any], data: str,
+                             date: datetime | None = None, timeout: float = 10.0,
+                             answer_timeout: float = 3.0) -> list[Call]:
+        """Tap a button and wait for the bot's answer (replying to the message carrying it);
+        a tap answered only by a toast or an edited keyboard waits ``answer_timeout`` once its
+        update is confirmed."""
+        await self.settle()
+        before = len(self.calls)
+        update_id = self.press(user, data, date)
+        message_id = self._next_message  # the message carrying the button
+        await self.wait_until(lambda: self._confirmed >= update_id, timeout)
+        return await self._answers(user["id"], message_id, before, answer_timeout)
+
+    async def _answers(self, chat: int, message_id: int, before: int, timeout: float
+                       ) -> list[Call]:
+        def answered() -> bool:
+            return any(c.chat_id == chat and c.replies_to == message_id
+                       for c in self.calls[before:])
+
+        await self.wait_until(answered, timeout)
+        # a long answer comes in several parts: the rest follow at once
+        await self.settle()
+        mine = [c for c in self.calls[before:] if c.chat_id == chat]
+        return ([c for c in mine if c.replies_to == message_id]
+                + [c for c in mine if c.replies_to != message_id])

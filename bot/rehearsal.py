@@ -98,6 +98,7 @@ class Rehearsal:
         self._order = 0
         self._current: Person | None = None
         self._last_unsolicited: tuple[int, str] | None = None
+        self._deferred: list[str] = []
 
     # -- output ----------------------------------------------------------------------------
 
@@ -107,18 +108,31 @@ class Rehearsal:
     def stamp(self, moment: datetime) -> str:
         return moment.astimezone(self.tz).strftime("%H:%M:%S")
 
+    def _tell(self, line: str) -> None:
+        """A line of what the bot sent by itself: while an action is being played, printed
+        after that action's own line (the day reads in the order things happened)."""
+        if self._current is not None:
+            self._deferred.append(line)
+        else:
+            self.say(line)
+
+    def _flush(self) -> None:
+        lines, self._deferred = self._deferred, []
+        for line in lines:
+            self.say(line)
+
     def _on_call(self, call: Call) -> None:
         """Messages the bot sends by itself (notices, the handover, announcements)."""
         if call.method != "sendMessage" or self.clock is None:
             return
         chat = call.chat_id
-        if self._current is not None and chat == self._current.id:
-            return  # a reply to the action being played: printed with it
+        if self._current is not None and chat == self._current.id and call.replies_to:
+            return  # the answer to the action being played: printed with it
         if chat == VOLUNTEER_IDS[0] and "\n" in call.text:  # the handover, as volunteer 1 sees it
             first = call.text.splitlines()[0] if call.text else ""
-            self.say(f"  [{self.stamp(self.clock.now())}] to the volunteers: {first}")
+            self._tell(f"  [{self.stamp(self.clock.now())}] to the volunteers: {first}")
             for line in call.text.splitlines()[1:]:
-                self.say(f"      {line}")
+                self._tell(f"      {line}")
             return
         if self._current is not None and any(
             self._current in t.phones and any(p.id == chat for p in t.phones) for t in self.teams
@@ -130,7 +144,7 @@ class Rehearsal:
             if self._last_unsolicited == (team.number, first):
                 return  # the partner's phone gets the same message
             self._last_unsolicited = (team.number, first)
-            self.say(f"  [{self.stamp(self.clock.now())}] bot -> #{team.number}: {first}")
+            self._tell(f"  [{self.stamp(self.clock.now())}] bot -> #{team.number}: {first}")
 
     def _is_unsolicited(self, call: Call) -> bool:
         return self._current is None or call.chat_id != self._current.id
@@ -156,6 +170,7 @@ class Rehearsal:
     # -- talking ---------------------------------------------------------------------------
 
     async def send(self, who: Person, text: str, at: datetime) -> list[Call]:
+        self._flush()
         self._current = who
         try:
             calls = await self.api.reply_to(who.user(), text, at, timeout=15)
@@ -164,18 +179,14 @@ class Rehearsal:
         return [c for c in calls if c.method == "sendMessage"]
 
     async def press(self, who: Person, data: str, at: datetime) -> list[Call]:
-        before = len(self.api.calls)
+        self._flush()
         self._current = who
         try:
-            update_id = self.api.press(who.user(), data, at)
-            await self.api.wait_until(lambda: self.api.confirmed_update() >= update_id, 15)
-            await self.api.wait_until(
-                lambda: any(c.chat_id == who.id and c.method == "sendMessage"
-                            for c in self.api.calls[before:]), 2)
+            calls = await self.api.press_and_wait(who.user(), data, at, timeout=15,
+                                                  answer_timeout=2)
         finally:
             self._current = None
-        return [c for c in self.api.calls[before:]
-                if c.chat_id == who.id and c.method == "sendMessage"]
+        return [c for c in calls if c.method == "sendMessage"]
 
     def new_person(self, name: str) -> Person:
         self._next_user += 1
@@ -393,7 +404,7 @@ class Rehearsal:
             replies = await self.send(action.actor, action.text, action.at)
             who = self._who(action.actor)
             if action.text.startswith("/clasificacion"):
-                final = replies
+                final = [c for c in replies if c.replies_to is not None]
                 continue
             answer = replies[0].text.splitlines() if replies else ["(no answer)"]
             shown = answer[0]
@@ -403,6 +414,7 @@ class Rehearsal:
             if team is not None:
                 self._last_unsolicited = (team.number, answer[0])
             self.say(f"  [{self.stamp(action.at)}] {who}: {action.text} -> {shown}")
+            self._flush()
         return final
 
     def _who(self, person: Person) -> str:
@@ -445,6 +457,7 @@ class Rehearsal:
             self.say("")
             self.say(f"The day ({start:%Y-%m-%d}, clock times {self.contest.timezone}):")
             final = await self.play(self.plan_day(start, confirmed))
+            self._flush()
         finally:
             log = await self.stop_bot()
             await self.api.stop()

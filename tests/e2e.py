@@ -38,14 +38,8 @@ async def say(api: FakeBotAPI, who: Phone, text: str, at: datetime) -> list[str]
 
 
 async def tap(api: FakeBotAPI, who: Phone, data: str, at: datetime) -> list[str]:
-    await api.settle()
-    before = len(api.calls)
-    update_id = api.press(who.user(), data, at)
-    await api.wait_until(lambda: api.confirmed_update() >= update_id, 15)
-    await api.wait_until(lambda: any(c.chat_id == who.id and c.method == "sendMessage"
-                                     for c in api.calls[before:]), 3)
-    return [c.text for c in api.calls[before:] if c.chat_id == who.id and
-            c.method == "sendMessage"]
+    calls = await api.press_and_wait(who.user(), data, at, timeout=15, answer_timeout=3)
+    return [c.text for c in calls if c.method == "sendMessage"]
 
 
 async def register(api: FakeBotAPI, who: Phone, category: str,

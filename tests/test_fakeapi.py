@@ -91,3 +91,28 @@ async def test_injected_failures(api):
             await client.post(url(api, "sendMessage"), data=data)
         assert (await client.post(url(api, "sendMessage"), data=data)).status_code == 200
     assert len(api.sent(5)) == 2
+
+
+async def test_the_answer_is_the_reply_not_the_first_message_to_that_chat(api):
+    """The rehearsal and the end-to-end tests pair a message with the bot's answer to it: a
+    volunteers' line or a notice that reaches the same chat first is not that answer (an
+    organiser gets the volunteers' lines privately; they used to be taken for the ranking)."""
+    organiser = FakeBotAPI.user(7, "Org")
+
+    async def bot() -> None:
+        async with httpx.AsyncClient() as client:
+            r = await client.post(url(api, "getUpdates"), data={"timeout": "1"})
+            message = r.json()["result"][0]["message"]
+            await client.post(url(api, "sendMessage"), data={
+                "chat_id": "7", "text": "¿TERMINADO? #7 dice que ha terminado"})
+            await asyncio.sleep(0.2)  # the answer is slower than the line
+            await client.post(url(api, "sendMessage"), data={
+                "chat_id": "7", "text": "Adultos parejas - clasificación",
+                "reply_parameters": json.dumps({"message_id": message["message_id"]})})
+
+    task = asyncio.create_task(bot())
+    calls = await api.reply_to(organiser, "/clasificacion", datetime.now(UTC), timeout=5)
+    await task
+    assert [c.text for c in calls][:2] == ["Adultos parejas - clasificación",
+                                           "¿TERMINADO? #7 dice que ha terminado"]
+    assert calls[0].replies_to is not None and calls[1].replies_to is None

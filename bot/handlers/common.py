@@ -137,7 +137,10 @@ async def reply(update: Update, text: str, **kwargs: object) -> None:
     """Answer in the chat the update came from (in its forum topic, if it has one)."""
     msg = update.effective_message
     assert msg is not None
-    where: dict[str, object] = {"chat_id": msg.chat_id}
+    # it quotes the message it answers: in a volunteers' group several people ask at once, and an
+    # answer that waited (a slow network) still says what it answers
+    where: dict[str, object] = {"chat_id": msg.chat_id, "reply_parameters": {
+        "message_id": msg.message_id, "allow_sending_without_reply": True}}
     if msg.is_topic_message and msg.message_thread_id is not None:
         where["message_thread_id"] = msg.message_thread_id
     bot = msg.get_bot()

@@ -772,12 +772,12 @@ async def exportar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await export_entries(contest, who.svc.store, buf, registrations(context), who.at)
     await msg.reply_document(InputFile(io.BytesIO(buf.getvalue().encode("utf-8")),
                                        filename="entries.csv"),
-                             caption=tr(who.lang, "Entries"))
+                             caption=tr(who.lang, "Entries"), do_quote=True)
     buf = io.StringIO()
     await export_results(contest, who.svc.day, buf, at=who.at)
     await msg.reply_document(InputFile(io.BytesIO(buf.getvalue().encode("utf-8")),
                                        filename="results.csv"),
-                             caption=tr(who.lang, "Results"))
+                             caption=tr(who.lang, "Results"), do_quote=True)
     from bot.csvio import entry_rows, result_rows, xlsx
 
     book = xlsx({
@@ -786,7 +786,8 @@ async def exportar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         tr(who.lang, "Results"): await result_rows(contest, who.svc.day, at=who.at),
     })
     await msg.reply_document(InputFile(book, filename="puzzlebot.xlsx"),
-                             caption=tr(who.lang, "Entries and results (spreadsheet)"))
+                             caption=tr(who.lang, "Entries and results (spreadsheet)"),
+                             do_quote=True)
 
 
 async def copia(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -806,7 +807,7 @@ async def copia(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await msg.reply_document(InputFile(path.read_bytes(),
                                            filename=f"puzzlebot-{stamp}.sqlite3"),
                                  caption=tr(who.lang, "Backup of the database ({when}).",
-                                            when=stamp))
+                                            when=stamp), do_quote=True)
 
 
 # -- announcements ---------------------------------------------------------------------------

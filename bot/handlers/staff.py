@@ -311,7 +311,8 @@ async def clasificacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         msg = update.effective_message
         assert msg is not None
         for title, png in pictures:
-            await msg.reply_photo(InputFile(png, filename="ranking.png"), caption=title[:1024])
+            await msg.reply_photo(InputFile(png, filename="ranking.png"), caption=title[:1024],
+                                  do_quote=True)
         return
     await reply(update, "\n".join(lines) or tr(who.lang, "No entries."))
 
