@@ -11,7 +11,7 @@ import re
 import tomllib
 from datetime import date, datetime, time
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.domain.clock import DurationError, parse_duration
@@ -250,16 +250,26 @@ def _slot(t: _Table) -> Slot:
     return slot
 
 
-def _category(t: _Table, escape: EscapeRules | None, ids: set[str]) -> Category:
-    cid = t.get("id", str)
+def _category_id(t: _Table, ids: set[str]) -> str:
+    """Ids name categories in commands and exports: lowercase, one per category."""
+    cid: str = t.get("id", str)
     if not cid or not cid.replace("-", "").replace("_", "").isalnum() or cid != cid.lower():
         raise t.ctx.error(t.key("id"), f"must be lowercase letters, digits, - or _: {cid!r}")
     if cid in ids:
         raise t.ctx.error(t.key("id"), f"{cid!r} is used by another category")
     ids.add(cid)
-    members = t.int("members", minimum=1)
+    return cid
+
+
+def _members(t: _Table) -> int:
+    members: int = t.int("members", minimum=1)
     if members > MAX_MEMBERS:
         raise t.ctx.error(t.key("members"), f"must be at most {MAX_MEMBERS}, not {members}")
+    return members
+
+
+def _slots(t: _Table, members: int) -> tuple[Slot, ...]:
+    """One slot per member (all open when none is given), all by birth year or all by age."""
     slot_tables = t.tables("slots")
     slots = tuple(_slot(s) for s in slot_tables) if slot_tables else (Slot(),) * members
     if len(slots) != members:
@@ -268,7 +278,11 @@ def _category(t: _Table, escape: EscapeRules | None, ids: set[str]) -> Category:
         )
     if len({s.uses_age for s in slots if not s.is_open}) > 1:
         raise t.ctx.error(t.key("slots"), "mixes birth years and ages")
-    capacity = t.int("capacity", None, minimum=1)
+    return slots
+
+
+def _reserved(t: _Table, capacity: int | None) -> tuple[ReservedQuota, ...]:
+    """``[[categories.reserved]]``: places kept for local entries, within the capacity."""
     reserved = []
     for q in t.tables("reserved"):
         quota = ReservedQuota(
@@ -280,6 +294,11 @@ def _category(t: _Table, escape: EscapeRules | None, ids: set[str]) -> Category:
         if capacity is None or quota.places > capacity:
             raise t.ctx.error(q.key("places"), "needs a category capacity at least this large")
         reserved.append(quota)
+    return tuple(reserved)
+
+
+def _extra_prizes(t: _Table) -> tuple[ExtraPrize, ...]:
+    """``[[categories.extra_prizes]]``: prizes besides the positions (best local entry...)."""
     extras = []
     for e in t.tables("extra_prizes"):
         extra = ExtraPrize(
@@ -293,6 +312,16 @@ def _category(t: _Table, escape: EscapeRules | None, ids: set[str]) -> Category:
         if extra.among not in ("all", "local"):
             raise t.ctx.error(e.key("among"), f'must be "all" or "local", not {extra.among!r}')
         extras.append(extra)
+    return tuple(extras)
+
+
+def _category(t: _Table, escape: EscapeRules | None, ids: set[str]) -> Category:
+    cid = _category_id(t, ids)
+    members = _members(t)
+    slots = _slots(t, members)
+    capacity = t.int("capacity", None, minimum=1)
+    reserved = _reserved(t, capacity)
+    extras = _extra_prizes(t)
     is_escape = t.get("escape", bool, False)
     if is_escape and escape is None:
         raise t.ctx.error(t.key("escape"), "is true but the contest has no [escape] table")
@@ -307,8 +336,8 @@ def _category(t: _Table, escape: EscapeRules | None, ids: set[str]) -> Category:
         capacity=capacity,
         escape=is_escape,
         prizes=t.strings("prizes", ()),
-        reserved=tuple(reserved),
-        extra_prizes=tuple(extras),
+        reserved=reserved,
+        extra_prizes=extras,
     )
     t.done()
     if escape is not None and cat.escape and escape.time_limit > cat.time_limit:
@@ -357,20 +386,32 @@ def _escape(t: _Table) -> EscapeRules:
     return rules
 
 
-def parse_contest(data: dict[str, Any], path: str) -> Contest:
-    ctx = _Ctx(path)
-    root = _Table(ctx, data, "")
+class _Heading(NamedTuple):
+    """What ``[contest]`` says besides the date and time zone kept in ``_Ctx``."""
+
+    name: str
+    timezone: str
+    language: str
+    currency: str
+    venue: str
+    limit_inclusive: bool
+    results_at: datetime | None
+    start: datetime | None
+
+
+def _heading(root: _Table) -> _Heading:
+    """``[contest]``; sets the context's time zone and day, which later tables read."""
     c = root.table("contest", required=True)
     assert c is not None
-    tz_name = c.get("timezone", str)
+    tz_name: str = c.get("timezone", str)
     try:
-        ctx.tz = ZoneInfo(tz_name)
+        c.ctx.tz = ZoneInfo(tz_name)
     except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: "Europe" is a folder
-        raise ctx.error(c.key("timezone"), f"unknown time zone {tz_name!r}") from None
-    ctx.day = c.get("date", date)
+        raise c.ctx.error(c.key("timezone"), f"unknown time zone {tz_name!r}") from None
+    c.ctx.day = c.get("date", date)
     language = c.get("language", str, "es")
     if language not in LANGUAGES:
-        raise ctx.error(c.key("language"), f"must be one of {', '.join(LANGUAGES)}")
+        raise c.ctx.error(c.key("language"), f"must be one of {', '.join(LANGUAGES)}")
     name = c.get("name", str)
     currency = c.get("currency", str, "EUR")
     venue = c.get("venue", str, "")
@@ -380,97 +421,145 @@ def parse_contest(data: dict[str, Any], path: str) -> Contest:
     start = c.clock_time("start") if c.has("start") else None
     c.seen.add("start")
     c.done()
+    return _Heading(name, tz_name, language, currency, venue, limit_inclusive, results_at, start)
 
+
+def _registration(root: _Table) -> RegistrationRules:
+    """``[registration]``, optional: without it registrations are always open, first come."""
     r = root.table("registration")
-    reg = RegistrationRules()
-    if r is not None:
-        reg = RegistrationRules(
-            opens=r.moment("opens", None),
-            closes=r.moment("closes", None),
-            priority=r.get("priority", str, "registration"),
-            payment_required=r.get("payment_required", bool, False),
-            shared_capacity=r.int("shared_capacity", None, minimum=1),
-            withdrawal_refund_until=r.moment("withdrawal_refund_until", None),
-            left_out_refund=r.get("left_out_refund", str, ""),
-        )
-        if reg.priority not in ("registration", "payment"):
-            raise ctx.error(r.key("priority"), 'must be "registration" or "payment"')
-        if reg.priority == "payment" and not reg.payment_required:
-            raise ctx.error(r.key("priority"), '"payment" needs payment_required = true')
-        if reg.opens and reg.closes and reg.opens >= reg.closes:
-            raise ctx.error(r.key("closes"), "is not after opens")
-        r.done()
+    if r is None:
+        return RegistrationRules()
+    reg = RegistrationRules(
+        opens=r.moment("opens", None),
+        closes=r.moment("closes", None),
+        priority=r.get("priority", str, "registration"),
+        payment_required=r.get("payment_required", bool, False),
+        shared_capacity=r.int("shared_capacity", None, minimum=1),
+        withdrawal_refund_until=r.moment("withdrawal_refund_until", None),
+        left_out_refund=r.get("left_out_refund", str, ""),
+    )
+    if reg.priority not in ("registration", "payment"):
+        raise r.ctx.error(r.key("priority"), 'must be "registration" or "payment"')
+    if reg.priority == "payment" and not reg.payment_required:
+        raise r.ctx.error(r.key("priority"), '"payment" needs payment_required = true')
+    if reg.opens and reg.closes and reg.opens >= reg.closes:
+        raise r.ctx.error(r.key("closes"), "is not after opens")
+    r.done()
+    return reg
 
+
+def _questions(root: _Table) -> tuple[Question, ...]:
+    """``[[questions]]``: the yes/no questions asked of every member."""
     questions = []
     for q in root.tables("questions"):
         questions.append(Question(id=q.get("id", str), text=_texts(q, "text", True)))
         q.done()
-    qids = {q.id for q in questions}
+    return tuple(questions)
 
-    def known(t: _Table, name: str) -> tuple[str, ...]:
-        flags: tuple[str, ...] = t.strings(name)
-        for i, f in enumerate(flags):
-            if f not in qids:
-                raise ctx.error(f"{t.key(name)}[{i}]", f"names no question: {f!r}")
-        return flags
 
+def _known(t: _Table, name: str, qids: set[str]) -> tuple[str, ...]:
+    """A list of question ids: a typo would silently never match, so each must exist."""
+    flags: tuple[str, ...] = t.strings(name)
+    for i, f in enumerate(flags):
+        if f not in qids:
+            raise t.ctx.error(f"{t.key(name)}[{i}]", f"names no question: {f!r}")
+    return flags
+
+
+def _local(root: _Table, qids: set[str]) -> tuple[str, ...]:
+    """``[local]``: an entry is local when a member answers yes to one of these questions."""
     local_t = root.table("local")
-    local_if_any: tuple[str, ...] = ()
-    if local_t is not None:
-        local_if_any = known(local_t, "any_member")
-        local_t.done()
+    if local_t is None:
+        return ()
+    local_if_any = _known(local_t, "any_member", qids)
+    local_t.done()
+    return local_if_any
 
+
+def _discount(root: _Table, qids: set[str]) -> Discount | None:
     d = root.table("discount")
-    discount = None
-    if d is not None:
-        discount = Discount(amount=d.money("amount"), any_of=known(d, "any_of"))
-        d.done()
+    if d is None:
+        return None
+    discount = Discount(amount=d.money("amount"), any_of=_known(d, "any_of", qids))
+    d.done()
+    return discount
 
+
+def _meal(root: _Table) -> Meal | None:
     m = root.table("meal")
-    meal = None
-    if m is not None:
-        meal = Meal(adult=m.money("adult"), child=m.money("child"))
-        m.done()
+    if m is None:
+        return None
+    meal = Meal(adult=m.money("adult"), child=m.money("child"))
+    m.done()
+    return meal
 
+
+def _breaks(root: _Table) -> tuple[Break, ...]:
+    """``[[breaks]]``: times of the contest day when every clock stops."""
     breaks = []
     for b in root.tables("breaks"):
         br = Break(start=b.clock_time("start"), end=b.clock_time("end"))
         b.done()
         if br.end <= br.start:
-            raise ctx.error(b.key("end"), "is not after start")
+            raise b.ctx.error(b.key("end"), "is not after start")
         breaks.append(br)
+    return tuple(breaks)
 
-    e = root.table("escape")
-    escape = _escape(e) if e is not None else None
 
+def _categories(
+    root: _Table, escape: EscapeRules | None, local_if_any: tuple[str, ...]
+) -> tuple[Category, ...]:
+    """``[[categories]]``, at least one; local quotas and prizes need ``[local]``."""
     ids: set[str] = set()
     categories = tuple(_category(t, escape, ids) for t in root.tables("categories", True))
     if not categories:
-        raise ctx.error("categories", "needs at least one category")
+        raise root.ctx.error("categories", "needs at least one category")
     for i, cat in enumerate(categories):
         if any(q.for_kind == "local" for q in cat.reserved) and not local_if_any:
-            raise ctx.error(f"categories[{i}].reserved", "needs [local] any_member questions")
+            raise root.ctx.error(f"categories[{i}].reserved", "needs [local] any_member questions")
         if any(x.among == "local" for x in cat.extra_prizes) and not local_if_any:
-            raise ctx.error(f"categories[{i}].extra_prizes", "needs [local] any_member questions")
+            raise root.ctx.error(
+                f"categories[{i}].extra_prizes", "needs [local] any_member questions"
+            )
+    return categories
+
+
+def parse_contest(data: dict[str, Any], path: str) -> Contest:
+    """The tables in the order they depend on each other: [contest] first (its time zone and
+    day give every later time its meaning), questions before what names them, [escape] before
+    the categories; unknown top-level keys are reported last."""
+    ctx = _Ctx(path)
+    root = _Table(ctx, data, "")
+    heading = _heading(root)
+    registration = _registration(root)
+    questions = _questions(root)
+    qids = {q.id for q in questions}
+    local_if_any = _local(root, qids)
+    discount = _discount(root, qids)
+    meal = _meal(root)
+    breaks = _breaks(root)
+    e = root.table("escape")
+    escape = _escape(e) if e is not None else None
+    categories = _categories(root, escape, local_if_any)
     root.done()
     return Contest(
-        name=name,
+        name=heading.name,
         date=ctx.day,
-        timezone=tz_name,
+        timezone=heading.timezone,
         categories=categories,
-        registration=reg,
-        language=language,
-        currency=currency,
-        venue=venue,
-        questions=tuple(questions),
+        registration=registration,
+        language=heading.language,
+        currency=heading.currency,
+        venue=heading.venue,
+        questions=questions,
         local_if_any=local_if_any,
         discount=discount,
         meal=meal,
-        breaks=tuple(breaks),
+        breaks=breaks,
         escape=escape,
-        limit_inclusive=limit_inclusive,
-        results_at=results_at,
-        start=start,
+        limit_inclusive=heading.limit_inclusive,
+        results_at=heading.results_at,
+        start=heading.start,
     )
 
 
