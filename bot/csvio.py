@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import csv
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import TextIO
+from zoneinfo import ZoneInfo
 
 from bot.contest_day import ContestDay, new_code
 from bot.domain.clock import format_duration
-from bot.domain.contest import Contest
+from bot.domain.contest import Category, Contest
 from bot.domain.registration import Member, check_entry, is_local
 from bot.registrations import Registrations
 from bot.store import Store
@@ -63,91 +64,162 @@ def _born(text: str, where: str) -> tuple[date | None, int | None]:
     raise ImportError_(f"{where}: birth {t!r} is not a year (1980) or a date (1980-05-17)")
 
 
+def _check_header(fieldnames: Sequence[str] | None, source: str) -> None:
+    """The header is read before any row: an empty file or a missing column stops here."""
+    if fieldnames is None:
+        raise ImportError_(f"{source}: the file is empty")
+    fields = {f.strip() for f in fieldnames if f}
+    for needed in ("category", "names"):
+        if needed not in fields:
+            raise ImportError_(f"{source}: column {needed!r} is missing")
+
+
+def _category(contest: Contest, row: dict[str, str], where: str) -> Category:
+    cat = contest.category(row.get("category", "").lower())
+    if cat is None:
+        raise ImportError_(f"{where}: unknown category {row.get('category')!r} "
+                           f"(known: {', '.join(c.id for c in contest.categories)})")
+    return cat
+
+
+def _names(cat: Category, row: dict[str, str], where: str) -> list[str]:
+    names = _split(row.get("names", ""))
+    if len(names) != cat.members:
+        raise ImportError_(f"{where}: {cat.id} entries have {cat.members} member(s), "
+                           f"found {len(names)} names")
+    return names
+
+
+def _births(row: dict[str, str], count: int, where: str) -> list[str]:
+    """One birth per member; an empty column means none is known."""
+    births = _split(row.get("born", "")) or [""] * count
+    if len(births) != count:
+        raise ImportError_(f"{where}: {count} names but {len(births)} births")
+    return births
+
+
+def _yes_no(text: str, count: int, qid: str, where: str) -> list[bool]:
+    """One yes/no per member; a single value is the first member's, the others say no."""
+    values = _split(text) or [""] * count
+    if len(values) == 1 and count > 1:
+        values = values + ["no"] * (count - 1)
+    if len(values) != count:
+        raise ImportError_(f"{where}: column {qid} needs one yes/no per member")
+    answers = []
+    for v in values:
+        if v.lower() not in YES and v.lower() not in NO:
+            raise ImportError_(f"{where}: column {qid}: {v!r} is not yes or no")
+        answers.append(v.lower() in YES)
+    return answers
+
+
+def _answers(contest: Contest, row: dict[str, str], count: int, where: str) -> list[set[str]]:
+    """The questions each member answered yes to; a question without a column is a no."""
+    answers: list[set[str]] = [set() for _ in range(count)]
+    for q in contest.questions:
+        if q.id not in row:
+            continue
+        for i, yes in enumerate(_yes_no(row[q.id], count, q.id, where)):
+            if yes:
+                answers[i].add(q.id)
+    return answers
+
+
+def _members(names: list[str], births: list[str], answers: list[set[str]],
+             where: str) -> list[Member]:
+    members = []
+    for i, name in enumerate(names):
+        if not name:
+            raise ImportError_(f"{where}: member {i + 1} has no name")
+        born, year = _born(births[i], where)
+        members.append(Member(name[:100], born=born, born_year=year,
+                              answers=frozenset(answers[i])))
+    return members
+
+
+def _check_eligible(contest: Contest, cat: Category, members: list[Member], where: str) -> None:
+    """Checked only when every birth needed is known: the organisers may not have them all."""
+    if all(m.year is not None for m in members) and not (
+        cat.checks_age and any(m.born is None for m in members)
+    ):
+        problem = check_entry(cat, members, contest.date)
+        if problem is not None:
+            raise ImportError_(f"{where}: not eligible for {cat.id} "
+                               f"(member {problem.member + 1}: {problem.reason})")
+
+
+def _number(row: dict[str, str], where: str, numbers: set[int]) -> int | None:
+    """An optional entry number, positive and not used twice in the file (``numbers``)."""
+    if not row.get("number"):
+        return None
+    if not row["number"].isdigit() or int(row["number"]) <= 0:
+        raise ImportError_(f"{where}: number {row['number']!r} is not a positive number")
+    number = int(row["number"])
+    if number in numbers:
+        raise ImportError_(f"{where}: number {number} appears twice")
+    numbers.add(number)
+    return number
+
+
+def _local(contest: Contest, row: dict[str, str], members: list[Member], where: str) -> bool:
+    """Local by the contest's questions, or because the file says so: "no" can't undo it."""
+    local_text = row.get("local", "").lower()
+    local = is_local(contest, members) if contest.local_if_any else False
+    if local_text:
+        if local_text not in YES | NO:
+            raise ImportError_(f"{where}: local {local_text!r} is not yes or no")
+        local = local or local_text in YES
+    return local
+
+
+def _registered_at(contest: Contest, row: dict[str, str], where: str) -> datetime:
+    """ISO date-time, in the contest's time zone when it has no offset; now when empty."""
+    registered = datetime.now(UTC)
+    if row.get("registered_at"):
+        try:
+            registered = datetime.fromisoformat(row["registered_at"])
+        except ValueError:
+            raise ImportError_(f"{where}: registered_at is not a date-time") from None
+        if registered.tzinfo is None:
+            registered = registered.replace(tzinfo=ZoneInfo(contest.timezone))
+    return registered
+
+
+def _join_code(row: dict[str, str], where: str) -> str | None:
+    code = row.get("join_code") or None
+    if code is not None and not JOIN_CODE.fullmatch(code):
+        raise ImportError_(f"{where}: join_code must be 16-64 letters, digits, - or _, not "
+                           "starting with v (a /start link carries nothing else)")
+    return code
+
+
+def _read_row(contest: Contest, row: dict[str, str], where: str,
+              numbers: set[int]) -> ImportRow:
+    """One line, its columns checked in this order: the first problem is the one reported."""
+    cat = _category(contest, row, where)
+    names = _names(cat, row, where)
+    births = _births(row, len(names), where)
+    answers = _answers(contest, row, len(names), where)
+    members = _members(names, births, answers, where)
+    _check_eligible(contest, cat, members, where)
+    number = _number(row, where, numbers)
+    local = _local(contest, row, members, where)
+    registered = _registered_at(contest, row, where)
+    code = _join_code(row, where)
+    return ImportRow(number, cat.id, members, local, registered, code)
+
+
 def read_entries(contest: Contest, fh: TextIO, source: str) -> list[ImportRow]:
     """Columns: category, names (members separated by ";"), born (year or date per member,
     ";"-separated), optional number, local (yes/no), registered_at (ISO), join_code, and one
     column per contest question id (yes/no per member, ";"-separated)."""
     reader = csv.DictReader(fh)
-    if reader.fieldnames is None:
-        raise ImportError_(f"{source}: the file is empty")
-    fields = {f.strip() for f in reader.fieldnames if f}
-    for needed in ("category", "names"):
-        if needed not in fields:
-            raise ImportError_(f"{source}: column {needed!r} is missing")
-    question_ids = [q.id for q in contest.questions]
+    _check_header(reader.fieldnames, source)
     rows: list[ImportRow] = []
     numbers: set[int] = set()
     for line_no, raw in enumerate(reader, start=2):
         row = {(k or "").strip(): (v or "").strip() for k, v in raw.items()}
-        where = f"{source}:{line_no}"
-        cat = contest.category(row.get("category", "").lower())
-        if cat is None:
-            raise ImportError_(f"{where}: unknown category {row.get('category')!r} "
-                               f"(known: {', '.join(c.id for c in contest.categories)})")
-        member_names = _split(row.get("names", ""))
-        if len(member_names) != cat.members:
-            raise ImportError_(f"{where}: {cat.id} entries have {cat.members} member(s), "
-                               f"found {len(member_names)} names")
-        births = _split(row.get("born", "")) or [""] * len(member_names)
-        if len(births) != len(member_names):
-            raise ImportError_(f"{where}: {len(member_names)} names but {len(births)} births")
-        answers: list[set[str]] = [set() for _ in member_names]
-        for qid in question_ids:
-            if qid not in row:
-                continue
-            values = _split(row[qid]) or [""] * len(member_names)
-            if len(values) == 1 and len(member_names) > 1:
-                values = values + ["no"] * (len(member_names) - 1)
-            if len(values) != len(member_names):
-                raise ImportError_(f"{where}: column {qid} needs one yes/no per member")
-            for i, v in enumerate(values):
-                if v.lower() in YES:
-                    answers[i].add(qid)
-                elif v.lower() not in NO:
-                    raise ImportError_(f"{where}: column {qid}: {v!r} is not yes or no")
-        members = []
-        for i, name in enumerate(member_names):
-            if not name:
-                raise ImportError_(f"{where}: member {i + 1} has no name")
-            born, year = _born(births[i], where)
-            members.append(Member(name[:100], born=born, born_year=year,
-                                  answers=frozenset(answers[i])))
-        if all(m.year is not None for m in members) and not (
-            cat.checks_age and any(m.born is None for m in members)
-        ):
-            problem = check_entry(cat, members, contest.date)
-            if problem is not None:
-                raise ImportError_(f"{where}: not eligible for {cat.id} "
-                                   f"(member {problem.member + 1}: {problem.reason})")
-        number = None
-        if row.get("number"):
-            if not row["number"].isdigit() or int(row["number"]) <= 0:
-                raise ImportError_(f"{where}: number {row['number']!r} is not a positive number")
-            number = int(row["number"])
-            if number in numbers:
-                raise ImportError_(f"{where}: number {number} appears twice")
-            numbers.add(number)
-        local_text = row.get("local", "").lower()
-        local = is_local(contest, members) if contest.local_if_any else False
-        if local_text:
-            if local_text not in YES | NO:
-                raise ImportError_(f"{where}: local {local_text!r} is not yes or no")
-            local = local or local_text in YES
-        registered = datetime.now(UTC)
-        if row.get("registered_at"):
-            try:
-                registered = datetime.fromisoformat(row["registered_at"])
-            except ValueError:
-                raise ImportError_(f"{where}: registered_at is not a date-time") from None
-            if registered.tzinfo is None:
-                from zoneinfo import ZoneInfo
-
-                registered = registered.replace(tzinfo=ZoneInfo(contest.timezone))
-        code = row.get("join_code") or None
-        if code is not None and not JOIN_CODE.fullmatch(code):
-            raise ImportError_(f"{where}: join_code must be 16-64 letters, digits, - or _, not "
-                               "starting with v (a /start link carries nothing else)")
-        rows.append(ImportRow(number, cat.id, members, local, registered, code))
+        rows.append(_read_row(contest, row, f"{source}:{line_no}", numbers))
     return rows
 
 
