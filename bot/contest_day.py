@@ -1,17 +1,18 @@
 """What people do on the contest day, as operations on the store through bot/domain.
 
 Each operation reads the history, decides with the domain, and appends its event inside one
-transaction, so two phones tapping at once are decided one after the other. Results carry
-reason codes; handlers turn them into messages in the person's language.
+transaction, so two phones tapping at once are decided one after the other. Results are typed:
+what was recorded (a ``Done``) or why not (a ``Refusal``, one class per reason, with its data);
+handlers turn them into messages in the person's language.
 """
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, ClassVar
 
 from bot.domain.clock import CategoryClock, within_limit
 from bot.domain.contest import Category, Contest
@@ -70,7 +71,8 @@ class Roles:
 
 @dataclass(frozen=True)
 class Outcome:
-    """``ok`` or a refusal ``reason`` (with details for the message)."""
+    """The registration desk's outcome (bot/registrations.py): ``ok`` or a refusal ``reason``,
+    with details by key. The contest day's operations return the typed values below."""
 
     ok: bool
     reason: str = ""
@@ -82,11 +84,371 @@ class Outcome:
         return Outcome(False, reason, details)
 
 
+# -- what the contest day's operations give back ------------------------------------------------
+#
+# An operation returns either what it recorded (a ``Done``) or why it recorded nothing (a
+# ``Refusal``): one class per reason, carrying what its message needs. Handlers tell them apart
+# with isinstance or ``match``; bot/texts.py turns a refusal into a line in the person's
+# language.
+
+
 @dataclass(frozen=True)
-class RequestOutcome(Outcome):
-    charge: Charge | None = None
-    state: EntryState | None = None
-    notify_at: datetime | None = None  # when the refused pair may ask again (real time)
+class Refusal:
+    """Why nothing was recorded. ``code`` names the reason (the domain's reason codes)."""
+
+    code: ClassVar[str] = ""
+
+    @property
+    def ok(self) -> bool:
+        return False
+
+    @property
+    def reason(self) -> str:
+        return self.code
+
+
+@dataclass(frozen=True)
+class UnknownEntry(Refusal):
+    code: ClassVar[str] = "unknown_entry"
+    entry: int
+
+
+@dataclass(frozen=True)
+class NotEscape(Refusal):
+    code: ClassVar[str] = "not_escape"
+    entry: int
+
+
+@dataclass(frozen=True)
+class ClockNotStarted(Refusal):
+    code: ClassVar[str] = "clock_not_started"
+    entry: int
+
+
+@dataclass(frozen=True)
+class EscapeOver(Refusal):
+    code: ClassVar[str] = "escape_over"
+
+
+@dataclass(frozen=True)
+class StageInvalid(Refusal):
+    code: ClassVar[str] = "stage_invalid"
+
+
+@dataclass(frozen=True)
+class StagePassed(Refusal):
+    """The pair asked about a stage behind the one it is in (``stage``)."""
+
+    code: ClassVar[str] = "stage_passed"
+    stage: int
+
+
+@dataclass(frozen=True)
+class HintTaken(Refusal):
+    code: ClassVar[str] = "hint_taken"
+    stage: int
+
+
+@dataclass(frozen=True)
+class SolutionNeedsHint(Refusal):
+    code: ClassVar[str] = "solution_needs_hint"
+    stage: int
+
+
+@dataclass(frozen=True)
+class SolutionTaken(Refusal):
+    code: ClassVar[str] = "solution_taken"
+    stage: int
+
+
+@dataclass(frozen=True)
+class Cooldown(Refusal):
+    """Too soon after the last request: allowed again at contest time ``next_at``, the real
+    instant ``moment`` (None if the clock can't tell it)."""
+
+    code: ClassVar[str] = "cooldown"
+    entry: int
+    next_at: int
+    moment: datetime | None = None
+
+
+@dataclass(frozen=True)
+class CooldownPastEnd(Refusal):
+    code: ClassVar[str] = "cooldown_past_end"
+    next_at: int
+
+
+@dataclass(frozen=True)
+class StageBack(Refusal):
+    """A volunteer confirmed a stage below the one already confirmed (``stage``)."""
+
+    code: ClassVar[str] = "stage_back"
+    entry: int
+    stage: int
+
+
+@dataclass(frozen=True)
+class StageSame(Refusal):
+    code: ClassVar[str] = "stage_same"
+    entry: int
+    stage: int
+
+
+@dataclass(frozen=True)
+class AlreadySolved(Refusal):
+    code: ClassVar[str] = "already_solved"
+    entry: int
+
+
+@dataclass(frozen=True)
+class ConfirmationClosed(Refusal):
+    code: ClassVar[str] = "confirmation_closed"
+
+
+@dataclass(frozen=True)
+class PastEscapeLimit(Refusal):
+    code: ClassVar[str] = "past_escape_limit"
+
+
+@dataclass(frozen=True)
+class BeforeRequest(Refusal):
+    """A solve before the pair's last accepted request (at contest time ``time``)."""
+
+    code: ClassVar[str] = "before_request"
+    entry: int
+    time: int
+
+
+@dataclass(frozen=True)
+class InTheFuture(Refusal):
+    code: ClassVar[str] = "in_the_future"
+    time: int
+
+
+@dataclass(frozen=True)
+class PastLimit(Refusal):
+    code: ClassVar[str] = "past_limit"
+    time: int
+    limit: int
+
+
+@dataclass(frozen=True)
+class EscapeNotOver(Refusal):
+    code: ClassVar[str] = "escape_not_over"
+    entry: int
+
+
+@dataclass(frozen=True)
+class BeforeEscape(Refusal):
+    """A finish before the escape was solved (at contest time ``time``)."""
+
+    code: ClassVar[str] = "before_escape"
+    entry: int
+    time: int
+
+
+@dataclass(frozen=True)
+class AlreadyFinished(Refusal):
+    code: ClassVar[str] = "already_finished"
+    entry: int
+
+
+@dataclass(frozen=True)
+class PiecesRange(Refusal):
+    code: ClassVar[str] = "pieces_range"
+    count: int
+    size: int
+
+
+@dataclass(frozen=True)
+class NothingToUndo(Refusal):
+    code: ClassVar[str] = "nothing_to_undo"
+
+
+@dataclass(frozen=True)
+class AlreadyRecorded(Refusal):
+    code: ClassVar[str] = "already_recorded"
+    entry: int
+    time: int
+
+
+@dataclass(frozen=True)
+class AlreadyRecordedPieces(Refusal):
+    code: ClassVar[str] = "already_recorded_pieces"
+    entry: int
+    count: int
+
+
+@dataclass(frozen=True)
+class AlreadyStarted(Refusal):
+    code: ClassVar[str] = "already_started"
+    categories: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class AlreadyPaused(Refusal):
+    code: ClassVar[str] = "already_paused"
+
+
+@dataclass(frozen=True)
+class NotPaused(Refusal):
+    code: ClassVar[str] = "not_paused"
+
+
+@dataclass(frozen=True)
+class BadCode(Refusal):
+    code: ClassVar[str] = "bad_code"
+
+
+@dataclass(frozen=True)
+class InviteUsed(Refusal):
+    code: ClassVar[str] = "invite_used"
+
+
+@dataclass(frozen=True)
+class Unforeseen(Refusal):
+    """A reason of the domain's this module does not know (or without the data it needs)."""
+
+    what: str
+
+    @property
+    def reason(self) -> str:
+        return self.what
+
+
+def escape_refusal(refused: Refused, entry: int) -> Refusal:
+    """The domain's escape refusal (a reason code) as a typed refusal about ``entry``."""
+    match refused:
+        case Refused(reason="escape_over"):
+            return EscapeOver()
+        case Refused(reason="stage_invalid"):
+            return StageInvalid()
+        case Refused(reason="stage_passed", stage=int(stage)):
+            return StagePassed(stage)
+        case Refused(reason="hint_taken", stage=int(stage)):
+            return HintTaken(stage)
+        case Refused(reason="solution_needs_hint", stage=int(stage)):
+            return SolutionNeedsHint(stage)
+        case Refused(reason="solution_taken", stage=int(stage)):
+            return SolutionTaken(stage)
+        case Refused(reason="cooldown", next_at=int(at)):
+            return Cooldown(entry, at)
+        case Refused(reason="cooldown_past_end", next_at=int(at)):
+            return CooldownPastEnd(at)
+    return _confirmation_refusal(refused, entry)
+
+
+def _confirmation_refusal(refused: Refused, entry: int) -> Refusal:
+    """The refusals of a volunteer's /etapa and /escape (see ``escape_refusal``)."""
+    match refused:
+        case Refused(reason="stage_back", stage=int(stage)):
+            return StageBack(entry, stage)
+        case Refused(reason="stage_same", stage=int(stage)):
+            return StageSame(entry, stage)
+        case Refused(reason="already_solved"):
+            return AlreadySolved(entry)
+        case Refused(reason="confirmation_closed"):
+            return ConfirmationClosed()
+        case Refused(reason="past_escape_limit"):
+            return PastEscapeLimit()
+        case Refused(reason="before_request", next_at=int(at)):
+            return BeforeRequest(entry, at)
+    return Unforeseen(refused.reason)
+
+
+@dataclass(frozen=True)
+class Done:
+    """Something was recorded (or already was): the base of what the operations give back."""
+
+    @property
+    def ok(self) -> bool:
+        return True
+
+
+@dataclass(frozen=True)
+class Linked(Done):
+    """A phone follows ``entry`` (``already``: it did before; nothing was written)."""
+
+    entry: Entry
+    already: bool = False
+    event_id: int | None = None
+
+
+@dataclass(frozen=True)
+class VolunteerJoined(Done):
+    already: bool = False
+    event_id: int | None = None
+
+
+@dataclass(frozen=True)
+class ClocksStarted(Done):
+    started: tuple[str, ...]
+    already: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Granted(Done):
+    """A hint or solution given: what it cost and the entry's state with it."""
+
+    charge: Charge
+    state: EntryState | None
+    event_id: int | None = None
+
+
+@dataclass(frozen=True)
+class ReadyNoted(Done):
+    entry: int
+    time: int
+    event_id: int | None = None
+
+
+@dataclass(frozen=True)
+class StageRecorded(Done):
+    entry: int
+    stage: int
+    time: int
+    event_id: int | None = None
+
+
+@dataclass(frozen=True)
+class EscapeRecorded(Done):
+    """An escape time recorded; ``corrected``: it replaced ``old``."""
+
+    entry: int
+    time: int
+    old: int | None = None
+    corrected: bool = False
+    event_id: int | None = None
+
+
+@dataclass(frozen=True)
+class FinishRecorded(Done):
+    """A finish recorded; ``corrected``: it replaced ``old``; ``from_ready``: its time is the
+    moment the entry said /listo."""
+
+    entry: int
+    time: int
+    old: int | None = None
+    corrected: bool = False
+    from_ready: bool = False
+    event_id: int | None = None
+
+
+@dataclass(frozen=True)
+class PiecesRecorded(Done):
+    entry: int
+    count: int
+    old: int | None = None
+    corrected: bool = False
+    event_id: int | None = None
+
+
+@dataclass(frozen=True)
+class Undone(Done):
+    """``event`` was taken back."""
+
+    event: Event
+    event_id: int | None = None
 
 
 class ContestDay:
@@ -266,32 +628,34 @@ class ContestDay:
 
     async def _running(
         self, number: int, at: datetime, escape: bool = False
-    ) -> tuple[EntryState, int] | Outcome:
+    ) -> tuple[EntryState, int] | Refusal:
         """The entry and its contest time at ``at``, or why nothing can be recorded for it."""
         state = await self.state(number)
         if state is None:
-            return Outcome.refuse("unknown_entry", entry=number)
+            return UnknownEntry(number)
         if escape and state.ledger is None:
-            return Outcome.refuse("not_escape", entry=number)
+            return NotEscape(number)
         t = state.clock.elapsed(at)
         if t is None:
-            return Outcome.refuse("clock_not_started", entry=number)
+            return ClockNotStarted(number)
         return state, t
 
     # -- linking -------------------------------------------------------------------------------
 
-    async def link(self, user_id: int, code: str, at: datetime, update_id: int | None) -> Outcome:
+    async def link(
+        self, user_id: int, code: str, at: datetime, update_id: int | None
+    ) -> Linked | Refusal:
         async with self.store.transaction() as tx:
             entry = await tx.entry_by_code(code)
             if entry is None:
-                return Outcome.refuse("bad_code")
+                return BadCode()
             if user_id in await self.linked_users(entry.number):
-                return Outcome(True, "already_linked", {"entry": entry})
+                return Linked(entry, already=True)
             eid = await tx.add_event(
                 at=at, kind="link", role="participant", actor=user_id, entry=entry.number,
                 ref=code, update_id=update_id,
             )
-            return Outcome(True, "linked", {"entry": entry}, eid)
+            return Linked(entry, event_id=eid)
 
     async def create_invite(self, organiser: int, at: datetime, update_id: int | None) -> str:
         code = new_code("v")
@@ -304,25 +668,25 @@ class ContestDay:
 
     async def join_volunteer(
         self, user_id: int, code: str, at: datetime, update_id: int | None
-    ) -> Outcome:
+    ) -> VolunteerJoined | Refusal:
         async with self.store.transaction() as tx:
             if not await tx.has_ref("volunteer_invite", code):
-                return Outcome.refuse("bad_code")
+                return BadCode()
             if await tx.has_ref("volunteer_join", code):
-                return Outcome.refuse("invite_used")
+                return InviteUsed()
             if user_id in await self.volunteers():
-                return Outcome(True, "already_volunteer")
+                return VolunteerJoined(already=True)
             eid = await tx.add_event(
                 at=at, kind="volunteer_join", role="volunteer", actor=user_id, ref=code,
                 update_id=update_id,
             )
-            return Outcome(True, "volunteer", {}, eid)
+            return VolunteerJoined(event_id=eid)
 
     # -- the clock -----------------------------------------------------------------------------
 
     async def start_clock(
         self, organiser: int, category: str | None, at: datetime, update_id: int | None
-    ) -> Outcome:
+    ) -> ClocksStarted | Refusal:
         cats = [c.id for c in self.contest.categories] if category is None else [category]
         async with self.store.transaction() as tx:
             started, already = [], []
@@ -336,44 +700,47 @@ class ContestDay:
                 )
                 started.append(cid)
             if not started:
-                return Outcome.refuse("already_started", categories=already)
-            return Outcome(True, "started", {"started": started, "already": already})
+                return AlreadyStarted(tuple(already))
+            return ClocksStarted(tuple(started), tuple(already))
 
-    async def pause(self, organiser: int, at: datetime, update_id: int | None) -> Outcome:
+    async def pause(self, organiser: int, at: datetime, update_id: int | None) -> Done | Refusal:
         async with self.store.transaction() as tx:
             if await self.paused():
-                return Outcome.refuse("already_paused")
+                return AlreadyPaused()
             await tx.add_event(
                 at=at, kind="pause", role="organiser", actor=organiser, update_id=update_id
             )
-            return Outcome(True)
+            return Done()
 
-    async def resume(self, organiser: int, at: datetime, update_id: int | None) -> Outcome:
+    async def resume(
+        self, organiser: int, at: datetime, update_id: int | None
+    ) -> Done | Refusal:
         async with self.store.transaction() as tx:
             if not await self.paused():
-                return Outcome.refuse("not_paused")
+                return NotPaused()
             await tx.add_event(
                 at=at, kind="resume", role="organiser", actor=organiser, update_id=update_id
             )
-            return Outcome(True)
+            return Done()
 
     # -- escape requests -----------------------------------------------------------------------
 
     async def request(
         self, user_id: int, number: int, kind: Kind, stage: int, at: datetime,
         update_id: int | None,
-    ) -> RequestOutcome:
+    ) -> Granted | Refusal:
         async with self.store.transaction() as tx:
             running = await self._running(number, at, escape=True)
-            if isinstance(running, Outcome):
-                return RequestOutcome(False, running.reason, running.details)
+            if isinstance(running, Refusal):
+                return running
             state, t = running
             assert state.ledger is not None
             decision = check_request(state.ledger, kind, stage, t)
             if isinstance(decision, Refused):
-                notify_at = None
-                if decision.reason == "cooldown" and decision.next_at is not None:
-                    notify_at = state.clock.instant_at(decision.next_at)
+                refusal = escape_refusal(decision, number)
+                if isinstance(refusal, Cooldown):
+                    # when the pair may ask again, in real time: the notice is due then
+                    refusal = replace(refusal, moment=state.clock.instant_at(refusal.next_at))
                     await tx.add_event(
                         at=at, kind="request_refused", role="participant", actor=user_id,
                         entry=number, stage=stage, value=decision.next_at,
@@ -381,11 +748,7 @@ class ContestDay:
                         data={"request": kind.value, "reason": decision.reason},
                         update_id=update_id,
                     )
-                return RequestOutcome(
-                    False, decision.reason,
-                    {"entry": number, "stage": decision.stage, "next_at": decision.next_at},
-                    state=state, notify_at=notify_at,
-                )
+                return refusal
             assert isinstance(decision, Accepted)
             eid = await tx.add_event(
                 at=at, kind=kind.value, role="participant", actor=user_id, entry=number,
@@ -394,10 +757,7 @@ class ContestDay:
                 update_id=update_id,
             )
             new_state = await self.state(number)
-            return RequestOutcome(
-                True, "accepted", {"entry": number}, eid, charge=decision.charge,
-                state=new_state,
-            )
+            return Granted(decision.charge, new_state, eid)
 
     async def pending_notices(self) -> list[tuple[int, str, int, datetime]]:
         """Cooldown notices owed: (entry, key, contest seconds, real instant) not yet sent."""
@@ -462,61 +822,60 @@ class ContestDay:
 
     async def ready(
         self, user_id: int, number: int, at: datetime, update_id: int | None
-    ) -> Outcome:
+    ) -> ReadyNoted | Refusal:
         async with self.store.transaction() as tx:
             running = await self._running(number, at)
-            if isinstance(running, Outcome):
+            if isinstance(running, Refusal):
                 return running
             state, t = running
             if state.finish is not None:
-                return Outcome.refuse("already_finished", entry=number)
+                return AlreadyFinished(number)
             if state.ledger is not None and not state.ledger.over(t):
-                return Outcome.refuse("escape_not_over", entry=number)
+                return EscapeNotOver(number)
             if not within_limit(t, state.category.time_limit, self.contest.limit_inclusive):
-                return Outcome.refuse("past_limit", entry=number, time=t,
-                                      limit=state.category.time_limit)
+                return PastLimit(t, state.category.time_limit)
             eid = await tx.add_event(
                 at=at, kind="ready", role="participant", actor=user_id, entry=number, value=t,
                 update_id=update_id,
             )
-            return Outcome(True, "ready", {"entry": number, "time": t}, eid)
+            return ReadyNoted(number, t, eid)
 
     # -- volunteers ----------------------------------------------------------------------------
 
     async def confirm_stage(
         self, actor: int, role: str, number: int, stage: int, at: datetime,
         update_id: int | None,
-    ) -> Outcome:
+    ) -> StageRecorded | Refusal:
         async with self.store.transaction() as tx:
             running = await self._running(number, at, escape=True)
-            if isinstance(running, Outcome):
+            if isinstance(running, Refusal):
                 return running
             state, t = running
             assert state.ledger is not None
             refused = check_confirmation(state.ledger, stage, t)
             if refused is not None:
-                return Outcome.refuse(refused.reason, entry=number, stage=refused.stage)
+                return escape_refusal(refused, number)
             eid = await tx.add_event(
                 at=at, kind="stage", role=role, actor=actor, entry=number, stage=stage,
                 update_id=update_id,
             )
-            return Outcome(True, "stage", {"entry": number, "stage": stage, "time": t}, eid)
+            return StageRecorded(number, stage, t, eid)
 
     async def solve(
         self, actor: int, role: str, number: int, typed: int | None, at: datetime,
         update_id: int | None,
-    ) -> Outcome:
+    ) -> EscapeRecorded | Refusal:
         async with self.store.transaction() as tx:
             running = await self._running(number, at, escape=True)
-            if isinstance(running, Outcome):
+            if isinstance(running, Refusal):
                 return running
             state, now_t = running
             assert state.ledger is not None and self.contest.escape is not None
             t = typed if typed is not None else now_t
             if t > self.contest.escape.time_limit:
-                return Outcome.refuse("past_escape_limit", entry=number)
+                return PastEscapeLimit()
             if typed is not None and typed > now_t:
-                return Outcome.refuse("in_the_future", entry=number, time=typed)
+                return InTheFuture(typed)
             previous = next(
                 (e for e in reversed(await tx.events(entry=number, kinds=["escape"]))), None
             )
@@ -527,26 +886,26 @@ class ContestDay:
                 ]
                 ledger = fold(self.contest.escape, escape_events(events, state.clock))
             if previous is not None and previous.value == t:
-                return Outcome.refuse("already_recorded", entry=number, time=t)
+                return AlreadyRecorded(number, t)
             refused = check_solve(ledger, t)
             if refused is not None:
-                return Outcome.refuse(refused.reason, entry=number, time=refused.next_at)
+                return escape_refusal(refused, number)
             eid = await tx.add_event(
                 at=at, kind="escape", role=role, actor=actor, entry=number,
                 value=t, supersedes=previous.id if previous else None, update_id=update_id,
             )
-            return Outcome(
-                True, "corrected" if previous else "solved",
-                {"entry": number, "time": t, "old": previous.value if previous else None}, eid,
+            return EscapeRecorded(
+                number, t, old=previous.value if previous else None,
+                corrected=previous is not None, event_id=eid,
             )
 
     async def finish(
         self, actor: int, role: str, number: int, typed: int | None, at: datetime,
         update_id: int | None,
-    ) -> Outcome:
+    ) -> FinishRecorded | Refusal:
         async with self.store.transaction() as tx:
             running = await self._running(number, at)
-            if isinstance(running, Outcome):
+            if isinstance(running, Refusal):
                 return running
             state, now_t = running
             data: dict[str, Any] = {}
@@ -554,9 +913,9 @@ class ContestDay:
             if typed is not None:
                 t = typed
                 if not within_limit(t, limit, self.contest.limit_inclusive):
-                    return Outcome.refuse("past_limit", entry=number, time=t, limit=limit)
+                    return PastLimit(t, limit)
                 if typed > now_t:
-                    return Outcome.refuse("in_the_future", entry=number, time=typed)
+                    return InTheFuture(typed)
             elif state.ready is not None:
                 t = state.clock.elapsed(state.ready.at) or 0
                 data["moment"] = to_ts(state.ready.at)
@@ -565,67 +924,63 @@ class ContestDay:
                 t = now_t
                 data["moment"] = to_ts(at)
             if not within_limit(t, limit, self.contest.limit_inclusive):
-                return Outcome.refuse("past_limit", entry=number, time=t, limit=limit)
+                return PastLimit(t, limit)
             if state.ledger is not None:
                 ledger = state.ledger
                 if not ledger.over(t):
-                    return Outcome.refuse("escape_not_over", entry=number)
+                    return EscapeNotOver(number)
                 if ledger.solved_at is not None and t < ledger.solved_at:
-                    return Outcome.refuse("before_escape", entry=number, time=ledger.solved_at)
+                    return BeforeEscape(number, ledger.solved_at)
             previous = state.finish_event
             if previous is not None and state.finish == t:
-                return Outcome.refuse("already_recorded", entry=number, time=t)
+                return AlreadyRecorded(number, t)
             eid = await tx.add_event(
                 at=at, kind="finish", role=role, actor=actor, entry=number, value=typed,
                 data=data, supersedes=previous.id if previous else None, update_id=update_id,
             )
-            return Outcome(
-                True, "corrected" if previous else "finished",
-                {"entry": number, "time": t, "old": state.finish, "from_ready": "ready_event"
-                 in data}, eid,
+            return FinishRecorded(
+                number, t, old=state.finish, corrected=previous is not None,
+                from_ready="ready_event" in data, event_id=eid,
             )
 
     async def pieces(
         self, actor: int, role: str, number: int, count: int, at: datetime,
         update_id: int | None,
-    ) -> Outcome:
+    ) -> PiecesRecorded | Refusal:
         async with self.store.transaction() as tx:
             state = await self.state(number)
             if state is None:
-                return Outcome.refuse("unknown_entry", entry=number)
+                return UnknownEntry(number)
             if count < 0 or count > state.category.pieces:
-                return Outcome.refuse(
-                    "pieces_range", entry=number, count=count, size=state.category.pieces
-                )
+                return PiecesRange(count, state.category.pieces)
             if state.finish is not None:
-                return Outcome.refuse("already_finished", entry=number)
+                return AlreadyFinished(number)
             previous = state.pieces_event
             if previous is not None and state.pieces == count:
-                return Outcome.refuse("already_recorded_pieces", entry=number, count=count)
+                return AlreadyRecordedPieces(number, count)
             eid = await tx.add_event(
                 at=at, kind="pieces", role=role, actor=actor, entry=number, value=count,
                 supersedes=previous.id if previous else None, update_id=update_id,
             )
-            return Outcome(
-                True, "corrected" if previous else "pieces",
-                {"entry": number, "count": count, "old": state.pieces}, eid,
+            return PiecesRecorded(
+                number, count, old=state.pieces, corrected=previous is not None, event_id=eid,
             )
 
     async def undo(
         self, actor: int, role: str, at: datetime, update_id: int | None
-    ) -> Outcome:
+    ) -> Undone | Refusal:
         kinds = ORGANISER_UNDOABLE if role == "organiser" else VOLUNTEER_KINDS
         async with self.store.transaction() as tx:
             mine = await tx.events(actor=actor, kinds=kinds)
             if not mine:
-                return Outcome.refuse("nothing_to_undo")
+                return NothingToUndo()
             last = mine[-1]
             eid = await tx.add_event(
                 at=at, kind="undo", role=role, actor=actor, entry=last.entry,
                 category=last.category, supersedes=last.id, update_id=update_id,
                 data={"kind": last.kind},
             )
-            return Outcome(True, "undone", {"event": last}, eid)
+            return Undone(last, eid)
 
     async def history(self, number: int) -> Sequence[Event] | None:
         if await self.store.entry(number) is None:

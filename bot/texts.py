@@ -2,10 +2,44 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
+from bot.contest_day import (
+    AlreadyFinished,
+    AlreadyPaused,
+    AlreadyRecorded,
+    AlreadyRecordedPieces,
+    AlreadySolved,
+    AlreadyStarted,
+    BadCode,
+    BeforeEscape,
+    BeforeRequest,
+    ClockNotStarted,
+    ConfirmationClosed,
+    Cooldown,
+    CooldownPastEnd,
+    EscapeNotOver,
+    EscapeOver,
+    HintTaken,
+    InTheFuture,
+    InviteUsed,
+    NotEscape,
+    NothingToUndo,
+    NotPaused,
+    PastEscapeLimit,
+    PastLimit,
+    PiecesRange,
+    Refusal,
+    SolutionNeedsHint,
+    SolutionTaken,
+    StageBack,
+    StageInvalid,
+    StagePassed,
+    StageSame,
+    UnknownEntry,
+)
 from bot.domain.clock import DurationError, format_duration
 from bot.domain.contest import Category, Contest
 from bot.domain.ranking import Row
@@ -60,111 +94,127 @@ def names(names_: Sequence[str]) -> str:
     return " / ".join(names_) if names_ else "-"
 
 
-def refusal(lang: str, reason: str, details: dict[str, object], contest: Contest,
-            next_moment: datetime | None = None) -> str:
+def refusal(lang: str, refused: Refusal, contest: Contest) -> str:
     """One line saying why something was refused."""
-    entry = details.get("entry")
-    stage = details.get("stage")
-    cooldown_minutes = round(contest.escape.cooldown / 60) if contest.escape else 0
-    t = details.get("time")
-    limit = details.get("limit")
-    # each text is written only if it is the one asked for
-    messages: dict[str, Callable[[], str]] = {
-        "unknown_entry": lambda: tr(
-            lang, "There is no entry number {entry}.", entry=entry),
-        "not_escape": lambda: tr(
-            lang, "Entry {entry} has no escape stage.", entry=entry),
-        "clock_not_started": lambda: tr(
-            lang, "The clock of entry {entry}'s category has not started "
-            "yet.", entry=entry),
-        "escape_over": lambda: tr(
-            lang, "The escape is over: no more hints or solutions."),
-        "stage_invalid": lambda: tr(
-            lang, "There is no such stage: stages go from 1 to {stages}.",
-            stages=contest.escape.stages if contest.escape else 0),
-        "stage_passed": lambda: tr(
-            lang, "That stage is behind you: you are in stage {stage}.",
-            stage=stage),
-        "hint_taken": lambda: tr(
-            lang, "The hint of stage {stage} was already given.", stage=stage),
-        "solution_needs_hint": lambda: tr(
-            lang, "The solution of stage {stage} comes only after its "
-            "hint.", stage=stage),
-        "solution_taken": lambda: tr(
-            lang, "The solution of stage {stage} was already given.",
-            stage=stage),
-        "cooldown": lambda: tr(
-            lang, "Too soon: {minutes} minutes must pass between two requests. You "
-            "may ask again at {moment} (contest time {at}); I will tell you.",
-            moment=clock_time(contest, next_moment) if next_moment else "-",
-            at=format_duration(int(str(details.get("next_at") or 0))),
-            minutes=cooldown_minutes),
-        "cooldown_past_end": lambda: tr(
-            lang, "Too soon, and the escape ends before {minutes} minutes "
-            "have passed: no more requests are possible.",
-            minutes=cooldown_minutes),
-        "stage_back": lambda: tr(
-            lang, "Entry {entry} was already confirmed in stage {stage}: a stage "
-            "can't go back (use /deshacer to correct your own mistake).",
-            entry=entry, stage=stage),
-        "stage_same": lambda: tr(
-            lang, "Entry {entry} is already confirmed in stage {stage}.",
-            entry=entry, stage=stage),
-        "already_solved": lambda: tr(
-            lang, "Entry {entry} has already solved the escape.", entry=entry),
-        "confirmation_closed": lambda: tr(
-            lang, "Too late to confirm a stage: the escape ended."),
-        "past_escape_limit": lambda: tr(
-            lang, "That is past the escape's time limit ({limit}).",
-            limit=format_duration(contest.escape.time_limit)
-            if contest.escape else "-"),
-        "before_request": lambda: tr(
-            lang, "Entry {entry} asked for help after that moment, at "
-            "{time}: check the time.", entry=entry,
-            time=format_duration(int(str(t or 0)))),
-        "in_the_future": lambda: tr(
-            lang, "{time} is later than the clock shows now.",
-            time=format_duration(int(str(t or 0)))),
-        "past_limit": lambda: tr(
-            lang, "{time} is past the category's time limit ({limit}): record the "
-            "pieces with /piezas instead.",
-            time=format_duration(int(str(t or 0))),
-            limit=format_duration(int(str(limit or 0)))),
-        "escape_not_over": lambda: tr(
-            lang, "Entry {entry} has not finished the escape yet: record it "
-            "with /escape first.", entry=entry),
-        "before_escape": lambda: tr(
-            lang, "That is before entry {entry} solved the escape ({time}).",
-            entry=entry, time=format_duration(int(str(t or 0)))),
-        "already_finished": lambda: tr(
-            lang, "Entry {entry} has already finished.", entry=entry),
-        "pieces_range": lambda: tr(
-            lang, "The pieces must be between 0 and {size} (the puzzle's size).",
-            size=details.get("size")),
-        "nothing_to_undo": lambda: tr(
-            lang, "You have nothing to undo."),
-        "already_recorded": lambda: tr(
-            lang, "Entry {entry} already has {time} recorded: nothing "
-            "changed.", entry=entry, time=format_duration(int(str(t or 0)))),
-        "already_recorded_pieces": lambda: tr(
-            lang, "Entry {entry} already has {count} pieces "
-            "recorded: nothing changed.", entry=entry,
-            count=details.get("count")),
-        "already_started": lambda: tr(
-            lang, "That clock is already running."),
-        "already_paused": lambda: tr(
-            lang, "The clocks are already paused."),
-        "not_paused": lambda: tr(
-            lang, "The clocks are not paused."),
-        "bad_code": lambda: tr(
-            lang, "That link is not valid. Ask the organisers for your entry's "
-            "link."),
-        "invite_used": lambda: tr(
-            lang, "That volunteer invitation was already used. Ask an organiser "
-            "for a new one."),
-    }
-    make = messages.get(reason)
-    return make() if make is not None else tr(lang, "That can't be done now.")
+    for words in (_entry_refusal, _request_refusal, _record_refusal, _desk_refusal):
+        text = words(lang, refused, contest)
+        if text is not None:
+            return text
+    return tr(lang, "That can't be done now.")
+
+
+def _cooldown_minutes(contest: Contest) -> int:
+    return round(contest.escape.cooldown / 60) if contest.escape else 0
+
+
+def _entry_refusal(lang: str, refused: Refusal, contest: Contest) -> str | None:
+    """Refusals about the entry itself (any command naming one)."""
+    match refused:
+        case UnknownEntry(entry=entry):
+            return tr(lang, "There is no entry number {entry}.", entry=entry)
+        case NotEscape(entry=entry):
+            return tr(lang, "Entry {entry} has no escape stage.", entry=entry)
+        case ClockNotStarted(entry=entry):
+            return tr(lang, "The clock of entry {entry}'s category has not started "
+                      "yet.", entry=entry)
+        case AlreadyFinished(entry=entry):
+            return tr(lang, "Entry {entry} has already finished.", entry=entry)
+        case PiecesRange(size=size):
+            return tr(lang, "The pieces must be between 0 and {size} (the puzzle's size).",
+                      size=size)
+        case AlreadyRecorded(entry=entry, time=t):
+            return tr(lang, "Entry {entry} already has {time} recorded: nothing "
+                      "changed.", entry=entry, time=format_duration(t))
+        case AlreadyRecordedPieces(entry=entry, count=count):
+            return tr(lang, "Entry {entry} already has {count} pieces "
+                      "recorded: nothing changed.", entry=entry, count=count)
+        case NothingToUndo():
+            return tr(lang, "You have nothing to undo.")
+    return None
+
+
+def _request_refusal(lang: str, refused: Refusal, contest: Contest) -> str | None:
+    """Refusals of a pair's request for a hint or a solution."""
+    match refused:
+        case EscapeOver():
+            return tr(lang, "The escape is over: no more hints or solutions.")
+        case StageInvalid():
+            return tr(lang, "There is no such stage: stages go from 1 to {stages}.",
+                      stages=contest.escape.stages if contest.escape else 0)
+        case StagePassed(stage=stage):
+            return tr(lang, "That stage is behind you: you are in stage {stage}.", stage=stage)
+        case HintTaken(stage=stage):
+            return tr(lang, "The hint of stage {stage} was already given.", stage=stage)
+        case SolutionNeedsHint(stage=stage):
+            return tr(lang, "The solution of stage {stage} comes only after its "
+                      "hint.", stage=stage)
+        case SolutionTaken(stage=stage):
+            return tr(lang, "The solution of stage {stage} was already given.", stage=stage)
+        case Cooldown(next_at=next_at, moment=moment):
+            return tr(lang, "Too soon: {minutes} minutes must pass between two requests. You "
+                      "may ask again at {moment} (contest time {at}); I will tell you.",
+                      moment=clock_time(contest, moment) if moment else "-",
+                      at=format_duration(next_at), minutes=_cooldown_minutes(contest))
+        case CooldownPastEnd():
+            return tr(lang, "Too soon, and the escape ends before {minutes} minutes "
+                      "have passed: no more requests are possible.",
+                      minutes=_cooldown_minutes(contest))
+    return None
+
+
+def _record_refusal(lang: str, refused: Refusal, contest: Contest) -> str | None:
+    """Refusals of what a volunteer records: a stage, an escape, a finish."""
+    match refused:
+        case StageBack(entry=entry, stage=stage):
+            return tr(lang, "Entry {entry} was already confirmed in stage {stage}: a stage "
+                      "can't go back (use /deshacer to correct your own mistake).",
+                      entry=entry, stage=stage)
+        case StageSame(entry=entry, stage=stage):
+            return tr(lang, "Entry {entry} is already confirmed in stage {stage}.",
+                      entry=entry, stage=stage)
+        case AlreadySolved(entry=entry):
+            return tr(lang, "Entry {entry} has already solved the escape.", entry=entry)
+        case ConfirmationClosed():
+            return tr(lang, "Too late to confirm a stage: the escape ended.")
+        case PastEscapeLimit():
+            return tr(lang, "That is past the escape's time limit ({limit}).",
+                      limit=format_duration(contest.escape.time_limit)
+                      if contest.escape else "-")
+        case BeforeRequest(entry=entry, time=t):
+            return tr(lang, "Entry {entry} asked for help after that moment, at "
+                      "{time}: check the time.", entry=entry, time=format_duration(t))
+        case InTheFuture(time=t):
+            return tr(lang, "{time} is later than the clock shows now.",
+                      time=format_duration(t))
+        case PastLimit(time=t, limit=limit):
+            return tr(lang, "{time} is past the category's time limit ({limit}): record the "
+                      "pieces with /piezas instead.",
+                      time=format_duration(t), limit=format_duration(limit))
+        case EscapeNotOver(entry=entry):
+            return tr(lang, "Entry {entry} has not finished the escape yet: record it "
+                      "with /escape first.", entry=entry)
+        case BeforeEscape(entry=entry, time=t):
+            return tr(lang, "That is before entry {entry} solved the escape ({time}).",
+                      entry=entry, time=format_duration(t))
+    return None
+
+
+def _desk_refusal(lang: str, refused: Refusal, contest: Contest) -> str | None:
+    """Refusals of the organisers' clock commands and of the links people open."""
+    match refused:
+        case AlreadyStarted():
+            return tr(lang, "That clock is already running.")
+        case AlreadyPaused():
+            return tr(lang, "The clocks are already paused.")
+        case NotPaused():
+            return tr(lang, "The clocks are not paused.")
+        case BadCode():
+            return tr(lang, "That link is not valid. Ask the organisers for your entry's "
+                      "link.")
+        case InviteUsed():
+            return tr(lang, "That volunteer invitation was already used. Ask an organiser "
+                      "for a new one.")
+    return None
 
 
 def tickets_report(lang: str, contest: Contest, state: EntryState, now_t: int | None,

@@ -8,6 +8,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
 
 from bot.commands import COMMANDS, allowed
+from bot.contest_day import Cooldown, Refusal
 from bot.domain.clock import format_duration
 from bot.domain.escape import Kind
 from bot.handlers.common import (
@@ -63,13 +64,13 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     day = who.svc.day
     if code.startswith("v"):
-        out = await day.join_volunteer(who.user_id, code, who.at, update.update_id)
-        if not out.ok:
-            await reply(update, refusal(who.lang, out.reason, out.details, who.svc.contest))
+        joined = await day.join_volunteer(who.user_id, code, who.at, update.update_id)
+        if isinstance(joined, Refusal):
+            await reply(update, refusal(who.lang, joined, who.svc.contest))
             return
         await remember(update, context)
         await refresh_menu(context, who.user_id)
-        if out.reason == "already_volunteer":
+        if joined.already:
             await reply(update, tr(who.lang, "You are already a volunteer."))
         else:
             await reply(update, tr(who.lang, "Welcome, volunteer! You can now record stages, "
@@ -77,17 +78,17 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                 await caller(update, context) or who))
         return
     out = await day.link(who.user_id, code, who.at, update.update_id)
-    if not out.ok:
-        await reply(update, refusal(who.lang, out.reason, out.details, who.svc.contest))
+    if isinstance(out, Refusal):
+        await reply(update, refusal(who.lang, out, who.svc.contest))
         return
-    entry: Entry = out.details["entry"]
+    entry = out.entry
     await remember(update, context)
     await refresh_menu(context, who.user_id)
     category = who.svc.contest.category(entry.category)
     text = tr(who.lang, "You follow entry #{entry} ({names}), category {category}.",
               entry=entry.number, names=names(entry.names),
               category=category.name if category else entry.category)
-    if out.reason == "already_linked":
+    if out.already:
         text = tr(who.lang, "You already follow entry #{entry}.", entry=entry.number)
     if category is not None and category.escape:
         text += "\n" + tr(who.lang, "During the escape: /pista for a hint, /solucion for a "
@@ -280,15 +281,14 @@ async def do_request(
         who.user_id, number, kind, stage, at or who.at,
         update.update_id if update.callback_query is None else None,
     )
-    if not out.ok:
-        await reply(update, refusal(who.lang, out.reason, out.details, contest, out.notify_at))
-        if out.notify_at is not None and out.details.get("next_at") is not None:
-            schedule_notice(context, number, f"cooldown:{number}:{out.details['next_at']}",
-                            out.notify_at)
+    if isinstance(out, Refusal):
+        await reply(update, refusal(who.lang, out, contest))
+        if isinstance(out, Cooldown) and out.moment is not None:
+            schedule_notice(context, number, f"cooldown:{number}:{out.next_at}", out.moment)
         return
     charge = out.charge
     state = out.state
-    assert charge is not None and state is not None and state.ledger is not None
+    assert state is not None and state.ledger is not None
     rules = contest.escape
     assert rules is not None
     texts = rules.hints if kind is Kind.HINT else rules.solutions
@@ -357,10 +357,10 @@ async def listo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     out = await who.svc.day.ready(who.user_id, entry.number, who.at, update.update_id)
     contest = who.svc.contest
-    if not out.ok:
-        await reply(update, refusal(who.lang, out.reason, out.details, contest))
+    if isinstance(out, Refusal):
+        await reply(update, refusal(who.lang, out, contest))
         return
-    t = int(out.details["time"])
+    t = out.time
     await reply(update, tr(who.lang, "Noted: finished at {time} ({clock}). A volunteer is coming "
                            "to check.", time=format_duration(t),
                            clock=clock_time(contest, who.at)))

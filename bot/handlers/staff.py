@@ -8,7 +8,7 @@ import asyncio
 from telegram import InputFile, Update
 from telegram.ext import ContextTypes
 
-from bot.contest_day import Outcome
+from bot.contest_day import Refusal, UnknownEntry
 from bot.domain.clock import DurationError, format_duration, parse_duration
 from bot.domain.contest import Category
 from bot.domain.ranking import Row
@@ -57,11 +57,8 @@ async def _number_and_time(
     return number, typed
 
 
-async def _refused(update: Update, who: Caller, out: Outcome) -> bool:
-    if out.ok:
-        return False
-    await reply(update, refusal(who.lang, out.reason, out.details, who.svc.contest))
-    return True
+async def _refuse(update: Update, who: Caller, refused: Refusal) -> None:
+    await reply(update, refusal(who.lang, refused, who.svc.contest))
 
 
 async def etapa(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -78,10 +75,11 @@ async def etapa(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     out = await who.svc.day.confirm_stage(
         who.user_id, _role(who), number, stage, who.at, update.update_id
     )
-    if await _refused(update, who, out):
+    if isinstance(out, Refusal):
+        await _refuse(update, who, out)
         return
     await reply(update, tr(who.lang, "Entry {entry} confirmed in stage {stage} at {time}.",
-                           entry=number, stage=stage, time=format_duration(out.details["time"])))
+                           entry=number, stage=stage, time=format_duration(out.time)))
 
 
 async def escape(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -95,12 +93,13 @@ async def escape(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     out = await who.svc.day.solve(
         who.user_id, _role(who), number, typed, who.at, update.update_id
     )
-    if await _refused(update, who, out):
+    if isinstance(out, Refusal):
+        await _refuse(update, who, out)
         return
-    t = format_duration(out.details["time"])
-    if out.reason == "corrected":
+    t = format_duration(out.time)
+    if out.corrected:
         text = tr(who.lang, "Entry {entry}: escape time corrected from {old} to {time}.",
-                  entry=number, old=format_duration(out.details["old"] or 0), time=t)
+                  entry=number, old=format_duration(out.old or 0), time=t)
     else:
         text = tr(who.lang, "Entry {entry} solved the escape at {time}: hand over the puzzle.",
                   entry=number, time=t)
@@ -121,14 +120,15 @@ async def fin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     out = await who.svc.day.finish(
         who.user_id, _role(who), number, typed, who.at, update.update_id
     )
-    if await _refused(update, who, out):
+    if isinstance(out, Refusal):
+        await _refuse(update, who, out)
         return
-    t = format_duration(out.details["time"])
-    if out.reason == "corrected":
-        old = out.details["old"]
+    t = format_duration(out.time)
+    if out.corrected:
+        old = out.old
         text = tr(who.lang, "Entry {entry}: finish corrected from {old} to {time}.",
                   entry=number, old=format_duration(old) if old is not None else "-", time=t)
-    elif out.details.get("from_ready"):
+    elif out.from_ready:
         text = tr(who.lang, "Entry {entry} finished at {time} (the moment they said /listo).",
                   entry=number, time=t)
     else:
@@ -158,11 +158,12 @@ async def piezas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     out = await who.svc.day.pieces(
         who.user_id, _role(who), number, count, who.at, update.update_id
     )
-    if await _refused(update, who, out):
+    if isinstance(out, Refusal):
+        await _refuse(update, who, out)
         return
-    if out.reason == "corrected":
+    if out.corrected:
         text = tr(who.lang, "Entry {entry}: pieces corrected from {old} to {count}.",
-                  entry=number, old=out.details["old"], count=count)
+                  entry=number, old=out.old, count=count)
     else:
         text = tr(who.lang, "Entry {entry}: {count} pieces.", entry=number, count=count)
     await reply(update, text)
@@ -173,9 +174,10 @@ async def deshacer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if who is None:
         return
     out = await who.svc.day.undo(who.user_id, _role(who), who.at, update.update_id)
-    if await _refused(update, who, out):
+    if isinstance(out, Refusal):
+        await _refuse(update, who, out)
         return
-    ev = out.details["event"]
+    ev = out.event
     target = f"#{ev.entry}" if ev.entry is not None else (ev.category or "")
     what = f"{event_name(who.lang, ev.kind)} {target}".strip()
     await reply(update, tr(who.lang, "Taken back: {what}.", what=what))
@@ -194,8 +196,7 @@ async def historial(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     events = await who.svc.day.history(number)
     if events is None:
-        await reply(update, refusal(who.lang, "unknown_entry", {"entry": number},
-                                    who.svc.contest))
+        await _refuse(update, who, UnknownEntry(number))
         return
     alive = await who.svc.store.effective_ids()
     people = {}
@@ -233,9 +234,10 @@ async def inicio(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     out = await who.svc.day.start_clock(
         who.user_id, category.id if category else None, who.at, update.update_id
     )
-    if await _refused(update, who, out):
+    if isinstance(out, Refusal):
+        await _refuse(update, who, out)
         return
-    started = ", ".join(out.details["started"])
+    started = ", ".join(out.started)
     await reply(update, tr(who.lang, "Clock started for: {categories}.", categories=started))
     await schedule_contest_jobs(context.application)
 
@@ -245,7 +247,8 @@ async def pausa(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if who is None:
         return
     out = await who.svc.day.pause(who.user_id, who.at, update.update_id)
-    if await _refused(update, who, out):
+    if isinstance(out, Refusal):
+        await _refuse(update, who, out)
         return
     await reply(update, tr(who.lang, "Break: every clock is paused. /reanudar to go on."))
     await schedule_contest_jobs(context.application)
@@ -256,7 +259,8 @@ async def reanudar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if who is None:
         return
     out = await who.svc.day.resume(who.user_id, who.at, update.update_id)
-    if await _refused(update, who, out):
+    if isinstance(out, Refusal):
+        await _refuse(update, who, out)
         return
     await reply(update, tr(who.lang, "The clocks run again."))
     await schedule_contest_jobs(context.application)

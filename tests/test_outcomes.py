@@ -1,0 +1,188 @@
+"""The contest day's outcomes are typed: one class per refusal, with the data its message needs,
+and one per thing recorded. Every refusal has its own line in every language, the domain's
+reason codes map onto them, and the operations give the values the handlers match on."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import fields
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from bot.contest_day import (
+    AlreadyRecorded,
+    AlreadySolved,
+    BeforeRequest,
+    ClockNotStarted,
+    ClocksStarted,
+    ContestDay,
+    Cooldown,
+    CooldownPastEnd,
+    Done,
+    EscapeOver,
+    EscapeRecorded,
+    FinishRecorded,
+    Granted,
+    HintTaken,
+    NotEscape,
+    PastEscapeLimit,
+    PastLimit,
+    PiecesRange,
+    PiecesRecorded,
+    Refusal,
+    SolutionNeedsHint,
+    SolutionTaken,
+    StageBack,
+    StageInvalid,
+    StagePassed,
+    StageSame,
+    Undone,
+    Unforeseen,
+    UnknownEntry,
+    escape_refusal,
+)
+from bot.csvio import import_entries, read_entries
+from bot.domain.contest import Contest
+from bot.domain.escape import Kind, Refused
+from bot.i18n import tr
+from bot.store import Store
+from bot.texts import refusal
+
+T0 = datetime(2023, 4, 22, 10, 0, tzinfo=ZoneInfo("Europe/Madrid"))
+ORGANISER = 1
+VOLUNTEER = 2
+PHONE = 3
+CSV = """number,category,names,born
+3,parejas,Ana; Bea,1980; 1985
+4,adultos,Eva Gil,1981
+"""
+
+
+def refusals() -> list[type[Refusal]]:
+    return Refusal.__subclasses__()
+
+
+def an_instance(cls: type[Refusal]) -> Refusal:
+    """A refusal of ``cls`` with made-up data (every field is an int, a tuple or a moment)."""
+    values: dict[str, object] = {f.name: 1 for f in fields(cls)}
+    if "categories" in values:
+        values["categories"] = ("parejas",)
+    if "moment" in values:
+        values["moment"] = T0
+    if "what" in values:
+        values["what"] = "something new"
+    return cls(**values)
+
+
+def test_every_refusal_has_its_own_reason_code() -> None:
+    codes = [cls.code for cls in refusals() if cls is not Unforeseen]
+    assert len(codes) == len(set(codes)) == 31
+    assert all(codes)
+
+
+@pytest.mark.parametrize("lang", ["es", "fr", "en"])
+def test_every_refusal_has_its_own_line(castrillo: Contest, lang: str) -> None:
+    fallback = tr(lang, "That can't be done now.")
+    for cls in refusals():
+        refused = an_instance(cls)
+        assert not refused.ok
+        text = refusal(lang, refused, castrillo)
+        assert (text == fallback) == (cls is Unforeseen), cls
+
+
+def test_the_lines_say_what_the_refusal_carries(castrillo: Contest) -> None:
+    # the very lines the string-keyed outcomes gave
+    moment = datetime(2023, 4, 22, 10, 25, tzinfo=ZoneInfo("Europe/Madrid"))
+    assert refusal("en", Cooldown(3, 25 * 60, moment), castrillo) == (
+        "Too soon: 5 minutes must pass between two requests. You may ask again at 10:25:00 "
+        "(contest time 0:25:00); I will tell you.")
+    assert refusal("en", Cooldown(3, 25 * 60), castrillo).count(" at - (") == 1
+    assert refusal("en", PastLimit(9000, 7200), castrillo) == (
+        "2:30:00 is past the category's time limit (2:00:00): record the pieces with /piezas "
+        "instead.")
+    assert refusal("en", PiecesRange(600, 500), castrillo) == (
+        "The pieces must be between 0 and 500 (the puzzle's size).")
+    assert refusal("en", AlreadyRecorded(7, 6000), castrillo) == (
+        "Entry 7 already has 1:40:00 recorded: nothing changed.")
+    assert refusal("en", StageBack(7, 3), castrillo) == (
+        "Entry 7 was already confirmed in stage 3: a stage can't go back (use /deshacer to "
+        "correct your own mistake).")
+    assert refusal("en", UnknownEntry(99), castrillo) == "There is no entry number 99."
+
+
+@pytest.mark.parametrize(("refused", "expected"), [
+    (Refused("escape_over"), EscapeOver()),
+    (Refused("stage_invalid"), StageInvalid()),
+    (Refused("stage_passed", stage=3), StagePassed(3)),
+    (Refused("hint_taken", stage=2), HintTaken(2)),
+    (Refused("solution_needs_hint", stage=2), SolutionNeedsHint(2)),
+    (Refused("solution_taken", stage=2), SolutionTaken(2)),
+    (Refused("cooldown", next_at=900), Cooldown(7, 900)),
+    (Refused("cooldown_past_end", next_at=5400), CooldownPastEnd(5400)),
+    (Refused("stage_back", stage=3), StageBack(7, 3)),
+    (Refused("stage_same", stage=3), StageSame(7, 3)),
+    (Refused("already_solved"), AlreadySolved(7)),
+    (Refused("past_escape_limit"), PastEscapeLimit()),
+    (Refused("before_request", next_at=600), BeforeRequest(7, 600)),
+    # a reason not known here, or one without the data its line needs
+    (Refused("a_new_rule"), Unforeseen("a_new_rule")),
+    (Refused("cooldown"), Unforeseen("cooldown")),
+])
+def test_the_domains_reasons_become_typed_refusals(refused: Refused, expected: Refusal) -> None:
+    typed = escape_refusal(refused, 7)
+    assert typed == expected
+    assert typed.reason == refused.reason
+
+
+async def open_day(tmp_path, castrillo: Contest) -> ContestDay:
+    store = await Store.open(str(tmp_path / "day.sqlite3"))
+    await import_entries(store, read_entries(castrillo, io.StringIO(CSV), "entries.csv"))
+    return ContestDay(castrillo, store, frozenset({ORGANISER}))
+
+
+async def test_the_operations_give_typed_values(tmp_path, castrillo: Contest) -> None:
+    day = await open_day(tmp_path, castrillo)
+    assert await day.finish(VOLUNTEER, "volunteer", 4, None, T0, None) == ClockNotStarted(4)
+    assert await day.pieces(VOLUNTEER, "volunteer", 99, 10, T0, None) == UnknownEntry(99)
+    started = await day.start_clock(ORGANISER, None, T0, None)
+    assert isinstance(started, ClocksStarted) and started.ok
+    assert set(started.started) == {c.id for c in castrillo.categories}
+    again = await day.start_clock(ORGANISER, "parejas", T0, None)
+    assert isinstance(again, Refusal) and again.reason == "already_started"
+    assert await day.confirm_stage(VOLUNTEER, "volunteer", 4, 2, T0, None) == NotEscape(4)
+
+    minute = timedelta(minutes=1)
+    granted = await day.request(PHONE, 3, Kind.HINT, 1, T0 + 10 * minute, None)
+    assert isinstance(granted, Granted) and granted.event_id is not None
+    assert granted.charge.tickets_used == 1
+    assert granted.state is not None and granted.state.ledger is not None
+    assert granted.state.ledger.tickets_left == 10
+
+    # too soon: the refusal says when, in contest time and real time, and the notice is owed
+    soon = await day.request(PHONE, 3, Kind.HINT, 2, T0 + 12 * minute, None)
+    assert soon == Cooldown(3, 15 * 60, T0 + 15 * minute)
+    assert [n[1] for n in await day.pending_notices()] == ["cooldown:3:900"]
+
+    solved = await day.solve(VOLUNTEER, "volunteer", 3, None, T0 + 40 * minute, None)
+    assert isinstance(solved, EscapeRecorded)
+    assert (solved.time, solved.corrected, solved.old) == (40 * 60, False, None)
+    corrected = await day.solve(VOLUNTEER, "volunteer", 3, 39 * 60, T0 + 41 * minute, None)
+    assert isinstance(corrected, EscapeRecorded)
+    assert (corrected.corrected, corrected.old, corrected.time) == (True, 40 * 60, 39 * 60)
+
+    pieces = await day.pieces(VOLUNTEER, "volunteer", 4, 120, T0 + 50 * minute, None)
+    assert isinstance(pieces, PiecesRecorded) and (pieces.corrected, pieces.old) == (False, None)
+    finished = await day.finish(VOLUNTEER, "volunteer", 4, None, T0 + 100 * minute, None)
+    assert isinstance(finished, FinishRecorded)
+    assert (finished.time, finished.corrected, finished.from_ready) == (100 * 60, False, False)
+    assert await day.finish(VOLUNTEER, "volunteer", 4, 100 * 60, T0 + 101 * minute,
+                            None) == AlreadyRecorded(4, 100 * 60)
+
+    undone = await day.undo(VOLUNTEER, "volunteer", T0 + 102 * minute, None)
+    assert isinstance(undone, Undone) and undone.event.kind == "finish"
+    paused = await day.pause(ORGANISER, T0 + 103 * minute, None)
+    assert isinstance(paused, Done) and paused.ok
+    assert (await day.pause(ORGANISER, T0 + 104 * minute, None)).reason == "already_paused"
+    await day.store.close()
