@@ -565,37 +565,62 @@ class ContestDay:
         clock) is written, so a ranking recomputes only what changed."""
         _, cache = self._cached("entry_state", CLOCK_KINDS)  # before the clock: see state()
         clock = await self.clock(category.id)
-        places, everyone = await self._places(at or CLOCK.now())
-        entries = [e for e in everyone if e.category == category.id
-                   and places[e.number].status is Status.CONFIRMED]
+        entries = await self._holding_places(category, at or CLOCK.now())
+        missing, seen = self._stale(cache, entries)
+        if missing:
+            histories = await self._histories(missing)
+            self._refold(cache, missing, seen, histories, clock)
+        return [cache[e.number][1] for e in entries]
+
+    async def _holding_places(self, category: Category, at: datetime) -> list[Entry]:
+        """The category's entries whose place is confirmed at ``at``."""
+        places, everyone = await self._places(at)
+        return [e for e in everyone if e.category == category.id
+                and places[e.number].status is Status.CONFIRMED]
+
+    def _stale(
+        self, cache: dict[Any, Any], entries: list[Entry]
+    ) -> tuple[list[Entry], dict[int, int]]:
+        """The entries whose cached state is missing or older than their history, with the
+        version of each that its history is about to be read at."""
         versions = self.store.entry_versions
         missing = [e for e in entries
                    if (hit := cache.get(e.number)) is None or hit[0] != versions.get(e.number, 0)]
         # the versions the events below are read at: an event written while they are read
         # (another update, between two awaits) must not be stamped as seen by them
         seen = {e.number: versions.get(e.number, 0) for e in missing}
-        if missing:
-            by_entry: dict[int, list[Event]] = {}
-            for e in missing:  # histories already in memory: no read
-                held = self.store.events_in_memory(e.number, ENTRY_KINDS)
-                if held is not None:
-                    by_entry[e.number] = held
-            rest = [e for e in missing if e.number not in by_entry]
-            if len(rest) > 50:
-                events = await self.store.events(kinds=ENTRY_KINDS)
-            else:
-                events = [ev for e in rest
-                          for ev in await self.store.events(entry=e.number, kinds=ENTRY_KINDS)]
-            wanted = {e.number for e in rest}
-            for ev in events:
-                if ev.entry in wanted:
-                    by_entry.setdefault(ev.entry, []).append(ev)
-            for en in missing:
-                hit = cache.get(en.number)
-                cache[en.number] = (seen[en.number], entry_state(
-                    self.contest, en, by_entry.get(en.number, []), clock,
-                    hit[1] if hit else None))
-        return [cache[e.number][1] for e in entries]
+        return missing, seen
+
+    async def _histories(self, entries: list[Entry]) -> dict[int, list[Event]]:
+        """The entry events of each of ``entries``: those held in memory without a read, the
+        rest read entry by entry, or all at once when there are many."""
+        by_entry: dict[int, list[Event]] = {}
+        for e in entries:  # histories already in memory: no read
+            held = self.store.events_in_memory(e.number, ENTRY_KINDS)
+            if held is not None:
+                by_entry[e.number] = held
+        rest = [e for e in entries if e.number not in by_entry]
+        if len(rest) > 50:
+            events = await self.store.events(kinds=ENTRY_KINDS)
+        else:
+            events = [ev for e in rest
+                      for ev in await self.store.events(entry=e.number, kinds=ENTRY_KINDS)]
+        wanted = {e.number for e in rest}
+        for ev in events:
+            if ev.entry in wanted:
+                by_entry.setdefault(ev.entry, []).append(ev)
+        return by_entry
+
+    def _refold(
+        self, cache: dict[Any, Any], entries: list[Entry], seen: dict[int, int],
+        histories: dict[int, list[Event]], clock: CategoryClock,
+    ) -> None:
+        """Fold each entry's state again (from its cached one), stamped with ``seen``."""
+        for en in entries:
+            hit = cache.get(en.number)
+            cache[en.number] = (seen[en.number], entry_state(
+                self.contest, en, histories.get(en.number, []), clock,
+                hit[1] if hit else None))
 
     async def _places(self, at: datetime) -> tuple[dict[int, Place], list[Entry]]:
         """Every entry and its place at ``at``, read once for all the categories of a ranking
