@@ -115,7 +115,8 @@ def build_application(
     updates_request: BaseRequest | None = None,
     rate_limiter: bool = True,
 ) -> Application[Any, Any, Any, Any, Any, Any]:
-    builder = ApplicationBuilder().token(config.token).base_url(base_url(config.base_url))
+    builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] = (
+        ApplicationBuilder().token(config.token).base_url(base_url(config.base_url)))
     builder = builder.concurrent_updates(PerChatUpdateProcessor())
     if request is not None:
         builder = builder.request(request)

@@ -31,12 +31,12 @@ from functools import lru_cache
 from pathlib import Path
 
 import segno
-from reportlab.lib.pagesizes import A4
-from reportlab.lib.units import mm
-from reportlab.lib.utils import simpleSplit
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFError, TTFont
-from reportlab.pdfgen.canvas import Canvas
+from reportlab.lib.pagesizes import A4  # type: ignore[import-untyped]
+from reportlab.lib.units import mm  # type: ignore[import-untyped]
+from reportlab.lib.utils import simpleSplit  # type: ignore[import-untyped]
+from reportlab.pdfbase import pdfmetrics  # type: ignore[import-untyped]
+from reportlab.pdfbase.ttfonts import TTFError, TTFont  # type: ignore[import-untyped]
+from reportlab.pdfgen.canvas import Canvas  # type: ignore[import-untyped]
 
 from bot.domain.contest import Contest
 from bot.store import Entry, Store
@@ -122,7 +122,7 @@ def find_fonts(dirs: tuple[Path, ...] = FONT_DIRS) -> Fonts:
 
 def _fit(text: str, font: str, size: float, width: float, smallest: float) -> float:
     """The largest size from ``size`` down to ``smallest`` at which ``text`` fits ``width``."""
-    w = pdfmetrics.stringWidth(text, font, size)
+    w: float = pdfmetrics.stringWidth(text, font, size)
     if w <= width:
         return size
     return max(smallest, size * width / w)

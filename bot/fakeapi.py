@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 from telegram.request import BaseRequest, RequestData
 
 SPEC_FILE = Path(__file__).resolve().parent / "apispec" / "methods.json"
@@ -279,13 +279,12 @@ class FakeBotAPI:
         elif ctype.startswith("multipart/"):
             reader = await request.multipart()
             async for part in reader:
-                if part.name is None:
+                if not isinstance(part, BodyPartReader) or part.name is None:
                     continue
                 if getattr(part, "filename", None):
-                    params[part.name] = {"filename": part.filename,
-                                         "bytes": await part.read()}  # type: ignore[union-attr]
+                    params[part.name] = {"filename": part.filename, "bytes": await part.read()}
                 else:
-                    params[part.name] = await part.text()  # type: ignore[union-attr]
+                    params[part.name] = await part.text()
         else:
             form = await request.post()
             params.update({k: v for k, v in form.items() if isinstance(v, str)})

@@ -11,7 +11,7 @@ import logging
 from datetime import UTC, datetime
 from typing import Any
 
-from apscheduler.jobstores.base import JobLookupError
+from apscheduler.jobstores.base import JobLookupError  # type: ignore[import-untyped]
 from telegram.ext import Application, CallbackContext, ContextTypes
 
 from bot.domain.clock import format_duration
@@ -202,24 +202,25 @@ async def alert_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
 
     job = context.job
     assert job is not None and isinstance(job.data, dict)
+    data: dict[str, Any] = job.data
     svc = services(context)
-    name = str(job.data["name"])
+    name = str(data["name"])
     if await svc.store.has_ref("alert", name):
         return
     contest = svc.contest
-    category = contest.category(str(job.data.get("category", "")))
+    category = contest.category(str(data.get("category", "")))
 
     def text(lang: str) -> str:
         if category is not None:
-            minutes = int(job.data["minutes"])
+            minutes = int(data["minutes"])
             if minutes == 0:
                 return tr(lang, "{category}: time is up! Hands off the puzzle; a volunteer "
                           "counts the pieces.", category=category.name)
             return tr(lang, "{category}: {minutes} minutes left.", category=category.name,
                       minutes=minutes)
-        if "break" in job.data:
-            b = contest.breaks[int(job.data["break"])]
-            if job.data["edge"] == "start":
+        if "break" in data:
+            b = contest.breaks[int(data["break"])]
+            if data["edge"] == "start":
                 return tr(lang, "Break: every clock is paused until {end}.",
                           end=clock_time(contest, b.end)[:5])
             return tr(lang, "The break is over: the clocks run again.")
@@ -227,8 +228,7 @@ async def alert_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
 
     users: set[int] = set()
     if category is not None:
-        for state in await svc.day.states(category, datetime.fromtimestamp(job.data["when"],
-                                                                           UTC)):
+        for state in await svc.day.states(category, datetime.fromtimestamp(data["when"], UTC)):
             users.update(await svc.day.linked_users(state.entry.number))
     else:
         users.update(await svc.day.participants())
@@ -236,6 +236,6 @@ async def alert_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
         await send(context, user_id, text(await language_of(svc, user_id)))
     await notify_staff(context, text, wait=True)
     async with svc.store.transaction() as tx:
-        await tx.add_event(at=datetime.fromtimestamp(job.data["when"], UTC), kind="alert",
+        await tx.add_event(at=datetime.fromtimestamp(data["when"], UTC), kind="alert",
                            role="system", category=category.id if category else None,
                            ref=name)

@@ -9,6 +9,7 @@ import warnings
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 
 from telegram import Bot, Update
 from telegram.error import BadRequest, NetworkError, TelegramError, TimedOut
@@ -164,8 +165,7 @@ async def send(context: ContextTypes.DEFAULT_TYPE, chat_id: int, text: str) -> b
             if not part.strip():
                 continue  # nothing to say (Telegram refuses an empty message)
             # a line we only send: no need to build the Message Telegram answers with
-            await with_retries(lambda part=part: _send_raw(
-                context.bot, {"chat_id": chat_id, "text": part}))
+            await with_retries(partial(_send_raw, context.bot, {"chat_id": chat_id, "text": part}))
         return True
     except TelegramError as exc:
         log.warning("could not send to chat %s: %s", chat_id, exc.__class__.__name__)
@@ -233,8 +233,7 @@ async def _flush_staff(context: ContextTypes.DEFAULT_TYPE, outbox: StaffOutbox) 
             await _round_due(context, outbox)
             makes, outbox.pending = outbox.pending, []
             try:
-                outbox.chats = max(1, await _notify_staff(
-                    context, lambda lang, makes=makes: _lines(makes, lang)))
+                outbox.chats = max(1, await _notify_staff(context, partial(_lines, makes)))
             except Exception:  # one bad round must not keep the next lines waiting
                 log.exception("could not send the volunteers' lines")
             outbox.last_round = loop.time()

@@ -733,9 +733,9 @@ async def inscritos(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     shared = contest.registration.shared_capacity
     if shared is not None:
         places = await regs.places(who.at)
-        taken = sum(1 for p in places.values() if p.status is Status.CONFIRMED)
+        confirmed = sum(1 for p in places.values() if p.status is Status.CONFIRMED)
         lines.append(tr(who.lang, "All categories: {taken} of {capacity} places taken.",
-                        taken=taken, capacity=shared))
+                        taken=confirmed, capacity=shared))
     for cat in cats:
         s = await regs.category_summary(cat, who.at)
         taken = s["taken"]
