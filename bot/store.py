@@ -8,6 +8,7 @@ import re
 import sqlite3
 import time as _time
 from collections.abc import Iterable, Sequence
+from contextvars import ContextVar, Token
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from functools import cached_property
@@ -82,52 +83,199 @@ def migrations() -> list[tuple[int, str]]:
     return found
 
 
+class TransactionError(RuntimeError):
+    """A write outside the writer's own transaction, or a transaction opened inside another
+    one by the same task: a bug in the caller, refused at once (not an ``assert``: it holds
+    under ``python -O`` too)."""
+
+
+# the transaction the running task (or what it was started from) holds open, if any
+_HELD: ContextVar[Transaction | None] = ContextVar("puzzlebot_transaction", default=None)
+
+_WRITTEN_TABLE = re.compile(
+    r"^\s*(?:INSERT(?:\s+OR\s+\w+)?\s+INTO|REPLACE\s+INTO|UPDATE(?:\s+OR\s+\w+)?|"
+    r"DELETE\s+FROM)\s+(\w+)", re.IGNORECASE)
+
+
+class Transaction:
+    """The write side of one operation of ``Store.transaction()``: the only object with write
+    methods. It belongs to the task that opened it and is valid until its ``async with`` ends;
+    a write from another task, or after the end, raises ``TransactionError``. Every write goes
+    through ``Store._wrote``, the one place where what was derived from the history is made
+    stale (see docs/invariants.md)."""
+
+    __slots__ = ("_open", "_store", "_task")
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._task = asyncio.current_task()
+        self._open = True
+
+    def _owned(self) -> Store:
+        if not self._open:
+            raise TransactionError("a write after its transaction ended")
+        if asyncio.current_task() is not self._task:
+            raise TransactionError("a write from a task that does not own the transaction")
+        return self._store
+
+    # reads inside the transaction (they see its own writes: one connection)
+
+    async def entry(self, number: int) -> Entry | None:
+        return await self._owned().entry(number)
+
+    async def entry_by_code(self, code: str) -> Entry | None:
+        return await self._owned().entry_by_code(code)
+
+    async def events(self, *, entry: int | None = None, kinds: Iterable[str] | None = None,
+                     actor: int | None = None, effective: bool = True) -> list[Event]:
+        return await self._owned().events(entry=entry, kinds=kinds, actor=actor,
+                                          effective=effective)
+
+    async def has_ref(self, kind: str, ref: str) -> bool:
+        return await self._owned().has_ref(kind, ref)
+
+    # writes
+
+    def execute(self, sql: str, params: Sequence[Any] = (), *,
+                person: int | None = None) -> sqlite3.Cursor:
+        """Any other write, in this transaction (the store's own methods use it); the table it
+        writes goes through the same hook as the typed writes (``person``: the one person a
+        write to ``people`` changes; without it, everyone's cached row is dropped)."""
+        s = self._owned()
+        found = _WRITTEN_TABLE.match(sql)
+        if found is None:
+            raise TransactionError(f"not a write: {sql.split()[0] if sql.split() else sql!r}")
+        cur = s._raw.execute(sql, params)
+        s._wrote(found.group(1).lower(), person=person)
+        return cur
+
+    async def add_event(
+        self,
+        *,
+        at: datetime,
+        kind: str,
+        role: str,
+        actor: int | None = None,
+        entry: int | None = None,
+        category: str | None = None,
+        stage: int | None = None,
+        value: int | None = None,
+        ref: str | None = None,
+        data: dict[str, Any] | None = None,
+        supersedes: int | None = None,
+        update_id: int | None = None,
+    ) -> int:
+        s = self._owned()
+        cur = s._raw.execute(
+            "INSERT INTO events (at, recorded_at, actor, role, kind, entry, category, stage, "
+            "value, ref, data, supersedes, update_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?) "
+            "RETURNING *",
+            (
+                to_ts(at), int(_time.time()), actor, role, kind, entry, category, stage, value,
+                ref, json.dumps(data, ensure_ascii=False) if data else None, supersedes,
+                update_id,
+            ),
+        )
+        cur.row_factory = sqlite3.Row
+        rows = cur.fetchall()  # to the end: the statement is finished
+        event = Store._event(rows[0])  # the row as the file holds it
+        s._wrote("events", event=event, update_id=update_id)
+        return event.id
+
+    async def add_entry(
+        self,
+        *,
+        category: str,
+        join_code: str,
+        local: bool,
+        registered_at: datetime,
+        members: Sequence[Member],
+        number: int | None = None,
+        source: str = "import",
+        registered_by: int | None = None,
+        meal_adults: int = 0,
+        meal_children: int = 0,
+    ) -> int:
+        s = self._owned()
+        if number is None:
+            found = s._raw.execute("SELECT COALESCE(MAX(number), 0) + 1 FROM entries")
+            number = int(found.fetchone()[0])
+        s._raw.execute(
+            "INSERT INTO entries (number, category, join_code, local, registered_at, source, "
+            "registered_by, meal_adults, meal_children) VALUES (?,?,?,?,?,?,?,?,?)",
+            (number, category, join_code, int(local), to_ts(registered_at), source,
+             registered_by, meal_adults, meal_children),
+        )
+        for i, m in enumerate(members):
+            s._raw.execute(
+                "INSERT INTO members (entry, position, name, born, born_year, answers) "
+                "VALUES (?,?,?,?,?,?)",
+                (
+                    number, i, m.name, m.born.isoformat() if m.born else None, m.year,
+                    ",".join(sorted(m.answers)),
+                ),
+            )
+        s._wrote("entries")
+        return number
+
+
 class Operation:
     """One operation of ``Store.transaction`` (``async with store.transaction() as tx``): the
     writer's lock and a savepoint on the way in; on the way out the savepoint released (or
     rolled back, with what was derived from it), the batch's commit scheduled, and, when it
     went well, the wait until that commit is on disk."""
 
-    __slots__ = ("batch", "store")
+    __slots__ = ("_token", "batch", "store", "tx")
 
     def __init__(self, store: Store) -> None:
         self.store = store
         self.batch: asyncio.Future[None] | None = None
+        self.tx: Transaction | None = None
+        self._token: Token[Transaction | None] | None = None
 
-    async def __aenter__(self) -> Store:
+    async def __aenter__(self) -> Transaction:
         s = self.store
+        held = _HELD.get()
+        if held is not None and held._open and held._task is asyncio.current_task():
+            # it would wait for ever for the lock its own task holds
+            raise TransactionError("a transaction opened inside another one")
         await s._lock.acquire()
         try:
+            if s.conn.in_transaction and s._batch is None:
+                await s.conn.execute("ROLLBACK")  # left open by a failed COMMIT and ROLLBACK
             if not s.conn.in_transaction:
                 await s.conn.execute("BEGIN IMMEDIATE")
                 s._batch = asyncio.get_running_loop().create_future()
             self.batch = s._batch
             s._op_marks = None
-            s._in_tx = True
-            s._now("SAVEPOINT op")
+            s._raw.execute("SAVEPOINT op")
         except BaseException:
-            s._in_tx = False
             s._schedule_commit()
             s._lock.release()
             raise
-        return s
+        self.tx = Transaction(s)
+        self._token = _HELD.set(self.tx)
+        return self.tx
 
     async def __aexit__(self, exc_type: type[BaseException] | None,
-                        exc: BaseException | None, tb: object) -> bool:
+                        exc: BaseException | None, tb: object) -> None:
         s = self.store
+        assert self.tx is not None and self._token is not None
+        self.tx._open = False
+        _HELD.reset(self._token)
         try:
             if exc_type is not None:
-                s._now("ROLLBACK TO op")
-                s._now("RELEASE op")
-                if s._op_marks is not None:
-                    s._dead, s._supersedes = s._op_marks
-                s._forget_derived()
+                s._undo_operation()
             else:
                 # released at once: SQLite keeps a copy of every page changed under an open
                 # savepoint, and two dozen nested ones spill those copies to a temporary file
-                s._now("RELEASE op")
+                s._raw.execute("RELEASE op")
+        except BaseException:
+            # the savepoint could not be undone or released: nothing in this batch may
+            # commit, since this operation's writes could go with it
+            s._poisoned = True
+            raise
         finally:
-            s._in_tx = False
             s._op_marks = None
             # the batch commits even when this operation failed: the others in it (or nobody)
             # must not be left waiting for a COMMIT that never comes
@@ -135,15 +283,14 @@ class Operation:
             s._lock.release()
         if exc_type is None and self.batch is not None:
             await asyncio.shield(self.batch)
-        return False
 
 
 class Store:
     def __init__(self, conn: aiosqlite.Connection, raw: sqlite3.Connection) -> None:
         self.conn = conn
-        self._raw = raw  # the same connection, for writes run in the event loop (_now)
+        self._raw = raw  # the same connection, for writes run in the event loop (Transaction)
         self._lock = asyncio.Lock()
-        self._in_tx = False
+        self._poisoned = False  # a savepoint could not be undone: the batch must not commit
         # the corrections as they were before this operation's first one (to undo it)
         self._op_marks: tuple[set[int], dict[int, int]] | None = None
         self._batch: asyncio.Future[None] | None = None
@@ -173,7 +320,7 @@ class Store:
     async def open(cls, path: str | Path) -> Store:
         raw: list[sqlite3.Connection] = []
 
-        def connect() -> sqlite3.Connection:  # in aiosqlite's thread; kept for Store._now
+        def connect() -> sqlite3.Connection:  # in aiosqlite's thread; kept for Transaction
             raw.append(sqlite3.connect(str(path), isolation_level=None,
                                        check_same_thread=False))
             return raw[0]
@@ -269,17 +416,80 @@ class Store:
                 return
             self._batch = None
             try:
+                if self._poisoned:
+                    raise StoreError("an operation's writes could not be undone: the batch "
+                                     "is rolled back")
                 await self.conn.execute("COMMIT")
             except BaseException as exc:
-                if self.conn.in_transaction:
-                    await self.conn.execute("ROLLBACK")
-                await self._load_supersessions()
-                self._forget_derived()
+                # every waiter hears of it first, whatever happens next
                 if not batch.done():
                     batch.set_exception(exc)
+                    batch.exception()  # retrieved: no warning when nobody waits any more
+                await self._reset_after_failed_commit()
                 return
             if not batch.done():
                 batch.set_result(None)
+
+    async def _reset_after_failed_commit(self) -> None:
+        """The batch did not reach the disk: roll it back (if that fails too, the next
+        operation rolls back before it begins), forget all that was derived from it, read
+        the corrections again. Whatever fails here, the store is usable afterwards."""
+        self._poisoned = False
+        try:
+            if self.conn.in_transaction:
+                await self.conn.execute("ROLLBACK")
+        except Exception:  # noqa: BLE001 - the next operation rolls back first
+            pass
+        self._forget_derived()
+        try:
+            await self._load_supersessions()
+        except Exception:  # noqa: BLE001 - read again after the next failure or at start
+            pass
+
+    def _undo_operation(self) -> None:
+        """The operation failed: its savepoint rolled back, and what it changed in memory."""
+        self._raw.execute("ROLLBACK TO op")
+        self._raw.execute("RELEASE op")
+        if self._op_marks is not None:
+            self._dead, self._supersedes = self._op_marks
+        self._forget_derived()
+
+    def _wrote(self, table: str, *, event: Event | None = None,
+               update_id: int | None = None, person: int | None = None) -> None:
+        """The one hook every write goes through (``Transaction``): what was derived from the
+        table written is made stale. Caches outside the store (contest day, registrations,
+        scoreboard) are stamped with ``versions``/``entry_versions``/``writes`` and compare
+        them; those change here and in ``_forget_derived`` (an undo), nowhere else."""
+        self.writes += 1
+        if table == "events":
+            if event is None:  # a row written by hand: which entry and kind is not known
+                self._forget_derived()
+            else:
+                self._event_written(event, update_id)
+        elif table in ("entries", "members"):
+            self._bump("entry")
+        elif table == "people":
+            if person is None:
+                self._people.clear()
+            else:
+                self._people.pop(person, None)
+            self._people_writes += 1
+
+    def _event_written(self, event: Event, update_id: int | None) -> None:
+        self._bump(event.kind)
+        if update_id is not None:
+            self._update_ids.add(update_id)
+        if event.entry is not None:
+            self.entry_versions[event.entry] = self.entry_versions.get(event.entry, 0) + 1
+            known = self._by_entry.get(event.entry)
+            if known is not None:
+                known.append(event)
+        if event.supersedes is not None:
+            if self._op_marks is None:
+                self._op_marks = (set(self._dead), dict(self._supersedes))
+            self._supersedes[event.id] = event.supersedes
+            self._recompute_dead()
+            self._bump("correction")
 
     def _bump(self, kind: str) -> None:
         self.versions[kind] = self.versions.get(kind, 0) + 1
@@ -288,9 +498,10 @@ class Store:
     def _forget_derived(self) -> None:
         """Writes were undone: whatever was derived from them is gone. Versions only ever go
         up (a cache stamped while an undone row was visible must never match again)."""
-        for versions in (self.versions, self.entry_versions):
-            for key in versions:
-                versions[key] += 1
+        for kind in self.versions:
+            self.versions[kind] += 1
+        for entry in self.entry_versions:
+            self.entry_versions[entry] += 1
         self._bump("undone")
         self.derived.clear()
         self._entries.clear()
@@ -300,19 +511,6 @@ class Store:
         self._by_entry.clear()
         self._update_ids.clear()
         self._update_floor = None
-
-    def _now(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
-        """A write inside ``transaction()``, run right here in the event loop.
-
-        Inside the transaction nothing touches the disk (SQLite keeps the pages in its cache
-        until COMMIT): a write costs microseconds, less than the trip to aiosqlite's thread
-        and back, and every update waiting for the writer's lock waited for those trips. The
-        slow parts (BEGIN IMMEDIATE, which may wait for another process, and COMMIT's fsync)
-        still go through aiosqlite's thread, the lock held so nothing runs here meanwhile.
-        SQLite serialises the connection's use between the two threads (its own mutex;
-        ``check_same_thread=False`` at connect)."""
-        assert self._in_tx, "a write outside a transaction"
-        return self._raw.execute(sql, params)
 
     async def durable(self) -> None:
         """Wait until everything written so far is committed (before answering from it)."""
@@ -329,55 +527,6 @@ class Store:
         return next(iter(rows), None)
 
     # -- events --------------------------------------------------------------------------------
-
-    async def add_event(
-        self,
-        *,
-        at: datetime,
-        kind: str,
-        role: str,
-        actor: int | None = None,
-        entry: int | None = None,
-        category: str | None = None,
-        stage: int | None = None,
-        value: int | None = None,
-        ref: str | None = None,
-        data: dict[str, Any] | None = None,
-        supersedes: int | None = None,
-        update_id: int | None = None,
-    ) -> int:
-        assert self._in_tx, "add_event outside a transaction"
-        recorded_at = int(_time.time())
-        stored_data = json.dumps(data, ensure_ascii=False) if data else None
-        cur = self._now(
-            "INSERT INTO events (at, recorded_at, actor, role, kind, entry, category, stage, "
-            "value, ref, data, supersedes, update_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            (
-                to_ts(at), recorded_at, actor, role, kind, entry, category, stage, value,
-                ref, stored_data, supersedes, update_id,
-            ),
-        )
-        assert cur.lastrowid is not None
-        self._bump(kind)
-        if update_id is not None:
-            self._update_ids.add(update_id)
-        if entry is not None:
-            self.entry_versions[entry] = self.entry_versions.get(entry, 0) + 1
-            known = self._by_entry.get(entry)
-            if known is not None:  # the row as the file now holds it
-                known.append(self._event({
-                    "id": cur.lastrowid, "at": to_ts(at), "actor": actor, "role": role,
-                    "kind": kind, "entry": entry, "category": category, "stage": stage,
-                    "value": value, "ref": ref, "data": stored_data, "supersedes": supersedes,
-                    "recorded_at": recorded_at,
-                }))
-        if supersedes is not None:
-            if self._op_marks is None:
-                self._op_marks = (set(self._dead), dict(self._supersedes))
-            self._supersedes[cur.lastrowid] = supersedes
-            self._recompute_dead()
-            self._bump("correction")
-        return cur.lastrowid
 
     @staticmethod
     def _event(row: aiosqlite.Row | dict[str, Any]) -> Event:
@@ -411,7 +560,8 @@ class Store:
         """Events in id order; with ``effective``, without those superseded by a correction."""
         if entry is not None:
             return self._pick(await self._entry_history(entry), kinds, actor, effective)
-        where, params = [], []
+        where: list[str] = []
+        params: list[object] = []
         if actor is not None:
             where.append("actor = ?")
             params.append(actor)
@@ -505,43 +655,6 @@ class Store:
 
     # -- entries -------------------------------------------------------------------------------
 
-    async def add_entry(
-        self,
-        *,
-        category: str,
-        join_code: str,
-        local: bool,
-        registered_at: datetime,
-        members: Sequence[Member],
-        number: int | None = None,
-        source: str = "import",
-        registered_by: int | None = None,
-        meal_adults: int = 0,
-        meal_children: int = 0,
-    ) -> int:
-        assert self._in_tx, "add_entry outside a transaction"
-        self._bump("entry")
-        if number is None:
-            row = await self._fetchone("SELECT COALESCE(MAX(number), 0) + 1 FROM entries")
-            assert row is not None
-            number = int(row[0])
-        self._now(
-            "INSERT INTO entries (number, category, join_code, local, registered_at, source, "
-            "registered_by, meal_adults, meal_children) VALUES (?,?,?,?,?,?,?,?,?)",
-            (number, category, join_code, int(local), to_ts(registered_at), source,
-             registered_by, meal_adults, meal_children),
-        )
-        for i, m in enumerate(members):
-            self._now(
-                "INSERT INTO members (entry, position, name, born, born_year, answers) "
-                "VALUES (?,?,?,?,?,?)",
-                (
-                    number, i, m.name, m.born.isoformat() if m.born else None, m.year,
-                    ",".join(sorted(m.answers)),
-                ),
-            )
-        return number
-
     async def entries(self, category: str | None = None) -> list[Entry]:
         """All entries (or a category's), in number order. Entries never change once written,
         so the list is kept until the table grows (even through another process's import)."""
@@ -618,25 +731,21 @@ class Store:
         known = await self.person(user_id)
         if known is not None and known["name"] == name and known["tg_language"] == tg_language:
             return
-        async with self.transaction():
-            self._now(
+        async with self.transaction() as tx:
+            tx.execute(
                 "INSERT INTO people (user_id, name, tg_language) VALUES (?,?,?) "
                 "ON CONFLICT(user_id) DO UPDATE SET name = excluded.name, "
                 "tg_language = excluded.tg_language",
-                (user_id, name, tg_language),
+                (user_id, name, tg_language), person=user_id,
             )
-            self._people.pop(user_id, None)
-            self._people_writes += 1
 
     async def set_language(self, user_id: int, language: str) -> None:
-        async with self.transaction():
-            self._now(
+        async with self.transaction() as tx:
+            tx.execute(
                 "INSERT INTO people (user_id, language) VALUES (?,?) "
                 "ON CONFLICT(user_id) DO UPDATE SET language = excluded.language",
-                (user_id, language),
+                (user_id, language), person=user_id,
             )
-            self._people.pop(user_id, None)
-            self._people_writes += 1
 
     async def person(self, user_id: int) -> dict[str, Any] | None:
         """name, language (chosen with /idioma) and tg_language of someone who wrote to us."""
@@ -660,13 +769,13 @@ class Store:
         return {r["key"]: r["state"] for r in rows}
 
     async def set_conversation(self, name: str, key: str, state: str | None) -> None:
-        async with self.transaction():
+        async with self.transaction() as tx:
             if state is None:
-                self._now(
+                tx.execute(
                     "DELETE FROM conversations WHERE name = ? AND key = ?", (name, key)
                 )
             else:
-                self._now(
+                tx.execute(
                     "INSERT INTO conversations (name, key, state) VALUES (?,?,?) "
                     "ON CONFLICT(name, key) DO UPDATE SET state = excluded.state",
                     (name, key, state),
@@ -677,11 +786,11 @@ class Store:
         return {int(r["user_id"]): r["data"] for r in rows}
 
     async def set_user_data(self, user_id: int, data: str | None) -> None:
-        async with self.transaction():
+        async with self.transaction() as tx:
             if data is None:
-                self._now("DELETE FROM user_data WHERE user_id = ?", (user_id,))
+                tx.execute("DELETE FROM user_data WHERE user_id = ?", (user_id,))
             else:
-                self._now(
+                tx.execute(
                     "INSERT INTO user_data (user_id, data) VALUES (?,?) "
                     "ON CONFLICT(user_id) DO UPDATE SET data = excluded.data",
                     (user_id, data),
