@@ -253,7 +253,7 @@ async def entry_rows(contest: Contest, store: Store,
     """The entries table (header first), for CSV and XLSX alike."""
     question_ids = [q.id for q in contest.questions]
     regs = registrations or Registrations(contest, store)
-    rows: list[list[object]] = [ENTRY_COLUMNS + question_ids + STATUS_COLUMNS]
+    rows: list[list[object]] = [[*ENTRY_COLUMNS, *question_ids, *STATUS_COLUMNS]]
     for s in await regs.statuses(at or CLOCK.now()):
         e = s.entry
         rows.append(
@@ -320,8 +320,9 @@ def xlsx(sheets: dict[str, list[list[object]]]) -> bytes:
     """A workbook with one sheet per table (openpyxl), header row bold and frozen."""
     import io
 
-    from openpyxl import Workbook
-    from openpyxl.styles import Font
+    # no stubs for openpyxl in the dev dependencies; unused once types-openpyxl is installed
+    from openpyxl import Workbook  # type: ignore[import-untyped, unused-ignore]
+    from openpyxl.styles import Font  # type: ignore[import-untyped, unused-ignore]
 
     book = Workbook()
     first = True
