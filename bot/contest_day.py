@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, ClassVar
 
@@ -67,21 +67,6 @@ class Roles:
         if self.volunteer:
             return "volunteer"
         return "participant" if self.entries else "stranger"
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """The registration desk's outcome (bot/registrations.py): ``ok`` or a refusal ``reason``,
-    with details by key. The contest day's operations return the typed values below."""
-
-    ok: bool
-    reason: str = ""
-    details: dict[str, Any] = field(default_factory=dict)
-    event_id: int | None = None
-
-    @staticmethod
-    def refuse(reason: str, **details: Any) -> Outcome:
-        return Outcome(False, reason, details)
 
 
 # -- what the contest day's operations give back ------------------------------------------------

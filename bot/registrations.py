@@ -12,12 +12,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import ClassVar
 
-from bot.contest_day import Outcome, new_code
+from bot.contest_day import Done, Refusal, UnknownEntry, new_code
 from bot.domain.contest import Category, Contest
 from bot.domain.registration import (
     Application,
     Fee,
+    Ineligible,
     Member,
     Place,
     Status,
@@ -38,6 +40,51 @@ class EntryStatus:
     paid_at: datetime | None
 
 
+
+
+@dataclass(frozen=True)
+class RegistrationShut(Refusal):
+    """Registration is not open yet, or has closed (``window``: "not_open_yet" or "closed")."""
+
+    code: ClassVar[str] = "registration_shut"
+    window: str
+
+    @property
+    def reason(self) -> str:
+        return self.window
+
+
+@dataclass(frozen=True)
+class NotEligible(Refusal):
+    code: ClassVar[str] = "ineligible"
+    problem: Ineligible
+
+
+@dataclass(frozen=True)
+class AlreadyWithdrawn(Refusal):
+    code: ClassVar[str] = "already_withdrawn"
+    entry: int
+
+
+@dataclass(frozen=True)
+class Registered(Done):
+    number: int
+    place: Place
+
+
+@dataclass(frozen=True)
+class Withdrawn(Done):
+    entry: int
+    place: Place
+    paid: bool  # it had paid: a refund may be due
+    was: Status  # its place before
+
+
+@dataclass(frozen=True)
+class Paid(Done):
+    entry: int
+    place: Place
+    corrected: bool  # an earlier payment date was replaced
 
 
 class Registrations:
@@ -117,13 +164,13 @@ class Registrations:
     async def register(
         self, user_id: int, category: Category, members: Sequence[Member], meal_adults: int,
         meal_children: int, at: datetime, update_id: int | None,
-    ) -> Outcome:
+    ) -> Registered | RegistrationShut | NotEligible:
         window = registration_window(self.contest, at)
         if window is not None:
-            return Outcome.refuse(window)
+            return RegistrationShut(window)
         problem = check_entry(category, members, self.contest.date)
         if problem is not None:
-            return Outcome.refuse("ineligible", problem=problem)
+            return NotEligible(problem)
         async with self.store.transaction() as tx:
             number = await tx.add_entry(
                 category=category.id, join_code=new_code("e"),
@@ -137,32 +184,31 @@ class Registrations:
                                entry=number, ref="registration")
         place = (await self.places(at))[number]
         await self.record_status(number, place, at)
-        return Outcome(True, place.status.value, {"number": number, "place": place})
+        return Registered(number, place)
 
     async def withdraw(self, user_id: int, role: str, number: int, at: datetime,
-                       update_id: int | None) -> Outcome:
+                       update_id: int | None) -> Withdrawn | UnknownEntry | AlreadyWithdrawn:
         async with self.store.transaction() as tx:
             entry = await tx.entry(number)
             if entry is None:
-                return Outcome.refuse("unknown_entry", entry=number)
+                return UnknownEntry(number)
             before = (await self.places(at))[number]
             if before.status is Status.WITHDRAWN:
-                return Outcome.refuse("already_withdrawn", entry=number)
+                return AlreadyWithdrawn(number)
             await tx.add_event(at=at, kind="withdraw", role=role, actor=user_id, entry=number,
                                update_id=update_id)
         place = (await self.places(at))[number]
         await self.record_status(number, place, at)
         apps = {a.number: a for a in await self.applications()}
-        return Outcome(True, "withdrawn", {"entry": number, "place": place,
-                                           "paid": apps[number].paid_at is not None,
-                                           "was": before.status})
+        return Withdrawn(number, place, paid=apps[number].paid_at is not None,
+                         was=before.status)
 
     async def pay(self, organiser: int, number: int, paid_at: datetime, at: datetime,
-                  update_id: int | None) -> Outcome:
+                  update_id: int | None) -> Paid | UnknownEntry:
         async with self.store.transaction() as tx:
             entry = await tx.entry(number)
             if entry is None:
-                return Outcome.refuse("unknown_entry", entry=number)
+                return UnknownEntry(number)
             previous = next(iter(reversed(await tx.events(entry=number, kinds=["payment"]))),
                             None)
             await tx.add_event(at=at, kind="payment", role="organiser", actor=organiser,
@@ -170,8 +216,7 @@ class Registrations:
                                supersedes=previous.id if previous else None,
                                update_id=update_id)
         place = (await self.places(at))[number]
-        return Outcome(True, "paid", {"entry": number, "place": place,
-                                      "corrected": previous is not None})
+        return Paid(number, place, corrected=previous is not None)
 
     # -- announcing changes ------------------------------------------------------------------
 

@@ -61,7 +61,8 @@ CSV = """number,category,names,born
 
 
 def refusals() -> list[type[Refusal]]:
-    return Refusal.__subclasses__()
+    """The contest day's refusals (the registration desk's are answered by its own lines)."""
+    return [cls for cls in Refusal.__subclasses__() if cls.__module__ == Refusal.__module__]
 
 
 def an_instance(cls: type[Refusal]) -> Refusal:

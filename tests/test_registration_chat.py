@@ -27,6 +27,7 @@ import pytest
 from bot.domain.registration import Member
 from bot.handlers.registration import announce_changes, closing_report
 from bot.jobs import registration_job
+from bot.registrations import Registered
 from tests.conftest import BILLOM, CASTRILLO
 from tests.fakebot import Call, Harness, Person, texts
 
@@ -133,7 +134,8 @@ async def add_direct(h: Harness, user_id: int, category: str, members: Sequence[
     cat = h.services.contest.category(category)
     out = await h.app.bot_data["registrations"].register(user_id, cat, members, 0, 0, at, None)
     assert out.ok, out
-    return int(out.details["number"])
+    assert isinstance(out, Registered), out
+    return out.number
 
 
 async def pay_direct(h: Harness, number: int, paid_at: datetime, recorded: datetime) -> None:

@@ -43,7 +43,7 @@ from bot.handlers.common import (
     services,
 )
 from bot.i18n import tr
-from bot.registrations import Registrations
+from bot.registrations import Paid, Registered, Registrations, RegistrationShut, Withdrawn
 from bot.store import Entry
 from bot.summary import money
 from bot.texts import names
@@ -433,16 +433,15 @@ async def confirm(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | i
         who.user_id, category, draft_members(draft), int(draft.get("meal_adults", 0)),
         int(draft.get("meal_children", 0)), at, None,
     )
-    if not out.ok:
-        if out.reason in ("not_open_yet", "closed"):
-            await reply(update, closed_text(who.lang, contest, out.reason))
+    if not isinstance(out, Registered):
+        if isinstance(out, RegistrationShut):
+            await reply(update, closed_text(who.lang, contest, out.window))
         else:
-            await reply(update, ineligible_text(who.lang, out.details["problem"]))
+            await reply(update, ineligible_text(who.lang, out.problem))
         _clear(context)
         _save_after(update, context)
         return ConversationHandler.END
-    number = int(out.details["number"])
-    place: Place = out.details["place"]
+    number, place = out.number, out.place
     await remember(update, context)
     entry = await who.svc.store.entry(number)
     assert entry is not None
@@ -654,11 +653,11 @@ async def baja_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     if at is None:
         return
     out = await registrations(context).withdraw(who.user_id, "participant", number, at, None)
-    if not out.ok:
+    if not isinstance(out, Withdrawn):
         await reply(update, tr(who.lang, "Entry #{entry} was already withdrawn.", entry=number))
         return
-    place: Place = out.details["place"]
-    if place.refundable and out.details["paid"]:
+    place = out.place
+    if place.refundable and out.paid:
         refund = tr(who.lang, "What you paid will be refunded.")
     elif place.refundable:
         refund = tr(who.lang, "A refund is due under the contest's rules for anything you "
@@ -703,10 +702,10 @@ async def pagado(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         paid_at = day
     out = await registrations(context).pay(who.user_id, number, paid_at, who.at,
                                            update.update_id)
-    if not out.ok:
+    if not isinstance(out, Paid):
         await reply(update, tr(who.lang, "There is no entry number {entry}.", entry=number))
         return
-    place: Place = out.details["place"]
+    place = out.place
     tz = ZoneInfo(contest.timezone)
     await reply(update, tr(who.lang, "Payment of entry #{entry} recorded on {day}.",
                            entry=number, day=paid_at.astimezone(tz).strftime("%Y-%m-%d"))
