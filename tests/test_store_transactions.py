@@ -338,3 +338,32 @@ async def test_an_operation_whose_savepoint_cannot_be_undone_takes_its_batch_dow
     assert isinstance(after[0], int), after
     await store.close()
     assert rows(tmp_path / "s.sqlite3", "SELECT value FROM events") == [(0,)]
+
+
+# -- one connection, two threads ------------------------------------------------------------------
+
+
+def test_sqlite_serialises_its_connection_between_threads():
+    """Writes inside a transaction run in the event loop on the same connection aiosqlite's
+    thread reads on: that needs SQLite built serialized (its own mutex per connection)."""
+    assert sqlite3.threadsafety == 3
+
+
+async def test_reads_in_the_database_thread_during_writes_in_the_loop_are_consistent(tmp_path):
+    store = await Store.open(tmp_path / "s.sqlite3")
+    writes, seen = 300, []
+
+    async def writer() -> None:
+        for i in range(writes):
+            async with store.transaction() as tx:
+                await tx.add_event(at=T0, kind="pieces", role="volunteer", value=i)
+
+    async def reader() -> None:
+        while len(seen) < 2 or seen[-1] < writes:
+            seen.append(len(await store.events(kinds=["pieces"])))
+            await asyncio.sleep(0)
+
+    await asyncio.wait_for(asyncio.gather(writer(), reader()), 60)
+    assert seen == sorted(seen) and seen[-1] == writes  # never a row twice, never one lost
+    assert [e.value for e in await store.events(kinds=["pieces"])] == list(range(writes))
+    await store.close()
