@@ -2,7 +2,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install test lint typecheck pytest check-contests check run demo clean
+.PHONY: install test lint typecheck pytest check-contests check run demo clean mutate
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -16,7 +16,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check bot tests
 
 typecheck: $(STAMP)
-	$(VENV)/bin/mypy --strict bot/domain
+	$(VENV)/bin/mypy --strict bot
 
 pytest: $(STAMP)
 	$(PY) -m pytest -q
@@ -45,3 +45,7 @@ bench: $(STAMP)
 
 bench-smoke: $(STAMP)
 	$(PY) bench/run.py --smoke
+
+# dev only, not part of `make test`: mutation testing of bot/domain (docs/mutants.md)
+mutate: $(STAMP)
+	VENV=$(VENV) bash scripts/mutate.sh

@@ -2,7 +2,7 @@
 and update payloads, contest files, the contest-day setup, and the feeder that pushes updates
 through ``Application.process_update`` the way ``Application`` itself does.
 
-Nothing here edits bot/: the bot is built with ``bot.app.build_application`` and fed real
+Nothing here edits bot/: the bot is built with ``bot.chat.app.build_application`` and fed real
 ``telegram.Update`` objects.
 """
 
@@ -27,12 +27,12 @@ from typing import Any, TextIO
 from telegram import Update
 from telegram.warnings import PTBUserWarning
 
-from bot.app import build_application
-from bot.config import Config
-from bot.contest_file import load_contest
+from bot.chat.app import build_application
 from bot.domain.contest import Contest
-from bot.fakeapi import Call, LocalBotAPI
 from bot.handlers.common import STAFF_TASK
+from bot.harness.fakeapi import Call, LocalBotAPI
+from bot.services.config import Config
+from bot.services.contest_file import load_contest
 
 ROOT = Path(__file__).resolve().parent.parent
 CASTRILLO = ROOT / "contests" / "castrillo-2023.toml"
@@ -54,7 +54,7 @@ warnings.filterwarnings("ignore", category=PTBUserWarning)
 
 
 class ErrorLog(logging.Handler):
-    """Counts ERROR records (a handler raising ends up in bot.app.on_error's log.error)."""
+    """Counts ERROR records (a handler raising ends up in bot.chat.app.on_error's log.error)."""
 
     def __init__(self) -> None:
         super().__init__(logging.ERROR)
@@ -210,7 +210,7 @@ def entries_csv(teams: Sequence[Team], rng: Any) -> str:
 
 
 async def import_teams(app: Any, teams: Sequence[Team], rng: Any) -> None:
-    from bot.csvio import import_entries, read_entries
+    from bot.services.csvio import import_entries, read_entries
 
     svc = app.bot_data["services"]
     rows = read_entries(svc.contest, io.StringIO(entries_csv(teams, rng)), "bench.csv")

@@ -34,7 +34,7 @@ from telegram import Update
 from telegram.ext import ApplicationBuilder, ContextTypes, MessageHandler, filters
 from workload import Sizes, day_messages, make_teams, mix, payloads, setup_day, volunteer_people
 
-from bot.i18n import LANGUAGES, catalog
+from bot.support.i18n import LANGUAGES, catalog
 
 HERE = Path(__file__).resolve().parent
 

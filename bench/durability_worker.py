@@ -31,7 +31,7 @@ from workload import (  # noqa: E402
     volunteer_people,
 )
 
-from bot.loop import use_uvloop  # noqa: E402
+from bot.support.loop import use_uvloop  # noqa: E402
 
 
 async def main(args: argparse.Namespace) -> None:

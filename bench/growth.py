@@ -32,10 +32,10 @@ from common import (
 from telegram.error import RetryAfter, TelegramError
 from workload import ORGANISER, Sizes, make_teams
 
-from bot.app import build_application
-from bot.contest_file import load_contest
+from bot.chat.app import build_application
 from bot.domain.escape import Kind
-from bot.fakeapi import Failure, FakeBotAPI
+from bot.harness.fakeapi import Failure, FakeBotAPI
+from bot.services.contest_file import load_contest
 
 CHUNK = 100_000  # rows per executemany transaction
 

@@ -31,7 +31,7 @@ from day import bot_day, durability, echo_day  # noqa: E402
 from growth import broadcast, pista_growth, ranking_growth, timers_growth  # noqa: E402
 from workload import Sizes  # noqa: E402
 
-from bot.loop import loop_name, use_uvloop  # noqa: E402
+from bot.support.loop import loop_name, use_uvloop  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 

@@ -89,7 +89,7 @@ def volunteer_people(n: int) -> list[Person]:
 async def setup_day(app: Any, fake: FakeRequest, contest: Contest, teams: list[Team],
                     volunteers: list[Person], seed: int, start: datetime | None = None
                     ) -> Updates:
-    """Untimed: import the entries (bot.csvio), link every phone with /start <join_code>,
+    """Untimed: import the entries (bot.services.csvio), link every phone with /start <join_code>,
     invite the volunteers (/voluntario, /start <invite>), start every clock (/inicio)."""
     rng = random.Random(seed + 1)
     t0 = start or contest_start(contest)

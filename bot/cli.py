@@ -22,11 +22,25 @@ import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from bot.config import Config, ConfigError, load_settings
-from bot.contest_file import ContestFileError, load_contest
+from bot.chat.app import build_application
 from bot.domain.contest import Contest
-from bot.store import Store, StoreError
-from bot.summary import summary
+from bot.harness.rehearsal import run_demo
+from bot.services.config import Config, ConfigError, load_settings
+from bot.services.contest_day import ContestDay
+from bot.services.contest_file import ContestFileError, load_contest
+from bot.services.csvio import (
+    ImportError_,
+    export_entries,
+    export_results,
+    import_entries,
+    read_entries,
+)
+from bot.services.summary import summary
+from bot.storage.store import Store, StoreError
+from bot.support.logsetup import setup_logging
+from bot.support.loop import use_uvloop
+from bot.tools.cards import cards_command
+from bot.tools.scoreboard import ScoreboardSettingsError, settings_from_env
 
 
 def fail(message: str) -> int:
@@ -69,10 +83,6 @@ def _with_store(need_token: bool,
 
 
 def _run(args: argparse.Namespace) -> int:
-    from bot.app import build_application
-    from bot.logsetup import setup_logging
-    from bot.loop import use_uvloop
-    from bot.scoreboard import ScoreboardSettingsError, settings_from_env
 
     try:
         config, contest = _settings(need_token=True)
@@ -99,7 +109,6 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _import_entries(args: argparse.Namespace) -> int:
-    from bot.csvio import ImportError_, import_entries, read_entries
 
     async def work(config: Config, contest: Contest, store: Store) -> int:
         try:
@@ -118,8 +127,6 @@ def _import_entries(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from bot.contest_day import ContestDay
-    from bot.csvio import export_entries, export_results
 
     async def work(config: Config, contest: Contest, store: Store) -> int:
         if args.what == "entries":
@@ -136,7 +143,6 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from bot.rehearsal import run_demo
 
     try:
         load_contest(args.contest)
@@ -186,11 +192,6 @@ def _backup(args: argparse.Namespace) -> int:
 
 
 def _cards(args: argparse.Namespace) -> int:
-    try:
-        from bot.cards import cards_command
-    except ImportError as exc:
-        return fail(f"python -m bot cards needs segno and reportlab ({exc.name} is missing): "
-                    "pip install -e .")
     return cards_command(args)
 
 

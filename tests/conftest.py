@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.contest_file import load_contest
 from bot.domain.contest import Contest
+from bot.services.contest_file import load_contest
 
 ROOT = Path(__file__).resolve().parent.parent
 CASTRILLO = ROOT / "contests" / "castrillo-2023.toml"

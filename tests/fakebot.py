@@ -13,11 +13,11 @@ from typing import Any
 
 from telegram import Update
 
-from bot.app import build_application
-from bot.config import Config
-from bot.contest_file import load_contest
-from bot.fakeapi import Call, LocalBotAPI
+from bot.chat.app import build_application
 from bot.handlers.common import STAFF_TASK
+from bot.harness.fakeapi import Call, LocalBotAPI
+from bot.services.config import Config
+from bot.services.contest_file import load_contest
 
 ROOT = Path(__file__).resolve().parent.parent
 BOT_USER = {"id": 999, "is_bot": True, "first_name": "Puzzle", "username": "puzzle_test_bot",

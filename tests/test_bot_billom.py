@@ -8,8 +8,8 @@ import sqlite3
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from bot.csvio import import_entries, read_entries
-from bot.texts import split_messages
+from bot.services.csvio import import_entries, read_entries
+from bot.services.texts import split_messages
 from tests.conftest import BILLOM, CASTRILLO
 from tests.fakebot import Harness, Person, texts
 

@@ -6,7 +6,7 @@ import io
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from bot.csvio import import_entries, read_entries
+from bot.services.csvio import import_entries, read_entries
 from tests.conftest import CASTRILLO
 from tests.fakebot import Harness, Person, texts
 

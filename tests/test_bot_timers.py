@@ -8,7 +8,7 @@ import io
 import sqlite3
 from datetime import UTC, datetime, timedelta
 
-from bot.csvio import import_entries, read_entries
+from bot.services.csvio import import_entries, read_entries
 from tests.conftest import CASTRILLO
 from tests.fakebot import Harness, Person, texts
 

@@ -14,9 +14,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.contest_day import ContestDay
-from bot.csvio import import_entries, read_entries
-from bot.store import Store
+from bot.services.contest_day import ContestDay
+from bot.services.csvio import import_entries, read_entries
+from bot.storage.store import Store
 
 T0 = datetime(2023, 4, 22, 10, 0, tzinfo=ZoneInfo("Europe/Madrid"))
 CSV = """number,category,names,born

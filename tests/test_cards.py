@@ -23,7 +23,13 @@ from pathlib import Path
 import pytest
 import segno
 
-from bot.cards import (
+from bot.domain.registration import Member
+from bot.harness.fakeapi import FakeBotAPI
+from bot.services.contest_file import load_contest
+from bot.services.csvio import import_entries, read_entries
+from bot.services.registrations import Registrations
+from bot.storage.store import Entry, Store
+from bot.tools.cards import (
     INSTRUCTIONS,
     CardsError,
     bot_username_from_env,
@@ -32,12 +38,6 @@ from bot.cards import (
     find_fonts,
     join_link,
 )
-from bot.contest_file import load_contest
-from bot.csvio import import_entries, read_entries
-from bot.domain.registration import Member
-from bot.fakeapi import FakeBotAPI
-from bot.registrations import Registrations
-from bot.store import Entry, Store
 from tests.conftest import BILLOM, CASTRILLO, ROOT
 
 try:
@@ -277,11 +277,11 @@ def test_a_unicode_font_when_dejavu_is_installed(castrillo):
 
 
 def test_helvetica_when_no_font_is_found(castrillo, monkeypatch, tmp_path):
-    import bot.cards
+    import bot.tools.cards
 
     fallback = find_fonts((tmp_path,))
-    assert fallback == bot.cards.Fonts("Helvetica", "Helvetica-Bold", False)
-    monkeypatch.setattr(bot.cards, "find_fonts", lambda: fallback)
+    assert fallback == bot.tools.cards.Fonts("Helvetica", "Helvetica-Bold", False)
+    monkeypatch.setattr(bot.tools.cards, "find_fonts", lambda: fallback)
     at = datetime(2023, 4, 1, tzinfo=UTC)
     pdf = cards_pdf(castrillo, [Entry(1, "parejas", "e1", False, at,
                                       (Member("José Ñúñez"), Member("<b>Zoë</b>")))], BOT)
@@ -322,13 +322,13 @@ async def test_username_from_get_me():
 
 
 def cards_argv() -> list[str]:
-    """``-m bot cards`` once bot/cli.py has the subcommand; ``-m bot.cards`` until then."""
+    """``-m bot cards`` once bot/cli.py has the subcommand; ``-m bot.tools.cards`` until then."""
     from bot.cli import build_parser
 
     for action in build_parser()._actions:
         if isinstance(action, argparse._SubParsersAction) and "cards" in action.choices:
             return ["-m", "bot", "cards"]
-    return ["-m", "bot.cards"]
+    return ["-m", "bot.tools.cards"]
 
 
 def cli_env(env: dict[str, str]) -> dict[str, str]:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.logsetup import RedactToken
+from bot.support.logsetup import RedactToken
 from tests.conftest import CASTRILLO, ROOT
 
 TOKEN = "123456789:AAH-secret-token-value_abcdefghijklmnop"

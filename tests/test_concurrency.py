@@ -12,8 +12,8 @@ from zoneinfo import ZoneInfo
 
 from telegram import Update
 
-from bot.csvio import import_entries, read_entries
-from bot.updates import PerChatUpdateProcessor
+from bot.chat.updates import PerChatUpdateProcessor
+from bot.services.csvio import import_entries, read_entries
 from tests.conftest import CASTRILLO
 from tests.fakebot import Harness, Person
 

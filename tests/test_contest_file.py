@@ -17,7 +17,6 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.contest_file import ContestFileError, load_contest
 from bot.domain.contest import (
     Break,
     Contest,
@@ -28,6 +27,7 @@ from bot.domain.contest import (
     ReservedQuota,
     Slot,
 )
+from bot.services.contest_file import ContestFileError, load_contest
 
 ROOT = Path(__file__).resolve().parent.parent
 CASTRILLO = ROOT / "contests" / "castrillo-2023.toml"

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.contest_file import ContestFileError, load_contest
+from bot.services.contest_file import ContestFileError, load_contest
 from tests.test_contest_file import BILLOM, CASTRILLO, MINIMAL, edit
 
 

@@ -8,7 +8,7 @@ import io
 import sqlite3
 from collections import Counter
 
-from bot.rehearsal import Rehearsal
+from bot.harness.rehearsal import Rehearsal
 from tests.conftest import CASTRILLO
 
 KINDS = ("hint", "solution", "stage", "escape", "ready", "finish", "pieces", "registered",

@@ -12,8 +12,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.csvio import ImportError_, ImportRow, read_entries
 from bot.domain.contest import Contest
+from bot.services.csvio import ImportError_, ImportRow, read_entries
 
 HEAD = "number,category,names,born\n"
 JOIN_CODE_PROBLEM = ("join_code must be 16-64 letters, digits, - or _, not starting with v "

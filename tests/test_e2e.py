@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.fakeapi import FakeBotAPI
+from bot.harness.fakeapi import FakeBotAPI
 from tests.conftest import BILLOM, CASTRILLO
 from tests.e2e import BotProcess, Phone, register, say, sent_to, tap
 

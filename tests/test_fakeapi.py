@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 import httpx
 import pytest
 
-from bot.fakeapi import Failure, FakeBotAPI
+from bot.harness.fakeapi import Failure, FakeBotAPI
 
 
 @pytest.fixture

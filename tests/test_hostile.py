@@ -36,11 +36,11 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from bot.commands import BY_NAME, COMMANDS, ENTRY_COMMANDS, names_for
-from bot.contest_file import load_contest
-from bot.csvio import import_entries, read_entries
 from bot.domain.clock import DurationError, parse_duration
+from bot.handlers.commands import BY_NAME, COMMANDS, ENTRY_COMMANDS, names_for
 from bot.handlers.common import parse_int
+from bot.services.contest_file import load_contest
+from bot.services.csvio import import_entries, read_entries
 from tests.conftest import CASTRILLO
 from tests.fakebot import Call, Harness, Person, texts
 
@@ -467,7 +467,7 @@ async def test_the_byte_for_byte_check_sees_a_write(day_factory: Any) -> None:
                                   "A" * 65])
 async def test_import_refuses_a_join_code_that_cannot_be_opened(tmp_path: Path,
                                                                 code: str) -> None:
-    from bot.csvio import ImportError_
+    from bot.services.csvio import ImportError_
 
     h = await Harness(tmp_path, CASTRILLO, organisers=frozenset({ORGANISER.id})).start()
     try:

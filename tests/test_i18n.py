@@ -13,7 +13,7 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
-from bot.i18n import LOCALES, pick_language, tr
+from bot.support.i18n import LOCALES, pick_language, tr
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATED = ("es", "fr")

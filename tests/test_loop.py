@@ -7,7 +7,7 @@ import builtins
 
 import pytest
 
-from bot.loop import loop_name, use_uvloop
+from bot.support.loop import loop_name, use_uvloop
 
 
 def test_new_loops_are_uvloops_once_chosen():

@@ -11,7 +11,10 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.contest_day import (
+from bot.domain.contest import Contest
+from bot.domain.escape import Kind, Refused
+from bot.services import registrations
+from bot.services.contest_day import (
     AlreadyRecorded,
     AlreadySolved,
     BeforeRequest,
@@ -20,7 +23,6 @@ from bot.contest_day import (
     ContestDay,
     Cooldown,
     CooldownPastEnd,
-    Done,
     EscapeOver,
     EscapeRecorded,
     FinishRecorded,
@@ -31,7 +33,6 @@ from bot.contest_day import (
     PastLimit,
     PiecesRange,
     PiecesRecorded,
-    Refusal,
     SolutionNeedsHint,
     SolutionTaken,
     StageBack,
@@ -40,15 +41,13 @@ from bot.contest_day import (
     StageSame,
     Undone,
     Unforeseen,
-    UnknownEntry,
     escape_refusal,
 )
-from bot.csvio import import_entries, read_entries
-from bot.domain.contest import Contest
-from bot.domain.escape import Kind, Refused
-from bot.i18n import tr
-from bot.store import Store
-from bot.texts import refusal
+from bot.services.csvio import import_entries, read_entries
+from bot.services.outcomes import Done, Refusal, UnknownEntry
+from bot.services.texts import refusal
+from bot.storage.store import Store
+from bot.support.i18n import tr
 
 T0 = datetime(2023, 4, 22, 10, 0, tzinfo=ZoneInfo("Europe/Madrid"))
 ORGANISER = 1
@@ -62,7 +61,8 @@ CSV = """number,category,names,born
 
 def refusals() -> list[type[Refusal]]:
     """The contest day's refusals (the registration desk's are answered by its own lines)."""
-    return [cls for cls in Refusal.__subclasses__() if cls.__module__ == Refusal.__module__]
+    return [cls for cls in Refusal.__subclasses__()
+            if cls.__module__ != registrations.__name__]
 
 
 def an_instance(cls: type[Refusal]) -> Refusal:

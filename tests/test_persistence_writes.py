@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.persistence import SQLitePersistence
+from bot.chat.persistence import SQLitePersistence
 
 
 class CountingStore:

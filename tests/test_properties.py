@@ -5,7 +5,6 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.contest_file import load_contest
 from bot.domain.escape import (
     Accepted,
     Kind,
@@ -18,6 +17,7 @@ from bot.domain.escape import (
 )
 from bot.domain.ranking import Competitor, rank
 from bot.domain.registration import Member, fee
+from bot.services.contest_file import load_contest
 from tests.conftest import BILLOM, CASTRILLO
 
 CASTRILLO_CONTEST = load_contest(CASTRILLO)

@@ -25,9 +25,9 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bot.domain.registration import Member
+from bot.handlers.jobs import registration_job
 from bot.handlers.registration import announce_changes, closing_report
-from bot.jobs import registration_job
-from bot.registrations import Registered
+from bot.services.registrations import Registered
 from tests.conftest import BILLOM, CASTRILLO
 from tests.fakebot import Call, Harness, Person, texts
 

@@ -11,7 +11,7 @@ import sys
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from bot.rehearsal import Rehearsal
+from bot.harness.rehearsal import Rehearsal
 from tests.conftest import BILLOM, CASTRILLO, ROOT
 
 

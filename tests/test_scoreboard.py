@@ -25,9 +25,9 @@ from zoneinfo import ZoneInfo
 import aiohttp
 import pytest
 
-from bot import scoreboard
-from bot.csvio import import_entries, read_entries
-from bot.scoreboard import Scoreboard, scoreboard_data
+from bot.services.csvio import import_entries, read_entries
+from bot.tools import scoreboard
+from bot.tools.scoreboard import Scoreboard, scoreboard_data
 from tests.conftest import BILLOM, CASTRILLO
 from tests.fakebot import Harness, Person, texts
 
@@ -58,7 +58,7 @@ def at(clock: str, start: datetime = T0) -> datetime:
 
 @dataclass
 class FrozenClock:
-    """``bot.wallclock.CLOCK`` stopped at one instant."""
+    """``bot.support.wallclock.CLOCK`` stopped at one instant."""
 
     instant: datetime
     speed: float = 1.0
@@ -356,7 +356,7 @@ async def test_attach_and_detach_as_bot_app_does(tmp_path, monkeypatch, caplog):
             "infantil-a")
 
         # the port is taken (by the first board): logged, and the bot goes on without a page
-        with caplog.at_level(logging.ERROR, logger="bot.scoreboard"):
+        with caplog.at_level(logging.ERROR, logger="bot.tools.scoreboard"):
             h.app.bot_data.pop("scoreboard")
             assert await scoreboard.attach(h.app) is None
             monkeypatch.setenv("PUZZLEBOT_WEB_PORT", "eighty")

@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime, timedelta
 
-from bot.contest_file import load_contest
-from bot.state import clock_for, entry_state
-from bot.store import Entry, Event
+from bot.services.contest_file import load_contest
+from bot.services.state import clock_for, entry_state
+from bot.storage.store import Entry, Event
 from tests.conftest import CASTRILLO
 
 START = datetime(2023, 4, 22, 8, 0, tzinfo=UTC)

@@ -18,10 +18,10 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.contest_day import ContestDay
-from bot.csvio import import_entries, read_entries
-from bot.registrations import Registrations
-from bot.store import Store, StoreError, TransactionError
+from bot.services.contest_day import ContestDay
+from bot.services.csvio import import_entries, read_entries
+from bot.services.registrations import Registrations
+from bot.storage.store import Store, StoreError, TransactionError
 
 T0 = datetime(2023, 4, 22, 10, 0, tzinfo=ZoneInfo("Europe/Madrid"))
 CSV = """number,category,names,born
@@ -144,7 +144,7 @@ def test_the_checks_hold_under_python_O(tmp_path):
     script = textwrap.dedent(f"""
         import asyncio
         from datetime import datetime, UTC
-        from bot.store import Store, TransactionError
+        from bot.storage.store import Store, TransactionError
 
         async def main():
             store = await Store.open({str(tmp_path / "o.sqlite3")!r})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from bot.texts import message_parts, split_messages
+from bot.services.texts import message_parts, split_messages
 
 
 def test_message_parts_are_what_splitting_the_lines_gives():

@@ -1,6 +1,6 @@
 """The contest as data: everything RULES.md calls configuration.
 
-A contest file (TOML, see ``bot/contest_file.py``) is parsed into these frozen dataclasses.
+A contest file (TOML, read by ``bot/services/contest_file.py``) becomes these frozen dataclasses.
 Nothing here knows about files, Telegram or SQL; times are timezone-aware datetimes and
 durations are whole seconds. Money is in cents.
 """

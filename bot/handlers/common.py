@@ -16,12 +16,12 @@ from telegram.error import BadRequest, NetworkError, TelegramError, TimedOut
 from telegram.ext import ContextTypes
 from telegram.warnings import PTBUserWarning
 
-from bot.config import Config
-from bot.contest_day import ContestDay, Roles
 from bot.domain.contest import Contest
-from bot.i18n import pick_language, tr
-from bot.store import Store
-from bot.texts import message_parts
+from bot.services.config import Config
+from bot.services.contest_day import ContestDay, Roles
+from bot.services.texts import message_parts
+from bot.storage.store import Store
+from bot.support.i18n import pick_language, tr
 
 log = logging.getLogger(__name__)
 

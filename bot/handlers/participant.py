@@ -7,10 +7,9 @@ from datetime import datetime
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
 
-from bot.commands import COMMANDS, allowed
-from bot.contest_day import Cooldown, Refusal
 from bot.domain.clock import format_duration
 from bot.domain.escape import Kind
+from bot.handlers.commands import COMMANDS, allowed
 from bot.handlers.common import (
     Caller,
     already_handled,
@@ -24,11 +23,13 @@ from bot.handlers.common import (
     reply,
     send,
 )
-from bot.i18n import LANGUAGES, tr
-from bot.jobs import schedule_notice
-from bot.menus import refresh_menu
-from bot.store import Entry
-from bot.texts import clock_time, names, refusal, tickets_report
+from bot.handlers.jobs import schedule_notice
+from bot.handlers.menus import refresh_menu
+from bot.services.contest_day import Cooldown
+from bot.services.outcomes import Refusal
+from bot.services.texts import clock_time, names, refusal, tickets_report
+from bot.storage.store import Entry
+from bot.support.i18n import LANGUAGES, tr
 
 
 def help_text(who: Caller) -> str:

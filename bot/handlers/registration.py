@@ -2,7 +2,7 @@
 organisers' /pagado, /inscritos, /exportar.
 
 The conversation is a python-telegram-bot ConversationHandler whose state and draft are kept by
-``bot.persistence.SQLitePersistence`` and flushed after every step, so a restart resumes it.
+``bot.chat.persistence.SQLitePersistence`` and flushed after every step, so a restart resumes it.
 """
 
 from __future__ import annotations
@@ -25,9 +25,17 @@ from telegram.ext import (
 )
 from telegram.warnings import PTBUserWarning
 
-from bot.commands import names_for
 from bot.domain.contest import Category, Contest, Slot
-from bot.domain.registration import Ineligible, Member, Place, Status, check_members
+from bot.domain.registration import (
+    Ineligible,
+    Member,
+    Place,
+    Status,
+    check_members,
+    fee,
+    registration_window,
+)
+from bot.handlers.commands import names_for
 from bot.handlers.common import (
     Caller,
     button_moment,
@@ -42,15 +50,24 @@ from bot.handlers.common import (
     send,
     services,
 )
-from bot.i18n import tr
-from bot.registrations import Paid, Registered, Registrations, RegistrationShut, Withdrawn
-from bot.store import Entry
-from bot.summary import money
-from bot.texts import names
+from bot.handlers.menus import refresh_menu
+from bot.services.csvio import entry_rows, export_entries, export_results, result_rows, xlsx
+from bot.services.registrations import (
+    Paid,
+    Registered,
+    Registrations,
+    RegistrationShut,
+    Withdrawn,
+)
+from bot.services.summary import money
+from bot.services.texts import names
+from bot.storage.store import Entry
+from bot.support.i18n import tr
 
 CATEGORY, NAME, BIRTH, QUESTION, MEAL_ADULTS, MEAL_CHILDREN, CONFIRM = (
     "category", "name", "birth", "question", "meal_adults", "meal_children", "confirm",
 )
+
 TIMEOUT_SECONDS = 15 * 60
 MAX_NAME = 60
 MEAL_CHOICES = 9  # 0..8 people
@@ -120,7 +137,6 @@ def member_from(m: dict[str, Any]) -> Member:
 
 def summary_text(lang: str, contest: Contest, category: Category, draft: dict[str, Any]) -> str:
     members = draft_members(draft)
-    from bot.domain.registration import fee
 
     f = fee(contest, category, members, draft.get("meal_adults", 0),
             draft.get("meal_children", 0))
@@ -199,7 +215,6 @@ async def inscribir(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str |
     if who is None:
         return ConversationHandler.END
     contest = who.svc.contest
-    from bot.domain.registration import registration_window
 
     window = registration_window(contest, who.at)
     if window is not None:
@@ -454,7 +469,6 @@ async def confirm(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | i
     await reply(update, "\n".join(lines))
     _clear(context)
     _save_after(update, context)
-    from bot.menus import refresh_menu
 
     await refresh_menu(context, who.user_id)
     return ConversationHandler.END
@@ -762,7 +776,6 @@ async def exportar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     who = await organiser(update, context)
     if who is None:
         return
-    from bot.csvio import export_entries, export_results
 
     contest = who.svc.contest
     msg = update.effective_message
@@ -777,7 +790,6 @@ async def exportar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await msg.reply_document(InputFile(io.BytesIO(buf.getvalue().encode("utf-8")),
                                        filename="results.csv"),
                              caption=tr(who.lang, "Results"), do_quote=True)
-    from bot.csvio import entry_rows, result_rows, xlsx
 
     book = xlsx({
         tr(who.lang, "Entries"): await entry_rows(contest, who.svc.store,

@@ -8,7 +8,6 @@ import asyncio
 from telegram import InputFile, Update
 from telegram.ext import ContextTypes
 
-from bot.contest_day import Refusal, UnknownEntry
 from bot.domain.clock import DurationError, format_duration, parse_duration
 from bot.domain.contest import Category
 from bot.domain.ranking import Row
@@ -22,11 +21,12 @@ from bot.handlers.common import (
     send,
     services,
 )
-from bot.i18n import tr
-from bot.jobs import schedule_contest_jobs
-from bot.picture import ranking_png
-from bot.state import moment_seconds
-from bot.texts import duration_error, event_name, history_lines, ranking_lines, refusal
+from bot.handlers.jobs import schedule_contest_jobs
+from bot.services.outcomes import Refusal, UnknownEntry
+from bot.services.picture import ranking_png
+from bot.services.state import moment_seconds
+from bot.services.texts import duration_error, event_name, history_lines, ranking_lines, refusal
+from bot.support.i18n import tr
 
 
 def _role(who: Caller) -> str:

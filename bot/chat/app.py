@@ -19,21 +19,21 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest
 
-from bot import scoreboard
-from bot.commands import names_for
-from bot.config import Config
-from bot.contest_day import ContestDay
+from bot.chat.persistence import SQLitePersistence
+from bot.chat.updates import PerChatUpdateProcessor
 from bot.domain.contest import Contest
 from bot.handlers import participant, registration, staff
+from bot.handlers.commands import names_for
 from bot.handlers.common import Services
-from bot.i18n import tr
-from bot.jobs import schedule_contest_jobs
-from bot.loop import loop_name
-from bot.menus import set_default_menus
-from bot.persistence import SQLitePersistence
-from bot.registrations import Registrations
-from bot.store import Store
-from bot.updates import PerChatUpdateProcessor
+from bot.handlers.jobs import schedule_contest_jobs
+from bot.handlers.menus import set_default_menus
+from bot.services.config import Config, base_url
+from bot.services.contest_day import ContestDay
+from bot.services.registrations import Registrations
+from bot.storage.store import Store
+from bot.support.i18n import tr
+from bot.support.loop import loop_name
+from bot.tools import scoreboard
 
 log = logging.getLogger(__name__)
 
@@ -97,15 +97,6 @@ class StoreHandle:
         if self.store is None:
             self.store = await Store.open(self.path)
         return self.store
-
-
-def base_url(url: str | None) -> str:
-    """The Bot API address python-telegram-bot appends the token to."""
-    if url is None:
-        return "https://api.telegram.org/bot"
-    if "{token}" in url or url.rstrip("/").endswith("/bot"):
-        return url.rstrip("/") if "{token}" not in url else url
-    return url.rstrip("/") + "/bot"
 
 
 def build_application(

@@ -21,7 +21,7 @@ from bot.domain.escape import (
     result,
 )
 from bot.domain.ranking import Competitor, Row, rank
-from bot.store import Entry, Event, from_ts
+from bot.storage.store import Entry, Event, from_ts
 
 CLOCK_KINDS = ("clock_start", "pause", "resume")
 ENTRY_KINDS = ("hint", "solution", "stage", "escape", "finish", "pieces", "ready")

@@ -9,8 +9,9 @@ from telegram import BotCommand, BotCommandScopeAllPrivateChats, BotCommandScope
 from telegram.error import TelegramError
 from telegram.ext import Application, ContextTypes
 
-from bot.commands import menu
-from bot.i18n import LANGUAGES
+from bot.handlers.commands import menu
+from bot.handlers.common import language_of, services
+from bot.support.i18n import LANGUAGES
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +29,6 @@ async def set_default_menus(app: Application[Any, Any, Any, Any, Any, Any]) -> N
 
 async def refresh_menu(context: ContextTypes.DEFAULT_TYPE, user_id: int) -> None:
     """Show this person the menu of their role (after linking, joining or changing language)."""
-    from bot.handlers.common import language_of, services
 
     svc = services(context)
     roles = await svc.day.roles(user_id)

@@ -20,7 +20,7 @@ import aiosqlite
 from bot.domain.history import effective_ids
 from bot.domain.registration import Member
 
-MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
+MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
 _NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
 

@@ -39,7 +39,12 @@ from reportlab.pdfbase.ttfonts import TTFError, TTFont  # type: ignore[import-un
 from reportlab.pdfgen.canvas import Canvas  # type: ignore[import-untyped]
 
 from bot.domain.contest import Contest
-from bot.store import Entry, Store
+from bot.domain.registration import Status
+from bot.services.config import ConfigError, base_url, load_settings
+from bot.services.contest_file import ContestFileError, load_contest
+from bot.services.registrations import Registrations
+from bot.storage.store import Entry, Store, StoreError
+from bot.support import wallclock
 
 USERNAME_ENV = "PUZZLEBOT_BOT_USERNAME"
 INSTRUCTIONS = {
@@ -291,9 +296,6 @@ async def cards_from_db(contest: Contest, store: Store | str | Path, bot_usernam
     ``store`` is an open Store (left open) or a database path (opened and closed here).
     Withdrawn and left-out entries are skipped. CardsError when nothing is left to print.
     """
-    from bot.domain.registration import Status
-    from bot.registrations import Registrations
-    from bot.wallclock import CLOCK
 
     if isinstance(store, Store):
         db = store
@@ -301,7 +303,7 @@ async def cards_from_db(contest: Contest, store: Store | str | Path, bot_usernam
         db = await Store.open(store)
     try:
         entries = await db.entries(category)
-        places = await Registrations(contest, db).places(CLOCK.now())
+        places = await Registrations(contest, db).places(wallclock.CLOCK.now())
     finally:
         if db is not store:
             await db.close()
@@ -332,7 +334,6 @@ async def bot_username_from_env(env: Mapping[str, str] | None = None) -> str | N
     from telegram import Bot
     from telegram.error import InvalidToken, TelegramError
 
-    from bot.app import base_url
 
     url = env.get("TELEGRAM_BASE_URL", "").strip() or None
     try:
@@ -355,9 +356,6 @@ def _fail(message: str) -> int:
 
 def cards_command(args: argparse.Namespace) -> int:
     """``python -m bot cards [--category C]``: the PDF on standard output."""
-    from bot.config import ConfigError, load_settings
-    from bot.contest_file import ContestFileError, load_contest
-    from bot.store import StoreError
 
     try:
         config = load_settings(need_token=False)
@@ -392,7 +390,7 @@ def cards_command(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m bot.cards``: the same as ``python -m bot cards``."""
+    """``python -m bot.tools.cards``: the same as ``python -m bot cards``."""
     parser = argparse.ArgumentParser(prog="python -m bot cards",
                                      description="table cards with QR codes, as PDF on stdout")
     parser.add_argument("--category", default=None, help="only this category's entries")

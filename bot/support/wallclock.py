@@ -49,7 +49,7 @@ class WallClock:
 
 
 def from_env() -> WallClock:
-    """The clock the environment asks for (a malformed value is reported by bot.config)."""
+    """The clock the environment asks for (a malformed value is reported by bot.services.config)."""
     raw = os.environ.get(ENV, "").strip()
     try:
         return WallClock.parse(raw) if raw else WallClock()

@@ -10,7 +10,7 @@ from typing import Any
 
 from telegram.ext import BasePersistence, PersistenceInput
 
-from bot.store import Store
+from bot.storage.store import Store
 
 
 class SQLitePersistence(BasePersistence[dict[str, Any], dict[str, Any], dict[str, Any]]):

@@ -2,10 +2,11 @@
 
 ``python -m bot demo [--contest FILE] [--entries N] [--seed S]`` starts our fake Bot API server
 on loopback and the real bot (``python -m bot run``) against it, with the bot's clock running
-simulated time fast (see ``bot.wallclock``). Simulated participants register in the chat, link
-their partners' phones, ask for hints; volunteers confirm stages and log finishes and pieces,
-at message dates that follow the contest file's clock. It prints an account of the day and the
-rankings, and leaves the SQLite file for ``python -m bot export results``. Same seed, same day.
+simulated time fast (see ``bot.support.wallclock``). Simulated participants register in the
+chat, link their partners' phones, ask for hints; volunteers confirm stages and log finishes and
+pieces, at message dates that follow the contest file's clock. It prints an account of the day
+and the rankings, and leaves the SQLite file for ``python -m bot export results``. Same seed,
+same day.
 """
 
 from __future__ import annotations
@@ -23,13 +24,15 @@ from pathlib import Path
 from typing import Any, TextIO
 from zoneinfo import ZoneInfo
 
-from bot.botprocess import BotProcess
-from bot.contest_file import load_contest
 from bot.domain.clock import CategoryClock, Pause
 from bot.domain.contest import Category, Contest, Slot
-from bot.fakeapi import Call, FakeBotAPI
-from bot.wallclock import ENV as CLOCK_ENV
-from bot.wallclock import WallClock
+from bot.harness.botprocess import BotProcess
+from bot.harness.fakeapi import Call, FakeBotAPI
+from bot.services.contest_file import load_contest
+from bot.services.registrations import Registrations
+from bot.storage.store import Store
+from bot.support.wallclock import ENV as CLOCK_ENV
+from bot.support.wallclock import WallClock
 
 ORGANISER_ID = 1
 VOLUNTEER_IDS = (2, 3)
@@ -129,22 +132,33 @@ class Rehearsal:
         if self._current is not None and chat == self._current.id and call.replies_to:
             return  # the answer to the action being played: printed with it
         if chat == VOLUNTEER_IDS[0] and "\n" in call.text:  # the handover, as volunteer 1 sees it
-            first = call.text.splitlines()[0] if call.text else ""
-            self._tell(f"  [{self.stamp(self.clock.now())}] to the volunteers: {first}")
-            for line in call.text.splitlines()[1:]:
-                self._tell(f"      {line}")
+            self._tell_volunteers(call.text)
+        elif not self._a_partners_copy(chat):
+            self._tell_team(call)
+
+    def _tell_volunteers(self, text: str) -> None:
+        assert self.clock is not None
+        lines = text.splitlines()
+        self._tell(f"  [{self.stamp(self.clock.now())}] to the volunteers: {lines[0]}")
+        for line in lines[1:]:
+            self._tell(f"      {line}")
+
+    def _a_partners_copy(self, chat: int | None) -> bool:
+        """The partner's phone gets a copy of the answer to the action being played."""
+        current = self._current
+        return current is not None and any(
+            current in t.phones and any(p.id == chat for p in t.phones) for t in self.teams)
+
+    def _tell_team(self, call: Call) -> None:
+        assert self.clock is not None
+        team = next((t for t in self.teams if any(p.id == call.chat_id for p in t.phones)), None)
+        if team is None or not self._is_unsolicited(call):
             return
-        if self._current is not None and any(
-            self._current in t.phones and any(p.id == chat for p in t.phones) for t in self.teams
-        ):
-            return  # the partner's phone gets a copy of the answer
-        team = next((t for t in self.teams if any(p.id == chat for p in t.phones)), None)
-        if team is not None and self._is_unsolicited(call):
-            first = call.text.splitlines()[0]
-            if self._last_unsolicited == (team.number, first):
-                return  # the partner's phone gets the same message
-            self._last_unsolicited = (team.number, first)
-            self._tell(f"  [{self.stamp(self.clock.now())}] bot -> #{team.number}: {first}")
+        first = call.text.splitlines()[0]
+        if self._last_unsolicited == (team.number, first):
+            return  # the partner's phone gets the same message
+        self._last_unsolicited = (team.number, first)
+        self._tell(f"  [{self.stamp(self.clock.now())}] bot -> #{team.number}: {first}")
 
     def _is_unsolicited(self, call: Call) -> bool:
         return self._current is None or call.chat_id != self._current.id
@@ -485,8 +499,6 @@ class Rehearsal:
         return 1 if problems or tracebacks or not final else 0
 
     async def confirmed_numbers(self, at: datetime) -> set[int]:
-        from bot.registrations import Registrations
-        from bot.store import Store
 
         store = await Store.open(self.db_path)
         try:

@@ -6,7 +6,10 @@ from collections.abc import Sequence
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from bot.contest_day import (
+from bot.domain.clock import DurationError, format_duration
+from bot.domain.contest import Category, Contest
+from bot.domain.ranking import Row
+from bot.services.contest_day import (
     AlreadyFinished,
     AlreadyPaused,
     AlreadyRecorded,
@@ -31,21 +34,17 @@ from bot.contest_day import (
     PastEscapeLimit,
     PastLimit,
     PiecesRange,
-    Refusal,
     SolutionNeedsHint,
     SolutionTaken,
     StageBack,
     StageInvalid,
     StagePassed,
     StageSame,
-    UnknownEntry,
 )
-from bot.domain.clock import DurationError, format_duration
-from bot.domain.contest import Category, Contest
-from bot.domain.ranking import Row
-from bot.i18n import tr
-from bot.state import EntryState
-from bot.store import Event
+from bot.services.outcomes import Refusal, UnknownEntry
+from bot.services.state import EntryState
+from bot.storage.store import Event
+from bot.support.i18n import tr
 
 MAX_MESSAGE = 4096
 

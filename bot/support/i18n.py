@@ -15,7 +15,7 @@ from typing import Any
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-LOCALES = Path(__file__).resolve().parent / "locales"
+LOCALES = Path(__file__).resolve().parents[1] / "locales"
 LANGUAGES = ("es", "fr", "en")
 DEFAULT_LANGUAGE = "es"
 

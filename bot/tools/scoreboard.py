@@ -15,7 +15,7 @@ can see it). ``PUZZLEBOT_WEB_HOST=0.0.0.0`` exposes it to every device on the ha
 anyone on that network can read them.
 
 Nothing here writes: every answer is computed from the database through ``ContestDay`` at the
-bot's "now" (``bot.wallclock.CLOCK``, fast in a rehearsal), cached for half a second so that
+bot's "now" (``bot.support.wallclock.CLOCK``, fast in a rehearsal), cached for half a second so that
 many viewers cost one computation.
 """
 
@@ -39,18 +39,19 @@ from aiohttp import web
 from bot.domain.clock import CategoryClock, format_duration
 from bot.domain.contest import Category, Contest
 from bot.domain.ranking import Row
-from bot.state import EntryState, standings
+from bot.services.state import EntryState, standings
+from bot.support import wallclock
 
 if TYPE_CHECKING:
-    from bot.contest_day import ContestDay
     from bot.handlers.common import Services
+    from bot.services.contest_day import ContestDay
 
 log = logging.getLogger(__name__)
 
 ENV_PORT = "PUZZLEBOT_WEB_PORT"
 ENV_HOST = "PUZZLEBOT_WEB_HOST"
 DEFAULT_HOST = "127.0.0.1"
-PAGE = Path(__file__).resolve().parent / "static" / "scoreboard.html"
+PAGE = Path(__file__).resolve().parents[1] / "static" / "scoreboard.html"
 CACHE_SECONDS = 0.5
 
 # Small fixed texts, in the contest's language. Category names come from the contest file.
@@ -126,7 +127,7 @@ def labels(language: str) -> dict[str, str]:
 
 
 class Clock(Protocol):
-    """What the scoreboard needs of ``bot.wallclock.WallClock``."""
+    """What the scoreboard needs of ``bot.support.wallclock.WallClock``."""
 
     @property
     def speed(self) -> float: ...  # contest seconds per real second (a rehearsal runs fast)
@@ -340,8 +341,6 @@ class Scoreboard:
     def clock(self) -> Clock:
         if self._clock is not None:
             return self._clock
-        from bot import wallclock
-
         return wallclock.CLOCK
 
     @property

@@ -6,6 +6,8 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from bot.support.wallclock import WallClock
+
 
 class ConfigError(Exception):
     pass
@@ -48,7 +50,6 @@ def load_settings(env: Mapping[str, str] | None = None, need_token: bool = True)
                           "ids, comma-separated")
     rehearsal = env.get("PUZZLEBOT_REHEARSAL_CLOCK", "").strip()
     if rehearsal:
-        from bot.wallclock import WallClock
 
         try:
             WallClock.parse(rehearsal)
@@ -67,3 +68,12 @@ def load_settings(env: Mapping[str, str] | None = None, need_token: bool = True)
         organisers=organisers,
         volunteer_chat=_int("PUZZLEBOT_VOLUNTEER_CHAT", chat_raw) if chat_raw else None,
     )
+
+
+def base_url(url: str | None) -> str:
+    """The Bot API address python-telegram-bot appends the token to."""
+    if url is None:
+        return "https://api.telegram.org/bot"
+    if "{token}" in url or url.rstrip("/").endswith("/bot"):
+        return url.rstrip("/") if "{token}" not in url else url
+    return url.rstrip("/") + "/bot"

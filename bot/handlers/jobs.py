@@ -15,7 +15,11 @@ from apscheduler.jobstores.base import JobLookupError  # type: ignore[import-unt
 from telegram.ext import Application, CallbackContext, ContextTypes
 
 from bot.domain.clock import format_duration
-from bot.wallclock import CLOCK
+from bot.handlers.common import Services, language_of, notify_entry, notify_staff, send, services
+from bot.handlers.registration import announce_changes, closing_report
+from bot.services.texts import clock_time, names
+from bot.support.i18n import tr
+from bot.support.wallclock import CLOCK
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +70,6 @@ def schedule_notice(context: ContextTypes.DEFAULT_TYPE, entry: int, key: str,
 
 async def schedule_contest_jobs(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     """(Re)schedule every owed notice and handover from the database."""
-    from bot.handlers.common import Services
 
     svc: Services = app.bot_data["services"]
     for entry, key, _secs, moment in await svc.day.pending_notices():
@@ -88,7 +91,6 @@ async def schedule_contest_jobs(app: Application[Any, Any, Any, Any, Any, Any]) 
 
 async def registration_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
     """A reserved quota is released or registrations close: places may change by themselves."""
-    from bot.handlers.registration import announce_changes, closing_report
 
     job = context.job
     assert job is not None and isinstance(job.data, dict)
@@ -99,8 +101,6 @@ async def registration_job(context: CallbackContext[Any, Any, Any, Any]) -> None
 
 
 async def cooldown_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
-    from bot.handlers.common import notify_entry, services
-    from bot.i18n import tr
 
     job = context.job
     assert job is not None and isinstance(job.data, dict)
@@ -121,9 +121,6 @@ async def cooldown_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
 
 
 async def handover_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
-    from bot.handlers.common import notify_entry, notify_staff, services
-    from bot.i18n import tr
-    from bot.texts import names
 
     job = context.job
     assert job is not None and isinstance(job.data, dict)
@@ -196,9 +193,6 @@ async def alert_moments(svc: Any) -> list[tuple[str, datetime, dict[str, Any]]]:
 
 
 async def alert_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
-    from bot.handlers.common import language_of, notify_staff, send, services
-    from bot.i18n import tr
-    from bot.texts import clock_time
 
     job = context.job
     assert job is not None and isinstance(job.data, dict)

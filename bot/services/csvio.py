@@ -10,13 +10,14 @@ from datetime import UTC, date, datetime
 from typing import TextIO
 from zoneinfo import ZoneInfo
 
-from bot.contest_day import ContestDay, new_code
 from bot.domain.clock import format_duration
 from bot.domain.contest import Category, Contest
 from bot.domain.registration import Member, check_entry, is_local
-from bot.registrations import Registrations
-from bot.store import Store
-from bot.wallclock import CLOCK
+from bot.services.contest_day import ContestDay
+from bot.services.outcomes import new_code
+from bot.services.registrations import Registrations
+from bot.storage.store import Store
+from bot.support.wallclock import CLOCK
 
 ENTRY_COLUMNS = ["number", "category", "names", "born", "local", "join_code", "registered_at"]
 STATUS_COLUMNS = ["status", "waiting_position", "fee_total", "discount", "meal", "meal_adults",

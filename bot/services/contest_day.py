@@ -8,7 +8,6 @@ handlers turn them into messages in the person's language.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -28,7 +27,9 @@ from bot.domain.escape import (
 )
 from bot.domain.ranking import Row
 from bot.domain.registration import Place, Status
-from bot.state import (
+from bot.services.outcomes import Done, Refusal, UnknownEntry, new_code
+from bot.services.registrations import Registrations
+from bot.services.state import (
     CLOCK_KINDS,
     ENTRY_KINDS,
     EntryState,
@@ -38,16 +39,11 @@ from bot.state import (
     general_pause_open,
     standings,
 )
-from bot.store import Entry, Event, Store, to_ts
-from bot.wallclock import CLOCK
+from bot.storage.store import Entry, Event, Store, to_ts
+from bot.support.wallclock import CLOCK
 
 VOLUNTEER_KINDS = ("stage", "escape", "finish", "pieces")
 ORGANISER_UNDOABLE = VOLUNTEER_KINDS + ("clock_start", "pause", "resume")
-
-
-def new_code(prefix: str = "") -> str:
-    """A join or invite code for a deep link: [A-Za-z0-9_-], 128 bits, not guessable."""
-    return prefix + secrets.token_urlsafe(16)
 
 
 @dataclass(frozen=True)
@@ -75,27 +71,6 @@ class Roles:
 # ``Refusal``): one class per reason, carrying what its message needs. Handlers tell them apart
 # with isinstance or ``match``; bot/texts.py turns a refusal into a line in the person's
 # language.
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """Why nothing was recorded. ``code`` names the reason (the domain's reason codes)."""
-
-    code: ClassVar[str] = ""
-
-    @property
-    def ok(self) -> bool:
-        return False
-
-    @property
-    def reason(self) -> str:
-        return self.code
-
-
-@dataclass(frozen=True)
-class UnknownEntry(Refusal):
-    code: ClassVar[str] = "unknown_entry"
-    entry: int
 
 
 @dataclass(frozen=True)
@@ -339,15 +314,6 @@ def _confirmation_refusal(refused: Refused, entry: int) -> Refusal:
         case Refused(reason="before_request", next_at=int(at)):
             return BeforeRequest(entry, at)
     return Unforeseen(refused.reason)
-
-
-@dataclass(frozen=True)
-class Done:
-    """Something was recorded (or already was): the base of what the operations give back."""
-
-    @property
-    def ok(self) -> bool:
-        return True
 
 
 @dataclass(frozen=True)
@@ -610,7 +576,6 @@ class ContestDay:
     async def _places(self, at: datetime) -> tuple[dict[int, Place], list[Entry]]:
         """Every entry and its place at ``at``, read once for all the categories of a ranking
         asked at that moment (each would otherwise read them again)."""
-        from bot.registrations import Registrations
 
         _, cache = self._cached("places", ("entry", "payment", "withdraw"))
         hit = cache.get(at)

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import ClassVar
 
-from bot.contest_day import Done, Refusal, UnknownEntry, new_code
 from bot.domain.contest import Category, Contest
 from bot.domain.registration import (
     Application,
@@ -29,7 +28,8 @@ from bot.domain.registration import (
     is_local,
     registration_window,
 )
-from bot.store import Entry, Store, from_ts, to_ts
+from bot.services.outcomes import Done, Refusal, UnknownEntry, new_code
+from bot.storage.store import Entry, Store, from_ts, to_ts
 
 
 @dataclass(frozen=True)

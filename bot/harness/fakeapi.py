@@ -24,7 +24,7 @@ from typing import Any
 from aiohttp import BodyPartReader, web
 from telegram.request import BaseRequest, RequestData
 
-SPEC_FILE = Path(__file__).resolve().parent / "apispec" / "methods.json"
+SPEC_FILE = Path(__file__).resolve().parents[1] / "apispec" / "methods.json"
 BOT_USER = {"id": 7000000001, "is_bot": True, "first_name": "PuzzleBot",
             "username": "puzzle_rehearsal_bot", "can_join_groups": True,
             "can_read_all_group_messages": False, "supports_inline_queries": False}
@@ -182,43 +182,62 @@ def _spec() -> dict[str, Any]:
 
 
 def check_call(spec: dict[str, Any], method: str, params: dict[str, Any]) -> str | None:
+    """What is wrong with a call by the Bot API's spec and limits (None: nothing)."""
     m = spec.get(method.lower())
     if m is None:
         return f"{method} is not a Bot API method"
-    names = {f["name"] for f in m["fields"]}
-    for f in m["fields"]:
+    problem = (_check_names(m["fields"], params) or _check_lengths(params)
+               or _check_markup(params) or _check_commands(params))
+    return f"{method}: {problem}" if problem is not None else None
+
+
+def _check_names(fields: list[dict[str, Any]], params: dict[str, Any]) -> str | None:
+    for f in fields:
         if f["required"] and f["name"] not in params:
-            return f"{method}: missing required parameter {f['name']}"
-    for p in params:
-        if p not in names:
-            return f"{method}: unknown parameter {p}"
+            return f"missing required parameter {f['name']}"
+    names = {f["name"] for f in fields}
+    unknown = next((p for p in params if p not in names), None)
+    return f"unknown parameter {unknown}" if unknown is not None else None
+
+
+def _check_lengths(params: dict[str, Any]) -> str | None:
     text = params.get("text")
     if isinstance(text, str) and not 1 <= len(text) <= 4096:
-        return f"{method}: text of {len(text)} characters (1-4096)"
+        return f"text of {len(text)} characters (1-4096)"
     caption = params.get("caption")
     if isinstance(caption, str) and len(caption) > 1024:
-        return f"{method}: caption of {len(caption)} characters"
+        return f"caption of {len(caption)} characters"
+    return None
+
+
+def _check_markup(params: dict[str, Any]) -> str | None:
     markup = params.get("reply_markup")
     if isinstance(markup, str):
         try:
             markup = json.loads(markup)
         except ValueError:
-            return f"{method}: reply_markup is not JSON"
-    if isinstance(markup, dict):
-        for row in markup.get("inline_keyboard", []):
-            for button in row:
-                data = button.get("callback_data")
-                if data is not None and not 1 <= len(str(data).encode()) <= 64:
-                    return f"{method}: callback_data of {len(str(data).encode())} bytes"
+            return "reply_markup is not JSON"
+    if not isinstance(markup, dict):
+        return None
+    for row in markup.get("inline_keyboard", []):
+        for button in row:
+            data = button.get("callback_data")
+            if data is not None and not 1 <= len(str(data).encode()) <= 64:
+                return f"callback_data of {len(str(data).encode())} bytes"
+    return None
+
+
+def _check_commands(params: dict[str, Any]) -> str | None:
     commands = params.get("commands")
     if isinstance(commands, str):
         commands = json.loads(commands)
-    if isinstance(commands, list):
-        for c in commands:
-            if not 1 <= len(c.get("command", "")) <= 32:
-                return f"{method}: command name {c.get('command')!r}"
-            if not 1 <= len(c.get("description", "")) <= 256:
-                return f"{method}: command description of {c.get('command')!r}"
+    if not isinstance(commands, list):
+        return None
+    for c in commands:
+        if not 1 <= len(c.get("command", "")) <= 32:
+            return f"command name {c.get('command')!r}"
+        if not 1 <= len(c.get("description", "")) <= 256:
+            return f"command description of {c.get('command')!r}"
     return None
 
 

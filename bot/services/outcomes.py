@@ -1,0 +1,46 @@
+"""What the services' operations give back: a ``Done`` (something was recorded) or a
+``Refusal`` (nothing was, and why: one class per reason, with what its message needs).
+
+The contest day's own reasons are in bot/services/contest_day.py, the registration desk's in
+bot/services/registrations.py; both build on these."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import ClassVar
+
+
+def new_code(prefix: str = "") -> str:
+    """A join or invite code for a deep link: [A-Za-z0-9_-], 128 bits, not guessable."""
+    return prefix + secrets.token_urlsafe(16)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why nothing was recorded. ``code`` names the reason (the domain's reason codes)."""
+
+    code: ClassVar[str] = ""
+
+    @property
+    def ok(self) -> bool:
+        return False
+
+    @property
+    def reason(self) -> str:
+        return self.code
+
+
+@dataclass(frozen=True)
+class UnknownEntry(Refusal):
+    code: ClassVar[str] = "unknown_entry"
+    entry: int
+
+
+@dataclass(frozen=True)
+class Done:
+    """Something was recorded (or already was): the base of what the operations give back."""
+
+    @property
+    def ok(self) -> bool:
+        return True
