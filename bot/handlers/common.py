@@ -139,9 +139,10 @@ async def reply(update: Update, text: str, **kwargs: object) -> None:
     msg = update.effective_message
     assert msg is not None
     # it quotes the message it answers: in a volunteers' group several people ask at once, and an
-    # answer that waited (a slow network) still says what it answers
-    where: dict[str, object] = {"chat_id": msg.chat_id, "reply_parameters": {
-        "message_id": msg.message_id, "allow_sending_without_reply": True}}
+    # answer that waited (a slow network) still says what it answers (JSON written here: the
+    # library would encode a dict for every reply)
+    where: dict[str, object] = {"chat_id": msg.chat_id, "reply_parameters": (
+        f'{{"message_id":{int(msg.message_id)},"allow_sending_without_reply":true}}')}
     if msg.is_topic_message and msg.message_thread_id is not None:
         where["message_thread_id"] = msg.message_thread_id
     bot = msg.get_bot()

@@ -83,6 +83,18 @@ def migrations() -> list[tuple[int, str]]:
     return found
 
 
+_EVENT_COLUMNS = ("id, at, actor, role, kind, entry, category, stage, value, ref, data, "
+                  "supersedes, recorded_at")
+
+
+def _event_from_tuple(row: tuple[Any, ...]) -> Event:
+    """An event from a row of ``_EVENT_COLUMNS``, in that order (the fields of ``Event``)."""
+    (id_, at, actor, role, kind, entry, category, stage, value, ref, data, supersedes,
+     recorded_at) = row
+    return Event(id_, from_ts(at), actor, role, kind, entry, category, stage, value, ref,
+                 json.loads(data) if data else {}, supersedes, from_ts(recorded_at))
+
+
 class TransactionError(RuntimeError):
     """A write outside the writer's own transaction, or a transaction opened inside another
     one by the same task: a bug in the caller, refused at once (not an ``assert``: it holds
@@ -166,19 +178,17 @@ class Transaction:
         update_id: int | None = None,
     ) -> int:
         s = self._owned()
-        cur = s._raw.execute(
+        row = s._raw.execute(
             "INSERT INTO events (at, recorded_at, actor, role, kind, entry, category, stage, "
             "value, ref, data, supersedes, update_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?) "
-            "RETURNING *",
+            f"RETURNING {_EVENT_COLUMNS}",
             (
                 to_ts(at), int(_time.time()), actor, role, kind, entry, category, stage, value,
                 ref, json.dumps(data, ensure_ascii=False) if data else None, supersedes,
                 update_id,
             ),
-        )
-        cur.row_factory = sqlite3.Row
-        rows = cur.fetchall()  # to the end: the statement is finished
-        event = Store._event(rows[0])  # the row as the file holds it
+        ).fetchall()[0]  # to the end: the statement is finished
+        event = _event_from_tuple(row)  # the row as the file holds it
         s._wrote("events", event=event, update_id=update_id)
         return event.id
 
