@@ -8,36 +8,17 @@ A failed COMMIT or ROLLBACK reaches every waiter and leaves the store usable."""
 from __future__ import annotations
 
 import asyncio
-import io
 import sqlite3
 import subprocess
 import sys
 import textwrap
-from datetime import datetime, timedelta
-from zoneinfo import ZoneInfo
+from datetime import timedelta
 
 import pytest
 
-from bot.services.contest_day import ContestDay
-from bot.services.csvio import import_entries, read_entries
 from bot.services.registrations import Registrations
 from bot.storage.store import Store, StoreError, TransactionError
-
-T0 = datetime(2023, 4, 22, 10, 0, tzinfo=ZoneInfo("Europe/Madrid"))
-CSV = """number,category,names,born
-1,adultos,Ana Ruiz,1980
-2,adultos,Eva Gil,1981
-"""
-ORGANISER = 1
-VOLUNTEER = 2
-
-
-async def open_day(tmp_path, castrillo) -> ContestDay:
-    store = await Store.open(str(tmp_path / "day.sqlite3"))
-    await import_entries(store, read_entries(castrillo, io.StringIO(CSV), "entries.csv"))
-    day = ContestDay(castrillo, store, frozenset({ORGANISER}))
-    assert (await day.start_clock(ORGANISER, "adultos", T0, None)).ok
-    return day
+from tests.test_cache_races import T0, VOLUNTEER, open_day
 
 
 def rows(path, sql: str) -> list[tuple]:
