@@ -23,6 +23,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from bot.chat.app import build_application
+from bot.chat.polling import TokenRejected, serve
 from bot.domain.contest import Contest
 from bot.harness.rehearsal import run_demo
 from bot.services.config import Config, ConfigError, load_settings
@@ -104,7 +105,10 @@ def _run(args: argparse.Namespace) -> int:
     if problem:
         return fail(problem)
     app = build_application(config, contest)
-    app.run_polling(allowed_updates=["message", "callback_query"])
+    try:
+        asyncio.run(serve(app))  # long polling; each update confirmed once handled
+    except TokenRejected as exc:
+        return fail(str(exc))
     return 0
 
 

@@ -20,6 +20,7 @@ from telegram.ext import (
 from telegram.request import BaseRequest
 
 from bot.chat.persistence import SQLitePersistence
+from bot.chat.polling import retry_network
 from bot.chat.updates import PerChatUpdateProcessor
 from bot.domain.contest import Contest
 from bot.handlers import participant, registration, staff
@@ -109,6 +110,8 @@ def build_application(
     builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] = (
         ApplicationBuilder().token(config.token).base_url(base_url(config.base_url)))
     builder = builder.concurrent_updates(PerChatUpdateProcessor())
+    # no Updater: chat/polling.py fetches updates and confirms each only once it is handled
+    builder = builder.updater(None)
     if request is not None:
         builder = builder.request(request)
     if updates_request is not None:
@@ -165,7 +168,7 @@ def tune_gc() -> None:
 async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     if "services" not in app.bot_data:
         await open_services(app)
-    await set_default_menus(app)
+    await retry_network("setMyCommands", lambda: set_default_menus(app))
     await schedule_contest_jobs(app)
     await scoreboard.attach(app)
     tune_gc()
@@ -177,6 +180,10 @@ async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None
     svc = app.bot_data.get("services")
     if svc is not None:
         await svc.store.close()
+        return
+    handle: StoreHandle | None = app.bot_data.get("store_handle")
+    if handle is not None and handle.store is not None:
+        await handle.store.close()  # opened by the persistence; stopped before post_init
 
 
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -8,7 +8,7 @@ the registration conversation needs.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from telegram import Update
@@ -34,12 +34,25 @@ class PerChatUpdateProcessor(BaseUpdateProcessor):
         # waits for it rather than competing with people's answers
         self.idle = asyncio.Event()
         self.idle.set()
+        # told of each update once its handling has finished (returned or raised; not when
+        # cancelled): the poller confirms an update to Telegram only then (chat/polling.py)
+        self.finished: Callable[[object], None] | None = None
 
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
         self._in_flight += 1
         self.idle.clear()
         try:
             await self._in_chat_order(update, coroutine)
+        except Exception:
+            # Application.process_update hands handlers' errors to the error handler; what
+            # still escapes is a fault of the update itself, and confirming it keeps it from
+            # coming back after every restart
+            if self.finished is not None:
+                self.finished(update)
+            raise
+        else:
+            if self.finished is not None:
+                self.finished(update)
         finally:
             self._in_flight -= 1
             if self._in_flight == 0:

@@ -1,0 +1,289 @@
+"""Long polling that confirms an update to Telegram only once it has been handled, and a start
+that waits for Telegram rather than failing.
+
+Telegram forgets every update below the ``offset`` of the next ``getUpdates``. python-telegram-
+bot's Updater asks with the offset after the batch it just received, before the batch is
+handled: a crash then loses those updates (neither recorded nor answered, and never sent
+again). Here the Application is built without its Updater, and ``Poller`` puts the updates on
+``application.update_queue`` itself, noting each in ``Offsets``. The update processor
+(``chat/updates.py``) tells ``Offsets`` when each one's handling has finished; the offset sent
+is one past the end of the contiguous run of finished updates, so an update that finished
+while an earlier one still runs moves nothing. After a crash Telegram sends again what was not
+confirmed; one that had already left its event is answered "Already recorded."
+
+A poll while updates are still being handled is answered at once with those same updates
+(they are not confirmed yet), so the poller does not spin on it: it polls again when nothing
+is left in hand or after ``BUSY_POLL`` seconds, whichever comes first, skipping what it already
+has. With nothing in hand it long-polls as before.
+
+``serve`` is ``Application.run_polling`` with that poller: initialize (retrying while Telegram
+is unreachable: one log line per attempt, the delay growing to ``MAX_DELAY``), post_init,
+deleteWebhook, start, poll until SIGINT or SIGTERM, then stop (every update in hand finishes),
+confirm what finished with one last ``getUpdates``, and shut down. A token Telegram refuses
+ends it with ``TokenRejected``, whose message never contains the token.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import heapq
+import logging
+import signal
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, TypeVar
+
+from telegram import Update
+from telegram.error import InvalidToken, NetworkError, RetryAfter, TelegramError
+from telegram.ext import Application
+
+from bot.chat.updates import PerChatUpdateProcessor
+
+log = logging.getLogger(__name__)
+
+POLL_TIMEOUT = 10.0  # seconds a getUpdates is held by Telegram (run_polling's default)
+ALLOWED_UPDATES = ("message", "callback_query")
+BUSY_POLL = 0.1  # while updates are in hand, poll at most this often (see the docstring)
+FIRST_DELAY = 0.5  # after a failed call; doubled after each further failure
+MAX_DELAY = 30.0
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+T = TypeVar("T")
+AnyApp = Application[Any, Any, Any, Any, Any, Any]
+
+
+class TokenRejected(Exception):
+    """Telegram answered 401/404: the token is wrong or revoked."""
+
+
+class Offsets:
+    """The updates received from Telegram, which of them are still being handled, and the
+    offset that may be confirmed: the first update not finished, or one past the last received
+    when all have finished (None before any)."""
+
+    def __init__(self) -> None:
+        self.highest = 0  # the highest update_id received
+        self._open: set[int] = set()
+        self._heap: list[int] = []  # the open ids, smallest first (finished ones popped lazily)
+        self.idle = asyncio.Event()  # set when no update is in hand
+        self.idle.set()
+
+    def received(self, update_id: int) -> bool:
+        """Note an update from Telegram; False if it was received before (a poll repeats the
+        updates not yet confirmed)."""
+        if update_id <= self.highest:
+            return False
+        self.highest = update_id
+        self._open.add(update_id)
+        heapq.heappush(self._heap, update_id)
+        self.idle.clear()
+        return True
+
+    def finished(self, update_id: int) -> None:
+        self._open.discard(update_id)
+        if not self._open:
+            self.idle.set()
+
+    @property
+    def in_hand(self) -> int:
+        return len(self._open)
+
+    @property
+    def offset(self) -> int | None:
+        heap = self._heap
+        while heap and heap[0] not in self._open:
+            heapq.heappop(heap)
+        if heap:
+            return heap[0]
+        return self.highest + 1 if self.highest else None
+
+
+def delays(first: float = FIRST_DELAY, most: float = MAX_DELAY) -> Callable[[], float]:
+    """The waits after consecutive failures: first, doubled each time, at most ``most``."""
+    current = 0.0
+
+    def next_delay() -> float:
+        nonlocal current
+        current = first if current == 0 else min(most, current * 2)
+        return current
+
+    return next_delay
+
+
+def describe(exc: BaseException) -> str:
+    """One line about a failed call (never the token: InvalidToken's text carries it)."""
+    if isinstance(exc, InvalidToken):
+        return "InvalidToken"
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text[:200]}" if text else type(exc).__name__
+
+
+def _wait_after(exc: Exception, next_delay: Callable[[], float]) -> float:
+    if isinstance(exc, RetryAfter):
+        ra = exc.retry_after
+        return float(ra if isinstance(ra, int | float) else ra.total_seconds())
+    return next_delay()
+
+
+async def retry_network(what: str, call: Callable[[], Awaitable[T]]) -> T:
+    """``call()`` until Telegram answers it: network errors, 5xx and 429 are waited out with
+    one log line each; a refused token raises TokenRejected; other errors propagate."""
+    next_delay = delays()
+    attempt = 0
+    while True:
+        attempt += 1
+        try:
+            return await call()
+        except InvalidToken:
+            raise TokenRejected("Telegram refused the bot token (TELEGRAM_BOT_TOKEN): check it "
+                                "with @BotFather") from None
+        except (NetworkError, RetryAfter) as exc:
+            wait = _wait_after(exc, next_delay)
+            log.warning("Telegram unreachable (%s: %s), attempt %d; retrying in %.1f s",
+                        what, describe(exc), attempt, wait)
+            await asyncio.sleep(wait)
+
+
+class Poller:
+    """getUpdates in a loop, each update put on the application's queue once, the offset
+    from ``Offsets``."""
+
+    def __init__(self, app: AnyApp, offsets: Offsets, timeout: float = POLL_TIMEOUT,
+                 allowed_updates: Sequence[str] = ALLOWED_UPDATES,
+                 busy_poll: float = BUSY_POLL) -> None:
+        self.app = app
+        self.offsets = offsets
+        self.timeout = timeout
+        self.allowed_updates = list(allowed_updates)
+        self.busy_poll = busy_poll
+        self.polls = 0
+
+    async def run(self) -> None:
+        """Poll until cancelled; raises TokenRejected if Telegram refuses the token."""
+        next_delay = delays()
+        failing = False
+        while True:
+            await self._pace()
+            try:
+                updates = await self.app.bot.get_updates(
+                    offset=self.offsets.offset, timeout=self.timeout,
+                    allowed_updates=self.allowed_updates)
+            except InvalidToken:
+                raise TokenRejected("Telegram refused the bot token (TELEGRAM_BOT_TOKEN): "
+                                    "check it with @BotFather") from None
+            except Exception as exc:  # noqa: BLE001 - every failed poll is waited out
+                wait = _wait_after(exc, next_delay)
+                log.warning("getUpdates failed (%s); retrying in %.1f s", describe(exc), wait)
+                failing = True
+                await asyncio.sleep(wait)
+                continue
+            self.polls += 1
+            if failing:
+                log.info("getUpdates works again")
+                failing = False
+                next_delay = delays()
+            await self.hand_over(updates)
+
+    async def hand_over(self, updates: Sequence[Update]) -> None:
+        for update in updates:
+            if self.offsets.received(update.update_id):
+                await self.app.update_queue.put(update)
+
+    async def _pace(self) -> None:
+        if self.offsets.idle.is_set():
+            return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.offsets.idle.wait(), self.busy_poll)
+
+    async def confirm(self) -> None:
+        """Tell Telegram every finished update is handled (the last poll's offset)."""
+        offset = self.offsets.offset
+        if offset is None:
+            return
+        try:
+            await self.app.bot.get_updates(offset=offset, timeout=0, limit=1,
+                                           allowed_updates=self.allowed_updates)
+        except TelegramError as exc:
+            log.warning("could not confirm the last updates (%s); Telegram sends them again "
+                        "at the next start, and they are recognised", describe(exc))
+
+
+def track(app: AnyApp) -> Offsets:
+    """Offsets fed by the application's update processor."""
+    processor = app.update_processor
+    if not isinstance(processor, PerChatUpdateProcessor):
+        raise TypeError("confirming updates once handled needs PerChatUpdateProcessor")
+    offsets = Offsets()
+
+    def finished(update: object) -> None:
+        if isinstance(update, Update):
+            offsets.finished(update.update_id)
+
+    processor.finished = finished
+    return offsets
+
+
+class _InvalidJSONOneLine(logging.Filter):
+    """python-telegram-bot logs a non-JSON answer (a proxy's 502 page) with its traceback and
+    the whole body: one line is enough (the failed call logs its own line)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str) and record.msg.startswith("Can not load invalid JSON"):
+            args = record.args if isinstance(record.args, tuple) else ()
+            body = " ".join(str(args[0] if args else "").split())
+            record.msg, record.args = "Telegram's answer was not JSON: %r", (body[:80],)
+            record.exc_info, record.exc_text = None, None
+        return True
+
+
+async def serve(app: AnyApp, stop_signals: Sequence[signal.Signals] = STOP_SIGNALS) -> None:
+    """Run the bot until a stop signal; raises TokenRejected if the token is refused."""
+    logging.getLogger("telegram.request.BaseRequest").addFilter(_InvalidJSONOneLine())
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for sig in stop_signals:
+        loop.add_signal_handler(sig, stop.set)
+    offsets = track(app)
+    poller = Poller(app, offsets)
+    try:
+        if await _until_stopped(stop, _start(app)):
+            await _until_stopped(stop, poller.run())  # returns at a stop signal
+            log.info("stopping: finishing the %d updates in hand", offsets.in_hand)
+    finally:
+        if app.running:
+            await app.stop()
+            if app.post_stop is not None:
+                await app.post_stop(app)
+            await poller.confirm()
+        await app.shutdown()
+        if app.post_shutdown is not None:
+            await app.post_shutdown(app)
+        for sig in stop_signals:
+            loop.remove_signal_handler(sig)
+
+
+async def _start(app: AnyApp) -> None:
+    await retry_network("getMe", app.bot.initialize)
+    await app.initialize()
+    if app.post_init is not None:
+        await app.post_init(app)
+    await retry_network("deleteWebhook", app.bot.delete_webhook)
+    await app.start()
+
+
+async def _until_stopped(stop: asyncio.Event, work: Awaitable[None]) -> bool:
+    """Run ``work`` until it ends or ``stop`` is set (then it is cancelled); True if it ended
+    by itself. Its exception, if any, propagates."""
+    task = asyncio.ensure_future(work)
+    stopping = asyncio.create_task(stop.wait())
+    try:
+        await asyncio.wait({task, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stopping.cancel()
+    if task.done():
+        task.result()
+        return True
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    return False
