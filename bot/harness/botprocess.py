@@ -23,10 +23,20 @@ class BotProcess:
     extra_env: dict[str, str] = field(default_factory=dict)
     cwd: Path | None = None
     proc: asyncio.subprocess.Process | None = None
-    log: bytes = b""  # everything the bot wrote to stderr, over all its lives
+    log: bytes = b""  # everything the bot wrote to stderr, over all its lives (read as written)
+    _reader: asyncio.Task[None] | None = None
 
     async def start(self, **env_now: str) -> None:
         """Start it (with ``env_now`` added for this start only) and wait until it polls."""
+        starts = sum(1 for c in self.api.calls if c.method == "deleteWebhook")
+        await self.launch(**env_now)
+        ok = await self.api.wait_until(
+            lambda: sum(1 for c in self.api.calls if c.method == "deleteWebhook") > starts, 30)
+        if not ok:
+            raise RuntimeError("the bot did not start")
+
+    async def launch(self, **env_now: str) -> None:
+        """Start it (with ``env_now`` added for this start only), without waiting for it."""
         env = {k: v for k, v in os.environ.items()
                if not k.startswith(("TELEGRAM_", "PUZZLEBOT_"))}
         env.update({
@@ -36,33 +46,62 @@ class BotProcess:
         })
         if self.volunteer_chat is not None:
             env["PUZZLEBOT_VOLUNTEER_CHAT"] = str(self.volunteer_chat)
-        starts = sum(1 for c in self.api.calls if c.method == "deleteWebhook")
         self.proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot", "run", cwd=self.cwd, env=env,
             stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
-        ok = await self.api.wait_until(
-            lambda: sum(1 for c in self.api.calls if c.method == "deleteWebhook") > starts, 30)
-        if not ok:
-            raise RuntimeError("the bot did not start")
+        self._reader = asyncio.create_task(self._read(self.proc))
+
+    async def _read(self, proc: asyncio.subprocess.Process) -> None:
+        assert proc.stderr is not None
+        while chunk := await proc.stderr.read(65536):
+            self.log += chunk
+
+    async def wait_logged(self, text: str, times: int = 1, timeout: float = 30) -> bool:
+        """Wait until ``text`` has appeared ``times`` times in the log (False: it did not)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while self.log.count(text.encode()) < times:
+            if loop.time() >= deadline:
+                return False
+            await asyncio.sleep(0.05)
+        return True
+
+    async def _ended(self) -> int:
+        assert self.proc is not None
+        code = await self.proc.wait()
+        if self._reader is not None:
+            await self._reader
+            self._reader = None
+        self.proc = None
+        return code
 
     async def kill(self) -> None:
         """SIGKILL: the laptop loses power; no goodbye, no flush."""
         assert self.proc is not None
         self.proc.send_signal(signal.SIGKILL)
-        _, err = await self.proc.communicate()
-        self.log += err or b""
-        self.proc = None
+        await self._ended()
 
-    async def stop(self) -> None:
-        """SIGINT, as Ctrl+C; killed if it has not stopped within 20 s."""
+    async def stop(self, sig: int = signal.SIGINT) -> int | None:
+        """``sig`` (SIGINT, as Ctrl+C); killed if it has not stopped within 20 s. Returns its
+        exit code (None if it had to be killed or was not running)."""
         if self.proc is None:
-            return
+            return None
         if self.proc.returncode is None:
-            self.proc.send_signal(signal.SIGINT)
+            self.proc.send_signal(sig)
         try:
-            _, err = await asyncio.wait_for(self.proc.communicate(), 20)
+            await asyncio.wait_for(self.proc.wait(), 20)
         except TimeoutError:
             self.proc.kill()
-            _, err = await self.proc.communicate()
-        self.log += err or b""
-        self.proc = None
+            await self._ended()
+            return None
+        return await self._ended()
+
+    async def wait_exit(self, timeout: float = 30) -> int | None:
+        """Wait for it to end by itself; its exit code (None: still running after timeout)."""
+        if self.proc is None:
+            return None
+        try:
+            await asyncio.wait_for(self.proc.wait(), timeout)
+        except TimeoutError:
+            return None
+        return await self._ended()

@@ -83,7 +83,8 @@ class Call:
 
 @dataclass
 class Failure:
-    """Answer the next ``count`` calls matching ``method`` (None: any but getUpdates) badly."""
+    """Answer the next ``count`` calls matching ``method`` (None: any but getUpdates; name
+    ``getUpdates`` to fail polls) badly."""
 
     kind: str  # "429", "502", "delay", "drop"
     count: int = 1
@@ -256,6 +257,7 @@ class FakeBotAPI:
         self.spec = load_spec()
         self._updates: list[dict[str, Any]] = []
         self._confirmed = 0  # highest update_id the bot confirmed with an offset
+        self.deliveries: dict[int, int] = {}  # update_id -> times handed out by getUpdates
         self._next_update = 1
         self._next_message = 1
         self._changed = asyncio.Event()
@@ -315,7 +317,7 @@ class FakeBotAPI:
             return web.json_response({"ok": False, "error_code": 401,
                                       "description": "Unauthorized"}, status=401)
         params = await self._params(request)
-        if method != "getUpdates":
+        if method != "getUpdates" or (self.failures and self.failures[0].method == method):
             failure = self._take_failure(method)
             if failure is not None and failure.kind == "delay":
                 await asyncio.sleep(failure.delay)
@@ -381,7 +383,10 @@ class FakeBotAPI:
                 await asyncio.wait_for(self._changed.wait(), remaining)
             except TimeoutError:
                 return []
-        return self._updates[:limit]
+        batch = self._updates[:limit]
+        for u in batch:
+            self.deliveries[u["update_id"]] = self.deliveries.get(u["update_id"], 0) + 1
+        return batch
 
     # -- what tests and the rehearsal do -------------------------------------------------------
 
