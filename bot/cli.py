@@ -37,7 +37,7 @@ from bot.services.csvio import (
     read_entries,
 )
 from bot.services.summary import summary
-from bot.storage.store import Store, StoreError
+from bot.storage.store import Store, StoreError, copy_database
 from bot.support.logsetup import setup_logging
 from bot.support.loop import use_uvloop
 from bot.tools.cards import cards_command
@@ -163,10 +163,9 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _backup(args: argparse.Namespace) -> int:
-    """A consistent copy of the database, safe while the bot runs (SQLite online backup)."""
-    import os
-    import sqlite3
-
+    """A consistent copy of the database, safe while the bot runs: ``copy_database`` (its own
+    read-only connection, one snapshot of what is committed, the copy's integrity checked);
+    the bot's writer neither waits for it nor makes it wait."""
     db = os.environ.get("PUZZLEBOT_DB", "").strip() or "puzzlebot.sqlite3"
     if not Path(db).exists():
         return fail(f"{db}: no such database (set PUZZLEBOT_DB)")
@@ -176,21 +175,9 @@ def _backup(args: argparse.Namespace) -> int:
     if dest.exists():
         return fail(f"{dest}: already exists; choose a new file name")
     try:
-        src = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-        out = sqlite3.connect(dest)
-        try:
-            src.backup(out)
-            check = out.execute("PRAGMA integrity_check").fetchone()[0]
-            events = out.execute("SELECT COUNT(*) FROM events").fetchone()[0]
-        finally:
-            out.close()
-            src.close()
-    except sqlite3.DatabaseError as exc:
-        dest.unlink(missing_ok=True)
-        return fail(f"{db}: cannot be backed up ({exc})")
-    if check != "ok":
-        dest.unlink(missing_ok=True)
-        return fail(f"the copy failed its integrity check ({check})")
+        events = copy_database(db, dest)
+    except StoreError as exc:
+        return fail(str(exc))
     print(f"backup written to {dest}: {events} events, integrity ok")
     return 0
 
