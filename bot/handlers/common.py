@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 
+import httpx
 from telegram import Bot, Update
 from telegram.error import BadRequest, NetworkError, TelegramError, TimedOut
 from telegram.ext import ContextTypes
@@ -118,17 +119,73 @@ warnings.filterwarnings("ignore", message=r"Please use 'Bot\.sendMessage' instea
                         category=PTBUserWarning)
 
 RETRY_DELAYS = (0.5, 1.0, 2.0, 4.0)  # a flaky hall network: try again before giving up
+MAYBE_DELIVERED_RETRIES = 1  # a send that may have gone through is sent again at most once
+
+# httpx errors that python-telegram-bot 22 (HTTPXRequest.do_request) turns into NetworkError or
+# TimedOut and that prove the request never reached Telegram: no connection was made, or none
+# was free in the pool (PTB's own message says "Request was *not* sent to Telegram")
+_NEVER_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
+# httpcore's words when the server closes the connection before the first byte of an answer
+# (httpcore/_async/http11.py, which says it treats the case "as a ConnectError"): what a server
+# does with a keep-alive connection it had already closed when our request went out. Telegram
+# answers what it accepted, and a proxy that lost its backend answers 502; a connection lost
+# on the way (the hall's 4G) ends in a read timeout instead, or a reset, both counted below as
+# possibly delivered
+_HUNG_UP = "Server disconnected without sending a response"
+
+
+def not_delivered(exc: NetworkError) -> bool:
+    """Whether a failed send proves the message was not delivered, so that sending it again
+    cannot make a duplicate. How python-telegram-bot 22 raises what we catch:
+
+    - ``HTTPXRequest.do_request``: an ``httpx.TimeoutException`` becomes ``TimedOut`` and any
+      other ``httpx.HTTPError`` a ``NetworkError``, each ``from`` the httpx error;
+    - ``BaseRequest._request_wrapper``: an HTTP answer that is not 2xx (nor 400 ``BadRequest``,
+      401/403/404/409, nor a 429 with ``retry_after``, ``RetryAfter``) becomes a
+      ``NetworkError`` raised with no httpx cause (at most the ``TelegramError`` of an answer
+      that was not JSON, such as a proxy's 502 page).
+
+    Proof that it was not delivered: could not connect (refused, unreachable, DNS, connect
+    timeout), no free connection (pool timeout), an error answer from the server (5xx), or
+    the server hanging up before answering anything (``_HUNG_UP``). Anything else may have
+    been delivered: a read timeout (Telegram may still be sending it), a write that failed
+    half-way, a connection reset or cut in the middle of the answer, an unknown error.
+    """
+    cause = exc.__cause__
+    if isinstance(cause, _NEVER_SENT):
+        return True
+    if isinstance(cause, httpx.RemoteProtocolError) and str(cause).startswith(_HUNG_UP):
+        return True
+    if isinstance(exc, TimedOut):
+        return False
+    return cause is None or isinstance(cause, TelegramError)  # the server answered an error
 
 
 async def with_retries(call: Callable[[], Awaitable[object]]) -> None:
-    """Send, retrying network failures and 5xx (a 429 is retried by AIORateLimiter)."""
+    """Send, retrying what failed on the way, without sending anyone the same message twice
+    over a network that only looks broken (docs/invariants.md, "Sends that fail"):
+
+    - a failure that proves the message was not delivered (``not_delivered``: could not
+      connect, an HTTP 5xx answer) is retried after each of ``RETRY_DELAYS``;
+    - one that may have delivered it (a timeout once the request was sent, a connection lost
+      before the answer) is retried at most ``MAYBE_DELIVERED_RETRIES`` time(s) in all: when
+      Telegram hangs, a reply may arrive twice, never five times;
+    - ``BadRequest`` (400) is never retried; a 429 is ``RetryAfter``, retried by
+      AIORateLimiter before it gets here.
+
+    The last failure is raised once the delays or the one retry are spent."""
+    maybe_delivered = 0
     for delay in (*RETRY_DELAYS, None):
         try:
             await call()
             return
-        except (NetworkError, TimedOut) as exc:
+        except NetworkError as exc:  # TimedOut and BadRequest are NetworkErrors too
             if isinstance(exc, BadRequest) or delay is None:
                 raise
+            if not not_delivered(exc):
+                maybe_delivered += 1
+                if maybe_delivered > MAYBE_DELIVERED_RETRIES:
+                    raise
             log.warning("sending failed (%s), retrying in %.1f s", exc.__class__.__name__,
                         delay)
             await asyncio.sleep(delay)

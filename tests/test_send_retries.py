@@ -1,0 +1,251 @@
+"""How a failed send is retried (issue 13, docs/invariants.md "Sends that fail"): a send that
+may have been delivered (timed out after it went out) is sent again at most once; one that
+provably was not (could not connect, a 5xx answer, the server hanging up before answering) is
+retried through every delay. Checked with python-telegram-bot's own HTTP client against a
+local server (the errors are the ones PTB really raises), and end to end: the real bot process
+against the fake Bot API over HTTP."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+
+import httpx
+import pytest
+from aiohttp import web
+from telegram import Bot
+from telegram.error import BadRequest, NetworkError, TelegramError, TimedOut
+from telegram.request import HTTPXRequest
+
+from bot.handlers import common
+from bot.handlers.common import _send_raw, not_delivered, with_retries
+from bot.harness.fakeapi import BOT_USER, Failure, FakeBotAPI
+from tests.conftest import CASTRILLO
+from tests.e2e import BotProcess, Phone, say
+
+TOKEN = "123456:retries-token-abcdefghijklmnopqrstuvwxyz"
+
+
+@pytest.fixture(autouse=True)
+def no_waiting(monkeypatch):
+    """The delays are not what is tested here: how many attempts are."""
+    monkeypatch.setattr(common, "RETRY_DELAYS", (0.0,) * len(common.RETRY_DELAYS))
+
+
+class Server:
+    """A Bot API that answers each sendMessage as the script says: "ok", "502", "400",
+    "hang" (never answers), "drop" (closes the connection without answering)."""
+
+    def __init__(self, script: list[str]) -> None:
+        self.script = script
+        self.attempts = 0
+        self.delivered = 0  # sendMessage calls that reached the server and were not refused
+        self.forever = asyncio.Event()
+        self.runner: web.AppRunner | None = None
+        self.port = 0
+
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        method = request.match_info["method"]
+        if method == "getMe":
+            return web.json_response({"ok": True, "result": BOT_USER})
+        self.attempts += 1
+        step = self.script.pop(0) if self.script else "ok"
+        if step == "502":
+            return web.Response(status=502, text="<html>Bad Gateway</html>")
+        if step == "400":
+            return web.json_response({"ok": False, "error_code": 400,
+                                      "description": "Bad Request: chat not found"}, status=400)
+        if step == "drop":
+            assert request.transport is not None
+            request.transport.close()
+            return web.Response(status=500)
+        self.delivered += 1  # a hang: the message went out, only the answer never comes
+        if step == "hang":
+            await self.forever.wait()
+        return web.json_response({"ok": True, "result": {
+            "message_id": 1, "date": 0, "chat": {"id": 7, "type": "private"}, "text": "hi"}})
+
+    async def __aenter__(self) -> Server:
+        app = web.Application()
+        app.router.add_route("*", "/bot{token}/{method}", self.handle)
+        self.runner = web.AppRunner(app, access_log=None)
+        await self.runner.setup()
+        site = web.TCPSite(self.runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.forever.set()
+        assert self.runner is not None
+        await self.runner.cleanup()
+
+
+async def attempt_send(port: int) -> tuple[Callable[[], Awaitable[object]], Bot]:
+    # short timeouts: a hang is an answer that never comes, so the timeout always fires
+    request = HTTPXRequest(read_timeout=0.3, connect_timeout=2.0)
+    bot = Bot(TOKEN, base_url=f"http://127.0.0.1:{port}/bot", request=request)
+    await request.initialize()
+    return (lambda: _send_raw(bot, {"chat_id": 7, "text": "hi"})), bot
+
+
+async def send_with(script: list[str]) -> tuple[Server, BaseException | None]:
+    async with Server(script) as server:
+        call, bot = await attempt_send(server.port)
+        try:
+            await with_retries(call)
+            failure = None
+        except TelegramError as exc:
+            failure = exc
+        finally:
+            await bot.request.shutdown()
+    return server, failure
+
+
+async def test_a_send_that_times_out_is_attempted_at_most_twice():
+    server, failure = await send_with(["hang", "hang", "hang", "hang", "hang"])
+    assert isinstance(failure, TimedOut)
+    assert server.attempts == 2 and server.delivered == 2
+
+
+async def test_a_send_that_timed_out_once_then_goes_through_is_sent_twice():
+    server, failure = await send_with(["hang", "ok"])
+    assert failure is None and server.attempts == 2
+
+
+async def test_a_send_refused_with_502_is_retried_until_it_goes_through():
+    server, failure = await send_with(["502"] * len(common.RETRY_DELAYS))
+    assert failure is None
+    assert server.attempts == len(common.RETRY_DELAYS) + 1 and server.delivered == 1
+
+
+async def test_502_for_longer_than_every_delay_gives_up_after_the_last():
+    server, failure = await send_with(["502"] * 10)
+    assert isinstance(failure, NetworkError) and not isinstance(failure, TimedOut)
+    assert server.attempts == len(common.RETRY_DELAYS) + 1 and server.delivered == 0
+
+
+async def test_a_server_hanging_up_before_answering_is_retried_through_every_delay():
+    server, failure = await send_with(["drop"] * len(common.RETRY_DELAYS))
+    assert failure is None and server.attempts == len(common.RETRY_DELAYS) + 1
+
+
+async def test_502s_do_not_spend_the_one_retry_of_a_timeout():
+    server, failure = await send_with(["hang", "502", "502", "ok"])
+    assert failure is None and server.attempts == 4 and server.delivered == 2
+    server, failure = await send_with(["502", "hang", "502", "hang", "ok"])
+    assert isinstance(failure, TimedOut)
+    assert server.attempts == 4 and server.delivered == 2
+
+
+async def test_a_bad_request_is_not_retried():
+    server, failure = await send_with(["400", "ok"])
+    assert isinstance(failure, BadRequest) and server.attempts == 1
+
+
+async def test_connection_refused_is_retried_through_every_delay():
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    call, bot = await attempt_send(port)
+    attempts = 0
+
+    async def counted() -> object:
+        nonlocal attempts
+        attempts += 1
+        return await call()
+
+    try:
+        with pytest.raises(NetworkError) as raised:
+            await with_retries(counted)
+    finally:
+        await bot.request.shutdown()
+    assert isinstance(raised.value.__cause__, httpx.ConnectError)
+    assert attempts == len(common.RETRY_DELAYS) + 1
+
+
+def raised(exc: NetworkError, cause: BaseException | None) -> NetworkError:
+    """``exc`` as python-telegram-bot raises it: ``raise exc from cause``."""
+    try:
+        raise exc from cause
+    except NetworkError as e:
+        return e
+
+
+@pytest.mark.parametrize(("exc", "cause", "proven"), [
+    (TimedOut(), httpx.ReadTimeout("read"), False),
+    (TimedOut(), httpx.WriteTimeout("write"), False),
+    (TimedOut(), httpx.ConnectTimeout("connect"), True),
+    (TimedOut("Pool timeout"), httpx.PoolTimeout("pool"), True),
+    (TimedOut(), None, False),
+    (NetworkError("httpx.ConnectError"), httpx.ConnectError("refused"), True),
+    (NetworkError("httpx.ReadError"), httpx.ReadError("reset"), False),
+    (NetworkError("httpx.WriteError"), httpx.WriteError("broken pipe"), False),
+    (NetworkError("httpx.RemoteProtocolError"),
+     httpx.RemoteProtocolError("Server disconnected without sending a response."), True),
+    (NetworkError("httpx.RemoteProtocolError"),
+     httpx.RemoteProtocolError("peer closed connection without sending complete message body"),
+     False),
+    (NetworkError("Bad Gateway (502)"), None, True),  # an HTTP answer: no httpx cause
+    (NetworkError("Bad Gateway (502)"), TelegramError("Invalid server response"), True),
+    (NetworkError("Unknown error in HTTP implementation"), RuntimeError("?"), False),
+])
+def test_what_proves_a_message_was_not_delivered(exc, cause, proven):
+    assert not_delivered(raised(exc, cause)) is proven
+
+
+async def test_end_to_end_a_reply_that_times_out_is_sent_at_most_twice(tmp_path):
+    """The real bot against the fake Bot API: Telegram takes longer than the bot's read
+    timeout (python-telegram-bot's 5 s) to answer, but does deliver. The bot sends the reply
+    twice, then gives up (and says something went wrong) instead of four more copies."""
+    api = FakeBotAPI()
+    await api.start()
+    bot = BotProcess(api, tmp_path / "slow.sqlite3", CASTRILLO)
+    await bot.start()
+    boss = Phone(1, "Olga")
+    try:
+        assert await say(api, boss, "/start", datetime.now(UTC))
+        asked = await api.reply_to(boss.user(), "/voluntario", datetime.now(UTC))
+        assert [c.method for c in asked] == ["sendMessage"]  # one message, the reply
+        reply = asked[0].text
+        api.failures.append(Failure("delay", count=2, delay=6.0, method="sendMessage"))
+        before = len(api.calls)
+        api.send_message(boss.user(), "/voluntario", datetime.now(UTC))
+        message = api._next_message
+
+        def replies() -> list[str]:
+            return [c.text for c in api.calls[before:]
+                    if c.chat_id == boss.id and c.replies_to == message]
+
+        def gave_up() -> bool:
+            return any("went wrong" in c.text for c in api.calls[before:])
+
+        assert await api.wait_until(lambda: len(replies()) >= 2 and gave_up(), 40)
+        await api.settle(quiet=1.0, timeout=10)
+        assert len(replies()) == 2, replies()  # both slow attempts got through, no third
+        assert all(r.split("start=")[0] == reply.split("start=")[0] for r in replies())
+        assert not api.failures
+    finally:
+        await bot.stop()
+        await api.stop()
+    assert bot.log.count(b"sending failed (TimedOut)") == 1
+
+
+async def test_end_to_end_a_reply_refused_with_502_goes_through(tmp_path):
+    api = FakeBotAPI()
+    await api.start()
+    bot = BotProcess(api, tmp_path / "flaky.sqlite3", CASTRILLO)
+    await bot.start()
+    boss = Phone(1, "Olga")
+    try:
+        assert await say(api, boss, "/start", datetime.now(UTC))
+        api.failures.append(Failure("502", count=4, method="sendMessage"))
+        answer = await say(api, boss, "/voluntario", datetime.now(UTC))
+        assert len(answer) == 1 and "start=" in answer[0]
+        assert not api.failures
+    finally:
+        await bot.stop()
+        await api.stop()
+    assert bot.log.count(b"sending failed (NetworkError)") == 4
