@@ -187,18 +187,32 @@ def check_call(spec: dict[str, Any], method: str, params: dict[str, Any]) -> str
     m = spec.get(method.lower())
     if m is None:
         return f"{method} is not a Bot API method"
-    problem = (_check_names(m["fields"], params) or _check_lengths(params)
+    problem = (_check_names(_fields_of(m), params) or _check_lengths(params)
                or _check_markup(params) or _check_commands(params))
     return f"{method}: {problem}" if problem is not None else None
 
 
-def _check_names(fields: list[dict[str, Any]], params: dict[str, Any]) -> str | None:
-    for f in fields:
-        if f["required"] and f["name"] not in params:
-            return f"missing required parameter {f['name']}"
-    names = {f["name"] for f in fields}
-    unknown = next((p for p in params if p not in names), None)
-    return f"unknown parameter {unknown}" if unknown is not None else None
+def _fields_of(method: dict[str, Any]) -> tuple[tuple[str, ...], frozenset[str]]:
+    """A method's required parameters and all its parameters, worked out once per method."""
+    known = method.get("_fields")
+    if known is None:
+        known = method["_fields"] = (
+            tuple(f["name"] for f in method["fields"] if f["required"]),
+            frozenset(f["name"] for f in method["fields"]))
+    fields: tuple[tuple[str, ...], frozenset[str]] = known
+    return fields
+
+
+def _check_names(fields: tuple[tuple[str, ...], frozenset[str]],
+                 params: dict[str, Any]) -> str | None:
+    required, names = fields
+    for name in required:
+        if name not in params:
+            return f"missing required parameter {name}"
+    for p in params:
+        if p not in names:
+            return f"unknown parameter {p}"
+    return None
 
 
 def _check_lengths(params: dict[str, Any]) -> str | None:

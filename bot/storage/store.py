@@ -83,6 +83,9 @@ def migrations() -> list[tuple[int, str]]:
     return found
 
 
+_INSERT_EVENT = (
+    "INSERT INTO events (at, recorded_at, actor, role, kind, entry, category, stage, value, ref, "
+    "data, supersedes, update_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")
 _EVENT_COLUMNS = ("id, at, actor, role, kind, entry, category, stage, value, ref, data, "
                   "supersedes, recorded_at")
 
@@ -178,19 +181,25 @@ class Transaction:
         update_id: int | None = None,
     ) -> int:
         s = self._owned()
-        row = s._raw.execute(
-            "INSERT INTO events (at, recorded_at, actor, role, kind, entry, category, stage, "
-            "value, ref, data, supersedes, update_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?) "
-            f"RETURNING {_EVENT_COLUMNS}",
-            (
-                to_ts(at), int(_time.time()), actor, role, kind, entry, category, stage, value,
-                ref, json.dumps(data, ensure_ascii=False) if data else None, supersedes,
-                update_id,
-            ),
-        ).fetchall()[0]  # to the end: the statement is finished
-        event = _event_from_tuple(row)  # the row as the file holds it
-        s._wrote("events", event=event, update_id=update_id)
-        return event.id
+        params = (
+            to_ts(at), int(_time.time()), actor, role, kind, entry, category, stage, value, ref,
+            json.dumps(data, ensure_ascii=False) if data else None, supersedes, update_id,
+        )
+        event: Event | None = None
+        if entry is not None and entry in s._by_entry:
+            # the entry's history is held in memory: the new row joins it as the file holds it
+            row = s._raw.execute(_INSERT_EVENT + f" RETURNING {_EVENT_COLUMNS}",
+                                 params).fetchall()[0]  # to the end: the statement is finished
+            event = _event_from_tuple(row)
+            event_id = event.id
+        else:
+            cur = s._raw.execute(_INSERT_EVENT, params)
+            if cur.lastrowid is None:
+                raise StoreError("SQLite gave no id for a new event")
+            event_id = cur.lastrowid
+        s._wrote("events", event_id=event_id, kind=kind, entry=entry, supersedes=supersedes,
+                 event=event, update_id=update_id)
+        return event_id
 
     async def add_entry(
         self,
@@ -464,18 +473,22 @@ class Store:
             self._dead, self._supersedes = self._op_marks
         self._forget_derived()
 
-    def _wrote(self, table: str, *, event: Event | None = None,
-               update_id: int | None = None, person: int | None = None) -> None:
+    def _wrote(self, table: str, *, event_id: int | None = None, kind: str = "",
+               entry: int | None = None, supersedes: int | None = None,
+               event: Event | None = None, update_id: int | None = None,
+               person: int | None = None) -> None:
         """The one hook every write goes through (``Transaction``): what was derived from the
         table written is made stale. Caches outside the store (contest day, registrations,
         scoreboard) are stamped with ``versions``/``entry_versions``/``writes`` and compare
-        them; those change here and in ``_forget_derived`` (an undo), nowhere else."""
+        them; those change here and in ``_forget_derived`` (an undo), nowhere else. A new
+        event (``event_id``, ``kind``, ``entry``, ``supersedes``) comes with its row as read
+        back (``event``) when its entry's history is held in memory."""
         self.writes += 1
         if table == "events":
-            if event is None:  # a row written by hand: which entry and kind is not known
+            if event_id is None:  # a row written by hand: which entry and kind is not known
                 self._forget_derived()
             else:
-                self._event_written(event, update_id)
+                self._event_written(event_id, kind, entry, supersedes, event, update_id)
         elif table in ("entries", "members"):
             self._bump("entry")
         elif table == "people":
@@ -485,19 +498,23 @@ class Store:
                 self._people.pop(person, None)
             self._people_writes += 1
 
-    def _event_written(self, event: Event, update_id: int | None) -> None:
-        self._bump(event.kind)
+    def _event_written(self, event_id: int, kind: str, entry: int | None,
+                       supersedes: int | None, event: Event | None,
+                       update_id: int | None) -> None:
+        self._bump(kind)
         if update_id is not None:
             self._update_ids.add(update_id)
-        if event.entry is not None:
-            self.entry_versions[event.entry] = self.entry_versions.get(event.entry, 0) + 1
-            known = self._by_entry.get(event.entry)
+        if entry is not None:
+            self.entry_versions[entry] = self.entry_versions.get(entry, 0) + 1
+            known = self._by_entry.get(entry)
             if known is not None:
+                if event is None:  # Transaction.add_event reads the row back in this case
+                    raise StoreError(f"event {event_id} of a held history was not read back")
                 known.append(event)
-        if event.supersedes is not None:
+        if supersedes is not None:
             if self._op_marks is None:
                 self._op_marks = (set(self._dead), dict(self._supersedes))
-            self._supersedes[event.id] = event.supersedes
+            self._supersedes[event_id] = supersedes
             self._recompute_dead()
             self._bump("correction")
 
