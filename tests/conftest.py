@@ -1,6 +1,8 @@
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,3 +22,16 @@ def castrillo() -> Contest:
 @pytest.fixture(scope="session")
 def billom() -> Contest:
     return load_contest(BILLOM)
+
+
+@pytest.fixture
+async def api() -> AsyncIterator[Any]:
+    """Our fake Bot API server on loopback, for the tests that run the real bot over HTTP.
+    Imported here, not above: the mutation run (make mutate) copies only the rules and the
+    contest files, and loads this file."""
+    from bot.harness.fakeapi import FakeBotAPI
+
+    server = FakeBotAPI()
+    await server.start()
+    yield server
+    await server.stop()

@@ -9,8 +9,6 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-import pytest
-
 from bot.harness.fakeapi import FakeBotAPI
 from tests.conftest import BILLOM, CASTRILLO
 from tests.e2e import BotProcess, Phone, register, say, sent_to, tap
@@ -19,14 +17,6 @@ MADRID = ZoneInfo("Europe/Madrid")
 PARIS = ZoneInfo("Europe/Paris")
 ORGANISER = Phone(1, "Olga")
 VOLUNTEER = Phone(2, "Víctor")
-
-
-@pytest.fixture
-async def api():
-    server = FakeBotAPI()
-    await server.start()
-    yield server
-    await server.stop()
 
 
 async def staff(api: FakeBotAPI, at: datetime) -> None:

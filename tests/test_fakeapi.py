@@ -13,14 +13,6 @@ import pytest
 from bot.harness.fakeapi import Failure, FakeBotAPI
 
 
-@pytest.fixture
-async def api():
-    server = FakeBotAPI()
-    await server.start()
-    yield server
-    await server.stop()
-
-
 def url(api: FakeBotAPI, method: str) -> str:
     return f"{api.base_url}{api.token}/{method}"
 

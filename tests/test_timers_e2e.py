@@ -9,20 +9,10 @@ import asyncio
 import signal
 from datetime import UTC, datetime, timedelta
 
-import pytest
-
 from bot.harness.fakeapi import FakeBotAPI
 from tests.conftest import CASTRILLO
 from tests.e2e import BotProcess, Phone, register, say, sent_to
 from tests.test_e2e import ORGANISER, staff
-
-
-@pytest.fixture
-async def api():
-    server = FakeBotAPI()
-    await server.start()
-    yield server
-    await server.stop()
 
 
 def notices(api: FakeBotAPI, phone: Phone) -> int:
