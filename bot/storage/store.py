@@ -90,8 +90,12 @@ _EVENT_COLUMNS = ("id, at, actor, role, kind, entry, category, stage, value, ref
                   "supersedes, recorded_at")
 
 
-def _event_from_tuple(row: tuple[Any, ...]) -> Event:
-    """An event from a row of ``_EVENT_COLUMNS``, in that order (the fields of ``Event``)."""
+_SELECT_EVENTS = f"SELECT {_EVENT_COLUMNS} FROM events"
+
+
+def _event_from_tuple(row: Sequence[Any]) -> Event:
+    """An event from a row of ``_EVENT_COLUMNS``, in that order (the fields of ``Event``): the
+    one mapping for every event read, and for a new one read back by ``RETURNING``."""
     (id_, at, actor, role, kind, entry, category, stage, value, ref, data, supersedes,
      recorded_at) = row
     return Event(id_, from_ts(at), actor, role, kind, entry, category, stage, value, ref,
@@ -555,26 +559,8 @@ class Store:
 
     # -- events --------------------------------------------------------------------------------
 
-    @staticmethod
-    def _event(row: aiosqlite.Row | dict[str, Any]) -> Event:
-        return Event(
-            id=row["id"],
-            at=from_ts(row["at"]),
-            actor=row["actor"],
-            role=row["role"],
-            kind=row["kind"],
-            entry=row["entry"],
-            category=row["category"],
-            stage=row["stage"],
-            value=row["value"],
-            ref=row["ref"],
-            data=json.loads(row["data"]) if row["data"] else {},
-            supersedes=row["supersedes"],
-            recorded_at=from_ts(row["recorded_at"]),
-        )
-
     async def all_events(self) -> list[Event]:
-        return [self._event(r) for r in await self._fetchall("SELECT * FROM events ORDER BY id")]
+        return [_event_from_tuple(r) for r in await self._fetchall(f"{_SELECT_EVENTS} ORDER BY id")]
 
     async def events(
         self,
@@ -596,8 +582,8 @@ class Store:
         if kind_list is not None:
             where.append(f"kind IN ({','.join('?' * len(kind_list))})")
             params.extend(kind_list)
-        sql = "SELECT * FROM events" + (" WHERE " + " AND ".join(where) if where else "")
-        rows = [self._event(r) for r in await self._fetchall(sql + " ORDER BY id", params)]
+        sql = _SELECT_EVENTS + (" WHERE " + " AND ".join(where) if where else "")
+        rows = [_event_from_tuple(r) for r in await self._fetchall(sql + " ORDER BY id", params)]
         if not effective:
             return rows
         return [e for e in rows if e.id not in self._dead]
@@ -622,8 +608,8 @@ class Store:
         if known is not None:
             return known
         version = self.entry_versions.get(entry, 0)
-        rows = await self._fetchall("SELECT * FROM events WHERE entry = ? ORDER BY id", (entry,))
-        history = [self._event(r) for r in rows]
+        rows = await self._fetchall(f"{_SELECT_EVENTS} WHERE entry = ? ORDER BY id", (entry,))
+        history = [_event_from_tuple(r) for r in rows]
         # kept only if nothing of this entry was written meanwhile (the read may have missed
         # it), and only for an entry that exists: events of a number not yet taken could still
         # come from another process's import
@@ -671,8 +657,8 @@ class Store:
         return {int(r["id"]) for r in rows} - self._dead
 
     async def event(self, event_id: int) -> Event | None:
-        row = await self._fetchone("SELECT * FROM events WHERE id = ?", (event_id,))
-        return self._event(row) if row else None
+        row = await self._fetchone(f"{_SELECT_EVENTS} WHERE id = ?", (event_id,))
+        return _event_from_tuple(row) if row else None
 
     async def has_ref(self, kind: str, ref: str) -> bool:
         row = await self._fetchone(
