@@ -29,7 +29,6 @@ from telegram.warnings import PTBUserWarning
 
 from bot.chat.app import build_application
 from bot.domain.contest import Contest
-from bot.handlers.common import STAFF_TASK
 from bot.harness.fakeapi import Call, LocalBotAPI
 from bot.services.config import Config
 from bot.services.contest_file import load_contest
@@ -263,16 +262,10 @@ async def stop_bot(app: Any) -> None:
 
 
 async def drain_background(app: Any) -> None:
-    """Wait for the tasks handlers started with ``application.create_task`` (staff lines)."""
-    while True:
-        tasks = [t for t in asyncio.all_tasks()
-                 if t.get_name() == STAFF_TASK and not t.done()]
-        if not tasks:
-            return
-        results = await asyncio.gather(*tasks, return_exceptions=True)
-        for r in results:
-            if isinstance(r, BaseException):
-                ERRORS.records.append(f"background task: {r!r}")
+    """Wait until the outbox has sent everything the day owed (and marked it sent)."""
+    sender = app.bot_data.get("sender")
+    if sender is not None:
+        await sender.settled()
 
 
 def to_updates(app: Any, payloads: Iterable[dict[str, Any]]) -> list[Update]:

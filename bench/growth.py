@@ -29,13 +29,13 @@ from common import (
     running_bot,
     stop_bot,
 )
-from telegram.error import RetryAfter, TelegramError
 from workload import ORGANISER, Sizes, make_teams
 
 from bot.chat.app import build_application
 from bot.domain.escape import Kind
 from bot.harness.fakeapi import Failure, FakeBotAPI
 from bot.services.contest_file import load_contest
+from bot.storage.store import PRIORITY_ANSWER, PRIORITY_BULK, PRIORITY_COPY
 
 CHUNK = 100_000  # rows per executemany transaction
 
@@ -346,7 +346,7 @@ async def timers_growth(tmp: Path, pairs: int, repeats: int, seed: int) -> dict[
     }
 
 
-# -- (d) a broadcast through AIORateLimiter ------------------------------------------------------
+# -- (d) a broadcast through the outbox ------------------------------------------------------------
 
 
 def _due(job: Any) -> datetime | None:
@@ -368,8 +368,17 @@ class CountingAPI(FakeBotAPI):
 
 
 async def broadcast(tmp: Path, people: int) -> dict[str, Any]:
-    """The bot's Application (build_application, production rate limiter) pointed at our fake
-    Bot API server over loopback sends ``people`` messages at once."""
+    """The bot's Application (build_application, production rate limiter, so the outbox's
+    sender keeps to Telegram's limits) pointed at our fake Bot API server over loopback:
+
+    - an announcement to ``people`` phones, posted to the outbox in one transaction as
+      ``/anuncio`` does: the rate it goes out at;
+    - one second into it, a hint's answer (priority 0) is posted: how long until it reaches
+      the server (the target: 0.3 s, whatever the announcement still holds);
+    - then an outage: every sendMessage answers 502 while ``people`` messages are posted (to
+      as many chats); when it ends, how long until all are delivered, against the
+      flood-limit minimum of people/30 s (measured from the first send that goes through, and
+      the wait before it: the sender's pause while Telegram was failing)."""
     work = tmp / "broadcast"
     work.mkdir()
     api = CountingAPI()
@@ -380,43 +389,70 @@ async def broadcast(tmp: Path, people: int) -> dict[str, Any]:
         config = bot_config(work / "broadcast.sqlite3", cfile, base_url=api.base_url,
                             token=api.token)
         app = build_application(config, load_contest(cfile), rate_limiter=True)
-        failures: list[str] = []
-        retry_after = 0
-
-        async def send(i: int) -> None:
-            nonlocal retry_after
-            try:
-                await app.bot.send_message(5_000_000 + i, f"Aviso {i + 1}: la clasificación "
-                                           "provisional está publicada en el tablón.")
-            except RetryAfter:
-                retry_after += 1
-            except TelegramError as exc:
-                failures.append(repr(exc))
-
         try:
             await app.initialize()
+            await app.post_init(app)
             limiter = type(app.bot.rate_limiter).__name__ if app.bot.rate_limiter else None
+            store = app.bot_data["services"].store
+            sender = app.bot_data["sender"]
+            await sender.settled()
             before = len(api.calls)
             t0 = time.perf_counter()
-            await asyncio.gather(*(send(i) for i in range(people)))
+            async with store.transaction() as tx:
+                for i in range(people):
+                    tx.post(5_000_000 + i, {"text": f"📣 Aviso {i + 1}: la clasificación "
+                                            "provisional está publicada en el tablón."},
+                            priority=PRIORITY_BULK)
+            await asyncio.sleep(1.0)
+            hint_posted = time.time()  # the fake server stamps calls with the wall clock
+            async with store.transaction() as tx:
+                tx.post(4_000_000, {"text": "Pista para la etapa 2 (#12)."},
+                        priority=PRIORITY_ANSWER)
+            await api.wait_until(lambda: any(c.chat_id == 4_000_000 for c in api.calls), 10)
+            hint_at = next(c.at for c in api.calls if c.chat_id == 4_000_000)
+            hint_ms = (hint_at.timestamp() - hint_posted) * 1000
+            left_then = people - sum(1 for c in api.calls[before:]
+                                     if c.at <= hint_at and c.chat_id != 4_000_000)
+            await sender.settled()
             wall = time.perf_counter() - t0
+            calls = [c for c in api.calls[before:] if c.method == "sendMessage"
+                     and c.chat_id != 4_000_000]
+
+            # an outage, then the recovery
+            api.failures.append(Failure("502", count=10**9, method="sendMessage"))
+            async with store.transaction() as tx:
+                for i in range(people):
+                    tx.post(6_000_000 + i, {"text": f"Aviso {i + 1} (owed)"},
+                            priority=PRIORITY_COPY)
+            await asyncio.sleep(3.0)
+            api.failures.clear()
+            back = time.time()
+            mark = len(api.calls)
+            await sender.settled()
+            owed_calls = [c for c in api.calls[mark:] if c.method == "sendMessage"]
+            first = min(c.at.timestamp() for c in owed_calls)
+            last = max(c.at.timestamp() for c in owed_calls)
         finally:
             await stop_bot(app)
-        calls = [c for c in api.calls[before:] if c.method == "sendMessage"]
         stamps = sorted(c.at.timestamp() for c in calls)
-        # steady rate: after the limiter's initial burst (its bucket starts full)
-        burst = 30
+        burst = 5
         steady = ((len(stamps) - burst - 1) / (stamps[-1] - stamps[burst])
                   if len(stamps) > burst + 10 and stamps[-1] > stamps[burst] else None)
     finally:
         await api.stop()
-    if failures or len(calls) != people:
-        raise RuntimeError(f"broadcast: {len(calls)} of {people} messages arrived; "
-                           f"errors: {failures[:3]}")
+    if len(calls) != people or len(owed_calls) != people:
+        raise RuntimeError(f"broadcast: {len(calls)} and {len(owed_calls)} of {people} "
+                           "messages arrived")
     return {
         "people": people, "rate_limiter": limiter, "server_calls": len(calls),
         "wall_s": round(wall, 2), "rate_msg_s": round(people / wall, 1),
         "steady_rate_msg_s": round(steady, 1) if steady else None,
-        "answered_429": api.answered_429, "retry_after_raised": retry_after,
+        "answered_429": api.answered_429, "retry_after_raised": 0,
+        "hint_during_announcement_ms": round(hint_ms, 1),
+        "announcement_left_when_hint_sent": left_then,
+        "recovery_messages": people,
+        "recovery_s": round(last - first, 2),
+        "recovery_wait_s": round(first - back, 2),
+        "recovery_minimum_s": round(people / 30, 2),
         "spec_violations": api.violations[:5],
     }

@@ -4,7 +4,6 @@ bot makes is recorded and checked against the official spec (../shared/telegram-
 
 from __future__ import annotations
 
-import asyncio
 import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -14,7 +13,6 @@ from typing import Any
 from telegram import Update
 
 from bot.chat.app import build_application
-from bot.handlers.common import STAFF_TASK
 from bot.harness.fakeapi import Call, LocalBotAPI
 from bot.services.config import Config
 from bot.services.contest_file import load_contest
@@ -124,9 +122,8 @@ class Harness:
         before = len(self.request.calls)
         update = Update.de_json(payload, self.app.bot)
         await self.app.process_update(update)
-        # staff lines go out in the background: let them land before looking
-        for task in [t for t in asyncio.all_tasks() if t.get_name() == STAFF_TASK]:
-            await task
+        # what the update owes people goes out from the outbox: let it land before looking
+        await self.app.bot_data["sender"].settled()
         assert not self.request.violations, self.request.violations
         return self.request.calls[before:]
 

@@ -151,9 +151,10 @@ async def test_staff_lines_made_in_one_moment_reach_each_volunteer_as_one_messag
 async def test_a_staff_line_that_cannot_be_written_does_not_hold_back_the_others(tmp_path):
     from telegram.ext import CallbackContext
 
-    from bot.handlers.common import STAFF_TASK, notify_staff
+    from bot.handlers.common import notify_staff
 
     h, _, _, v1, v2 = await setup(tmp_path)
+    sender = h.app.bot_data["sender"]
     try:
         context = CallbackContext(h.app)
 
@@ -161,108 +162,11 @@ async def test_a_staff_line_that_cannot_be_written_does_not_hold_back_the_others
             raise RuntimeError("a bug in one line")
 
         before = len(h.request.calls)
-        await notify_staff(context, broken)
+        assert await notify_staff(context, broken) == 0  # nothing posted, nothing raised
         await notify_staff(context, lambda lang: "#2 Carl: check the table")
-        for task in [t for t in asyncio.all_tasks() if t.get_name() == STAFF_TASK]:
-            await task
+        await sender.settled()
         got = {c.chat_id: c.text for c in h.request.calls[before:] if c.method == "sendMessage"}
         assert got == {v1.id: "#2 Carl: check the table", v2.id: "#2 Carl: check the table",
                        BOSS.id: "#2 Carl: check the table"}
-        # alone, it sends nothing (no empty message) and the next line still goes
-        before = len(h.request.calls)
-        await notify_staff(context, broken)
-        for task in [t for t in asyncio.all_tasks() if t.get_name() == STAFF_TASK]:
-            await task
-        assert [c for c in h.request.calls[before:] if c.method == "sendMessage"] == []
-        await notify_staff(context, lambda lang: "#1 Ana / Bea: hint")
-        for task in [t for t in asyncio.all_tasks() if t.get_name() == STAFF_TASK]:
-            await task
-        assert len([c for c in h.request.calls[before:] if c.method == "sendMessage"]) == 3
     finally:
         await h.stop()
-
-
-async def test_while_updates_keep_coming_staff_lines_wait_for_a_quiet_moment_or_their_round(
-        tmp_path, monkeypatch):
-    from telegram.ext import CallbackContext
-
-    from bot.handlers.common import STAFF_OUTBOX, STAFF_TASK, StaffOutbox, notify_staff
-
-    h, _, _, v1, v2 = await setup(tmp_path)
-    try:
-        processor = h.app.update_processor
-        assert isinstance(processor, PerChatUpdateProcessor)
-        context = CallbackContext(h.app)
-        staff = {v1.id, v2.id, BOSS.id}
-
-        def sent(since: int) -> dict[int, list[str]]:
-            return messages_to(h, staff, since)
-
-        async def settle() -> None:
-            for _ in range(20):
-                await asyncio.sleep(0)
-
-        # a round has just gone out and an update is being handled
-        before = len(h.request.calls)
-        await notify_staff(context, lambda lang: "#1 first")
-        await settle()
-        assert sent(before) == {i: ["#1 first"] for i in staff}
-        busy = asyncio.Event()
-        handling = asyncio.create_task(processor.do_process_update(object(), busy.wait()))
-        await settle()
-        assert not processor.idle.is_set()
-        before = len(h.request.calls)
-        await notify_staff(context, lambda lang: "#2 second")
-        await notify_staff(context, lambda lang: "#3 third")
-        await settle()
-        assert sent(before) == {}  # held: people's answers go first
-        busy.set()  # the bot goes quiet: both lines go together, one message per chat
-        await handling
-        for task in [t for t in asyncio.all_tasks() if t.get_name() == STAFF_TASK]:
-            await task
-        assert sent(before) == {i: ["#2 second\n#3 third"] for i in staff}
-
-        # busy for longer than a round's gap: the round goes anyway
-        outbox = h.app.bot_data[STAFF_OUTBOX]
-        assert isinstance(outbox, StaffOutbox)
-        monkeypatch.setattr(StaffOutbox, "round_gap", lambda self: 0.05)
-        busy = asyncio.Event()
-        handling = asyncio.create_task(processor.do_process_update(object(), busy.wait()))
-        await settle()
-        before = len(h.request.calls)
-        await notify_staff(context, lambda lang: "#4 fourth")
-        for task in [t for t in asyncio.all_tasks() if t.get_name() == STAFF_TASK]:
-            await asyncio.wait_for(task, 2)
-        assert not processor.idle.is_set()
-        assert sent(before) == {i: ["#4 fourth"] for i in staff}
-        busy.set()
-        await handling
-        assert processor.idle.is_set()
-
-        # no round for a long time, but the bot is busy: the line still waits for it to be idle
-        monkeypatch.setattr(StaffOutbox, "round_gap", lambda self: 5.0)
-        outbox.last_round = float("-inf")
-        busy = asyncio.Event()
-        handling = asyncio.create_task(processor.do_process_update(object(), busy.wait()))
-        await settle()
-        before = len(h.request.calls)
-        await notify_staff(context, lambda lang: "#5 fifth")
-        await settle()
-        assert sent(before) == {}
-        busy.set()
-        await handling
-        for task in [t for t in asyncio.all_tasks() if t.get_name() == STAFF_TASK]:
-            await task
-        assert sent(before) == {i: ["#5 fifth"] for i in staff}
-    finally:
-        await h.stop()
-
-
-def test_rounds_to_many_private_chats_spend_at_most_half_the_flood_limit():
-    from bot.handlers.common import StaffOutbox
-
-    outbox = StaffOutbox()
-    outbox.chats = 3
-    assert outbox.round_gap() == 1.0  # Telegram's one message a second per chat
-    outbox.chats = 30
-    assert 30 / outbox.round_gap() <= 15

@@ -9,19 +9,19 @@ from __future__ import annotations
 
 import asyncio
 import socket
-from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
 import httpx
 import pytest
 from aiohttp import web
 from telegram import Bot
-from telegram.error import BadRequest, NetworkError, TelegramError, TimedOut
+from telegram.error import NetworkError, TelegramError, TimedOut
 from telegram.request import HTTPXRequest
 
-from bot.handlers import common
-from bot.handlers.common import _send_raw, not_delivered, with_retries
+from bot.handlers import outbox
+from bot.handlers.outbox import Sender, not_delivered
 from bot.harness.fakeapi import BOT_USER, Failure, FakeBotAPI
+from bot.storage.store import PRIORITY_ANSWER, Store
 from tests.conftest import CASTRILLO
 from tests.e2e import BotProcess, Phone, say
 
@@ -29,9 +29,10 @@ TOKEN = "123456:retries-token-abcdefghijklmnopqrstuvwxyz"
 
 
 @pytest.fixture(autouse=True)
-def no_waiting(monkeypatch):
-    """The delays are not what is tested here: how many attempts are."""
-    monkeypatch.setattr(common, "RETRY_DELAYS", (0.0,) * len(common.RETRY_DELAYS))
+def short_pauses(monkeypatch):
+    """The pauses are not what is tested here: how many attempts are."""
+    monkeypatch.setattr(outbox, "FIRST_PAUSE", 0.0)
+    monkeypatch.setattr(outbox, "LONGEST_PAUSE", 0.0)
 
 
 class Server:
@@ -83,87 +84,95 @@ class Server:
         await self.runner.cleanup()
 
 
-async def attempt_send(port: int) -> tuple[Callable[[], Awaitable[object]], Bot]:
+async def real_bot(port: int) -> Bot:
     # short timeouts: a hang is an answer that never comes, so the timeout always fires
     request = HTTPXRequest(read_timeout=0.3, connect_timeout=2.0)
     bot = Bot(TOKEN, base_url=f"http://127.0.0.1:{port}/bot", request=request)
     await request.initialize()
-    return (lambda: _send_raw(bot, {"chat_id": 7, "text": "hi"})), bot
+    return bot
 
 
-async def send_with(script: list[str]) -> tuple[Server, BaseException | None]:
-    async with Server(script) as server:
-        call, bot = await attempt_send(server.port)
+async def send_through(port: int, tmp_path, wait: float | None = None) -> tuple[str | None, Sender]:
+    """One message posted to the outbox and sent by the sender with python-telegram-bot's own
+    HTTP client; its outcome once done (None: still owed after ``wait`` seconds)."""
+    bot = await real_bot(port)
+    store = await Store.open(tmp_path / "retries.sqlite3")
+    sender = Sender(bot, store, None)
+    await sender.start()
+    try:
+        async with store.transaction() as tx:
+            tx.post(7, {"text": "hi"}, priority=PRIORITY_ANSWER)
         try:
-            await with_retries(call)
-            failure = None
-        except TelegramError as exc:
-            failure = exc
-        finally:
-            await bot.request.shutdown()
-    return server, failure
+            await asyncio.wait_for(sender.settled(), wait)
+        except TimeoutError:
+            return None, sender
+        rows = await store.outbox_counts()
+        assert sum(rows.values()) == 1
+        return next(iter(rows)), sender
+    finally:
+        await sender.stop(grace=0.1)
+        await store.close()
+        await bot.request.shutdown()
 
 
-async def test_a_send_that_times_out_is_attempted_at_most_twice():
-    server, failure = await send_with(["hang", "hang", "hang", "hang", "hang"])
-    assert isinstance(failure, TimedOut)
+async def send_with(script: list[str], tmp_path) -> tuple[Server, str | None]:
+    tmp_path.mkdir(exist_ok=True)
+    async with Server(script) as server:
+        outcome, _ = await send_through(server.port, tmp_path)
+    return server, outcome
+
+
+async def test_a_send_that_times_out_is_attempted_at_most_twice(tmp_path):
+    server, outcome = await send_with(["hang", "hang", "hang", "hang", "hang"], tmp_path)
+    assert outcome == "unconfirmed"
     assert server.attempts == 2 and server.delivered == 2
 
 
-async def test_a_send_that_timed_out_once_then_goes_through_is_sent_twice():
-    server, failure = await send_with(["hang", "ok"])
-    assert failure is None and server.attempts == 2
+async def test_a_send_that_timed_out_once_then_goes_through_is_sent_twice(tmp_path):
+    server, outcome = await send_with(["hang", "ok"], tmp_path)
+    assert outcome == "sent" and server.attempts == 2
 
 
-async def test_a_send_refused_with_502_is_retried_until_it_goes_through():
-    server, failure = await send_with(["502"] * len(common.RETRY_DELAYS))
-    assert failure is None
-    assert server.attempts == len(common.RETRY_DELAYS) + 1 and server.delivered == 1
+async def test_a_send_refused_with_502_is_retried_until_it_goes_through(tmp_path):
+    server, outcome = await send_with(["502"] * 12, tmp_path)
+    assert outcome == "sent"
+    assert server.attempts == 13 and server.delivered == 1
 
 
-async def test_502_for_longer_than_every_delay_gives_up_after_the_last():
-    server, failure = await send_with(["502"] * 10)
-    assert isinstance(failure, NetworkError) and not isinstance(failure, TimedOut)
-    assert server.attempts == len(common.RETRY_DELAYS) + 1 and server.delivered == 0
+async def test_a_server_hanging_up_before_answering_is_retried(tmp_path):
+    server, outcome = await send_with(["drop"] * 6, tmp_path)
+    assert outcome == "sent" and server.attempts == 7 and server.delivered == 1
 
 
-async def test_a_server_hanging_up_before_answering_is_retried_through_every_delay():
-    server, failure = await send_with(["drop"] * len(common.RETRY_DELAYS))
-    assert failure is None and server.attempts == len(common.RETRY_DELAYS) + 1
-
-
-async def test_502s_do_not_spend_the_one_retry_of_a_timeout():
-    server, failure = await send_with(["hang", "502", "502", "ok"])
-    assert failure is None and server.attempts == 4 and server.delivered == 2
-    server, failure = await send_with(["502", "hang", "502", "hang", "ok"])
-    assert isinstance(failure, TimedOut)
+async def test_502s_do_not_spend_the_one_retry_of_a_timeout(tmp_path):
+    server, outcome = await send_with(["hang", "502", "502", "ok"], tmp_path)
+    assert outcome == "sent" and server.attempts == 4 and server.delivered == 2
+    server, outcome = await send_with(["502", "hang", "502", "hang", "ok"], tmp_path / "b")
+    assert outcome == "unconfirmed"
     assert server.attempts == 4 and server.delivered == 2
 
 
-async def test_a_bad_request_is_not_retried():
-    server, failure = await send_with(["400", "ok"])
-    assert isinstance(failure, BadRequest) and server.attempts == 1
+async def test_a_bad_request_is_not_retried(tmp_path):
+    server, outcome = await send_with(["400", "ok"], tmp_path)
+    assert outcome == "refused" and server.attempts == 1
 
 
-async def test_connection_refused_is_retried_through_every_delay():
+async def test_connection_refused_is_retried_for_as_long_as_it_lasts(tmp_path, monkeypatch):
     with socket.socket() as s:  # a port nobody listens on
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    call, bot = await attempt_send(port)
-    attempts = 0
+    errors: list[BaseException] = []
+    real = Sender._pause_after_failure
 
-    async def counted() -> object:
-        nonlocal attempts
-        attempts += 1
-        return await call()
+    def seen(self: Sender, exc: Exception) -> None:
+        errors.append(exc)
+        real(self, exc)
 
-    try:
-        with pytest.raises(NetworkError) as raised:
-            await with_retries(counted)
-    finally:
-        await bot.request.shutdown()
-    assert isinstance(raised.value.__cause__, httpx.ConnectError)
-    assert attempts == len(common.RETRY_DELAYS) + 1
+    monkeypatch.setattr(Sender, "_pause_after_failure", seen)
+    outcome, sender = await send_through(port, tmp_path, wait=1.0)
+    assert outcome is None  # still owed: never given up
+    assert len(errors) >= 3
+    assert all(isinstance(e.__cause__, httpx.ConnectError) for e in errors)
 
 
 def raised(exc: NetworkError, cause: BaseException | None) -> NetworkError:
@@ -199,7 +208,7 @@ def test_what_proves_a_message_was_not_delivered(exc, cause, proven):
 async def test_end_to_end_a_reply_that_times_out_is_sent_at_most_twice(tmp_path):
     """The real bot against the fake Bot API: Telegram takes longer than the bot's read
     timeout (python-telegram-bot's 5 s) to answer, but does deliver. The bot sends the reply
-    twice, then gives up (and says something went wrong) instead of four more copies."""
+    twice, then marks it "unconfirmed" (and logs it) instead of sending four more copies."""
     api = FakeBotAPI()
     await api.start()
     bot = BotProcess(api, tmp_path / "slow.sqlite3", CASTRILLO)
@@ -220,7 +229,7 @@ async def test_end_to_end_a_reply_that_times_out_is_sent_at_most_twice(tmp_path)
                     if c.chat_id == boss.id and c.replies_to == message]
 
         def gave_up() -> bool:
-            return any("went wrong" in c.text for c in api.calls[before:])
+            return b"may not have arrived (TimedOut twice)" in bot.log
 
         assert await api.wait_until(lambda: len(replies()) >= 2 and gave_up(), 40)
         await api.settle(quiet=1.0, timeout=10)
@@ -231,6 +240,7 @@ async def test_end_to_end_a_reply_that_times_out_is_sent_at_most_twice(tmp_path)
         await bot.stop()
         await api.stop()
     assert bot.log.count(b"sending failed (TimedOut)") == 1
+    assert b"error while handling an update" not in bot.log  # the handler was not held up
 
 
 async def test_end_to_end_a_reply_refused_with_502_goes_through(tmp_path):

@@ -25,9 +25,10 @@ from bot.chat.updates import PerChatUpdateProcessor
 from bot.domain.contest import Contest
 from bot.handlers import participant, registration, staff
 from bot.handlers.commands import names_for
-from bot.handlers.common import Services
+from bot.handlers.common import Services, attach_sender
 from bot.handlers.jobs import schedule_contest_jobs
 from bot.handlers.menus import set_default_menus
+from bot.handlers.outbox import TELEGRAM_LIMITS, Sender
 from bot.services.config import Config, base_url
 from bot.services.contest_day import ContestDay
 from bot.services.registrations import Registrations
@@ -120,7 +121,8 @@ def build_application(
         builder = builder.rate_limiter(AIORateLimiter(max_retries=3))
     handle = StoreHandle(config.db_path)
     builder = builder.persistence(SQLitePersistence(handle.get))
-    builder = builder.post_init(_post_init).post_shutdown(_post_shutdown)
+    builder = builder.post_init(_post_init).post_stop(_stop_sending)
+    builder = builder.post_shutdown(_post_shutdown)
     app = builder.build()
     app.bot_data["config"] = config
     app.bot_data["contest"] = contest
@@ -166,8 +168,14 @@ def tune_gc() -> None:
 
 
 async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
-    if "services" not in app.bot_data:
-        await open_services(app)
+    svc: Services = app.bot_data.get("services") or await open_services(app)
+    # what people are owed goes out from the outbox, paced within Telegram's limits when the
+    # bot talks to Telegram (AIORateLimiter on); the tests' and the benchmark's fake has none
+    sender = Sender(app.bot, svc.store,
+                    TELEGRAM_LIMITS if app.bot.rate_limiter is not None else None)
+    app.bot_data["sender"] = sender
+    attach_sender(app.bot, sender)
+    await sender.start()
     await retry_network("setMyCommands", lambda: set_default_menus(app))
     await schedule_contest_jobs(app)
     await scoreboard.attach(app)
@@ -175,7 +183,17 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     log.info("bot ready (%s event loop)", loop_name())
 
 
+async def _stop_sending(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """The sends under way end (a moment given), the marks are written; what is still owed
+    waits in the database for the next start."""
+    sender: Sender | None = app.bot_data.pop("sender", None)
+    if sender is not None:
+        await sender.stop()
+        attach_sender(app.bot, None)
+
+
 async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    await _stop_sending(app)
     await scoreboard.detach(app)
     svc = app.bot_data.get("services")
     if svc is not None:

@@ -4,24 +4,27 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import math
-import warnings
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
-from functools import partial
 
-import httpx
-from telegram import Bot, Update
-from telegram.error import BadRequest, NetworkError, TelegramError, TimedOut
+from telegram import Bot, TelegramObject, Update
 from telegram.ext import ContextTypes
-from telegram.warnings import PTBUserWarning
 
 from bot.domain.contest import Contest
+from bot.handlers.outbox import Sender
 from bot.services.config import Config
 from bot.services.contest_day import ContestDay, Roles
 from bot.services.texts import message_parts
-from bot.storage.store import Store
+from bot.storage.store import (
+    PRIORITY_ANSWER,
+    PRIORITY_COPY,
+    OutboxMessage,
+    Store,
+    Transaction,
+)
 from bot.support.i18n import pick_language, tr
 
 log = logging.getLogger(__name__)
@@ -112,236 +115,188 @@ async def remember(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                                                       user.language_code)
 
 
-# _send_raw: PTB suggests send_message instead, which would parse the answer. Filtered once here
-# (warnings.catch_warnings around each send would swap the process's filters at every call,
-# and is not safe across the awaits of concurrent sends).
-warnings.filterwarnings("ignore", message=r"Please use 'Bot\.sendMessage' instead",
-                        category=PTBUserWarning)
-
-RETRY_DELAYS = (0.5, 1.0, 2.0, 4.0)  # a flaky hall network: try again before giving up
-MAYBE_DELIVERED_RETRIES = 1  # a send that may have gone through is sent again at most once
-
-# httpx errors that python-telegram-bot 22 (HTTPXRequest.do_request) turns into NetworkError or
-# TimedOut and that prove the request never reached Telegram: no connection was made, or none
-# was free in the pool (PTB's own message says "Request was *not* sent to Telegram")
-_NEVER_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
-# httpcore's words when the server closes the connection before the first byte of an answer
-# (httpcore/_async/http11.py, which says it treats the case "as a ConnectError"): what a server
-# does with a keep-alive connection it had already closed when our request went out. Telegram
-# answers what it accepted, and a proxy that lost its backend answers 502; a connection lost
-# on the way (the hall's 4G) ends in a read timeout instead, or a reset, both counted below as
-# possibly delivered
-_HUNG_UP = "Server disconnected without sending a response"
+ANSWER_WAIT = 15.0  # how long a handler waits for an answer that is not stored to be sent
 
 
-def not_delivered(exc: NetworkError) -> bool:
-    """Whether a failed send proves the message was not delivered, so that sending it again
-    cannot make a duplicate. How python-telegram-bot 22 raises what we catch:
+# -- the outbox: every message goes through it ------------------------------------------------
 
-    - ``HTTPXRequest.do_request``: an ``httpx.TimeoutException`` becomes ``TimedOut`` and any
-      other ``httpx.HTTPError`` a ``NetworkError``, each ``from`` the httpx error;
-    - ``BaseRequest._request_wrapper``: an HTTP answer that is not 2xx (nor 400 ``BadRequest``,
-      401/403/404/409, nor a 429 with ``retry_after``, ``RetryAfter``) becomes a
-      ``NetworkError`` raised with no httpx cause (at most the ``TelegramError`` of an answer
-      that was not JSON, such as a proxy's 502 page).
-
-    Proof that it was not delivered: could not connect (refused, unreachable, DNS, connect
-    timeout), no free connection (pool timeout), an error answer from the server (5xx), or
-    the server hanging up before answering anything (``_HUNG_UP``). Anything else may have
-    been delivered: a read timeout (Telegram may still be sending it), a write that failed
-    half-way, a connection reset or cut in the middle of the answer, an unknown error.
-    """
-    cause = exc.__cause__
-    if isinstance(cause, _NEVER_SENT):
-        return True
-    if isinstance(cause, httpx.RemoteProtocolError) and str(cause).startswith(_HUNG_UP):
-        return True
-    if isinstance(exc, TimedOut):
-        return False
-    return cause is None or isinstance(cause, TelegramError)  # the server answered an error
+_SENDERS: dict[int, Sender] = {}  # id(bot) -> its sender (``reply`` only has the update)
 
 
-async def with_retries(call: Callable[[], Awaitable[object]]) -> None:
-    """Send, retrying what failed on the way, without sending anyone the same message twice
-    over a network that only looks broken (docs/invariants.md, "Sends that fail"):
+def attach_sender(bot: Bot, sender: Sender | None) -> None:
+    """The sender of the messages ``bot`` sends (None: forget it)."""
+    if sender is None:
+        _SENDERS.pop(id(bot), None)
+    else:
+        _SENDERS[id(bot)] = sender
 
-    - a failure that proves the message was not delivered (``not_delivered``: could not
-      connect, an HTTP 5xx answer) is retried after each of ``RETRY_DELAYS``;
-    - one that may have delivered it (a timeout once the request was sent, a connection lost
-      before the answer) is retried at most ``MAYBE_DELIVERED_RETRIES`` time(s) in all: when
-      Telegram hangs, a reply may arrive twice, never five times;
-    - ``BadRequest`` (400) is never retried; a 429 is ``RetryAfter``, retried by
-      AIORateLimiter before it gets here.
 
-    The last failure is raised once the delays or the one retry are spent."""
-    maybe_delivered = 0
-    for delay in (*RETRY_DELAYS, None):
-        try:
-            await call()
-            return
-        except NetworkError as exc:  # TimedOut and BadRequest are NetworkErrors too
-            if isinstance(exc, BadRequest) or delay is None:
-                raise
-            if not not_delivered(exc):
-                maybe_delivered += 1
-                if maybe_delivered > MAYBE_DELIVERED_RETRIES:
-                    raise
-            log.warning("sending failed (%s), retrying in %.1f s", exc.__class__.__name__,
-                        delay)
-            await asyncio.sleep(delay)
+def sender_for(bot: Bot) -> Sender:
+    sender = _SENDERS.get(id(bot))
+    if sender is None:
+        raise RuntimeError("no outbox sender: the application's post_init attaches it")
+    return sender
+
+
+@asynccontextmanager
+async def recording(svc: Services) -> AsyncIterator[Transaction]:
+    """One operation for what a handler records and the messages that report it: the
+    services' own transactions inside it join it, and ``reply``, ``send``, ``notify_staff``
+    and ``notify_entry`` post their messages in it (the transactional outbox). The messages
+    are sent once it is committed; if it fails, nothing was recorded and nothing is said."""
+    waiting: list[asyncio.Future[str]] = []
+    token = _ANSWERS.set(waiting) if _ANSWERS.get() is None else None
+    try:
+        async with svc.store.transaction(joinable=True) as tx:
+            yield tx
+    finally:
+        if token is not None:
+            _ANSWERS.reset(token)
+    if token is not None and waiting:
+        await _answered(waiting[-1])
+
+
+# answers queued inside ``recording`` that report nothing recorded: waited for once it ends
+# (never while the writer's lock is held)
+_ANSWERS: ContextVar[list[asyncio.Future[str]] | None] = ContextVar("puzzlebot_answers",
+                                                                     default=None)
+
+
+async def _answered(last: asyncio.Future[str]) -> None:
+    try:
+        await asyncio.wait_for(asyncio.shield(last), ANSWER_WAIT)
+    except TimeoutError:
+        log.warning("an answer is still waiting for Telegram")
+
+
+def _jsonable(value: object) -> object:
+    if isinstance(value, TelegramObject):
+        return value.to_json()
+    return value
+
+
+async def _post(bot: Bot, chat_id: int, params: dict[str, object], priority: int,
+                grouping: str | None = None) -> None:
+    """One message owed: posted in the running ``recording`` operation if there is one (sent
+    once it commits), else in an operation of its own."""
+    sender = sender_for(bot)
+    store = sender.store
+    tx = store.current()
+    if tx is not None:
+        tx.post(chat_id, params, priority=priority, grouping=grouping)
+        return
+    async with store.transaction() as own:
+        own.post(chat_id, params, priority=priority, grouping=grouping)
 
 
 async def reply(update: Update, text: str, **kwargs: object) -> None:
-    """Answer in the chat the update came from (in its forum topic, if it has one)."""
+    """Answer in the chat the update came from (in its forum topic, if it has one).
+
+    Inside ``recording``, once something was recorded: posted in its transaction, sent once
+    it commits. Otherwise (the answer reports nothing recorded: a refusal, a question):
+    queued first in line, not stored, and waited for (up to ``ANSWER_WAIT``, after the
+    operation if inside one) so that the update is confirmed to Telegram only once it is
+    sent; if the bot stops before, Telegram delivers the update again."""
     msg = update.effective_message
     assert msg is not None
     # it quotes the message it answers: in a volunteers' group several people ask at once, and an
     # answer that waited (a slow network) still says what it answers (JSON written here: the
     # library would encode a dict for every reply)
-    where: dict[str, object] = {"chat_id": msg.chat_id, "reply_parameters": (
+    where: dict[str, object] = {"reply_parameters": (
         f'{{"message_id":{int(msg.message_id)},"allow_sending_without_reply":true}}')}
     if msg.is_topic_message and msg.message_thread_id is not None:
         where["message_thread_id"] = msg.message_thread_id
-    bot = msg.get_bot()
+    sender = sender_for(msg.get_bot())
+    tx = sender.store.current()
+    if tx is not None and not tx.recorded:
+        tx = None
     parts = message_parts(text)
+    last: asyncio.Future[str] | None = None
     for i, part in enumerate(parts):
-        extra = kwargs if i == len(parts) - 1 else {}
-        await with_retries(lambda part=part, extra=extra: _send_raw(  # type: ignore[misc]
-            bot, {**where, "text": part, **extra}))
+        extra = {k: _jsonable(v) for k, v in kwargs.items()} if i == len(parts) - 1 else {}
+        params = {**where, "text": part, **extra}
+        if tx is not None:
+            tx.post(msg.chat_id, params, priority=PRIORITY_ANSWER)
+        else:
+            last = sender.answer(OutboxMessage(None, msg.chat_id, PRIORITY_ANSWER,
+                                               "sendMessage", params))
+    if last is not None:
+        waiting = _ANSWERS.get()
+        if waiting is not None and sender.store.current() is not None:
+            waiting.append(last)  # waited for once the operation ends
+        else:
+            await _answered(last)
 
 
-async def _send_raw(bot: Bot, api_kwargs: dict[str, object]) -> object:
-    """sendMessage without building the Message Telegram answers with: nothing the bot does
-    reads it, and parsing it costs more than the rest of a reply."""
-    return await bot.do_api_request("sendMessage", api_kwargs=api_kwargs)
+async def send(context: ContextTypes.DEFAULT_TYPE, chat_id: int, text: str,
+               priority: int = PRIORITY_COPY) -> bool:
+    """A message to one chat, posted to the outbox (see ``_post``); True if there was
+    something to say. A person who blocked the bot does not stop the others: the sender
+    marks that message refused."""
+    return await post_text(context.bot, chat_id, text, priority)
 
 
-async def send(context: ContextTypes.DEFAULT_TYPE, chat_id: int, text: str) -> bool:
-    """Send to one chat; a person who blocked the bot must not stop the others."""
-    try:
-        for part in message_parts(text):
-            if not part.strip():
-                continue  # nothing to say (Telegram refuses an empty message)
-            # a line we only send: no need to build the Message Telegram answers with
-            await with_retries(partial(_send_raw, context.bot, {"chat_id": chat_id, "text": part}))
-        return True
-    except TelegramError as exc:
-        log.warning("could not send to chat %s: %s", chat_id, exc.__class__.__name__)
-        return False
+async def post_text(bot: Bot, chat_id: int, text: str, priority: int) -> bool:
+    """``send`` with only the bot at hand (jobs given the application)."""
+    posted = False
+    for part in message_parts(text):
+        if not part.strip():
+            continue  # nothing to say (Telegram refuses an empty message)
+        await _post(bot, chat_id, {"text": part}, priority)
+        posted = True
+    return posted
 
 
-async def notify_staff(
-    context: ContextTypes.DEFAULT_TYPE, make: Callable[[str], str], wait: bool = False
-) -> int:
+async def notify_staff(context: ContextTypes.DEFAULT_TYPE, make: Callable[[str], str],
+                       priority: int = PRIORITY_COPY) -> int:
     """The volunteers' line: in the volunteer chat, or privately to each volunteer/organiser.
-
-    Sent in the background unless ``wait``: a volunteer group takes 20 messages a minute, and
-    the person who asked must not wait behind that queue (AIORateLimiter keeps the order)."""
-    if wait:
-        return await _notify_staff(context, make)
-    outbox: StaffOutbox = context.bot_data.setdefault(STAFF_OUTBOX, StaffOutbox())
-    outbox.pending.append(make)
-    if outbox.task is None:
-        outbox.task = context.application.create_task(_flush_staff(context, outbox),
-                                                      name=STAFF_TASK)
-    return 0
-
-
-STAFF_TASK = "staff-line"
-STAFF_OUTBOX = "staff_outbox"
-
-
-class StaffOutbox:
-    """The volunteers' lines waiting to go, sent in order by one task at a time, in rounds.
-
-    When the bot is quiet a line goes out at once, alone. While updates keep coming, the lines
-    wait and go out together, one message per chat, when the bot has nothing else to do or when
-    the next round is due (``round_gap``), whichever comes first. At the start's rush 20
-    volunteers get one message listing five requests instead of five messages each: Telegram
-    asks for at most one message a second per chat and 30 a second in all, and every round to
-    20 private chats spends 20 of those 30, which people waiting for an answer need."""
-
-    def __init__(self) -> None:
-        self.pending: list[Callable[[str], str]] = []
-        self.task: asyncio.Task[None] | None = None
-        self.last_round = -math.inf  # loop time the last round went out
-        self.chats = 1  # how many chats the last round went to
-
-    def round_gap(self) -> float:
-        """Seconds between rounds while busy: one a second per chat (Telegram's per-chat
-        limit), and rounds to many private chats spend at most half the 30 a second."""
-        return max(1.0, self.chats / 15)
-
-
-def _lines(makes: list[Callable[[str], str]], lang: str) -> str:
-    out = []
-    for make in makes:
-        try:
-            out.append(make(lang))
-        except Exception:  # a line that cannot be written must not take the others with it
-            log.exception("could not write a volunteers' line")
-    return "\n".join(out)
-
-
-async def _flush_staff(context: ContextTypes.DEFAULT_TYPE, outbox: StaffOutbox) -> None:
-    loop = asyncio.get_running_loop()
-    try:
-        while outbox.pending:
-            await asyncio.sleep(0)  # lines made by updates handled in this same moment join
-            await _round_due(context, outbox)
-            makes, outbox.pending = outbox.pending, []
-            try:
-                outbox.chats = max(1, await _notify_staff(context, partial(_lines, makes)))
-            except Exception:  # one bad round must not keep the next lines waiting
-                log.exception("could not send the volunteers' lines")
-            outbox.last_round = loop.time()
-    finally:
-        outbox.task = None
-
-
-async def _round_due(context: ContextTypes.DEFAULT_TYPE, outbox: StaffOutbox) -> None:
-    """Return when the next round may go: at once if nothing else is being handled, else when
-    the bot goes idle or the round is due (a gap after the last round; a gap from now if
-    there was none lately), whichever comes first."""
-    processor = context.application.update_processor
-    idle = getattr(processor, "idle", None)
-    if not isinstance(idle, asyncio.Event) or idle.is_set():
-        return
-    gap = outbox.round_gap()
-    wait = outbox.last_round + gap - asyncio.get_running_loop().time()
-    if wait <= 0:
-        wait = gap
-    try:
-        await asyncio.wait_for(idle.wait(), wait)
-    except TimeoutError:
-        pass
-
-
-async def _notify_staff(context: ContextTypes.DEFAULT_TYPE, make: Callable[[str], str]) -> int:
-    """Returns how many chats got it."""
+    Posted to the outbox (see ``_post``); lines waiting for the same chat go out joined in
+    one message (a volunteers' group takes 20 messages a minute). Returns how many chats it
+    was posted for."""
     svc = services(context)
+
+    def write(lang: str) -> str:
+        try:
+            return make(lang)
+        except Exception:  # a line that cannot be written must not undo what it reports
+            log.exception("could not write a volunteers' line")
+            return ""
+
     if svc.config.volunteer_chat is not None:
-        return int(await send(context, svc.config.volunteer_chat, make(svc.contest.language)))
+        return int(await _post_line(context, svc.config.volunteer_chat,
+                                    write(svc.contest.language), priority))
     people = set(await svc.day.volunteers()) | set(svc.config.organisers)
-    sent = 0
+    posted = 0
     texts: dict[str, str] = {}  # written once per language, not once per volunteer
     for user_id in sorted(people):
         if await svc.store.person(user_id) is None:
             continue  # never talked to the bot: Telegram would refuse
         lang = await language_of(svc, user_id)
         if lang not in texts:
-            texts[lang] = make(lang)
-        sent += await send(context, user_id, texts[lang])
-    return sent
+            texts[lang] = write(lang)
+        posted += await _post_line(context, user_id, texts[lang], priority)
+    return posted
+
+
+async def _post_line(context: ContextTypes.DEFAULT_TYPE, chat_id: int, text: str,
+                     priority: int) -> bool:
+    posted = False
+    for part in message_parts(text):
+        if part.strip():
+            await _post(context.bot, chat_id, {"text": part}, priority, grouping="staff")
+            posted = True
+    return posted
 
 
 async def notify_entry(
-    context: ContextTypes.DEFAULT_TYPE, number: int, make: Callable[[str], str]
+    context: ContextTypes.DEFAULT_TYPE, number: int, make: Callable[[str], str],
+    priority: int = PRIORITY_COPY,
 ) -> int:
+    """To every phone following entry ``number``; returns how many it was posted for."""
     svc = services(context)
     sent = 0
     for user_id in await svc.day.linked_users(number):
-        if await send(context, user_id, make(await language_of(svc, user_id))):
+        if await send(context, user_id, make(await language_of(svc, user_id)), priority):
             sent += 1
     return sent
 

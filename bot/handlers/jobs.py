@@ -15,7 +15,15 @@ from apscheduler.jobstores.base import JobLookupError  # type: ignore[import-unt
 from telegram.ext import Application, CallbackContext, ContextTypes
 
 from bot.domain.clock import format_duration
-from bot.handlers.common import Services, language_of, notify_entry, notify_staff, send, services
+from bot.handlers.common import (
+    Services,
+    language_of,
+    notify_entry,
+    notify_staff,
+    recording,
+    send,
+    services,
+)
 from bot.handlers.registration import announce_changes, closing_report
 from bot.services.texts import clock_time, names
 from bot.support.i18n import tr
@@ -44,22 +52,10 @@ def _replace(app: Application[Any, Any, Any, Any, Any, Any], name: str, callback
                               job_kwargs=LATE_IS_STILL_OWED)
 
 
-RETRY_SECONDS = 20.0
 # APScheduler skips a job more than a second late ("misfire"): a laptop that slept across the
 # moment a notice was due would never send it. A late job still runs; each job checks in the
 # database whether its announcement is still owed (and clock alerts whether it still helps).
 LATE_IS_STILL_OWED: dict[str, Any] = {"misfire_grace_time": None, "coalesce": True}
-
-
-def retry(context: CallbackContext[Any, Any, Any, Any], name: str, callback: Any,
-          data: dict[str, Any]) -> None:
-    """Run a job again in RETRY_SECONDS (real time): what must arrive is retried until sent."""
-    jq = context.application.job_queue
-    assert jq is not None
-    data["tries"] = int(data.get("tries", 0)) + 1
-    log.warning("%s not delivered, retry %d in %.0f s", name, data["tries"], RETRY_SECONDS)
-    jq.run_once(callback, when=RETRY_SECONDS, name=name, data=data,
-                job_kwargs=LATE_IS_STILL_OWED)
 
 
 def schedule_notice(context: ContextTypes.DEFAULT_TYPE, entry: int, key: str,
@@ -106,18 +102,14 @@ async def cooldown_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
     assert job is not None and isinstance(job.data, dict)
     svc = services(context)
     key, entry = str(job.data["key"]), int(job.data["entry"])
-    if not await svc.day.notice_due(key):
-        return
     minutes = round(svc.contest.escape.cooldown / 60) if svc.contest.escape else 0
-    sent = await notify_entry(context, entry, lambda lang: tr(
-        lang, "Entry #{entry}: {minutes} minutes have passed, you may ask for a hint or a "
-        "solution again (/pista, /solucion).", entry=entry, minutes=minutes))
-    linked = await svc.day.linked_users(entry)
-    if linked and sent == 0:
-        # Telegram did not take it (network down, 5xx): try again shortly, nothing recorded
-        retry(context, job.name or key, cooldown_job, dict(job.data))
-        return
-    await svc.day.record_notice(key, entry, datetime.fromtimestamp(job.data["when"], UTC))
+    async with recording(svc):  # the notice recorded and owed together (the outbox sends it)
+        if not await svc.day.notice_due(key):
+            return
+        await notify_entry(context, entry, lambda lang: tr(
+            lang, "Entry #{entry}: {minutes} minutes have passed, you may ask for a hint or a "
+            "solution again (/pista, /solucion).", entry=entry, minutes=minutes))
+        await svc.day.record_notice(key, entry, datetime.fromtimestamp(job.data["when"], UTC))
 
 
 async def handover_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
@@ -146,14 +138,15 @@ async def handover_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
             lines.append(tr(lang, "Every pair solved the escape."))
         return "\n".join(lines)
 
-    delivered = await notify_staff(context, staff_text, wait=True)
-    if delivered == 0 and int(job.data.get("tries", 0)) < 30:  # Telegram down: try again
-        retry(context, job.name or f"handover:{category_id}", handover_job, dict(job.data))
-        return
-    for s in unsolved:
-        await notify_entry(context, s.entry.number, lambda lang: tr(
-            lang, "Time is up for the escape: collect your puzzle from the volunteers now."))
-    await svc.day.record_handover(category_id, datetime.fromtimestamp(job.data["when"], UTC))
+    async with recording(svc):  # recorded with the messages it owes (the outbox sends them)
+        if not await svc.day.record_handover(category_id,
+                                             datetime.fromtimestamp(job.data["when"], UTC)):
+            return
+        await notify_staff(context, staff_text)
+        for s in unsolved:
+            await notify_entry(context, s.entry.number, lambda lang: tr(
+                lang, "Time is up for the escape: collect your puzzle from the volunteers "
+                "now."))
     log.info("handover sent for %s (%d unsolved)", category_id, len(unsolved))
 
 
@@ -199,8 +192,6 @@ async def alert_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
     data: dict[str, Any] = job.data
     svc = services(context)
     name = str(data["name"])
-    if await svc.store.has_ref("alert", name):
-        return
     contest = svc.contest
     category = contest.category(str(data.get("category", "")))
 
@@ -226,10 +217,12 @@ async def alert_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
             users.update(await svc.day.linked_users(state.entry.number))
     else:
         users.update(await svc.day.participants())
-    for user_id in sorted(users):
-        await send(context, user_id, text(await language_of(svc, user_id)))
-    await notify_staff(context, text, wait=True)
-    async with svc.store.transaction() as tx:
+    async with recording(svc) as tx:  # recorded with the messages it owes
+        if await tx.has_ref("alert", name):
+            return
+        for user_id in sorted(users):
+            await send(context, user_id, text(await language_of(svc, user_id)))
+        await notify_staff(context, text)
         await tx.add_event(at=datetime.fromtimestamp(data["when"], UTC), kind="alert",
                            role="system", category=category.id if category else None,
                            ref=name)

@@ -18,6 +18,7 @@ from bot.handlers.common import (
     language_of,
     notify_staff,
     parse_int,
+    recording,
     refuse_role,
     remember,
     reply,
@@ -25,7 +26,7 @@ from bot.handlers.common import (
 )
 from bot.handlers.jobs import schedule_notice
 from bot.handlers.menus import refresh_menu
-from bot.services.contest_day import Cooldown
+from bot.services.contest_day import Cooldown, Granted
 from bot.services.outcomes import Refusal
 from bot.services.texts import clock_time, names, refusal, tickets_report
 from bot.storage.store import Entry
@@ -65,31 +66,36 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     day = who.svc.day
     if code.startswith("v"):
-        joined = await day.join_volunteer(who.user_id, code, who.at, update.update_id)
-        if isinstance(joined, Refusal):
-            await reply(update, refusal(who.lang, joined, who.svc.contest))
+        async with recording(who.svc):
+            joined = await day.join_volunteer(who.user_id, code, who.at, update.update_id)
+            if isinstance(joined, Refusal):
+                await reply(update, refusal(who.lang, joined, who.svc.contest))
+                return
+            await remember(update, context)
+            if joined.already:
+                await reply(update, tr(who.lang, "You are already a volunteer."))
+            else:
+                await reply(update, tr(who.lang, "Welcome, volunteer! You can now record "
+                                       "stages, escapes, finishes and pieces.") + "\n\n"
+                            + help_text(await caller(update, context) or who))
+        await refresh_menu(context, who.user_id)
+        return
+    async with recording(who.svc):
+        out = await day.link(who.user_id, code, who.at, update.update_id)
+        if isinstance(out, Refusal):
+            await reply(update, refusal(who.lang, out, who.svc.contest))
             return
         await remember(update, context)
-        await refresh_menu(context, who.user_id)
-        if joined.already:
-            await reply(update, tr(who.lang, "You are already a volunteer."))
-        else:
-            await reply(update, tr(who.lang, "Welcome, volunteer! You can now record stages, "
-                                   "escapes, finishes and pieces.") + "\n\n" + help_text(
-                await caller(update, context) or who))
-        return
-    out = await day.link(who.user_id, code, who.at, update.update_id)
-    if isinstance(out, Refusal):
-        await reply(update, refusal(who.lang, out, who.svc.contest))
-        return
-    entry = out.entry
-    await remember(update, context)
+        await reply(update, _linked_text(who, out.entry, out.already))
     await refresh_menu(context, who.user_id)
+
+
+def _linked_text(who: Caller, entry: Entry, already: bool) -> str:
     category = who.svc.contest.category(entry.category)
     text = tr(who.lang, "You follow entry #{entry} ({names}), category {category}.",
               entry=entry.number, names=names(entry.names),
               category=category.name if category else entry.category)
-    if out.already:
+    if already:
         text = tr(who.lang, "You already follow entry #{entry}.", entry=entry.number)
     if category is not None and category.escape:
         text += "\n" + tr(who.lang, "During the escape: /pista for a hint, /solucion for a "
@@ -97,7 +103,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                           "/listo.")
     elif category is not None:
         text += "\n" + tr(who.lang, "When you finish the puzzle, send /listo.")
-    await reply(update, text)
+    return text
 
 
 async def ayuda(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -278,15 +284,25 @@ async def do_request(
     contest = svc.contest
     if update.callback_query is None and await already_handled(update, who):
         return
-    out = await svc.day.request(
-        who.user_id, number, kind, stage, at or who.at,
-        update.update_id if update.callback_query is None else None,
-    )
-    if isinstance(out, Refusal):
-        await reply(update, refusal(who.lang, out, contest))
-        if isinstance(out, Cooldown) and out.moment is not None:
-            schedule_notice(context, number, f"cooldown:{number}:{out.next_at}", out.moment)
-        return
+    async with recording(svc):
+        out = await svc.day.request(
+            who.user_id, number, kind, stage, at or who.at,
+            update.update_id if update.callback_query is None else None,
+        )
+        if isinstance(out, Refusal):
+            await reply(update, refusal(who.lang, out, contest))
+        else:
+            await _granted(update, context, who, out, number, kind, stage, at or who.at)
+    if isinstance(out, Cooldown) and out.moment is not None:
+        schedule_notice(context, number, f"cooldown:{number}:{out.next_at}", out.moment)
+
+
+async def _granted(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller,
+                   out: Granted, number: int, kind: Kind, stage: int, at: datetime) -> None:
+    """What a granted request is answered with, posted in its transaction: the answer, the
+    volunteers' line, the partner's copy."""
+    svc = who.svc
+    contest = svc.contest
     charge = out.charge
     state = out.state
     assert state is not None and state.ledger is not None
@@ -314,14 +330,14 @@ async def do_request(
         return "\n".join(lines)
 
     await reply(update, answer(who.lang))
-    t = state.clock.elapsed(at or who.at) or 0
+    t = state.clock.elapsed(at) or 0
 
     def staff_line(lang: str) -> str:
         kind_text = tr(lang, "hint") if kind is Kind.HINT else tr(lang, "solution")
         return tr(lang, "#{entry} {names}: {kind} stage {stage} at {time} ({clock}). "
                   "Tickets used {used}, bought {bought}; {left} left.",
                   entry=number, names=names(state.entry.names), kind=kind_text, stage=stage,
-                  time=format_duration(t), clock=clock_time(contest, at or who.at),
+                  time=format_duration(t), clock=clock_time(contest, at),
                   used=charge.tickets_used, bought=charge.tickets_bought,
                   left=state.ledger.tickets_left if state.ledger else 0)
 
@@ -356,16 +372,17 @@ async def listo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     if await already_handled(update, who):
         return
-    out = await who.svc.day.ready(who.user_id, entry.number, who.at, update.update_id)
     contest = who.svc.contest
-    if isinstance(out, Refusal):
-        await reply(update, refusal(who.lang, out, contest))
-        return
-    t = out.time
-    await reply(update, tr(who.lang, "Noted: finished at {time} ({clock}). A volunteer is coming "
-                           "to check.", time=format_duration(t),
-                           clock=clock_time(contest, who.at)))
-    await notify_staff(context, lambda lang: tr(
-        lang, "FINISHED? #{entry} {names} says done at {time} ({clock}): go and check, then "
-        "/fin {entry}.", entry=entry.number, names=names(entry.names), time=format_duration(t),
-        clock=clock_time(contest, who.at)))
+    async with recording(who.svc):
+        out = await who.svc.day.ready(who.user_id, entry.number, who.at, update.update_id)
+        if isinstance(out, Refusal):
+            await reply(update, refusal(who.lang, out, contest))
+            return
+        t = out.time
+        await reply(update, tr(who.lang, "Noted: finished at {time} ({clock}). A volunteer is "
+                               "coming to check.", time=format_duration(t),
+                               clock=clock_time(contest, who.at)))
+        await notify_staff(context, lambda lang: tr(
+            lang, "FINISHED? #{entry} {names} says done at {time} ({clock}): go and check, "
+            "then /fin {entry}.", entry=entry.number, names=names(entry.names),
+            time=format_duration(t), clock=clock_time(contest, who.at)))

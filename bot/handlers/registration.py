@@ -38,12 +38,15 @@ from bot.domain.registration import (
 from bot.handlers.commands import names_for
 from bot.handlers.common import (
     Caller,
+    Services,
     button_moment,
     caller,
     language_of,
     organiser,
     parse_int,
+    post_text,
     recorder,
+    recording,
     refuse_role,
     remember,
     reply,
@@ -61,7 +64,7 @@ from bot.services.registrations import (
 )
 from bot.services.summary import money
 from bot.services.texts import names
-from bot.storage.store import Entry
+from bot.storage.store import PRIORITY_BULK, PRIORITY_COPY, Entry
 from bot.support.i18n import tr
 
 CATEGORY, NAME, BIRTH, QUESTION, MEAL_ADULTS, MEAL_CHILDREN, CONFIRM = (
@@ -444,34 +447,41 @@ async def confirm(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | i
     assert category is not None
     # Stamped with the moment the summary was shown (the button press carries no date).
     at = query.message.date if query.message is not None and query.message.date else who.at
-    out = await registrations(context).register(
-        who.user_id, category, draft_members(draft), int(draft.get("meal_adults", 0)),
-        int(draft.get("meal_children", 0)), at, None,
-    )
-    if not isinstance(out, Registered):
-        if isinstance(out, RegistrationShut):
-            await reply(update, closed_text(who.lang, contest, out.window))
+    async with recording(who.svc):
+        out = await registrations(context).register(
+            who.user_id, category, draft_members(draft), int(draft.get("meal_adults", 0)),
+            int(draft.get("meal_children", 0)), at, None,
+        )
+        if not isinstance(out, Registered):
+            if isinstance(out, RegistrationShut):
+                await reply(update, closed_text(who.lang, contest, out.window))
+            else:
+                await reply(update, ineligible_text(who.lang, out.problem))
         else:
-            await reply(update, ineligible_text(who.lang, out.problem))
-        _clear(context)
-        _save_after(update, context)
+            await remember(update, context)
+            await reply(update, await _registered_text(context, who, category, out))
+    _clear(context)
+    _save_after(update, context)
+    if not isinstance(out, Registered):
         return ConversationHandler.END
-    number, place = out.number, out.place
-    await remember(update, context)
-    entry = await who.svc.store.entry(number)
+    _save_after(update, context)
+
+    await refresh_menu(context, who.user_id)
+    return ConversationHandler.END
+
+
+async def _registered_text(context: ContextTypes.DEFAULT_TYPE, who: Caller, category: Category,
+                           out: Registered) -> str:
+    contest = who.svc.contest
+    entry = await who.svc.store.entry(out.number)
     assert entry is not None
-    lines = [place_text(who.lang, contest, number, place)]
+    lines = [place_text(who.lang, contest, out.number, out.place)]
     if category.members > 1:
         link = f"https://t.me/{context.bot.username}?start={entry.join_code}"
         lines.append(tr(who.lang, "Send this link to your partner so they can follow the "
                         "entry on their phone: {link}", link=link))
     lines.append(tr(who.lang, "Your entries and payments: /mis_inscripciones"))
-    await reply(update, "\n".join(lines))
-    _clear(context)
-    _save_after(update, context)
-
-    await refresh_menu(context, who.user_id)
-    return ConversationHandler.END
+    return "\n".join(lines)
 
 
 def _clear(context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -666,21 +676,24 @@ async def baja_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     at = button_moment(update)
     if at is None:
         return
-    out = await registrations(context).withdraw(who.user_id, "participant", number, at, None)
-    if not isinstance(out, Withdrawn):
-        await reply(update, tr(who.lang, "Entry #{entry} was already withdrawn.", entry=number))
-        return
-    place = out.place
-    if place.refundable and out.paid:
-        refund = tr(who.lang, "What you paid will be refunded.")
-    elif place.refundable:
-        refund = tr(who.lang, "A refund is due under the contest's rules for anything you "
-                    "paid.")
-    else:
-        refund = tr(who.lang, "Under the contest's rules, this withdrawal is not refunded.")
-    await reply(update, tr(who.lang, "Entry #{entry} is withdrawn.", entry=number) + " "
-                + refund)
-    await announce_changes(context.application, at)
+    async with recording(who.svc):
+        out = await registrations(context).withdraw(who.user_id, "participant", number, at,
+                                                    None)
+        if not isinstance(out, Withdrawn):
+            await reply(update, tr(who.lang, "Entry #{entry} was already withdrawn.",
+                                   entry=number))
+            return
+        place = out.place
+        if place.refundable and out.paid:
+            refund = tr(who.lang, "What you paid will be refunded.")
+        elif place.refundable:
+            refund = tr(who.lang, "A refund is due under the contest's rules for anything you "
+                        "paid.")
+        else:
+            refund = tr(who.lang, "Under the contest's rules, this withdrawal is not refunded.")
+        await reply(update, tr(who.lang, "Entry #{entry} is withdrawn.", entry=number) + " "
+                    + refund)
+        await announce_changes(context.application, at)
 
 
 # -- organisers ------------------------------------------------------------------------------
@@ -714,17 +727,18 @@ async def pagado(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                                    "like 2012-02-15.", text=args[1][:20]))
             return
         paid_at = day
-    out = await registrations(context).pay(who.user_id, number, paid_at, who.at,
-                                           update.update_id)
-    if not isinstance(out, Paid):
-        await reply(update, tr(who.lang, "There is no entry number {entry}.", entry=number))
-        return
-    place = out.place
-    tz = ZoneInfo(contest.timezone)
-    await reply(update, tr(who.lang, "Payment of entry #{entry} recorded on {day}.",
-                           entry=number, day=paid_at.astimezone(tz).strftime("%Y-%m-%d"))
-                + "\n" + place_text(who.lang, contest, number, place))
-    await announce_changes(context.application, who.at)
+    async with recording(who.svc):
+        out = await registrations(context).pay(who.user_id, number, paid_at, who.at,
+                                               update.update_id)
+        if not isinstance(out, Paid):
+            await reply(update, tr(who.lang, "There is no entry number {entry}.",
+                                   entry=number))
+            return
+        tz = ZoneInfo(contest.timezone)
+        await reply(update, tr(who.lang, "Payment of entry #{entry} recorded on {day}.",
+                               entry=number, day=paid_at.astimezone(tz).strftime("%Y-%m-%d"))
+                    + "\n" + place_text(who.lang, contest, number, out.place))
+        await announce_changes(context.application, who.at)
 
 
 async def inscritos(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -829,29 +843,39 @@ async def announce_changes(app: Any, now: datetime) -> None:
     regs: Registrations = app.bot_data["registrations"]
     svc = app.bot_data["services"]
     contest = svc.contest
-    told = await regs.announced()
-    for entry, place in await regs.changes(now):
-        before = told.get(entry.number, "").split(":")[-1]
-        for user_id in await regs.recipients(entry.number):
-            lang = await language_of(svc, user_id)
-            if place.status is Status.CONFIRMED and before == Status.PENDING_PAYMENT.value:
-                text = tr(lang, "Payment received: entry #{entry} has a confirmed place.",
-                          entry=entry.number)
-            elif place.status is Status.CONFIRMED:
-                text = tr(lang, "Good news: a place freed up and entry #{entry} now has a "
-                          "confirmed place.", entry=entry.number)
-            else:
-                text = place_text(lang, contest, entry.number, place)
-            await app.bot.send_message(user_id, text)
-        await regs.record_status(entry.number, place, now)
+    # each status change recorded with the messages telling it (in the caller's operation
+    # when there is one: a withdrawal and the place it frees commit together)
+    async with recording(svc):
+        told = await regs.announced()
+        for entry, place in await regs.changes(now):
+            before = told.get(entry.number, "").split(":")[-1]
+            for user_id in await regs.recipients(entry.number):
+                lang = await language_of(svc, user_id)
+                if place.status is Status.CONFIRMED and \
+                        before == Status.PENDING_PAYMENT.value:
+                    text = tr(lang, "Payment received: entry #{entry} has a confirmed place.",
+                              entry=entry.number)
+                elif place.status is Status.CONFIRMED:
+                    text = tr(lang, "Good news: a place freed up and entry #{entry} now has a "
+                              "confirmed place.", entry=entry.number)
+                else:
+                    text = place_text(lang, contest, entry.number, place)
+                await post_text(app.bot, user_id, text, PRIORITY_BULK)
+            await regs.record_status(entry.number, place, now)
 
 
 async def closing_report(app: Any, now: datetime) -> None:
     """At the closing time: the organisers get the entries left out and owed a refund."""
     regs: Registrations = app.bot_data["registrations"]
     svc = app.bot_data["services"]
-    if await svc.store.has_ref("closing_report", "closing"):
-        return
+    async with recording(svc) as tx:
+        if await tx.has_ref("closing_report", "closing"):
+            return
+        await _closing_report(app, svc, regs, now)
+        await tx.add_event(at=now, kind="closing_report", role="system", ref="closing")
+
+
+async def _closing_report(app: Any, svc: Services, regs: Registrations, now: datetime) -> None:
     left_out = [s for s in await regs.statuses(now) if s.place.status is Status.LEFT_OUT]
     contest = svc.contest
     for organiser_id in sorted(svc.config.organisers):
@@ -865,6 +889,4 @@ async def closing_report(app: Any, now: datetime) -> None:
                          f"{money(s.fee.total, contest.currency)}")
         if not left_out:
             lines.append(tr(lang, "None: every paid entry has a place."))
-        await app.bot.send_message(organiser_id, "\n".join(lines))
-    async with svc.store.transaction() as tx:
-        await tx.add_event(at=now, kind="closing_report", role="system", ref="closing")
+        await post_text(app.bot, organiser_id, "\n".join(lines), PRIORITY_COPY)

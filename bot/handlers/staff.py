@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-import asyncio
+import math
 
 from telegram import InputFile, Update
 from telegram.ext import ContextTypes
@@ -17,6 +17,7 @@ from bot.handlers.common import (
     organiser,
     parse_int,
     recorder,
+    recording,
     reply,
     send,
     services,
@@ -26,6 +27,7 @@ from bot.services.outcomes import Refusal, UnknownEntry
 from bot.services.picture import ranking_png
 from bot.services.state import moment_seconds
 from bot.services.texts import duration_error, event_name, history_lines, ranking_lines, refusal
+from bot.storage.store import PRIORITY_BULK
 from bot.support.i18n import tr
 
 
@@ -72,14 +74,15 @@ async def etapa(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     number, stage = parse_int(args[0]), parse_int(args[1])
     assert number is not None and stage is not None
-    out = await who.svc.day.confirm_stage(
-        who.user_id, _role(who), number, stage, who.at, update.update_id
-    )
-    if isinstance(out, Refusal):
-        await _refuse(update, who, out)
-        return
-    await reply(update, tr(who.lang, "Entry {entry} confirmed in stage {stage} at {time}.",
-                           entry=number, stage=stage, time=format_duration(out.time)))
+    async with recording(who.svc):
+        out = await who.svc.day.confirm_stage(
+            who.user_id, _role(who), number, stage, who.at, update.update_id
+        )
+        if isinstance(out, Refusal):
+            await _refuse(update, who, out)
+            return
+        await reply(update, tr(who.lang, "Entry {entry} confirmed in stage {stage} at {time}.",
+                               entry=number, stage=stage, time=format_duration(out.time)))
 
 
 async def escape(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -90,23 +93,24 @@ async def escape(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if parsed is None:
         return
     number, typed = parsed
-    out = await who.svc.day.solve(
-        who.user_id, _role(who), number, typed, who.at, update.update_id
-    )
-    if isinstance(out, Refusal):
-        await _refuse(update, who, out)
-        return
-    t = format_duration(out.time)
-    if out.corrected:
-        text = tr(who.lang, "Entry {entry}: escape time corrected from {old} to {time}.",
-                  entry=number, old=format_duration(out.old or 0), time=t)
-    else:
-        text = tr(who.lang, "Entry {entry} solved the escape at {time}: hand over the puzzle.",
-                  entry=number, time=t)
-    await reply(update, text)
-    await notify_entry(context, number, lambda lang: tr(
-        lang, "Escape solved at {time}! Now the puzzle: when you finish it, send /listo.",
-        time=t))
+    async with recording(who.svc):
+        out = await who.svc.day.solve(
+            who.user_id, _role(who), number, typed, who.at, update.update_id
+        )
+        if isinstance(out, Refusal):
+            await _refuse(update, who, out)
+            return
+        t = format_duration(out.time)
+        if out.corrected:
+            text = tr(who.lang, "Entry {entry}: escape time corrected from {old} to {time}.",
+                      entry=number, old=format_duration(out.old or 0), time=t)
+        else:
+            text = tr(who.lang, "Entry {entry} solved the escape at {time}: hand over the "
+                      "puzzle.", entry=number, time=t)
+        await reply(update, text)
+        await notify_entry(context, number, lambda lang: tr(
+            lang, "Escape solved at {time}! Now the puzzle: when you finish it, send /listo.",
+            time=t))
 
 
 async def fin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -117,25 +121,27 @@ async def fin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if parsed is None:
         return
     number, typed = parsed
-    out = await who.svc.day.finish(
-        who.user_id, _role(who), number, typed, who.at, update.update_id
-    )
-    if isinstance(out, Refusal):
-        await _refuse(update, who, out)
-        return
-    t = format_duration(out.time)
-    if out.corrected:
-        old = out.old
-        text = tr(who.lang, "Entry {entry}: finish corrected from {old} to {time}.",
-                  entry=number, old=format_duration(old) if old is not None else "-", time=t)
-    elif out.from_ready:
-        text = tr(who.lang, "Entry {entry} finished at {time} (the moment they said /listo).",
-                  entry=number, time=t)
-    else:
-        text = tr(who.lang, "Entry {entry} finished at {time}.", entry=number, time=t)
-    await reply(update, text)
-    await notify_entry(context, number, lambda lang: tr(
-        lang, "Your finish is recorded: {time}. Well done!", time=t))
+    async with recording(who.svc):
+        out = await who.svc.day.finish(
+            who.user_id, _role(who), number, typed, who.at, update.update_id
+        )
+        if isinstance(out, Refusal):
+            await _refuse(update, who, out)
+            return
+        t = format_duration(out.time)
+        if out.corrected:
+            old = out.old
+            text = tr(who.lang, "Entry {entry}: finish corrected from {old} to {time}.",
+                      entry=number, old=format_duration(old) if old is not None else "-",
+                      time=t)
+        elif out.from_ready:
+            text = tr(who.lang, "Entry {entry} finished at {time} (the moment they said "
+                      "/listo).", entry=number, time=t)
+        else:
+            text = tr(who.lang, "Entry {entry} finished at {time}.", entry=number, time=t)
+        await reply(update, text)
+        await notify_entry(context, number, lambda lang: tr(
+            lang, "Your finish is recorded: {time}. Well done!", time=t))
 
 
 async def piezas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -155,32 +161,34 @@ async def piezas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         except ValueError:
             await _usage(update, who, "/piezas N P")
             return
-    out = await who.svc.day.pieces(
-        who.user_id, _role(who), number, count, who.at, update.update_id
-    )
-    if isinstance(out, Refusal):
-        await _refuse(update, who, out)
-        return
-    if out.corrected:
-        text = tr(who.lang, "Entry {entry}: pieces corrected from {old} to {count}.",
-                  entry=number, old=out.old, count=count)
-    else:
-        text = tr(who.lang, "Entry {entry}: {count} pieces.", entry=number, count=count)
-    await reply(update, text)
+    async with recording(who.svc):
+        out = await who.svc.day.pieces(
+            who.user_id, _role(who), number, count, who.at, update.update_id
+        )
+        if isinstance(out, Refusal):
+            await _refuse(update, who, out)
+            return
+        if out.corrected:
+            text = tr(who.lang, "Entry {entry}: pieces corrected from {old} to {count}.",
+                      entry=number, old=out.old, count=count)
+        else:
+            text = tr(who.lang, "Entry {entry}: {count} pieces.", entry=number, count=count)
+        await reply(update, text)
 
 
 async def deshacer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     who = await recorder(update, context, "volunteer")
     if who is None:
         return
-    out = await who.svc.day.undo(who.user_id, _role(who), who.at, update.update_id)
-    if isinstance(out, Refusal):
-        await _refuse(update, who, out)
-        return
-    ev = out.event
-    target = f"#{ev.entry}" if ev.entry is not None else (ev.category or "")
-    what = f"{event_name(who.lang, ev.kind)} {target}".strip()
-    await reply(update, tr(who.lang, "Taken back: {what}.", what=what))
+    async with recording(who.svc):
+        out = await who.svc.day.undo(who.user_id, _role(who), who.at, update.update_id)
+        if isinstance(out, Refusal):
+            await _refuse(update, who, out)
+            return
+        ev = out.event
+        target = f"#{ev.entry}" if ev.entry is not None else (ev.category or "")
+        what = f"{event_name(who.lang, ev.kind)} {target}".strip()
+        await reply(update, tr(who.lang, "Taken back: {what}.", what=what))
     if ev.kind in ("clock_start", "pause", "resume"):
         await schedule_contest_jobs(context.application)
 
@@ -231,14 +239,16 @@ async def inicio(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await reply(update, tr(who.lang, "Unknown category. Categories: {ids}",
                                    ids=", ".join(c.id for c in contest.categories)))
             return
-    out = await who.svc.day.start_clock(
-        who.user_id, category.id if category else None, who.at, update.update_id
-    )
-    if isinstance(out, Refusal):
-        await _refuse(update, who, out)
-        return
-    started = ", ".join(out.started)
-    await reply(update, tr(who.lang, "Clock started for: {categories}.", categories=started))
+    async with recording(who.svc):
+        out = await who.svc.day.start_clock(
+            who.user_id, category.id if category else None, who.at, update.update_id
+        )
+        if isinstance(out, Refusal):
+            await _refuse(update, who, out)
+            return
+        started = ", ".join(out.started)
+        await reply(update, tr(who.lang, "Clock started for: {categories}.",
+                               categories=started))
     await schedule_contest_jobs(context.application)
 
 
@@ -246,11 +256,12 @@ async def pausa(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     who = await recorder(update, context, "organiser")
     if who is None:
         return
-    out = await who.svc.day.pause(who.user_id, who.at, update.update_id)
-    if isinstance(out, Refusal):
-        await _refuse(update, who, out)
-        return
-    await reply(update, tr(who.lang, "Break: every clock is paused. /reanudar to go on."))
+    async with recording(who.svc):
+        out = await who.svc.day.pause(who.user_id, who.at, update.update_id)
+        if isinstance(out, Refusal):
+            await _refuse(update, who, out)
+            return
+        await reply(update, tr(who.lang, "Break: every clock is paused. /reanudar to go on."))
     await schedule_contest_jobs(context.application)
 
 
@@ -258,11 +269,12 @@ async def reanudar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     who = await recorder(update, context, "organiser")
     if who is None:
         return
-    out = await who.svc.day.resume(who.user_id, who.at, update.update_id)
-    if isinstance(out, Refusal):
-        await _refuse(update, who, out)
-        return
-    await reply(update, tr(who.lang, "The clocks run again."))
+    async with recording(who.svc):
+        out = await who.svc.day.resume(who.user_id, who.at, update.update_id)
+        if isinstance(out, Refusal):
+            await _refuse(update, who, out)
+            return
+        await reply(update, tr(who.lang, "The clocks run again."))
     await schedule_contest_jobs(context.application)
 
 
@@ -325,7 +337,8 @@ PICTURE_WORDS = {"foto", "imagen", "image", "photo", "picture", "img"}
 
 
 async def anuncio(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """An organiser's announcement to every linked participant, paced by AIORateLimiter."""
+    """An organiser's announcement to every linked participant: recorded with one message
+    owed to each of them, sent from the outbox after the more urgent ones."""
     who = await recorder(update, context, "organiser")
     if who is None:
         return
@@ -337,29 +350,25 @@ async def anuncio(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     text = text[:3500]
     users = await who.svc.day.participants()
-    await reply(update, tr(who.lang, "Sending the announcement to {count} people...",
-                           count=len(users)))
-    async with who.svc.store.transaction() as tx:
+    async with recording(who.svc) as tx:
         await tx.add_event(at=who.at, kind="announcement", role="organiser",
                            actor=who.user_id, data={"text": text, "recipients": len(users)},
                            update_id=update.update_id)
-    semaphore = asyncio.Semaphore(30)
-
-    async def one(user_id: int) -> bool:
-        async with semaphore:  # AIORateLimiter paces them; this bounds what is in flight
-            return await send(context, user_id, "📣 " + text)
-
-    results = await asyncio.gather(*(one(u) for u in users))
-    await reply(update, tr(who.lang, "Announcement delivered to {sent} of {count} people.",
-                           sent=sum(results), count=len(users)))
+        for user_id in users:
+            await send(context, user_id, "📣 " + text, PRIORITY_BULK)
+        # Telegram takes about 30 messages a second from a bot, fewer while people ask
+        await reply(update, tr(who.lang, "Announcement recorded: it goes to {count} people, "
+                               "in about {seconds} s.", count=len(users),
+                               seconds=max(1, math.ceil(len(users) / 25))))
 
 
 async def voluntario(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     who = await recorder(update, context, "organiser")
     if who is None:
         return
-    code = await who.svc.day.create_invite(who.user_id, who.at, update.update_id)
-    link = f"https://t.me/{context.bot.username}?start={code}"
-    await reply(update, tr(who.lang, "Invitation for one volunteer (works once): {link}",
-                           link=link))
+    async with recording(who.svc):
+        code = await who.svc.day.create_invite(who.user_id, who.at, update.update_id)
+        link = f"https://t.me/{context.bot.username}?start={code}"
+        await reply(update, tr(who.lang, "Invitation for one volunteer (works once): {link}",
+                               link=link))
 

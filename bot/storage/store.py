@@ -108,6 +108,26 @@ class TransactionError(RuntimeError):
     under ``python -O`` too)."""
 
 
+@dataclass(frozen=True)
+class OutboxMessage:
+    """A message the bot owes someone (a row of ``outbox``): ``method`` called with
+    ``params`` and ``chat_id``. ``priority`` 0 is the answer to who asked, 1 partners' copies
+    and volunteers' lines, 2 bulk notices; ``grouping`` names lines that may go out joined
+    with the next ones to the same chat. ``id`` is None for an answer that is not stored (it
+    reports nothing recorded)."""
+
+    id: int | None
+    chat_id: int
+    priority: int
+    method: str
+    params: dict[str, Any]
+    grouping: str | None = None
+
+
+PRIORITY_ANSWER, PRIORITY_COPY, PRIORITY_BULK = 0, 1, 2
+OUTBOX_KEEP_SECONDS = 3600  # rows done this long ago are pruned (nothing reads them after)
+
+
 # the transaction the running task (or what it was started from) holds open, if any
 _HELD: ContextVar[Transaction | None] = ContextVar("puzzlebot_transaction", default=None)
 
@@ -123,12 +143,13 @@ class Transaction:
     through ``Store._wrote``, the one place where what was derived from the history is made
     stale (see docs/invariants.md)."""
 
-    __slots__ = ("_open", "_store", "_task")
+    __slots__ = ("_joinable", "_open", "_store", "_task")
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, joinable: bool = False) -> None:
         self._store = store
         self._task = asyncio.current_task()
         self._open = True
+        self._joinable = joinable
 
     def _owned(self) -> Store:
         if not self._open:
@@ -205,6 +226,43 @@ class Transaction:
                  event=event, update_id=update_id)
         return event_id
 
+    @property
+    def recorded(self) -> bool:
+        """Whether this operation has written anything but messages so far."""
+        return self._owned()._op_wrote
+
+    def post(self, chat_id: int, params: dict[str, Any], *, priority: int,
+             grouping: str | None = None, method: str = "sendMessage") -> OutboxMessage:
+        """A message owed to ``chat_id``, in this transaction: it exists (and is sent) if and
+        only if this transaction commits (the transactional outbox)."""
+        s = self._owned()
+        text = json.dumps(params, ensure_ascii=False, separators=(",", ":"))
+        cur = s._raw.execute(
+            "INSERT INTO outbox (chat_id, priority, grouping, method, params, created_at) "
+            "VALUES (?,?,?,?,?,?)", (chat_id, priority, grouping, method, text,
+                                     int(_time.time())))
+        if cur.lastrowid is None:
+            raise StoreError("SQLite gave no id for a new outbox row")
+        message = OutboxMessage(cur.lastrowid, chat_id, priority, method, params, grouping)
+        s._wrote("outbox", posted=message)
+        return message
+
+    def mark_done(self, outcomes: Sequence[tuple[int, str]], at: datetime) -> None:
+        """Messages no longer owed: (id, outcome) with outcome "sent", "unconfirmed" or
+        "refused: ..." (Telegram will never take it)."""
+        s = self._owned()
+        s._raw.executemany("UPDATE outbox SET done_at = ?, outcome = ? WHERE id = ?",
+                           [(to_ts(at), outcome, id_) for id_, outcome in outcomes])
+        s._wrote("outbox")
+
+    def prune_outbox(self, before: datetime) -> int:
+        """Forget the messages done before ``before``: the file does not grow with them."""
+        s = self._owned()
+        cur = s._raw.execute("DELETE FROM outbox WHERE done_at IS NOT NULL AND done_at < ?",
+                             (to_ts(before),))
+        s._wrote("outbox")
+        return cur.rowcount
+
     async def add_entry(
         self,
         *,
@@ -248,18 +306,26 @@ class Operation:
     rolled back, with what was derived from it), the batch's commit scheduled, and, when it
     went well, the wait until that commit is on disk."""
 
-    __slots__ = ("_token", "batch", "store", "tx")
+    __slots__ = ("_joined", "_token", "batch", "joinable", "store", "tx")
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, joinable: bool = False) -> None:
         self.store = store
+        self.joinable = joinable
         self.batch: asyncio.Future[None] | None = None
         self.tx: Transaction | None = None
         self._token: Token[Transaction | None] | None = None
+        self._joined = False
 
     async def __aenter__(self) -> Transaction:
         s = self.store
         held = _HELD.get()
         if held is not None and held._open and held._task is asyncio.current_task():
+            if held._joinable and held._store is s:
+                # part of the operation around it (a handler recording an event and the
+                # messages that report it): it commits or fails with it
+                self._joined = True
+                self.tx = held
+                return held
             # it would wait for ever for the lock its own task holds
             raise TransactionError("a transaction opened inside another one")
         await s._lock.acquire()
@@ -271,18 +337,22 @@ class Operation:
                 s._batch = asyncio.get_running_loop().create_future()
             self.batch = s._batch
             s._op_marks = None
+            s._op_posts = []
+            s._op_wrote = False
             s._raw.execute("SAVEPOINT op")
         except BaseException:
             s._schedule_commit()
             s._lock.release()
             raise
-        self.tx = Transaction(s)
+        self.tx = Transaction(s, self.joinable)
         self._token = _HELD.set(self.tx)
         return self.tx
 
     async def __aexit__(self, exc_type: type[BaseException] | None,
                         exc: BaseException | None, tb: object) -> None:
         s = self.store
+        if self._joined:
+            return  # the operation around it ends it
         assert self.tx is not None and self._token is not None
         self.tx._open = False
         _HELD.reset(self._token)
@@ -293,6 +363,7 @@ class Operation:
                 # released at once: SQLite keeps a copy of every page changed under an open
                 # savepoint, and two dozen nested ones spill those copies to a temporary file
                 s._raw.execute("RELEASE op")
+                s._batch_posts.extend(s._op_posts)
         except BaseException:
             # the savepoint could not be undone or released: nothing in this batch may
             # commit, since this operation's writes could go with it
@@ -300,6 +371,7 @@ class Operation:
             raise
         finally:
             s._op_marks = None
+            s._op_posts = []
             # the batch commits even when this operation failed: the others in it (or nobody)
             # must not be left waiting for a COMMIT that never comes
             s._schedule_commit()
@@ -317,6 +389,13 @@ class Store:
         # the corrections as they were before this operation's first one (to undo it)
         self._op_marks: tuple[set[int], dict[int, int]] | None = None
         self._batch: asyncio.Future[None] | None = None
+        # messages posted by the running operation, and by the batch's released ones: handed
+        # to ``on_posted`` once the batch is committed (never before: a rolled-back message
+        # reports nothing)
+        self._op_posts: list[OutboxMessage] = []
+        self._op_wrote = False  # the running operation wrote something but messages
+        self._batch_posts: list[OutboxMessage] = []
+        self.on_posted: Callable[[list[OutboxMessage]], object] | None = None
         self._committer: asyncio.Task[None] | None = None
         # corrections: superseded id -> the events superseding it; the dead ones derived from it
         self._supersedes: dict[int, int] = {}
@@ -415,15 +494,28 @@ class Store:
 
     # -- transactions --------------------------------------------------------------------------
 
-    def transaction(self) -> Operation:
+    def transaction(self, *, joinable: bool = False) -> Operation:
         """One writer at a time; everything inside commits together or not at all.
 
         Group commit: operations that come while others are in flight join one SQLite
         transaction (each inside its own savepoint, so a failed one undoes only itself), and
         every one of them returns only once that transaction is committed to disk. Nobody is
         answered before what they are told is durable, and a burst costs one fsync.
+
+        ``joinable``: a ``store.transaction()`` opened inside it by the same task joins it
+        instead of raising (a handler records the event through a service and posts the
+        messages that report it, in one operation); anything else nested still raises.
         """
-        return Operation(self)
+        return Operation(self, joinable)
+
+    def current(self) -> Transaction | None:
+        """The joinable transaction the running task holds open on this store, if any (where
+        the messages reporting what it records are posted)."""
+        held = _HELD.get()
+        if (held is not None and held._open and held._joinable and held._store is self
+                and held._task is asyncio.current_task()):
+            return held
+        return None
 
     def _schedule_commit(self) -> None:
         if not self.conn.in_transaction:
@@ -438,6 +530,7 @@ class Store:
             if batch is None or not self.conn.in_transaction:
                 return
             self._batch = None
+            posts, self._batch_posts = self._batch_posts, []
             try:
                 if self._poisoned:
                     raise StoreError("an operation's writes could not be undone: the batch "
@@ -452,12 +545,15 @@ class Store:
                 return
             if not batch.done():
                 batch.set_result(None)
+            if posts and self.on_posted is not None:
+                self.on_posted(posts)
 
     async def _reset_after_failed_commit(self) -> None:
         """The batch did not reach the disk: roll it back (if that fails too, the next
         operation rolls back before it begins), forget all that was derived from it, read
         the corrections again. Whatever fails here, the store is usable afterwards."""
         self._poisoned = False
+        self._batch_posts = []
         try:
             if self.conn.in_transaction:
                 await self.conn.execute("ROLLBACK")
@@ -471,6 +567,7 @@ class Store:
 
     def _undo_operation(self) -> None:
         """The operation failed: its savepoint rolled back, and what it changed in memory."""
+        self._op_posts = []
         self._raw.execute("ROLLBACK TO op")
         self._raw.execute("RELEASE op")
         if self._op_marks is not None:
@@ -480,13 +577,19 @@ class Store:
     def _wrote(self, table: str, *, event_id: int | None = None, kind: str = "",
                entry: int | None = None, supersedes: int | None = None,
                event: Event | None = None, update_id: int | None = None,
-               person: int | None = None) -> None:
+               person: int | None = None, posted: OutboxMessage | None = None) -> None:
         """The one hook every write goes through (``Transaction``): what was derived from the
         table written is made stale. Caches outside the store (contest day, registrations,
         scoreboard) are stamped with ``versions``/``entry_versions``/``writes`` and compare
         them; those change here and in ``_forget_derived`` (an undo), nowhere else. A new
         event (``event_id``, ``kind``, ``entry``, ``supersedes``) comes with its row as read
-        back (``event``) when its entry's history is held in memory."""
+        back (``event``) when its entry's history is held in memory. Nothing is derived from
+        the outbox: a message ``posted`` waits for the commit, and marks change no cache."""
+        if table == "outbox":
+            if posted is not None:
+                self._op_posts.append(posted)
+            return
+        self._op_wrote = True
         self.writes += 1
         if table == "events":
             if event_id is None:  # a row written by hand: which entry and kind is not known
@@ -774,6 +877,25 @@ class Store:
             if writes == self._people_writes:
                 self._people[user_id] = cached
         return {"name": cached[0], "language": cached[1], "tg_language": cached[2]}
+
+    # -- the outbox ----------------------------------------------------------------------------
+
+    async def owed_messages(self) -> list[OutboxMessage]:
+        """Every message still owed (committed and not done), in the order it was posted."""
+        rows = await self._fetchall(
+            "SELECT id, chat_id, priority, method, params, grouping FROM outbox "
+            "WHERE done_at IS NULL ORDER BY id")
+        return [OutboxMessage(int(r[0]), int(r[1]), int(r[2]), str(r[3]), json.loads(r[4]),
+                              r[5]) for r in rows]
+
+    async def outbox_counts(self) -> dict[str, int]:
+        """How many rows the outbox holds: owed, and done by outcome (sent, unconfirmed,
+        refused)."""
+        rows = await self._fetchall(
+            "SELECT CASE WHEN done_at IS NULL THEN 'owed' "
+            "WHEN outcome LIKE 'refused%' THEN 'refused' ELSE outcome END, COUNT(*) "
+            "FROM outbox GROUP BY 1")
+        return {str(r[0]): int(r[1]) for r in rows}
 
     # -- conversation state (python-telegram-bot persistence) ---------------------------------
 

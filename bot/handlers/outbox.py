@@ -1,0 +1,428 @@
+"""The sender: every message the bot owes, sent from the outbox in priority order within
+Telegram's limits, retried for as long as Telegram is unreachable, in order within each chat.
+
+Where messages come from (docs/invariants.md, "The outbox"):
+
+- A handler that records something posts the messages reporting it (the answer, the partner's
+  copy, the volunteers' line...) with ``Transaction.post``, in the same transaction as the
+  event. The store hands them here once that transaction is committed (``Store.on_posted``):
+  a message exists if and only if what it reports does. At start, every message still owed
+  is read back from the database (``Sender.start``).
+- An answer that reports nothing recorded (a refusal, ``/billetes``, ``/clasificacion``) is
+  not stored: ``Sender.answer`` queues it first in line, and the handler waits (a while) until
+  it is sent, so the update is confirmed to Telegram only after that; a crash before then
+  means Telegram delivers the update again and it is answered again.
+
+How they go:
+
+- One message in flight per chat, each chat's messages in the order they came.
+- Among the chats with something to send, the one holding the most urgent message goes first:
+  priority 0, the answer to the person who just asked, then 1 (partners' copies, volunteers'
+  lines), then 2 (notices and announcements to many). A chat inherits the priority of the
+  most urgent message it holds, since its earlier messages must go before it.
+- ``Limits``: at most ``overall`` messages a second in all, ``private`` a second per private
+  chat and ``group`` a second per group (Telegram's 30/s, 1/s and 20/min), each with a small
+  burst. An answer is held only to the overall limit: there is one per message the person
+  sent, so they set its pace. Volunteers' lines waiting for the same chat go out joined in
+  one message.
+- Failures (``not_delivered`` says which prove that nothing was delivered): an error that
+  proves it is retried with a growing pause for every chat (0.5 s doubling up to 10 s, for as
+  long as it takes: a village hall's 4G can be gone for minutes); a 429 waits what Telegram
+  asks; a failure that may have delivered the message (a timeout once sent) is retried once,
+  then the message is marked "unconfirmed" (logged), never sent a third time; a refusal for
+  good (blocked bot, chat not found: 400/403) is marked "refused: ..." and logged.
+- Every message that was stored is marked done in the database (in batches, through the
+  writer's group commit); rows done over an hour ago are pruned. A crash after Telegram took
+  a message and before its mark is written sends it again at start: at least once, never
+  lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import warnings
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import httpx
+from telegram import Bot
+from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError, TimedOut
+from telegram.warnings import PTBDeprecationWarning, PTBUserWarning
+
+from bot.storage.store import (
+    OUTBOX_KEEP_SECONDS,
+    PRIORITY_ANSWER,
+    OutboxMessage,
+    Store,
+)
+
+log = logging.getLogger(__name__)
+
+# The sender calls ``Bot.do_api_request``, which builds no Message from Telegram's answer
+# (nothing reads it, and parsing it costs more than the rest of a reply); PTB suggests
+# ``send_message`` instead. Filtered once here: ``warnings.catch_warnings`` around each send
+# would swap the process's filters at every call, and is not safe across concurrent sends.
+warnings.filterwarnings("ignore", message=r"Please use 'Bot\.\w+' instead",
+                        category=PTBUserWarning)
+
+MAYBE_DELIVERED_RETRIES = 1  # a send that may have gone through is sent again at most once
+FIRST_PAUSE, LONGEST_PAUSE = 0.5, 10.0  # after errors proving nothing was delivered
+MESSAGE_LIMIT = 4096  # Telegram's longest message: joined lines stay under it
+IN_FLIGHT = 16  # sends under way at once (to different chats)
+PRUNE_EVERY = 600.0  # seconds between prunings of the rows done long ago
+
+# httpx errors that python-telegram-bot 22 (HTTPXRequest.do_request) turns into NetworkError or
+# TimedOut and that prove the request never reached Telegram: no connection was made, or none
+# was free in the pool (PTB's own message says "Request was *not* sent to Telegram")
+_NEVER_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
+# httpcore's words when the server closes the connection before the first byte of an answer
+# (httpcore/_async/http11.py, which says it treats the case "as a ConnectError"): what a server
+# does with a keep-alive connection it had already closed when our request went out. Telegram
+# answers what it accepted, and a proxy that lost its backend answers 502; a connection lost
+# on the way (the hall's 4G) ends in a read timeout instead, or a reset, both counted below as
+# possibly delivered
+_HUNG_UP = "Server disconnected without sending a response"
+
+
+def not_delivered(exc: NetworkError) -> bool:
+    """Whether a failed send proves the message was not delivered, so that sending it again
+    cannot make a duplicate. How python-telegram-bot 22 raises what we catch:
+
+    - ``HTTPXRequest.do_request``: an ``httpx.TimeoutException`` becomes ``TimedOut`` and any
+      other ``httpx.HTTPError`` a ``NetworkError``, each ``from`` the httpx error;
+    - ``BaseRequest._request_wrapper``: an HTTP answer that is not 2xx (nor 400 ``BadRequest``,
+      401/403/404/409, nor a 429 with ``retry_after``, ``RetryAfter``) becomes a
+      ``NetworkError`` raised with no httpx cause (at most the ``TelegramError`` of an answer
+      that was not JSON, such as a proxy's 502 page).
+
+    Proof that it was not delivered: could not connect (refused, unreachable, DNS, connect
+    timeout), no free connection (pool timeout), an error answer from the server (5xx), or
+    the server hanging up before answering anything (``_HUNG_UP``). Anything else may have
+    been delivered: a read timeout (Telegram may still be sending it), a write that failed
+    half-way, a connection reset or cut in the middle of the answer, an unknown error.
+    """
+    cause = exc.__cause__
+    if isinstance(cause, _NEVER_SENT):
+        return True
+    if isinstance(cause, httpx.RemoteProtocolError) and str(cause).startswith(_HUNG_UP):
+        return True
+    if isinstance(exc, TimedOut):
+        return False
+    return cause is None or isinstance(cause, TelegramError)  # the server answered an error
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Telegram's flood limits, as rates (messages a second) with a small burst each."""
+
+    overall: float = 28.0  # Telegram: about 30 a second in all; AIORateLimiter holds 30
+    private: float = 1.0  # a private chat: about one a second
+    group: float = 20 / 60  # a group: 20 a minute
+    burst: int = 3  # per chat; overall: ``overall_burst``
+    overall_burst: int = 5
+
+
+TELEGRAM_LIMITS = Limits()
+
+
+class _Pace:
+    """One rate with a burst (the generic cell rate algorithm): ``wait(now)`` says how long
+    until the next message may go, ``took(now)`` counts one."""
+
+    __slots__ = ("_interval", "_slack", "_tat")
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self._interval = 1.0 / rate
+        self._slack = self._interval * (burst - 1)
+        self._tat = 0.0  # theoretical arrival time of the next message
+
+    def wait(self, now: float) -> float:
+        return max(0.0, self._tat - self._slack - now)
+
+    def took(self, now: float) -> None:
+        self._tat = max(self._tat, now) + self._interval
+
+
+class _Item:
+    __slots__ = ("ambiguous", "answered", "message")
+
+    def __init__(self, message: OutboxMessage,
+                 answered: asyncio.Future[str] | None = None) -> None:
+        self.message = message
+        self.answered = answered  # an answer not stored: its handler waits on this
+        self.ambiguous = 0  # failures that may have delivered it
+
+
+class Sender:
+    """Sends what the bot owes (see the module's doc). ``limits`` None: no pacing (the tests'
+    and the benchmark's fake Bot API, which has no flood limits)."""
+
+    def __init__(self, bot: Bot, store: Store, limits: Limits | None = TELEGRAM_LIMITS) -> None:
+        self._bot = bot
+        self.store = store
+        self._limits = limits
+        self._chats: dict[int, deque[_Item]] = {}
+        self._busy: set[int] = set()  # chats with a send under way
+        self._paces: dict[int, _Pace] = {}
+        self._overall = _Pace(limits.overall, limits.overall_burst) if limits else None
+        self._wake = asyncio.Event()
+        self._changed = asyncio.Event()  # anything moved: ``settled`` looks again
+        self._sends: set[asyncio.Task[None]] = set()
+        self._done: list[tuple[int, str]] = []  # stored messages done, to be marked
+        self._marking: asyncio.Task[None] | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._failures = 0  # errors in a row proving nothing was delivered
+        self._paused_until = 0.0  # loop time: nothing is sent before (an outage, a 429)
+        self._last_prune = -PRUNE_EVERY
+        self.sent = 0  # messages Telegram took since start (joined lines count one each)
+
+    # -- in ----------------------------------------------------------------------------------
+
+    def accept(self, messages: Iterable[OutboxMessage]) -> None:
+        """Stored messages, committed (``Store.on_posted``; at start, what is still owed)."""
+        for message in messages:
+            self._chats.setdefault(message.chat_id, deque()).append(_Item(message))
+        self._poke()
+
+    def answer(self, message: OutboxMessage) -> asyncio.Future[str]:
+        """An answer that is not stored: queued now; the future gives its outcome."""
+        future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        self._chats.setdefault(message.chat_id, deque()).append(_Item(message, future))
+        self._poke()
+        return future
+
+    def _poke(self) -> None:
+        self._wake.set()
+        self._changed.set()
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Send what was owed when the bot stopped, then whatever the store hands over."""
+        self.store.on_posted = self.accept
+        owed = await self.store.owed_messages()
+        if owed:
+            log.info("%d message(s) owed from before the start: sending them", len(owed))
+        self.accept(owed)
+        self._task = asyncio.get_running_loop().create_task(self._run(), name="outbox")
+
+    async def stop(self, grace: float = 2.0) -> None:
+        """Stop sending: the sends under way get ``grace`` seconds, the marks are written.
+        What is still owed stays in the database for the next start."""
+        if self.store.on_posted == self.accept:
+            self.store.on_posted = None
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        if self._sends:
+            await asyncio.wait(list(self._sends), timeout=grace)
+        for task in list(self._sends):
+            task.cancel()
+        if self._marking is not None:
+            with contextlib.suppress(Exception):
+                await self._marking
+        if self._done:
+            with contextlib.suppress(Exception):
+                await self._mark(self._take_done())
+
+    def owed(self) -> int:
+        """Messages waiting or under way."""
+        return sum(len(q) for q in self._chats.values()) + len(self._sends)
+
+    async def settled(self) -> None:
+        """Until nothing is waiting, under way or left to mark (the tests' and the benchmark's
+        "everything the bot had to say is said")."""
+        while self.owed() or self._done or (self._marking is not None
+                                            and not self._marking.done()):
+            self._changed.clear()
+            await self._changed.wait()
+
+    # -- the loop ----------------------------------------------------------------------------
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            now = loop.time()
+            wait: float | None = self._paused_until - now
+            if wait is not None and wait <= 0:
+                wait = None
+                if len(self._sends) < IN_FLIGHT:
+                    chat, wait = self._pick(now)
+                    if chat is not None:
+                        self._launch(chat, now)
+                        continue
+            self._wake.clear()
+            if wait is None:
+                await self._wake.wait()
+            else:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), wait)
+
+    def _pick(self, now: float) -> tuple[int | None, float | None]:
+        """The chat to send to now, or None and how long until one may go (None: nothing
+        waits)."""
+        best: tuple[int, int, int] | None = None
+        chosen: int | None = None
+        soonest: float | None = None
+        overall = self._overall.wait(now) if self._overall is not None else 0.0
+        for chat, queue in self._chats.items():
+            if not queue or chat in self._busy:
+                continue
+            urgency = min(item.message.priority for item in queue)
+            pace = self._paces.get(chat)
+            # an answer is not held to its chat's pace: there is one per message the person
+            # sent, so they set that pace (Telegram allows such bursts); what the bot sends by
+            # itself is
+            paced = pace.wait(now) if pace is not None and urgency > PRIORITY_ANSWER else 0.0
+            wait = max(overall, paced)
+            if wait > 0:
+                soonest = wait if soonest is None else min(soonest, wait)
+                continue
+            head = queue[0].message.id
+            key = (urgency, 0 if head is None else 1, head or 0)
+            if best is None or key < best:
+                best, chosen = key, chat
+        if chosen is not None:
+            return chosen, None
+        return None, soonest
+
+    def _launch(self, chat: int, now: float) -> None:
+        items = self._take(self._chats[chat])
+        if not self._chats[chat]:
+            del self._chats[chat]
+        if self._limits is not None:
+            assert self._overall is not None
+            self._overall.took(now)
+            pace = self._paces.get(chat)
+            if pace is None:
+                rate = self._limits.group if chat < 0 else self._limits.private
+                pace = self._paces[chat] = _Pace(rate, self._limits.burst)
+            pace.took(now)
+        self._busy.add(chat)
+        task = asyncio.get_running_loop().create_task(self._send(chat, items))
+        self._sends.add(task)
+        task.add_done_callback(self._sends.discard)
+
+    @staticmethod
+    def _take(queue: deque[_Item]) -> list[_Item]:
+        """The chat's next message, joined with the lines of the same kind waiting after it."""
+        first = queue.popleft()
+        items = [first]
+        m = first.message
+        if m.grouping is None or m.id is None or m.method != "sendMessage":
+            return items
+        length = len(str(m.params.get("text", "")))
+        while queue:
+            n = queue[0].message
+            same = {k: v for k, v in n.params.items() if k != "text"} == {
+                k: v for k, v in m.params.items() if k != "text"}
+            extra = len(str(n.params.get("text", ""))) + 1
+            if n.grouping != m.grouping or n.method != m.method or not same or (
+                    length + extra > MESSAGE_LIMIT):
+                break
+            items.append(queue.popleft())
+            length += extra
+        return items
+
+    # -- one send ----------------------------------------------------------------------------
+
+    async def _send(self, chat: int, items: list[_Item]) -> None:
+        m = items[0].message
+        params: dict[str, Any] = {**m.params, "chat_id": chat}
+        if len(items) > 1:
+            params["text"] = "\n".join(str(i.message.params.get("text", "")) for i in items)
+        outcome: str | None = None
+        loop = asyncio.get_running_loop()
+        try:
+            await self._bot.do_api_request(m.method, api_kwargs=params)
+            outcome = "sent"
+            self._failures = 0
+            self.sent += len(items)
+        except RetryAfter as exc:
+            with warnings.catch_warnings(action="ignore", category=PTBDeprecationWarning):
+                after = exc.retry_after  # a number of seconds today, a timedelta later
+            seconds = after.total_seconds() if isinstance(after, timedelta) else float(after)
+            log.warning("Telegram asks to wait %.0f s before sending more", seconds)
+            self._paused_until = max(self._paused_until, loop.time() + seconds)
+        except BadRequest as exc:  # a NetworkError too: first
+            outcome = f"refused: {exc.message}"
+        except NetworkError as exc:
+            if not_delivered(exc):
+                self._pause_after_failure(exc)
+            else:
+                for item in items:
+                    item.ambiguous += 1
+                if max(i.ambiguous for i in items) > MAYBE_DELIVERED_RETRIES:
+                    outcome = "unconfirmed"
+                    log.warning("a message to chat %s may not have arrived (%s twice): not "
+                                "sent a third time", chat, exc.__class__.__name__)
+                else:
+                    self._pause_after_failure(exc)
+        except TelegramError as exc:  # blocked by the person, chat gone, token refused...
+            outcome = f"refused: {exc.__class__.__name__}: {exc.message}"
+        except Exception as exc:  # noqa: BLE001 - a message we cannot send must not stop others
+            log.exception("could not send a message to chat %s", chat)
+            outcome = f"refused: {exc.__class__.__name__}"
+        finally:
+            self._busy.discard(chat)
+            if outcome is None:  # not sent: first in its chat again
+                queue = self._chats.setdefault(chat, deque())
+                queue.extendleft(reversed(items))
+            self._poke()
+        if outcome is None:
+            return
+        if outcome.startswith("refused"):
+            log.warning("Telegram refused a message to chat %s: %s", chat, outcome[9:])
+        for item in items:
+            if item.answered is not None and not item.answered.done():
+                item.answered.set_result(outcome)
+            if item.message.id is not None:
+                self._done.append((item.message.id, outcome))
+        if self._done and (self._marking is None or self._marking.done()):
+            self._marking = loop.create_task(self._mark_all(), name="outbox-marks")
+
+    def _pause_after_failure(self, exc: Exception) -> None:
+        self._failures += 1
+        pause = min(LONGEST_PAUSE, FIRST_PAUSE * 2 ** (self._failures - 1))
+        log.warning("sending failed (%s), trying again in %.1f s", exc.__class__.__name__,
+                    pause)
+        loop = asyncio.get_running_loop()
+        self._paused_until = max(self._paused_until, loop.time() + pause)
+
+    # -- marks -------------------------------------------------------------------------------
+
+    def _take_done(self) -> list[tuple[int, str]]:
+        done, self._done = self._done, []
+        return done
+
+    async def _mark_all(self) -> None:
+        try:
+            while self._done:
+                done = self._take_done()
+                try:
+                    await self._mark(done)
+                except Exception:  # noqa: BLE001 - tried again with the next ones
+                    log.exception("could not mark %d sent message(s)", len(done))
+                    self._done[:0] = done
+                    await asyncio.sleep(1.0)
+        finally:
+            self._changed.set()
+
+    async def _mark(self, done: list[tuple[int, str]]) -> None:
+        now = datetime.now(UTC)
+        loop = asyncio.get_running_loop()
+        async with self.store.transaction() as tx:
+            tx.mark_done(done, now)
+            if loop.time() - self._last_prune >= PRUNE_EVERY:
+                self._last_prune = loop.time()
+                tx.prune_outbox(now - timedelta(seconds=OUTBOX_KEEP_SECONDS))
+
+
+__all__ = ["PRIORITY_ANSWER", "Limits", "Sender", "TELEGRAM_LIMITS", "not_delivered"]

@@ -1,0 +1,164 @@
+"""The outbox end to end (issue 13): the real ``python -m bot run`` process against the fake Bot
+API over HTTP. A minute-long outage in the middle of a day loses no message and charges nothing
+twice; an answer overtakes an announcement to hundreds of phones."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sqlite3
+import sys
+from datetime import UTC, datetime, timedelta
+
+from bot.harness.fakeapi import Call, Failure, FakeBotAPI
+from tests.conftest import CASTRILLO, ROOT
+from tests.e2e import BotProcess, Phone, register, say
+from tests.test_e2e import ORGANISER, VOLUNTEER, staff
+
+OUTAGE = 60.0  # seconds of 502 for every sendMessage
+
+
+def rows(db, sql: str, params: tuple = ()) -> list[tuple]:
+    with sqlite3.connect(db) as conn:
+        return conn.execute(sql, params).fetchall()
+
+
+def owed(db) -> int:
+    return rows(db, "SELECT COUNT(*) FROM outbox WHERE done_at IS NULL")[0][0]
+
+
+def delivered(api: FakeBotAPI, chat: int) -> list[Call]:
+    return [c for c in api.calls if c.method == "sendMessage" and c.chat_id == chat]
+
+
+async def test_a_minute_without_telegram_loses_no_message(api, tmp_path):
+    db = tmp_path / "outage.sqlite3"
+    bot = BotProcess(api, db, CASTRILLO)
+    await bot.start()
+    try:
+        march = datetime(2023, 3, 10, 18, 0, tzinfo=UTC)
+        await staff(api, march)
+        pair, partner, solo = Phone(120, "Pia"), Phone(220, "Pau"), Phone(121, "Sol")
+        number, _, code = await register(api, pair, "parejas",
+                                         [("Pia Uno", "1980", [False, False]),
+                                          ("Pia Dos", "1982", [False, False])], march, (0, 0))
+        assert f"#{number}" in (await say(api, partner, f"/start {code}", march))[0]
+        single, _, _ = await register(api, solo, "adultos",
+                                      [("Sol Tres", "1975", [False, False])], march, (0, 0))
+        other = Phone(122, "Rui")
+        assert (await register(api, other, "adultos", [("Rui Cuatro", "1976", [False, False])],
+                               march, (0, 0)))[0]
+        now = datetime.now(UTC).replace(microsecond=0)
+        await say(api, ORGANISER, "/inicio", now - timedelta(minutes=30))
+
+        # the hall's connection goes: every sendMessage answers 502 for a minute
+        api.failures.append(Failure("502", count=10**9, method="sendMessage"))
+        loop = asyncio.get_running_loop()
+        outage_ends = loop.time() + OUTAGE
+        asked: dict[str, tuple[int, int]] = {}  # what was sent -> (chat, message id)
+        last = 0
+        for who, text in ((pair, "/pista 1"), (VOLUNTEER, f"/fin {single}"),
+                          (other, "/listo"), (pair, "/pista 1"),
+                          (ORGANISER, "/clasificacion adultos")):
+            last = api.send_message(who.user(), text, datetime.now(UTC))
+            asked.setdefault(text, (who.id, api._next_message))
+            await asyncio.sleep(0.5)
+        # each update that records something is handled, recorded and confirmed to Telegram
+        # during the outage (the ranking, which records nothing, waits for its answer)
+        assert await api.wait_until(lambda: api.confirmed_update() >= last - 1 and len(rows(
+            db, "SELECT id FROM events WHERE kind IN ('hint', 'finish', 'ready')")) == 3, 30)
+        assert owed(db) >= 5
+        await asyncio.sleep(max(0.0, outage_ends - loop.time()))
+        api.failures.clear()  # back
+
+        # every owed message arrives (the sender tries again at most 10 s apart)
+        assert await api.wait_until(lambda: owed(db) == 0, 30), rows(
+            db, "SELECT chat_id, params FROM outbox WHERE done_at IS NULL")
+
+        def answer_to(text: str) -> list[str]:
+            chat, message = asked[text]
+            return [c.text for c in delivered(api, chat) if c.replies_to == message]
+
+        assert await api.wait_until(lambda: all(answer_to(t) for t in asked), 20), {
+            t: answer_to(t) for t in asked}
+        assert "Tickets left: 10" in answer_to("/pista 1")[0]
+        assert any("Tickets left: 10" in c.text for c in delivered(api, partner.id))
+        staff_lines = "\n".join(c.text for c in delivered(api, VOLUNTEER.id))
+        assert f"#{number}" in staff_lines and "hint" in staff_lines
+        assert "FINISHED?" in staff_lines
+        assert any("Your finish is recorded" in c.text for c in delivered(api, solo.id))
+        assert any("Sol Tres" in t for t in answer_to("/clasificacion adultos"))
+        # one charge for the pair's request (the second /pista 1 was refused, and told so)
+        assert rows(db, "SELECT COUNT(*) FROM events WHERE kind = 'hint'")[0][0] == 1
+        # in each chat, the stored messages arrived in the order they were posted
+        stored: dict[int, list[str]] = {}
+        for chat, params in rows(db, "SELECT chat_id, params FROM outbox ORDER BY id"):
+            stored.setdefault(chat, []).append(json.loads(params)["text"])
+        for chat, texts in stored.items():
+            got = "\n".join(c.text for c in delivered(api, chat))
+            position = 0
+            for text in texts:
+                found = got.find(text, position)
+                assert found >= 0, (chat, text, got)
+                position = found + len(text)
+        assert api.violations == []
+    finally:
+        await bot.stop()
+    assert b"sending failed (NetworkError)" in bot.log
+    assert b"error while handling an update" not in bot.log
+    assert bot.log.count(b"Traceback") == 0
+
+
+async def test_an_answer_overtakes_an_announcement_to_hundreds_of_phones(api, tmp_path):
+    """400 linked phones get an announcement at Telegram's pace (about 28 a second): a pair's
+    hint asked right after it is answered before more than a few of the 400 went out."""
+    db = tmp_path / "announce.sqlite3"
+    phones = 400
+    csv = tmp_path / "entries.csv"
+    csv.write_text("number,category,names,born\n" + "".join(
+        f"{n},adultos,Person {n},1970\n" for n in range(1, phones + 1))
+        + f"{phones + 1},parejas,Ana Uno; Bea Dos,1980; 1981\n")
+    imported = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "import", "entries", str(csv), cwd=ROOT,
+        env={**{k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_",
+                                                                          "PUZZLEBOT_"))},
+             "PUZZLEBOT_DB": str(db), "PUZZLEBOT_CONTEST": str(CASTRILLO)},
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+    _, err = await imported.communicate()
+    assert imported.returncode == 0, err.decode()
+    codes = dict(rows(db, "SELECT number, join_code FROM entries"))
+    bot = BotProcess(api, db, CASTRILLO)
+    await bot.start()
+    try:
+        now = datetime.now(UTC).replace(microsecond=0)
+        await say(api, ORGANISER, "/start", now)
+        for n in range(1, phones + 1):
+            api.send_message(Phone(1000 + n, f"P{n}").user(), f"/start {codes[n]}", now)
+        pair = Phone(5000, "Ana")
+        assert "#" in (await say(api, pair, f"/start {codes[phones + 1]}", now))[0]
+        assert await api.wait_until(lambda: len(rows(
+            db, "SELECT id FROM events WHERE kind = 'link'")) == phones + 1, 60)
+        await api.settle(quiet=1.0, timeout=60)
+        await say(api, ORGANISER, "/inicio", now - timedelta(minutes=30))
+
+        api.send_message(ORGANISER.user(), "/anuncio Lunch is served in the hall",
+                         datetime.now(UTC))
+        assert await api.wait_until(lambda: sum(
+            "Lunch is served" in c.text for c in api.calls) >= 10, 30)
+        before = sum("Lunch is served" in c.text for c in api.calls)
+        api.send_message(pair.user(), "/pista 1", datetime.now(UTC))
+        asked = api._next_message
+
+        def answer() -> list[Call]:
+            return [c for c in api.calls if c.chat_id == pair.id and c.replies_to == asked]
+
+        assert await api.wait_until(lambda: bool(answer()), 10)
+        after = sum("Lunch is served" in c.text for c in api.calls)
+        assert "Tickets left: 10" in answer()[0].text
+        assert after - before <= 15, (before, after)  # not behind the 300-odd still waiting
+        assert after < phones
+        assert await api.wait_until(lambda: sum(
+            "Lunch is served" in c.text for c in api.calls) == phones + 1, 60)
+    finally:
+        await bot.stop()
