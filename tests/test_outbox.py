@@ -344,3 +344,18 @@ async def test_an_answer_not_stored_tells_its_handler_when_it_is_sent(tmp_path):
     finally:
         await sender.stop()
         await store.close()
+
+
+async def test_more_chats_than_sends_in_flight_all_get_theirs(tmp_path):
+    """Every slot for sends in flight taken, all ending in the same moment: the loop must see
+    the slots free again (they were counted free only after it had gone back to sleep)."""
+    store, sender, bot = await opened(tmp_path)
+    try:
+        for _ in range(3):
+            await post(store, *[(100 + i, f"to {i}", PRIORITY_COPY)
+                                for i in range(outbox.IN_FLIGHT * 3)])
+        await asyncio.wait_for(sender.settled(), 10)
+        assert len(bot.calls) == outbox.IN_FLIGHT * 9
+    finally:
+        await sender.stop()
+        await store.close()

@@ -414,11 +414,13 @@ async def test_castrillo_pairs_reserved_local_places(castrillo_bot):
     assert "Entry #43: no place is free; you are number 2 on the waiting list" in final
     # at the release the waiting pairs get places, and are told once
     await announce_changes(h.app, RELEASE)
+    await h.app.bot_data["sender"].settled()
     told = [c for c in h.request.calls[-2:] if c.method == "sendMessage"]
     assert [c.chat_id for c in told] == [BEA.id, DORA.id]
     assert all("a place freed up" in c.text for c in told)
     before = len(h.request.calls)
     await announce_changes(h.app, RELEASE + timedelta(minutes=1))
+    await h.app.bot_data["sender"].settled()
     assert h.request.calls[before:] == []
     # after the release a non-local pair is confirmed while places remain
     final = await register(h, STRANGER, "parejas", [Who("Sam", "1980"), Who("Sol", "1981")],
@@ -470,6 +472,7 @@ async def test_withdrawal_promotes_the_first_waiting_entry_and_tells_it_once(tmp
         # announced once: again later, or after a restart, nothing more is sent
         before = len(h.request.calls)
         await announce_changes(h.app, madrid(3, 22))
+        await h.app.bot_data["sender"].settled()
         assert h.request.calls[before:] == []
         # the old button pressed again does not withdraw twice nor announce again
         again = one_text(await h.press(CARL, yes[0], madrid(3, 22)), CARL)
@@ -477,6 +480,7 @@ async def test_withdrawal_promotes_the_first_waiting_entry_and_tells_it_once(tmp
         await h.stop()
         h = await open_harness(tmp_path, CASTRILLO)
         await announce_changes(h.app, madrid(3, 23))
+        await h.app.bot_data["sender"].settled()
         assert texts(h.request.calls) == []
         assert "confirmed" in line_of(await mine(h, BEA, madrid(3, 23)), 11)
         notices = rows(h, "SELECT ref FROM events WHERE kind = 'status_notice' AND entry = 11")
@@ -582,12 +586,14 @@ async def test_billom_places_go_by_payment_date_then_registration_date(billom_bo
 
     # closing: the teams left out are told, and the organiser gets the list, once
     await announce_changes(h.app, BILLOM_CLOSES)
+    await h.app.bot_data["sender"].settled()
     for who, number in ((ANA, 30), (BEA, 31), (CARL, 32)):
         [text] = h.sent(who.id)[-1:]
         assert f"Entry #{number}: no place is left; you are owed a refund" in text
         assert "no place: refund due" in line_of(await mine(h, who, BILLOM_CLOSES), number)
     before = len(h.request.calls)
     await closing_report(h.app, BILLOM_CLOSES)
+    await h.app.bot_data["sender"].settled()
     report = texts(h.request.calls[before:])
     assert [c.chat_id for c in h.request.calls[before:]] == [o.id]
     lines = report[0].splitlines()
@@ -596,12 +602,15 @@ async def test_billom_places_go_by_payment_date_then_registration_date(billom_bo
                          "#32 Cléo / Cyril: 10 €"]
     before = len(h.request.calls)
     await closing_report(h.app, BILLOM_CLOSES + timedelta(minutes=1))
+    await h.app.bot_data["sender"].settled()
     await announce_changes(h.app, BILLOM_CLOSES + timedelta(minutes=1))
+    await h.app.bot_data["sender"].settled()
     assert h.request.calls[before:] == []
     await h.stop()
     h2 = await open_harness(h.tmp_path, BILLOM)
     try:
         await closing_report(h2.app, BILLOM_CLOSES + timedelta(hours=1))
+        await h2.app.bot_data["sender"].settled()
         await announce_changes(h2.app, BILLOM_CLOSES + timedelta(hours=1))
         assert texts(h2.request.calls) == []
     finally:
@@ -622,6 +631,7 @@ async def test_closing_job_tells_left_out_teams_and_reports_once(tmp_path):
         context = SimpleNamespace(job=job, application=h.app)
         before = len(h.request.calls)
         await registration_job(context)  # type: ignore[arg-type]
+        await h.app.bot_data["sender"].settled()
         sent = [c for c in h.request.calls[before:] if c.method == "sendMessage"]
         assert [c.chat_id for c in sent] == [ANA.id, ORGANISER.id]
         assert "no place is left; you are owed a refund" in sent[0].text
@@ -632,6 +642,7 @@ async def test_closing_job_tells_left_out_teams_and_reports_once(tmp_path):
         h = await open_harness(tmp_path, BILLOM)
         # the job runs again after a restart (rescheduled from the database): nothing new
         await registration_job(SimpleNamespace(job=job, application=h.app))  # type: ignore
+        await h.app.bot_data["sender"].settled()
         assert texts(h.request.calls) == []
     finally:
         await h.stop()

@@ -372,6 +372,9 @@ class Sender:
             outcome = f"refused: {exc.__class__.__name__}"
         finally:
             self._busy.discard(chat)
+            # out of the count now, not in a done-callback after the poke: the loop would
+            # wake, still see every slot taken, and sleep for good
+            self._sends.discard(asyncio.current_task())  # type: ignore[arg-type,unused-ignore]
             if outcome is None:  # not sent: first in its chat again
                 queue = self._chats.setdefault(chat, deque())
                 queue.extendleft(reversed(items))
