@@ -68,6 +68,7 @@ async def run_job(h: Harness, name: str, due: datetime) -> None:
     assert abs((scheduled - due).total_seconds()) < 1
     job.schedule_removal()
     await job.run(h.app)
+    await h.app.bot_data["sender"].settled()  # what it owes goes out from the outbox
 
 
 async def test_cooldown_notice_fires_through_the_job_queue(tmp_path):
@@ -145,5 +146,33 @@ async def test_handover_at_90_minutes_tells_volunteers_and_unsolved_pairs(tmp_pa
     try:
         assert "handover:parejas" not in h.app.bot_data.get("jobs_by_name", {})
         assert not any("escape is over" in x for x in h.sent(ORGANISER.id))
+    finally:
+        await h.stop()
+
+
+async def test_a_jump_of_the_system_clock_works_the_timers_out_again(tmp_path, monkeypatch):
+    """The scheduler sleeps in monotonic time towards moments of the old clock: when the system
+    clock jumps (NTP, a clock set by hand, a laptop waking), every timer is scheduled again
+    from the database. Without a jump, nothing is touched."""
+    from bot.handlers import jobs
+
+    t = now()
+    h, p = await day(tmp_path, t - timedelta(minutes=10), jobs=False)
+    try:
+        await h.send(p[1], "/pista 1", t + timedelta(seconds=2))
+        await h.send(p[1], "/pista 2", t + timedelta(seconds=3))
+        [watch] = [j for j in h.app.job_queue.jobs() if j.name == jobs.CLOCK_WATCH]
+        scheduled = h.app.bot_data["jobs_by_name"]["cooldown:1:902"]
+        offset = watch.data["offset"]
+        monkeypatch.setattr(jobs, "clock_offset", lambda: offset + 1.0)  # drift, no jump
+        await watch.run(h.app)
+        assert h.app.bot_data["jobs_by_name"]["cooldown:1:902"] is scheduled
+        monkeypatch.setattr(jobs, "clock_offset", lambda: offset + 600.0)  # ten minutes on
+        await watch.run(h.app)
+        again = h.app.bot_data["jobs_by_name"]["cooldown:1:902"]
+        assert again is not scheduled and scheduled.removed
+        assert abs((again.job.trigger.run_date - (t + timedelta(seconds=302))
+                    ).total_seconds()) < 1
+        assert watch.data["offset"] == offset + 600.0  # the next jump is measured from here
     finally:
         await h.stop()

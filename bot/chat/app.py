@@ -26,7 +26,7 @@ from bot.domain.contest import Contest
 from bot.handlers import participant, registration, staff
 from bot.handlers.commands import names_for
 from bot.handlers.common import Services, attach_sender
-from bot.handlers.jobs import schedule_contest_jobs
+from bot.handlers.jobs import schedule_contest_jobs, watch_the_clock
 from bot.handlers.menus import set_default_menus
 from bot.handlers.outbox import TELEGRAM_LIMITS, Sender
 from bot.services.config import Config, base_url
@@ -178,6 +178,7 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     await sender.start()
     await retry_network("setMyCommands", lambda: set_default_menus(app))
     await schedule_contest_jobs(app)
+    watch_the_clock(app)
     await scoreboard.attach(app)
     tune_gc()
     log.info("bot ready (%s event loop)", loop_name())

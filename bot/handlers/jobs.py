@@ -8,6 +8,7 @@ the database whether the announcement is still owed, and records it once sent.
 from __future__ import annotations
 
 import logging
+import time
 from datetime import UTC, datetime
 from typing import Any
 
@@ -83,6 +84,40 @@ async def schedule_contest_jobs(app: Application[Any, Any, Any, Any, Any, Any]) 
             # a moment already past runs at once: whatever was not announced then still is
             _replace(app, name, registration_job, moment,
                      {"name": name, "when": moment.timestamp()})
+
+
+# -- clock jumps --------------------------------------------------------------------------------
+
+CLOCK_WATCH_SECONDS = 30.0  # how often the system clock is compared with the monotonic one
+CLOCK_JUMP_SECONDS = 5.0  # a difference this large is a jump (NTP, a hand set clock, a resume)
+CLOCK_WATCH = "clock-watch"
+
+
+def clock_offset() -> float:
+    """The system clock minus the monotonic one: constant while nobody sets the clock."""
+    return time.time() - time.monotonic()
+
+
+def watch_the_clock(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """Every ``CLOCK_WATCH_SECONDS``, look whether the system clock jumped. The scheduler sleeps
+    in monotonic time towards moments of the old clock: after a jump, every timer is worked
+    out again from the database (``schedule_contest_jobs``), not from its memory."""
+    jq = app.job_queue
+    assert jq is not None, "python-telegram-bot[job-queue] is required"
+    jq.run_repeating(clock_watch_job, interval=CLOCK_WATCH_SECONDS, name=CLOCK_WATCH,
+                     data={"offset": clock_offset()}, job_kwargs=LATE_IS_STILL_OWED)
+
+
+async def clock_watch_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
+    job = context.job
+    assert job is not None and isinstance(job.data, dict)
+    now = clock_offset()
+    jump = now - float(job.data["offset"])
+    job.data["offset"] = now
+    if abs(jump) >= CLOCK_JUMP_SECONDS:
+        log.warning("the system clock jumped by %+.0f s: the timers are worked out again from "
+                    "the database", jump)
+        await schedule_contest_jobs(context.application)
 
 
 async def registration_job(context: CallbackContext[Any, Any, Any, Any]) -> None:

@@ -211,11 +211,15 @@ class Sender:
         self.accept(owed)
         self._task = asyncio.get_running_loop().create_task(self._run(), name="outbox")
 
-    async def stop(self, grace: float = 2.0) -> None:
-        """Stop sending: the sends under way get ``grace`` seconds, the marks are written.
-        What is still owed stays in the database for the next start."""
+    async def stop(self, grace: float = 3.0) -> None:
+        """Stop sending: what is owed gets ``grace`` seconds to go (the organiser closing the
+        laptop at the end of the day), then the sends under way end and the marks are
+        written. What is still owed stays in the database for the next start."""
         if self.store.on_posted == self.accept:
             self.store.on_posted = None
+        if self._task is not None and not self._task.done():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.settled(), grace)
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
