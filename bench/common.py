@@ -43,6 +43,9 @@ BOT_USER = {"id": 999, "is_bot": True, "first_name": "Puzzle", "username": "puzz
 
 # The update being processed (update_id, command) in this task: tasks the handlers create
 # (staff lines) copy it, so every call the bot makes can be traced back to its update.
+# (chat, message id) -> (update id, command) of every update fed: an answer sent later from the
+# outbox quotes the message it answers
+ANSWERING: dict[tuple[Any, Any], tuple[int, str]] = {}
 CURRENT: contextvars.ContextVar[tuple[int, str] | None] = contextvars.ContextVar(
     "bench_update", default=None)
 
@@ -92,8 +95,17 @@ class FakeRequest(LocalBotAPI):
         super().__init__(BOT_USER, keep)
         self.log = log
 
-    def tag(self) -> tuple[int, str] | None:
-        return CURRENT.get()
+    def tag(self, params: dict[str, Any]) -> tuple[int, str] | None:
+        """The update being handled; for a message sent later from the outbox, the update
+        whose message it quotes (its answer)."""
+        current = CURRENT.get()
+        if current is not None:
+            return current
+        quoted = params.get("reply_parameters")
+        if isinstance(quoted, str):
+            message = json.loads(quoted).get("message_id")
+            return ANSWERING.get((params.get("chat_id"), message))
+        return None
 
     def made(self, call: Call) -> None:
         if self.log is not None and call.method == "sendMessage":
@@ -299,6 +311,9 @@ async def feed(app: Any, updates: Sequence[Update], commands: Sequence[str] | No
     latencies: list[float] = [0.0] * len(updates)
 
     async def one(i: int, update: Update, command: str) -> None:
+        msg = update.effective_message
+        if msg is not None:
+            ANSWERING[(msg.chat_id, msg.message_id)] = (update.update_id, command)
         token = CURRENT.set((update.update_id, command))
         try:
             t0 = time.perf_counter()

@@ -38,6 +38,7 @@ async def burst(h: Harness, messages: list[tuple[Person, str]], at: datetime) ->
                for i, (who, text) in enumerate(messages)]
     await asyncio.gather(*(app.update_processor.process_update(u, app.process_update(u))
                            for u in updates))
+    await app.bot_data["sender"].settled()  # what they owe goes out from the outbox
 
 
 async def setup(tmp_path) -> tuple[Harness, Person, Person, Person, Person]:

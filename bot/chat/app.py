@@ -171,8 +171,11 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     svc: Services = app.bot_data.get("services") or await open_services(app)
     # what people are owed goes out from the outbox, paced within Telegram's limits when the
     # bot talks to Telegram (AIORateLimiter on); the tests' and the benchmark's fake has none
+    processor = app.update_processor
     sender = Sender(app.bot, svc.store,
-                    TELEGRAM_LIMITS if app.bot.rate_limiter is not None else None)
+                    TELEGRAM_LIMITS if app.bot.rate_limiter is not None else None,
+                    quiet=processor.idle if isinstance(processor, PerChatUpdateProcessor)
+                    else None)
     app.bot_data["sender"] = sender
     attach_sender(app.bot, sender)
     await sender.start()

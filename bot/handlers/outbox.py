@@ -75,6 +75,11 @@ FIRST_PAUSE, LONGEST_PAUSE = 0.5, 10.0  # after errors proving nothing was deliv
 MESSAGE_LIMIT = 4096  # Telegram's longest message: joined lines stay under it
 IN_FLIGHT = 16  # sends under way at once (to different chats)
 PRUNE_EVERY = 600.0  # seconds between prunings of the rows done long ago
+# Marks wait (at most this long) for a batch of the writer's to join, sharing its fsync, rather
+# than costing one each: longer while messages are still going out, short once all are out. A
+# crash in that window sends those messages again at start (at least once, never lost).
+MARK_WAIT_BUSY, MARK_WAIT_IDLE = 0.25, 0.02
+STAFF_GAP = 1.0  # while updates are being handled, volunteers' lines go at most this often
 
 # httpx errors that python-telegram-bot 22 (HTTPXRequest.do_request) turns into NetworkError or
 # TimedOut and that prove the request never reached Telegram: no connection was made, or none
@@ -162,7 +167,8 @@ class Sender:
     """Sends what the bot owes (see the module's doc). ``limits`` None: no pacing (the tests'
     and the benchmark's fake Bot API, which has no flood limits)."""
 
-    def __init__(self, bot: Bot, store: Store, limits: Limits | None = TELEGRAM_LIMITS) -> None:
+    def __init__(self, bot: Bot, store: Store, limits: Limits | None = TELEGRAM_LIMITS,
+                 quiet: asyncio.Event | None = None) -> None:
         self._bot = bot
         self.store = store
         self._limits = limits
@@ -179,6 +185,12 @@ class Sender:
         self._failures = 0  # errors in a row proving nothing was delivered
         self._paused_until = 0.0  # loop time: nothing is sent before (an outage, a 429)
         self._last_prune = -PRUNE_EVERY
+        self._held = False  # the last look held volunteers' lines for a quiet moment
+        # set while no update is being handled (the update processor's): volunteers' lines
+        # made meanwhile wait for it, or for STAFF_GAP after their chat's last line, and go
+        # out joined (at the start's rush, one message listing five requests, not five)
+        self._quiet = quiet
+        self._last_line: dict[int, float] = {}
         self.sent = 0  # messages Telegram took since start (joined lines count one each)
 
     # -- in ----------------------------------------------------------------------------------
@@ -255,6 +267,7 @@ class Sender:
         while True:
             now = loop.time()
             wait: float | None = self._paused_until - now
+            self._held = False
             if wait is not None and wait <= 0:
                 wait = None
                 if len(self._sends) < IN_FLIGHT:
@@ -263,11 +276,15 @@ class Sender:
                         self._launch(chat, now)
                         continue
             self._wake.clear()
-            if wait is None:
-                await self._wake.wait()
-            else:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), wait)
+            waits = [self._wake.wait()]
+            if self._held and self._quiet is not None:
+                waits.append(self._quiet.wait())  # lines held for a quiet moment
+            tasks = [asyncio.ensure_future(w) for w in waits]
+            try:
+                await asyncio.wait(tasks, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for t in tasks:
+                    t.cancel()
 
     def _pick(self, now: float) -> tuple[int | None, float | None]:
         """The chat to send to now, or None and how long until one may go (None: nothing
@@ -276,10 +293,19 @@ class Sender:
         chosen: int | None = None
         soonest: float | None = None
         overall = self._overall.wait(now) if self._overall is not None else 0.0
+        busy = self._quiet is not None and not self._quiet.is_set()
         for chat, queue in self._chats.items():
             if not queue or chat in self._busy:
                 continue
             urgency = min(item.message.priority for item in queue)
+            head = queue[0].message
+            if busy and head.grouping is not None and urgency >= head.priority:
+                # held (unless something more urgent waits behind it): more lines may join
+                gap = self._last_line.get(chat, -STAFF_GAP) + STAFF_GAP - now
+                if gap > 0:
+                    self._held = True
+                    soonest = gap if soonest is None else min(soonest, gap)
+                    continue
             pace = self._paces.get(chat)
             # an answer is not held to its chat's pace: there is one per message the person
             # sent, so they set that pace (Telegram allows such bursts); what the bot sends by
@@ -289,8 +315,7 @@ class Sender:
             if wait > 0:
                 soonest = wait if soonest is None else min(soonest, wait)
                 continue
-            head = queue[0].message.id
-            key = (urgency, 0 if head is None else 1, head or 0)
+            key = (urgency, 0 if head.id is None else 1, head.id or 0)
             if best is None or key < best:
                 best, chosen = key, chat
         if chosen is not None:
@@ -301,6 +326,8 @@ class Sender:
         items = self._take(self._chats[chat])
         if not self._chats[chat]:
             del self._chats[chat]
+        if items[0].message.grouping is not None:
+            self._last_line[chat] = now
         if self._limits is not None:
             assert self._overall is not None
             self._overall.took(now)
@@ -410,8 +437,18 @@ class Sender:
         return done
 
     async def _mark_all(self) -> None:
+        loop = asyncio.get_running_loop()
         try:
             while self._done:
+                start = loop.time()
+                while not self.store.batch_open:  # else join it now: its fsync is shared
+                    left = start + (MARK_WAIT_BUSY if self.owed() else MARK_WAIT_IDLE) \
+                        - loop.time()
+                    if left <= 0:
+                        break
+                    self._changed.clear()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._changed.wait(), left)
                 done = self._take_done()
                 try:
                     await self._mark(done)

@@ -140,7 +140,7 @@ class LocalBotAPI(BaseRequest):
     def read_timeout(self) -> float | None:
         return 1.0
 
-    def tag(self) -> tuple[int, str] | None:
+    def tag(self, params: dict[str, Any]) -> tuple[int, str] | None:
         return None
 
     def made(self, call: Call) -> None:
@@ -163,7 +163,7 @@ class LocalBotAPI(BaseRequest):
             return 400, json.dumps({"ok": False, "error_code": 400,
                                     "description": f"Bad Request: {problem}"}).encode()
         self.count += 1
-        call = Call(api_method, params, datetime.now(UTC), self.tag())
+        call = Call(api_method, params, datetime.now(UTC), self.tag(params))
         if self.keep:
             self.calls.append(call)
         if api_method in MESSAGE_RESULT:

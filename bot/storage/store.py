@@ -508,6 +508,11 @@ class Store:
         """
         return Operation(self, joinable)
 
+    @property
+    def batch_open(self) -> bool:
+        """Whether operations are gathering for a commit: a write now shares its fsync."""
+        return self._batch is not None
+
     def current(self) -> Transaction | None:
         """The joinable transaction the running task holds open on this store, if any (where
         the messages reporting what it records are posted)."""
