@@ -47,6 +47,7 @@ async def test_clock_alerts_15_and_5_minutes_before_and_at_times_up(tmp_path):
         assert abs((job.job.trigger.run_date - (now + timedelta(seconds=1))).total_seconds()) < 1
         job.schedule_removal()
         await job.run(h.app)
+        await h.app.bot_data["sender"].settled()
         assert [t for t in h.sent(kid.id) if "minutes left" in t] == [
             "Infantil A: 15 minutes left."]
         assert not any("minutes left" in t for t in h.sent(adult.id))  # other category
