@@ -68,7 +68,6 @@ async def run_job(h: Harness, name: str, due: datetime) -> None:
     assert abs((scheduled - due).total_seconds()) < 1
     job.schedule_removal()
     await job.run(h.app)
-    await h.app.bot_data["sender"].settled()
     await h.app.bot_data["sender"].settled()  # what it owes goes out from the outbox
 
 

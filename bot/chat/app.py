@@ -6,6 +6,7 @@ import gc
 import html
 import logging
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
 from telegram import Update
@@ -25,7 +26,7 @@ from bot.chat.updates import PerChatUpdateProcessor
 from bot.domain.contest import Contest
 from bot.handlers import participant, registration, staff
 from bot.handlers.commands import names_for
-from bot.handlers.common import Services, attach_sender
+from bot.handlers.common import Services, attach_sender, staff_recipients
 from bot.handlers.jobs import schedule_contest_jobs, watch_the_clock
 from bot.handlers.menus import set_default_menus
 from bot.handlers.outbox import TELEGRAM_LIMITS, Sender
@@ -175,7 +176,7 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     sender = Sender(app.bot, svc.store,
                     TELEGRAM_LIMITS if app.bot.rate_limiter is not None else None,
                     quiet=processor.idle if isinstance(processor, PerChatUpdateProcessor)
-                    else None)
+                    else None, recipients=partial(staff_recipients, svc))
     app.bot_data["sender"] = sender
     attach_sender(app.bot, sender)
     await sender.start()

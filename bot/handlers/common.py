@@ -14,7 +14,7 @@ from telegram import Bot, TelegramObject, Update
 from telegram.ext import ContextTypes
 
 from bot.domain.contest import Contest
-from bot.handlers.outbox import Sender
+from bot.handlers.outbox import EVERY_VOLUNTEER, Sender
 from bot.services.config import Config
 from bot.services.contest_day import ContestDay, Roles
 from bot.services.texts import message_parts
@@ -25,7 +25,7 @@ from bot.storage.store import (
     Store,
     Transaction,
 )
-from bot.support.i18n import pick_language, tr
+from bot.support.i18n import LANGUAGES, pick_language, tr
 
 log = logging.getLogger(__name__)
 
@@ -265,17 +265,24 @@ async def notify_staff(context: ContextTypes.DEFAULT_TYPE, make: Callable[[str],
     if svc.config.volunteer_chat is not None:
         return int(await _post_line(context, svc.config.volunteer_chat,
                                     write(svc.contest.language), priority))
+    # one row for every volunteer and organiser, the line in each language: the sender works
+    # out who gets it (``staff_recipients``) when it sends it
+    texts = {lang: text for lang in LANGUAGES if (text := write(lang)).strip()}
+    if not texts:
+        return 0
+    await _post(context.bot, EVERY_VOLUNTEER, {"texts": texts}, priority, grouping="staff")
+    return 1
+
+
+async def staff_recipients(svc: Services) -> list[tuple[int, str]]:
+    """Who gets the volunteers' lines without a volunteers' group, and in which language:
+    every volunteer and organiser who has talked to the bot (Telegram refuses the others)."""
     people = set(await svc.day.volunteers()) | set(svc.config.organisers)
-    posted = 0
-    texts: dict[str, str] = {}  # written once per language, not once per volunteer
+    out = []
     for user_id in sorted(people):
-        if await svc.store.person(user_id) is None:
-            continue  # never talked to the bot: Telegram would refuse
-        lang = await language_of(svc, user_id)
-        if lang not in texts:
-            texts[lang] = write(lang)
-        posted += await _post_line(context, user_id, texts[lang], priority)
-    return posted
+        if await svc.store.person(user_id) is not None:
+            out.append((user_id, await language_of(svc, user_id)))
+    return out
 
 
 async def _post_line(context: ContextTypes.DEFAULT_TYPE, chat_id: int, text: str,

@@ -41,10 +41,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
 import logging
 import warnings
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -54,6 +55,7 @@ from telegram import Bot
 from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError, TimedOut
 from telegram.warnings import PTBDeprecationWarning, PTBUserWarning
 
+from bot.services.texts import message_parts
 from bot.storage.store import (
     OUTBOX_KEEP_SECONDS,
     PRIORITY_ANSWER,
@@ -80,6 +82,13 @@ PRUNE_EVERY = 600.0  # seconds between prunings of the rows done long ago
 # crash in that window sends those messages again at start (at least once, never lost).
 MARK_WAIT_BUSY, MARK_WAIT_IDLE = 0.25, 0.02
 STAFF_GAP = 1.0  # while updates are being handled, volunteers' lines go at most this often
+# The chat id of a volunteers' line for every volunteer and organiser, one row for all of them
+# (Telegram's chat ids are never 0): ``params["texts"]`` holds the line in each language, and
+# the sender works out who gets it, in which language, when it sends it (``recipients``). One
+# row, not one per volunteer, is written while the writer's lock is held. A crash half-way
+# through sends it again to all of them.
+EVERY_VOLUNTEER = 0
+Recipients = Callable[[], Awaitable[list[tuple[int, str]]]]
 
 # httpx errors that python-telegram-bot 22 (HTTPXRequest.do_request) turns into NetworkError or
 # TimedOut and that prove the request never reached Telegram: no connection was made, or none
@@ -154,13 +163,14 @@ class _Pace:
 
 
 class _Item:
-    __slots__ = ("ambiguous", "answered", "message")
+    __slots__ = ("ambiguous", "answered", "message", "row")
 
-    def __init__(self, message: OutboxMessage,
-                 answered: asyncio.Future[str] | None = None) -> None:
+    def __init__(self, message: OutboxMessage, answered: asyncio.Future[str] | None = None,
+                 row: int | None = None) -> None:
         self.message = message
         self.answered = answered  # an answer not stored: its handler waits on this
         self.ambiguous = 0  # failures that may have delivered it
+        self.row = message.id if row is None else row  # the outbox row it comes from
 
 
 class Sender:
@@ -168,11 +178,15 @@ class Sender:
     and the benchmark's fake Bot API, which has no flood limits)."""
 
     def __init__(self, bot: Bot, store: Store, limits: Limits | None = TELEGRAM_LIMITS,
-                 quiet: asyncio.Event | None = None) -> None:
+                 quiet: asyncio.Event | None = None,
+                 recipients: Recipients | None = None) -> None:
         self._bot = bot
         self.store = store
         self._limits = limits
         self._chats: dict[int, deque[_Item]] = {}
+        # each chat's most urgent priority waiting (kept as items come and go: a chat's
+        # earlier messages go first, so the chat as a whole has that urgency)
+        self._urgency: dict[int, int] = {}
         self._busy: set[int] = set()  # chats with a send under way
         self._paces: dict[int, _Pace] = {}
         self._overall = _Pace(limits.overall, limits.overall_burst) if limits else None
@@ -191,6 +205,9 @@ class Sender:
         # out joined (at the start's rush, one message listing five requests, not five)
         self._quiet = quiet
         self._last_line: dict[int, float] = {}
+        self._recipients = recipients
+        self._fanouts: list[OutboxMessage] = []  # rows for every volunteer, to expand
+        self._children: dict[int, int] = {}  # such a row -> its messages not yet done
         self.sent = 0  # messages Telegram took since start (joined lines count one each)
 
     # -- in ----------------------------------------------------------------------------------
@@ -198,15 +215,50 @@ class Sender:
     def accept(self, messages: Iterable[OutboxMessage]) -> None:
         """Stored messages, committed (``Store.on_posted``; at start, what is still owed)."""
         for message in messages:
-            self._chats.setdefault(message.chat_id, deque()).append(_Item(message))
+            if message.chat_id == EVERY_VOLUNTEER:
+                self._fanouts.append(message)
+            else:
+                self._enqueue(_Item(message))
         self._poke()
+
+    async def _expand(self) -> None:
+        """Rows for every volunteer become one message per volunteer, in their language."""
+        fanouts, self._fanouts = self._fanouts, []
+        people = await self._recipients() if self._recipients is not None else []
+        for m in fanouts:
+            assert m.id is not None
+            texts: dict[str, str] = m.params.get("texts", {})
+            children = 0
+            for chat, lang in people:
+                text = texts.get(lang) or next(iter(texts.values()), "")
+                for part in message_parts(text):
+                    if part.strip():
+                        child = OutboxMessage(None, chat, m.priority, m.method,
+                                              {"text": part}, m.grouping)
+                        self._enqueue(_Item(child, row=m.id))
+                        children += 1
+            if children:
+                self._children[m.id] = children
+            else:
+                self._done.append((m.id, "refused: nobody to send it to"))
+        self._schedule_marks()
 
     def answer(self, message: OutboxMessage) -> asyncio.Future[str]:
         """An answer that is not stored: queued now; the future gives its outcome."""
         future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
-        self._chats.setdefault(message.chat_id, deque()).append(_Item(message, future))
+        self._enqueue(_Item(message, future))
         self._poke()
         return future
+
+    def _enqueue(self, item: _Item) -> None:
+        chat = item.message.chat_id
+        queue = self._chats.get(chat)
+        if queue is None:
+            queue = self._chats[chat] = deque()
+            self._urgency[chat] = item.message.priority
+        elif item.message.priority < self._urgency[chat]:
+            self._urgency[chat] = item.message.priority
+        queue.append(item)
 
     def _poke(self) -> None:
         self._wake.set()
@@ -250,7 +302,8 @@ class Sender:
 
     def owed(self) -> int:
         """Messages waiting or under way."""
-        return sum(len(q) for q in self._chats.values()) + len(self._sends)
+        return (sum(len(q) for q in self._chats.values()) + len(self._sends)
+                + len(self._fanouts))
 
     async def settled(self) -> None:
         """Until nothing is waiting, under way or left to mark (the tests' and the benchmark's
@@ -265,15 +318,24 @@ class Sender:
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
         while True:
+            if self._fanouts:
+                try:
+                    await self._expand()
+                except Exception:  # noqa: BLE001 - tried again at the next wake
+                    log.exception("could not work out who gets the volunteers' lines")
             now = loop.time()
             wait: float | None = self._paused_until - now
             self._held = False
             if wait is not None and wait <= 0:
                 wait = None
-                if len(self._sends) < IN_FLIGHT:
-                    chat, wait = self._pick(now)
-                    if chat is not None:
-                        self._launch(chat, now)
+                room = IN_FLIGHT - len(self._sends)
+                if room > 0:
+                    chats, wait = self._pick(now, room)
+                    if chats:
+                        for chat in chats:
+                            if self._overall is not None and self._overall.wait(now) > 0:
+                                break  # the flood limit: the rest at the next turn
+                            self._launch(chat, now)
                         continue
             self._wake.clear()
             waits = [self._wake.wait()]
@@ -286,18 +348,17 @@ class Sender:
                 for t in tasks:
                     t.cancel()
 
-    def _pick(self, now: float) -> tuple[int | None, float | None]:
-        """The chat to send to now, or None and how long until one may go (None: nothing
-        waits)."""
-        best: tuple[int, int, int] | None = None
-        chosen: int | None = None
+    def _pick(self, now: float, room: int) -> tuple[list[int], float | None]:
+        """The chats to send to now, the most urgent first (at most ``room``), and how long
+        until another may go (None: nothing waits)."""
+        ready: list[tuple[tuple[int, int, int], int]] = []
         soonest: float | None = None
         overall = self._overall.wait(now) if self._overall is not None else 0.0
         busy = self._quiet is not None and not self._quiet.is_set()
         for chat, queue in self._chats.items():
             if not queue or chat in self._busy:
                 continue
-            urgency = min(item.message.priority for item in queue)
+            urgency = self._urgency[chat]
             head = queue[0].message
             if busy and head.grouping is not None and urgency >= head.priority:
                 # held (unless something more urgent waits behind it): more lines may join
@@ -315,17 +376,21 @@ class Sender:
             if wait > 0:
                 soonest = wait if soonest is None else min(soonest, wait)
                 continue
-            key = (urgency, 0 if head.id is None else 1, head.id or 0)
-            if best is None or key < best:
-                best, chosen = key, chat
-        if chosen is not None:
-            return chosen, None
-        return None, soonest
+            ready.append(((urgency, 0 if head.id is None else 1, head.id or 0), chat))
+        if len(ready) > room:
+            ready = heapq.nsmallest(room, ready)
+        else:
+            ready.sort()
+        return [chat for _, chat in ready], soonest
 
     def _launch(self, chat: int, now: float) -> None:
-        items = self._take(self._chats[chat])
-        if not self._chats[chat]:
+        queue = self._chats[chat]
+        items = self._take(queue)
+        if not queue:
             del self._chats[chat]
+            del self._urgency[chat]
+        elif items[0].message.priority == self._urgency[chat]:
+            self._urgency[chat] = min(item.message.priority for item in queue)
         if items[0].message.grouping is not None:
             self._last_line[chat] = now
         if self._limits is not None:
@@ -347,7 +412,7 @@ class Sender:
         first = queue.popleft()
         items = [first]
         m = first.message
-        if m.grouping is None or m.id is None or m.method != "sendMessage":
+        if m.grouping is None or first.row is None or m.method != "sendMessage":
             return items
         length = len(str(m.params.get("text", "")))
         while queue:
@@ -409,6 +474,7 @@ class Sender:
             if outcome is None:  # not sent: first in its chat again
                 queue = self._chats.setdefault(chat, deque())
                 queue.extendleft(reversed(items))
+                self._urgency[chat] = min(item.message.priority for item in queue)
             self._poke()
         if outcome is None:
             return
@@ -417,10 +483,21 @@ class Sender:
         for item in items:
             if item.answered is not None and not item.answered.done():
                 item.answered.set_result(outcome)
-            if item.message.id is not None:
-                self._done.append((item.message.id, outcome))
+            if item.row is not None and item.row != item.message.id:
+                left = self._children.get(item.row, 1) - 1  # one message of a row for all
+                if left > 0:
+                    self._children[item.row] = left
+                else:
+                    self._children.pop(item.row, None)
+                    self._done.append((item.row, "sent"))
+            elif item.row is not None:
+                self._done.append((item.row, outcome))
+        self._schedule_marks()
+
+    def _schedule_marks(self) -> None:
         if self._done and (self._marking is None or self._marking.done()):
-            self._marking = loop.create_task(self._mark_all(), name="outbox-marks")
+            self._marking = asyncio.get_running_loop().create_task(self._mark_all(),
+                                                                   name="outbox-marks")
 
     def _pause_after_failure(self, exc: Exception) -> None:
         self._failures += 1
