@@ -359,3 +359,30 @@ async def test_more_chats_than_sends_in_flight_all_get_theirs(tmp_path):
     finally:
         await sender.stop()
         await store.close()
+
+
+async def test_a_line_for_every_volunteer_goes_to_each_in_their_language_and_in_order(tmp_path):
+    """Without a volunteers' group a line is one row for all of them; who gets it is worked
+    out when it is sent, and a volunteer's messages still come in the order they were posted."""
+    store = await Store.open(tmp_path / "outbox.sqlite3")
+    bot = Bot()
+
+    async def recipients() -> list[tuple[int, str]]:
+        await asyncio.sleep(0.01)  # read from the database meanwhile
+        return [(7, "es"), (8, "fr")]
+
+    sender = Sender(bot, store, None, recipients=recipients)  # type: ignore[arg-type]
+    await sender.start()
+    try:
+        async with store.transaction() as tx:
+            tx.post(outbox.EVERY_VOLUNTEER, {"texts": {"es": "#1 pista", "fr": "#1 indice"}},
+                    priority=PRIORITY_COPY, grouping="staff")
+        async with store.transaction() as tx:
+            tx.post(7, {"text": "Anotado: #2 terminó"}, priority=PRIORITY_ANSWER)
+        await sender.settled()
+        assert bot.texts(7) == ["#1 pista", "Anotado: #2 terminó"]
+        assert bot.texts(8) == ["#1 indice"]
+        assert await store.owed_messages() == []
+    finally:
+        await sender.stop()
+        await store.close()

@@ -206,7 +206,8 @@ class Sender:
         self._quiet = quiet
         self._last_line: dict[int, float] = {}
         self._recipients = recipients
-        self._fanouts: list[OutboxMessage] = []  # rows for every volunteer, to expand
+        # rows for every volunteer, to expand, and the messages that came after them
+        self._fanouts: list[OutboxMessage] = []
         self._children: dict[int, int] = {}  # such a row -> its messages not yet done
         self.sent = 0  # messages Telegram took since start (joined lines count one each)
 
@@ -215,17 +216,23 @@ class Sender:
     def accept(self, messages: Iterable[OutboxMessage]) -> None:
         """Stored messages, committed (``Store.on_posted``; at start, what is still owed)."""
         for message in messages:
-            if message.chat_id == EVERY_VOLUNTEER:
+            if message.chat_id == EVERY_VOLUNTEER or self._fanouts:
+                # a row for every volunteer is expanded by the loop; what comes after it
+                # waits with it, so that each chat still gets its messages in posting order
                 self._fanouts.append(message)
             else:
                 self._enqueue(_Item(message))
         self._poke()
 
     async def _expand(self) -> None:
-        """Rows for every volunteer become one message per volunteer, in their language."""
-        fanouts, self._fanouts = self._fanouts, []
+        """Rows for every volunteer become one message per volunteer, in their language (the
+        messages that came after them are queued after them)."""
         people = await self._recipients() if self._recipients is not None else []
+        fanouts, self._fanouts = self._fanouts, []  # after the await: none comes between
         for m in fanouts:
+            if m.chat_id != EVERY_VOLUNTEER:
+                self._enqueue(_Item(m))
+                continue
             assert m.id is not None
             texts: dict[str, str] = m.params.get("texts", {})
             children = 0
