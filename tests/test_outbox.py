@@ -379,8 +379,11 @@ async def test_a_line_for_every_volunteer_goes_to_each_in_their_language_and_in_
                     priority=PRIORITY_COPY, grouping="staff")
         async with store.transaction() as tx:
             tx.post(7, {"text": "Anotado: #2 terminó"}, priority=PRIORITY_ANSWER)
+        asked = sender.answer(OutboxMessage(None, 7, PRIORITY_ANSWER, "sendMessage",
+                                            {"text": "Te quedan 8 billetes"}))
         await sender.settled()
-        assert bot.texts(7) == ["#1 pista", "Anotado: #2 terminó"]
+        assert await asked == "sent"
+        assert bot.texts(7) == ["#1 pista", "Anotado: #2 terminó", "Te quedan 8 billetes"]
         assert bot.texts(8) == ["#1 indice"]
         assert await store.owed_messages() == []
     finally:

@@ -207,7 +207,7 @@ class Sender:
         self._last_line: dict[int, float] = {}
         self._recipients = recipients
         # rows for every volunteer, to expand, and the messages that came after them
-        self._fanouts: list[OutboxMessage] = []
+        self._fanouts: list[_Item] = []
         self._children: dict[int, int] = {}  # such a row -> its messages not yet done
         self.sent = 0  # messages Telegram took since start (joined lines count one each)
 
@@ -216,22 +216,26 @@ class Sender:
     def accept(self, messages: Iterable[OutboxMessage]) -> None:
         """Stored messages, committed (``Store.on_posted``; at start, what is still owed)."""
         for message in messages:
-            if message.chat_id == EVERY_VOLUNTEER or self._fanouts:
-                # a row for every volunteer is expanded by the loop; what comes after it
-                # waits with it, so that each chat still gets its messages in posting order
-                self._fanouts.append(message)
-            else:
-                self._enqueue(_Item(message))
+            self._arrive(_Item(message))
         self._poke()
+
+    def _arrive(self, item: _Item) -> None:
+        if item.message.chat_id == EVERY_VOLUNTEER or self._fanouts:
+            # a row for every volunteer is expanded by the loop; what comes after it waits
+            # with it, so that each chat still gets its messages in the order they came
+            self._fanouts.append(item)
+        else:
+            self._enqueue(item)
 
     async def _expand(self) -> None:
         """Rows for every volunteer become one message per volunteer, in their language (the
         messages that came after them are queued after them)."""
         people = await self._recipients() if self._recipients is not None else []
         fanouts, self._fanouts = self._fanouts, []  # after the await: none comes between
-        for m in fanouts:
+        for item in fanouts:
+            m = item.message
             if m.chat_id != EVERY_VOLUNTEER:
-                self._enqueue(_Item(m))
+                self._enqueue(item)
                 continue
             assert m.id is not None
             texts: dict[str, str] = m.params.get("texts", {})
@@ -253,7 +257,7 @@ class Sender:
     def answer(self, message: OutboxMessage) -> asyncio.Future[str]:
         """An answer that is not stored: queued now; the future gives its outcome."""
         future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
-        self._enqueue(_Item(message, future))
+        self._arrive(_Item(message, future))
         self._poke()
         return future
 
