@@ -206,3 +206,58 @@ async def test_a_refused_token_ends_with_one_line_and_a_non_zero_exit(tmp_path):
         b"error: Telegram refused the bot token (TELEGRAM_BOT_TOKEN): check it with @BotFather"]
     assert b"Traceback" not in bot.log
     assert wrong.encode() not in bot.log and wrong.split(":")[1].encode() not in bot.log
+
+
+def no_token_anywhere(output: bytes, token: str) -> None:
+    """Neither the token nor its secret half, on stdout, stderr or in the log."""
+    assert token.encode() not in output
+    assert token.split(":")[1].encode() not in output
+
+
+async def test_a_token_answered_404_ends_with_one_line_and_never_shows(tmp_path):
+    api = FakeBotAPI()
+    await api.start()
+    api.failures.append(Failure("404", count=100, method="getMe"))
+    bot = BotProcess(api, tmp_path / "404.sqlite3", CASTRILLO)
+    try:
+        await bot.launch()
+        code = await bot.wait_exit(60)
+    finally:
+        await bot.stop()
+        await api.stop()
+    assert code == 2
+    assert [ln for ln in lines(bot.log) if ln.startswith(b"error:")] == [
+        b"error: Telegram refused the bot token (TELEGRAM_BOT_TOKEN): check it with @BotFather"]
+    assert b"Traceback" not in bot.log
+    no_token_anywhere(bot.log, api.token)
+
+
+async def test_an_error_page_echoing_the_token_never_shows_it(tmp_path):
+    api = FakeBotAPI()
+    await api.start()
+    api.failures.append(Failure("500", count=2, method="getMe"))
+    bot = BotProcess(api, tmp_path / "500.sqlite3", CASTRILLO)
+    try:
+        await bot.start()
+        assert await say(api, ORGANISER, "/start", datetime.now(UTC)), "it answers"
+    finally:
+        await bot.stop()
+        await api.stop()
+    assert not api.failures
+    log = lines(bot.log)
+    assert sum(1 for ln in log if b"Telegram unreachable (getMe" in ln) == 2
+    assert all(LOG_LINE.match(ln) for ln in log), "every log line is one record: no traceback"
+    no_token_anywhere(bot.log, api.token)
+
+
+async def test_an_unknown_host_is_waited_for_without_showing_the_token(tmp_path):
+    api = FakeBotAPI()
+    bot = BotProcess(api, tmp_path / "dns.sqlite3", CASTRILLO)
+    await bot.launch(TELEGRAM_BASE_URL="http://puzzlebot-no-such-host.invalid/bot")
+    try:
+        assert await bot.wait_logged("Telegram unreachable (getMe", times=2, timeout=60)
+    finally:
+        await bot.stop()
+    log = lines(bot.log)
+    assert all(LOG_LINE.match(ln) for ln in log), "every log line is one record: no traceback"
+    no_token_anywhere(bot.log, api.token)

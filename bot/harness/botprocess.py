@@ -23,7 +23,8 @@ class BotProcess:
     extra_env: dict[str, str] = field(default_factory=dict)
     cwd: Path | None = None
     proc: asyncio.subprocess.Process | None = None
-    log: bytes = b""  # everything the bot wrote to stderr, over all its lives (read as written)
+    # everything the bot wrote to stdout and stderr, over all its lives (read as written)
+    log: bytes = b""
     _reader: asyncio.Task[None] | None = None
 
     async def start(self, **env_now: str) -> None:
@@ -48,12 +49,12 @@ class BotProcess:
             env["PUZZLEBOT_VOLUNTEER_CHAT"] = str(self.volunteer_chat)
         self.proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot", "run", cwd=self.cwd, env=env,
-            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
         self._reader = asyncio.create_task(self._read(self.proc))
 
     async def _read(self, proc: asyncio.subprocess.Process) -> None:
-        assert proc.stderr is not None
-        while chunk := await proc.stderr.read(65536):
+        assert proc.stdout is not None
+        while chunk := await proc.stdout.read(65536):
             self.log += chunk
 
     async def wait_logged(self, text: str, times: int = 1, timeout: float = 30) -> bool:

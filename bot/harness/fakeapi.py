@@ -86,7 +86,7 @@ class Failure:
     """Answer the next ``count`` calls matching ``method`` (None: any but getUpdates; name
     ``getUpdates`` to fail polls) badly."""
 
-    kind: str  # "429", "502", "delay", "drop"
+    kind: str  # "429", "502", "404", "500" (a page echoing the token), "delay", "drop"
     count: int = 1
     method: str | None = None
     retry_after: int = 1
@@ -370,6 +370,12 @@ class FakeBotAPI:
                 status=429)
         if f.kind == "502":
             return web.Response(status=502, text="Bad Gateway")
+        if f.kind == "404":
+            return web.json_response({"ok": False, "error_code": 404,
+                                      "description": "Not Found"}, status=404)
+        if f.kind == "500":  # an error page that echoes the request, token included
+            return web.Response(status=500, text=f"<html>Internal error at {request.path} "
+                                f"(token {self.token})</html>")
         transport = request.transport
         if transport is not None:
             transport.close()
