@@ -79,6 +79,39 @@ def test_run_refuses_a_damaged_database(tmp_path: Path):
     assert "damaged" in proc.stderr and "Traceback" not in proc.stderr
 
 
+@pytest.mark.parametrize("where,needle", [
+    ("missing-folder/bot.sqlite3", "does not exist"),
+    ("", "this is a folder"),
+], ids=["folder-missing", "a-folder"])
+@pytest.mark.parametrize("command", [["run"], ["export", "results"]])
+def test_a_database_path_that_cannot_work_says_one_line_and_exits_2(tmp_path: Path, where,
+                                                                    needle, command):
+    db = tmp_path / where if where else tmp_path
+    proc = run(command, {"TELEGRAM_BOT_TOKEN": TOKEN, "PUZZLEBOT_CONTEST": str(CASTRILLO),
+                         "PUZZLEBOT_ORGANISERS": "12", "PUZZLEBOT_DB": str(db)})
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"error: {db}: ") and needle in lines[0]
+    assert not (tmp_path / "missing-folder").exists()
+
+
+async def test_a_read_only_database_is_named_read_only_not_damaged(tmp_path: Path,
+                                                                   monkeypatch):
+    """(As root, as on this machine, permissions do not stop a write: the check is what
+    ``os.access`` says.)"""
+    from bot.storage import store as storage
+
+    db = tmp_path / "ro.sqlite3"
+    await (await storage.Store.open(db)).close()
+    real = os.access
+    monkeypatch.setattr(storage.os, "access",
+                        lambda p, mode: False if Path(p) in (db, tmp_path) else real(p, mode))
+    with pytest.raises(storage.StoreError, match="read-only"):
+        await storage.Store.open(db)
+    with pytest.raises(storage.StoreError, match="folder .* is read-only"):
+        await storage.Store.open(tmp_path / "new.sqlite3")
+
+
 def test_token_is_redacted_from_log_records():
     stream = io.StringIO()
     handler = logging.StreamHandler(stream)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import sqlite3
 import time as _time
@@ -380,6 +381,24 @@ class Operation:
             await asyncio.shield(self.batch)
 
 
+def where_it_can_live(path: Path) -> None:
+    """A database file the bot can open and write, or ``StoreError`` saying in one line why
+    not (SQLite's own word for all of these is "unable to open database file")."""
+    if path.is_dir():
+        raise StoreError("this is a folder: give the path of a database file (it is created "
+                         "if missing)")
+    folder = path.parent
+    if not folder.is_dir():
+        raise StoreError(f"the folder {folder} does not exist: create it first")
+    if path.exists():
+        if not os.access(path, os.R_OK | os.W_OK):
+            raise StoreError("the file is read-only: the bot must write to it (check its "
+                             "permissions)")
+    elif not os.access(folder, os.W_OK | os.X_OK):
+        raise StoreError(f"the folder {folder} is read-only: the bot cannot create the "
+                         "database there")
+
+
 class Store:
     def __init__(self, conn: aiosqlite.Connection, raw: sqlite3.Connection) -> None:
         self.conn = conn
@@ -420,6 +439,7 @@ class Store:
 
     @classmethod
     async def open(cls, path: str | Path) -> Store:
+        where_it_can_live(Path(path))
         raw: list[sqlite3.Connection] = []
 
         def connect() -> sqlite3.Connection:  # in aiosqlite's thread; kept for Transaction
