@@ -20,7 +20,7 @@ from telegram.request import HTTPXRequest
 
 from bot.handlers import outbox
 from bot.handlers.outbox import Sender, not_delivered
-from bot.harness.fakeapi import BOT_USER, Failure, FakeBotAPI
+from bot.harness.fakeapi import BOT_USER, Failure
 from bot.storage.store import PRIORITY_ANSWER, Store
 from tests.conftest import CASTRILLO
 from tests.e2e import BotProcess, Phone, say
@@ -205,57 +205,56 @@ def test_what_proves_a_message_was_not_delivered(exc, cause, proven):
     assert not_delivered(raised(exc, cause)) is proven
 
 
-async def test_end_to_end_a_reply_that_times_out_is_sent_at_most_twice(tmp_path):
+BOSS = Phone(1, "Olga")
+
+
+@pytest.fixture
+async def running(api, tmp_path):
+    """The real bot against the fake Bot API, its organiser already greeted; stopped after."""
+    bot = BotProcess(api, tmp_path / "retries.sqlite3", CASTRILLO)
+    await bot.start()
+    try:
+        assert await say(api, BOSS, "/start", datetime.now(UTC))
+        yield bot
+    finally:
+        await bot.stop()
+
+
+async def test_end_to_end_a_reply_that_times_out_is_sent_at_most_twice(api, running):
     """The real bot against the fake Bot API: Telegram takes longer than the bot's read
     timeout (python-telegram-bot's 5 s) to answer, but does deliver. The bot sends the reply
     twice, then marks it "unconfirmed" (and logs it) instead of sending four more copies."""
-    api = FakeBotAPI()
-    await api.start()
-    bot = BotProcess(api, tmp_path / "slow.sqlite3", CASTRILLO)
-    await bot.start()
-    boss = Phone(1, "Olga")
-    try:
-        assert await say(api, boss, "/start", datetime.now(UTC))
-        asked = await api.reply_to(boss.user(), "/voluntario", datetime.now(UTC))
-        assert [c.method for c in asked] == ["sendMessage"]  # one message, the reply
-        reply = asked[0].text
-        api.failures.append(Failure("delay", count=2, delay=6.0, method="sendMessage"))
-        before = len(api.calls)
-        api.send_message(boss.user(), "/voluntario", datetime.now(UTC))
-        message = api._next_message
+    bot = running
+    asked = await api.reply_to(BOSS.user(), "/voluntario", datetime.now(UTC))
+    assert [c.method for c in asked] == ["sendMessage"]  # one message, the reply
+    reply = asked[0].text
+    api.failures.append(Failure("delay", count=2, delay=6.0, method="sendMessage"))
+    before = len(api.calls)
+    api.send_message(BOSS.user(), "/voluntario", datetime.now(UTC))
+    message = api._next_message
 
-        def replies() -> list[str]:
-            return [c.text for c in api.calls[before:]
-                    if c.chat_id == boss.id and c.replies_to == message]
+    def replies() -> list[str]:
+        return [c.text for c in api.calls[before:]
+                if c.chat_id == BOSS.id and c.replies_to == message]
 
-        def gave_up() -> bool:
-            return b"may not have arrived (TimedOut twice)" in bot.log
+    def gave_up() -> bool:
+        return b"may not have arrived (TimedOut twice)" in bot.log
 
-        assert await api.wait_until(lambda: len(replies()) >= 2 and gave_up(), 40)
-        await api.settle(quiet=1.0, timeout=10)
-        assert len(replies()) == 2, replies()  # both slow attempts got through, no third
-        assert all(r.split("start=")[0] == reply.split("start=")[0] for r in replies())
-        assert not api.failures
-    finally:
-        await bot.stop()
-        await api.stop()
+    assert await api.wait_until(lambda: len(replies()) >= 2 and gave_up(), 40)
+    await api.settle(quiet=1.0, timeout=10)
+    assert len(replies()) == 2, replies()  # both slow attempts got through, no third
+    assert all(r.split("start=")[0] == reply.split("start=")[0] for r in replies())
+    assert not api.failures
+    await bot.stop()
     assert bot.log.count(b"sending failed (TimedOut)") == 1
     assert b"error while handling an update" not in bot.log  # the handler was not held up
 
 
-async def test_end_to_end_a_reply_refused_with_502_goes_through(tmp_path):
-    api = FakeBotAPI()
-    await api.start()
-    bot = BotProcess(api, tmp_path / "flaky.sqlite3", CASTRILLO)
-    await bot.start()
-    boss = Phone(1, "Olga")
-    try:
-        assert await say(api, boss, "/start", datetime.now(UTC))
-        api.failures.append(Failure("502", count=4, method="sendMessage"))
-        answer = await say(api, boss, "/voluntario", datetime.now(UTC))
-        assert len(answer) == 1 and "start=" in answer[0]
-        assert not api.failures
-    finally:
-        await bot.stop()
-        await api.stop()
+async def test_end_to_end_a_reply_refused_with_502_goes_through(api, running):
+    bot = running
+    api.failures.append(Failure("502", count=4, method="sendMessage"))
+    answer = await say(api, BOSS, "/voluntario", datetime.now(UTC))
+    assert len(answer) == 1 and "start=" in answer[0]
+    assert not api.failures
+    await bot.stop()
     assert bot.log.count(b"sending failed (NetworkError)") == 4

@@ -236,13 +236,15 @@ async def send(context: ContextTypes.DEFAULT_TYPE, chat_id: int, text: str,
     return await post_text(context.bot, chat_id, text, priority)
 
 
-async def post_text(bot: Bot, chat_id: int, text: str, priority: int) -> bool:
-    """``send`` with only the bot at hand (jobs given the application)."""
+async def post_text(bot: Bot, chat_id: int, text: str, priority: int,
+                    grouping: str | None = None) -> bool:
+    """``send`` with only the bot at hand (jobs given the application); ``grouping``: lines
+    that may go out joined with the next ones to the same chat."""
     posted = False
     for part in message_parts(text):
         if not part.strip():
             continue  # nothing to say (Telegram refuses an empty message)
-        await _post(bot, chat_id, {"text": part}, priority)
+        await _post(bot, chat_id, {"text": part}, priority, grouping)
         posted = True
     return posted
 
@@ -263,8 +265,8 @@ async def notify_staff(context: ContextTypes.DEFAULT_TYPE, make: Callable[[str],
             return ""
 
     if svc.config.volunteer_chat is not None:
-        return int(await _post_line(context, svc.config.volunteer_chat,
-                                    write(svc.contest.language), priority))
+        return int(await post_text(context.bot, svc.config.volunteer_chat,
+                                   write(svc.contest.language), priority, grouping="staff"))
     # one row for every volunteer and organiser, the line in each language: the sender works
     # out who gets it (``staff_recipients``) when it sends it
     texts = {lang: text for lang in LANGUAGES if (text := write(lang)).strip()}
@@ -283,16 +285,6 @@ async def staff_recipients(svc: Services) -> list[tuple[int, str]]:
         if await svc.store.person(user_id) is not None:
             out.append((user_id, await language_of(svc, user_id)))
     return out
-
-
-async def _post_line(context: ContextTypes.DEFAULT_TYPE, chat_id: int, text: str,
-                     priority: int) -> bool:
-    posted = False
-    for part in message_parts(text):
-        if part.strip():
-            await _post(context.bot, chat_id, {"text": part}, priority, grouping="staff")
-            posted = True
-    return posted
 
 
 async def notify_entry(
