@@ -121,7 +121,8 @@ class Harness:
     async def _process(self, payload: dict[str, Any]) -> list[Call]:
         before = len(self.request.calls)
         update = Update.de_json(payload, self.app.bot)
-        await self.app.process_update(update)
+        # through the update processor, as the application hands updates over
+        await self.app.update_processor.process_update(update, self.app.process_update(update))
         # what the update owes people goes out from the outbox: let it land before looking
         await self.app.bot_data["sender"].settled()
         assert not self.request.violations, self.request.violations

@@ -21,7 +21,7 @@ T0 = datetime(2023, 4, 22, 10, 0, tzinfo=ZoneInfo("Europe/Madrid"))
 BOSS = Person(1, "Olga", "en")
 
 
-def payload(h: Harness, who: Person, text: str, at: datetime, update_id: int) -> dict:
+def payload(h: Harness | None, who: Person, text: str, at: datetime, update_id: int) -> dict:
     return {"update_id": update_id, "message": {
         "message_id": update_id, "date": int(at.timestamp()),
         "chat": {"id": who.id, "type": "private"},
@@ -171,3 +171,55 @@ async def test_a_staff_line_that_cannot_be_written_does_not_hold_back_the_others
                        BOSS.id: "#2 Carl: check the table"}
     finally:
         await h.stop()
+
+
+def press_payload(who: Person, data: str, shown: datetime, update_id: int) -> dict:
+    return {"update_id": update_id, "callback_query": {
+        "id": str(update_id), "chat_instance": "1", "data": data,
+        "from": {"id": who.id, "is_bot": False, "first_name": who.name},
+        "message": {"message_id": update_id, "date": int(shown.timestamp()),
+                    "chat": {"id": who.id, "type": "private"}, "text": "?"}}}
+
+
+async def test_a_press_is_floored_by_what_arrived_before_it_not_after() -> None:
+    """The floor of a press is taken in Telegram's order, when the processor is handed the
+    update, not when the press is handled: messages that arrive after the press (the person's
+    own, queued behind it, and the partner's, handled while the press waits behind its chat) do
+    not move the press."""
+    processor = PerChatUpdateProcessor()
+    ana, bea, carl = Person(10, "Ana", "en"), Person(11, "Bea", "en"), Person(12, "Carl", "en")
+
+    def make(data: dict[str, object]) -> Update:
+        return Update.de_json(data, None)
+
+    floors: dict[str, datetime | None] = {}
+    gate = asyncio.Event()
+
+    async def held() -> None:
+        await gate.wait()
+
+    async def look(name: str, update_id: int, users: Iterable[int]) -> None:
+        floors[name] = processor.telegram_time.before(update_id, users)
+
+    earlier = make(payload(None, ana, "/pista", T0, 1))
+    blocker = make(payload(None, ana, "/billetes", T0 + timedelta(minutes=1), 2))
+    press = make(press_payload(ana, "ask:h:1:1:0", T0, 3))
+    later = make(payload(None, ana, "/billetes", T0 + timedelta(minutes=9), 4))
+    partner = make(payload(None, bea, "/billetes", T0 + timedelta(minutes=2), 5))
+    stranger = make(press_payload(carl, "ask:h:9:1:0", T0, 6))
+    await processor.process_update(earlier, asyncio.sleep(0))
+    blocking = asyncio.create_task(processor.process_update(blocker, held()))
+    await asyncio.sleep(0)
+    pressing = asyncio.create_task(processor.process_update(
+        press, look("ana", 3, [ana.id, bea.id])))
+    await asyncio.sleep(0)
+    following = asyncio.create_task(processor.process_update(later, asyncio.sleep(0)))
+    await asyncio.sleep(0)
+    await processor.process_update(partner, asyncio.sleep(0))
+    await processor.process_update(stranger, look("carl", 6, [carl.id]))
+    gate.set()
+    await asyncio.gather(blocking, pressing, following)
+    # Ana's press arrived after her 0:01 message, before her 0:09 one and before Bea's
+    assert floors["ana"] == T0 + timedelta(minutes=1)
+    assert floors["carl"] is None  # nothing of his arrived before: the shown date stands
+    assert processor.telegram_time.before(3, [ana.id]) is None  # forgotten once handled

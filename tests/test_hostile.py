@@ -839,6 +839,43 @@ async def test_a_forged_hint_button_cannot_backdate_a_request(day_factory: Any) 
         assert conn.execute("SELECT COUNT(*) FROM events WHERE kind = 'hint'").fetchone() == (0,)
 
 
+def stage_buttons(h: Harness, calls: Sequence[Call]) -> dict[str, str]:
+    return {text: data for text, data in h.buttons(calls) if data.startswith("ask:")}
+
+
+async def test_saved_up_keyboards_cannot_beat_the_five_minute_rule(day_factory: Any) -> None:
+    """Issue 14: three keyboards shown at 0:20, 0:25 and 0:30 and pressed together at 0:31
+    were charged three times, stamped 0:20, 0:25 and 0:30. A press is no earlier than the newest
+    message Telegram delivered before it (the /pista of 0:30): one charge, the others wait."""
+    d: Day = await day_factory()
+    kb1 = stage_buttons(d.h, await d.send(P3, "/pista", "0:20:00"))
+    kb2 = stage_buttons(d.h, await d.send(P3, "/solucion", "0:25:00"))
+    kb3 = stage_buttons(d.h, await d.send(P3, "/pista", "0:30:00"))
+    answers = []
+    for keyboard, shown in ((kb1, "0:20:00"), (kb2, "0:25:00"), (kb3, "0:30:00")):
+        data = keyboard["Stage 1"] if keyboard is not kb3 else keyboard["Stage 2"]
+        answers += replies_to(await d.h.press(P3, data, at(shown)), P3)
+    with closing(sqlite3.connect(d.h.db_path)) as conn:
+        charged = conn.execute("SELECT kind, at FROM events WHERE kind IN ('hint', 'solution') "
+                               "ORDER BY id").fetchall()
+    assert charged == [("hint", int(at("0:30:00").timestamp()))], charged
+    assert sum("Hint for stage 1" in a for a in answers) == 1, answers
+    assert sum("0:35:00" in a or "10:35" in a for a in answers) == 2, answers
+
+
+async def test_a_keyboard_pressed_at_once_keeps_the_moment_it_was_shown(
+        day_factory: Any) -> None:
+    """Only the entry's own people move a press: asked at 0:20 (buttons shown then), another
+    pair writes at 0:40 before the press arrives, the press still counts at 0:20."""
+    d: Day = await day_factory()
+    keyboard = stage_buttons(d.h, await d.send(P3, "/pista", "0:20:00"))
+    await d.send(P20, "/billetes", "0:40:00")
+    await d.h.press(P3, keyboard["Stage 1"], at("0:20:00"))
+    with closing(sqlite3.connect(d.h.db_path)) as conn:
+        charged = conn.execute("SELECT kind, at FROM events WHERE kind = 'hint'").fetchall()
+    assert charged == [("hint", int(at("0:20:00").timestamp()))]
+
+
 async def test_a_forged_withdrawal_button_cannot_backdate_into_the_refund_period(
         day_factory: Any) -> None:
     # registered in March: confirmed places (an import without a date is registered "now")

@@ -501,9 +501,6 @@ async def test_billom_registration_window(billom_bot):
     assert "Registrations open on 2012-01-23 00:00" in early
     assert "reg:cat:adulte" in data_of(h, await h.send(ANA, "/inscribir", BILLOM_OPENS))
     await h.send(ANA, "/cancelar", BILLOM_OPENS)
-    late = one_text(await h.send(ANA, "/inscribir", BILLOM_CLOSES), ANA)
-    assert "Registrations are closed (since 2012-03-02 00:00)" in late
-    assert h.buttons(await h.send(ANA, "adulte", BILLOM_CLOSES)) == []
     # the last minute of 1 March is still open
     final = await register(h, ANA, "adulte", TEAM, BILLOM_CLOSES - timedelta(minutes=1))
     assert "Entry #1: registered, pending payment" in final
@@ -511,7 +508,22 @@ async def test_billom_registration_window(billom_bot):
     await to_summary(h, BEA, "adulte", TEAM, BILLOM_CLOSES - timedelta(minutes=5))
     refused = one_text(await h.press(BEA, "reg:ok", BILLOM_CLOSES + timedelta(minutes=1)), BEA)
     assert "Registrations are closed" in refused
+    late = one_text(await h.send(ANA, "/inscribir", BILLOM_CLOSES), ANA)
+    assert "Registrations are closed (since 2012-03-02 00:00)" in late
+    assert h.buttons(await h.send(ANA, "adulte", BILLOM_CLOSES)) == []
     assert [e["number"] for e in entry_rows(h)] == [1]
+
+
+async def test_a_summary_kept_open_cannot_register_after_the_closing(billom_bot):
+    """Issue 14: the summary's buttons are shown before the closing (their message is dated
+    then) and pressed after it. Telegram had delivered a message of hers dated after the closing
+    before the press arrived: the press is no earlier than that, so registration is closed."""
+    h = billom_bot
+    await to_summary(h, BEA, "adulte", TEAM, BILLOM_CLOSES - timedelta(minutes=5))
+    await h.send(BEA, "/ayuda", BILLOM_CLOSES + timedelta(minutes=1))
+    refused = one_text(await h.press(BEA, "reg:ok", BILLOM_CLOSES - timedelta(minutes=5)), BEA)
+    assert "Registrations are closed" in refused
+    assert entry_rows(h) == []
 
 
 async def test_billom_team_is_pending_until_an_organiser_records_the_payment(billom_bot):

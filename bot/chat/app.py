@@ -111,7 +111,8 @@ def build_application(
 ) -> Application[Any, Any, Any, Any, Any, Any]:
     builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] = (
         ApplicationBuilder().token(config.token).base_url(base_url(config.base_url)))
-    builder = builder.concurrent_updates(PerChatUpdateProcessor())
+    processor = PerChatUpdateProcessor()
+    builder = builder.concurrent_updates(processor)
     # no Updater: chat/polling.py fetches updates and confirms each only once it is handled
     builder = builder.updater(None)
     if request is not None:
@@ -128,6 +129,7 @@ def build_application(
     app.bot_data["config"] = config
     app.bot_data["contest"] = contest
     app.bot_data["store_handle"] = handle
+    app.bot_data["telegram_time"] = processor.telegram_time
     register(app)
     return app
 
@@ -179,6 +181,9 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
                     else None, recipients=partial(staff_recipients, svc))
     app.bot_data["sender"] = sender
     attach_sender(app.bot, sender)
+    # a press waiting since before a restart is not stamped earlier than what was recorded
+    for user_id, moment in (await svc.store.newest_message_dates()).items():
+        app.bot_data["telegram_time"].seen(user_id, moment)
     await sender.start()
     await retry_network("setMyCommands", lambda: set_default_menus(app))
     await schedule_contest_jobs(app)

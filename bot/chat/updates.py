@@ -14,6 +14,8 @@ from typing import Any
 from telegram import Update
 from telegram.ext import BaseUpdateProcessor
 
+from bot.handlers.common import TelegramTime
+
 # How many updates are handled at once. The bot is one event loop in front of one SQLite writer.
 # More updates in flight make bigger group commits (fewer fsyncs) and keep the loop busy while
 # one commits, but each update also waits behind all the others. Measured on the benchmark day
@@ -25,8 +27,13 @@ MAX_CONCURRENT = 32
 
 
 class PerChatUpdateProcessor(BaseUpdateProcessor):
-    def __init__(self, max_concurrent_updates: int = MAX_CONCURRENT) -> None:
+    def __init__(self, max_concurrent_updates: int = MAX_CONCURRENT,
+                 telegram_time: TelegramTime | None = None) -> None:
         super().__init__(max_concurrent_updates)
+        # each person's newest message date, told of each update as it arrives, in Telegram's
+        # order (before the chat locks reorder them): button presses are stamped with it
+        # (handlers/common.py)
+        self.telegram_time = telegram_time or TelegramTime()
         self._locks: dict[int, asyncio.Lock] = {}
         self._users: dict[int, int] = {}
         self._in_flight = 0
@@ -39,6 +46,9 @@ class PerChatUpdateProcessor(BaseUpdateProcessor):
         self.finished: Callable[[object], None] | None = None
 
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
+        # reached in the order the updates were handed over (the base class's semaphore wakes
+        # its waiters first in, first out), before the chat locks reorder them
+        self.telegram_time.arrived(update)
         self._in_flight += 1
         self.idle.clear()
         try:
@@ -54,6 +64,7 @@ class PerChatUpdateProcessor(BaseUpdateProcessor):
             if self.finished is not None:
                 self.finished(update)
         finally:
+            self.telegram_time.handled(update)
             self._in_flight -= 1
             if self._in_flight == 0:
                 self.idle.set()

@@ -265,7 +265,7 @@ async def stage_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     kind = Kind.HINT if k == "h" else Kind.SOLUTION
     # Stamped with the moment the buttons were shown (Telegram's date of that message, i.e.
     # when the person asked with /pista), never with data from the button itself.
-    at = button_moment(update)
+    at = button_moment(update, context, await who.svc.day.linked_users(number))
     if at is None:
         return
     if query.message is not None:

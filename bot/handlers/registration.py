@@ -445,8 +445,9 @@ async def confirm(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | i
     draft = _draft(context)
     category = contest.category(draft["category"])
     assert category is not None
-    # Stamped with the moment the summary was shown (the button press carries no date).
-    at = query.message.date if query.message is not None and query.message.date else who.at
+    # The button press carries no date: stamped as every press is (common.button_moment), so
+    # a summary kept open cannot register anyone after registration has closed.
+    at = button_moment(update, context) or who.at
     async with recording(who.svc):
         out = await registrations(context).register(
             who.user_id, category, draft_members(draft), int(draft.get("meal_adults", 0)),
@@ -673,7 +674,7 @@ async def baja_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         return
     # Stamped with the moment the question was shown (Telegram's date of that message: /baja
     # was just sent), never with data from the button itself.
-    at = button_moment(update)
+    at = button_moment(update, context, await who.svc.day.linked_users(number))
     if at is None:
         return
     async with recording(who.svc):

@@ -913,6 +913,12 @@ class Store:
         return [OutboxMessage(int(r[0]), int(r[1]), int(r[2]), str(r[3]), json.loads(r[4]),
                               r[5]) for r in rows]
 
+    async def newest_message_dates(self) -> dict[int, datetime]:
+        """Per person, the newest Telegram date of a message of theirs that caused an event."""
+        rows = await self._fetchall("SELECT actor, MAX(at) FROM events WHERE update_id IS NOT "
+                                    "NULL AND actor IS NOT NULL GROUP BY actor")
+        return {int(r[0]): datetime.fromtimestamp(int(r[1]), UTC) for r in rows}
+
     async def outbox_counts(self) -> dict[str, int]:
         """How many rows the outbox holds: owed, and done by outcome (sent, unconfirmed,
         refused)."""
