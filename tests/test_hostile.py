@@ -893,6 +893,21 @@ async def test_a_forged_withdrawal_button_cannot_backdate_into_the_refund_period
     assert "not refunded" in forged[0], forged
 
 
+async def test_exportar_sends_its_files_when_an_imported_name_held_control_characters(
+        day_factory: Any) -> None:
+    """Issue 14: a vertical tab in an imported name made openpyxl refuse the workbook and the
+    organiser got "something went wrong". Names are cleaned when stored; the files go out."""
+    rows = [{"number": "60", "category": "adultos", "names": "Eva\x0bMar\x00ía",
+             "born": "1980"}]
+    d: Day = await day_factory(csv_data=csv_text(rows), people=())
+    calls = await d.send(ORGANISER, "/exportar", "2:00:00")
+    documents = [c for c in calls if c.method == "sendDocument"]
+    assert len(documents) == 3, [c.method for c in calls]
+    assert not [c for c in calls if GENERIC_ERROR in c.text] and not d.errors
+    entries = next(c for c in documents if b"join_code" in c.params["document"]["bytes"])
+    assert "Eva Mar ía" in entries.params["document"]["bytes"].decode()
+
+
 # -- 4. names never break formatting ------------------------------------------------------------
 
 HOSTILE_NAMES = {

@@ -233,6 +233,28 @@ async def test_infantil_b_child_born_2012_is_refused_then_2015_accepted(castrill
     assert (member["name"], member["born_year"]) == ("Nico Pérez", 2015)
 
 
+async def test_a_name_with_the_members_separator_is_refused_and_control_characters_cleaned(
+        castrillo_bot):
+    """Issue 14: "Ana; Bea" as one member's name would come back as two members from the
+    organisers' file (export, then import). It is refused with the reason, and the name asked
+    again; a name with control characters is stored cleaned."""
+    h = castrillo_bot
+    at = madrid(3, 1)
+    await start_entry(h, ANA, "infantil-b", at)
+    refused = one_text(await h.send(ANA, "Nico; Pérez", at), ANA)
+    assert 'cannot contain ";"' in refused and "Please write it without" in refused
+    assert "birth" in one_text(await h.send(ANA, "Nico\x07 Pérez\x00", at), ANA)
+    calls = await h.send(ANA, "2015", at)
+    assert data_of(h, calls) == ["reg:q:0:y", "reg:q:0:n"]
+    await h.press(ANA, "reg:q:0:n", at)
+    await h.press(ANA, "reg:q:1:n", at)
+    await h.press(ANA, "reg:ma:0", at)
+    await h.press(ANA, "reg:mc:0", at)
+    assert "Entry #1" in one_text(await h.press(ANA, "reg:ok", at), ANA)
+    [member] = member_rows(h, 1)
+    assert member["name"] == "Nico Pérez"
+
+
 async def test_castrillo_pair_of_two_children_refuses_the_second(castrillo_bot):
     h = castrillo_bot
     at = madrid(3, 1)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from enum import StrEnum
 from itertools import permutations
+from unicodedata import category as unicode_category
 
 from bot.domain.contest import Category, Contest, Slot
 
@@ -22,6 +23,18 @@ class Member:
     @property
     def year(self) -> int | None:
         return self.born.year if self.born is not None else self.born_year
+
+
+# Members' names are kept in one cell of the organisers' files, separated by this.
+NAME_SEPARATOR = ";"
+
+
+def clean_name(text: str) -> str:
+    """A name as it is stored: control characters (a tab, a line break, or the invisible ones a
+    copy-paste brings, which spreadsheets refuse) become spaces, runs of spaces become one, none
+    at either end. Everything else is kept as written: accents, emoji, right-to-left text."""
+    spaced = "".join(" " if unicode_category(c) == "Cc" else c for c in text)
+    return " ".join(spaced.split())
 
 
 def age_on(born: date, day: date) -> int:

@@ -27,11 +27,13 @@ from telegram.warnings import PTBUserWarning
 
 from bot.domain.contest import Category, Contest, Slot
 from bot.domain.registration import (
+    NAME_SEPARATOR,
     Ineligible,
     Member,
     Place,
     Status,
     check_members,
+    clean_name,
     fee,
     registration_window,
 )
@@ -280,10 +282,15 @@ async def got_name(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | 
     msg = update.effective_message
     if who is None or msg is None:
         return ConversationHandler.END
-    name = " ".join((msg.text or "").split())
+    name = clean_name(msg.text or "")
     if not name or len(name) > MAX_NAME:
         await reply(update, tr(who.lang, "Please write a name of 1 to {max} characters.",
                                max=MAX_NAME))
+        return NAME
+    if NAME_SEPARATOR in name:
+        await reply(update, tr(who.lang, "A name cannot contain \"{sign}\": the organisers' files "
+                               "use it between the members' names. Please write it without.",
+                               sign=NAME_SEPARATOR))
         return NAME
     draft = _draft(context)
     draft["current"] = {"name": name, "answers": []}

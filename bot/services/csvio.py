@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 
 from bot.domain.clock import format_duration
 from bot.domain.contest import Category, Contest
-from bot.domain.registration import Member, check_entry, is_local
+from bot.domain.registration import NAME_SEPARATOR, Member, check_entry, clean_name, is_local
 from bot.services.contest_day import ContestDay
 from bot.services.outcomes import new_code
 from bot.services.registrations import Registrations
@@ -47,7 +47,31 @@ class ImportRow:
 
 
 def _split(value: str) -> list[str]:
-    return [p.strip() for p in value.split(";")] if value.strip() else []
+    return [p.strip() for p in value.split(NAME_SEPARATOR)] if value.strip() else []
+
+
+# A spreadsheet opening a CSV file takes a cell beginning with one of these as a formula (or
+# as a command: "=HYPERLINK(...)", "@SUM(...)", "+cmd|..."): OWASP's "CSV injection".
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+QUOTE = "'"
+NUMBER = re.compile(r"[+-]?\d+(\.\d+)?")
+
+
+def inert(cell: object) -> object:
+    """A cell as exported: text that a spreadsheet would run as a formula gets a leading
+    apostrophe, as OWASP advises (the spreadsheet then shows it as text). Text already beginning
+    with an apostrophe gets one more, so that ``uninert`` gives back exactly what was stored.
+    Numbers (even negative ones) are left alone."""
+    if not isinstance(cell, str) or not cell:
+        return cell
+    if cell.startswith(QUOTE) or (cell.startswith(FORMULA_START) and not NUMBER.fullmatch(cell)):
+        return QUOTE + cell
+    return cell
+
+
+def uninert(cell: str) -> str:
+    """A text cell as it was before ``inert`` (an exported file imported again)."""
+    return cell[1:] if cell.startswith(QUOTE) else cell
 
 
 def _born(text: str, where: str) -> tuple[date | None, int | None]:
@@ -84,7 +108,7 @@ def _category(contest: Contest, row: dict[str, str], where: str) -> Category:
 
 
 def _names(cat: Category, row: dict[str, str], where: str) -> list[str]:
-    names = _split(row.get("names", ""))
+    names = [clean_name(n) for n in _split(uninert(row.get("names", "")))]
     if len(names) != cat.members:
         raise ImportError_(f"{where}: {cat.id} entries have {cat.members} member(s), "
                            f"found {len(names)} names")
@@ -275,7 +299,12 @@ async def entry_rows(contest: Contest, store: Store,
 async def export_entries(contest: Contest, store: Store, out: TextIO,
                          registrations: Registrations | None = None,
                          at: datetime | None = None) -> None:
-    csv.writer(out).writerows(await entry_rows(contest, store, registrations, at))
+    write_csv(out, await entry_rows(contest, store, registrations, at))
+
+
+def write_csv(out: TextIO, rows: Iterable[Sequence[object]]) -> None:
+    """Every CSV the bot writes: cells made inert (``inert``), quoted where needed."""
+    csv.writer(out).writerows([inert(v) for v in row] for row in rows)
 
 
 def _euros(cents: int) -> str:
@@ -314,7 +343,7 @@ async def result_rows(contest: Contest, day: ContestDay, category: str | None = 
 
 async def export_results(contest: Contest, day: ContestDay, out: TextIO,
                          category: str | None = None, at: datetime | None = None) -> None:
-    csv.writer(out).writerows(await result_rows(contest, day, category, at))
+    write_csv(out, await result_rows(contest, day, category, at))
 
 
 def xlsx(sheets: dict[str, list[list[object]]]) -> bytes:
@@ -323,6 +352,9 @@ def xlsx(sheets: dict[str, list[list[object]]]) -> bytes:
 
     # no stubs for openpyxl in the dev dependencies; unused once types-openpyxl is installed
     from openpyxl import Workbook  # type: ignore[import-untyped, unused-ignore]
+    from openpyxl.cell.cell import (  # type: ignore[import-untyped, unused-ignore]
+        ILLEGAL_CHARACTERS_RE,
+    )
     from openpyxl.styles import Font  # type: ignore[import-untyped, unused-ignore]
 
     book = Workbook()
@@ -333,10 +365,17 @@ def xlsx(sheets: dict[str, list[list[object]]]) -> bytes:
         first = False
         sheet.title = title[:31]
         for row in rows:
-            sheet.append([v if isinstance(v, int | float) else str(v) for v in row])
+            # control characters (stored before names were cleaned) would make openpyxl refuse
+            # the whole workbook: they become spaces
+            sheet.append([v if isinstance(v, int | float)
+                          else ILLEGAL_CHARACTERS_RE.sub(" ", str(v)) for v in row])
             for cell in sheet[sheet.max_row]:
-                if isinstance(cell.value, str) and cell.value.startswith("="):
-                    cell.data_type = "s"  # a name like "=1+1" is text, never a formula
+                if isinstance(cell.value, str) and inert(cell.value) != cell.value:
+                    # text, never a formula ("=1+1" would be one for openpyxl), and marked as
+                    # the spreadsheet marks a cell typed with a leading apostrophe: it stays
+                    # text when edited or saved again as CSV
+                    cell.data_type = "s"
+                    cell.quotePrefix = True
         for cell in sheet[1]:
             cell.font = Font(bold=True)
         sheet.freeze_panes = "A2"

@@ -19,7 +19,7 @@ from typing import Any
 import aiosqlite
 
 from bot.domain.history import effective_ids
-from bot.domain.registration import Member
+from bot.domain.registration import Member, clean_name
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
 _NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
@@ -293,7 +293,7 @@ class Transaction:
                 "INSERT INTO members (entry, position, name, born, born_year, answers) "
                 "VALUES (?,?,?,?,?,?)",
                 (
-                    number, i, m.name, m.born.isoformat() if m.born else None, m.year,
+                    number, i, clean_name(m.name), m.born.isoformat() if m.born else None, m.year,
                     ",".join(sorted(m.answers)),
                 ),
             )
@@ -869,6 +869,7 @@ class Store:
     # -- people --------------------------------------------------------------------------------
 
     async def remember_person(self, user_id: int, name: str, tg_language: str | None) -> None:
+        name = clean_name(name)
         known = await self.person(user_id)
         if known is not None and known["name"] == name and known["tg_language"] == tg_language:
             return
