@@ -31,15 +31,18 @@ from bot.services.contest_day import ContestDay
 from bot.services.contest_file import ContestFileError, load_contest
 from bot.services.csvio import (
     ImportError_,
+    check_import,
     export_entries,
     export_results,
     import_entries,
     read_entries,
 )
+from bot.services.registrations import Registrations
 from bot.services.summary import summary
 from bot.storage.store import Store, StoreError, copy_database
 from bot.support.logsetup import setup_logging
 from bot.support.loop import use_uvloop
+from bot.support.wallclock import CLOCK
 from bot.tools.cards import cards_command
 from bot.tools.scoreboard import ScoreboardSettingsError, settings_from_env
 
@@ -118,11 +121,21 @@ def _import_entries(args: argparse.Namespace) -> int:
         try:
             with open(args.file, newline="", encoding="utf-8-sig") as fh:
                 rows = read_entries(contest, fh, args.file)
+            check = await check_import(contest, Registrations(contest, store), rows,
+                                       CLOCK.now())
+            if check.problems and not args.force:
+                for problem in check.problems:
+                    print(f"error: {problem}", file=sys.stderr)
+                return fail("nothing was imported (--force imports these anyway)")
             numbers = await import_entries(store, rows)
         except OSError as exc:
             return fail(f"{args.file}: cannot be read ({exc.strerror or exc})")
         except ImportError_ as exc:
             return fail(f"{exc}; nothing was imported")
+        for problem in check.problems:
+            print(f"forced: {problem}", file=sys.stderr)
+        for note in check.notes:
+            print(f"note: {note}", file=sys.stderr)
         print(f"imported {len(numbers)} entries"
               + (f": numbers {numbers[0]}-{numbers[-1]}" if numbers else ""))
         return 0
@@ -210,6 +223,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("import", help="import entries from a CSV file")
     p.add_argument("what", choices=["entries"])
     p.add_argument("file")
+    p.add_argument("--force", action="store_true",
+                   help="import entries the registration rules would refuse (after the "
+                        "closing, unpaid where payment is required, beyond the places); "
+                        "eligibility is never forced")
     p.set_defaults(func=_import_entries)
     p = sub.add_parser("export", help="write entries or results as CSV to stdout")
     p.add_argument("what", choices=["entries", "results"])

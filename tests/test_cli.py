@@ -213,3 +213,78 @@ def test_a_reader_going_away_ends_the_command_quietly(monkeypatch):
     monkeypatch.setattr(cli.sys, "stdout", Stdout())
     assert cli.main(["export", "results"]) == 141
     assert redirected == [(99, 1)]  # the rest of the output goes nowhere, not to a traceback
+
+
+# -- issue 14: the import checks what the chat's registration checks ---------------------------
+
+
+def import_file(tmp_path: Path, contest: Path, content: str, *extra: str,
+                db: str = "x.sqlite3") -> subprocess.CompletedProcess[str]:
+    src = tmp_path / "in.csv"
+    src.write_text(content)
+    env = {"PUZZLEBOT_CONTEST": str(contest), "PUZZLEBOT_DB": str(tmp_path / db)}
+    return run(["import", "entries", str(src), *extra], env)
+
+
+def exported(tmp_path: Path, contest: Path, db: str = "x.sqlite3") -> list[dict[str, str]]:
+    env = {"PUZZLEBOT_CONTEST": str(contest), "PUZZLEBOT_DB": str(tmp_path / db)}
+    proc = run(["export", "entries"], env)
+    assert proc.returncode == 0, proc.stderr
+    return list(csv.DictReader(io.StringIO(proc.stdout)))
+
+
+def test_import_beyond_a_category_s_places_is_refused_unless_forced(tmp_path: Path):
+    kids = "category,names,born\n" + "".join(f"infantil-a,Kid {i},2018\n" for i in range(11))
+    proc = import_file(tmp_path, CASTRILLO, kids)
+    assert proc.returncode == 2
+    assert ("infantil-a has 10 places (categories.capacity), 0 already taken: the file's 11 "
+            "entries go 1 over (lines 12)") in proc.stderr
+    assert "nothing was imported (--force imports these anyway)" in proc.stderr
+    assert exported(tmp_path, CASTRILLO) == []
+    forced = import_file(tmp_path, CASTRILLO, kids, "--force")
+    assert forced.returncode == 0, forced.stderr
+    assert "imported 11 entries" in forced.stdout and "forced: infantil-a has 10" in forced.stderr
+    # the places are taken now: one more, even alone, goes over
+    again = import_file(tmp_path, CASTRILLO, "category,names,born\ninfantil-a,Late,2018\n")
+    assert "infantil-a has 10 places (categories.capacity), 11 already taken" in again.stderr
+
+
+def test_import_dated_after_the_closing_is_refused_and_an_undated_line_is_noted(tmp_path: Path):
+    late = ("category,names,born,registered_at\n"
+            "adultos,Early,1980,2023-04-10T10:00:00\nadultos,Late,1980,2023-04-22T09:30:00\n")
+    proc = import_file(tmp_path, CASTRILLO, late)
+    assert proc.returncode == 2
+    assert ("in.csv:3: registered_at 2023-04-22 09:30 is after registration closed "
+            "(2023-04-22 00:00, registration.closes)") in proc.stderr
+    assert "in.csv:2" not in proc.stderr
+    undated = import_file(tmp_path, CASTRILLO, "category,names,born\nadultos,Now,1980\n")
+    assert undated.returncode == 0, undated.stderr
+    assert "note: " in undated.stderr and "no registered_at, imported after registration " \
+        "closed (2023-04-22 00:00): registered now" in undated.stderr
+
+
+def test_import_where_payment_is_required_needs_paid_at_and_round_trips(tmp_path: Path):
+    billom = ROOT / "contests" / "billom-2012.toml"
+    head = "category,names,born,registered_at"
+    unpaid = f"{head}\nadulte,Anne; Bruno,1980-01-01; 1982-02-02,2012-02-01T10:00:00\n"
+    proc = import_file(tmp_path, billom, unpaid)
+    assert proc.returncode == 2
+    assert ("in.csv:2: no paid_at, and a place is held only once paid "
+            "(registration.payment_required)") in proc.stderr
+    paid = (f"{head},paid_at\nadulte,Anne; Bruno,1980-01-01; 1982-02-02,2012-02-01T10:00:00,"
+            "2012-02-03\n")
+    proc = import_file(tmp_path, billom, paid)
+    assert proc.returncode == 0, proc.stderr
+    [row] = exported(tmp_path, billom)
+    # midnight in Paris, written in UTC
+    assert row["paid_at"] == "2012-02-02T23:00:00+00:00" and row["status"] == "confirmed"
+    # what was exported imports again, unchanged, into another database
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(row))
+    writer.writeheader()
+    writer.writerow(row)
+    again = import_file(tmp_path, billom, out.getvalue(), db="y.sqlite3")
+    assert again.returncode == 0, again.stderr
+    [copy] = exported(tmp_path, billom, db="y.sqlite3")
+    assert {k: copy[k] for k in ("names", "born", "registered_at", "paid_at", "status")} == {
+        k: row[k] for k in ("names", "born", "registered_at", "paid_at", "status")}

@@ -58,7 +58,8 @@ CASTRILLO_REFUSALS = {
     ),
     "not-eligible": (
         HEAD + "1,infantil-a,Ana,2012\n",
-        "x.csv:2: not eligible for infantil-a (member 1: requirements)",
+        "x.csv:2: not eligible for infantil-a: member 1 (Ana): born 2012, and this category "
+        "needs born 2017-2019.",
     ),
     "number-zero": (HEAD + "0,adultos,Ana,1980\n", "x.csv:2: number '0' is not a positive number"),
     "number-not-digits": (
@@ -91,20 +92,28 @@ def test_a_bad_castrillo_file_is_refused_with_this_message(castrillo: Contest, n
     assert refused(castrillo, text) == message
 
 
-def test_billom_checks_the_age_on_the_day_when_every_birth_date_is_known(billom: Contest):
+def test_billom_checks_the_age_on_the_day_and_names_the_rule_and_the_age(billom: Contest):
     assert refused(billom, HEAD + "1,junior,Ana;Bea,2010-01-01;1980-01-01\n") == (
-        "x.csv:2: not eligible for junior (member 2: requirements)"
+        "x.csv:2: not eligible for junior: member 2 (Bea): aged 32 on the contest day, and "
+        "this category needs under 12 on the contest day."
     )
 
 
-def test_billom_does_not_check_ages_from_birth_years_alone(billom: Contest):
-    (row,) = read(billom, HEAD + "1,junior,Ana;Bea,2010;1980\n")
-    assert [m.born_year for m in row.members] == [2010, 1980]
+def test_billom_needs_full_birth_dates_where_a_category_goes_by_age(billom: Contest):
+    """Issue 14: two people born in 1950 (years only) were imported into the junior category;
+    the chat asks for the full date there, and so does the import now."""
+    assert refused(billom, HEAD + "1,junior,Ana;Bea,1950;1950\n") == (
+        "x.csv:2: not eligible for junior: member 1 (Ana): only the year 1950 is given, and "
+        "junior goes by age on the contest day (2012-03-10): give the full date of birth "
+        "(1980-05-17)"
+    )
 
 
-def test_an_entry_without_births_is_not_checked(castrillo: Contest):
-    (row,) = read(castrillo, "category,names\ninfantil-a,Ana\n")
-    assert row.members[0].born is None and row.members[0].born_year is None
+def test_an_entry_without_births_is_checked_as_in_the_chat(castrillo: Contest):
+    assert refused(castrillo, "category,names\ninfantil-a,Ana\n") == (
+        "x.csv:2: not eligible for infantil-a: member 1 (Ana): no birth is given, and "
+        "infantil-a needs born 2017-2019"
+    )
 
 
 def test_the_first_broken_rule_of_a_line_is_the_one_reported(castrillo: Contest):

@@ -12,11 +12,19 @@ from zoneinfo import ZoneInfo
 
 from bot.domain.clock import format_duration
 from bot.domain.contest import Category, Contest
-from bot.domain.registration import NAME_SEPARATOR, Member, check_entry, clean_name, is_local
+from bot.domain.registration import (
+    NAME_SEPARATOR,
+    Member,
+    Status,
+    check_entry,
+    clean_name,
+    is_local,
+)
 from bot.services.contest_day import ContestDay
 from bot.services.outcomes import new_code
 from bot.services.registrations import Registrations
-from bot.storage.store import Store
+from bot.services.texts import ineligible_text, slot_text
+from bot.storage.store import Store, to_ts
 from bot.support.wallclock import CLOCK
 
 ENTRY_COLUMNS = ["number", "category", "names", "born", "local", "join_code", "registered_at"]
@@ -44,6 +52,9 @@ class ImportRow:
     local: bool
     registered_at: datetime
     join_code: str | None
+    where: str = ""  # "file.csv:3", for messages
+    dated: bool = True  # registered_at came from the file (not "now")
+    paid_at: datetime | None = None
 
 
 def _split(value: str) -> list[str]:
@@ -163,14 +174,25 @@ def _members(names: list[str], births: list[str], answers: list[set[str]],
 
 
 def _check_eligible(contest: Contest, cat: Category, members: list[Member], where: str) -> None:
-    """Checked only when every birth needed is known: the organisers may not have them all."""
-    if all(m.year is not None for m in members) and not (
-        cat.checks_age and any(m.born is None for m in members)
-    ):
-        problem = check_entry(cat, members, contest.date)
-        if problem is not None:
-            raise ImportError_(f"{where}: not eligible for {cat.id} "
-                               f"(member {problem.member + 1}: {problem.reason})")
+    """The same eligibility as a registration in the chat: a birth the category's rule needs
+    must be there (a full date where it goes by age on the contest day). Never forced."""
+    problem = check_entry(cat, members, contest.date)
+    if problem is None:
+        return
+    member = members[problem.member]
+    who = f"member {problem.member + 1} ({member.name})"
+    if problem.reason == "birth_date_needed":
+        given = f"only the year {member.year} is given" if member.year else "no birth is given"
+        raise ImportError_(
+            f"{where}: not eligible for {cat.id}: {who}: {given}, and {cat.id} goes by age on "
+            f"the contest day ({contest.date.isoformat()}): give the full date of birth "
+            "(1980-05-17)")
+    if member.year is None:
+        needs = " or ".join(slot_text("en", s) for s in problem.needs) or "-"
+        raise ImportError_(f"{where}: not eligible for {cat.id}: {who}: no birth is given, and "
+                           f"{cat.id} needs {needs}")
+    raise ImportError_(f"{where}: not eligible for {cat.id}: {who}: "
+                       + ineligible_text("en", problem).removeprefix("Not possible: "))
 
 
 def _number(row: dict[str, str], where: str, numbers: set[int]) -> int | None:
@@ -197,17 +219,22 @@ def _local(contest: Contest, row: dict[str, str], members: list[Member], where: 
     return local
 
 
+def _moment(contest: Contest, row: dict[str, str], column: str, where: str) -> datetime | None:
+    """An ISO date or date-time, in the contest's time zone when it has no offset."""
+    if not row.get(column):
+        return None
+    try:
+        moment = datetime.fromisoformat(row[column])
+    except ValueError:
+        raise ImportError_(f"{where}: {column} is not a date-time") from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=ZoneInfo(contest.timezone))
+    return moment
+
+
 def _registered_at(contest: Contest, row: dict[str, str], where: str) -> datetime:
     """ISO date-time, in the contest's time zone when it has no offset; now when empty."""
-    registered = datetime.now(UTC)
-    if row.get("registered_at"):
-        try:
-            registered = datetime.fromisoformat(row["registered_at"])
-        except ValueError:
-            raise ImportError_(f"{where}: registered_at is not a date-time") from None
-        if registered.tzinfo is None:
-            registered = registered.replace(tzinfo=ZoneInfo(contest.timezone))
-    return registered
+    return _moment(contest, row, "registered_at", where) or datetime.now(UTC)
 
 
 def _join_code(row: dict[str, str], where: str) -> str | None:
@@ -231,7 +258,9 @@ def _read_row(contest: Contest, row: dict[str, str], where: str,
     local = _local(contest, row, members, where)
     registered = _registered_at(contest, row, where)
     code = _join_code(row, where)
-    return ImportRow(number, cat.id, members, local, registered, code)
+    paid = _moment(contest, row, "paid_at", where)
+    return ImportRow(number, cat.id, members, local, registered, code, where,
+                     dated=bool(row.get("registered_at")), paid_at=paid)
 
 
 def read_entries(contest: Contest, fh: TextIO, source: str) -> list[ImportRow]:
@@ -261,9 +290,72 @@ async def import_entries(store: Store, rows: Iterable[ImportRow]) -> list[int]:
                 number=r.number, category=r.category, join_code=code, local=r.local,
                 registered_at=r.registered_at, members=r.members, source="import",
             )
+            if r.paid_at is not None:
+                await tx.add_event(at=r.paid_at, kind="payment", role="organiser", actor=None,
+                                   entry=n, value=to_ts(r.paid_at))
             existing.add(n)
             numbers.append(n)
     return numbers
+
+
+def _when(moment: datetime, contest: Contest) -> str:
+    return moment.astimezone(ZoneInfo(contest.timezone)).strftime("%Y-%m-%d %H:%M")
+
+
+@dataclass
+class ImportCheck:
+    """What the registration rules say of a file: ``problems`` refuse it unless forced;
+    ``notes`` are said and imported."""
+
+    problems: list[str]
+    notes: list[str]
+
+
+async def check_import(contest: Contest, registrations: Registrations,
+                       rows: Sequence[ImportRow], now: datetime) -> ImportCheck:
+    """What the contest's registration rules would refuse in the chat, line by line: an
+    entry registered after the closing, unpaid where a place needs payment, or beyond a
+    category's (or the contest's) places. The import refuses the file for these unless forced
+    (``import entries --force``): organisers may have their reasons, but not without a word.
+    A line without ``registered_at`` imported after the closing is only noted: the file does not
+    say when it was registered elsewhere, and importing late is what organisers do."""
+    rules = contest.registration
+    problems: list[str] = []
+    notes: list[str] = []
+    for r in rows:
+        if rules.closes is not None and r.registered_at >= rules.closes:
+            if r.dated:
+                problems.append(f"{r.where}: registered_at {_when(r.registered_at, contest)} is "
+                                f"after registration closed ({_when(rules.closes, contest)}, "
+                                "registration.closes)")
+            else:
+                notes.append(f"{r.where}: no registered_at, imported after registration closed "
+                             f"({_when(rules.closes, contest)}): registered now")
+        if rules.payment_required and r.paid_at is None:
+            problems.append(f"{r.where}: no paid_at, and a place is held only once paid "
+                            "(registration.payment_required)")
+    held: dict[str, int] = {}
+    for status in await registrations.statuses(now):
+        if status.place.status is Status.CONFIRMED:
+            held[status.entry.category] = held.get(status.entry.category, 0) + 1
+    for cat in contest.categories:
+        if cat.capacity is None:
+            continue
+        new = [r for r in rows if r.category == cat.id]
+        taken = held.get(cat.id, 0)
+        if taken + len(new) > cat.capacity:
+            over = ", ".join(r.where.rsplit(":", 1)[-1] for r in new[max(0, cat.capacity - taken):])
+            problems.append(f"{cat.id} has {cat.capacity} places (categories.capacity), "
+                            f"{taken} already taken: the file's {len(new)} entries go "
+                            f"{taken + len(new) - cat.capacity} over (lines {over})")
+    shared = rules.shared_capacity
+    if shared is not None:
+        taken = sum(held.values())
+        if taken + len(rows) > shared:
+            problems.append(f"the contest has {shared} places in all "
+                            f"(registration.shared_capacity), {taken} already taken: the file's "
+                            f"{len(rows)} entries go {taken + len(rows) - shared} over")
+    return ImportCheck(problems, notes)
 
 
 def _born_text(m: Member) -> str:

@@ -7,8 +7,9 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from bot.domain.clock import DurationError, format_duration
-from bot.domain.contest import Category, Contest
+from bot.domain.contest import Category, Contest, Slot
 from bot.domain.ranking import Row
+from bot.domain.registration import Ineligible
 from bot.services.contest_day import (
     AlreadyFinished,
     AlreadyPaused,
@@ -329,3 +330,28 @@ def event_name(lang: str, kind: str) -> str:
         "handover": tr(lang, "escape handover"),
     }
     return names_.get(kind, kind)
+
+
+def slot_text(lang: str, slot: Slot) -> str:
+    if slot.is_open:
+        return tr(lang, "anyone")
+    if slot.born_from is not None and slot.born_to is not None:
+        return tr(lang, "born {start}-{end}", start=slot.born_from, end=slot.born_to)
+    if slot.born_from is not None:
+        return tr(lang, "born {year} or later", year=slot.born_from)
+    if slot.born_to is not None:
+        return tr(lang, "born {year} or earlier", year=slot.born_to)
+    if slot.min_age is not None and slot.max_age is not None:
+        return tr(lang, "aged {low}-{high} on the contest day", low=slot.min_age,
+                  high=slot.max_age)
+    if slot.min_age is not None:
+        return tr(lang, "aged {age} or more on the contest day", age=slot.min_age)
+    return tr(lang, "under {age} on the contest day", age=(slot.max_age or 0) + 1)
+
+
+def ineligible_text(lang: str, problem: Ineligible) -> str:
+    who = (tr(lang, "born {year}", year=problem.born_year) if problem.age is None
+           else tr(lang, "aged {age} on the contest day", age=problem.age))
+    needs = tr(lang, " or ").join(slot_text(lang, s) for s in problem.needs) or "-"
+    return tr(lang, "Not possible: {who}, and this category needs {needs}.", who=who,
+              needs=needs)
