@@ -115,6 +115,47 @@ async def test_two_volunteers_finishing_one_entry_at_once_record_one_finish(tmp_
         await h.stop()
 
 
+async def test_two_volunteers_finishing_one_entry_with_two_times_both_see_what_is_recorded(
+        tmp_path):
+    """Issue 14: the later /fin silently became a correction and the first volunteer was never
+    told. Now the first is told their time was replaced, by whom and with what; the second sees
+    whose time they replaced."""
+    h, _, _, v1, v2 = await setup(tmp_path)
+    try:
+        before = len(h.request.calls)
+        await burst(h, [(v1, "/fin 2 1:47:30"), (v2, "/fin 2 1:47:35")],
+                    T0 + timedelta(hours=1, minutes=48))
+        with sqlite3.connect(h.db_path) as db:
+            finishes = db.execute("SELECT actor, value, supersedes FROM events "
+                                  "WHERE kind = 'finish' ORDER BY id").fetchall()
+        assert len(finishes) == 2 and finishes[1][2] is not None  # the later one corrects
+        (first, first_time, _), (second, second_time, _) = finishes
+        names = {v1.id: v1.name, v2.id: v2.name}
+        told = messages_to(h, (v1.id, v2.id), before)
+        t1, t2 = ("1:47:30", "1:47:35") if first == v1.id else ("1:47:35", "1:47:30")
+        assert told[first] == [
+            f"Entry 2 finished at {t1}.",
+            f"Entry 2: your finish {t1} was replaced by {names[second]}'s {t2}. If "
+            f"{names[second]} is wrong, send /fin 2 with the right time."]
+        assert told[second] == [
+            f"Entry 2: finish corrected from {t1} (recorded by {names[first]}) to {t2}."]
+        assert {first_time, second_time} == {6450, 6455}
+    finally:
+        await h.stop()
+
+
+async def test_a_volunteer_correcting_their_own_finish_is_not_told_twice(tmp_path):
+    h, _, _, v1, _ = await setup(tmp_path)
+    try:
+        at = T0 + timedelta(hours=1, minutes=48)
+        await h.send(v1, "/fin 2 1:47:30", at)
+        calls = await h.send(v1, "/fin 2 1:47:20", at)
+        assert [c.text for c in calls if c.method == "sendMessage" and c.chat_id == v1.id] == [
+            "Entry 2: finish corrected from 1:47:30 to 1:47:20."]
+    finally:
+        await h.stop()
+
+
 async def test_staff_lines_made_in_one_moment_reach_each_volunteer_as_one_message(tmp_path):
     h, a, b, v1, v2 = await setup(tmp_path)
     try:

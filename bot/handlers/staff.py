@@ -13,9 +13,11 @@ from bot.domain.contest import Category
 from bot.domain.ranking import Row
 from bot.handlers.common import (
     Caller,
+    language_of,
     notify_entry,
     organiser,
     parse_int,
+    person_name,
     recorder,
     recording,
     reply,
@@ -129,11 +131,23 @@ async def fin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await _refuse(update, who, out)
             return
         t = format_duration(out.time)
-        if out.corrected:
-            old = out.old
+        old = format_duration(out.old) if out.old is not None else "-"
+        if out.corrected and out.old_actor not in (None, who.user_id):
+            # another volunteer's time replaced (two at the same table, or a correction):
+            # both see what is recorded, and the first one is told by whom
+            assert out.old_actor is not None
+            first = await person_name(who.svc, out.old_actor)
+            text = tr(who.lang, "Entry {entry}: finish corrected from {old} (recorded by "
+                      "{name}) to {time}.", entry=number, old=old, name=first, time=t)
+            by = await person_name(who.svc, who.user_id)
+            lang = await language_of(who.svc, out.old_actor)
+            await send(context, out.old_actor, tr(
+                lang, "Entry {entry}: your finish {old} was replaced by {name}'s {time}. If "
+                "{name} is wrong, send /fin {entry} with the right time.", entry=number,
+                old=old, name=by, time=t))
+        elif out.corrected:
             text = tr(who.lang, "Entry {entry}: finish corrected from {old} to {time}.",
-                      entry=number, old=format_duration(old) if old is not None else "-",
-                      time=t)
+                      entry=number, old=old, time=t)
         elif out.from_ready:
             text = tr(who.lang, "Entry {entry} finished at {time} (the moment they said "
                       "/listo).", entry=number, time=t)

@@ -383,6 +383,7 @@ class FinishRecorded(Done):
     corrected: bool = False
     from_ready: bool = False
     event_id: int | None = None
+    old_actor: int | None = None  # who recorded the finish it replaced
 
 
 @dataclass(frozen=True)
@@ -916,6 +917,7 @@ class ContestDay:
             return FinishRecorded(
                 number, t, old=state.finish, corrected=previous is not None,
                 from_ready="ready_event" in data, event_id=eid,
+                old_actor=previous.actor if previous is not None else None,
             )
 
     async def pieces(
