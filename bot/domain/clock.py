@@ -12,6 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from bot.domain.numbers import ascii_digits
+
 
 class DurationError(ValueError):
     """A duration the person typed could not be read. ``code`` names the problem."""
@@ -22,16 +24,17 @@ class DurationError(ValueError):
         self.text = text
 
 
-_DURATION = re.compile(r"^(\d{1,3}):(\d{1,2})(?::(\d{1,2}))?$")
+_DURATION = re.compile(r"^([0-9]{1,3}):([0-9]{1,2})(?::([0-9]{1,2}))?$")
 
 
 def parse_duration(text: str) -> int:
     """Read ``h:mm:ss`` or ``m:ss`` into seconds.
 
     ``1:47:30`` is 1 h 47 min 30 s; ``47:30`` is 47 min 30 s. Minutes and seconds of a
-    three-part time must be below 60; the minutes of ``m:ss`` may be any number.
+    three-part time must be below 60; the minutes of ``m:ss`` may be any number. Digits of any
+    script are read as 0-9 (``bot.domain.numbers``); nothing else is (no sign, no spaces).
     """
-    t = text.strip()
+    t = ascii_digits(text.strip())
     if not t:
         raise DurationError("empty", text)
     m = _DURATION.match(t)

@@ -15,6 +15,7 @@ from telegram import Bot, TelegramObject, Update
 from telegram.ext import ContextTypes
 
 from bot.domain.contest import Contest
+from bot.domain.numbers import parse_whole
 from bot.handlers.outbox import EVERY_VOLUNTEER, Sender
 from bot.services.config import Config
 from bot.services.contest_day import ContestDay, Roles
@@ -327,11 +328,9 @@ async def already_handled(update: Update, who: Caller) -> bool:
 
 
 def parse_int(text: str) -> int | None:
-    """A plain whole number 0-999999999 (ASCII digits only: no "²" or "①")."""
-    t = text.strip().lstrip("#")
-    if not (t.isascii() and t.isdigit()) or len(t) > 9:
-        return None
-    return int(t)
+    """An entry number, a stage or a count as people type it: the one policy of
+    ``bot.domain.numbers`` (digits of any script, at most 9, one leading "#" allowed)."""
+    return parse_whole(text, hash_mark=True)
 
 
 class TelegramTime:

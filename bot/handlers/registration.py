@@ -26,6 +26,7 @@ from telegram.ext import (
 from telegram.warnings import PTBUserWarning
 
 from bot.domain.contest import Category, Contest
+from bot.domain.numbers import ascii_digits, parse_year
 from bot.domain.registration import (
     NAME_SEPARATOR,
     Member,
@@ -281,9 +282,10 @@ async def got_name(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | 
 
 
 def parse_birth(text: str, full_date: bool) -> tuple[date | None, int | None] | None:
-    t = text.strip()
-    if not full_date and t.isdigit() and len(t) == 4:
-        return None, int(t)
+    t = ascii_digits(text.strip())
+    year = parse_year(t)
+    if not full_date and year is not None:
+        return None, year
     for fmt in ("%Y-%m-%d", "%d/%m/%Y", "%d-%m-%Y", "%d.%m.%Y"):
         try:
             d = datetime.strptime(t, fmt).date()
@@ -368,10 +370,11 @@ async def answer_question(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     if who is None:
         return ConversationHandler.END
     draft = _draft(context)
-    _, _, index_s, yes = query.data.split(":")
-    index = int(index_s)
-    if index != int(draft.get("question", 0)):
-        return QUESTION  # an old button
+    parts = query.data.split(":")
+    index = parse_int(parts[2]) if len(parts) == 4 else None
+    if index is None or index != int(draft.get("question", 0)):
+        return QUESTION  # an old button (or not one of ours)
+    yes = parts[3]
     qid = who.svc.contest.questions[index].id
     answers = [a for a in draft["current"].get("answers", []) if a != qid]
     if yes == "y":
@@ -388,15 +391,20 @@ async def meal_count(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str 
     who = await caller(update, context)
     if who is None:
         return ConversationHandler.END
-    _, which, n = query.data.split(":")
+    parts = query.data.split(":")
+    n = parse_int(parts[2]) if len(parts) == 3 else None
+    if n is None or not 0 <= n < MEAL_CHOICES:
+        # not one of the buttons offered: the question stands
+        return MEAL_ADULTS if parts[1] == "ma" else MEAL_CHILDREN
+    which = parts[1]
     draft = _draft(context)
     if which == "ma":
-        draft["meal_adults"] = int(n)
+        draft["meal_adults"] = n
         await reply(update, tr(who.lang, "How many children for the meal?"),
                     reply_markup=_count_buttons("mc"))
         _save_after(update, context)
         return MEAL_CHILDREN
-    draft["meal_children"] = int(n)
+    draft["meal_children"] = n
     return await _show_summary(update, context, who)
 
 

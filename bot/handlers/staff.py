@@ -163,18 +163,11 @@ async def piezas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if who is None:
         return
     args = list(context.args or [])
-    if len(args) != 2 or parse_int(args[0]) is None:
+    number = parse_int(args[0]) if len(args) == 2 else None
+    count = parse_int(args[1]) if len(args) == 2 else None
+    if number is None or count is None:
         await _usage(update, who, "/piezas N P")
         return
-    number = parse_int(args[0])
-    count = parse_int(args[1])
-    assert number is not None
-    if count is None:
-        try:
-            count = int(args[1])
-        except ValueError:
-            await _usage(update, who, "/piezas N P")
-            return
     async with recording(who.svc):
         out = await who.svc.day.pieces(
             who.user_id, _role(who), number, count, who.at, update.update_id

@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo
 
 from bot.domain.clock import format_duration
 from bot.domain.contest import Category, Contest
+from bot.domain.numbers import ascii_digits, parse_whole, parse_year
 from bot.domain.registration import (
     NAME_SEPARATOR,
     Member,
@@ -86,11 +87,12 @@ def uninert(cell: str) -> str:
 
 
 def _born(text: str, where: str) -> tuple[date | None, int | None]:
-    t = text.strip()
+    t = ascii_digits(text.strip())
     if not t:
         return None, None
-    if t.isdigit() and len(t) == 4:
-        return None, int(t)
+    year = parse_year(t)
+    if year is not None:
+        return None, year
     for fmt in ("%Y-%m-%d", "%d/%m/%Y"):
         try:
             d = datetime.strptime(t, fmt).date()
@@ -199,9 +201,9 @@ def _number(row: dict[str, str], where: str, numbers: set[int]) -> int | None:
     """An optional entry number, positive and not used twice in the file (``numbers``)."""
     if not row.get("number"):
         return None
-    if not row["number"].isdigit() or int(row["number"]) <= 0:
+    number = parse_whole(row["number"], hash_mark=True)
+    if number is None or number <= 0:
         raise ImportError_(f"{where}: number {row['number']!r} is not a positive number")
-    number = int(row["number"])
     if number in numbers:
         raise ImportError_(f"{where}: number {number} appears twice")
     numbers.add(number)
