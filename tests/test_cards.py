@@ -55,8 +55,8 @@ CASTRILLO_CSV = """number,category,names,born
 7,adultos,Søren Ødegård,1960
 """
 BILLOM_CSV = """number,category,names,born
-1,adulte,Hélène Dupré; Gaëlle Noël,1970; 1972
-2,expert,Agnès Bézier; Jérôme Côté,1965; 1968
+1,adulte,Hélène Dupré; Gaëlle Noël,1970-03-01; 1972-04-02
+2,expert,Agnès Bézier; Jérôme Côté,1965-05-03; 1968-06-04
 """
 MM = 72 / 25.4  # PDF points per millimetre
 

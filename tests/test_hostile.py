@@ -806,7 +806,7 @@ async def test_digits_of_any_script_read_the_same_everywhere(day_factory: Any, w
 
 # not numbers: a sign, an underscore, a space or dot inside, superscripts, a fraction
 NOT_NUMBERS = [
-    (VOLUNTEER, "/piezas 50 4_5_7"), (VOLUNTEER, "/piezas 50 +458"), (VOLUNTEER, "/piezas 50 -3"),
+    (VOLUNTEER, "/piezas 50 4_5_7"), (VOLUNTEER, "/piezas 50 +458"), (VOLUNTEER, "/piezas 50 --3"),
     (VOLUNTEER, "/piezas +50 10"), (VOLUNTEER, "/piezas 50 4.5"), (VOLUNTEER, "/etapa 3 +2"),
     (VOLUNTEER, "/etapa 3_0 2"), (VOLUNTEER, "/fin 5_0"), (VOLUNTEER, "/fin +50"),
     (P3, "/pista 3 +1"), (P3, "/pista 3 ½"), (ORGANISER, "/pagado -3"),

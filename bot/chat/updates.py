@@ -2,7 +2,9 @@
 
 Two phones of one pair are two chats, so their taps are decided concurrently and the store's
 single writer settles them (one charge, one refusal). One person's messages stay in order, which
-the registration conversation needs.
+the registration conversation needs. An update waiting for its chat's turn takes no place among
+the ``MAX_CONCURRENT`` being handled: one account sending a hundred messages at once is handled
+one message at a time while everyone else's go ahead.
 """
 
 from __future__ import annotations
@@ -24,12 +26,18 @@ from bot.handlers.common import TelegramTime
 # a call from a hall's 4G), and 32 calls in flight keep AIORateLimiter's 30 messages a second
 # busy even at 400 ms a call.
 MAX_CONCURRENT = 32
+# Updates let in to wait for their chat's turn (python-telegram-bot's semaphore). Waiting for
+# its chat takes no slot of the 32: an account sending 150 messages at once has one of them
+# handled at a time, and everyone else's go ahead meanwhile.
+MAX_WAITING = 4096
 
 
 class PerChatUpdateProcessor(BaseUpdateProcessor):
     def __init__(self, max_concurrent_updates: int = MAX_CONCURRENT,
                  telegram_time: TelegramTime | None = None) -> None:
-        super().__init__(max_concurrent_updates)
+        super().__init__(max(MAX_WAITING, max_concurrent_updates))
+        self._slots = asyncio.Semaphore(max_concurrent_updates)
+        self.handled_at_once = max_concurrent_updates
         # each person's newest message date, told of each update as it arrives, in Telegram's
         # order (before the chat locks reorder them): button presses are stamped with it
         # (handlers/common.py)
@@ -76,12 +84,13 @@ class PerChatUpdateProcessor(BaseUpdateProcessor):
             user = update.effective_user
             key = chat.id if chat is not None else (user.id if user is not None else None)
         if key is None:
-            await coroutine
+            async with self._slots:
+                await coroutine
             return
         lock = self._locks.setdefault(key, asyncio.Lock())
         self._users[key] = self._users.get(key, 0) + 1
         try:
-            async with lock:
+            async with lock, self._slots:
                 await coroutine
         finally:
             self._users[key] -= 1

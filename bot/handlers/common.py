@@ -310,6 +310,18 @@ async def notify_entry(
 
 
 async def refuse_role(update: Update, who: Caller, needed: str) -> None:
+    """A command this account may not use. Such refusals have a budget per chat
+    (``Sender.admit``): an account sending them by the hundred is told a few times, then once
+    that the bot will answer again in a while, and is not allowed to use up Telegram's shared
+    limit, which everyone else's answers need."""
+    msg = update.effective_message
+    admitted = sender_for(msg.get_bot()).admit(msg.chat_id) if msg is not None else "yes"
+    if admitted == "no":
+        return
+    if admitted == "notice":
+        await reply(update, tr(who.lang, "You are sending messages faster than I can answer: "
+                               "I will answer again in a while."))
+        return
     texts = {
         "participant": tr(who.lang, "This command is for participants: open your entry's link "
                           "first (ask the organisers)."),

@@ -24,7 +24,14 @@ How they go:
   chat and ``group`` a second per group (Telegram's 30/s, 1/s and 20/min), each with a small
   burst. An answer is held only to the overall limit: there is one per message the person
   sent, so they set its pace. Volunteers' lines waiting for the same chat go out joined in
-  one message.
+  one message. Among answers, the chat answered least recently goes first: one account
+  sending 150 messages does not push anyone else's answer back.
+- Refusals of commands an account may not use (a stranger's /pista) have a budget per chat
+  (``admit``): ``refusal_burst`` at once, then one every ``refusal_every`` seconds. A chat
+  over it is told once that the bot will answer again in a while, then not answered until its
+  budget comes back: refusals to a flooding account are not worth Telegram's shared 30 a
+  second, and its updates, answered or not, end at once (Telegram hands the bot the next ones
+  only as the first ones end).
 - Failures (``not_delivered`` says which prove that nothing was delivered): an error that
   proves it is retried with a growing pause for every chat (0.5 s doubling up to 10 s, for as
   long as it takes: a village hall's 4G can be gone for minutes); a 429 waits what Telegram
@@ -77,6 +84,7 @@ FIRST_PAUSE, LONGEST_PAUSE = 0.5, 10.0  # after errors proving nothing was deliv
 MESSAGE_LIMIT = 4096  # Telegram's longest message: joined lines stay under it
 IN_FLIGHT = 16  # sends under way at once (to different chats)
 PRUNE_EVERY = 600.0  # seconds between prunings of the rows done long ago
+BUDGETS_KEPT = 10_000  # chats' answer budgets kept before the whole ones are forgotten
 # Marks wait (at most this long) for a batch of the writer's to join, sharing its fsync, rather
 # than costing one each: longer while messages are still going out, short once all are out. A
 # crash in that window sends those messages again at start (at least once, never lost).
@@ -139,6 +147,8 @@ class Limits:
     group: float = 20 / 60  # a group: 20 a minute
     burst: int = 3  # per chat; overall: ``overall_burst``
     overall_burst: int = 5
+    refusal_burst: int = 5  # refusals of commands an account may not use, per chat...
+    refusal_every: float = 15.0  # ...then one every this many seconds (``Sender.admit``)
 
 
 TELEGRAM_LIMITS = Limits()
@@ -160,6 +170,10 @@ class _Pace:
 
     def took(self, now: float) -> None:
         self._tat = max(self._tat, now) + self._interval
+
+    def whole(self, now: float) -> bool:
+        """Nothing taken lately: the full burst is available."""
+        return self._tat <= now
 
 
 class _Item:
@@ -189,6 +203,11 @@ class Sender:
         self._urgency: dict[int, int] = {}
         self._busy: set[int] = set()  # chats with a send under way
         self._paces: dict[int, _Pace] = {}
+        # answers reporting nothing recorded, per chat (``admit``); and the chats told that
+        # they were over it, until their budget is whole again
+        self._budgets: dict[int, _Pace] = {}
+        self._told_over: set[int] = set()
+        self._last_sent: dict[int, float] = {}  # loop time of each chat's last send
         self._overall = _Pace(limits.overall, limits.overall_burst) if limits else None
         self._wake = asyncio.Event()
         self._changed = asyncio.Event()  # anything moved: ``settled`` looks again
@@ -253,6 +272,38 @@ class Sender:
             else:
                 self._done.append((m.id, "refused: nobody to send it to"))
         self._schedule_marks()
+
+    def admit(self, chat_id: int) -> str:
+        """Whether a refusal may go to ``chat_id``: "yes", "notice" (the first one over the
+        budget: say that the bot will answer again in a while) or "no". Without ``limits``
+        (the tests' fake Bot API, nothing to save) always "yes"."""
+        limits = self._limits
+        if limits is None:
+            return "yes"
+        now = asyncio.get_running_loop().time()
+        budget = self._budgets.get(chat_id)
+        if budget is None:
+            if len(self._budgets) >= BUDGETS_KEPT:
+                self._forget_budgets(now)
+            budget = self._budgets[chat_id] = _Pace(1.0 / limits.refusal_every,
+                                                    limits.refusal_burst)
+        if budget.wait(now) <= 0:
+            budget.took(now)
+            if budget.whole(now):
+                self._told_over.discard(chat_id)
+            return "yes"
+        if chat_id in self._told_over:
+            return "no"
+        self._told_over.add(chat_id)
+        return "notice"
+
+    def _forget_budgets(self, now: float) -> None:
+        """Budgets back to whole are forgotten (a new one is whole too)."""
+        for chat in [c for c, b in self._budgets.items() if b.whole(now)]:
+            del self._budgets[chat]
+            self._told_over.discard(chat)
+        for chat in [c for c, t in self._last_sent.items() if c not in self._chats]:
+            del self._last_sent[chat]
 
     def answer(self, message: OutboxMessage) -> asyncio.Future[str]:
         """An answer that is not stored: queued now; the future gives its outcome."""
@@ -362,7 +413,7 @@ class Sender:
     def _pick(self, now: float, room: int) -> tuple[list[int], float | None]:
         """The chats to send to now, the most urgent first (at most ``room``), and how long
         until another may go (None: nothing waits)."""
-        ready: list[tuple[tuple[int, int, int], int]] = []
+        ready: list[tuple[tuple[int, int, float], int]] = []
         soonest: float | None = None
         overall = self._overall.wait(now) if self._overall is not None else 0.0
         busy = self._quiet is not None and not self._quiet.is_set()
@@ -387,7 +438,10 @@ class Sender:
             if wait > 0:
                 soonest = wait if soonest is None else min(soonest, wait)
                 continue
-            ready.append(((urgency, 0 if head.id is None else 1, head.id or 0), chat))
+            # the least recently answered chat first among answers not stored (one flooding
+            # account does not go ahead of everyone else); stored messages by their order
+            ready.append(((urgency, 0 if head.id is None else 1,
+                           head.id or self._last_sent.get(chat, -1.0)), chat))
         if len(ready) > room:
             ready = heapq.nsmallest(room, ready)
         else:
@@ -404,6 +458,7 @@ class Sender:
             self._urgency[chat] = min(item.message.priority for item in queue)
         if items[0].message.grouping is not None:
             self._last_line[chat] = now
+        self._last_sent[chat] = now
         if self._limits is not None:
             assert self._overall is not None
             self._overall.took(now)

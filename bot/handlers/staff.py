@@ -165,6 +165,9 @@ async def piezas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     args = list(context.args or [])
     number = parse_int(args[0]) if len(args) == 2 else None
     count = parse_int(args[1]) if len(args) == 2 else None
+    if count is None and len(args) == 2 and args[1].startswith("-") and (
+            parse_int(args[1][1:]) is not None):
+        count = -1  # a negative count: the service answers with the range it must be in
     if number is None or count is None:
         await _usage(update, who, "/piezas N P")
         return
