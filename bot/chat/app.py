@@ -52,6 +52,7 @@ HANDLERS = {
     "escape": staff.escape,
     "fin": staff.fin,
     "piezas": staff.piezas,
+    "penalizacion": staff.penalizacion,
     "deshacer": staff.deshacer,
     "historial": staff.historial,
     "inicio": staff.inicio,

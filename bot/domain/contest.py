@@ -85,6 +85,16 @@ class Question:
 
 
 @dataclass(frozen=True)
+class PenaltyKind:
+    """A penalty volunteers record (``/penalizacion``): each one adds ``seconds`` to the
+    entry's ranking time ("lost piece: +10 s each")."""
+
+    id: str
+    name: dict[str, str]  # language code -> name
+    seconds: int
+
+
+@dataclass(frozen=True)
 class Discount:
     amount: int  # cents, per member who answered yes to any of ``any_of``
     any_of: tuple[str, ...]
@@ -148,8 +158,15 @@ class Contest:
     breaks: tuple[Break, ...] = ()
     escape: EscapeRules | None = None
     limit_inclusive: bool = True  # finishing exactly at the limit counts as finished
+    penalties: tuple[PenaltyKind, ...] = ()
+    # a finish within the time limit on the clock stays a finish when its penalties take its
+    # ranking time past the limit (False: it then ranks as not finished, with every piece)
+    penalised_finish_counts: bool = True
     results_at: datetime | None = None
     start: datetime | None = None  # the scheduled start (clocks still start with /inicio)
+
+    def penalty(self, penalty_id: str) -> PenaltyKind | None:
+        return next((p for p in self.penalties if p.id == penalty_id), None)
 
     def category(self, category_id: str) -> Category | None:
         for c in self.categories:

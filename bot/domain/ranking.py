@@ -19,6 +19,8 @@ class Competitor:
     finish: int | None = None  # contest time on the official clock when the puzzle was finished
     pieces: int | None = None  # pieces placed (islands of 3+) when not finished
     escape: EscapeResult | None = None  # pairs with an escape stage
+    time_penalty: int = 0  # seconds added by the penalties volunteers recorded
+    penalties: tuple[tuple[str, int], ...] = ()  # (penalty kind id, how many), as recorded
 
 
 @dataclass(frozen=True)
@@ -36,17 +38,24 @@ class Row:
 
 
 def ranking_time(c: Competitor) -> int | None:
+    """The finish (the escape pairs' adjusted total), plus the time penalties."""
     if c.finish is None:
         return None
     if c.escape is not None:
-        return c.escape.adjusted_total(c.finish)
-    return c.finish
+        return c.escape.adjusted_total(c.finish) + c.time_penalty
+    return c.finish + c.time_penalty
 
 
 def rank(
-    category: Category, competitors: Iterable[Competitor], limit_inclusive: bool = True
+    category: Category, competitors: Iterable[Competitor], limit_inclusive: bool = True,
+    penalised_finish_counts: bool = True,
 ) -> list[Row]:
-    """Rank one category. Equal times (or equal pieces) share a position."""
+    """Rank one category. Equal times (or equal pieces) share a position.
+
+    A finish counts when it is within the time limit on the clock. Time penalties are added to
+    its ranking time; with ``penalised_finish_counts`` False, a finish whose time plus its
+    penalties is past the limit ranks as not finished, with every piece placed (first among
+    those ranked by pieces)."""
     finished: list[tuple[int, Competitor]] = []
     by_pieces: list[tuple[int, Competitor]] = []
     unranked: list[Competitor] = []
@@ -57,7 +66,11 @@ def rank(
             and t is not None
             and within_limit(c.finish, category.time_limit, limit_inclusive)
         ):
-            finished.append((t, c))
+            if penalised_finish_counts or within_limit(
+                    c.finish + c.time_penalty, category.time_limit, limit_inclusive):
+                finished.append((t, c))
+            else:
+                by_pieces.append((-category.pieces, c))
         elif c.pieces is not None:
             by_pieces.append((-min(max(c.pieces, 0), category.pieces), c))
         else:

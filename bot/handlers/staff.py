@@ -28,9 +28,18 @@ from bot.handlers.jobs import schedule_contest_jobs
 from bot.services.outcomes import Refusal, UnknownEntry
 from bot.services.picture import ranking_png
 from bot.services.state import moment_seconds
-from bot.services.texts import duration_error, event_name, history_lines, ranking_lines, refusal
+from bot.services.texts import (
+    duration_error,
+    event_name,
+    history_lines,
+    penalty_name,
+    ranking_lines,
+    refusal,
+)
 from bot.storage.store import PRIORITY_BULK
 from bot.support.i18n import tr
+
+MAX_PENALTIES = 99  # penalties recorded by one /penalizacion
 
 
 def _role(who: Caller) -> str:
@@ -184,6 +193,38 @@ async def piezas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         else:
             text = tr(who.lang, "Entry {entry}: {count} pieces.", entry=number, count=count)
         await reply(update, text)
+
+
+async def penalizacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/penalizacion N KIND [COUNT]``: COUNT (1 if not given) penalties of KIND for entry N,
+    added to its ranking time as the contest file says; /deshacer takes the last one back."""
+    who = await recorder(update, context, "volunteer")
+    if who is None:
+        return
+    args = list(context.args or [])
+    kinds = who.svc.contest.penalties
+    number = parse_int(args[0]) if 2 <= len(args) <= 3 else None
+    count = parse_int(args[2]) if len(args) == 3 else 1
+    if number is None or count is None or not 1 <= count <= MAX_PENALTIES:
+        usage = "/penalizacion N " + ("|".join(k.id for k in kinds) or "KIND") + " [1-99]"
+        await _usage(update, who, usage)
+        return
+    async with recording(who.svc):
+        out = await who.svc.day.penalty(who.user_id, _role(who), number, args[1].lower(),
+                                        count, who.at, update.update_id)
+        if isinstance(out, Refusal):
+            await _refuse(update, who, out)
+            return
+        contest = who.svc.contest
+        await reply(update, tr(
+            who.lang, "Entry {entry}: penalty recorded, {what} ×{count} (+{time}). Its "
+            "penalties now add {total}.", entry=number,
+            what=penalty_name(who.lang, contest, out.kind), count=count,
+            time=format_duration(out.seconds), total=format_duration(out.total)))
+        await notify_entry(context, number, lambda lang: tr(
+            lang, "A penalty was recorded for your entry: {what} ×{count} (+{time}).",
+            what=penalty_name(lang, contest, out.kind), count=count,
+            time=format_duration(out.seconds)))
 
 
 async def deshacer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

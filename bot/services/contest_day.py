@@ -42,7 +42,7 @@ from bot.services.state import (
 from bot.storage.store import Entry, Event, Store, to_ts
 from bot.support.wallclock import CLOCK
 
-VOLUNTEER_KINDS = ("stage", "escape", "finish", "pieces")
+VOLUNTEER_KINDS = ("stage", "escape", "finish", "pieces", "penalty")
 ORGANISER_UNDOABLE = VOLUNTEER_KINDS + ("clock_start", "pause", "resume")
 
 
@@ -240,6 +240,15 @@ class AlreadyRecordedPieces(Refusal):
 
 
 @dataclass(frozen=True)
+class UnknownPenalty(Refusal):
+    """No such penalty kind in the contest file (``known``: the ones there are)."""
+
+    code: ClassVar[str] = "unknown_penalty"
+    given: str
+    known: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class AlreadyStarted(Refusal):
     code: ClassVar[str] = "already_started"
     categories: tuple[str, ...]
@@ -392,6 +401,19 @@ class PiecesRecorded(Done):
     count: int
     old: int | None = None
     corrected: bool = False
+    event_id: int | None = None
+
+
+@dataclass(frozen=True)
+class PenaltyRecorded(Done):
+    """``count`` penalties of ``kind`` recorded for ``entry``; ``total``: the seconds all its
+    penalties now add."""
+
+    entry: int
+    kind: str
+    count: int
+    seconds: int
+    total: int
     event_id: int | None = None
 
 
@@ -942,6 +964,26 @@ class ContestDay:
             return PiecesRecorded(
                 number, count, old=state.pieces, corrected=previous is not None, event_id=eid,
             )
+
+    async def penalty(
+        self, actor: int, role: str, number: int, kind_id: str, count: int, at: datetime,
+        update_id: int | None,
+    ) -> PenaltyRecorded | Refusal:
+        """``count`` penalties of ``kind_id`` for entry ``number`` (added to the ones it has;
+        /deshacer takes the last one back)."""
+        kind = self.contest.penalty(kind_id)
+        if kind is None:
+            return UnknownPenalty(kind_id, tuple(k.id for k in self.contest.penalties))
+        async with self.store.transaction() as tx:
+            state = await self.state(number)
+            if state is None:
+                return UnknownEntry(number)
+            eid = await tx.add_event(
+                at=at, kind="penalty", role=role, actor=actor, entry=number, value=count,
+                ref=kind.id, update_id=update_id,
+            )
+            return PenaltyRecorded(number, kind.id, count, kind.seconds * count,
+                                   state.time_penalty + kind.seconds * count, eid)
 
     async def undo(
         self, actor: int, role: str, at: datetime, update_id: int | None

@@ -23,6 +23,7 @@ from bot.domain.contest import (
     EscapeRules,
     ExtraPrize,
     Meal,
+    PenaltyKind,
     Question,
     RegistrationRules,
     ReservedQuota,
@@ -32,6 +33,7 @@ from bot.domain.contest import (
 LANGUAGES = ("es", "fr", "en")
 MAX_MEMBERS = 8  # teams are 1-4 people; eligibility tries every seating, so keep it small
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+PENALTY_ID = re.compile(r"[a-z0-9_-]{1,32}")
 T = TypeVar("T")
 
 
@@ -397,6 +399,7 @@ class _Heading(NamedTuple):
     limit_inclusive: bool
     results_at: datetime | None
     start: datetime | None
+    penalised_finish_counts: bool = True
 
 
 def _heading(root: _Table) -> _Heading:
@@ -416,12 +419,14 @@ def _heading(root: _Table) -> _Heading:
     currency = c.get("currency", str, "EUR")
     venue = c.get("venue", str, "")
     limit_inclusive = c.get("finish_at_limit_counts", bool, True)
+    penalised = c.get("penalised_finish_counts", bool, True)
     results_at = c.clock_time("results_at") if c.has("results_at") else None
     c.seen.add("results_at")
     start = c.clock_time("start") if c.has("start") else None
     c.seen.add("start")
     c.done()
-    return _Heading(name, tz_name, language, currency, venue, limit_inclusive, results_at, start)
+    return _Heading(name, tz_name, language, currency, venue, limit_inclusive, results_at, start,
+                    penalised)
 
 
 def _registration(root: _Table) -> RegistrationRules:
@@ -494,6 +499,22 @@ def _meal(root: _Table) -> Meal | None:
     return meal
 
 
+def _penalties(root: _Table) -> tuple[PenaltyKind, ...]:
+    """``[[penalties]]``: the kinds of penalty volunteers record, each adding ``seconds``."""
+    kinds: list[PenaltyKind] = []
+    for p in root.tables("penalties"):
+        pid: str = p.get("id", str)
+        if not PENALTY_ID.fullmatch(pid):
+            raise p.ctx.error(p.key("id"), "must be lowercase letters, digits, - or _ "
+                              f"(it is typed in /penalizacion), not {pid!r}")
+        if any(k.id == pid for k in kinds):
+            raise p.ctx.error(p.key("id"), f"{pid!r} is used twice")
+        kinds.append(PenaltyKind(id=pid, name=_texts(p, "name", True),
+                                 seconds=p.int("seconds", minimum=1)))
+        p.done()
+    return tuple(kinds)
+
+
 def _breaks(root: _Table) -> tuple[Break, ...]:
     """``[[breaks]]``: times of the contest day when every clock stops."""
     breaks = []
@@ -538,6 +559,7 @@ def parse_contest(data: dict[str, Any], path: str) -> Contest:
     discount = _discount(root, qids)
     meal = _meal(root)
     breaks = _breaks(root)
+    penalties = _penalties(root)
     e = root.table("escape")
     escape = _escape(e) if e is not None else None
     categories = _categories(root, escape, local_if_any)
@@ -558,6 +580,8 @@ def parse_contest(data: dict[str, Any], path: str) -> Contest:
         breaks=breaks,
         escape=escape,
         limit_inclusive=heading.limit_inclusive,
+        penalties=penalties,
+        penalised_finish_counts=heading.penalised_finish_counts,
         results_at=heading.results_at,
         start=heading.start,
     )

@@ -34,7 +34,7 @@ STATUS_COLUMNS = ["status", "waiting_position", "fee_total", "discount", "meal",
 RESULT_COLUMNS = [
     "category", "position", "number", "names", "finished", "time", "escape_time",
     "tickets_left", "compensation", "penalty", "adjusted_time", "pieces", "local", "prize",
-    "extra_prizes",
+    "extra_prizes", "time_penalties", "penalty_detail",
 ]
 JOIN_CODE = re.compile(r"(?!v)[A-Za-z0-9_-]{16,64}")
 YES = {"yes", "y", "si", "sí", "s", "oui", "o", "1", "true", "x"}
@@ -431,6 +431,8 @@ async def result_rows(contest: Contest, day: ContestDay, category: str | None = 
                 "yes" if c.local else "no",
                 r.prize or "",
                 "; ".join(extras.get(x, x) for x in r.extra_prizes),
+                format_duration(c.time_penalty) if c.time_penalty else "",
+                "; ".join(f"{kind} {count}" for kind, count in c.penalties),
             ])
     return rows
 

@@ -24,7 +24,7 @@ from bot.domain.ranking import Competitor, Row, rank
 from bot.storage.store import Entry, Event, from_ts
 
 CLOCK_KINDS = ("clock_start", "pause", "resume")
-ENTRY_KINDS = ("hint", "solution", "stage", "escape", "finish", "pieces", "ready")
+ENTRY_KINDS = ("hint", "solution", "stage", "escape", "finish", "pieces", "ready", "penalty")
 
 
 def clock_for(contest: Contest, clock_events: Iterable[Event], category: str) -> CategoryClock:
@@ -92,6 +92,8 @@ class EntryState:
     pieces: int | None
     pieces_event: Event | None
     ready: Event | None  # the latest /listo not yet followed by a finish
+    penalties: tuple[tuple[str, int], ...] = ()  # (penalty kind, how many), first recorded first
+    time_penalty: int = 0  # seconds the penalties add
     # what the ledger was folded from: the ids of the events, in order, and the latest contest
     # time among its escape events (so a later state can fold only what was added since)
     basis: tuple[int, ...] = ()
@@ -113,6 +115,8 @@ class EntryState:
             finish=self.finish,
             pieces=self.pieces,
             escape=self.escape_result,
+            time_penalty=self.time_penalty,
+            penalties=self.penalties,
         )
 
 
@@ -139,6 +143,14 @@ def entry_state(
     ready = next((e for e in reversed(entry_events) if e.kind == "ready"), None)
     if ready is not None and finish_event is not None and finish_event.id > ready.id:
         ready = None
+    counts: dict[str, int] = {}
+    for e in entry_events:
+        if e.kind == "penalty" and e.ref is not None and e.value:
+            counts[e.ref] = counts.get(e.ref, 0) + e.value
+    time_penalty = 0
+    for kind_id, count in counts.items():
+        kind = contest.penalty(kind_id)
+        time_penalty += kind.seconds * count if kind is not None else 0
     return EntryState(
         entry=entry,
         category=category,
@@ -149,6 +161,8 @@ def entry_state(
         pieces=pieces_event.value if pieces_event else None,
         pieces_event=pieces_event,
         ready=ready,
+        penalties=tuple(counts.items()),
+        time_penalty=time_penalty,
         basis=tuple(e.id for e in entry_events),
         folded_until=folded_until,
     )
@@ -174,4 +188,5 @@ def _fold_more(previous: EntryState | None, entry_events: Sequence[Event],
 
 
 def standings(contest: Contest, category: Category, states: Iterable[EntryState]) -> list[Row]:
-    return rank(category, [s.competitor() for s in states], contest.limit_inclusive)
+    return rank(category, [s.competitor() for s in states], contest.limit_inclusive,
+                contest.penalised_finish_counts)

@@ -78,6 +78,13 @@ def summary(contest: Contest) -> str:
         lines.append(
             f"Break: {b.start.strftime('%H:%M')}-{b.end.strftime('%H:%M')} (clocks paused)"
         )
+    for k in contest.penalties:
+        name = k.name.get(contest.language) or next(iter(k.name.values()))
+        lines.append(f"Penalty {k.id}: {name}, +{format_duration(k.seconds)} each")
+    if contest.penalties:
+        lines.append("  a finish within the limit " + (
+            "stays a finish whatever its penalties" if contest.penalised_finish_counts else
+            "whose penalties take it past the limit ranks as not finished, every piece placed"))
     lines.append("Categories:")
     for c in contest.categories:
         who = "; ".join(describe_slot(s) for s in c.slots)

@@ -41,6 +41,7 @@ from bot.services.contest_day import (
     StageInvalid,
     StagePassed,
     StageSame,
+    UnknownPenalty,
 )
 from bot.services.outcomes import Refusal, UnknownEntry
 from bot.services.state import EntryState
@@ -125,6 +126,11 @@ def _entry_refusal(lang: str, refused: Refusal, contest: Contest) -> str | None:
         case AlreadyRecorded(entry=entry, time=t):
             return tr(lang, "Entry {entry} already has {time} recorded: nothing "
                       "changed.", entry=entry, time=format_duration(t))
+        case UnknownPenalty(given=given, known=known):
+            if not known:
+                return tr(lang, "This contest has no penalties (none in its contest file).")
+            return tr(lang, "No penalty called \"{given}\". This contest's: {known}.",
+                      given=given[:32], known=", ".join(known))
         case AlreadyRecordedPieces(entry=entry, count=count):
             return tr(lang, "Entry {entry} already has {count} pieces "
                       "recorded: nothing changed.", entry=entry, count=count)
@@ -247,6 +253,7 @@ def ranking_lines(
     for r in rows:
         pos = f"{r.position}." if r.position is not None else "-"
         who = f"{pos} #{r.number} {names(r.competitor.names)}"
+        c = r.competitor
         if r.finished and r.time is not None:
             line = f"{who}: {format_duration(r.time)}"
             esc = r.competitor.escape
@@ -258,6 +265,12 @@ def ranking_lines(
                     penalty=format_duration(esc.penalty),
                     puzzle=format_duration(r.competitor.finish - esc.escape_time),
                 )
+            if c.time_penalty:
+                line += " " + penalties_text(lang, contest, c.penalties, c.time_penalty)
+        elif c.finish is not None and c.time_penalty:
+            line = f"{who}: " + tr(lang, "finished at {time}, past the limit with its penalties",
+                                   time=format_duration(c.finish)) + " " + penalties_text(
+                lang, contest, c.penalties, c.time_penalty)
         elif r.competitor.pieces is not None:
             line = f"{who}: " + tr(lang, "{pieces} pieces", pieces=r.competitor.pieces)
         else:
@@ -276,6 +289,22 @@ def ranking_lines(
     return lines
 
 
+def penalty_name(lang: str, contest: Contest, kind_id: str) -> str:
+    kind = contest.penalty(kind_id)
+    if kind is None:
+        return kind_id
+    return kind.name.get(lang) or kind.name.get(contest.language) or next(
+        iter(kind.name.values()), kind_id)
+
+
+def penalties_text(lang: str, contest: Contest, counts: Sequence[tuple[str, int]],
+                   seconds: int) -> str:
+    """"(penalties +0:00:20: lost piece ×2)"."""
+    detail = ", ".join(f"{penalty_name(lang, contest, k)} ×{n}" for k, n in counts)
+    return tr(lang, "(penalties +{time}: {detail})", time=format_duration(seconds),
+              detail=detail)
+
+
 def history_lines(lang: str, contest: Contest, number: int, events: Sequence[Event],
                   alive: set[int], people: dict[int, str],
                   times: dict[int, int | None]) -> list[str]:
@@ -290,6 +319,8 @@ def history_lines(lang: str, contest: Contest, number: int, events: Sequence[Eve
             what += f" {stage_word} {e.stage}"
         if e.kind == "pieces" and e.value is not None:
             what += f" {e.value}"
+        elif e.kind == "penalty" and e.ref is not None:
+            what += f" {penalty_name(lang, contest, e.ref)} ×{e.value}"
         elif e.kind == "request_refused" and e.value is not None:
             what += f" {format_duration(e.value)}"
         elif times.get(e.id) is not None:
@@ -321,6 +352,7 @@ def event_name(lang: str, kind: str) -> str:
         "ready": tr(lang, "said finished"),
         "finish": tr(lang, "finish"),
         "pieces": tr(lang, "pieces"),
+        "penalty": tr(lang, "penalty"),
         "undo": tr(lang, "taken back"),
         "clock_start": tr(lang, "clock started"),
         "pause": tr(lang, "break"),
