@@ -36,6 +36,7 @@ from bot.services.csvio import (
     export_results,
     import_entries,
     read_entries,
+    refuse_people_entered_twice,
 )
 from bot.services.registrations import Registrations
 from bot.services.summary import summary
@@ -121,8 +122,9 @@ def _import_entries(args: argparse.Namespace) -> int:
         try:
             with open(args.file, newline="", encoding="utf-8-sig") as fh:
                 rows = read_entries(contest, fh, args.file)
-            check = await check_import(contest, Registrations(contest, store), rows,
-                                       CLOCK.now())
+            regs = Registrations(contest, store)
+            await refuse_people_entered_twice(contest, regs, rows)
+            check = await check_import(contest, regs, rows, CLOCK.now())
             if check.problems and not args.force:
                 for problem in check.problems:
                     print(f"error: {problem}", file=sys.stderr)

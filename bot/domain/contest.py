@@ -121,6 +121,7 @@ class RegistrationRules:
     shared_capacity: int | None = None  # places across all categories
     withdrawal_refund_until: datetime | None = None  # None: a withdrawal is always refunded
     left_out_refund: str = ""  # how those left without a place are refunded (shown to people)
+    one_entry_per_person: bool = False  # a person (name and birth) in one entry per category
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from datetime import date, datetime
 from enum import StrEnum
 from itertools import permutations
 from unicodedata import category as unicode_category
+from unicodedata import combining, normalize
 
 from bot.domain.contest import Category, Contest, Slot
 
@@ -35,6 +36,38 @@ def clean_name(text: str) -> str:
     at either end. Everything else is kept as written: accents, emoji, right-to-left text."""
     spaced = "".join(" " if unicode_category(c) == "Cc" else c for c in text)
     return " ".join(spaced.split())
+
+
+def name_key(name: str) -> str:
+    """A name compared without case, accents or extra spaces ("José  Pérez" = "jose perez")."""
+    bare = "".join(c for c in normalize("NFKD", clean_name(name)) if not combining(c))
+    return bare.casefold()
+
+
+def same_person(a: Member, b: Member) -> bool:
+    """Two members are one person when their names match (``name_key``) and so do their births:
+    the same date when both are known, else the same year. Without a birth on either side it
+    cannot be told, and they are taken as two people."""
+    if a.year is None or b.year is None or a.year != b.year:
+        return False
+    if a.born is not None and b.born is not None and a.born != b.born:
+        return False
+    return name_key(a.name) == name_key(b.name)
+
+
+def already_entered(members: Sequence[Member],
+                    others: Iterable[tuple[int, Sequence[Member]]]) -> tuple[int, int] | None:
+    """For "one entry per person per category": (the index of the first member who is already
+    in one of ``others``, that entry's number), or None. ``others``: the category's entries
+    still in it (number, members). A person twice in the same new entry counts too (number
+    None is not possible: the entry is reported as 0)."""
+    for i, m in enumerate(members):
+        if any(same_person(m, earlier) for earlier in members[:i]):
+            return i, 0
+        for number, theirs in others:
+            if any(same_person(m, t) for t in theirs):
+                return i, number
+    return None
 
 
 def age_on(born: date, day: date) -> int:

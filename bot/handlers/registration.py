@@ -58,6 +58,7 @@ from bot.handlers.common import (
 from bot.handlers.menus import refresh_menu
 from bot.services.csvio import entry_rows, export_entries, export_results, result_rows, xlsx
 from bot.services.registrations import (
+    AlreadyEntered,
     Paid,
     Registered,
     Registrations,
@@ -84,6 +85,13 @@ def registrations(context: ContextTypes.DEFAULT_TYPE) -> Registrations:
 
 
 # -- describing things -----------------------------------------------------------------------
+
+
+def already_entered_text(lang: str, out: AlreadyEntered) -> str:
+    if out.entry == 0:
+        return tr(lang, "Not possible: {name} is in this entry twice.", name=out.name)
+    return tr(lang, "Not possible: {name} is already in entry #{entry} of this category, and "
+              "this contest allows one entry per person.", name=out.name, entry=out.entry)
 
 
 def place_text(lang: str, contest: Contest, number: int, place: Place) -> str:
@@ -445,6 +453,8 @@ async def confirm(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | i
         if not isinstance(out, Registered):
             if isinstance(out, RegistrationShut):
                 await reply(update, closed_text(who.lang, contest, out.window))
+            elif isinstance(out, AlreadyEntered):
+                await reply(update, already_entered_text(who.lang, out))
             else:
                 await reply(update, ineligible_text(who.lang, out.problem))
         else:

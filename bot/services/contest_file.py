@@ -442,6 +442,7 @@ def _registration(root: _Table) -> RegistrationRules:
         shared_capacity=r.int("shared_capacity", None, minimum=1),
         withdrawal_refund_until=r.moment("withdrawal_refund_until", None),
         left_out_refund=r.get("left_out_refund", str, ""),
+        one_entry_per_person=r.get("one_entry_per_person", bool, False),
     )
     if reg.priority not in ("registration", "payment"):
         raise r.ctx.error(r.key("priority"), 'must be "registration" or "payment"')

@@ -17,6 +17,7 @@ from bot.domain.registration import (
     NAME_SEPARATOR,
     Member,
     Status,
+    already_entered,
     check_entry,
     clean_name,
     is_local,
@@ -311,6 +312,26 @@ class ImportCheck:
 
     problems: list[str]
     notes: list[str]
+
+
+async def refuse_people_entered_twice(contest: Contest, registrations: Registrations,
+                                      rows: Sequence[ImportRow]) -> None:
+    """With ``one_entry_per_person``: a member already in an entry of the category (one still
+    in it, or an earlier line of the file) refuses the file (``ImportError_``), never forced."""
+    if not contest.registration.one_entry_per_person:
+        return
+    seen: dict[str, list[tuple[int, Sequence[Member]]]] = {}
+    for r in rows:
+        if r.category not in seen:
+            seen[r.category] = list(await registrations.entered(r.category))
+        twice = already_entered(r.members, seen[r.category])
+        if twice is not None:
+            i, number = twice
+            where = "twice in this line" if number == 0 else f"already in entry #{number}" if (
+                number > 0) else f"already on line {-number}"
+            raise ImportError_(f"{r.where}: member {i + 1} ({r.members[i].name}) is {where} "
+                               f"of {r.category} (registration.one_entry_per_person)")
+        seen[r.category].append((-int(r.where.rsplit(":", 1)[-1]), r.members))
 
 
 async def check_import(contest: Contest, registrations: Registrations,

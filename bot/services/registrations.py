@@ -23,6 +23,7 @@ from bot.domain.registration import (
     Place,
     Status,
     allocate,
+    already_entered,
     check_entry,
     fee,
     is_local,
@@ -58,6 +59,17 @@ class RegistrationShut(Refusal):
 class NotEligible(Refusal):
     code: ClassVar[str] = "ineligible"
     problem: Ineligible
+
+
+@dataclass(frozen=True)
+class AlreadyEntered(Refusal):
+    """Member ``member`` (0-based) is already in entry ``entry`` of the category (0: twice in
+    this one), and the contest allows one entry per person (``one_entry_per_person``)."""
+
+    code: ClassVar[str] = "already_entered"
+    member: int
+    name: str
+    entry: int
 
 
 @dataclass(frozen=True)
@@ -164,7 +176,7 @@ class Registrations:
     async def register(
         self, user_id: int, category: Category, members: Sequence[Member], meal_adults: int,
         meal_children: int, at: datetime, update_id: int | None,
-    ) -> Registered | RegistrationShut | NotEligible:
+    ) -> Registered | RegistrationShut | NotEligible | AlreadyEntered:
         window = registration_window(self.contest, at)
         if window is not None:
             return RegistrationShut(window)
@@ -172,6 +184,10 @@ class Registrations:
         if problem is not None:
             return NotEligible(problem)
         async with self.store.transaction() as tx:
+            if self.contest.registration.one_entry_per_person:
+                twice = already_entered(members, await self.entered(category.id))
+                if twice is not None:
+                    return AlreadyEntered(twice[0], members[twice[0]].name, twice[1])
             number = await tx.add_entry(
                 category=category.id, join_code=new_code("e"),
                 local=is_local(self.contest, members), registered_at=at, members=members,
@@ -185,6 +201,12 @@ class Registrations:
         place = (await self.places(at))[number]
         await self.record_status(number, place, at)
         return Registered(number, place)
+
+    async def entered(self, category: str) -> list[tuple[int, tuple[Member, ...]]]:
+        """The category's entries not withdrawn, with their members."""
+        gone = {a.number for a in await self.applications() if a.withdrawn_at is not None}
+        return [(e.number, e.members) for e in await self.store.entries(category)
+                if e.number not in gone]
 
     async def withdraw(self, user_id: int, role: str, number: int, at: datetime,
                        update_id: int | None) -> Withdrawn | UnknownEntry | AlreadyWithdrawn:

@@ -60,6 +60,8 @@ def summary(contest: Contest) -> str:
     )
     if reg.withdrawal_refund_until is not None:
         lines.append(f"  withdrawals refunded until {_when(reg.withdrawal_refund_until)}")
+    if reg.one_entry_per_person:
+        lines.append("  one entry per person per category (same name and birth)")
     if reg.left_out_refund:
         lines.append(f"  entries left without a place are refunded {reg.left_out_refund}")
     if contest.discount is not None:
