@@ -23,10 +23,16 @@ class Slot:
     born_to: int | None = None
     min_age: int | None = None
     max_age: int | None = None
+    # only with another member of the entry aged at least this on the contest day (an adult)
+    with_adult: int | None = None
+    # or any of these instead ("14 or over, or any age with an adult": ``min_age = 14`` with
+    # the alternative ``with_adult = 18``)
+    alternatives: tuple[Slot, ...] = ()
 
     @property
     def uses_age(self) -> bool:
-        return self.min_age is not None or self.max_age is not None
+        return (self.min_age is not None or self.max_age is not None
+                or self.with_adult is not None or any(a.uses_age for a in self.alternatives))
 
     @property
     def is_open(self) -> bool:
@@ -35,6 +41,8 @@ class Slot:
             and self.born_to is None
             and self.min_age is None
             and self.max_age is None
+            and self.with_adult is None
+            and not self.alternatives
         )
 
 

@@ -75,7 +75,21 @@ def age_on(born: date, day: date) -> int:
     return day.year - born.year - ((day.month, day.day) < (born.month, born.day))
 
 
-def slot_accepts(slot: Slot, member: Member, contest_day: date) -> bool:
+def slot_accepts(slot: Slot, member: Member, contest_day: date,
+                 others: Sequence[Member] | None = None) -> bool:
+    """Whether ``member`` may take ``slot``: its own conditions, or one of its alternatives.
+    ``others``: the entry's other members, for ``with_adult``; None while the entry is still
+    being entered (an adult may come later: accepted for now, checked on the complete entry)."""
+    return _meets(slot, member, contest_day, others) or any(
+        _meets(alt, member, contest_day, others) for alt in slot.alternatives)
+
+
+def _meets(slot: Slot, member: Member, contest_day: date,
+           others: Sequence[Member] | None) -> bool:
+    if slot.with_adult is not None and others is not None and not any(
+            o.born is not None and age_on(o.born, contest_day) >= slot.with_adult
+            for o in others):
+        return False
     year = member.year
     if slot.born_from is not None and (year is None or year < slot.born_from):
         return False
@@ -93,12 +107,15 @@ def slot_accepts(slot: Slot, member: Member, contest_day: date) -> bool:
 
 
 def _assignments(
-    slots: Sequence[Slot], members: Sequence[Member], day: date
+    slots: Sequence[Slot], members: Sequence[Member], day: date, complete: bool = False
 ) -> list[tuple[int, ...]]:
-    """Every way to seat ``members`` in distinct slots (slot indexes, one per member)."""
+    """Every way to seat ``members`` in distinct slots (slot indexes, one per member).
+    ``complete``: these are all the entry's members (``with_adult`` is decided on them)."""
     found = []
     for perm in permutations(range(len(slots)), len(members)):
-        if all(slot_accepts(slots[perm[i]], m, day) for i, m in enumerate(members)):
+        if all(slot_accepts(slots[perm[i]], m, day,
+                            [o for j, o in enumerate(members) if j != i] if complete else None)
+               for i, m in enumerate(members)):
             found.append(perm)
     return found
 
@@ -109,7 +126,9 @@ class Ineligible:
 
     ``reason``: ``too_many`` (the entry is already full), ``birth_date_needed`` (the contest
     checks age on the day and only a year was given), ``requirements`` (born or aged outside
-    what the places left need; ``needs`` lists them), ``missing_members``.
+    what the places left need; ``needs`` lists them), ``adult_needed`` (the member may take part
+    only with another member aged ``adult_age`` or more, and there is none),
+    ``missing_members``.
     """
 
     member: int
@@ -117,12 +136,15 @@ class Ineligible:
     born_year: int | None = None
     age: int | None = None
     needs: tuple[Slot, ...] = ()
+    adult_age: int | None = None
 
 
-def check_members(category: Category, members: Sequence[Member], day: date) -> Ineligible | None:
+def check_members(category: Category, members: Sequence[Member], day: date,
+                  complete: bool = False) -> Ineligible | None:
     """Check members one by one, as they are entered: the first one that can't fit is named.
 
-    ``day`` is the contest day (ages are taken on it).
+    ``day`` is the contest day (ages are taken on it). ``complete``: ``members`` is the whole
+    entry, so a place "with an adult" is decided (before, an adult may still come).
     """
     slots = category.slots
     for k in range(1, len(members) + 1):
@@ -141,12 +163,25 @@ def check_members(category: Category, members: Sequence[Member], day: date) -> I
                     free.append(s)
         age = age_on(member.born, day) if member.born is not None else None
         return Ineligible(k - 1, "requirements", member.year, age, tuple(free))
+    if complete and members and not _assignments(slots, members, day, complete=True):
+        # every member fits, but a place "with an adult" has no adult beside it
+        alone = [i for i, m in enumerate(members)
+                 if not any(slot_accepts(s, m, day, ()) for s in slots)]
+        who = alone[0] if alone else len(members) - 1
+        member = members[who]
+        adult = min((a for s in slots for a in _adult_ages(s)), default=18)
+        age = age_on(member.born, day) if member.born is not None else None
+        return Ineligible(who, "adult_needed", member.year, age, adult_age=adult)
     return None
+
+
+def _adult_ages(slot: Slot) -> list[int]:
+    return [s.with_adult for s in (slot, *slot.alternatives) if s.with_adult is not None]
 
 
 def check_entry(category: Category, members: Sequence[Member], day: date) -> Ineligible | None:
     """A complete entry: every member eligible and exactly as many as the category takes."""
-    problem = check_members(category, members, day)
+    problem = check_members(category, members, day, complete=len(members) == category.members)
     if problem is not None:
         return problem
     if len(members) != category.members:

@@ -322,9 +322,11 @@ async def got_birth(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str |
     current = dict(draft.get("current", {}))
     current.update({"born": born.isoformat() if born else None, "born_year": year})
     candidate = draft_members(draft) + [member_from(current)]
-    problem = check_members(category, candidate, contest.date)
+    problem = check_members(category, candidate, contest.date,
+                            complete=len(candidate) == category.members)
     if problem is not None:
-        await reply(update, ineligible_text(who.lang, problem) + "\n" + tr(
+        await reply(update, ineligible_text(who.lang, problem,
+                                            candidate[problem.member].name) + "\n" + tr(
             who.lang, "Write the correct birth, or /cancelar to choose another category."))
         return BIRTH
     draft["current"] = current

@@ -235,12 +235,19 @@ def _texts(t: _Table, name: str, required: bool) -> dict[str, str]:
     return texts
 
 
-def _slot(t: _Table) -> Slot:
+def _slot(t: _Table, nested: bool = False) -> Slot:
+    """One member's place: birth years or ages, ``with_adult`` (only beside another member of
+    at least that age), and ``or``: alternatives, each such a place (not nested further)."""
+    alternatives: tuple[Slot, ...] = ()
+    if not nested:
+        alternatives = tuple(_slot(a, nested=True) for a in t.tables("or"))
     slot = Slot(
         born_from=t.get("born_from", int, None),
         born_to=t.get("born_to", int, None),
         min_age=t.int("min_age", None),
         max_age=t.int("max_age", None),
+        with_adult=t.int("with_adult", None, minimum=1),
+        alternatives=alternatives,
     )
     t.done()
     if (slot.born_from is not None or slot.born_to is not None) and slot.uses_age:

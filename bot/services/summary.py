@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.domain.clock import format_duration
 from bot.domain.contest import Contest, Slot
 
@@ -13,6 +15,13 @@ def money(cents: int, currency: str = "EUR") -> str:
 
 
 def describe_slot(slot: Slot) -> str:
+    if slot.alternatives:
+        return " or ".join([describe_slot(replace(slot, alternatives=())),
+                            *(describe_slot(a) for a in slot.alternatives)])
+    if slot.with_adult is not None:
+        rest = replace(slot, with_adult=None)
+        adult = f"with a member aged {slot.with_adult}+"
+        return adult if rest.is_open else f"{describe_slot(rest)}, {adult}"
     if slot.is_open:
         return "anyone"
     parts = []

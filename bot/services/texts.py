@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -365,6 +366,17 @@ def event_name(lang: str, kind: str) -> str:
 
 
 def slot_text(lang: str, slot: Slot) -> str:
+    own = _own_slot_text(lang, replace(slot, alternatives=()))
+    if slot.alternatives:
+        return tr(lang, " or ").join([own, *(_own_slot_text(lang, a) for a in slot.alternatives)])
+    return own
+
+
+def _own_slot_text(lang: str, slot: Slot) -> str:
+    if slot.with_adult is not None:
+        rest = replace(slot, with_adult=None)
+        adult = tr(lang, "with a member aged {age} or more", age=slot.with_adult)
+        return adult if rest.is_open else f"{_own_slot_text(lang, rest)} {adult}"
     if slot.is_open:
         return tr(lang, "anyone")
     if slot.born_from is not None and slot.born_to is not None:
@@ -381,9 +393,15 @@ def slot_text(lang: str, slot: Slot) -> str:
     return tr(lang, "under {age} on the contest day", age=(slot.max_age or 0) + 1)
 
 
-def ineligible_text(lang: str, problem: Ineligible) -> str:
+def ineligible_text(lang: str, problem: Ineligible, name: str = "") -> str:
+    """Why a member cannot be in the category; ``name``: the member's, said where the member
+    named is not the one just entered (a place "with an adult")."""
     who = (tr(lang, "born {year}", year=problem.born_year) if problem.age is None
            else tr(lang, "aged {age} on the contest day", age=problem.age))
+    if problem.reason == "adult_needed":
+        return tr(lang, "Not possible: {name}{who}, and at that age this category needs another "
+                  "member aged {adult} or more in the entry.", name=f"{name}, " if name else "",
+                  who=who, adult=problem.adult_age)
     needs = tr(lang, " or ").join(slot_text(lang, s) for s in problem.needs) or "-"
     return tr(lang, "Not possible: {who}, and this category needs {needs}.", who=who,
               needs=needs)
