@@ -48,7 +48,7 @@ def same_person(a: Member, b: Member) -> bool:
     """Two members are one person when their names match (``name_key``) and so do their births:
     the same date when both are known, else the same year. Without a birth on either side it
     cannot be told, and they are taken as two people."""
-    if a.year is None or b.year is None or a.year != b.year:
+    if a.year is None or a.year != b.year:
         return False
     if a.born is not None and b.born is not None and a.born != b.born:
         return False
@@ -169,7 +169,7 @@ def check_members(category: Category, members: Sequence[Member], day: date,
                  if not any(slot_accepts(s, m, day, ()) for s in slots)]
         who = alone[0] if alone else len(members) - 1
         member = members[who]
-        adult = min((a for s in slots for a in _adult_ages(s)), default=18)
+        adult = min(a for s in slots for a in _adult_ages(s))  # only "with an adult" fails
         age = age_on(member.born, day) if member.born is not None else None
         return Ineligible(who, "adult_needed", member.year, age, adult_age=adult)
     return None
