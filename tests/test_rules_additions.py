@@ -169,3 +169,20 @@ def test_the_smallest_adult_age_is_named() -> None:
         Slot(with_adult=21),)), Slot(min_age=14, alternatives=(Slot(with_adult=18),))))
     found = check_entry(cat, [aged(10), aged(12)], DAY)
     assert found is not None and found.adult_age == 18
+
+
+def test_teams_of_two_to_four() -> None:
+    cat = Category("t", "T", 4, 500, 3600, 0, (Slot(),) * 4, min_members=2)
+    adults = [aged(30 + i) for i in range(5)]
+    assert cat.fewest == 2 and Category("u", "U", 3, 1, 1, 0, (Slot(),) * 3).fewest == 3
+    for n, ok in ((1, False), (2, True), (3, True), (4, True)):
+        found = check_entry(cat, adults[:n], DAY)
+        assert (found is None) == ok, (n, found)
+        if not ok:
+            assert found is not None and found.reason == "missing_members"
+    five = check_entry(cat, adults, DAY)
+    assert five is not None and five.reason == "too_many"
+    # a team of two that is complete decides "with an adult" at two
+    kids = Category("k", "K", 3, 500, 3600, 0, (WITH_ADULT,) * 3, min_members=2)
+    found = check_entry(kids, [aged(10), aged(15)], DAY)
+    assert found is not None and found.reason == "adult_needed"

@@ -130,3 +130,79 @@ async def test_the_chat_says_so_at_the_last_member(world: Path, tmp_path: Path) 
         assert "Write the correct birth" in refused
     finally:
         await h.stop()
+
+
+# -- teams of varying size (issue 15, item 4) ----------------------------------------------
+
+TEAMS = ('id = "adulte"\nname = "Adulte"\nmembers = 4\nmin_members = 2\n'
+         "slots = [" + ", ".join(["{ min_age = 14, or = [{ with_adult = 18 }] }"] * 4) + "]")
+
+
+def teams_text() -> str:
+    return contest_text().replace(f'id = "adulte"\nname = "Adulte"\nmembers = 2\n{WORLD}', TEAMS)
+
+
+@pytest.fixture(scope="module")
+def teams(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("teams") / "teams.toml"
+    path.write_text(teams_text(), encoding="utf-8")
+    return path
+
+
+def test_a_category_of_two_to_four(teams: Path) -> None:
+    contest = load_contest(teams)
+    cat = contest.category("adulte")
+    assert cat is not None and (cat.fewest, cat.members) == (2, 4)
+    assert "adulte: Adulte - 2 to 4 member(s)" in summary(contest)
+    assert check_entry(cat, [born(30), born(31)], DAY) is None
+    assert check_entry(cat, [born(30), born(31), born(32), born(33)], DAY) is None
+    one = check_entry(cat, [born(30)], DAY)
+    assert one is not None and one.reason == "missing_members"
+    assert load_contest(BILLOM).category("adulte").fewest == 2  # type: ignore[union-attr]
+    with pytest.raises(ContestFileError, match="min_members: is more than members"):
+        parse_contest(tomllib.loads(teams_text().replace("min_members = 2", "min_members = 5")),
+                      "x.toml")
+
+
+def test_the_import_takes_two_to_four_names(teams: Path) -> None:
+    contest = load_contest(teams)
+    head = "category,names,born\n"
+    rows = read_entries(contest, io.StringIO(
+        head + "adulte,A; B; C,1980-01-01; 1981-01-01; 1982-01-01\n"), "t.csv")
+    assert len(rows[0].members) == 3
+    for names, births in (("A", "1980-01-01"), ("A; B; C; D; E", "; ".join(["1980-01-01"] * 5))):
+        with pytest.raises(ImportError_, match="adulte entries have 2 to 4 member"):
+            read_entries(contest, io.StringIO(f"{head}adulte,{names},{births}\n"), "t.csv")
+
+
+async def test_the_chat_asks_for_more_members_up_to_four(teams: Path, tmp_path: Path) -> None:
+    h = await open_harness(tmp_path, teams)
+    try:
+        at = BILLOM_OPENS
+        await start_entry(h, ANA, "adulte", at)
+        await h.send(ANA, "Kid Uno", at)
+        asked = one_text(await h.send(ANA, "2002-01-01", at), ANA)  # 10
+        assert asked == "Name and surname of member 2 (teams of 2 to 4)?"
+        await h.send(ANA, "Teen Dos", at)
+        more = await h.send(ANA, "1997-01-01", at)  # 15: two members, two more allowed
+        assert "2 members so far (this category takes 2 to 4). Another member?" in one_text(
+            more, ANA)
+        assert [d for _, d in h.buttons(more)] == ["reg:more:y", "reg:more:n"]
+        # that is the team? a 10-year-old with a 15-year-old: an adult is needed
+        refused = [c.text for c in await h.press(ANA, "reg:more:n", at)
+                   if c.method == "sendMessage"]
+        assert refused[0].startswith("Not possible: Kid Uno, aged 10 on the contest day"), refused
+        assert "Another member?" in refused[1]
+        await h.press(ANA, "reg:more:y", at)
+        await h.send(ANA, "Mum Tres", at)
+        again = await h.send(ANA, "1970-01-01", at)
+        assert "3 members so far" in one_text(again, ANA)
+        await h.press(ANA, "reg:more:y", at)
+        await h.send(ANA, "Dad Cuatro", at)
+        full = one_text(await h.send(ANA, "1971-01-01", at), ANA)  # the fourth: no more asked
+        assert "Another member?" not in full and full.startswith("Please check your registration")
+        for i, name in enumerate(("Kid Uno", "Teen Dos", "Mum Tres", "Dad Cuatro"), start=1):
+            assert f"{i}. {name} (" in full
+        assert "Entry #1" in one_text(await h.press(ANA, "reg:ok", at), ANA)
+    finally:
+        await h.stop()

@@ -78,6 +78,12 @@ class Category:
     prizes: tuple[str, ...] = ()
     reserved: tuple[ReservedQuota, ...] = ()
     extra_prizes: tuple[ExtraPrize, ...] = ()
+    min_members: int | None = None  # teams of min_members to members (None: exactly members)
+
+    @property
+    def fewest(self) -> int:
+        """The fewest members an entry may have (``members`` is the most)."""
+        return self.min_members if self.min_members is not None else self.members
 
     @property
     def checks_age(self) -> bool:

@@ -180,11 +180,13 @@ def _adult_ages(slot: Slot) -> list[int]:
 
 
 def check_entry(category: Category, members: Sequence[Member], day: date) -> Ineligible | None:
-    """A complete entry: every member eligible and exactly as many as the category takes."""
-    problem = check_members(category, members, day, complete=len(members) == category.members)
+    """A complete entry: every member eligible, as many as the category takes (``fewest`` to
+    ``members``)."""
+    enough = category.fewest <= len(members) <= category.members
+    problem = check_members(category, members, day, complete=enough)
     if problem is not None:
         return problem
-    if len(members) != category.members:
+    if not enough:
         return Ineligible(len(members), "missing_members")
     return None
 

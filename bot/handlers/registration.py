@@ -70,8 +70,8 @@ from bot.services.texts import ineligible_text, names
 from bot.storage.store import PRIORITY_BULK, PRIORITY_COPY, Entry
 from bot.support.i18n import tr
 
-CATEGORY, NAME, BIRTH, QUESTION, MEAL_ADULTS, MEAL_CHILDREN, CONFIRM = (
-    "category", "name", "birth", "question", "meal_adults", "meal_children", "confirm",
+CATEGORY, NAME, BIRTH, QUESTION, MORE, MEAL_ADULTS, MEAL_CHILDREN, CONFIRM = (
+    "category", "name", "birth", "question", "more", "meal_adults", "meal_children", "confirm",
 )
 
 TIMEOUT_SECONDS = 15 * 60
@@ -237,6 +237,9 @@ def _draft(context: ContextTypes.DEFAULT_TYPE) -> dict[str, Any]:
 async def _ask_name(update: Update, lang: str, category: Category, index: int) -> None:
     if category.members == 1:
         text = tr(lang, "Name and surname of the participant?")
+    elif category.fewest != category.members:
+        text = tr(lang, "Name and surname of member {n} (teams of {low} to {high})?", n=index + 1,
+                  low=category.fewest, high=category.members)
     else:
         text = tr(lang, "Name and surname of member {n} of {total}?", n=index + 1,
                   total=category.members)
@@ -352,10 +355,55 @@ async def _next_question(update: Update, context: ContextTypes.DEFAULT_TYPE,
     draft["current"] = {}
     category = contest.category(draft["category"])
     assert category is not None
-    if len(draft["members"]) < category.members:
+    if len(draft["members"]) < category.fewest:
         await _ask_name(update, who.lang, category, len(draft["members"]))
         _save_after(update, context)
         return NAME
+    if len(draft["members"]) < category.members:
+        return await _ask_more(update, context, who, category)
+    return await _after_members(update, context, who)
+
+
+async def _ask_more(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller,
+                    category: Category) -> str:
+    """Teams of varying size: another member, or that is the team."""
+    n = len(_draft(context)["members"])
+    await reply(update, tr(who.lang, "{n} members so far (this category takes {low} to {high}). "
+                           "Another member?", n=n, low=category.fewest, high=category.members),
+                reply_markup=_buttons([[(tr(who.lang, "Add member {n}", n=n + 1), "reg:more:y"),
+                                        (tr(who.lang, "That is the whole team"),
+                                         "reg:more:n")]]))
+    _save_after(update, context)
+    return MORE
+
+
+async def more_members(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | int:
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    await query.answer()
+    who = await caller(update, context)
+    if who is None:
+        return ConversationHandler.END
+    contest = who.svc.contest
+    draft = _draft(context)
+    category = contest.category(draft["category"])
+    assert category is not None
+    members = draft_members(draft)
+    if query.data == "reg:more:y" and len(members) < category.members:
+        await _ask_name(update, who.lang, category, len(members))
+        _save_after(update, context)
+        return NAME
+    # the team as it is: complete, so places "with an adult" are decided now
+    problem = check_members(category, members, contest.date, complete=True)
+    if problem is not None:
+        await reply(update, ineligible_text(who.lang, problem, members[problem.member].name))
+        return await _ask_more(update, context, who, category)
+    return await _after_members(update, context, who)
+
+
+async def _after_members(update: Update, context: ContextTypes.DEFAULT_TYPE,
+                         who: Caller) -> str | int:
+    contest = who.svc.contest
     if contest.meal is not None:
         await reply(update, tr(who.lang, "Meal after the contest ({adult} per adult, {child} "
                                "per child). How many adults?",
@@ -567,6 +615,7 @@ def _conversation(cancel: CommandHandler[Any, Any],
             NAME: [MessageHandler(filters.TEXT & ~filters.COMMAND, got_name)],
             BIRTH: [MessageHandler(filters.TEXT & ~filters.COMMAND, got_birth)],
             QUESTION: [CallbackQueryHandler(answer_question, pattern=r"^reg:q:"), buttons_only],
+            MORE: [CallbackQueryHandler(more_members, pattern=r"^reg:more:[yn]$"), buttons_only],
             MEAL_ADULTS: [CallbackQueryHandler(meal_count, pattern=r"^reg:ma:"), buttons_only],
             MEAL_CHILDREN: [CallbackQueryHandler(meal_count, pattern=r"^reg:mc:"),
                             buttons_only],

@@ -327,6 +327,9 @@ def _extra_prizes(t: _Table) -> tuple[ExtraPrize, ...]:
 def _category(t: _Table, escape: EscapeRules | None, ids: set[str]) -> Category:
     cid = _category_id(t, ids)
     members = _members(t)
+    fewest = t.int("min_members", None, minimum=1)
+    if fewest is not None and fewest > members:
+        raise t.ctx.error(t.key("min_members"), f"is more than members ({members})")
     slots = _slots(t, members)
     capacity = t.int("capacity", None, minimum=1)
     reserved = _reserved(t, capacity)
@@ -347,6 +350,7 @@ def _category(t: _Table, escape: EscapeRules | None, ids: set[str]) -> Category:
         prizes=t.strings("prizes", ()),
         reserved=reserved,
         extra_prizes=extras,
+        min_members=fewest if fewest != members else None,
     )
     t.done()
     if escape is not None and cat.escape and escape.time_limit > cat.time_limit:

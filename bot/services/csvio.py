@@ -123,8 +123,10 @@ def _category(contest: Contest, row: dict[str, str], where: str) -> Category:
 
 def _names(cat: Category, row: dict[str, str], where: str) -> list[str]:
     names = [clean_name(n) for n in _split(uninert(row.get("names", "")))]
-    if len(names) != cat.members:
-        raise ImportError_(f"{where}: {cat.id} entries have {cat.members} member(s), "
+    if not cat.fewest <= len(names) <= cat.members:
+        size = (str(cat.members) if cat.fewest == cat.members else
+                f"{cat.fewest} to {cat.members}")
+        raise ImportError_(f"{where}: {cat.id} entries have {size} member(s), "
                            f"found {len(names)} names")
     return names
 

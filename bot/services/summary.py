@@ -101,7 +101,9 @@ def summary(contest: Contest) -> str:
         who = "; ".join(describe_slot(s) for s in c.slots)
         cap = "no own limit" if c.capacity is None else f"{c.capacity} places"
         lines.append(
-            f"  {c.id}: {c.name} - {c.members} member(s) ({who}), {c.pieces} pieces, "
+            f"  {c.id}: {c.name} - "
+            + (f"{c.members}" if c.fewest == c.members else f"{c.fewest} to {c.members}")
+            + f" member(s) ({who}), {c.pieces} pieces, "
             f"limit {format_duration(c.time_limit)}, {cap}, fee {money(c.fee, cur)}"
             + (", escape stage" if c.escape else "")
         )
