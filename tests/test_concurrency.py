@@ -135,7 +135,8 @@ async def test_two_volunteers_finishing_one_entry_with_two_times_both_see_what_i
         t1, t2 = ("1:47:30", "1:47:35") if first == v1.id else ("1:47:35", "1:47:30")
         assert told[first] == [
             f"Entry 2 finished at {t1}.",
-            f"Entry 2: your finish {t1} was replaced by {names[second]}'s {t2}. If "
+            f"Entry 2: the finish time you recorded ({t1}) was replaced by {names[second]}'s "
+            f"{t2}. If "
             f"{names[second]} is wrong, send /fin 2 with the right time."]
         assert told[second] == [
             f"Entry 2: finish corrected from {t1} (recorded by {names[first]}) to {t2}."]

@@ -147,7 +147,7 @@ async def test_a_volunteer_records_penalties_the_ranking_and_exports_show_them(
         await h.send(VIC, "/fin 6 1:00:15", at)
         calls = await h.send(VIC, "/penalizacion 5 lost_piece 2", at)
         assert said(calls, VIC) == ["Entry 5: penalty recorded, lost piece ×2 (+0:00:20). Its "
-                                    "penalties now add 0:00:20."]
+                                    "penalties now total 0:00:20."]
         assert said(calls, ANA) == ["A penalty was recorded for your entry: lost piece ×2 "
                                     "(+0:00:20)."]
         await h.send(VIC, "/penalty 5 LATE", at)  # the English alias, the id in any case
@@ -179,14 +179,15 @@ async def test_penalties_past_the_limit_rank_as_not_finished_when_the_file_says_
         await h.send(VIC, "/fin 5 2:29:55", at)
         await h.send(VIC, "/penalizacion 5 lost_piece", at)
         ranking = "\n".join(said(await h.send(BOSS, "/clasificacion adultos", at), BOSS))
-        assert ("1. #5 Ana Uno: finished at 2:29:55, past the limit with its penalties "
+        assert ("1. #5 Ana Uno: finished at 2:29:55, but its penalties take it past the time "
+                "limit "
                 "(penalties +0:00:10: lost piece ×1)") in ranking, ranking
     finally:
         await h.stop()
 
 
 @pytest.mark.parametrize("text,answer", [
-    ("/penalizacion 5 lost", 'No penalty called "lost". This contest\'s: lost_piece, late.'),
+    ("/penalizacion 5 lost", 'No penalty called "lost". This contest has: lost_piece, late.'),
     ("/penalizacion 5", "Usage: /penalizacion N lost_piece|late [1-99]"),
     ("/penalizacion 5 late 0", "Usage: /penalizacion N lost_piece|late [1-99]"),
     ("/penalizacion 5 late 100", "Usage: /penalizacion N lost_piece|late [1-99]"),
@@ -210,7 +211,7 @@ async def test_a_contest_without_penalties_says_so(tmp_path: Path) -> None:
         await h.send(BOSS, "/start", T0)
         calls = await h.send(BOSS, "/penalizacion 5 late", T0)
         assert said(calls, BOSS) == [
-            "This contest has no penalties (none in its contest file)."]
+            "This contest has no penalties."]
         # a participant cannot record one
         assert "for volunteers" in said(await h.send(ANA, "/penalizacion 5 late", T0), ANA)[0]
     finally:

@@ -242,7 +242,7 @@ async def test_a_name_with_the_members_separator_is_refused_and_control_characte
     at = madrid(3, 1)
     await start_entry(h, ANA, "infantil-b", at)
     refused = one_text(await h.send(ANA, "Nico; Pérez", at), ANA)
-    assert 'cannot contain ";"' in refused and "Please write it without" in refused
+    assert 'cannot contain ";"' in refused and "Please write the name without it" in refused
     assert "birth" in one_text(await h.send(ANA, "Nico\x07 Pérez\x00", at), ANA)
     calls = await h.send(ANA, "2015", at)
     assert data_of(h, calls) == ["reg:q:0:y", "reg:q:0:n"]

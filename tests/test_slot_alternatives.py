@@ -94,8 +94,8 @@ def test_fourteen_or_over_or_any_age_with_an_adult(world: Path, ages: tuple[int,
         assert problem is not None and problem.reason == "adult_needed"
         assert problem.member == ages.index(min(ages))
         assert ineligible_text("en", problem) == (
-            f"Not possible: aged {min(ages)} on the contest day, and at that age this category "
-            "needs another member aged 18 or more in the entry.")
+            f"Not possible: aged {min(ages)} on the contest day, so this category needs "
+            "someone aged 18 or more in the same entry.")
         # while the entry is still being entered, the adult may come later
         assert check_members(cat, members[:1], DAY) is None
 
@@ -110,8 +110,8 @@ def test_the_import_applies_the_same_rule(world: Path) -> None:
         read_entries(contest, io.StringIO(head + "adulte,Kid; Teen,2002-01-01; 1997-01-01\n"),
                      "w.csv")
     assert str(err.value) == (
-        "w.csv:2: not eligible for adulte: member 1 (Kid): aged 10 on the contest day, and at "
-        "that age this category needs another member aged 18 or more in the entry.")
+        "w.csv:2: not eligible for adulte: member 1 (Kid): aged 10 on the contest day, so this "
+        "category needs someone aged 18 or more in the same entry.")
 
 
 async def test_the_chat_says_so_at_the_last_member(world: Path, tmp_path: Path) -> None:
@@ -125,8 +125,8 @@ async def test_the_chat_says_so_at_the_last_member(world: Path, tmp_path: Path) 
         await h.send(ANA, "Teen Dos", at)
         refused = one_text(await h.send(ANA, "1997-01-01", at), ANA)  # 15: no adult
         assert refused.startswith(
-            "Not possible: Kid Uno, aged 10 on the contest day, and at that age this category "
-            "needs another member aged 18 or more in the entry."), refused
+            "Not possible: Kid Uno, aged 10 on the contest day, so this category needs "
+            "someone aged 18 or more in the same entry."), refused
         assert "Write the correct birth" in refused
     finally:
         await h.stop()
@@ -185,7 +185,7 @@ async def test_the_chat_asks_for_more_members_up_to_four(teams: Path, tmp_path: 
         assert asked == "Name and surname of member 2 (teams of 2 to 4)?"
         await h.send(ANA, "Teen Dos", at)
         more = await h.send(ANA, "1997-01-01", at)  # 15: two members, two more allowed
-        assert "2 members so far (this category takes 2 to 4). Another member?" in one_text(
+        assert "Members so far: 2 (this category takes 2 to 4). Another member?" in one_text(
             more, ANA)
         assert [d for _, d in h.buttons(more)] == ["reg:more:y", "reg:more:n"]
         # that is the team? a 10-year-old with a 15-year-old: an adult is needed
@@ -196,7 +196,7 @@ async def test_the_chat_asks_for_more_members_up_to_four(teams: Path, tmp_path: 
         await h.press(ANA, "reg:more:y", at)
         await h.send(ANA, "Mum Tres", at)
         again = await h.send(ANA, "1970-01-01", at)
-        assert "3 members so far" in one_text(again, ANA)
+        assert "Members so far: 3" in one_text(again, ANA)
         await h.press(ANA, "reg:more:y", at)
         await h.send(ANA, "Dad Cuatro", at)
         full = one_text(await h.send(ANA, "1971-01-01", at), ANA)  # the fourth: no more asked

@@ -275,7 +275,8 @@ async def got_name(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | 
         return NAME
     if NAME_SEPARATOR in name:
         await reply(update, tr(who.lang, "A name cannot contain \"{sign}\": the organisers' files "
-                               "use it between the members' names. Please write it without.",
+                               "use it between the members' names. Please write the name "
+                               "without it.",
                                sign=NAME_SEPARATOR))
         return NAME
     draft = _draft(context)
@@ -368,7 +369,7 @@ async def _ask_more(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Cal
                     category: Category) -> str:
     """Teams of varying size: another member, or that is the team."""
     n = len(_draft(context)["members"])
-    await reply(update, tr(who.lang, "{n} members so far (this category takes {low} to {high}). "
+    await reply(update, tr(who.lang, "Members so far: {n} (this category takes {low} to {high}). "
                            "Another member?", n=n, low=category.fewest, high=category.members),
                 reply_markup=_buttons([[(tr(who.lang, "Add member {n}", n=n + 1), "reg:more:y"),
                                         (tr(who.lang, "That is the whole team"),

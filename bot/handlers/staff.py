@@ -151,8 +151,9 @@ async def fin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             by = await person_name(who.svc, who.user_id)
             lang = await language_of(who.svc, out.old_actor)
             await send(context, out.old_actor, tr(
-                lang, "Entry {entry}: your finish {old} was replaced by {name}'s {time}. If "
-                "{name} is wrong, send /fin {entry} with the right time.", entry=number,
+                lang, "Entry {entry}: the finish time you recorded ({old}) was replaced by "
+                "{name}'s {time}. If {name} is wrong, send /fin {entry} with the right time.",
+                entry=number,
                 old=old, name=by, time=t))
         elif out.corrected:
             text = tr(who.lang, "Entry {entry}: finish corrected from {old} to {time}.",
@@ -218,7 +219,7 @@ async def penalizacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         contest = who.svc.contest
         await reply(update, tr(
             who.lang, "Entry {entry}: penalty recorded, {what} ×{count} (+{time}). Its "
-            "penalties now add {total}.", entry=number,
+            "penalties now total {total}.", entry=number,
             what=penalty_name(who.lang, contest, out.kind), count=count,
             time=format_duration(out.seconds), total=format_duration(out.total)))
         await notify_entry(context, number, lambda lang: tr(

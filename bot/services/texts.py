@@ -129,8 +129,8 @@ def _entry_refusal(lang: str, refused: Refusal, contest: Contest) -> str | None:
                       "changed.", entry=entry, time=format_duration(t))
         case UnknownPenalty(given=given, known=known):
             if not known:
-                return tr(lang, "This contest has no penalties (none in its contest file).")
-            return tr(lang, "No penalty called \"{given}\". This contest's: {known}.",
+                return tr(lang, "This contest has no penalties.")
+            return tr(lang, "No penalty called \"{given}\". This contest has: {known}.",
                       given=given[:32], known=", ".join(known))
         case AlreadyRecordedPieces(entry=entry, count=count):
             return tr(lang, "Entry {entry} already has {count} pieces "
@@ -269,7 +269,8 @@ def ranking_lines(
             if c.time_penalty:
                 line += " " + penalties_text(lang, contest, c.penalties, c.time_penalty)
         elif c.finish is not None and c.time_penalty:
-            line = f"{who}: " + tr(lang, "finished at {time}, past the limit with its penalties",
+            line = f"{who}: " + tr(lang, "finished at {time}, but its penalties take it past the "
+                                   "time limit",
                                    time=format_duration(c.finish)) + " " + penalties_text(
                 lang, contest, c.penalties, c.time_penalty)
         elif r.competitor.pieces is not None:
@@ -399,8 +400,8 @@ def ineligible_text(lang: str, problem: Ineligible, name: str = "") -> str:
     who = (tr(lang, "born {year}", year=problem.born_year) if problem.age is None
            else tr(lang, "aged {age} on the contest day", age=problem.age))
     if problem.reason == "adult_needed":
-        return tr(lang, "Not possible: {name}{who}, and at that age this category needs another "
-                  "member aged {adult} or more in the entry.", name=f"{name}, " if name else "",
+        return tr(lang, "Not possible: {name}{who}, so this category needs someone aged "
+                  "{adult} or more in the same entry.", name=f"{name}, " if name else "",
                   who=who, adult=problem.adult_age)
     needs = tr(lang, " or ").join(slot_text(lang, s) for s in problem.needs) or "-"
     return tr(lang, "Not possible: {who}, and this category needs {needs}.", who=who,
