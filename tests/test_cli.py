@@ -249,6 +249,18 @@ def test_import_beyond_a_category_s_places_is_refused_unless_forced(tmp_path: Pa
     assert "infantil-a has 10 places (categories.capacity), 11 already taken" in again.stderr
 
 
+def test_import_dated_before_the_opening_is_refused_unless_forced(tmp_path: Path):
+    billom = ROOT / "contests" / "billom-2012.toml"
+    early = ("category,names,born,registered_at,paid_at\n"
+             "adulte,Anne; Bruno,1980-01-01; 1982-02-02,2011-12-01T10:00:00,2012-02-03\n")
+    proc = import_file(tmp_path, billom, early)
+    assert proc.returncode == 2
+    assert ("in.csv:2: registered_at 2011-12-01 10:00 is before registration opened "
+            "(2012-01-23 00:00, registration.opens)") in proc.stderr
+    forced = import_file(tmp_path, billom, early, "--force")
+    assert forced.returncode == 0 and "forced: " in forced.stderr, forced.stderr
+
+
 def test_import_dated_after_the_closing_is_refused_and_an_undated_line_is_noted(tmp_path: Path):
     late = ("category,names,born,registered_at\n"
             "adultos,Early,1980,2023-04-10T10:00:00\nadultos,Late,1980,2023-04-22T09:30:00\n")

@@ -54,12 +54,32 @@ CASTRILLO_REFUSALS = {
     "member-without-name": (HEAD + "1,parejas,Ana;,1980;1980\n", "x.csv:2: member 2 has no name"),
     "birth-not-a-date": (
         HEAD + "1,adultos,Ana,someday\n",
-        "x.csv:2: birth 'someday' is not a year (1980) or a date (1980-05-17)",
+        "x.csv:2: birth 'someday' is not a year (1980) or a date (1980-05-17) from 1900 on",
     ),
     "not-eligible": (
         HEAD + "1,infantil-a,Ana,2012\n",
         "x.csv:2: not eligible for infantil-a: member 1 (Ana): born 2012, and this category "
-        "needs born 2017-2019.",
+        "needs born 2017-2019",
+    ),
+    "registered-year-10000": (
+        "category,names,born,registered_at\nadultos,Ana,1980,9999-12-31T23:00:00-05:00\n",
+        "x.csv:2: registered_at '9999-12-31T23:00:00-05:00' is not between 1900 and 2199",
+    ),
+    "paid-year-1": (
+        "category,names,born,paid_at\nadultos,Ana,1980,0001-01-01T00:00:00+05:00\n",
+        "x.csv:2: paid_at '0001-01-01T00:00:00+05:00' is not between 1900 and 2199",
+    ),
+    "paid-in-the-future": (
+        "category,names,born,paid_at\nadultos,Ana,1980,2199-01-01\n",
+        "x.csv:2: paid_at '2199-01-01' is in the future",
+    ),
+    "born-after-the-day": (
+        HEAD + "1,adultos,Ana,2030-01-01\n",
+        "x.csv:2: member 1 (Ana) is born after the contest day (2023-04-22)",
+    ),
+    "born-year-1880": (
+        HEAD + "1,adultos,Ana,1880\n",
+        "x.csv:2: birth '1880' is not a year (1980) or a date (1980-05-17) from 1900 on",
     ),
     "number-zero": (HEAD + "0,adultos,Ana,1980\n", "x.csv:2: number '0' is not a positive number"),
     "number-not-digits": (
@@ -95,7 +115,7 @@ def test_a_bad_castrillo_file_is_refused_with_this_message(castrillo: Contest, n
 def test_billom_checks_the_age_on_the_day_and_names_the_rule_and_the_age(billom: Contest):
     assert refused(billom, HEAD + "1,junior,Ana;Bea,2010-01-01;1980-01-01\n") == (
         "x.csv:2: not eligible for junior: member 2 (Bea): aged 32 on the contest day, and "
-        "this category needs under 12 on the contest day."
+        "this category needs under 12 on the contest day"
     )
 
 

@@ -823,6 +823,20 @@ async def test_what_is_not_a_number_gets_the_usage_and_changes_nothing(
     assert d.snapshot() == before
 
 
+async def test_pagado_reads_dates_by_the_same_policy(day_factory: Any) -> None:
+    """A date in another script reads as in 0-9; a date near year 1 (which crashed in a time
+    zone east of UTC) or before 1900 is refused with the usual answer, recording nothing."""
+    d: Day = await day_factory()
+    before = event_count(d.h.db_path)
+    for text in ("/pagado 3 01/01/0001", "/pagado 3 1899-12-31"):
+        answer = assert_one_reason(await d.send(ORGANISER, text, "0:45:00"), ORGANISER)
+        assert answer.startswith("I can't use the date"), answer
+    assert event_count(d.h.db_path) == before and not d.errors
+    answer = assert_one_reason(await d.send(ORGANISER, "/pagado 3 ٢٠٢٣-٠٤-٠١", "0:45:00"),
+                               ORGANISER)
+    assert "Payment of entry #3 recorded on 2023-04-01" in answer, answer
+
+
 async def test_a_time_with_a_sign_or_other_characters_is_not_a_time(day_factory: Any) -> None:
     d: Day = await day_factory()
     before = event_count(d.h.db_path)
@@ -846,7 +860,9 @@ FAR_STAMP = str(10**17)
 # The stamp part of a button's data is ignored now (the bot takes Telegram's date of the
 # message carrying the button), so "baja:y:3:<far>" and "ask:h:3:2:<far>" are ordinary taps.
 MALFORMED_BUTTONS = ["baja:y:3", "baja:y:x:1", "baja:y:3:1:2", "baja:", "ask:h:3:2",
-                     "ask:h:x:2:1", f"ask:s:3:2:-{FAR_STAMP}:9"]
+                     "ask:h:x:2:1", f"ask:s:3:2:-{FAR_STAMP}:9",
+                     # "#3" reads as 3 (parse_int); it once reached int() and crashed
+                     "baja:n:#3:1"]
 
 
 @pytest.mark.parametrize("data", MALFORMED_BUTTONS)
@@ -859,6 +875,17 @@ async def test_malformed_button_data_is_answered_without_an_error(day_factory: A
     assert not d.errors, d.errors
     assert not [c for c in calls if GENERIC_ERROR in c.text]
     assert event_count(d.h.db_path) == before
+
+
+@pytest.mark.parametrize("data", ["ask:h:#3:1:1", "ask:h:3:#1:1"])
+async def test_a_hash_mark_in_button_data_reads_as_the_number(day_factory: Any,
+                                                             data: str) -> None:
+    """The numbers in button data follow the one policy ("#3" is 3); they once passed the check
+    and then crashed int()."""
+    d: Day = await day_factory()
+    calls = await d.h.press(P3, data, at("0:45:00"))
+    assert not d.errors and not [c for c in calls if GENERIC_ERROR in c.text]
+    assert any("Hint for stage 1 (#3)" in t for t in replies_to(calls, P3))
 
 
 async def test_a_forged_hint_button_cannot_backdate_a_request(day_factory: Any) -> None:

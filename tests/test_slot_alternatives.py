@@ -111,7 +111,7 @@ def test_the_import_applies_the_same_rule(world: Path) -> None:
                      "w.csv")
     assert str(err.value) == (
         "w.csv:2: not eligible for adulte: member 1 (Kid): aged 10 on the contest day, so this "
-        "category needs someone aged 18 or more in the same entry.")
+        "category needs someone aged 18 or more in the same entry")
 
 
 async def test_the_chat_says_so_at_the_last_member(world: Path, tmp_path: Path) -> None:

@@ -8,7 +8,8 @@
 - A whole number has at most 9 digits (leading zeros count: ``007`` is 7).
 - An entry number, a stage or a count may be written with one leading ``#`` (``#12``).
 - A time is ``h:mm:ss`` or ``m:ss`` with those digits (``bot.domain.clock.parse_duration``).
-- A birth year has exactly 4 digits; a birth date is read from those digits too.
+- A birth year has exactly 4 digits; a birth date is read from those digits too. Dates are read
+  only between 1900 and 2199 (``YEARS``).
 """
 
 from __future__ import annotations
@@ -36,6 +37,11 @@ def parse_whole(text: str, *, digits: int = MAX_DIGITS, hash_mark: bool = False)
     if not t or len(t) > digits or not (t.isascii() and t.isdigit()):
         return None
     return int(t)
+
+
+# Dates people give (a payment, a registration, a birth) are read only within these years:
+# anything else is a typo, and a date near year 1 or 9999 cannot even be stored and read back.
+YEARS = range(1900, 2200)
 
 
 def parse_year(text: str) -> int | None:

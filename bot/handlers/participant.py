@@ -256,9 +256,11 @@ async def stage_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     if who is None:
         return
     parts = query.data.split(":")
-    if len(parts) != 5 or parse_int(parts[2]) is None or parse_int(parts[3]) is None:
+    number = parse_int(parts[2]) if len(parts) == 5 else None
+    stage = parse_int(parts[3]) if len(parts) == 5 else None
+    if number is None or stage is None:
         return  # not a button of ours
-    k, number, stage = parts[1], int(parts[2]), int(parts[3])
+    k = parts[1]
     if number not in {e.number for e in who.roles.entries}:
         await refuse_role(update, who, "participant")
         return

@@ -26,7 +26,7 @@ from telegram.ext import (
 from telegram.warnings import PTBUserWarning
 
 from bot.domain.contest import Category, Contest
-from bot.domain.numbers import ascii_digits, parse_year
+from bot.domain.numbers import YEARS, ascii_digits, parse_year
 from bot.domain.registration import (
     NAME_SEPARATOR,
     Member,
@@ -713,9 +713,10 @@ async def baja_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     if who is None:
         return
     parts = query.data.split(":")
-    if len(parts) != 4 or parse_int(parts[2]) is None:
+    number = parse_int(parts[2]) if len(parts) == 4 else None
+    if number is None:
         return  # not a button of ours
-    yes, number = parts[1], int(parts[2])
+    yes = parts[1]
     if number not in {e.number for e in who.roles.entries}:
         await refuse_role(update, who, "participant")
         return
@@ -754,9 +755,11 @@ async def baja_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
 def parse_day(text: str, contest: Contest) -> datetime | None:
     for fmt in ("%Y-%m-%d", "%d/%m/%Y", "%d-%m-%Y"):
         try:
-            d = datetime.strptime(text.strip(), fmt).date()
+            d = datetime.strptime(ascii_digits(text.strip()), fmt).date()
         except ValueError:
             continue
+        if d.year not in YEARS:
+            return None
         return datetime.combine(d, time(0), ZoneInfo(contest.timezone))
     return None
 

@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 
 from bot.domain.clock import format_duration
 from bot.domain.contest import Category, Contest
-from bot.domain.numbers import ascii_digits, parse_whole, parse_year
+from bot.domain.numbers import YEARS, ascii_digits, parse_whole, parse_year
 from bot.domain.registration import (
     NAME_SEPARATOR,
     Member,
@@ -92,15 +92,17 @@ def _born(text: str, where: str) -> tuple[date | None, int | None]:
     if not t:
         return None, None
     year = parse_year(t)
-    if year is not None:
+    if year is not None and year in YEARS:
         return None, year
     for fmt in ("%Y-%m-%d", "%d/%m/%Y"):
         try:
             d = datetime.strptime(t, fmt).date()
-            return d, d.year
         except ValueError:
             continue
-    raise ImportError_(f"{where}: birth {t!r} is not a year (1980) or a date (1980-05-17)")
+        if d.year in YEARS:
+            return d, d.year
+    raise ImportError_(f"{where}: birth {t!r} is not a year (1980) or a date (1980-05-17) "
+                       f"from {YEARS.start} on")
 
 
 def _check_header(fieldnames: Sequence[str] | None, source: str) -> None:
@@ -197,7 +199,8 @@ def _check_eligible(contest: Contest, cat: Category, members: list[Member], wher
         raise ImportError_(f"{where}: not eligible for {cat.id}: {who}: no birth is given, and "
                            f"{cat.id} needs {needs}")
     raise ImportError_(f"{where}: not eligible for {cat.id}: {who}: "
-                       + ineligible_text("en", problem).removeprefix("Not possible: "))
+                       + ineligible_text("en", problem).removeprefix("Not possible: ")
+                       .rstrip("."))
 
 
 def _number(row: dict[str, str], where: str, numbers: set[int]) -> int | None:
@@ -229,11 +232,14 @@ def _moment(contest: Contest, row: dict[str, str], column: str, where: str) -> d
     if not row.get(column):
         return None
     try:
-        moment = datetime.fromisoformat(row[column])
+        moment = datetime.fromisoformat(ascii_digits(row[column]))
     except ValueError:
         raise ImportError_(f"{where}: {column} is not a date-time") from None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=ZoneInfo(contest.timezone))
+    if moment.year not in YEARS:
+        raise ImportError_(f"{where}: {column} {row[column]!r} is not between "
+                           f"{YEARS.start} and {YEARS.stop - 1}")
     return moment
 
 
@@ -258,12 +264,18 @@ def _read_row(contest: Contest, row: dict[str, str], where: str,
     births = _births(row, len(names), where)
     answers = _answers(contest, row, len(names), where)
     members = _members(names, births, answers, where)
+    for i, m in enumerate(members):
+        if (m.born is not None and m.born > contest.date) or (m.year or 0) > contest.date.year:
+            raise ImportError_(f"{where}: member {i + 1} ({m.name}) is born after the contest "
+                               f"day ({contest.date.isoformat()})")
     _check_eligible(contest, cat, members, where)
     number = _number(row, where, numbers)
     local = _local(contest, row, members, where)
     registered = _registered_at(contest, row, where)
     code = _join_code(row, where)
     paid = _moment(contest, row, "paid_at", where)
+    if paid is not None and paid > datetime.now(UTC):
+        raise ImportError_(f"{where}: paid_at {row['paid_at']!r} is in the future")
     return ImportRow(number, cat.id, members, local, registered, code, where,
                      dated=bool(row.get("registered_at")), paid_at=paid)
 
@@ -348,6 +360,10 @@ async def check_import(contest: Contest, registrations: Registrations,
     problems: list[str] = []
     notes: list[str] = []
     for r in rows:
+        if rules.opens is not None and r.registered_at < rules.opens:
+            problems.append(f"{r.where}: registered_at {_when(r.registered_at, contest)} is "
+                            f"before registration opened ({_when(rules.opens, contest)}, "
+                            "registration.opens)")
         if rules.closes is not None and r.registered_at >= rules.closes:
             if r.dated:
                 problems.append(f"{r.where}: registered_at {_when(r.registered_at, contest)} is "
