@@ -109,6 +109,9 @@ async def test_the_import_refuses_people_entered_twice(tmp_path: Path, store: St
         head + "6,parejas,Cris; Dani,1982; 1983\n7,parejas,Eva; cris,1984; 1982\n":
             "b.csv:3: member 2 (cris) is already on line 2 of parejas "
             "(registration.one_entry_per_person)",
+        head + "6,parejas,Cris; B\u200bea\u200e Dos,1982; 1981\n":  # invisible characters
+            "b.csv:2: member 2 (B\u200bea\u200e Dos) is already in entry #5 of parejas "
+            "(registration.one_entry_per_person)",
         head + "6,parejas,Cris; cris,1982; 1982\n":
             "b.csv:2: member 2 (cris) is twice in this line of parejas "
             "(registration.one_entry_per_person)",

@@ -186,3 +186,23 @@ def test_teams_of_two_to_four() -> None:
     kids = Category("k", "K", 3, 500, 3600, 0, (WITH_ADULT,) * 3, min_members=2)
     found = check_entry(kids, [aged(10), aged(15)], DAY)
     assert found is not None and found.reason == "adult_needed"
+
+
+def test_or_on_a_place_with_no_condition_of_its_own_is_only_the_alternatives() -> None:
+    either = Slot(alternatives=(Slot(max_age=11), Slot(min_age=18)))
+    assert slot_accepts(either, aged(10), DAY) and slot_accepts(either, aged(40), DAY)
+    assert not slot_accepts(either, aged(15), DAY)
+    both = Slot(min_age=14, alternatives=(Slot(max_age=5),))
+    assert slot_accepts(both, aged(15), DAY) and slot_accepts(both, aged(4), DAY)
+    assert not slot_accepts(both, aged(10), DAY)
+    for own in (Slot(born_from=2000), Slot(born_to=2000), Slot(max_age=5), Slot(with_adult=18)):
+        place = Slot(born_from=own.born_from, born_to=own.born_to, max_age=own.max_age,
+                     with_adult=own.with_adult, alternatives=(Slot(min_age=90),))
+        assert slot_accepts(place, aged(3), DAY, [aged(40)]) == slot_accepts(
+            own, aged(3), DAY, [aged(40)])
+
+
+def test_invisible_characters_do_not_make_another_person() -> None:
+    assert name_key("A\u200bna\u200e") == name_key("ana") == "ana"
+    assert name_key("\u200b \ufeff") == ""
+    assert same_person(Member("A\u00adna", born_year=1990), Member("Ana", born_year=1990))

@@ -7,7 +7,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from enum import StrEnum
-from itertools import permutations
 from unicodedata import category as unicode_category
 from unicodedata import combining, normalize
 
@@ -39,9 +38,11 @@ def clean_name(text: str) -> str:
 
 
 def name_key(name: str) -> str:
-    """A name compared without case, accents or extra spaces ("José  Pérez" = "jose perez")."""
-    bare = "".join(c for c in normalize("NFKD", clean_name(name)) if not combining(c))
-    return bare.casefold()
+    """A name compared without case, accents, extra spaces or invisible characters (a zero-width
+    space or a direction mark a copy-paste brings): "José  Pérez" = "jose perez"."""
+    bare = "".join(c for c in normalize("NFKD", clean_name(name))
+                   if not combining(c) and unicode_category(c) != "Cf")
+    return " ".join(bare.split()).casefold()
 
 
 def same_person(a: Member, b: Member) -> bool:
@@ -80,8 +81,15 @@ def slot_accepts(slot: Slot, member: Member, contest_day: date,
     """Whether ``member`` may take ``slot``: its own conditions, or one of its alternatives.
     ``others``: the entry's other members, for ``with_adult``; None while the entry is still
     being entered (an adult may come later: accepted for now, checked on the complete entry)."""
-    return _meets(slot, member, contest_day, others) or any(
+    own = not slot.alternatives or _conditions(slot)  # "{ or = [A, B] }" is A or B
+    return (own and _meets(slot, member, contest_day, others)) or any(
         _meets(alt, member, contest_day, others) for alt in slot.alternatives)
+
+
+def _conditions(slot: Slot) -> bool:
+    """The slot says something of its own (besides its alternatives)."""
+    return any(v is not None for v in (slot.born_from, slot.born_to, slot.min_age,
+                                       slot.max_age, slot.with_adult))
 
 
 def _meets(slot: Slot, member: Member, contest_day: date,
@@ -106,18 +114,29 @@ def _meets(slot: Slot, member: Member, contest_day: date,
     return True
 
 
-def _assignments(
-    slots: Sequence[Slot], members: Sequence[Member], day: date, complete: bool = False
-) -> list[tuple[int, ...]]:
-    """Every way to seat ``members`` in distinct slots (slot indexes, one per member).
-    ``complete``: these are all the entry's members (``with_adult`` is decided on them)."""
-    found = []
-    for perm in permutations(range(len(slots)), len(members)):
-        if all(slot_accepts(slots[perm[i]], m, day,
-                            [o for j, o in enumerate(members) if j != i] if complete else None)
-               for i, m in enumerate(members)):
-            found.append(perm)
-    return found
+def _seatable(slots: Sequence[Slot], members: Sequence[Member], day: date,
+              complete: bool = False, without: int | None = None) -> bool:
+    """Whether ``members`` can each take a distinct slot (``without``: that slot left out).
+    ``complete``: these are all the entry's members (``with_adult`` is decided on them).
+
+    Whether a member fits a slot does not depend on where the others sit, so this is a
+    matching (augmenting paths): a few steps even for a team of eight, where trying every
+    seating took a second and more."""
+    fits = [[j for j, s in enumerate(slots) if j != without and slot_accepts(
+        s, m, day, [o for k, o in enumerate(members) if k != i] if complete else None)]
+        for i, m in enumerate(members)]
+    holder: dict[int, int] = {}  # slot -> the member seated there
+
+    def seat(i: int, tried: set[int]) -> bool:
+        for j in fits[i]:
+            if j not in tried:
+                tried.add(j)
+                if j not in holder or seat(holder[j], tried):
+                    holder[j] = i
+                    return True
+        return False
+
+    return all(seat(i, set()) for i in range(len(members)))
 
 
 @dataclass(frozen=True)
@@ -153,17 +172,15 @@ def check_members(category: Category, members: Sequence[Member], day: date,
             return Ineligible(k - 1, "too_many")
         if category.checks_age and member.born is None:
             return Ineligible(k - 1, "birth_date_needed", born_year=member.year)
-        if _assignments(slots, members[:k], day):
+        if _seatable(slots, members[:k], day):
             continue
-        before = _assignments(slots, members[: k - 1], day)
         free: list[Slot] = []
-        for perm in before:
-            for i, s in enumerate(slots):
-                if i not in perm and s not in free:
-                    free.append(s)
+        for j, s in enumerate(slots):
+            if s not in free and _seatable(slots, members[: k - 1], day, without=j):
+                free.append(s)
         age = age_on(member.born, day) if member.born is not None else None
         return Ineligible(k - 1, "requirements", member.year, age, tuple(free))
-    if complete and members and not _assignments(slots, members, day, complete=True):
+    if complete and members and not _seatable(slots, members, day, complete=True):
         # every member fits, but a place "with an adult" has no adult beside it
         alone = [i for i, m in enumerate(members)
                  if not any(slot_accepts(s, m, day, ()) for s in slots)]

@@ -35,6 +35,7 @@ from bot.domain.registration import (
     check_members,
     clean_name,
     fee,
+    name_key,
     registration_window,
 )
 from bot.handlers.commands import names_for
@@ -269,7 +270,7 @@ async def got_name(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | 
     if who is None or msg is None:
         return ConversationHandler.END
     name = clean_name(msg.text or "")
-    if not name or len(name) > MAX_NAME:
+    if not name_key(name) or len(name) > MAX_NAME:  # nothing visible, or too long
         await reply(update, tr(who.lang, "Please write a name of 1 to {max} characters.",
                                max=MAX_NAME))
         return NAME

@@ -241,6 +241,10 @@ def _slot(t: _Table, nested: bool = False) -> Slot:
     alternatives: tuple[Slot, ...] = ()
     if not nested:
         alternatives = tuple(_slot(a, nested=True) for a in t.tables("or"))
+        for i, alt in enumerate(alternatives):
+            if alt.is_open:
+                raise t.ctx.error(f"{t.key('or')}[{i}]", "takes anyone: give it a condition "
+                                  "(or leave the place as {} for anyone)")
     slot = Slot(
         born_from=t.get("born_from", int, None),
         born_to=t.get("born_to", int, None),
@@ -285,7 +289,15 @@ def _slots(t: _Table, members: int) -> tuple[Slot, ...]:
         raise t.ctx.error(
             t.key("slots"), f"has {len(slots)} entries but the category has {members} members"
         )
-    if len({s.uses_age for s in slots if not s.is_open}) > 1:
+    kinds = set()
+    for s in slots:
+        for part in (s, *s.alternatives):
+            if part.born_from is not None or part.born_to is not None:
+                kinds.add("years")
+            if (part.min_age is not None or part.max_age is not None
+                    or part.with_adult is not None):
+                kinds.add("ages")
+    if len(kinds) > 1:
         raise t.ctx.error(t.key("slots"), "mixes birth years and ages")
     return slots
 

@@ -21,6 +21,7 @@ from bot.domain.registration import (
     check_entry,
     clean_name,
     is_local,
+    name_key,
 )
 from bot.services.contest_day import ContestDay
 from bot.services.outcomes import new_code
@@ -172,7 +173,7 @@ def _members(names: list[str], births: list[str], answers: list[set[str]],
              where: str) -> list[Member]:
     members = []
     for i, name in enumerate(names):
-        if not name:
+        if not name_key(name):  # nothing visible
             raise ImportError_(f"{where}: member {i + 1} has no name")
         born, year = _born(births[i], where)
         members.append(Member(name[:100], born=born, born_year=year,
