@@ -75,6 +75,9 @@ def test_the_contest_file_lists_penalty_kinds(tmp_path: Path) -> None:
     (("seconds = 60", "seconds = 0"), "penalties[1].seconds"),
     (('name = "late start"\n', ""), "penalties[1].name"),
     (("seconds = 60", "seconds = 60\ncolour = 1"), "penalties[1]"),
+    (("seconds = 60", "seconds = 86401"), "penalties[1].seconds"),
+    (('name = "late start"', 'name = ""'), "penalties[1].name"),
+    (('name = "late start"', 'name = "late\\nstart"'), "penalties[1].name"),
 ])
 def test_a_bad_penalty_kind_is_refused_with_its_key(change: tuple[str, str], key: str) -> None:
     import tomllib
@@ -163,8 +166,11 @@ async def test_a_volunteer_records_penalties_the_ranking_and_exports_show_them(
         assert [(r["number"], r["adjusted_time"], r["time_penalties"], r["penalty_detail"])
                 for r in table] == [(6, "1:00:15", "", ""),
                                     (5, "1:01:20", "0:01:20", "lost_piece 2; late 1")]
-        # taken back: the last one goes
-        assert said(await h.send(VIC, "/deshacer", at), VIC) == ["Taken back: penalty #5."]
+        # taken back: the last one goes, and the entry's people are told
+        undone = await h.send(VIC, "/deshacer", at)
+        assert said(undone, VIC) == ["Taken back: penalty #5."]
+        assert said(undone, ANA) == [
+            "A penalty recorded for your entry was taken back: late start ×1."]
         ranking = "\n".join(said(await h.send(BOSS, "/clasificacion adultos", at), BOSS))
         assert "2. #5 Ana Uno: 1:00:20 (penalties +0:00:20: lost piece ×2)" in ranking
     finally:

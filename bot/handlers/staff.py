@@ -241,6 +241,12 @@ async def deshacer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         target = f"#{ev.entry}" if ev.entry is not None else (ev.category or "")
         what = f"{event_name(who.lang, ev.kind)} {target}".strip()
         await reply(update, tr(who.lang, "Taken back: {what}.", what=what))
+        if ev.kind == "penalty" and ev.entry is not None and ev.ref is not None:
+            # the entry's people were told of it: they are told it is gone
+            contest, count = who.svc.contest, ev.value
+            await notify_entry(context, ev.entry, lambda lang: tr(
+                lang, "A penalty recorded for your entry was taken back: {what} ×{count}.",
+                what=penalty_name(lang, contest, ev.ref or ""), count=count))
     if ev.kind in ("clock_start", "pause", "resume"):
         await schedule_contest_jobs(context.application)
 

@@ -34,6 +34,8 @@ LANGUAGES = ("es", "fr", "en")
 MAX_MEMBERS = 8  # teams are 1-4 people; eligibility tries every seating, so keep it small
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 PENALTY_ID = re.compile(r"[a-z0-9_-]{1,32}")
+MAX_AGE = 120  # years, in slots
+MAX_PENALTY = 24 * 3600  # seconds one penalty may add
 T = TypeVar("T")
 
 
@@ -77,10 +79,13 @@ class _Table:
             raise self.ctx.error(self.key(name), f"must be {names}, not {_kind(value)}")
         return value
 
-    def int(self, name: str, default: Any = ..., minimum: int = 0) -> Any:
+    def int(self, name: str, default: Any = ..., minimum: int = 0,
+            maximum: int | None = None) -> Any:
         v = self.get(name, int, default)
         if isinstance(v, int) and v < minimum:
             raise self.ctx.error(self.key(name), f"must be at least {minimum}, not {v}")
+        if isinstance(v, int) and maximum is not None and v > maximum:
+            raise self.ctx.error(self.key(name), f"must be at most {maximum}, not {v}")
         return v
 
     def money(self, name: str, default: Any = ...) -> Any:
@@ -248,9 +253,9 @@ def _slot(t: _Table, nested: bool = False) -> Slot:
     slot = Slot(
         born_from=t.get("born_from", int, None),
         born_to=t.get("born_to", int, None),
-        min_age=t.int("min_age", None),
-        max_age=t.int("max_age", None),
-        with_adult=t.int("with_adult", None, minimum=1),
+        min_age=t.int("min_age", None, maximum=MAX_AGE),
+        max_age=t.int("max_age", None, maximum=MAX_AGE),
+        with_adult=t.int("with_adult", None, minimum=1, maximum=MAX_AGE),
         alternatives=alternatives,
     )
     t.done()
@@ -533,8 +538,13 @@ def _penalties(root: _Table) -> tuple[PenaltyKind, ...]:
                               f"(it is typed in /penalizacion), not {pid!r}")
         if any(k.id == pid for k in kinds):
             raise p.ctx.error(p.key("id"), f"{pid!r} is used twice")
-        kinds.append(PenaltyKind(id=pid, name=_texts(p, "name", True),
-                                 seconds=p.int("seconds", minimum=1)))
+        name = _texts(p, "name", True)
+        for lang, text in name.items():
+            if not text.strip() or "\n" in text:
+                raise p.ctx.error(f"{p.key('name')}.{lang}" if len(set(name.values())) > 1
+                                  else p.key("name"), "must be one line of text")
+        kinds.append(PenaltyKind(id=pid, name=name,
+                                 seconds=p.int("seconds", minimum=1, maximum=MAX_PENALTY)))
         p.done()
     return tuple(kinds)
 
