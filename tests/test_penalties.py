@@ -185,6 +185,9 @@ async def test_penalties_past_the_limit_rank_as_not_finished_when_the_file_says_
         await h.send(VIC, "/fin 5 2:29:55", at)
         await h.send(VIC, "/penalizacion 5 lost_piece", at)
         ranking = "\n".join(said(await h.send(BOSS, "/clasificacion adultos", at), BOSS))
+        rows = await result_rows(h.services.contest, h.services.day, "adultos")
+        line = dict(zip(rows[0], rows[1], strict=True))
+        assert (line["number"], line["finished"], line["pieces"]) == (5, "no", 500)
         assert ("1. #5 Ana Uno: finished at 2:29:55, but its penalties take it past the time "
                 "limit "
                 "(penalties +0:00:10: lost piece ×1)") in ranking, ranking

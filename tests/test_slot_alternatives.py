@@ -190,6 +190,10 @@ async def test_the_chat_asks_for_more_members_up_to_four(teams: Path, tmp_path: 
         assert "Members so far: 2 (this category takes 2 to 4). Another member?" in one_text(
             more, ANA)
         assert [d for _, d in h.buttons(more)] == ["reg:more:y", "reg:more:n"]
+        # forged data with a line break after it is not the button (it once read as "n")
+        forged = [c.text for c in await h.press(ANA, "reg:more:y\n", at)
+                  if c.method == "sendMessage"]
+        assert not any("Not possible" in t or "Name and surname" in t for t in forged), forged
         # that is the team? a 10-year-old with a 15-year-old: an adult is needed
         refused = [c.text for c in await h.press(ANA, "reg:more:n", at)
                    if c.method == "sendMessage"]

@@ -467,7 +467,9 @@ async def result_rows(contest: Contest, day: ContestDay, category: str | None = 
                 format_duration(esc.compensation) if esc else "",
                 format_duration(esc.penalty) if esc else "",
                 format_duration(r.time) if r.time is not None else "",
-                c.pieces if c.pieces is not None else "",
+                # pushed past the limit by its penalties: ranked with every piece placed
+                (cat.pieces if c.finish is not None and not r.finished
+                 else c.pieces if c.pieces is not None else ""),
                 "yes" if c.local else "no",
                 r.prize or "",
                 "; ".join(extras.get(x, x) for x in r.extra_prizes),
