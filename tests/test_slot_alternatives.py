@@ -45,11 +45,15 @@ def born(age: int, name: str = "X") -> Member:
     return Member(name, born=b, born_year=b.year)
 
 
+def written(factory: pytest.TempPathFactory, name: str, text: str) -> Path:
+    path = factory.mktemp(name) / f"{name}.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("world") / "world.toml"
-    path.write_text(contest_text(), encoding="utf-8")
-    return path
+    return written(tmp_path_factory, "world", contest_text())
 
 
 def test_the_contest_file_reads_alternatives(world: Path) -> None:
@@ -146,9 +150,7 @@ def teams_text() -> str:
 
 @pytest.fixture(scope="module")
 def teams(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("teams") / "teams.toml"
-    path.write_text(teams_text(), encoding="utf-8")
-    return path
+    return written(tmp_path_factory, "teams", teams_text())
 
 
 def test_a_category_of_two_to_four(teams: Path) -> None:

@@ -184,6 +184,16 @@ class SaveNow(BaseHandler[Update, Any, None]):
         return user is not None and user.id in self.pending
 
 
+async def _pressed(update: Update,
+                   context: ContextTypes.DEFAULT_TYPE) -> tuple[str, Caller | None]:
+    """A button of the conversation: answered at once (Telegram stops the spinner), its data
+    and who pressed it (None: nobody the bot can serve)."""
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    await query.answer()
+    return query.data, await caller(update, context)
+
+
 async def stale_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """A registration button from a step that is over: answer it, so the phone stops waiting."""
     query = update.callback_query
@@ -248,13 +258,10 @@ async def _ask_name(update: Update, lang: str, category: Category, index: int) -
 
 
 async def pick_category(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | int:
-    query = update.callback_query
-    assert query is not None and query.data is not None
-    await query.answer()
-    who = await caller(update, context)
+    data, who = await _pressed(update, context)
     if who is None:
         return ConversationHandler.END
-    category = who.svc.contest.category(query.data.split(":", 2)[2])
+    category = who.svc.contest.category(data.split(":", 2)[2])
     if category is None:
         return CATEGORY
     draft = _draft(context)
@@ -380,10 +387,7 @@ async def _ask_more(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Cal
 
 
 async def more_members(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | int:
-    query = update.callback_query
-    assert query is not None and query.data is not None
-    await query.answer()
-    who = await caller(update, context)
+    data, who = await _pressed(update, context)
     if who is None:
         return ConversationHandler.END
     contest = who.svc.contest
@@ -391,7 +395,7 @@ async def more_members(update: Update, context: ContextTypes.DEFAULT_TYPE) -> st
     category = contest.category(draft["category"])
     assert category is not None
     members = draft_members(draft)
-    if query.data == "reg:more:y" and len(members) < category.members:
+    if data == "reg:more:y" and len(members) < category.members:
         await _ask_name(update, who.lang, category, len(members))
         _save_after(update, context)
         return NAME
@@ -423,14 +427,11 @@ def _count_buttons(prefix: str) -> InlineKeyboardMarkup:
 
 
 async def answer_question(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | int:
-    query = update.callback_query
-    assert query is not None and query.data is not None
-    await query.answer()
-    who = await caller(update, context)
+    data, who = await _pressed(update, context)
     if who is None:
         return ConversationHandler.END
     draft = _draft(context)
-    parts = query.data.split(":")
+    parts = data.split(":")
     index = parse_int(parts[2]) if len(parts) == 4 else None
     if index is None or index != int(draft.get("question", 0)):
         return QUESTION  # an old button (or not one of ours)
@@ -445,13 +446,10 @@ async def answer_question(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
 
 
 async def meal_count(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | int:
-    query = update.callback_query
-    assert query is not None and query.data is not None
-    await query.answer()
-    who = await caller(update, context)
+    data, who = await _pressed(update, context)
     if who is None:
         return ConversationHandler.END
-    parts = query.data.split(":")
+    parts = data.split(":")
     n = parse_int(parts[2]) if len(parts) == 3 else None
     if n is None or not 0 <= n < MEAL_CHOICES:
         # not one of the buttons offered: the question stands
@@ -482,13 +480,10 @@ async def _show_summary(update: Update, context: ContextTypes.DEFAULT_TYPE,
 
 
 async def confirm(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | int:
-    query = update.callback_query
-    assert query is not None and query.data is not None
-    await query.answer()
-    who = await caller(update, context)
+    data, who = await _pressed(update, context)
     if who is None:
         return ConversationHandler.END
-    if query.data == "reg:no":
+    if data == "reg:no":
         return await cancelar(update, context)
     contest = who.svc.contest
     draft = _draft(context)
@@ -707,13 +702,10 @@ async def baja(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def baja_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    query = update.callback_query
-    assert query is not None and query.data is not None
-    await query.answer()
-    who = await caller(update, context)
+    data, who = await _pressed(update, context)
     if who is None:
         return
-    parts = query.data.split(":")
+    parts = data.split(":")
     number = parse_int(parts[2]) if len(parts) == 4 else None
     if number is None:
         return  # not a button of ours
