@@ -24,7 +24,7 @@ from bot.chat.persistence import SQLitePersistence
 from bot.chat.polling import retry_network
 from bot.chat.updates import PerChatUpdateProcessor
 from bot.domain.contest import Contest
-from bot.handlers import participant, registration, staff
+from bot.handlers import participant, registration, rounds, staff
 from bot.handlers.commands import names_for
 from bot.handlers.common import Services, attach_sender, staff_recipients
 from bot.handlers.jobs import schedule_contest_jobs, watch_the_clock
@@ -59,6 +59,9 @@ HANDLERS = {
     "pausa": staff.pausa,
     "reanudar": staff.reanudar,
     "clasificacion": staff.clasificacion,
+    "confirmar_ronda": rounds.confirmar_ronda,
+    "series": rounds.series,
+    "parcial": rounds.parcial,
     "voluntario": staff.voluntario,
     "mis_inscripciones": registration.mis_inscripciones,
     "baja": registration.baja,

@@ -65,6 +65,46 @@ class ExtraPrize:
 
 
 @dataclass(frozen=True)
+class Advancement:
+    """Who goes from a round to the next (all the set rules together, in this order):
+
+    - ``per_heat``: the top N of each heat;
+    - ``best``: then the best of the rest across heats, until this many qualifiers in all;
+    - ``top_percent``: the best X % of the round's ranked entries (rounded down);
+    - ``better_than``: every finisher whose ranking time is below this (seconds);
+    - ``max_per`` with ``by`` (a question id): at most K qualifiers with the same answer
+      (country, club); the next best is taken instead.
+
+    Entries tied on the last qualifying place all go through. An entry without a result
+    never advances."""
+
+    per_heat: int | None = None
+    best: int | None = None
+    top_percent: int | None = None
+    better_than: int | None = None
+    max_per: int | None = None
+    by: str | None = None
+
+
+@dataclass(frozen=True)
+class Round:
+    """One round of a category (heats, a semi-final, the final): its own day, start, puzzle
+    and time limit. Its entrants are split into ``heats`` played on their own clocks; the
+    first round's are the category's confirmed entries, a later round's the qualifiers of
+    the round before (``advance`` of that round)."""
+
+    id: str
+    name: dict[str, str]  # language code -> name
+    date: date
+    start: datetime | None  # the scheduled start (clocks still start with /inicio)
+    pieces: int
+    time_limit: int  # seconds of contest time
+    heats: int = 1
+    advance: Advancement | None = None  # None only for the last round
+    puzzles: tuple[int, ...] = ()  # pieces of each puzzle played in sequence (split times)
+
+
+@dataclass(frozen=True)
 class Category:
     id: str
     name: str
@@ -79,6 +119,8 @@ class Category:
     reserved: tuple[ReservedQuota, ...] = ()
     extra_prizes: tuple[ExtraPrize, ...] = ()
     min_members: int | None = None  # teams of min_members to members (None: exactly members)
+    rounds: tuple[Round, ...] = ()  # empty: one round, on the contest day (pieces, time_limit)
+    puzzles: tuple[int, ...] = ()  # pieces of each puzzle played in sequence (split times)
 
     @property
     def fewest(self) -> int:
@@ -179,9 +221,18 @@ class Contest:
     penalised_finish_counts: bool = True
     results_at: datetime | None = None
     start: datetime | None = None  # the scheduled start (clocks still start with /inicio)
+    # equal results: "shared" (one place for all) or "earlier_round" (the better result in the
+    # round before first; still equal: shared)
+    tie_break: str = "shared"
+    # the prize of a shared place: "each" tied entry gets it, or "pooled": they share the
+    # prizes of the places they take up together
+    shared_prizes: str = "each"
 
     def penalty(self, penalty_id: str) -> PenaltyKind | None:
         return next((p for p in self.penalties if p.id == penalty_id), None)
+
+    def has_rounds(self) -> bool:
+        return any(c.rounds for c in self.categories)
 
     def category(self, category_id: str) -> Category | None:
         for c in self.categories:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import groupby
 
 from bot.domain.clock import within_limit
@@ -21,6 +21,10 @@ class Competitor:
     escape: EscapeResult | None = None  # pairs with an escape stage
     time_penalty: int = 0  # seconds added by the penalties volunteers recorded
     penalties: tuple[tuple[str, int], ...] = ()  # (penalty kind id, how many), as recorded
+    # the second key when ranking times (or pieces) are equal, with ``tie_break`` set to
+    # "earlier_round": the ranking time in the round before (lower is better; None: last)
+    earlier: int | None = None
+    splits: tuple[int, ...] = ()  # contest times the puzzles before the last were finished
 
 
 @dataclass(frozen=True)
@@ -31,6 +35,7 @@ class Row:
     time: int | None  # ranking time: the finish time, or the adjusted total for escape pairs
     prize: str | None
     extra_prizes: tuple[str, ...] = ()
+    round: str | None = None  # in a classification over rounds: the round of this result
 
     @property
     def number(self) -> int:
@@ -46,11 +51,18 @@ def ranking_time(c: Competitor) -> int | None:
     return c.finish + c.time_penalty
 
 
+TIE_BREAKS = ("shared", "earlier_round")
+SHARED_PRIZES = ("each", "pooled")
+
+
 def rank(
     category: Category, competitors: Iterable[Competitor], limit_inclusive: bool = True,
-    penalised_finish_counts: bool = True,
+    penalised_finish_counts: bool = True, tie_break: str = "shared",
+    shared_prizes: str = "each",
 ) -> list[Row]:
-    """Rank one category. Equal times (or equal pieces) share a position.
+    """Rank one category. Equal times (or equal pieces) share a position; with ``tie_break``
+    "earlier_round", the better result in the round before comes first, and only entries
+    equal on both share a position.
 
     A finish counts when it is within the time limit on the clock. Time penalties are added to
     its ranking time; with ``penalised_finish_counts`` False, a finish whose time plus its
@@ -75,19 +87,45 @@ def rank(
             by_pieces.append((-min(max(c.pieces, 0), category.pieces), c))
         else:
             unranked.append(c)
-    finished.sort(key=lambda x: (x[0], x[1].number))
-    by_pieces.sort(key=lambda x: (x[0], x[1].number))
+
+    def key(x: tuple[int, Competitor]) -> tuple[int, ...]:
+        if tie_break == "earlier_round":
+            earlier = x[1].earlier
+            return (x[0], 0 if earlier is not None else 1, earlier or 0)
+        return (x[0],)
+
+    finished.sort(key=lambda x: (key(x), x[1].number))
+    by_pieces.sort(key=lambda x: (key(x), x[1].number))
 
     rows: list[Row] = []
     for group, is_finished in ((finished, True), (by_pieces, False)):
-        for key, tied in groupby(group, key=lambda x: x[0]):
+        for _, tied in groupby(group, key=key):
             position = len(rows) + 1  # entries with the same key share the position
-            prize = category.prizes[position - 1] if position <= len(category.prizes) else None
-            for _, c in tied:
-                rows.append(Row(position, c, is_finished, key if is_finished else None, prize))
+            for value, c in tied:
+                rows.append(Row(position, c, is_finished, value if is_finished else None, None))
     for c in sorted(unranked, key=lambda x: x.number):
         rows.append(Row(None, c, False, None, None))
-    return _award_extras(category, rows)
+    return award(category, rows, shared_prizes)
+
+
+def award(category: Category, rows: list[Row], shared_prizes: str = "each") -> list[Row]:
+    """The category's prizes by position, then its extra prizes. Entries sharing a place each
+    get that place's prize ("each"), or together the prizes of the places they take up,
+    shared ("pooled": two tied first take "1st + 2nd")."""
+    prizes = category.prizes
+    sizes: dict[int, int] = {}
+    for r in rows:
+        if r.position is not None:
+            sizes[r.position] = sizes.get(r.position, 0) + 1
+
+    def prize(position: int | None) -> str | None:
+        if position is None or position > len(prizes):
+            return None
+        if shared_prizes == "pooled" and sizes[position] > 1:
+            return " + ".join(prizes[position - 1:position - 1 + sizes[position]])
+        return prizes[position - 1]
+
+    return _award_extras(category, [replace(r, prize=prize(r.position)) for r in rows])
 
 
 def _award_extras(category: Category, rows: list[Row]) -> list[Row]:
@@ -104,7 +142,7 @@ def _award_extras(category: Category, rows: list[Row]) -> list[Row]:
         best = min(r.position for r in candidates if r.position is not None)
         winners = {r.number for r in candidates if r.position == best}
         rows = [
-            Row(r.position, r.competitor, r.finished, r.time, r.prize, r.extra_prizes + (extra.id,))
+            replace(r, extra_prizes=r.extra_prizes + (extra.id,))
             if r.number in winners
             else r
             for r in rows

@@ -26,7 +26,7 @@ from bot.handlers.common import (
     services,
 )
 from bot.handlers.registration import announce_changes, closing_report
-from bot.services.texts import clock_time, names
+from bot.services.texts import clock_time, heat_name, names
 from bot.support.i18n import tr
 from bot.support.wallclock import CLOCK
 
@@ -197,7 +197,7 @@ async def alert_moments(svc: Any) -> list[tuple[str, datetime, dict[str, Any]]]:
     now = CLOCK.now()
     out: list[tuple[str, datetime, dict[str, Any]]] = []
     running = False
-    for cat in contest.categories:
+    for cat in await svc.day.units():  # the categories, and the heats of their rounds
         clock = await svc.day.clock(cat.id)
         if clock.started is None:
             continue
@@ -228,15 +228,18 @@ async def alert_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
     svc = services(context)
     name = str(data["name"])
     contest = svc.contest
-    category = contest.category(str(data.get("category", "")))
+    category = await svc.day.unit(str(data.get("category", "")))
+    heat = svc.day.heats.get(category.id) if category is not None else None
 
     def text(lang: str) -> str:
         if category is not None:
+            name = category.name if heat is None else \
+                f"{category.name} — {heat_name(lang, contest, heat)}"
             minutes = int(data["minutes"])
             if minutes == 0:
                 return tr(lang, "{category}: time is up! Hands off the puzzle; a volunteer "
-                          "counts the pieces.", category=category.name)
-            return tr(lang, "{category}: {minutes} minutes left.", category=category.name,
+                          "counts the pieces.", category=name)
+            return tr(lang, "{category}: {minutes} minutes left.", category=name,
                       minutes=minutes)
         if "break" in data:
             b = contest.breaks[int(data["break"])]

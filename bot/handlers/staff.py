@@ -11,6 +11,7 @@ from telegram.ext import ContextTypes
 from bot.domain.clock import DurationError, format_duration, parse_duration
 from bot.domain.contest import Category
 from bot.domain.ranking import Row
+from bot.domain.rounds import Heat
 from bot.handlers.common import (
     Caller,
     language_of,
@@ -31,6 +32,7 @@ from bot.services.state import moment_seconds
 from bot.services.texts import (
     duration_error,
     event_name,
+    heat_name,
     history_lines,
     penalty_name,
     ranking_lines,
@@ -290,17 +292,17 @@ async def inicio(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     contest = who.svc.contest
     args = list(context.args or [])
-    category = None
+    chosen = None
     if args:
-        category = contest.category(args[0].lower())
-        if category is None or len(args) > 1:
+        chosen = args[0].lower()
+        if (contest.category(chosen) is None and chosen not in who.svc.day.heats) \
+                or len(args) > 1:
             await reply(update, tr(who.lang, "Unknown category. Categories: {ids}",
-                                   ids=", ".join(c.id for c in contest.categories)))
+                                   ids=", ".join([c.id for c in contest.categories]
+                                                 + list(who.svc.day.heats))))
             return
     async with recording(who.svc):
-        out = await who.svc.day.start_clock(
-            who.user_id, category.id if category else None, who.at, update.update_id
-        )
+        out = await who.svc.day.start_clock(who.user_id, chosen, who.at, update.update_id)
         if isinstance(out, Refusal):
             await _refuse(update, who, out)
             return
@@ -360,15 +362,21 @@ async def clasificacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         args = args[:-1]
     cats = list(contest.categories)
     if args:
-        cat = contest.category(args[0].lower())
+        cat = await who.svc.day.unit(args[0].lower()) or contest.category(args[0].lower())
         if cat is None or len(args) > 1:
             await reply(update, tr(who.lang, "Unknown category. Categories: {ids}",
-                                   ids=", ".join(c.id for c in contest.categories)))
+                                   ids=", ".join([c.id for c in contest.categories]
+                                                 + list(who.svc.day.heats))))
             return
         cats = [cat]
     lines: list[str] = []
     pictures: list[tuple[str, bytes]] = []
     for cat in cats:
+        if cat.rounds and not picture:
+            if lines:
+                lines.append("")
+            lines.extend(await round_ranking_lines(who, cat))
+            continue
         rows = await who.svc.day.ranking(cat, who.at)
         if not rows and not args:
             continue
@@ -389,6 +397,27 @@ async def clasificacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
                                   do_quote=True)
         return
     await reply(update, "\n".join(lines) or tr(who.lang, "No entries."))
+
+
+async def round_ranking_lines(who: Caller, category: Category) -> list[str]:
+    """A category played in rounds: the heats of the round being played (while it is not
+    confirmed), then the classification over the rounds so far."""
+    day = who.svc.day
+    contest = who.svc.contest
+    lines: list[str] = []
+    lineup = await day.lineups(category)
+    index = len(lineup) - 1
+    if await day.confirmed_rounds(category) <= index:
+        for h in range(1, len(lineup[index]) + 1):
+            heat = Heat(category, index, h)
+            title = f"{category.name} — {heat_name(who.lang, contest, heat)}"
+            lines.extend(ranking_lines(who.lang, contest, heat.play, await day.ranking(heat.play),
+                                       tr(who.lang, "{category} - ranking", category=title)))
+            lines.append("")
+    lines.extend(ranking_lines(who.lang, contest, category, await day.classification(category),
+                               tr(who.lang, "{category} - classification",
+                                  category=category.name)))
+    return lines
 
 
 PICTURE_WORDS = {"foto", "imagen", "image", "photo", "picture", "img"}

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import date, datetime
+from datetime import time as dtime
 from typing import Any, ClassVar
+from zoneinfo import ZoneInfo
 
 from bot.domain.clock import CategoryClock, within_limit
 from bot.domain.contest import Category, Contest
@@ -25,8 +27,17 @@ from bot.domain.escape import (
     check_solve,
     fold,
 )
-from bot.domain.ranking import Row
+from bot.domain.ranking import Competitor, Row, rank
 from bot.domain.registration import Place, Status
+from bot.domain.rounds import (
+    Heat,
+    classification,
+    heats_of,
+    merged,
+    qualifiers,
+    split_in_order,
+    split_seeded,
+)
 from bot.services.outcomes import Done, Refusal, UnknownEntry, new_code
 from bot.services.registrations import Registrations
 from bot.services.state import (
@@ -42,7 +53,9 @@ from bot.services.state import (
 from bot.storage.store import Entry, Event, Store, to_ts
 from bot.support.wallclock import CLOCK
 
-VOLUNTEER_KINDS = ("stage", "escape", "finish", "pieces", "penalty")
+VOLUNTEER_KINDS = ("stage", "escape", "finish", "pieces", "penalty", "split")
+ROUND_KINDS = ("round_final",)  # who goes on: the lineups of the rounds after the first
+PLACE_KINDS = ("entry", "payment", "withdraw")
 ORGANISER_UNDOABLE = VOLUNTEER_KINDS + ("clock_start", "pause", "resume")
 
 
@@ -249,6 +262,66 @@ class UnknownPenalty(Refusal):
 
 
 @dataclass(frozen=True)
+class NoSplits(Refusal):
+    """The entry plays one puzzle: its finish is /fin."""
+
+    code: ClassVar[str] = "no_splits"
+    entry: int
+
+
+@dataclass(frozen=True)
+class SplitsDone(Refusal):
+    """Every puzzle but the last already has its split: the last one's finish is /fin."""
+
+    code: ClassVar[str] = "splits_done"
+    entry: int
+    puzzles: int
+
+
+@dataclass(frozen=True)
+class BeforeSplit(Refusal):
+    """A split at or before the previous one (``time``)."""
+
+    code: ClassVar[str] = "before_split"
+    entry: int
+    time: int
+
+
+@dataclass(frozen=True)
+class RoundNotOver(Refusal):
+    """A heat still running, with entries that have no result yet."""
+
+    code: ClassVar[str] = "round_not_over"
+    heat: str
+    waiting: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class NotYet(Refusal):
+    """Nothing to start today: the next heat (``heat``) is on a later ``day``."""
+
+    code: ClassVar[str] = "not_yet"
+    heat: str
+    day: date
+
+
+@dataclass(frozen=True)
+class RoundsOver(Refusal):
+    """Every round of the category is already confirmed."""
+
+    code: ClassVar[str] = "rounds_over"
+    category: str
+
+
+@dataclass(frozen=True)
+class NoRounds(Refusal):
+    """The category is played in one round: its ranking is final when the organiser says."""
+
+    code: ClassVar[str] = "no_rounds"
+    category: str
+
+
+@dataclass(frozen=True)
 class AlreadyStarted(Refusal):
     code: ClassVar[str] = "already_started"
     categories: tuple[str, ...]
@@ -418,10 +491,39 @@ class PenaltyRecorded(Done):
 
 
 @dataclass(frozen=True)
+class SplitRecorded(Done):
+    """Entry ``entry`` finished puzzle ``puzzle`` of ``puzzles`` at contest time ``time``."""
+
+    entry: int
+    puzzle: int
+    puzzles: int
+    time: int
+    event_id: int | None = None
+
+
+@dataclass(frozen=True)
 class Undone(Done):
     """``event`` was taken back."""
 
     event: Event
+    event_id: int | None = None
+
+
+def round_ref(category: Category, round_index: int) -> str:
+    """What the confirmation of a round is recorded under."""
+    return f"{category.id}/{category.rounds[round_index].id}"
+
+
+@dataclass(frozen=True)
+class RoundConfirmed(Done):
+    """A round confirmed final: ``qualifiers`` (best first) make up the next round's
+    ``heats`` (empty after the last round)."""
+
+    category: Category
+    round_index: int
+    qualifiers: tuple[int, ...]
+    ranking: tuple[Row, ...]
+    heats: tuple[list[int], ...]
     event_id: int | None = None
 
 
@@ -431,6 +533,7 @@ class ContestDay:
         self.store = store
         self.organisers = organisers
         self._caches: dict[str, tuple[tuple[int, ...], dict[Any, Any], int]] = {}
+        self.heats: dict[str, Heat] = {h.id: h for c in contest.categories for h in heats_of(c)}
 
     # -- who is who ----------------------------------------------------------------------------
 
@@ -517,8 +620,14 @@ class ContestDay:
 
     async def state(self, number: int) -> EntryState | None:
         entry = await self.store.entry(number)
-        if entry is None or self.contest.category(entry.category) is None:
+        if entry is None:
             return None
+        category = self.contest.category(entry.category)
+        if category is None:
+            return None
+        if category.rounds:
+            heat = await self.heat_of(entry.number, category)
+            return None if heat is None else (await self._round_states(heat, [entry]))[0]
         # the cache and the version first: whatever is written while the state is read below
         # makes the result stale, and then it must be stamped older than what was written
         _, cache = self._cached("entry_state", CLOCK_KINDS)
@@ -533,10 +642,191 @@ class ContestDay:
         cache[number] = (version, state)
         return state
 
+    # -- rounds --------------------------------------------------------------------------------
+
+    async def lineups(self, category: Category) -> list[list[list[int]]]:
+        """For each round reached so far (the first, then each one whose round before was
+        confirmed), the entry numbers of each of its heats, in table order."""
+        _, cache = self._cached("lineups", PLACE_KINDS + ROUND_KINDS + ("correction",))
+        if category.id not in cache:
+            first = category.rounds[0]
+            at = first.start or datetime.combine(first.date, dtime(0), ZoneInfo(
+                self.contest.timezone))
+            places = await Registrations(self.contest, self.store).places(at)
+            numbers = [e.number for e in await self.store.entries(category.id)
+                       if places[e.number].status is Status.CONFIRMED]
+            lineup = [split_in_order(numbers, first.heats)]
+            confirmed = {e.ref: e for e in await self.store.events(kinds=list(ROUND_KINDS))}
+            for i in range(1, len(category.rounds)):
+                done = confirmed.get(round_ref(category, i - 1))
+                if done is None:
+                    break
+                lineup.append(split_seeded([int(n) for n in done.data["qualifiers"]],
+                                           category.rounds[i].heats))
+            cache[category.id] = lineup
+        result: list[list[list[int]]] = cache[category.id]
+        return result
+
+    async def heat_of(self, number: int, category: Category) -> Heat | None:
+        """The heat an entry plays in now: in the latest round it reached."""
+        for r, heats in reversed(list(enumerate(await self.lineups(category)))):
+            for h, numbers in enumerate(heats, 1):
+                if number in numbers:
+                    return Heat(category, r, h)
+        return None
+
+    async def table_of(self, number: int, heat: Heat) -> int | None:
+        """The entry's table in its heat (1: the front, where the best seed sits)."""
+        lineup = await self.lineups(heat.category)
+        numbers = lineup[heat.round_index][heat.number - 1]
+        return numbers.index(number) + 1 if number in numbers else None
+
+    async def confirmed_rounds(self, category: Category) -> int:
+        """How many of the category's rounds the organiser confirmed as final."""
+        return len(await self.lineups(category)) - 1 + int(
+            await self.store.has_ref("round_final", round_ref(category,
+                                                              len(category.rounds) - 1)))
+
+    async def units(self) -> list[Category]:
+        """What has a clock: each category without rounds, and each heat of a round reached
+        (as a category of its own: its pieces and limit)."""
+        out: list[Category] = []
+        for c in self.contest.categories:
+            if not c.rounds:
+                out.append(c)
+                continue
+            for r, heats in enumerate(await self.lineups(c)):
+                out.extend(Heat(c, r, h).play for h in range(1, len(heats) + 1))
+        return out
+
+    async def current_units(self) -> list[Category]:
+        """``units``, with only the heats of the latest round each category reached."""
+        out: list[Category] = []
+        for c in self.contest.categories:
+            if not c.rounds:
+                out.append(c)
+                continue
+            lineup = await self.lineups(c)
+            r = len(lineup) - 1
+            out.extend(Heat(c, r, h).play for h in range(1, len(lineup[r]) + 1))
+        return out
+
+    async def unit(self, unit_id: str) -> Category | None:
+        """A category without rounds, or a heat, by id."""
+        heat = self.heats.get(unit_id)
+        if heat is not None:
+            return heat.play
+        category = self.contest.category(unit_id)
+        return category if category is not None and not category.rounds else None
+
+    async def _round_states(self, heat: Heat, entries: list[Entry]) -> list[EntryState]:
+        """The results of ``entries`` in ``heat`` (from the events tagged with it)."""
+        _, cache = self._cached("round_state", CLOCK_KINDS + ROUND_KINDS)
+        clock = await self.clock(heat.id)
+        out = []
+        for e in entries:
+            key = (e.number, heat.id)
+            version = self.store.entry_versions.get(e.number, 0)  # before the read: see state
+            hit = cache.get(key)
+            if hit is None or hit[0] != version:
+                events = [ev for ev in await self.store.events(entry=e.number, kinds=ENTRY_KINDS)
+                          if ev.category == heat.id]
+                hit = cache[key] = (version, entry_state(self.contest, e, events, clock,
+                                                         hit[1] if hit else None, heat.play))
+            out.append(hit[1])
+        return out
+
+    async def heat_states(self, heat: Heat) -> list[EntryState]:
+        lineup = await self.lineups(heat.category)
+        if heat.round_index >= len(lineup):
+            return []
+        numbers = lineup[heat.round_index][heat.number - 1]
+        entries = [e for n in numbers if (e := await self.store.entry(n)) is not None]
+        return await self._round_states(heat, entries)
+
+    async def _competitors(self, heat: Heat) -> list[Competitor]:
+        """The heat's results, each with its ranking time in the round before when ties are
+        broken by it."""
+        found = [s.competitor() for s in await self.heat_states(heat)]
+        if self.contest.tie_break != "earlier_round" or heat.round_index == 0:
+            return found
+        earlier: dict[int, int | None] = {}
+        for r in merged(heat.category, heat.round_index - 1,
+                        [await self.heat_ranking(Heat(heat.category, heat.round_index - 1, h))
+                         for h in range(1, heat.category.rounds[heat.round_index - 1].heats + 1)],
+                        self.contest.limit_inclusive, self.contest.penalised_finish_counts):
+            earlier[r.number] = r.time if r.finished else None
+        return [replace(c, earlier=earlier.get(c.number)) for c in found]
+
+    async def heat_ranking(self, heat: Heat) -> list[Row]:
+        return rank(heat.play, await self._competitors(heat), self.contest.limit_inclusive,
+                    self.contest.penalised_finish_counts, self.contest.tie_break)
+
+    async def round_ranking(self, category: Category, round_index: int
+                            ) -> tuple[list[list[Row]], list[Row]]:
+        """A round's ranking in each heat, and over all its heats."""
+        heats = [await self.heat_ranking(Heat(category, round_index, h))
+                 for h in range(1, category.rounds[round_index].heats + 1)]
+        return heats, merged(category, round_index, heats, self.contest.limit_inclusive,
+                             self.contest.penalised_finish_counts, self.contest.tie_break)
+
+    async def classification(self, category: Category) -> list[Row]:
+        """The category's classification over its rounds (see ``bot.domain.rounds``)."""
+        lineup = await self.lineups(category)
+        rounds: list[tuple[list[Competitor], set[int]]] = []
+        for r in range(len(lineup)):
+            competitors = [c for h in range(1, len(lineup[r]) + 1)
+                           for c in await self._competitors(Heat(category, r, h))]
+            went_on = {n for heat in lineup[r + 1] for n in heat} if r + 1 < len(lineup) else set()
+            rounds.append((competitors, went_on))
+        return classification(category, rounds, self.contest.limit_inclusive,
+                              self.contest.penalised_finish_counts, self.contest.tie_break,
+                              self.contest.shared_prizes)
+
+    async def confirm_round(self, organiser: int, category: Category, at: datetime,
+                            update_id: int | None) -> RoundConfirmed | Refusal:
+        """The organiser says the category's current round is final: its qualifiers are
+        recorded (best first), and they make up the next round's heats."""
+        async with self.store.transaction() as tx:
+            lineup = await self.lineups(category)
+            index = len(lineup) - 1
+            if await tx.has_ref("round_final", round_ref(category, index)):
+                return RoundsOver(category.id)
+            heats, ranking = await self.round_ranking(category, index)
+            for h, rows in enumerate(heats, 1):
+                heat = Heat(category, index, h)
+                clock = await self.clock(heat.id)
+                now = clock.elapsed(at)
+                waiting = tuple(r.number for r in rows if r.position is None)
+                if waiting and (now is None or now < heat.play.time_limit):
+                    return RoundNotOver(heat.id, waiting)
+            rule = category.rounds[index].advance
+            chosen: list[int] = []
+            if rule is not None:
+                by = rule.by
+                entries = {e.number: e for e in await self.store.entries(category.id)}
+
+                def group_of(number: int) -> str | None:
+                    e = entries.get(number)
+                    return e.answer(by) if e is not None and by is not None else None
+
+                chosen = qualifiers(rule, heats, ranking, group_of)
+            await tx.add_event(
+                at=at, kind="round_final", role="organiser", actor=organiser,
+                ref=round_ref(category, index), data={"qualifiers": chosen},
+                update_id=update_id,
+            )
+            return RoundConfirmed(category, index, tuple(chosen), tuple(ranking),
+                                  tuple(split_seeded(chosen, category.rounds[index + 1].heats))
+                                  if rule is not None else ())
+
     async def states(self, category: Category, at: datetime | None = None) -> list[EntryState]:
         """The entries holding a place in a category (at ``at``; default now), with their
         contest state. Each entry's state is kept until an event of that entry (or of the
-        clock) is written, so a ranking recomputes only what changed."""
+        clock) is written, so a ranking recomputes only what changed. A heat's: its entrants;
+        a category with rounds: the entrants of the latest round it reached."""
+        if category.id in self.heats or category.rounds:
+            return await self._states_in_rounds(category)
         _, cache = self._cached("entry_state", CLOCK_KINDS)  # before the clock: see state()
         clock = await self.clock(category.id)
         entries = await self._holding_places(category, at or CLOCK.now())
@@ -545,6 +835,15 @@ class ContestDay:
             histories = await self._histories(missing)
             self._refold(cache, missing, seen, histories, clock)
         return [cache[e.number][1] for e in entries]
+
+    async def _states_in_rounds(self, category: Category) -> list[EntryState]:
+        heat = self.heats.get(category.id)
+        if heat is not None:
+            return await self.heat_states(heat)
+        lineup = await self.lineups(category)
+        r = len(lineup) - 1
+        return [s for h in range(1, len(lineup[r]) + 1)
+                for s in await self.heat_states(Heat(category, r, h))]
 
     async def _holding_places(self, category: Category, at: datetime) -> list[Entry]:
         """The category's entries whose place is confirmed at ``at``."""
@@ -612,7 +911,13 @@ class ContestDay:
 
     async def ranking(self, category: Category, at: datetime | None = None) -> list[Row]:
         """The category's rows; the same list as last time while none of its entries' states
-        changed (``states`` keeps each one until its entry changes)."""
+        changed (``states`` keeps each one until its entry changes). A heat's ranking; for a
+        category with rounds, its classification over them."""
+        heat = self.heats.get(category.id)
+        if heat is not None:
+            return await self.heat_ranking(heat)
+        if category.rounds:
+            return await self.classification(category)
         states = await self.states(category, at)
         _, cache = self._cached("ranking", CLOCK_KINDS)
         hit = cache.get(category.id)
@@ -685,10 +990,14 @@ class ContestDay:
     async def start_clock(
         self, organiser: int, category: str | None, at: datetime, update_id: int | None
     ) -> ClocksStarted | Refusal:
-        cats = [c.id for c in self.contest.categories] if category is None else [category]
+        """Start the clock of a category, of a heat, or (``category`` None) of every category
+        not started yet. A category with rounds starts its next heat: the first heat of the
+        latest round reached not started yet, on that round's day or later."""
         async with self.store.transaction() as tx:
-            started, already = [], []
-            for cid in cats:
+            started: list[str] = []
+            already: list[str] = []
+            due, later = await self._to_start(category, at)
+            for cid in due:
                 if (await self.clock(cid)).started is not None:
                     already.append(cid)
                     continue
@@ -697,9 +1006,39 @@ class ContestDay:
                     update_id=update_id,
                 )
                 started.append(cid)
+            if not started and not already and later:
+                heat = self.heats[later[0]]
+                return NotYet(heat.id, heat.round.date)
             if not started:
                 return AlreadyStarted(tuple(already))
             return ClocksStarted(tuple(started), tuple(already))
+
+    async def _to_start(self, category: str | None, at: datetime
+                        ) -> tuple[list[str], list[str]]:
+        """The clocks to start, and the heats left for their later day."""
+        if category is not None:
+            cat = self.contest.category(category)
+            if cat is None or not cat.rounds:
+                return [category], []  # a heat, or a category played in one round
+            cats = [cat]
+        else:
+            cats = list(self.contest.categories)
+        today = at.astimezone(ZoneInfo(self.contest.timezone)).date()
+        due: list[str] = []
+        later: list[str] = []
+        for c in cats:
+            if not c.rounds:
+                due.append(c.id)
+                continue
+            lineup = await self.lineups(c)
+            r = len(lineup) - 1
+            heats = [Heat(c, r, h).id for h in range(1, len(lineup[r]) + 1) if lineup[r][h - 1]]
+            waiting = [h for h in heats if (await self.clock(h)).started is None]
+            if waiting and c.rounds[r].date > today:
+                later.append(waiting[0])  # another day's round: started on its day
+            elif waiting or heats:
+                due.append(waiting[0] if waiting else heats[-1])
+        return due, later
 
     async def pause(self, organiser: int, at: datetime, update_id: int | None) -> Done | Refusal:
         async with self.store.transaction() as tx:
@@ -752,7 +1091,7 @@ class ContestDay:
                 at=at, kind=kind.value, role="participant", actor=user_id, entry=number,
                 stage=stage, data={"tickets_used": decision.charge.tickets_used,
                                    "tickets_bought": decision.charge.tickets_bought},
-                update_id=update_id,
+                category=state.unit, update_id=update_id,
             )
             new_state = await self.state(number)
             return Granted(decision.charge, new_state, eid)
@@ -834,7 +1173,7 @@ class ContestDay:
                 return PastLimit(t, state.category.time_limit)
             eid = await tx.add_event(
                 at=at, kind="ready", role="participant", actor=user_id, entry=number, value=t,
-                update_id=update_id,
+                category=state.unit, update_id=update_id,
             )
             return ReadyNoted(number, t, eid)
 
@@ -855,7 +1194,7 @@ class ContestDay:
                 return escape_refusal(refused, number)
             eid = await tx.add_event(
                 at=at, kind="stage", role=role, actor=actor, entry=number, stage=stage,
-                update_id=update_id,
+                category=state.unit, update_id=update_id,
             )
             return StageRecorded(number, stage, t, eid)
 
@@ -890,7 +1229,8 @@ class ContestDay:
                 return escape_refusal(refused, number)
             eid = await tx.add_event(
                 at=at, kind="escape", role=role, actor=actor, entry=number,
-                value=t, supersedes=previous.id if previous else None, update_id=update_id,
+                value=t, supersedes=previous.id if previous else None, category=state.unit,
+                update_id=update_id,
             )
             return EscapeRecorded(
                 number, t, old=previous.value if previous else None,
@@ -929,12 +1269,15 @@ class ContestDay:
                     return EscapeNotOver(number)
                 if ledger.solved_at is not None and t < ledger.solved_at:
                     return BeforeEscape(number, ledger.solved_at)
+            if state.splits and t <= state.splits[-1]:
+                return BeforeSplit(number, state.splits[-1])
             previous = state.finish_event
             if previous is not None and state.finish == t:
                 return AlreadyRecorded(number, t)
             eid = await tx.add_event(
                 at=at, kind="finish", role=role, actor=actor, entry=number, value=typed,
-                data=data, supersedes=previous.id if previous else None, update_id=update_id,
+                data=data, supersedes=previous.id if previous else None, category=state.unit,
+                update_id=update_id,
             )
             return FinishRecorded(
                 number, t, old=state.finish, corrected=previous is not None,
@@ -959,11 +1302,45 @@ class ContestDay:
                 return AlreadyRecordedPieces(number, count)
             eid = await tx.add_event(
                 at=at, kind="pieces", role=role, actor=actor, entry=number, value=count,
-                supersedes=previous.id if previous else None, update_id=update_id,
+                supersedes=previous.id if previous else None, category=state.unit,
+                update_id=update_id,
             )
             return PiecesRecorded(
                 number, count, old=state.pieces, corrected=previous is not None, event_id=eid,
             )
+
+    async def split(
+        self, actor: int, role: str, number: int, typed: int | None, at: datetime,
+        update_id: int | None,
+    ) -> SplitRecorded | Refusal:
+        """The entry finished its next puzzle (not the last: that is /fin), at ``typed`` or
+        now on its clock."""
+        async with self.store.transaction() as tx:
+            running = await self._running(number, at)
+            if isinstance(running, Refusal):
+                return running
+            state, now_t = running
+            puzzles = len(state.category.puzzles)
+            if puzzles < 2:
+                return NoSplits(number)
+            if state.finish is not None:
+                return AlreadyFinished(number)
+            if len(state.splits) >= puzzles - 1:
+                return SplitsDone(number, puzzles)
+            t = typed if typed is not None else now_t
+            if t > now_t:
+                return InTheFuture(t)
+            limit = state.category.time_limit
+            if not within_limit(t, limit, self.contest.limit_inclusive):
+                return PastLimit(t, limit)
+            if state.splits and t <= state.splits[-1]:
+                return BeforeSplit(number, state.splits[-1])
+            puzzle = len(state.splits) + 1
+            eid = await tx.add_event(
+                at=at, kind="split", role=role, actor=actor, entry=number, stage=puzzle,
+                value=t, category=state.unit, update_id=update_id,
+            )
+            return SplitRecorded(number, puzzle, puzzles, t, eid)
 
     async def penalty(
         self, actor: int, role: str, number: int, kind_id: str, count: int, at: datetime,
@@ -980,7 +1357,7 @@ class ContestDay:
                 return UnknownEntry(number)
             eid = await tx.add_event(
                 at=at, kind="penalty", role=role, actor=actor, entry=number, value=count,
-                ref=kind.id, update_id=update_id,
+                ref=kind.id, category=state.unit, update_id=update_id,
             )
             return PenaltyRecorded(number, kind.id, count, kind.seconds * count,
                                    state.time_penalty + kind.seconds * count, eid)

@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.domain.clock import DurationError, parse_duration
 from bot.domain.contest import (
+    Advancement,
     Break,
     Category,
     Contest,
@@ -27,8 +28,11 @@ from bot.domain.contest import (
     Question,
     RegistrationRules,
     ReservedQuota,
+    Round,
     Slot,
 )
+from bot.domain.ranking import SHARED_PRIZES, TIE_BREAKS
+from bot.domain.rounds import heats_of
 
 LANGUAGES = ("es", "fr", "en")
 MAX_MEMBERS = 8  # teams are 1-4 people; eligibility tries every seating, so keep it small
@@ -36,6 +40,9 @@ _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 PENALTY_ID = re.compile(r"[a-z0-9_-]{1,32}")
 MAX_AGE = 120  # years, in slots
 MAX_PENALTY = 24 * 3600  # seconds one penalty may add
+ROUND_ID = re.compile(r"[a-z0-9_]{1,24}")
+MAX_HEATS = 50
+MAX_DAYS = 31  # rounds within a month of the contest's first day
 T = TypeVar("T")
 
 
@@ -132,8 +139,8 @@ class _Table:
             return v.replace(tzinfo=self.ctx.tz)
         return datetime.combine(v, time(0), self.ctx.tz)
 
-    def clock_time(self, name: str) -> datetime:
-        """A time of day on the contest day ("15:15")."""
+    def clock_time(self, name: str, day: date | None = None) -> datetime:
+        """A time of day on the contest day, or on ``day`` ("15:15")."""
         v = self.get(name, (str, time))
         if isinstance(v, str):
             try:
@@ -141,7 +148,7 @@ class _Table:
             except ValueError:
                 raise self.ctx.error(self.key(name), f'is not a time like "15:15": {v!r}') from None
         assert isinstance(v, time)
-        return datetime.combine(self.ctx.day, v, self.ctx.tz)
+        return datetime.combine(day or self.ctx.day, v, self.ctx.tz)
 
     def table(self, name: str, required: bool = False) -> _Table | None:
         self.seen.add(name)
@@ -341,7 +348,93 @@ def _extra_prizes(t: _Table) -> tuple[ExtraPrize, ...]:
     return tuple(extras)
 
 
-def _category(t: _Table, escape: EscapeRules | None, ids: set[str]) -> Category:
+def _advancement(t: _Table, qids: set[str]) -> Advancement:
+    """``advance = { per_heat = 2, best = 8, max_per = 2, by = "country" }``."""
+    rule = Advancement(
+        per_heat=t.int("per_heat", None, minimum=1),
+        best=t.int("best", None, minimum=1),
+        top_percent=t.int("top_percent", None, minimum=1, maximum=100),
+        better_than=t.duration("better_than", None),
+        max_per=t.int("max_per", None, minimum=1),
+        by=t.get("by", str, None),
+    )
+    t.done()
+    if (rule.per_heat, rule.best, rule.top_percent, rule.better_than) == (None,) * 4:
+        raise t.ctx.error(t.where, "needs per_heat, best, top_percent or better_than")
+    if (rule.max_per is None) != (rule.by is None):
+        raise t.ctx.error(t.key("by" if rule.by is None else "max_per"),
+                          "is required with " + ("max_per" if rule.by is None else "by"))
+    if rule.by is not None and rule.by not in qids:
+        raise t.ctx.error(t.key("by"), f"unknown question {rule.by!r}")
+    return rule
+
+
+def _puzzles(t: _Table) -> tuple[int, ...]:
+    """``puzzles = [500, 500]``: puzzles played one after the other (split times)."""
+    v = t.get("puzzles", list, [])
+    for i, n in enumerate(v):
+        if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+            raise t.ctx.error(f"{t.key('puzzles')}[{i}]", "must be a number of pieces (1 or more)")
+    if len(v) == 1:
+        raise t.ctx.error(t.key("puzzles"), "needs two puzzles or more (one puzzle: pieces)")
+    return tuple(v)
+
+
+def _pieces(t: _Table, puzzles: tuple[int, ...], default: Any = ...) -> int:
+    """``pieces``: the puzzles' total when they are listed (and then it may be left out)."""
+    if puzzles and not t.has("pieces"):
+        t.seen.add("pieces")
+        return sum(puzzles)
+    pieces: int = t.int("pieces", default, minimum=1)
+    if puzzles and pieces != sum(puzzles):
+        raise t.ctx.error(t.key("pieces"), f"is {pieces}, but the puzzles add up to "
+                          f"{sum(puzzles)}")
+    return pieces
+
+
+def _rounds(t: _Table, pieces: int, time_limit: int, qids: set[str],
+            cat_puzzles: tuple[int, ...]) -> tuple[Round, ...]:
+    """``[[categories.rounds]]``: heats, semi-finals, the final, each on its own day."""
+    rounds: list[Round] = []
+    items = t.tables("rounds")
+    for i, r in enumerate(items):
+        rid: str = r.get("id", str)
+        if not ROUND_ID.fullmatch(rid):
+            raise r.ctx.error(r.key("id"), "must be lowercase letters, digits or _ (at most 24), "
+                              f"not {rid!r}")
+        if any(x.id == rid for x in rounds):
+            raise r.ctx.error(r.key("id"), f"{rid!r} is used twice")
+        day = r.get("date", date, r.ctx.day)
+        if not r.ctx.day <= day <= r.ctx.day.fromordinal(r.ctx.day.toordinal() + MAX_DAYS):
+            raise r.ctx.error(r.key("date"), f"must be from the contest's date ({r.ctx.day}) "
+                              f"to {MAX_DAYS} days after it, not {day}")
+        if rounds and day < rounds[-1].date:
+            raise r.ctx.error(r.key("date"), "is before the round before")
+        start = r.clock_time("start", day) if r.has("start") else None
+        r.seen.add("start")
+        if start is not None and rounds and rounds[-1].start is not None \
+                and start <= rounds[-1].start:
+            raise r.ctx.error(r.key("start"), "is not after the round before's start")
+        last = i == len(items) - 1
+        a = r.table("advance")
+        if a is None and not last:
+            raise r.ctx.error(r.key("advance"), "is required (who goes to the next round)")
+        if a is not None and last:
+            raise r.ctx.error(r.key("advance"), "is for rounds before the last")
+        puzzles = _puzzles(r) or (cat_puzzles if not r.has("pieces") else ())
+        rounds.append(Round(
+            id=rid, name=_texts(r, "name", True), date=day, start=start,
+            pieces=_pieces(r, puzzles, pieces),
+            puzzles=puzzles,
+            time_limit=r.duration("time_limit", None) or time_limit,
+            heats=r.int("heats", 1, minimum=1, maximum=MAX_HEATS),
+            advance=_advancement(a, qids) if a is not None else None,
+        ))
+        r.done()
+    return tuple(rounds)
+
+
+def _category(t: _Table, escape: EscapeRules | None, ids: set[str], qids: set[str]) -> Category:
     cid = _category_id(t, ids)
     members = _members(t)
     fewest = t.int("min_members", None, minimum=1)
@@ -354,12 +447,17 @@ def _category(t: _Table, escape: EscapeRules | None, ids: set[str]) -> Category:
     is_escape = t.get("escape", bool, False)
     if is_escape and escape is None:
         raise t.ctx.error(t.key("escape"), "is true but the contest has no [escape] table")
+    puzzles = _puzzles(t)
+    pieces, time_limit = _pieces(t, puzzles), t.duration("time_limit")
+    rounds = _rounds(t, pieces, time_limit, qids, puzzles)
+    if rounds and is_escape:
+        raise t.ctx.error(t.key("rounds"), "are not for escape categories")
     cat = Category(
         id=cid,
         name=t.get("name", str),
         members=members,
-        pieces=t.int("pieces", minimum=1),
-        time_limit=t.duration("time_limit"),
+        pieces=pieces,
+        time_limit=time_limit,
         fee=t.money("fee"),
         slots=slots,
         capacity=capacity,
@@ -368,6 +466,8 @@ def _category(t: _Table, escape: EscapeRules | None, ids: set[str]) -> Category:
         reserved=reserved,
         extra_prizes=extras,
         min_members=fewest if fewest != members else None,
+        rounds=rounds,
+        puzzles=puzzles,
     )
     t.done()
     if escape is not None and cat.escape and escape.time_limit > cat.time_limit:
@@ -428,6 +528,8 @@ class _Heading(NamedTuple):
     results_at: datetime | None
     start: datetime | None
     penalised_finish_counts: bool = True
+    tie_break: str = "shared"
+    shared_prizes: str = "each"
 
 
 def _heading(root: _Table) -> _Heading:
@@ -452,9 +554,15 @@ def _heading(root: _Table) -> _Heading:
     c.seen.add("results_at")
     start = c.clock_time("start") if c.has("start") else None
     c.seen.add("start")
+    tie_break = c.get("tie_break", str, "shared")
+    if tie_break not in TIE_BREAKS:
+        raise c.ctx.error(c.key("tie_break"), f"must be one of {', '.join(TIE_BREAKS)}")
+    shared_prizes = c.get("shared_prizes", str, "each")
+    if shared_prizes not in SHARED_PRIZES:
+        raise c.ctx.error(c.key("shared_prizes"), f"must be one of {', '.join(SHARED_PRIZES)}")
     c.done()
     return _Heading(name, tz_name, language, currency, venue, limit_inclusive, results_at, start,
-                    penalised)
+                    penalised, tie_break, shared_prizes)
 
 
 def _registration(root: _Table) -> RegistrationRules:
@@ -562,13 +670,22 @@ def _breaks(root: _Table) -> tuple[Break, ...]:
 
 
 def _categories(
-    root: _Table, escape: EscapeRules | None, local_if_any: tuple[str, ...]
+    root: _Table, escape: EscapeRules | None, local_if_any: tuple[str, ...],
+    qids: set[str],
 ) -> tuple[Category, ...]:
     """``[[categories]]``, at least one; local quotas and prizes need ``[local]``."""
     ids: set[str] = set()
-    categories = tuple(_category(t, escape, ids) for t in root.tables("categories", True))
+    categories = tuple(_category(t, escape, ids, qids) for t in root.tables("categories", True))
     if not categories:
         raise root.ctx.error("categories", "needs at least one category")
+    heat_ids = set(ids)
+    for i, cat in enumerate(categories):
+        for h in heats_of(cat):
+            if h.id in heat_ids:
+                raise root.ctx.error(f"categories[{i}].rounds[{h.round_index}].id",
+                                     f"gives the heat {h.id!r}, which is also the name of "
+                                     "a category or another heat")
+            heat_ids.add(h.id)
     for i, cat in enumerate(categories):
         if any(q.for_kind == "local" for q in cat.reserved) and not local_if_any:
             raise root.ctx.error(f"categories[{i}].reserved", "needs [local] any_member questions")
@@ -596,7 +713,7 @@ def parse_contest(data: dict[str, Any], path: str) -> Contest:
     penalties = _penalties(root)
     e = root.table("escape")
     escape = _escape(e) if e is not None else None
-    categories = _categories(root, escape, local_if_any)
+    categories = _categories(root, escape, local_if_any, qids)
     root.done()
     return Contest(
         name=heading.name,
@@ -618,6 +735,8 @@ def parse_contest(data: dict[str, Any], path: str) -> Contest:
         penalised_finish_counts=heading.penalised_finish_counts,
         results_at=heading.results_at,
         start=heading.start,
+        tie_break=heading.tie_break,
+        shared_prizes=heading.shared_prizes,
     )
 
 

@@ -24,7 +24,8 @@ from bot.domain.ranking import Competitor, Row, rank
 from bot.storage.store import Entry, Event, from_ts
 
 CLOCK_KINDS = ("clock_start", "pause", "resume")
-ENTRY_KINDS = ("hint", "solution", "stage", "escape", "finish", "pieces", "ready", "penalty")
+ENTRY_KINDS = ("hint", "solution", "stage", "escape", "finish", "pieces", "ready", "penalty",
+               "split")
 
 
 def clock_for(contest: Contest, clock_events: Iterable[Event], category: str) -> CategoryClock:
@@ -98,6 +99,8 @@ class EntryState:
     # time among its escape events (so a later state can fold only what was added since)
     basis: tuple[int, ...] = ()
     folded_until: int | None = None
+    unit: str | None = None  # the heat these results are in (None: a category without rounds)
+    splits: tuple[int, ...] = ()  # contest times the puzzles before the last were finished
 
     @cached_property
     def escape_result(self) -> EscapeResult | None:
@@ -117,18 +120,20 @@ class EntryState:
             escape=self.escape_result,
             time_penalty=self.time_penalty,
             penalties=self.penalties,
+            splits=self.splits,
         )
 
 
 def entry_state(
     contest: Contest, entry: Entry, entry_events: Sequence[Event], clock: CategoryClock,
-    previous: EntryState | None = None,
+    previous: EntryState | None = None, play: Category | None = None,
 ) -> EntryState:
     """The entry's state from its events. With ``previous`` (its state from fewer events, same
     clock), events appended since are folded onto its ledger instead of folding them all again,
     when that gives the same ledger: nothing of its basis was corrected away, and nothing new
-    happened earlier in contest time than what it already folded."""
-    category = contest.category(entry.category)
+    happened earlier in contest time than what it already folded. ``play``: the heat of a
+    round these events are from (its pieces and limit), instead of the entry's category."""
+    category = play or contest.category(entry.category)
     assert category is not None, f"entry {entry.number} in unknown category {entry.category}"
     ledger = None
     folded_until = None
@@ -165,7 +170,18 @@ def entry_state(
         time_penalty=time_penalty,
         basis=tuple(e.id for e in entry_events),
         folded_until=folded_until,
+        unit=play.id if play is not None else None,
+        splits=splits_of(entry_events),
     )
+
+
+def splits_of(entry_events: Sequence[Event]) -> tuple[int, ...]:
+    """The split times recorded (``/parcial``), puzzle by puzzle: the latest of each."""
+    latest: dict[int, int] = {}
+    for e in entry_events:
+        if e.kind == "split" and e.stage is not None and e.value is not None:
+            latest[e.stage] = e.value
+    return tuple(latest[k] for k in sorted(latest))
 
 
 def _fold_more(previous: EntryState | None, entry_events: Sequence[Event],
@@ -189,4 +205,4 @@ def _fold_more(previous: EntryState | None, entry_events: Sequence[Event],
 
 def standings(contest: Contest, category: Category, states: Iterable[EntryState]) -> list[Row]:
     return rank(category, [s.competitor() for s in states], contest.limit_inclusive,
-                contest.penalised_finish_counts)
+                contest.penalised_finish_counts, contest.tie_break, contest.shared_prizes)

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from datetime import datetime
+from datetime import date, datetime
 from zoneinfo import ZoneInfo
+
+from babel.dates import format_date
 
 from bot.domain.clock import DurationError, format_duration
 from bot.domain.contest import Category, Contest, Slot
 from bot.domain.ranking import Row
 from bot.domain.registration import Ineligible
+from bot.domain.rounds import Heat, heats_of
 from bot.services.contest_day import (
     AlreadyFinished,
     AlreadyPaused,
@@ -21,6 +24,7 @@ from bot.services.contest_day import (
     BadCode,
     BeforeEscape,
     BeforeRequest,
+    BeforeSplit,
     ClockNotStarted,
     ConfirmationClosed,
     Cooldown,
@@ -30,14 +34,19 @@ from bot.services.contest_day import (
     HintTaken,
     InTheFuture,
     InviteUsed,
+    NoSplits,
     NotEscape,
     NothingToUndo,
     NotPaused,
+    NotYet,
     PastEscapeLimit,
     PastLimit,
     PiecesRange,
+    RoundNotOver,
+    RoundsOver,
     SolutionNeedsHint,
     SolutionTaken,
+    SplitsDone,
     StageBack,
     StageInvalid,
     StagePassed,
@@ -203,6 +212,16 @@ def _record_refusal(lang: str, refused: Refusal, contest: Contest) -> str | None
         case BeforeEscape(entry=entry, time=t):
             return tr(lang, "That is before entry {entry} solved the escape ({time}).",
                       entry=entry, time=format_duration(t))
+        case NoSplits(entry=entry):
+            return tr(lang, "Entry {entry} plays one puzzle: record its finish with /fin.",
+                      entry=entry)
+        case SplitsDone(entry=entry, puzzles=puzzles):
+            return tr(lang, "Entry {entry} has finished every puzzle but the last of {puzzles}: "
+                      "record its finish with /fin.", entry=entry, puzzles=puzzles)
+        case BeforeSplit(entry=entry, time=t):
+            return tr(lang, "Entry {entry} finished its previous puzzle at {time}: a later time "
+                      "is needed (or /deshacer to correct it).", entry=entry,
+                      time=format_duration(t))
     return None
 
 
@@ -221,7 +240,95 @@ def _desk_refusal(lang: str, refused: Refusal, contest: Contest) -> str | None:
         case InviteUsed():
             return tr(lang, "That volunteer invitation was already used. Ask an organiser "
                       "for a new one.")
+        case RoundNotOver(heat=heat, waiting=waiting):
+            return tr(lang, "{heat} is not over: no result yet for {entries}. Record their "
+                      "finish or pieces first (or wait for the time limit).",
+                      heat=_heat_by_id(lang, contest, heat),
+                      entries=", ".join(f"#{n}" for n in waiting[:20]))
+        case NotYet(heat=heat, day=day):
+            return tr(lang, "Nothing to start today: {heat} is on {day}. To start it now "
+                      "anyway: /inicio {id}", heat=_heat_by_id(lang, contest, heat),
+                      day=day_text(lang, day), id=heat)
+        case RoundsOver(category=category):
+            return tr(lang, "Every round of {category} is already confirmed.",
+                      category=category)
     return None
+
+
+def _heat_by_id(lang: str, contest: Contest, heat_id: str) -> str:
+    heat = next((h for c in contest.categories for h in heats_of(c) if h.id == heat_id), None)
+    return heat_name(lang, contest, heat) if heat is not None else heat_id
+
+
+def day_text(lang: str, day: date) -> str:
+    """"Saturday 3 July" in the reader's language."""
+    return format_date(day, format="EEEE d MMMM", locale=lang)
+
+
+def round_name(lang: str, contest: Contest, category: Category, index: int) -> str:
+    name = category.rounds[index].name
+    return name.get(lang) or name.get(contest.language) or next(iter(name.values()))
+
+
+def heat_name(lang: str, contest: Contest, heat: Heat) -> str:
+    """"Semi-final", or "Heats 2" when the round has several heats."""
+    name = round_name(lang, contest, heat.category, heat.round_index)
+    return f"{name} {heat.number}" if heat.round.heats > 1 else name
+
+
+def when_text(lang: str, contest: Contest, heat: Heat) -> str:
+    rnd = heat.round
+    if rnd.start is None:
+        return day_text(lang, rnd.date)
+    return tr(lang, "{day} at {time}", day=day_text(lang, rnd.date),
+              time=clock_time(contest, rnd.start)[:5])
+
+
+def qualified_text(lang: str, contest: Contest, number: int, heat: Heat, table: int) -> str:
+    return tr(lang, "Entry #{entry} goes through to {round} ({category}): {when}, table "
+              "{table}. Well done!", entry=number, round=heat_name(lang, contest, heat),
+              category=heat.category.name, when=when_text(lang, contest, heat), table=table)
+
+
+def plays_text(lang: str, contest: Contest, number: int, heat: Heat, table: int) -> str:
+    return tr(lang, "Entry #{entry} plays {round} ({category}): {when}, table {table}.",
+              entry=number, round=heat_name(lang, contest, heat), category=heat.category.name,
+              when=when_text(lang, contest, heat), table=table)
+
+
+def out_text(lang: str, contest: Contest, number: int, category: Category, index: int,
+             row: Row | None) -> str:
+    """To an entry that did not go through to the next round."""
+    name = round_name(lang, contest, category, index)
+    if row is None or row.position is None:
+        return tr(lang, "Entry #{entry}: {round} of {category} is over, and it has no result "
+                  "in it. Thank you for taking part!", entry=number, round=name,
+                  category=category.name)
+    return tr(lang, "Entry #{entry}: {round} of {category} is over. Place {position} in it; "
+              "not enough to go through this time. Thank you for taking part!", entry=number,
+              round=name, category=category.name, position=row.position)
+
+
+def final_place_text(lang: str, category: Category, number: int, row: Row) -> str:
+    text = tr(lang, "Entry #{entry}: final classification of {category}: place {position}.",
+              entry=number, category=category.name, position=row.position)
+    return text + (f" {row.prize}" if row.prize else "")
+
+
+def lineup_lines(lang: str, contest: Contest, category: Category, index: int,
+                 heats: Sequence[Sequence[int]], who: Mapping[int, Sequence[str]]) -> list[str]:
+    """The heats of a round, each entry with its table."""
+    lines = []
+    for h, numbers in enumerate(heats, 1):
+        heat = Heat(category, index, h)
+        lines.append(tr(lang, "{heat} ({when}):", heat=heat_name(lang, contest, heat),
+                        when=when_text(lang, contest, heat)))
+        for table, n in enumerate(numbers, 1):
+            lines.append(tr(lang, "  table {table}: #{entry} {names}", table=table, entry=n,
+                            names=names(who.get(n, ()))))
+        if not numbers:
+            lines.append("  " + tr(lang, "No entries."))
+    return lines
 
 
 def tickets_report(lang: str, contest: Contest, state: EntryState, now_t: int | None,
@@ -246,9 +353,9 @@ def tickets_report(lang: str, contest: Contest, state: EntryState, now_t: int | 
 
 
 def ranking_lines(
-    lang: str, contest: Contest, category: Category, rows: Sequence[Row]
+    lang: str, contest: Contest, category: Category, rows: Sequence[Row], title: str = ""
 ) -> list[str]:
-    lines = [tr(lang, "{category} - ranking", category=category.name)]
+    lines = [title or tr(lang, "{category} - ranking", category=category.name)]
     if not rows:
         lines.append(tr(lang, "No entries."))
     for r in rows:
@@ -277,6 +384,13 @@ def ranking_lines(
             line = f"{who}: " + tr(lang, "{pieces} pieces", pieces=r.competitor.pieces)
         else:
             line = f"{who}: " + tr(lang, "no result yet")
+        if c.splits:
+            line += " " + tr(lang, "(splits {times})",
+                             times=", ".join(format_duration(t) for t in c.splits))
+        if r.round is not None and len(category.rounds) > 1:
+            index = next((i for i, x in enumerate(category.rounds) if x.id == r.round), None)
+            if index is not None and index < len(category.rounds) - 1:
+                line += f" ({round_name(lang, contest, category, index)})"
         if r.prize:
             line += f" - {r.prize}"
         lines.append(line)

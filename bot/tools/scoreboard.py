@@ -40,6 +40,7 @@ from bot.domain.clock import CategoryClock, format_duration
 from bot.domain.contest import Category, Contest
 from bot.domain.ranking import Row
 from bot.services.state import EntryState, standings
+from bot.services.texts import heat_name
 from bot.support import wallclock
 
 if TYPE_CHECKING:
@@ -231,14 +232,16 @@ async def category_data(day: ContestDay, contest: Contest, category: Category, n
     words = labels(contest.language)
     clock = await day.clock(category.id)
     states = await day.states(category, now)
-    rows = standings(contest, category, states)
+    heat = day.heats.get(category.id)
+    rows = standings(contest, category, states) if heat is None else await day.ranking(category)
     by_number = {s.entry.number: s for s in states}
     clk = clock_data(category, clock, now, rate)
     now_t = clock.elapsed(now)
     escape_limit = contest.escape.time_limit if category.escape and contest.escape else None
     return {
         "id": category.id,
-        "name": category.name,
+        "name": category.name if heat is None else
+        f"{category.name} — {heat_name(contest.language, contest, heat)}",
         "escape": escape_limit is not None,
         "time_limit": category.time_limit,
         "time_limit_text": format_duration(category.time_limit),
@@ -267,7 +270,7 @@ async def scoreboard_data(day: ContestDay, contest: Contest, now: datetime,
         "now": now.isoformat(),
         "paused": await day.paused(),
         "categories": [await category_data(day, contest, c, now, rate)
-                       for c in contest.categories],
+                       for c in await day.current_units()],
     }
 
 

@@ -1,0 +1,169 @@
+"""Rounds of a category: heats, who advances, and the final classification.
+
+A category with rounds plays each round in heats; every heat has its own clock and is ranked
+like a category of its own (``Heat.play``: the round's pieces and time limit). Who is in a
+heat is derived from the history: the first round's entrants are the category's confirmed
+entries, split in order of entry number; a later round's are the qualifiers recorded when the
+organiser confirmed the round before, split so every heat gets its share of the best
+(serpentine: 1 2 3 3 2 1 ...). Pure: no clock, no storage.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from functools import cached_property
+
+from bot.domain.contest import Advancement, Category, Round
+from bot.domain.ranking import Competitor, Row, award, rank
+
+
+def heat_id(category: Category, round_index: int, heat: int) -> str:
+    """``pairs-semi`` for a round of one heat, ``pairs-heats2`` for its second heat."""
+    rnd = category.rounds[round_index]
+    return f"{category.id}-{rnd.id}" + (str(heat) if rnd.heats > 1 else "")
+
+
+@dataclass(frozen=True)
+class Heat:
+    category: Category  # the category its entries registered in
+    round_index: int  # 0-based
+    number: int  # 1-based within the round
+
+    @property
+    def round(self) -> Round:
+        return self.category.rounds[self.round_index]
+
+    @property
+    def id(self) -> str:
+        return heat_id(self.category, self.round_index, self.number)
+
+    @property
+    def last_round(self) -> bool:
+        return self.round_index == len(self.category.rounds) - 1
+
+    @cached_property
+    def play(self) -> Category:
+        """The heat as a category of its own: what clocks, limits and rankings read."""
+        rnd = self.round
+        return replace(self.category, id=self.id, pieces=rnd.pieces, time_limit=rnd.time_limit,
+                       prizes=(), extra_prizes=(), rounds=(), escape=False,
+                       puzzles=rnd.puzzles)
+
+    def name(self, lang: str, fallback: str) -> str:
+        """"Semi-final", "Heats 2"."""
+        rnd = self.round
+        text = rnd.name.get(lang) or rnd.name.get(fallback) or next(iter(rnd.name.values()))
+        return f"{text} {self.number}" if rnd.heats > 1 else text
+
+
+def heats_of(category: Category) -> list[Heat]:
+    return [Heat(category, r, h) for r, rnd in enumerate(category.rounds)
+            for h in range(1, rnd.heats + 1)]
+
+
+def round_play(category: Category, round_index: int) -> Category:
+    """A whole round (all its heats) as one category: the merged ranking reads it."""
+    return replace(Heat(category, round_index, 1).play,
+                   id=f"{category.id}-{category.rounds[round_index].id}")
+
+
+def split_in_order(numbers: Sequence[int], heats: int) -> list[list[int]]:
+    """The first round: entries in order of number, in blocks of (nearly) equal size, the
+    first heats taking one more when they do not divide evenly."""
+    ordered = sorted(numbers)
+    size, extra = divmod(len(ordered), heats)
+    out, at = [], 0
+    for h in range(heats):
+        n = size + (1 if h < extra else 0)
+        out.append(ordered[at:at + n])
+        at += n
+    return out
+
+
+def split_seeded(seeds: Sequence[int], heats: int) -> list[list[int]]:
+    """A later round: the qualifiers best first, dealt out 1 2 3 3 2 1 1 2 3 ... so every
+    heat gets its share of the best. Each heat lists its entries best first (its tables)."""
+    out: list[list[int]] = [[] for _ in range(heats)]
+    for i, number in enumerate(seeds):
+        lap, at = divmod(i, heats)
+        out[at if lap % 2 == 0 else heats - 1 - at].append(number)
+    return out
+
+
+def merged(category: Category, round_index: int, heats: Iterable[Sequence[Row]],
+           limit_inclusive: bool = True, penalised_finish_counts: bool = True,
+           tie_break: str = "shared") -> list[Row]:
+    """One ranking of a round over all its heats (they played the same puzzle and limit)."""
+    competitors = [r.competitor for rows in heats for r in rows]
+    return rank(round_play(category, round_index), competitors, limit_inclusive,
+                penalised_finish_counts, tie_break)
+
+
+def qualifiers(rule: Advancement, heats: Sequence[Sequence[Row]], ranking: Sequence[Row],
+               group_of: Callable[[int], str | None]) -> list[int]:
+    """Who goes through, best first (``ranking``: the round's merged ranking)."""
+    ranked = [r for r in ranking if r.position is not None]
+    chosen: set[int] = set()
+    counts: dict[str, int] = {}
+
+    def take(r: Row) -> bool:
+        group = group_of(r.number) if rule.max_per is not None else None
+        if group is not None and rule.max_per is not None and counts.get(group, 0) >= rule.max_per:
+            return False
+        chosen.add(r.number)
+        if group is not None:
+            counts[group] = counts.get(group, 0) + 1
+        return True
+
+    def take_until(rows: Iterable[Row], wanted: int) -> None:
+        """Take from ``rows`` until ``wanted`` are chosen in all; the ones tied with the last
+        taken go too."""
+        last: int | None = None
+        for r in rows:
+            if r.position is None or r.number in chosen:
+                continue
+            if len(chosen) >= wanted and r.position != last:
+                break
+            if take(r):
+                last = r.position
+
+    if rule.per_heat is not None:
+        for rows in heats:
+            take_until(sorted((r for r in rows if r.position is not None),
+                              key=lambda r: (r.position or 0, r.number)),
+                       len(chosen) + rule.per_heat)
+    if rule.best is not None:
+        take_until(ranked, rule.best)
+    if rule.top_percent is not None:
+        take_until(ranked, len(ranked) * rule.top_percent // 100)
+    if rule.better_than is not None:
+        limit = rule.better_than
+        for r in ranked:
+            if r.finished and r.time is not None and r.time < limit and r.number not in chosen:
+                take(r)
+    return [r.number for r in ranked if r.number in chosen]
+
+
+def classification(category: Category, rounds: Sequence[tuple[Sequence[Competitor], set[int]]],
+                   limit_inclusive: bool = True, penalised_finish_counts: bool = True,
+                   tie_break: str = "shared", shared_prizes: str = "each") -> list[Row]:
+    """The category's final classification: the last round reached first, then those who
+    went out in the round before by their result there, and so on down.
+
+    ``rounds``: for each round, first to last, its entrants' results there and who of them
+    went on to the next round (empty for the last one, or while it is not confirmed)."""
+    rows: list[Row] = []
+    for index in range(len(rounds) - 1, -1, -1):
+        competitors, went_on = rounds[index]
+        out = [c for c in competitors if c.number not in went_on]
+        if not out:
+            continue
+        group = rank(round_play(category, index), out, limit_inclusive,
+                     penalised_finish_counts, tie_break)
+        offset = len(rows)
+        tag = category.rounds[index].id
+        for r in group:
+            rows.append(Row(None if r.position is None else r.position + offset,
+                            r.competitor, r.finished, r.time, None, round=tag))
+    return award(category, rows, shared_prizes)

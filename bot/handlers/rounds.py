@@ -1,0 +1,170 @@
+"""Rounds: the organiser confirms a round (/confirmar_ronda), everyone sees the heats and
+their tables (/series), volunteers record split times between puzzles (/parcial)."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from bot.domain.clock import DurationError, format_duration, parse_duration
+from bot.domain.contest import Category
+from bot.domain.rounds import Heat
+from bot.handlers.common import (
+    Caller,
+    caller,
+    notify_entry,
+    parse_int,
+    recorder,
+    recording,
+    reply,
+)
+from bot.handlers.jobs import schedule_contest_jobs
+from bot.services.outcomes import Refusal
+from bot.services.texts import (
+    duration_error,
+    final_place_text,
+    lineup_lines,
+    out_text,
+    plays_text,
+    qualified_text,
+    ranking_lines,
+    refusal,
+    round_name,
+)
+from bot.support.i18n import tr
+
+
+async def _round_category(update: Update, who: Caller, args: list[str]) -> Category | None:
+    """The category named, or the only one with rounds; None once answered."""
+    contest = who.svc.contest
+    with_rounds = [c for c in contest.categories if c.rounds]
+    if not with_rounds:
+        await reply(update, tr(who.lang, "This contest has no rounds: each category is played "
+                               "once, and /clasificacion gives its ranking."))
+        return None
+    if not args and len(with_rounds) == 1:
+        return with_rounds[0]
+    category = contest.category(args[0].lower()) if len(args) == 1 else None
+    if category is None or not category.rounds:
+        await reply(update, tr(who.lang, "Which category? Categories with rounds: {ids}",
+                               ids=", ".join(c.id for c in with_rounds)))
+        return None
+    return category
+
+
+async def confirmar_ronda(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/confirmar_ronda [CATEGORY]``: the category's current round is final. Its qualifiers
+    are recorded and told their next round, day, time and table; the others are told their
+    place; after the last round everyone gets their final place."""
+    who = await recorder(update, context, "organiser")
+    if who is None:
+        return
+    category = await _round_category(update, who, list(context.args or []))
+    if category is None:
+        return
+    svc = who.svc
+    contest = svc.contest
+    async with recording(svc):
+        out = await svc.day.confirm_round(who.user_id, category, who.at, update.update_id)
+        if isinstance(out, Refusal):
+            await reply(update, refusal(who.lang, out, contest))
+            return
+        index = out.round_index
+        name = round_name(who.lang, contest, category, index)
+        entries = {e.number: e for e in await svc.store.entries(category.id)}
+        who_is = {n: e.names for n, e in entries.items()}
+        if out.heats:
+            lines = [tr(who.lang, "{category}: {round} confirmed. {count} go through to "
+                        "{next}:", category=category.name, round=name,
+                        count=len(out.qualifiers),
+                        next=round_name(who.lang, contest, category, index + 1))]
+            lines += lineup_lines(who.lang, contest, category, index + 1, out.heats, who_is)
+            for h, numbers in enumerate(out.heats, 1):
+                heat = Heat(category, index + 1, h)
+                for table, n in enumerate(numbers, 1):
+                    await notify_entry(context, n, partial(qualified_text, contest=contest,
+                                                           number=n, heat=heat, table=table))
+            rows = {r.number: r for r in out.ranking}
+            for n in sorted(set(rows) - set(out.qualifiers)):
+                await notify_entry(context, n, partial(out_text, contest=contest, number=n,
+                                                       category=category, index=index,
+                                                       row=rows.get(n)))
+        else:
+            rows_list = await svc.day.classification(category)
+            lines = ranking_lines(who.lang, contest, category, rows_list,
+                                  tr(who.lang, "{category}: {round} confirmed. Final "
+                                     "classification:", category=category.name, round=name))
+            for row in rows_list:
+                if row.position is not None:
+                    await notify_entry(context, row.number, partial(
+                        final_place_text, category=category, number=row.number, row=row))
+        await reply(update, "\n".join(lines))
+    await schedule_contest_jobs(context.application)
+
+
+async def series(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/series [CATEGORY]``: the heats of the round being played, with each entry's table.
+    A participant sees their own heat and table."""
+    who = await caller(update, context)
+    if who is None:
+        return
+    svc = who.svc
+    contest = svc.contest
+    if not who.roles.staff:
+        lines = []
+        for entry in who.roles.entries:
+            category = contest.category(entry.category)
+            heat = await svc.day.heat_of(entry.number, category) if category else None
+            table = await svc.day.table_of(entry.number, heat) if heat else None
+            if heat is not None and table is not None:
+                lines.append(plays_text(who.lang, contest, entry.number, heat, table))
+        await reply(update, "\n".join(lines) or tr(
+            who.lang, "Your entry is not in a heat: heats are for categories played in "
+            "rounds."))
+        return
+    category = await _round_category(update, who, list(context.args or []))
+    if category is None:
+        return
+    lineup = await svc.day.lineups(category)
+    index = len(lineup) - 1
+    who_is = {e.number: e.names for e in await svc.store.entries(category.id)}
+    lines = [tr(who.lang, "{category}: {round}", category=category.name,
+                round=round_name(who.lang, contest, category, index))]
+    lines += lineup_lines(who.lang, contest, category, index, lineup[index], who_is)
+    await reply(update, "\n".join(lines))
+
+
+async def parcial(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/parcial N [h:mm:ss]``: entry N finished its next puzzle (a split time); the last
+    puzzle's finish is /fin."""
+    who = await recorder(update, context, "volunteer")
+    if who is None:
+        return
+    args = list(context.args or [])
+    number = parse_int(args[0]) if 1 <= len(args) <= 2 else None
+    if number is None:
+        await reply(update, tr(who.lang, "Usage: {usage}", usage="/parcial N [h:mm:ss]"))
+        return
+    typed = None
+    if len(args) == 2:
+        try:
+            typed = parse_duration(args[1])
+        except DurationError as err:
+            await reply(update, duration_error(who.lang, err))
+            return
+    role = "organiser" if who.roles.organiser else "volunteer"
+    async with recording(who.svc):
+        out = await who.svc.day.split(who.user_id, role, number, typed, who.at,
+                                      update.update_id)
+        if isinstance(out, Refusal):
+            await reply(update, refusal(who.lang, out, who.svc.contest))
+            return
+        t = format_duration(out.time)
+        await reply(update, tr(who.lang, "Entry {entry}: puzzle {puzzle} of {puzzles} done at "
+                               "{time}.", entry=number, puzzle=out.puzzle,
+                               puzzles=out.puzzles, time=t))
+        await notify_entry(context, number, lambda lang: tr(
+            lang, "Puzzle {puzzle} of {puzzles} done at {time}: on to the next one!",
+            puzzle=out.puzzle, puzzles=out.puzzles, time=t))
