@@ -410,3 +410,22 @@ async def test_a_contest_without_rounds_says_so(tmp_path: Path) -> None:
             "gives its ranking."]
     finally:
         await h.stop()
+
+
+async def test_a_confirmed_round_cannot_be_undone_by_a_volunteer(tmp_path: Path) -> None:
+    h = await open_day(tmp_path, entries=4)
+    try:
+        await h.send(BOSS, "/inicio", DAY1)
+        for n in (1, 2):
+            await h.send(VIC, f"/fin {n} 0:4{n}:00", DAY1 + timedelta(minutes=59))
+        await h.send(BOSS, "/inicio", DAY1 + timedelta(hours=2))
+        await h.send(VIC, "/fin 3 0:30:00", DAY1 + timedelta(hours=2, minutes=50))
+        await h.send(VIC, "/piezas 4 100", DAY1 + timedelta(hours=2, minutes=50))
+        await h.send(BOSS, "/confirmar_ronda", DAY1 + timedelta(hours=3))
+        assert said(await h.send(VIC, "/deshacer", DAY1 + timedelta(hours=3)), VIC) == [
+            "Heats 2 is confirmed: its results can't change any more."]
+        history = "\n".join(said(await h.send(VIC, "/historial 3", DAY1 + timedelta(hours=3)),
+                                 VIC))
+        assert "finish 0:30:00 (Heats 2)" in history, history
+    finally:
+        await h.stop()

@@ -274,9 +274,13 @@ async def historial(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             people[e.actor] = (row["name"] if row is not None and row["name"] else str(e.actor))
     entry = await who.svc.store.entry(number)
     assert entry is not None
-    clock = await who.svc.day.clock(entry.category)
-    times = {e.id: moment_seconds(e, clock) if e.kind in ("finish", "escape", "ready")
-             else clock.elapsed(e.at) for e in events}
+    clocks = {None: await who.svc.day.clock(entry.category)}
+    for e in events:  # in rounds, each result is on its heat's clock
+        if e.category is not None and e.category not in clocks:
+            clocks[e.category] = await who.svc.day.clock(e.category)
+    times = {e.id: moment_seconds(e, clocks[e.category]) if e.kind in ("finish", "escape",
+                                                                        "ready", "split")
+             else clocks[e.category].elapsed(e.at) for e in events}
     lines = history_lines(who.lang, who.svc.contest, number, events, alive, people, times)
     if len(lines) == 1:
         lines.append(tr(who.lang, "Nothing recorded yet."))

@@ -306,6 +306,14 @@ class NotYet(Refusal):
 
 
 @dataclass(frozen=True)
+class RoundClosed(Refusal):
+    """A result of a round the organiser already confirmed: it can't change any more."""
+
+    code: ClassVar[str] = "round_closed"
+    heat: str
+
+
+@dataclass(frozen=True)
 class RoundsOver(Refusal):
     """Every round of the category is already confirmed."""
 
@@ -1371,6 +1379,10 @@ class ContestDay:
             if not mine:
                 return NothingToUndo()
             last = mine[-1]
+            heat = self.heats.get(last.category or "")
+            if heat is not None and last.kind in VOLUNTEER_KINDS and \
+                    await self.confirmed_rounds(heat.category) > heat.round_index:
+                return RoundClosed(heat.id)  # its qualifiers are on their way
             eid = await tx.add_event(
                 at=at, kind="undo", role=role, actor=actor, entry=last.entry,
                 category=last.category, supersedes=last.id, update_id=update_id,

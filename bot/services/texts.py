@@ -42,6 +42,7 @@ from bot.services.contest_day import (
     PastEscapeLimit,
     PastLimit,
     PiecesRange,
+    RoundClosed,
     RoundNotOver,
     RoundsOver,
     SolutionNeedsHint,
@@ -245,6 +246,9 @@ def _desk_refusal(lang: str, refused: Refusal, contest: Contest) -> str | None:
                       "finish or pieces first (or wait for the time limit).",
                       heat=_heat_by_id(lang, contest, heat),
                       entries=", ".join(f"#{n}" for n in waiting[:20]))
+        case RoundClosed(heat=heat):
+            return tr(lang, "{heat} is confirmed: its results can't change any more.",
+                      heat=_heat_by_id(lang, contest, heat))
         case NotYet(heat=heat, day=day):
             return tr(lang, "Nothing to start today: {heat} is on {day}. To start it now "
                       "anyway: /inicio {id}", heat=_heat_by_id(lang, contest, heat),
@@ -427,10 +431,14 @@ def history_lines(lang: str, contest: Contest, number: int, events: Sequence[Eve
     """Every event of an entry, corrections and what they replaced included. ``times``: the
     contest time each event stands for (typed by a volunteer, or the clock at its moment)."""
     lines = [tr(lang, "History of entry {entry}:", entry=number)]
+    rounds_by_heat = {h.id: heat_name(lang, contest, h) for c in contest.categories
+                      for h in heats_of(c)}
     for e in events:
         who = people.get(e.actor or 0, str(e.actor) if e.actor else "bot")
         what = event_name(lang, e.kind)
-        if e.stage is not None:
+        if e.stage is not None and e.kind == "split":
+            what += " " + tr(lang, "puzzle {puzzle}", puzzle=e.stage)
+        elif e.stage is not None:
             stage_word = tr(lang, "stage")
             what += f" {stage_word} {e.stage}"
         if e.kind == "pieces" and e.value is not None:
@@ -441,6 +449,8 @@ def history_lines(lang: str, contest: Contest, number: int, events: Sequence[Eve
             what += f" {format_duration(e.value)}"
         elif times.get(e.id) is not None:
             what += f" {format_duration(times[e.id] or 0)}"
+        if e.category is not None and e.category in rounds_by_heat:
+            what += f" ({rounds_by_heat[e.category]})"
         if e.supersedes is not None:
             what += " " + tr(lang, "(corrects #{id})", id=e.supersedes)
         if e.id not in alive:
@@ -469,6 +479,8 @@ def event_name(lang: str, kind: str) -> str:
         "finish": tr(lang, "finish"),
         "pieces": tr(lang, "pieces"),
         "penalty": tr(lang, "penalty"),
+        "split": tr(lang, "split time"),
+        "round_final": tr(lang, "round confirmed"),
         "undo": tr(lang, "taken back"),
         "clock_start": tr(lang, "clock started"),
         "pause": tr(lang, "break"),
