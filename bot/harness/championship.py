@@ -1,0 +1,175 @@
+"""The rehearsal of a contest played in rounds: every round of every category, day by day.
+
+Each day the laptop comes back to the hall: the bot is restarted on the same database with its
+clock on that day. Heats are played one after the other: the organiser starts each one with
+``/inicio HEAT``, volunteers log finishes, split times, pieces and now and then a penalty, and
+once a round's last heat is over the organiser confirms it (``/confirmar_ronda``). Who plays the
+next round is what the bot decided: the rehearsal reads the lineups back from the database, as
+``/series`` shows them, and plays them in turn. Categories played once are played on the
+contest's day like any heat.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from datetime import time as dtime
+from typing import TYPE_CHECKING
+
+from bot.domain.clock import CategoryClock, Pause, format_duration
+from bot.domain.contest import Category
+from bot.domain.rounds import Heat
+from bot.harness.rehearsal import Action, Person, Rehearsal
+from bot.services.contest_day import ContestDay
+from bot.storage.store import Store
+
+if TYPE_CHECKING:
+    from bot.harness.fakeapi import Call
+
+GAP = timedelta(minutes=20)  # between a heat's time limit and the next heat's start
+DAY_SPAN = 10 * 3600  # simulated seconds of a championship day, played in ``day_seconds``
+
+
+@dataclass
+class Session:
+    """One clock's worth of play: a heat, or a category played once."""
+
+    unit: str
+    category: Category
+    round_index: int | None
+    start: datetime
+    time_limit: int
+    pieces: int
+    puzzles: int
+    numbers: list[int]
+
+
+class Championship:
+    def __init__(self, rehearsal: Rehearsal, confirmed: set[int]) -> None:
+        self.reh = rehearsal
+        self.contest = rehearsal.contest
+        self.confirmed = confirmed
+        self.played: set[str] = set()
+
+    def days(self) -> list[date]:
+        found = {self.contest.date}
+        for c in self.contest.categories:
+            found.update(r.date for r in c.rounds)
+        return sorted(found)
+
+    def _at(self, day: date, hour: int) -> datetime:
+        return datetime.combine(day, dtime(hour, 0), self.reh.tz)
+
+    async def lineups(self) -> dict[str, list[list[list[int]]]]:
+        """What the bot recorded: each category's rounds reached and their heats."""
+        store = await Store.open(self.reh.db_path)
+        try:
+            day = ContestDay(self.contest, store, frozenset())
+            return {c.id: await day.lineups(c) for c in self.contest.categories if c.rounds}
+        finally:
+            await store.close()
+
+    async def sessions(self, day: date) -> list[Session]:
+        """The heats of ``day`` whose entrants are known and that were not played yet."""
+        out: list[Session] = []
+        lineups = await self.lineups()
+        for c in self.contest.categories:
+            if not c.rounds:
+                if day == self.contest.date and c.id not in self.played:
+                    start = self.contest.start or self._at(day, 10)
+                    teams = [t.number for t in self.reh.teams
+                             if t.category.id == c.id and t.number in self.confirmed]
+                    out.append(Session(c.id, c, None, start, c.time_limit, c.pieces,
+                                       len(c.puzzles), teams))
+                continue
+            r = len(lineups[c.id]) - 1
+            rnd = c.rounds[r]
+            if rnd.date != day:
+                continue
+            start = rnd.start or self._at(day, 10)
+            for h, numbers in enumerate(lineups[c.id][r], 1):
+                heat = Heat(c, r, h)
+                if heat.id not in self.played and numbers:
+                    out.append(Session(heat.id, c, r, start, rnd.time_limit, rnd.pieces,
+                                       len(rnd.puzzles), numbers))
+                start += timedelta(seconds=rnd.time_limit) + GAP
+        return out
+
+    def clock(self, start: datetime) -> CategoryClock:
+        return CategoryClock.build(start, [Pause(b.start, b.end) for b in self.contest.breaks])
+
+    def plan(self, sessions: list[Session]) -> list[Action]:
+        reh = self.reh
+        actions: list[Action] = []
+        organiser = reh.organiser
+
+        def add(at: datetime, who: Person, text: str) -> None:
+            reh._order += 1
+            actions.append(Action(at.replace(microsecond=0), reh._order, who, text))
+
+        ends: dict[str, datetime] = {}
+        for s in sessions:
+            add(s.start, organiser, f"/inicio {s.unit}")
+            clock = self.clock(s.start)
+
+            def real(seconds: float, clock: CategoryClock = clock) -> datetime:
+                moment = clock.instant_at(int(seconds))
+                assert moment is not None
+                return moment
+
+            for n in s.numbers:
+                team = next((t for t in reh.teams if t.number == n), None)
+                if team is None:
+                    continue
+                vol = reh.rng.choice(reh.volunteers)
+                finish = reh.rng.uniform(0.45, 1.2) * s.time_limit
+                for k in range(1, s.puzzles):
+                    split = min(finish, s.time_limit) * k / s.puzzles
+                    add(real(split + 30), vol, f"/parcial {n} {format_duration(int(split))}")
+                if finish <= s.time_limit - 30:
+                    add(real(finish), reh.rng.choice(team.phones), "/listo")
+                    add(real(finish + reh.rng.uniform(30, 150)), vol, f"/fin {n}")
+                else:
+                    pieces = int(s.pieces * reh.rng.uniform(0.55, 0.97))
+                    add(real(s.time_limit + 120), vol, f"/piezas {n} {pieces}")
+                if self.contest.penalties and reh.rng.random() < 0.15:
+                    kind = reh.rng.choice(self.contest.penalties).id
+                    add(real(s.time_limit + 180), vol, f"/penalizacion {n} {kind}")
+            end = real(s.time_limit + 300)
+            key = s.category.id
+            ends[key] = max(end, ends.get(key, end))
+            self.played.add(s.unit)
+        for category_id, end in ends.items():
+            category = self.contest.category(category_id)
+            if category is not None and category.rounds:
+                add(end, organiser, f"/confirmar_ronda {category_id}")
+        return sorted(actions)
+
+    async def run(self) -> list[Call]:
+        """Every day in turn; the final rankings (``/clasificacion``) at the end."""
+        reh = self.reh
+        final: list[Call] = []
+        last_moment = None
+        for index, day in enumerate(self.days()):
+            sessions = await self.sessions(day)
+            if not sessions:
+                continue
+            first = min(s.start for s in sessions)
+            if index > 0:  # the laptop comes back to the hall the next day
+                await reh.stop_bot()
+                await reh.start_bot(first - timedelta(minutes=30),
+                                    max(1.0, DAY_SPAN / reh.day_seconds))
+            reh.say("")
+            reh.say(f"Day {day:%Y-%m-%d} (clock times {self.contest.timezone}):")
+            while sessions:
+                actions = self.plan(sessions)
+                await reh.play(actions)
+                reh._flush()
+                last_moment = actions[-1].at
+                sessions = await self.sessions(day)
+        if last_moment is not None:
+            replies = await reh.send(reh.organiser, "/clasificacion",
+                                     last_moment + timedelta(minutes=10))
+            final = [c for c in replies if c.replies_to is not None]
+        return final
+
