@@ -21,6 +21,7 @@ class Competitor:
     escape: EscapeResult | None = None  # pairs with an escape stage
     time_penalty: int = 0  # seconds added by the penalties volunteers recorded
     penalties: tuple[tuple[str, int], ...] = ()  # (penalty kind id, how many), as recorded
+    shown: tuple[str, ...] = ()  # its answers to the questions shown in rankings ("ES")
 
 
 @dataclass(frozen=True)
