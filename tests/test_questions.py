@@ -34,6 +34,7 @@ from bot.services.csvio import (
     xlsx,
 )
 from bot.services.registrations import Registered, Registrations
+from bot.services.summary import summary
 from bot.services.texts import ranking_lines
 from bot.storage.store import Entry, Store
 from tests.conftest import CASTRILLO
@@ -131,6 +132,16 @@ def test_the_new_keys_are_read(contest: Contest) -> None:
     # Castrillo's own questions are as they were
     assert [(q.kind, q.per, q.show) for q in contest.questions[:2]] == [
         ("yes_no", "member", False)] * 2
+
+
+def test_check_contest_describes_the_new_questions(contest: Contest) -> None:
+    lines = summary(contest).splitlines()
+    assert "Question country: one of ES, FR, PT, DE, once per entry; at most 2 entries with the " \
+           "same answer hold a place in a category; shown in rankings" in lines
+    assert "Question club: a line of text (at most 12 characters), per member; shown in " \
+           "rankings" in lines
+    assert not any(line.startswith("Question") for line in summary(
+        load_contest(CASTRILLO)).splitlines())
 
 
 def minimal_with_question(question: str) -> str:
