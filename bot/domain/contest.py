@@ -133,11 +133,56 @@ class Category:
 
 
 @dataclass(frozen=True)
+class Choice:
+    """One answer a choice question offers: ``id`` is what is stored and exported ("ES"),
+    ``label`` what people see on its button (language code -> text; empty: the id)."""
+
+    id: str
+    label: dict[str, str] = field(default_factory=dict)
+
+    def shown(self, lang: str) -> str:
+        return self.label.get(lang) or next(iter(self.label.values()), self.id)
+
+
+YES_NO, CHOICE, TEXT = "yes_no", "choice", "text"
+PER_MEMBER, PER_ENTRY = "member", "entry"
+
+
+@dataclass(frozen=True)
 class Question:
-    """A yes/no question asked of every member at registration (member of a club, resident...)."""
+    """A question asked at registration: of every member (``per = "member"``) or once for the
+    entry (``per = "entry"``). ``kind``: yes/no (a member club, a resident...), one of
+    ``choices`` (a country), or a line of free ``text`` (a club's name, at most
+    ``max_length`` characters). ``show``: its answer is shown after the names in rankings;
+    ``quota``: at most this many entries with the same answer hold a place in a category."""
 
     id: str
     text: dict[str, str]  # language code -> question
+    kind: str = YES_NO
+    per: str = PER_MEMBER
+    choices: tuple[Choice, ...] = ()
+    show: bool = False
+    quota: int | None = None
+    max_length: int = 40
+    label: dict[str, str] = field(default_factory=dict)  # short name for summaries
+
+    @property
+    def yes_no(self) -> bool:
+        return self.kind == YES_NO
+
+    @property
+    def per_entry(self) -> bool:
+        return self.per == PER_ENTRY
+
+    def choice(self, choice_id: str) -> Choice | None:
+        return next((c for c in self.choices if c.id == choice_id), None)
+
+    def label_in(self, lang: str) -> str:
+        """The short name of the question (its label, else its id): never the question."""
+        return self.label.get(lang) or next(iter(self.label.values()), self.id)
+
+    def asked(self, lang: str) -> str:
+        return self.text.get(lang) or next(iter(self.text.values()), self.id)
 
 
 @dataclass(frozen=True)
@@ -227,6 +272,9 @@ class Contest:
     # the prize of a shared place: "each" tied entry gets it, or "pooled": they share the
     # prizes of the places they take up together
     shared_prizes: str = "each"
+
+    def question(self, question_id: str) -> Question | None:
+        return next((q for q in self.questions if q.id == question_id), None)
 
     def penalty(self, penalty_id: str) -> PenaltyKind | None:
         return next((p for p in self.penalties if p.id == penalty_id), None)

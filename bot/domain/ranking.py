@@ -25,6 +25,7 @@ class Competitor:
     # "earlier_round": the ranking time in the round before (lower is better; None: last)
     earlier: int | None = None
     splits: tuple[int, ...] = ()  # contest times the puzzles before the last were finished
+    shown: tuple[str, ...] = ()  # its answers to the questions shown in rankings ("ES")
 
 
 @dataclass(frozen=True)

@@ -19,10 +19,28 @@ class Member:
     born: date | None = None  # full birth date, when the contest checks ages
     born_year: int | None = None  # enough when the contest checks birth years
     answers: frozenset[str] = frozenset()  # ids of the yes/no questions answered "yes"
+    # answers to choice and text questions: (question id, answer), in the contest's order
+    values: tuple[tuple[str, str], ...] = ()
 
     @property
     def year(self) -> int | None:
         return self.born.year if self.born is not None else self.born_year
+
+    def value(self, question_id: str) -> str | None:
+        """This member's answer to a choice or text question (None: not answered)."""
+        return next((v for q, v in self.values if q == question_id), None)
+
+
+# The answers of an entry's members that differ, joined into the entry's answer ("ES/FR").
+ANSWER_JOIN = "/"
+
+
+def entry_value(members: Iterable[Member], question_id: str) -> str | None:
+    """An entry's answer to a per-member choice or text question: the answer when every member
+    who answered gave the same one, else the distinct answers, sorted, joined with "/" (an
+    "ES" and "FR" pair is "ES/FR", whichever member is first); None when nobody answered."""
+    distinct = sorted({v for m in members if (v := m.value(question_id)) is not None})
+    return ANSWER_JOIN.join(distinct) if distinct else None
 
 
 # Members' names are kept in one cell of the organisers' files, separated by this.
@@ -293,6 +311,8 @@ class Application:
     paid_at: datetime | None = None
     withdrawn_at: datetime | None = None
     preconfirmed: bool = False  # registered elsewhere (imported): holds its place as given
+    # the entry's answers to the questions with a quota: (question id, answer)
+    quota_values: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -328,18 +348,26 @@ class _Pool:
         self.confirmed: dict[int, Application] = {}
         self.in_category: dict[str, int] = {}
         self.non_local: dict[str, int] = {}
+        # places held per (category, question id, answer), for the questions with a quota
+        self.same_answer: dict[tuple[str, str, str], int] = {}
+        self.quotas = {q.id: q.quota for q in contest.questions if q.quota is not None}
 
     def add(self, a: Application) -> None:
         self.confirmed[a.number] = a
         self.in_category[a.category] = self.in_category.get(a.category, 0) + 1
         if not a.local:
             self.non_local[a.category] = self.non_local.get(a.category, 0) + 1
+        for qid, value in a.quota_values:
+            key = (a.category, qid, value)
+            self.same_answer[key] = self.same_answer.get(key, 0) + 1
 
     def remove(self, number: int) -> None:
         a = self.confirmed.pop(number)
         self.in_category[a.category] -= 1
         if not a.local:
             self.non_local[a.category] -= 1
+        for qid, value in a.quota_values:
+            self.same_answer[(a.category, qid, value)] -= 1
 
     def fits(self, a: Application, at: datetime) -> bool:
         contest = self.contest
@@ -349,6 +377,10 @@ class _Pool:
         shared = contest.registration.shared_capacity
         if shared is not None and len(self.confirmed) >= shared:
             return False
+        for qid, value in a.quota_values:
+            most = self.quotas.get(qid)
+            if most is not None and self.same_answer.get((a.category, qid, value), 0) >= most:
+                return False  # "at most 2 teams per country": this answer's places are taken
         if cat.capacity is not None:
             if self.in_category.get(a.category, 0) >= cat.capacity:
                 return False

@@ -25,7 +25,7 @@ from telegram.ext import (
 )
 from telegram.warnings import PTBUserWarning
 
-from bot.domain.contest import Category, Contest
+from bot.domain.contest import Category, Contest, Question
 from bot.domain.numbers import YEARS, ascii_digits, parse_year
 from bot.domain.registration import (
     NAME_SEPARATOR,
@@ -74,6 +74,8 @@ from bot.support.i18n import tr
 CATEGORY, NAME, BIRTH, QUESTION, MORE, MEAL_ADULTS, MEAL_CHILDREN, CONFIRM = (
     "category", "name", "birth", "question", "more", "meal_adults", "meal_children", "confirm",
 )
+TEXT_ANSWER = "text_answer"  # a text question waits for the typed answer
+CHOICES_PER_ROW = 3
 
 TIMEOUT_SECONDS = 15 * 60
 MAX_NAME = 60
@@ -121,7 +123,18 @@ def member_from(m: dict[str, Any]) -> Member:
         born=date.fromisoformat(m["born"]) if m.get("born") else None,
         born_year=m.get("born_year"),
         answers=frozenset(m.get("answers", [])),
+        values=tuple(m.get("values", {}).items()),
     )
+
+
+def shown_value(lang: str, q: Question, value: str) -> str:
+    """An answer as people read it: a choice's label, "Yes"/"No", or the text typed."""
+    choice = q.choice(value)
+    if choice is not None:
+        return choice.shown(lang)
+    if q.yes_no:
+        return tr(lang, "Yes") if value == "yes" else tr(lang, "No")
+    return value
 
 
 def summary_text(lang: str, contest: Contest, category: Category, draft: dict[str, Any]) -> str:
@@ -135,8 +148,14 @@ def summary_text(lang: str, contest: Contest, category: Category, draft: dict[st
     for i, m in enumerate(members, 1):
         born = m.born.isoformat() if m.born else str(m.year)
         yes = [q for q in contest.questions if q.id in m.answers]
-        extra = "".join(f", {q.text.get(lang) or next(iter(q.text.values()))}" for q in yes)
+        extra = "".join(f", {q.label_in(lang) if q.label else q.asked(lang)}" for q in yes)
+        extra += "".join(f", {q.label_in(lang)}: {shown_value(lang, q, v)}"
+                         for q in contest.questions if (v := m.value(q.id)) is not None)
         lines.append(f"{i}. {m.name} ({born}{extra})")
+    values: dict[str, str] = draft.get("values", {})
+    for q in contest.questions:
+        if q.id in values:
+            lines.append(f"{q.label_in(lang)}: {shown_value(lang, q, values[q.id])}")
     lines.append(tr(lang, "Entry fee: {amount}", amount=money(f.entry, cur)))
     if f.discount:
         lines.append(tr(lang, "Discounts: -{amount} ({count} member(s))",
@@ -343,23 +362,54 @@ async def got_birth(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str |
         return BIRTH
     draft["current"] = current
     draft["question"] = 0
+    draft["phase"] = "member"
     return await _next_question(update, context, who)
+
+
+def _for_entry(draft: dict[str, Any]) -> bool:
+    """Whether the questions being asked are the entry's (after its members), not a member's."""
+    return draft.get("phase") == "entry"
+
+
+async def _ask(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller, index: int,
+               q: Question) -> str:
+    """Question ``index``: yes/no or choice buttons, or a typed answer for a text question."""
+    draft = _draft(context)
+    text = q.asked(who.lang)
+    if not _for_entry(draft):
+        text = f"{draft['current']['name']}: {text}"
+    if q.kind == "choice":
+        buttons = [(c.shown(who.lang), f"reg:c:{index}:{k}") for k, c in enumerate(q.choices)]
+        markup = _buttons([buttons[i:i + CHOICES_PER_ROW]
+                           for i in range(0, len(buttons), CHOICES_PER_ROW)])
+    elif q.kind == "text":
+        await reply(update, text + "\n" + tr(who.lang, "(Write the answer: one line, at most "
+                                               "{max} characters.)", max=q.max_length))
+        _save_after(update, context)
+        return TEXT_ANSWER
+    else:
+        markup = _buttons([[(tr(who.lang, "Yes"), f"reg:q:{index}:y"),
+                            (tr(who.lang, "No"), f"reg:q:{index}:n")]])
+    await reply(update, text, reply_markup=markup)
+    _save_after(update, context)
+    return QUESTION
 
 
 async def _next_question(update: Update, context: ContextTypes.DEFAULT_TYPE,
                          who: Caller) -> str | int:
+    """The next question of the member being entered (or of the entry, once its members are
+    all in); when there is none, the next step."""
     contest = who.svc.contest
     draft = _draft(context)
+    for_entry = _for_entry(draft)
     index = int(draft.get("question", 0))
+    while index < len(contest.questions) and contest.questions[index].per_entry != for_entry:
+        index += 1
+    draft["question"] = index
     if index < len(contest.questions):
-        q = contest.questions[index]
-        text = q.text.get(who.lang) or next(iter(q.text.values()))
-        name = draft["current"]["name"]
-        await reply(update, f"{name}: {text}", reply_markup=_buttons([[
-            (tr(who.lang, "Yes"), f"reg:q:{index}:y"), (tr(who.lang, "No"), f"reg:q:{index}:n"),
-        ]]))
-        _save_after(update, context)
-        return QUESTION
+        return await _ask(update, context, who, index, contest.questions[index])
+    if for_entry:
+        return await _after_questions(update, context, who)
     draft["members"] = list(draft.get("members", [])) + [draft["current"]]
     draft["current"] = {}
     category = contest.category(draft["category"])
@@ -409,6 +459,14 @@ async def more_members(update: Update, context: ContextTypes.DEFAULT_TYPE) -> st
 
 async def _after_members(update: Update, context: ContextTypes.DEFAULT_TYPE,
                          who: Caller) -> str | int:
+    """The members are all in: the questions asked once for the entry, then the meal."""
+    draft = _draft(context)
+    draft.update({"phase": "entry", "question": 0, "values": {}})
+    return await _next_question(update, context, who)
+
+
+async def _after_questions(update: Update, context: ContextTypes.DEFAULT_TYPE,
+                           who: Caller) -> str | int:
     contest = who.svc.contest
     if contest.meal is not None:
         await reply(update, tr(who.lang, "Meal after the contest ({adult} per adult, {child} "
@@ -436,13 +494,73 @@ async def answer_question(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     if index is None or index != int(draft.get("question", 0)):
         return QUESTION  # an old button (or not one of ours)
     yes = parts[3]
-    qid = who.svc.contest.questions[index].id
-    answers = [a for a in draft["current"].get("answers", []) if a != qid]
-    if yes == "y":
-        answers.append(qid)
-    draft["current"]["answers"] = answers
+    q = who.svc.contest.questions[index]
+    if not q.yes_no:
+        return QUESTION
+    if _for_entry(draft):
+        draft.setdefault("values", {})[q.id] = "yes" if yes == "y" else "no"
+    else:
+        answers = [a for a in draft["current"].get("answers", []) if a != q.id]
+        if yes == "y":
+            answers.append(q.id)
+        draft["current"]["answers"] = answers
     draft["question"] = index + 1
     return await _next_question(update, context, who)
+
+
+def _keep(draft: dict[str, Any], q: Question, value: str) -> None:
+    """A choice or text answer, the entry's or the member's being entered."""
+    held = draft if _for_entry(draft) else draft["current"]
+    held.setdefault("values", {})[q.id] = value
+
+
+async def answer_choice(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | int:
+    """A choice question's button: ``reg:c:{question}:{choice}`` (indices)."""
+    data, who = await _pressed(update, context)
+    if who is None:
+        return ConversationHandler.END
+    draft = _draft(context)
+    parts = data.split(":")
+    index = parse_int(parts[2]) if len(parts) == 4 else None
+    k = parse_int(parts[3]) if len(parts) == 4 else None
+    if index is None or k is None or index != int(draft.get("question", 0)):
+        return QUESTION  # an old button (or not one of ours)
+    q = who.svc.contest.questions[index]
+    if not 0 <= k < len(q.choices):
+        return QUESTION
+    _keep(draft, q, q.choices[k].id)
+    draft["question"] = index + 1
+    return await _next_question(update, context, who)
+
+
+async def got_text_answer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | int:
+    """A text question's typed answer: one line, something visible, within its length, and
+    without the separator the organisers' files put between members."""
+    who = await caller(update, context)
+    msg = update.effective_message
+    if who is None or msg is None:
+        return ConversationHandler.END
+    draft = _draft(context)
+    index = int(draft.get("question", 0))
+    contest = who.svc.contest
+    if index >= len(contest.questions) or contest.questions[index].kind != "text":
+        return TEXT_ANSWER
+    q = contest.questions[index]
+    raw = (msg.text or "").strip()
+    answer = clean_name(raw)
+    if "\n" in raw or "\r" in raw:
+        why = tr(who.lang, "Please write the answer on one line.")
+    elif not name_key(answer) or len(answer) > q.max_length:
+        why = tr(who.lang, "Please write an answer of 1 to {max} characters.", max=q.max_length)
+    elif NAME_SEPARATOR in answer:
+        why = tr(who.lang, "An answer cannot contain \"{sign}\": the organisers' files use it "
+                 "between the members' answers.", sign=NAME_SEPARATOR)
+    else:
+        _keep(draft, q, answer)
+        draft["question"] = index + 1
+        return await _next_question(update, context, who)
+    await reply(update, why + "\n" + q.asked(who.lang))
+    return TEXT_ANSWER
 
 
 async def meal_count(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | int:
@@ -496,6 +614,7 @@ async def confirm(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | i
         out = await registrations(context).register(
             who.user_id, category, draft_members(draft), int(draft.get("meal_adults", 0)),
             int(draft.get("meal_children", 0)), at, None,
+            values=tuple(draft.get("values", {}).items()),
         )
         if not isinstance(out, Registered):
             if isinstance(out, RegistrationShut):
@@ -611,7 +730,10 @@ def _conversation(cancel: CommandHandler[Any, Any],
             CATEGORY: [CallbackQueryHandler(pick_category, pattern=r"^reg:cat:"), buttons_only],
             NAME: [MessageHandler(filters.TEXT & ~filters.COMMAND, got_name)],
             BIRTH: [MessageHandler(filters.TEXT & ~filters.COMMAND, got_birth)],
-            QUESTION: [CallbackQueryHandler(answer_question, pattern=r"^reg:q:"), buttons_only],
+            QUESTION: [CallbackQueryHandler(answer_question, pattern=r"^reg:q:"),
+                       CallbackQueryHandler(answer_choice, pattern=r"^reg:c:\d+:\d+\Z"),
+                       buttons_only],
+            TEXT_ANSWER: [MessageHandler(filters.TEXT & ~filters.COMMAND, got_text_answer)],
             MORE: [CallbackQueryHandler(more_members, pattern=r"^reg:more:[yn]\Z"), buttons_only],
             MEAL_ADULTS: [CallbackQueryHandler(meal_count, pattern=r"^reg:ma:"), buttons_only],
             MEAL_CHILDREN: [CallbackQueryHandler(meal_count, pattern=r"^reg:mc:"),

@@ -8,7 +8,7 @@ import math
 from telegram import InputFile, Update
 from telegram.ext import ContextTypes
 
-from bot.domain.clock import DurationError, format_duration, parse_duration
+from bot.domain.clock import CategoryClock, DurationError, format_duration, parse_duration
 from bot.domain.contest import Category
 from bot.domain.ranking import Row
 from bot.domain.rounds import Heat
@@ -274,7 +274,7 @@ async def historial(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             people[e.actor] = (row["name"] if row is not None and row["name"] else str(e.actor))
     entry = await who.svc.store.entry(number)
     assert entry is not None
-    clocks = {None: await who.svc.day.clock(entry.category)}
+    clocks: dict[str | None, CategoryClock] = {None: await who.svc.day.clock(entry.category)}
     for e in events:  # in rounds, each result is on its heat's clock
         if e.category is not None and e.category not in clocks:
             clocks[e.category] = await who.svc.day.clock(e.category)

@@ -263,11 +263,16 @@ class Rehearsal:
         await self.send(phone, "/inscribir", at)
         await self.press(phone, f"reg:cat:{team.category.id}", at)
         full_date = team.category.checks_age
-        for (name, born), answers in zip(team.members, team.answers, strict=True):
+        for k, ((name, born), answers) in enumerate(zip(team.members, team.answers,
+                                                        strict=True)):
             await self.send(phone, name, at)
             await self.send(phone, born.isoformat() if full_date else str(born.year), at)
             for i, q in enumerate(self.contest.questions):
-                await self.press(phone, f"reg:q:{i}:{'y' if q.id in answers else 'n'}", at)
+                if not q.per_entry:
+                    await self.answer(phone, i, q.id in answers, len(team.members) + k, at)
+        for i, q in enumerate(self.contest.questions):
+            if q.per_entry:
+                await self.answer(phone, i, q.id in team.answers[0], self.teams.index(team), at)
         if self.contest.meal is not None:
             await self.press(phone, f"reg:ma:{team.meal[0]}", at)
             await self.press(phone, f"reg:mc:{team.meal[1]}", at)
@@ -280,6 +285,18 @@ class Rehearsal:
         team.join_code = link.split("?start=")[-1].rstrip(".") if link else ""
         status = replies[0].text.splitlines()[0] if replies else "?"
         self.say(f"  [{at.astimezone(self.tz):%Y-%m-%d %H:%M}] {self._names(team)} -> {status}")
+
+    async def answer(self, phone: Person, index: int, yes: bool, pick: int,
+                     at: datetime) -> None:
+        """Question ``index`` of the registration: yes/no as planned, a choice picked by
+        ``pick`` (no random draw: the seeded day stays the same), a made-up text."""
+        q = self.contest.questions[index]
+        if q.kind == "choice":
+            await self.press(phone, f"reg:c:{index}:{pick % len(q.choices)}", at)
+        elif q.kind == "text":
+            await self.send(phone, f"Club {pick % 7 + 1}"[:q.max_length], at)
+        else:
+            await self.press(phone, f"reg:q:{index}:{'y' if yes else 'n'}", at)
 
     def _names(self, team: Team) -> str:
         return f"#{team.number or '?'} " + " / ".join(n for n, _ in team.members)

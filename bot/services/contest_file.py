@@ -16,9 +16,15 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.domain.clock import DurationError, parse_duration
 from bot.domain.contest import (
+    CHOICE,
+    PER_ENTRY,
+    PER_MEMBER,
+    TEXT,
+    YES_NO,
     Advancement,
     Break,
     Category,
+    Choice,
     Contest,
     Discount,
     EscapeRules,
@@ -33,6 +39,7 @@ from bot.domain.contest import (
 )
 from bot.domain.ranking import SHARED_PRIZES, TIE_BREAKS
 from bot.domain.rounds import heats_of
+from bot.services.csvio import ENTRY_COLUMNS, RESULT_COLUMNS, STATUS_COLUMNS
 
 LANGUAGES = ("es", "fr", "en")
 MAX_MEMBERS = 8  # teams are 1-4 people; eligibility tries every seating, so keep it small
@@ -43,6 +50,13 @@ MAX_PENALTY = 24 * 3600  # seconds one penalty may add
 ROUND_ID = re.compile(r"[a-z0-9_]{1,24}")
 MAX_HEATS = 50
 MAX_DAYS = 31  # rounds within a month of the contest's first day
+QUESTION_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
+# a choice is stored, exported ("ES; FR") and joined ("ES/FR"): none of ; / , or line breaks
+CHOICE_ID = re.compile(r"[^\W_][\w .'()-]{0,31}")
+MAX_CHOICES = 60  # buttons, 3 a row
+MAX_TEXT_ANSWER = 200  # characters of a text answer
+# the columns the CSV files have besides the questions': a question may not take their name
+_OWN_COLUMNS = frozenset(ENTRY_COLUMNS + STATUS_COLUMNS + RESULT_COLUMNS + ["paid_at"])
 T = TypeVar("T")
 
 
@@ -365,7 +379,8 @@ def _advancement(t: _Table, qids: set[str]) -> Advancement:
         raise t.ctx.error(t.key("by" if rule.by is None else "max_per"),
                           "is required with " + ("max_per" if rule.by is None else "by"))
     if rule.by is not None and rule.by not in qids:
-        raise t.ctx.error(t.key("by"), f"unknown question {rule.by!r}")
+        raise t.ctx.error(t.key("by"), f"must be a choice or text question (or a yes/no "
+                          f"one asked per entry), not {rule.by!r}")
     return rule
 
 
@@ -590,13 +605,99 @@ def _registration(root: _Table) -> RegistrationRules:
     return reg
 
 
+def _one_line(t: _Table, name: str, texts: dict[str, str]) -> None:
+    for lang, text in texts.items():
+        if not text.strip() or "\n" in text:
+            raise t.ctx.error(f"{t.key(name)}.{lang}" if len(set(texts.values())) > 1
+                              else t.key(name), "must be one line of text")
+
+
+def _choices(q: _Table) -> tuple[Choice, ...]:
+    """``choices = ["ES", "FR"]``, or tables ``{ id = "ES", label = { es = "España", ... } }``
+    (the two may be mixed): ids are stored and exported, labels shown on the buttons."""
+    q.seen.add("choices")
+    items = q.data.get("choices")
+    if items is None:
+        raise q.ctx.error(q.key("choices"), 'is required when kind = "choice"')
+    if not isinstance(items, list):
+        raise q.ctx.error(q.key("choices"), f"must be a list, not {_kind(items)}")
+    if not items:
+        raise q.ctx.error(q.key("choices"), "needs at least one choice")
+    if len(items) > MAX_CHOICES:
+        raise q.ctx.error(q.key("choices"), f"has {len(items)} choices: at most {MAX_CHOICES}")
+    choices: list[Choice] = []
+    for i, item in enumerate(items):
+        where = f"{q.key('choices')}[{i}]"
+        if isinstance(item, str):
+            choice = Choice(item)
+        elif isinstance(item, dict):
+            c = _Table(q.ctx, item, where)
+            choice = Choice(c.get("id", str), _texts(c, "label", False))
+            _one_line(c, "label", choice.label)
+            c.done()
+            where = c.key("id")
+        else:
+            raise q.ctx.error(where, f"must be text or a table, not {_kind(item)}")
+        if not CHOICE_ID.fullmatch(choice.id) or choice.id != " ".join(choice.id.split()):
+            raise q.ctx.error(where, "must be 1 to 32 letters, digits, single spaces, . _ ' ( ) "
+                              f"or -, beginning with a letter or digit, not {choice.id!r}")
+        if any(c.id.casefold() == choice.id.casefold() for c in choices):
+            raise q.ctx.error(where, f"{choice.id!r} is a choice twice")
+        choices.append(choice)
+    return tuple(choices)
+
+
+def _question(q: _Table, ids: set[str]) -> Question:
+    qid: str = q.get("id", str)
+    if not QUESTION_ID.fullmatch(qid):
+        raise q.ctx.error(q.key("id"), "must be letters, digits, - or _ (it names a CSV "
+                          f"column), not {qid!r}")
+    if qid in ids:
+        raise q.ctx.error(q.key("id"), f"{qid!r} is used by another question")
+    if qid in _OWN_COLUMNS:
+        raise q.ctx.error(q.key("id"), f"{qid!r} is a column of the CSV files already")
+    ids.add(qid)
+    text = _texts(q, "text", True)
+    kind = q.get("kind", str, YES_NO)
+    if kind not in (YES_NO, CHOICE, TEXT):
+        raise q.ctx.error(q.key("kind"), f'must be "yes_no", "choice" or "text", not {kind!r}')
+    per = q.get("per", str, PER_MEMBER)
+    if per not in (PER_MEMBER, PER_ENTRY):
+        raise q.ctx.error(q.key("per"), f'must be "member" or "entry", not {per!r}')
+    label = _texts(q, "label", False)
+    _one_line(q, "label", label)
+    only = {"choices": CHOICE, "quota": CHOICE, "max_length": TEXT}
+    for key, needs in only.items():
+        if q.has(key) and kind != needs:
+            raise q.ctx.error(q.key(key), f'is only for kind = "{needs}" questions')
+    if q.has("show") and kind == YES_NO:
+        raise q.ctx.error(q.key("show"), 'is only for kind = "choice" or "text" questions')
+    question = Question(
+        id=qid, text=text, kind=kind, per=per,
+        choices=_choices(q) if kind == CHOICE else (),
+        show=q.get("show", bool, False),
+        quota=q.int("quota", None, minimum=1),
+        max_length=q.int("max_length", 40, minimum=1, maximum=MAX_TEXT_ANSWER),
+        label=label,
+    )
+    q.done()
+    return question
+
+
 def _questions(root: _Table) -> tuple[Question, ...]:
-    """``[[questions]]``: the yes/no questions asked of every member."""
-    questions = []
-    for q in root.tables("questions"):
-        questions.append(Question(id=q.get("id", str), text=_texts(q, "text", True)))
-        q.done()
-    return tuple(questions)
+    """``[[questions]]``: asked of every member (or once per entry) at registration."""
+    ids: set[str] = set()
+    return tuple(_question(q, ids) for q in root.tables("questions"))
+
+
+def _yes_no_per_member(t: _Table, name: str, flags: tuple[str, ...],
+                       questions: tuple[Question, ...]) -> None:
+    """``[local]`` and ``[discount]`` go by members answering yes."""
+    for i, f in enumerate(flags):
+        q = next(q for q in questions if q.id == f)
+        if not q.yes_no or q.per_entry:
+            raise t.ctx.error(f"{t.key(name)}[{i}]", f"{f!r} must be a yes/no question asked "
+                              'of each member (kind = "yes_no", per = "member")')
 
 
 def _known(t: _Table, name: str, qids: set[str]) -> tuple[str, ...]:
@@ -608,21 +709,24 @@ def _known(t: _Table, name: str, qids: set[str]) -> tuple[str, ...]:
     return flags
 
 
-def _local(root: _Table, qids: set[str]) -> tuple[str, ...]:
+def _local(root: _Table, questions: tuple[Question, ...]) -> tuple[str, ...]:
     """``[local]``: an entry is local when a member answers yes to one of these questions."""
     local_t = root.table("local")
     if local_t is None:
         return ()
-    local_if_any = _known(local_t, "any_member", qids)
+    local_if_any = _known(local_t, "any_member", {q.id for q in questions})
+    _yes_no_per_member(local_t, "any_member", local_if_any, questions)
     local_t.done()
     return local_if_any
 
 
-def _discount(root: _Table, qids: set[str]) -> Discount | None:
+def _discount(root: _Table, questions: tuple[Question, ...]) -> Discount | None:
     d = root.table("discount")
     if d is None:
         return None
-    discount = Discount(amount=d.money("amount"), any_of=_known(d, "any_of", qids))
+    discount = Discount(amount=d.money("amount"),
+                        any_of=_known(d, "any_of", {q.id for q in questions}))
+    _yes_no_per_member(d, "any_of", discount.any_of, questions)
     d.done()
     return discount
 
@@ -705,15 +809,16 @@ def parse_contest(data: dict[str, Any], path: str) -> Contest:
     heading = _heading(root)
     registration = _registration(root)
     questions = _questions(root)
-    qids = {q.id for q in questions}
-    local_if_any = _local(root, qids)
-    discount = _discount(root, qids)
+    local_if_any = _local(root, questions)
+    discount = _discount(root, questions)
     meal = _meal(root)
     breaks = _breaks(root)
     penalties = _penalties(root)
     e = root.table("escape")
     escape = _escape(e) if e is not None else None
-    categories = _categories(root, escape, local_if_any, qids)
+    # advancement quotas group entries by a choice or text answer (country, club)
+    groups = {q.id for q in questions if q.kind != YES_NO or q.per == PER_ENTRY}
+    categories = _categories(root, escape, local_if_any, groups)
     root.done()
     return Contest(
         name=heading.name,

@@ -11,7 +11,7 @@ from typing import TextIO
 from zoneinfo import ZoneInfo
 
 from bot.domain.clock import format_duration
-from bot.domain.contest import Category, Contest
+from bot.domain.contest import YES_NO, Category, Contest, Question
 from bot.domain.numbers import YEARS, ascii_digits, parse_whole, parse_year
 from bot.domain.registration import (
     NAME_SEPARATOR,
@@ -20,6 +20,7 @@ from bot.domain.registration import (
     already_entered,
     check_entry,
     clean_name,
+    entry_value,
     is_local,
     name_key,
 )
@@ -27,7 +28,7 @@ from bot.services.contest_day import ContestDay
 from bot.services.outcomes import new_code
 from bot.services.registrations import Registrations
 from bot.services.texts import ineligible_text, slot_text
-from bot.storage.store import Store, to_ts
+from bot.storage.store import Entry, Store, to_ts
 from bot.support.wallclock import CLOCK
 
 ENTRY_COLUMNS = ["number", "category", "names", "born", "local", "join_code", "registered_at"]
@@ -58,6 +59,12 @@ class ImportRow:
     where: str = ""  # "file.csv:3", for messages
     dated: bool = True  # registered_at came from the file (not "now")
     paid_at: datetime | None = None
+    values: tuple[tuple[str, str], ...] = ()  # answers to the per-entry questions
+
+    def answer(self, question_id: str) -> str | None:
+        """As ``Entry.answer``: the per-entry answer, else the members' (joined by "/")."""
+        own = next((v for q, v in self.values if q == question_id), None)
+        return own if own is not None else entry_value(self.members, question_id)
 
 
 def _split(value: str) -> list[str]:
@@ -161,7 +168,7 @@ def _answers(contest: Contest, row: dict[str, str], count: int, where: str) -> l
     """The questions each member answered yes to; a question without a column is a no."""
     answers: list[set[str]] = [set() for _ in range(count)]
     for q in contest.questions:
-        if q.id not in row:
+        if q.id not in row or not q.yes_no or q.per_entry:
             continue
         for i, yes in enumerate(_yes_no(row[q.id], count, q.id, where)):
             if yes:
@@ -169,15 +176,69 @@ def _answers(contest: Contest, row: dict[str, str], count: int, where: str) -> l
     return answers
 
 
+def _value(q: Question, text: str, where: str) -> str | None:
+    """One answer to a choice or text question as the file gives it (empty: none). A choice
+    is its id, in any case; a text is cleaned as names are, within its length."""
+    if q.kind == YES_NO:
+        if text.lower() not in YES | NO:
+            raise ImportError_(f"{where}: column {q.id}: {text!r} is not yes or no")
+        return ("yes" if text.lower() in YES else "no") if text else None
+    if q.choices:
+        if not text:
+            return None
+        found = next((c.id for c in q.choices if c.id.casefold() == text.casefold()), None)
+        if found is None:
+            raise ImportError_(f"{where}: column {q.id}: {text!r} is not one of "
+                               f"{', '.join(c.id for c in q.choices)}")
+        return found
+    cleaned = clean_name(text)
+    if len(cleaned) > q.max_length:
+        raise ImportError_(f"{where}: column {q.id}: {len(cleaned)} characters, at most "
+                           f"{q.max_length}")
+    return cleaned if name_key(cleaned) else None
+
+
+def _member_values(contest: Contest, row: dict[str, str], count: int,
+                   where: str) -> list[list[tuple[str, str]]]:
+    """Each member's answers to the choice and text questions: one value per member
+    (``;``-separated, as exported), or one for them all; an empty one is no answer."""
+    values: list[list[tuple[str, str]]] = [[] for _ in range(count)]
+    for q in contest.questions:
+        if q.id not in row or q.yes_no or q.per_entry:
+            continue
+        parts = _split(uninert(row[q.id]))
+        if len(parts) == 1:
+            parts = parts * count
+        if parts and len(parts) != count:
+            raise ImportError_(f"{where}: column {q.id} needs one answer per member "
+                               f"({count}), found {len(parts)}")
+        for i, part in enumerate(parts):
+            value = _value(q, part, where)
+            if value is not None:
+                values[i].append((q.id, value))
+    return values
+
+
+def _entry_values(contest: Contest, row: dict[str, str], where: str) -> tuple[tuple[str, str], ...]:
+    """The answers to the questions asked once per entry (one cell each)."""
+    out = []
+    for q in contest.questions:
+        if q.per_entry and q.id in row:
+            value = _value(q, uninert(row[q.id]).strip(), where)
+            if value is not None:
+                out.append((q.id, value))
+    return tuple(out)
+
+
 def _members(names: list[str], births: list[str], answers: list[set[str]],
-             where: str) -> list[Member]:
+             values: list[list[tuple[str, str]]], where: str) -> list[Member]:
     members = []
     for i, name in enumerate(names):
         if not name_key(name):  # nothing visible
             raise ImportError_(f"{where}: member {i + 1} has no name")
         born, year = _born(births[i], where)
         members.append(Member(name[:100], born=born, born_year=year,
-                              answers=frozenset(answers[i])))
+                              answers=frozenset(answers[i]), values=tuple(values[i])))
     return members
 
 
@@ -264,7 +325,9 @@ def _read_row(contest: Contest, row: dict[str, str], where: str,
     names = _names(cat, row, where)
     births = _births(row, len(names), where)
     answers = _answers(contest, row, len(names), where)
-    members = _members(names, births, answers, where)
+    values = _member_values(contest, row, len(names), where)
+    members = _members(names, births, answers, values, where)
+    entry_values = _entry_values(contest, row, where)
     for i, m in enumerate(members):
         if (m.born is not None and m.born > contest.date) or (m.year or 0) > contest.date.year:
             raise ImportError_(f"{where}: member {i + 1} ({m.name}) is born after the contest "
@@ -278,13 +341,14 @@ def _read_row(contest: Contest, row: dict[str, str], where: str,
     if paid is not None and paid > datetime.now(UTC):
         raise ImportError_(f"{where}: paid_at {row['paid_at']!r} is in the future")
     return ImportRow(number, cat.id, members, local, registered, code, where,
-                     dated=bool(row.get("registered_at")), paid_at=paid)
+                     dated=bool(row.get("registered_at")), paid_at=paid, values=entry_values)
 
 
 def read_entries(contest: Contest, fh: TextIO, source: str) -> list[ImportRow]:
     """Columns: category, names (members separated by ";"), born (year or date per member,
     ";"-separated), optional number, local (yes/no), registered_at (ISO), join_code, and one
-    column per contest question id (yes/no per member, ";"-separated)."""
+    column per contest question id (per member, ";"-separated: yes/no, a choice's id or a
+    text; one cell for a per-entry question)."""
     reader = csv.DictReader(fh)
     _check_header(reader.fieldnames, source)
     rows: list[ImportRow] = []
@@ -307,6 +371,7 @@ async def import_entries(store: Store, rows: Iterable[ImportRow]) -> list[int]:
             n = await tx.add_entry(
                 number=r.number, category=r.category, join_code=code, local=r.local,
                 registered_at=r.registered_at, members=r.members, source="import",
+                values=r.values,
             )
             if r.paid_at is not None:
                 await tx.add_event(at=r.paid_at, kind="payment", role="organiser", actor=None,
@@ -390,6 +455,7 @@ async def check_import(contest: Contest, registrations: Registrations,
             problems.append(f"{cat.id} has {cat.capacity} places (categories.capacity), "
                             f"{taken} already taken: the file's {len(new)} entries go "
                             f"{taken + len(new) - cat.capacity} over (lines {over})")
+    problems += await _over_quota(contest, registrations, rows, now)
     shared = rules.shared_capacity
     if shared is not None:
         taken = sum(held.values())
@@ -398,6 +464,48 @@ async def check_import(contest: Contest, registrations: Registrations,
                             f"(registration.shared_capacity), {taken} already taken: the file's "
                             f"{len(rows)} entries go {taken + len(rows) - shared} over")
     return ImportCheck(problems, notes)
+
+
+async def _over_quota(contest: Contest, registrations: Registrations,
+                      rows: Sequence[ImportRow], now: datetime) -> list[str]:
+    """Per category, more entries with the same answer than a question's ``quota``, counting
+    the places already confirmed (refused unless forced, as capacity is)."""
+    problems = []
+    statuses = [s for s in await registrations.statuses(now)
+                if s.place.status is Status.CONFIRMED]
+    for q in contest.questions:
+        if q.quota is None:
+            continue
+        count: dict[tuple[str, str], int] = {}
+        for s in statuses:
+            value = s.entry.answer(q.id)
+            if value is not None:
+                count[(s.entry.category, value)] = count.get((s.entry.category, value), 0) + 1
+        over: dict[tuple[str, str], list[str]] = {}
+        for r in rows:
+            value = r.answer(q.id)
+            if value is None:
+                continue
+            key = (r.category, value)
+            count[key] = count.get(key, 0) + 1
+            if count[key] > q.quota:
+                over.setdefault(key, []).append(r.where.rsplit(":", 1)[-1])
+        for (category, value), lines in over.items():
+            problems.append(f"{category}: at most {q.quota} entries answer {value!r} to {q.id} "
+                            f"(questions.quota): the file goes {len(lines)} over "
+                            f"(lines {', '.join(lines)})")
+    return problems
+
+
+def answer_cell(q: Question, entry: Entry) -> str:
+    """A question's cell for an entry in the exports (what the import reads back): per member
+    ``;``-separated (yes/no, or the answer, empty where none), one answer for a per-entry
+    question."""
+    if q.per_entry:
+        return entry.answer(q.id) or ""
+    if q.yes_no:
+        return "; ".join("yes" if q.id in m.answers else "no" for m in entry.members)
+    return "; ".join(m.value(q.id) or "" for m in entry.members)
 
 
 def _born_text(m: Member) -> str:
@@ -419,8 +527,7 @@ async def entry_rows(contest: Contest, store: Store,
             [e.number, e.category, "; ".join(e.names),
              "; ".join(_born_text(m) for m in e.members), "yes" if e.local else "no",
              e.join_code, e.registered_at.isoformat()]
-            + ["; ".join("yes" if q in m.answers else "no" for m in e.members)
-               for q in question_ids]
+            + [answer_cell(q, e) for q in contest.questions]
             + [s.place.status.value, s.place.waiting_position or "",
                _euros(s.fee.total), _euros(s.fee.discount), _euros(s.fee.meal),
                e.meal_adults, e.meal_children,
@@ -448,13 +555,17 @@ def _euros(cents: int) -> str:
 async def result_rows(contest: Contest, day: ContestDay, category: str | None = None,
                       at: datetime | None = None) -> list[list[object]]:
     """The results table (header first), per category in ranking order."""
-    rows: list[list[object]] = [list(RESULT_COLUMNS)]
+    # after the fixed columns, one per choice or text question (a country, a club)
+    asked = [q for q in contest.questions if not q.yes_no]
+    rows: list[list[object]] = [[*RESULT_COLUMNS, *(q.id for q in asked)]]
     cats = [c for c in contest.categories if category is None or c.id == category]
+    entries = {e.number: e for e in await day.store.entries()} if asked else {}
     for cat in cats:
         extras = {x.id: x.name for x in cat.extra_prizes}
         for r in await day.ranking(cat, at):
             c = r.competitor
             esc = c.escape
+            entry = entries.get(c.number)
             rows.append([
                 cat.id,
                 r.position if r.position is not None else "",
@@ -475,6 +586,7 @@ async def result_rows(contest: Contest, day: ContestDay, category: str | None = 
                 "; ".join(extras.get(x, x) for x in r.extra_prizes),
                 format_duration(c.time_penalty) if c.time_penalty else "",
                 "; ".join(f"{kind} {count}" for kind, count in c.penalties),
+                *(answer_cell(q, entry) if entry is not None else "" for q in asked),
             ])
     return rows
 

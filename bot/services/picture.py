@@ -51,6 +51,8 @@ def ranking_png(title: str, category: Category, rows: Sequence[Row],
         draw.text((MARGIN, y), pos, fill="#111", font=big)
         draw.text((MARGIN + 70, y), f"#{r.number}", fill="#555", font=big)
         names = " / ".join(r.competitor.names)
+        if r.competitor.shown:
+            names += f" ({', '.join(r.competitor.shown)})"
         draw.text((MARGIN + 170, y), _fit(draw, names, big, 700), fill="#111", font=big)
         if r.finished and r.time is not None:
             result = format_duration(r.time)

@@ -131,9 +131,16 @@ class Registrations:
                 number=en.number, category=en.category, local=en.local,
                 registered_at=en.registered_at, paid_at=paid.get(en.number),
                 withdrawn_at=withdrawn.get(en.number), preconfirmed=en.source == "import",
+                quota_values=self.quota_values(en),
             )
             for en in await self.store.entries()
         ]
+
+    def quota_values(self, entry: Entry) -> tuple[tuple[str, str], ...]:
+        """The entry's answers to the questions with a quota (``Entry.answer``: a pair of
+        two countries is "ES/FR", a value of its own); unanswered ones count for none."""
+        return tuple((q.id, value) for q in self.contest.questions if q.quota is not None
+                     if (value := entry.answer(q.id)) is not None)
 
     async def places(self, now: datetime) -> dict[int, Place]:
         """Places at ``now``. Allocation depends on time only through the dates of
@@ -176,7 +183,9 @@ class Registrations:
     async def register(
         self, user_id: int, category: Category, members: Sequence[Member], meal_adults: int,
         meal_children: int, at: datetime, update_id: int | None,
+        values: Sequence[tuple[str, str]] = (),
     ) -> Registered | RegistrationShut | NotEligible | AlreadyEntered:
+        """A new entry from the chat; ``values``: its answers to the per-entry questions."""
         window = registration_window(self.contest, at)
         if window is not None:
             return RegistrationShut(window)
@@ -192,7 +201,7 @@ class Registrations:
                 category=category.id, join_code=new_code("e"),
                 local=is_local(self.contest, members), registered_at=at, members=members,
                 source="chat", registered_by=user_id, meal_adults=meal_adults,
-                meal_children=meal_children,
+                meal_children=meal_children, values=values,
             )
             await tx.add_event(at=at, kind="registered", role="participant", actor=user_id,
                                entry=number, category=category.id, update_id=update_id)

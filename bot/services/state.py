@@ -95,6 +95,7 @@ class EntryState:
     ready: Event | None  # the latest /listo not yet followed by a finish
     penalties: tuple[tuple[str, int], ...] = ()  # (penalty kind, how many), first recorded first
     time_penalty: int = 0  # seconds the penalties add
+    shown: tuple[str, ...] = ()  # answers shown after the names in rankings (``show = true``)
     # what the ledger was folded from: the ids of the events, in order, and the latest contest
     # time among its escape events (so a later state can fold only what was added since)
     basis: tuple[int, ...] = ()
@@ -121,7 +122,15 @@ class EntryState:
             time_penalty=self.time_penalty,
             penalties=self.penalties,
             splits=self.splits,
+            shown=self.shown,
         )
+
+
+def shown_answers(contest: Contest, entry: Entry) -> tuple[str, ...]:
+    """The entry's answers to the questions shown in rankings (``show = true``), in the
+    contest's order; a question nobody answered shows nothing."""
+    return tuple(value for q in contest.questions if q.show
+                 if (value := entry.answer(q.id)) is not None)
 
 
 def entry_state(
@@ -168,6 +177,7 @@ def entry_state(
         ready=ready,
         penalties=tuple(counts.items()),
         time_penalty=time_penalty,
+        shown=shown_answers(contest, entry),
         basis=tuple(e.id for e in entry_events),
         folded_until=folded_until,
         unit=play.id if play is not None else None,

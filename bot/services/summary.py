@@ -80,6 +80,17 @@ def summary(contest: Contest) -> str:
         )
     if contest.local_if_any:
         lines.append(f"Local entry: a member answers yes to {' or '.join(contest.local_if_any)}")
+    for asked in contest.questions:
+        if asked.yes_no and not asked.per_entry:
+            continue  # the usual kind: named by the discount and local lines
+        what = (f"one of {', '.join(c.id for c in asked.choices)}" if asked.choices else
+                f"a line of text (at most {asked.max_length} characters)"
+                if asked.kind == "text" else "yes or no")
+        lines.append(f"Question {asked.id}: {what}, "
+                     + ("once per entry" if asked.per_entry else "per member")
+                     + (f"; at most {asked.quota} entries with the same answer hold a place "
+                        "in a category" if asked.quota is not None else "")
+                     + ("; shown in rankings" if asked.show else ""))
     if contest.meal is not None:
         lines.append(
             f"Meal: {money(contest.meal.adult, cur)} per adult, "

@@ -364,8 +364,9 @@ def ranking_lines(
         lines.append(tr(lang, "No entries."))
     for r in rows:
         pos = f"{r.position}." if r.position is not None else "-"
-        who = f"{pos} #{r.number} {names(r.competitor.names)}"
         c = r.competitor
+        who = f"{pos} #{r.number} {names(c.names)}" + (f" ({', '.join(c.shown)})"
+                                                        if c.shown else "")
         if r.finished and r.time is not None:
             line = f"{who}: {format_duration(r.time)}"
             esc = r.competitor.escape

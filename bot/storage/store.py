@@ -19,7 +19,7 @@ from typing import Any
 import aiosqlite
 
 from bot.domain.history import effective_ids
-from bot.domain.registration import Member, clean_name
+from bot.domain.registration import Member, clean_name, entry_value
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
 _NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
@@ -69,10 +69,31 @@ class Entry:
     registered_by: int | None = None
     meal_adults: int = 0
     meal_children: int = 0
+    # answers to the questions asked once per entry: (question id, answer)
+    values: tuple[tuple[str, str], ...] = ()
 
     @cached_property
     def names(self) -> tuple[str, ...]:
         return tuple(m.name for m in self.members)
+
+    def answer(self, question_id: str) -> str | None:
+        """The entry's answer to a question: for a per-entry question, its answer ("yes"/"no"
+        for a yes/no one); for a per-member choice or text question, the answer when all the
+        members who answered gave the same one, else the distinct answers joined with "/"
+        ("ES/FR", sorted). None when nobody answered (or for a per-member yes/no question:
+        see ``Member.answers``)."""
+        own = next((v for q, v in self.values if q == question_id), None)
+        return own if own is not None else entry_value(self.members, question_id)
+
+
+def _values_json(values: Iterable[tuple[str, str]]) -> str:
+    """Answers as stored (``answer_values``): a JSON object, question id -> answer."""
+    return json.dumps(dict(values), ensure_ascii=False, separators=(",", ":"))
+
+
+def _values_from(text: str | None) -> tuple[tuple[str, str], ...]:
+    stored = json.loads(text) if text else {}
+    return tuple((str(k), str(v)) for k, v in stored.items())
 
 
 def migrations() -> list[tuple[int, str]]:
@@ -277,24 +298,27 @@ class Transaction:
         registered_by: int | None = None,
         meal_adults: int = 0,
         meal_children: int = 0,
+        values: Sequence[tuple[str, str]] = (),
     ) -> int:
+        """A new entry; ``values``: its answers to the questions asked once per entry."""
         s = self._owned()
         if number is None:
             found = s._raw.execute("SELECT COALESCE(MAX(number), 0) + 1 FROM entries")
             number = int(found.fetchone()[0])
         s._raw.execute(
             "INSERT INTO entries (number, category, join_code, local, registered_at, source, "
-            "registered_by, meal_adults, meal_children) VALUES (?,?,?,?,?,?,?,?,?)",
+            "registered_by, meal_adults, meal_children, answer_values) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?)",
             (number, category, join_code, int(local), to_ts(registered_at), source,
-             registered_by, meal_adults, meal_children),
+             registered_by, meal_adults, meal_children, _values_json(values)),
         )
         for i, m in enumerate(members):
             s._raw.execute(
-                "INSERT INTO members (entry, position, name, born, born_year, answers) "
-                "VALUES (?,?,?,?,?,?)",
+                "INSERT INTO members (entry, position, name, born, born_year, answers, "
+                "answer_values) VALUES (?,?,?,?,?,?,?)",
                 (
                     number, i, clean_name(m.name), m.born.isoformat() if m.born else None, m.year,
-                    ",".join(sorted(m.answers)),
+                    ",".join(sorted(m.answers)), _values_json(m.values),
                 ),
             )
         s._wrote("entries")
@@ -847,6 +871,7 @@ class Store:
                         born=date.fromisoformat(r["born"]) if r["born"] else None,
                         born_year=r["born_year"],
                         answers=frozenset(a for a in r["answers"].split(",") if a),
+                        values=_values_from(r["answer_values"]),
                     )
                 )
         return {k: tuple(v) for k, v in out.items()}
@@ -864,6 +889,7 @@ class Store:
             registered_by=row["registered_by"],
             meal_adults=row["meal_adults"],
             meal_children=row["meal_children"],
+            values=_values_from(row["answer_values"]),
         )
 
     # -- people --------------------------------------------------------------------------------

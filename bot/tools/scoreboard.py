@@ -224,6 +224,8 @@ def _row_data(row: Row, state: EntryState | None, clock: dict[str, Any], now_t: 
         "escape": escape,
         "prize": row.prize,
         "extra_prizes": [extras.get(x, x) for x in row.extra_prizes],
+        # answers to the questions shown in rankings, only when there are some
+        **({"shown": list(c.shown)} if c.shown else {}),
     }
 
 
