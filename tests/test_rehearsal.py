@@ -64,3 +64,35 @@ def test_demo_runs_a_whole_day_and_leaves_the_database(tmp_path):
     rows = list(csv.DictReader(io.StringIO(export.stdout)))
     assert len(rows) == 8
     assert any(r["position"] == "1" for r in rows)
+
+
+def test_the_championship_rehearsal_plays_every_round_and_advances(tmp_path):
+    """``make demo DEMO_ARGS="--contest contests/championship-2027.toml"``: every round of
+    every category over three days, qualifiers decided by the bot and played in turn."""
+    contest = ROOT / "contests" / "championship-2027.toml"
+    db = tmp_path / "championship.sqlite3"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "PUZZLEBOT_"))}
+    env["PYTHONIOENCODING"] = "utf-8"
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot", "demo", "--contest", str(contest), "--entries", "16",
+         "--seed", "3", "--seconds", "4", "--db", str(db)],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    out = proc.stdout
+    for day in ("Day 2027-07-01", "Day 2027-07-02", "Day 2027-07-03"):
+        assert day in out, out[-3000:]
+    for text in ("/inicio solo-heats1", "/inicio solo-heats2", "/inicio solo-heats3",
+                 "/inicio solo-semi", "/inicio solo-final", "/inicio pairs-final",
+                 "/inicio teams-final", "Individual: Heats confirmed.",
+                 "Individual: Semi-final confirmed.", "Individual: Final confirmed. Final "
+                 "classification:", "Teams: Final confirmed.", "goes through to Final",
+                 "/parcial"):
+        assert text in out, (text, out[-3000:])
+    assert "Individual - classification\n  1. #" in out
+    assert "all checked against the spec: OK" in out and "errors in the bot's log: none" in out
+    env.update({"PUZZLEBOT_CONTEST": str(contest), "PUZZLEBOT_DB": str(db)})
+    export = subprocess.run([sys.executable, "-m", "bot", "export", "results"], cwd=ROOT,
+                            env=env, capture_output=True, text=True, timeout=60)
+    rows = list(csv.DictReader(io.StringIO(export.stdout)))
+    firsts = {r["category"] for r in rows if r["position"] == "1"}
+    assert firsts == {"solo", "pairs", "teams"}, rows

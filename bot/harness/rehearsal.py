@@ -233,8 +233,12 @@ class Rehearsal:
             category = cats[i] if i < len(cats) else self.rng.choices(cats, weights)[0]
             members, answers, phones = [], [], []
             family = self.rng.choice(LAST_NAMES)
-            firsts = self.rng.sample(FIRST_NAMES, len(category.slots))
-            for slot, first in zip(category.slots, firsts, strict=True):
+            size = len(category.slots)
+            if category.fewest < category.members:  # teams of varying size
+                size = self.rng.randint(category.fewest, category.members)
+            slots = category.slots[:size]
+            firsts = self.rng.sample(FIRST_NAMES, size)
+            for slot, first in zip(slots, firsts, strict=True):
                 last = family if self.rng.random() < 0.5 else self.rng.choice(LAST_NAMES)
                 name = f"{first} {last}"
                 members.append((name, self._birth(slot)))
@@ -270,6 +274,11 @@ class Rehearsal:
             for i, q in enumerate(self.contest.questions):
                 if not q.per_entry:
                     await self.answer(phone, i, q.id in answers, len(team.members) + k, at)
+            entered = k + 1
+            if team.category.fewest <= entered < team.category.members:
+                # "Another member?": yes while the team has more, else "that is the team"
+                more = "y" if entered < len(team.members) else "n"
+                await self.press(phone, f"reg:more:{more}", at)
         for i, q in enumerate(self.contest.questions):
             if q.per_entry:
                 await self.answer(phone, i, q.id in team.answers[0], self.teams.index(team), at)
@@ -434,6 +443,14 @@ class Rehearsal:
                 await asyncio.sleep(wait)
             replies = await self.send(action.actor, action.text, action.at)
             who = self._who(action.actor)
+            if action.text.startswith("/confirmar_ronda"):  # the next round's heats
+                self.say(f"  [{self.stamp(action.at)}] {self._who(action.actor)}: "
+                         f"{action.text} ->")
+                for c in replies[:1]:
+                    for line in c.text.splitlines():
+                        self.say(f"      {line}")
+                self._flush()
+                continue
             if action.text.startswith("/clasificacion"):
                 final = [c for c in replies if c.replies_to is not None]
                 continue
@@ -466,6 +483,12 @@ class Rehearsal:
         last_limit = max(c.time_limit for c in self.contest.categories)
         breaks = sum((b.end - b.start).total_seconds() for b in self.contest.breaks)
         day = 30 * 60 + last_limit + breaks + 15 * 60
+        rounds = self.contest.has_rounds()
+        if rounds:  # heats one after the other, day after day: each day is played as long
+            from bot.harness.championship import DAY_SPAN
+            day = DAY_SPAN
+            start = min([start] + [r.start for c in self.contest.categories for r in c.rounds
+                                   if r.start is not None and r.date == self.contest.date])
         speed = max(1.0, day / self.day_seconds)
         simulated_start = start - timedelta(minutes=30)
         self.say(f"Rehearsal of {self.contest.name} ({self.contest_path}), seed {self.seed}, "
@@ -485,9 +508,13 @@ class Rehearsal:
                 code = replies[0].text.split("start=")[-1].split()[0] if replies else ""
                 await self.send(v, f"/start {code}", simulated_start - timedelta(minutes=4))
             confirmed = await self.confirmed_numbers(simulated_start)
-            self.say("")
-            self.say(f"The day ({start:%Y-%m-%d}, clock times {self.contest.timezone}):")
-            final = await self.play(self.plan_day(start, confirmed))
+            if rounds:
+                from bot.harness.championship import Championship
+                final = await Championship(self, confirmed).run()
+            else:
+                self.say("")
+                self.say(f"The day ({start:%Y-%m-%d}, clock times {self.contest.timezone}):")
+                final = await self.play(self.plan_day(start, confirmed))
             self._flush()
         finally:
             log = await self.stop_bot()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.domain.clock import format_duration
-from bot.domain.contest import Contest, Slot
+from bot.domain.contest import Advancement, Contest, Round, Slot
 
 
 def money(cents: int, currency: str = "EUR") -> str:
@@ -107,6 +107,14 @@ def summary(contest: Contest) -> str:
         lines.append("  a finish within the limit " + (
             "stays a finish whatever its penalties" if contest.penalised_finish_counts else
             "whose penalties take it past the limit ranks as not finished, every piece placed"))
+    if contest.tie_break != "shared" or contest.shared_prizes != "each" or \
+            contest.has_rounds():
+        lines.append("Ties: " + ("the better time in the round before first, then "
+                                 if contest.tie_break == "earlier_round" else "")
+                     + "a shared place; " + ("each entry of a shared place gets its prize"
+                                             if contest.shared_prizes == "each" else
+                                             "a shared place's entries share the prizes of "
+                                             "the places they take up"))
     lines.append("Categories:")
     for c in contest.categories:
         who = "; ".join(describe_slot(s) for s in c.slots)
@@ -122,6 +130,16 @@ def summary(contest: Contest) -> str:
             lines.append(
                 f"    {q.places} places kept for {q.for_kind} entries until {_when(q.until)}"
             )
+        for r in c.rounds:
+            lines.append(f"    round {r.id} ({_round_name(contest, r)}): {_round_when(r)}, "
+                         + (f"{r.heats} heats one after the other, " if r.heats > 1 else "")
+                         + (f"puzzles {' + '.join(str(p) for p in r.puzzles)} pieces"
+                            if r.puzzles else f"{r.pieces} pieces")
+                         + f", limit {format_duration(r.time_limit)}"
+                         + (f"; advance: {describe_advance(r.advance)}" if r.advance else ""))
+        if c.puzzles:
+            lines.append(f"    puzzles in sequence: {' + '.join(str(p) for p in c.puzzles)} "
+                         "pieces (split times with /parcial)")
         for i, p in enumerate(c.prizes, 1):
             lines.append(f"    prize {i}: {p}")
         for x in c.extra_prizes:
@@ -142,3 +160,28 @@ def summary(contest: Contest) -> str:
     if contest.results_at is not None:
         lines.append(f"Results announced at {contest.results_at.strftime('%H:%M')}")
     return "\n".join(lines)
+
+
+def _round_name(contest: Contest, r: Round) -> str:
+    return r.name.get(contest.language) or next(iter(r.name.values()))
+
+
+def _round_when(r: Round) -> str:
+    return f"{r.date}" + (f" {r.start.strftime('%H:%M')}" if r.start is not None else "")
+
+
+def describe_advance(a: Advancement) -> str:
+    """"the top 4 of each heat, then the best up to 16; at most 5 per country"."""
+    parts = []
+    if a.per_heat is not None:
+        parts.append(f"the top {a.per_heat} of each heat")
+    if a.best is not None:
+        parts.append(("then " if parts else "") + f"the best up to {a.best} in all")
+    if a.top_percent is not None:
+        parts.append(f"the best {a.top_percent} %")
+    if a.better_than is not None:
+        parts.append(f"every finish under {format_duration(a.better_than)}")
+    text = ", ".join(parts)
+    if a.max_per is not None:
+        text += f"; at most {a.max_per} per {a.by}"
+    return text
