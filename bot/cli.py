@@ -151,10 +151,11 @@ def _export(args: argparse.Namespace) -> int:
         if args.what == "entries":
             await export_entries(contest, store, sys.stdout)
             return 0
-        if args.category is not None and contest.category(args.category) is None:
-            return fail(f"unknown category {args.category!r} "
-                        f"(known: {', '.join(c.id for c in contest.categories)})")
         day = ContestDay(contest, store, config.organisers)
+        if args.category is not None and contest.category(args.category) is None \
+                and args.category not in day.heats:  # a heat: that heat's results
+            known = [c.id for c in contest.categories] + list(day.heats)
+            return fail(f"unknown category {args.category!r} (known: {', '.join(known)})")
         await export_results(contest, day, sys.stdout, args.category)
         return 0
 

@@ -429,3 +429,29 @@ async def test_a_confirmed_round_cannot_be_undone_by_a_volunteer(tmp_path: Path)
         assert "finish 0:30:00 (Heats 2)" in history, history
     finally:
         await h.stop()
+
+
+async def test_the_results_export_gives_the_classification_and_each_heat(tmp_path: Path) -> None:
+    from bot.services.csvio import result_rows
+    h = await open_day(tmp_path, entries=4)
+    try:
+        await h.send(BOSS, "/inicio", DAY1)
+        await h.send(VIC, "/fin 1 0:41:00", DAY1 + timedelta(minutes=59))
+        await h.send(VIC, "/piezas 2 450", DAY1 + timedelta(minutes=59))
+        await h.send(BOSS, "/inicio", DAY1 + timedelta(hours=2))
+        await h.send(VIC, "/fin 3 0:30:00", DAY1 + timedelta(hours=2, minutes=50))
+        await h.send(BOSS, "/confirmar_ronda", DAY1 + timedelta(hours=3, minutes=1))
+        svc = h.services
+        heat = await result_rows(svc.contest, svc.day, "solo-heats1")
+        table = [dict(zip(heat[0], r, strict=True)) for r in heat[1:]]
+        assert [(r["category"], r["position"], r["number"], r["round"], r["time"],
+                 r["pieces"]) for r in table] == [
+            ("solo-heats1", 1, 1, "heats", "0:41:00", ""),
+            ("solo-heats1", 2, 2, "heats", "", 450)]
+        overall = await result_rows(svc.contest, svc.day, "solo")
+        table = [dict(zip(overall[0], r, strict=True)) for r in overall[1:]]
+        # all three with a result went through (per_heat 2): the semi-final not played yet
+        assert [(r["position"], r["number"], r["round"]) for r in table] == [
+            ("", 1, "semi"), ("", 2, "semi"), ("", 3, "semi"), ("", 4, "heats")]
+    finally:
+        await h.stop()

@@ -37,7 +37,7 @@ STATUS_COLUMNS = ["status", "waiting_position", "fee_total", "discount", "meal",
 RESULT_COLUMNS = [
     "category", "position", "number", "names", "finished", "time", "escape_time",
     "tickets_left", "compensation", "penalty", "adjusted_time", "pieces", "local", "prize",
-    "extra_prizes", "time_penalties", "penalty_detail",
+    "extra_prizes", "time_penalties", "penalty_detail", "round", "splits",
 ]
 JOIN_CODE = re.compile(r"(?!v)[A-Za-z0-9_-]{16,64}")
 YES = {"yes", "y", "si", "sí", "s", "oui", "o", "1", "true", "x"}
@@ -558,12 +558,16 @@ async def result_rows(contest: Contest, day: ContestDay, category: str | None = 
     # after the fixed columns, one per choice or text question (a country, a club)
     asked = [q for q in contest.questions if not q.yes_no]
     rows: list[list[object]] = [[*RESULT_COLUMNS, *(q.id for q in asked)]]
-    cats = [c for c in contest.categories if category is None or c.id == category]
+    heat = day.heats.get(category or "")
+    cats = [heat.play] if heat is not None else [
+        c for c in contest.categories if category is None or c.id == category]
     entries = {e.number: e for e in await day.store.entries()} if asked else {}
     for cat in cats:
         extras = {x.id: x.name for x in cat.extra_prizes}
+        pieces_in = {r.id: r.pieces for r in cat.rounds}
         for r in await day.ranking(cat, at):
             c = r.competitor
+            size = pieces_in.get(r.round or "", cat.pieces)
             esc = c.escape
             entry = entries.get(c.number)
             rows.append([
@@ -579,13 +583,15 @@ async def result_rows(contest: Contest, day: ContestDay, category: str | None = 
                 format_duration(esc.penalty) if esc else "",
                 format_duration(r.time) if r.time is not None else "",
                 # pushed past the limit by its penalties: ranked with every piece placed
-                (cat.pieces if c.finish is not None and not r.finished
+                (size if c.finish is not None and not r.finished
                  else c.pieces if c.pieces is not None else ""),
                 "yes" if c.local else "no",
                 r.prize or "",
                 "; ".join(extras.get(x, x) for x in r.extra_prizes),
                 format_duration(c.time_penalty) if c.time_penalty else "",
                 "; ".join(f"{kind} {count}" for kind, count in c.penalties),
+                r.round or (heat.round.id if heat is not None else ""),
+                "; ".join(format_duration(t) for t in c.splits),
                 *(answer_cell(q, entry) if entry is not None else "" for q in asked),
             ])
     return rows
