@@ -297,6 +297,11 @@ async def test_a_championship_over_two_days(tmp_path: Path) -> None:
             "Entry 2: finish corrected from 0:41:00 to 0:39:00."]  # still heats: its heat 1
         ranking = "\n".join(said(await h.send(BOSS, "/clasificacion", at), BOSS))
         assert "Individual — Heats 2 - ranking\n1. #5 Player 5: 0:30:00" in ranking, ranking
+        # the round over both heats
+        merged = said(await h.send(BOSS, "/clasificacion solo-heats", at), BOSS)[0]
+        assert merged.splitlines()[:5] == [
+            "Individual — Heats - ranking", "1. #5 Player 5: 0:30:00",
+            "2. #2 Player 2: 0:39:00", "3. #1 Player 1: 0:40:00", "4. #7 Player 7: 0:44:00"]
         assert "- #8 Player 8: no result yet" in ranking
         # time's up in heat 2: #8 has no result and stays out
         over = heat2 + timedelta(hours=1, minutes=1)
@@ -455,3 +460,10 @@ async def test_the_results_export_gives_the_classification_and_each_heat(tmp_pat
             ("", 1, "semi"), ("", 2, "semi"), ("", 3, "semi"), ("", 4, "heats")]
     finally:
         await h.stop()
+
+
+def test_a_break_on_another_day_of_the_contest() -> None:
+    text = CONTEST + '\n[[breaks]]\ndate = 2027-07-03\nstart = "12:00"\nend = "12:30"\n'
+    contest = parse_contest(tomllib.loads(text), "x.toml")
+    assert contest.breaks[0].start == datetime(2027, 7, 3, 12, 0, tzinfo=TZ)
+    assert contest.breaks[0].end == datetime(2027, 7, 3, 12, 30, tzinfo=TZ)

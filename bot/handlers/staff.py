@@ -34,6 +34,7 @@ from bot.services.texts import (
     event_name,
     heat_name,
     history_lines,
+    round_name,
     penalty_name,
     ranking_lines,
     refusal,
@@ -365,11 +366,19 @@ async def clasificacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     if picture:
         args = args[:-1]
     cats = list(contest.categories)
+    if args and args[0].lower() in who.svc.day.rounds and len(args) == 1 and not picture:
+        category, index = who.svc.day.rounds[args[0].lower()]
+        title = f"{category.name} — {round_name(who.lang, contest, category, index)}"
+        _, rows = await who.svc.day.round_ranking(category, index)
+        await reply(update, "\n".join(ranking_lines(
+            who.lang, contest, Heat(category, index, 1).play, rows, tr(who.lang, "{category} - ranking", category=title))))
+        return
     if args:
         cat = await who.svc.day.unit(args[0].lower()) or contest.category(args[0].lower())
         if cat is None or len(args) > 1:
             await reply(update, tr(who.lang, "Unknown category. Categories: {ids}",
                                    ids=", ".join([c.id for c in contest.categories]
+                                                 + list(who.svc.day.rounds)
                                                  + list(who.svc.day.heats))))
             return
         cats = [cat]

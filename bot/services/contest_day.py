@@ -542,6 +542,10 @@ class ContestDay:
         self.organisers = organisers
         self._caches: dict[str, tuple[tuple[int, ...], dict[Any, Any], int]] = {}
         self.heats: dict[str, Heat] = {h.id: h for c in contest.categories for h in heats_of(c)}
+        # rounds of several heats, by name ("pairs-heats"): their ranking over all the heats
+        self.rounds: dict[str, tuple[Category, int]] = {
+            f"{c.id}-{r.id}": (c, i) for c in contest.categories
+            for i, r in enumerate(c.rounds) if r.heats > 1}
 
     # -- who is who ----------------------------------------------------------------------------
 

@@ -762,10 +762,12 @@ def _penalties(root: _Table) -> tuple[PenaltyKind, ...]:
 
 
 def _breaks(root: _Table) -> tuple[Break, ...]:
-    """``[[breaks]]``: times of the contest day when every clock stops."""
+    """``[[breaks]]``: times of the contest day (or of ``date``, for a contest over several
+    days) when every clock stops."""
     breaks = []
     for b in root.tables("breaks"):
-        br = Break(start=b.clock_time("start"), end=b.clock_time("end"))
+        day = b.get("date", date, b.ctx.day)
+        br = Break(start=b.clock_time("start", day), end=b.clock_time("end", day))
         b.done()
         if br.end <= br.start:
             raise b.ctx.error(b.key("end"), "is not after start")
