@@ -18,9 +18,11 @@ from bot.handlers.common import (
     parse_int,
     recorder,
     recording,
+    refuse_role,
     reply,
 )
 from bot.handlers.jobs import schedule_contest_jobs
+from bot.handlers.participant import pick_entry
 from bot.services.outcomes import Refusal
 from bot.services.texts import (
     duration_error,
@@ -112,9 +114,20 @@ async def series(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     svc = who.svc
     contest = svc.contest
-    if not who.roles.staff:
+    args = list(context.args or [])
+    if not who.roles.staff or (args and parse_int(args[0]) is not None):
+        if args:  # "/series 12": the heat of one of the entries this phone follows
+            chosen, _ = await pick_entry(update, who, args, escape_only=False)
+            if chosen is None:
+                return
+            followed = [chosen]
+        elif not who.roles.entries:
+            await refuse_role(update, who, "participant")  # someone who follows no entry
+            return
+        else:
+            followed = list(who.roles.entries)
         lines = []
-        for entry in who.roles.entries:
+        for entry in followed:
             category = contest.category(entry.category)
             heat = await svc.day.heat_of(entry.number, category) if category else None
             table = await svc.day.table_of(entry.number, heat) if heat else None
@@ -124,7 +137,7 @@ async def series(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             who.lang, "Your entry is not in a heat: heats are for categories played in "
             "rounds."))
         return
-    category = await _round_category(update, who, list(context.args or []))
+    category = await _round_category(update, who, args)
     if category is None:
         return
     lineup = await svc.day.lineups(category)

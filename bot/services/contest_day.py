@@ -680,7 +680,10 @@ class ContestDay:
         return result
 
     async def heat_of(self, number: int, category: Category) -> Heat | None:
-        """The heat an entry plays in now: in the latest round it reached."""
+        """The heat an entry plays in now: in the latest round it reached (None: not in
+        one, or a category played once)."""
+        if not category.rounds:
+            return None
         for r, heats in reversed(list(enumerate(await self.lineups(category)))):
             for h, numbers in enumerate(heats, 1):
                 if number in numbers:
