@@ -484,16 +484,25 @@ def _count_buttons(prefix: str) -> InlineKeyboardMarkup:
     return _buttons([numbers[:5], numbers[5:]])
 
 
-async def answer_question(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | int:
+async def _question_button(update: Update, context: ContextTypes.DEFAULT_TYPE
+                           ) -> tuple[Caller | None, dict[str, Any], int | None, str]:
+    """A question's button ``reg:X:{question}:{answer}``: who pressed, the draft, the
+    question's index (None: an old button, or not one of ours) and the answer part."""
     data, who = await _pressed(update, context)
-    if who is None:
-        return ConversationHandler.END
-    draft = _draft(context)
+    draft = _draft(context) if who is not None else {}
     parts = data.split(":")
     index = parse_int(parts[2]) if len(parts) == 4 else None
-    if index is None or index != int(draft.get("question", 0)):
+    if index is not None and index != int(draft.get("question", 0)):
+        index = None
+    return who, draft, index, parts[3] if len(parts) == 4 else ""
+
+
+async def answer_question(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | int:
+    who, draft, index, yes = await _question_button(update, context)
+    if who is None:
+        return ConversationHandler.END
+    if index is None:
         return QUESTION  # an old button (or not one of ours)
-    yes = parts[3]
     q = who.svc.contest.questions[index]
     if not q.yes_no:
         return QUESTION
@@ -516,14 +525,11 @@ def _keep(draft: dict[str, Any], q: Question, value: str) -> None:
 
 async def answer_choice(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | int:
     """A choice question's button: ``reg:c:{question}:{choice}`` (indices)."""
-    data, who = await _pressed(update, context)
+    who, draft, index, choice = await _question_button(update, context)
     if who is None:
         return ConversationHandler.END
-    draft = _draft(context)
-    parts = data.split(":")
-    index = parse_int(parts[2]) if len(parts) == 4 else None
-    k = parse_int(parts[3]) if len(parts) == 4 else None
-    if index is None or k is None or index != int(draft.get("question", 0)):
+    k = parse_int(choice)
+    if index is None or k is None:
         return QUESTION  # an old button (or not one of ours)
     q = who.svc.contest.questions[index]
     if not 0 <= k < len(q.choices):

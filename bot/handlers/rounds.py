@@ -8,7 +8,7 @@ from functools import partial
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from bot.domain.clock import DurationError, format_duration, parse_duration
+from bot.domain.clock import format_duration
 from bot.domain.contest import Category
 from bot.domain.rounds import Heat
 from bot.handlers.common import (
@@ -23,9 +23,9 @@ from bot.handlers.common import (
 )
 from bot.handlers.jobs import schedule_contest_jobs
 from bot.handlers.participant import pick_entry
+from bot.handlers.staff import number_and_time
 from bot.services.outcomes import Refusal
 from bot.services.texts import (
-    duration_error,
     final_place_text,
     lineup_lines,
     out_text,
@@ -155,18 +155,11 @@ async def parcial(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     who = await recorder(update, context, "volunteer")
     if who is None:
         return
-    args = list(context.args or [])
-    number = parse_int(args[0]) if 1 <= len(args) <= 2 else None
-    if number is None:
-        await reply(update, tr(who.lang, "Usage: {usage}", usage="/parcial N [h:mm:ss]"))
+    parsed = await number_and_time(update, who, list(context.args or []),
+                                   "/parcial N [h:mm:ss]")
+    if parsed is None:
         return
-    typed = None
-    if len(args) == 2:
-        try:
-            typed = parse_duration(args[1])
-        except DurationError as err:
-            await reply(update, duration_error(who.lang, err))
-            return
+    number, typed = parsed
     role = "organiser" if who.roles.organiser else "volunteer"
     async with recording(who.svc):
         out = await who.svc.day.split(who.user_id, role, number, typed, who.at,

@@ -34,10 +34,10 @@ from bot.services.texts import (
     event_name,
     heat_name,
     history_lines,
-    round_name,
     penalty_name,
     ranking_lines,
     refusal,
+    round_name,
 )
 from bot.storage.store import PRIORITY_BULK
 from bot.support.i18n import tr
@@ -53,7 +53,7 @@ async def _usage(update: Update, who: Caller, usage: str) -> None:
     await reply(update, tr(who.lang, "Usage: {usage}", usage=usage))
 
 
-async def _number_and_time(
+async def number_and_time(
     update: Update, who: Caller, args: list[str], usage: str
 ) -> tuple[int, int | None] | None:
     if not 1 <= len(args) <= 2:
@@ -103,7 +103,7 @@ async def escape(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     who = await recorder(update, context, "volunteer")
     if who is None:
         return
-    parsed = await _number_and_time(update, who, list(context.args or []), "/escape N [h:mm:ss]")
+    parsed = await number_and_time(update, who, list(context.args or []), "/escape N [h:mm:ss]")
     if parsed is None:
         return
     number, typed = parsed
@@ -131,7 +131,7 @@ async def fin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     who = await recorder(update, context, "volunteer")
     if who is None:
         return
-    parsed = await _number_and_time(update, who, list(context.args or []), "/fin N [h:mm:ss]")
+    parsed = await number_and_time(update, who, list(context.args or []), "/fin N [h:mm:ss]")
     if parsed is None:
         return
     number, typed = parsed
@@ -371,7 +371,8 @@ async def clasificacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         title = f"{category.name} — {round_name(who.lang, contest, category, index)}"
         _, rows = await who.svc.day.round_ranking(category, index)
         await reply(update, "\n".join(ranking_lines(
-            who.lang, contest, Heat(category, index, 1).play, rows, tr(who.lang, "{category} - ranking", category=title))))
+            who.lang, contest, Heat(category, index, 1).play, rows,
+            tr(who.lang, "{category} - ranking", category=title))))
         return
     if args:
         cat = await who.svc.day.unit(args[0].lower()) or contest.category(args[0].lower())

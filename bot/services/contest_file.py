@@ -384,6 +384,16 @@ def _advancement(t: _Table, qids: set[str]) -> Advancement:
     return rule
 
 
+def _new_id(t: _Table, pattern: re.Pattern[str], rule: str, taken: set[str]) -> str:
+    """``id``: matching ``pattern`` (described by ``rule``), and not one of ``taken``."""
+    value: str = t.get("id", str)
+    if not pattern.fullmatch(value):
+        raise t.ctx.error(t.key("id"), f"must be {rule}, not {value!r}")
+    if value in taken:
+        raise t.ctx.error(t.key("id"), f"{value!r} is used twice")
+    return value
+
+
 def _puzzles(t: _Table) -> tuple[int, ...]:
     """``puzzles = [500, 500]``: puzzles played one after the other (split times)."""
     v = t.get("puzzles", list, [])
@@ -413,12 +423,8 @@ def _rounds(t: _Table, pieces: int, time_limit: int, qids: set[str],
     rounds: list[Round] = []
     items = t.tables("rounds")
     for i, r in enumerate(items):
-        rid: str = r.get("id", str)
-        if not ROUND_ID.fullmatch(rid):
-            raise r.ctx.error(r.key("id"), "must be lowercase letters, digits or _ (at most 24), "
-                              f"not {rid!r}")
-        if any(x.id == rid for x in rounds):
-            raise r.ctx.error(r.key("id"), f"{rid!r} is used twice")
+        rid = _new_id(r, ROUND_ID, "lowercase letters, digits or _ (at most 24)",
+                      {x.id for x in rounds})
         day = r.get("date", date, r.ctx.day)
         if not r.ctx.day <= day <= r.ctx.day.fromordinal(r.ctx.day.toordinal() + MAX_DAYS):
             raise r.ctx.error(r.key("date"), f"must be from the contest's date ({r.ctx.day}) "
@@ -744,12 +750,8 @@ def _penalties(root: _Table) -> tuple[PenaltyKind, ...]:
     """``[[penalties]]``: the kinds of penalty volunteers record, each adding ``seconds``."""
     kinds: list[PenaltyKind] = []
     for p in root.tables("penalties"):
-        pid: str = p.get("id", str)
-        if not PENALTY_ID.fullmatch(pid):
-            raise p.ctx.error(p.key("id"), "must be lowercase letters, digits, - or _ "
-                              f"(it is typed in /penalizacion), not {pid!r}")
-        if any(k.id == pid for k in kinds):
-            raise p.ctx.error(p.key("id"), f"{pid!r} is used twice")
+        pid = _new_id(p, PENALTY_ID, "lowercase letters, digits, - or _ (it is typed in "
+                      "/penalizacion)", {k.id for k in kinds})
         name = _texts(p, "name", True)
         for lang, text in name.items():
             if not text.strip() or "\n" in text:
