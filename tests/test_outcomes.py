@@ -76,12 +76,20 @@ def an_instance(cls: type[Refusal]) -> Refusal:
         values["what"] = "something new"
     if "given" in values:  # an unknown penalty kind, and the contest's
         values["given"], values["known"] = "lost", ("lost_piece",)
+    if "heat" in values:  # a heat of a round (the names are the contest's)
+        values["heat"] = "parejas-final"
+    if "waiting" in values:
+        values["waiting"] = (3, 4)
+    if "day" in values:
+        values["day"] = T0.date()
+    if "category" in values:
+        values["category"] = "parejas"
     return cls(**values)
 
 
 def test_every_refusal_has_its_own_reason_code() -> None:
     codes = [cls.code for cls in refusals() if cls is not Unforeseen]
-    assert len(codes) == len(set(codes)) == 32
+    assert len(codes) == len(set(codes)) == 39
     assert all(codes)
 
 

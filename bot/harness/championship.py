@@ -19,12 +19,13 @@ from typing import TYPE_CHECKING
 from bot.domain.clock import CategoryClock, Pause, format_duration
 from bot.domain.contest import Category
 from bot.domain.rounds import Heat
-from bot.harness.rehearsal import Action, Person, Rehearsal
+from bot.harness.actions import Action, Person
 from bot.services.contest_day import ContestDay
 from bot.storage.store import Store
 
 if TYPE_CHECKING:
     from bot.harness.fakeapi import Call
+    from bot.harness.rehearsal import Rehearsal
 
 GAP = timedelta(minutes=20)  # between a heat's time limit and the next heat's start
 DAY_SPAN = 10 * 3600  # simulated seconds of a championship day, played in ``day_seconds``

@@ -17,16 +17,18 @@ import random
 import re
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from datetime import time as dtime
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 from zoneinfo import ZoneInfo
 
 from bot.domain.clock import CategoryClock, Pause
 from bot.domain.contest import Category, Contest, Slot
+from bot.harness.actions import Action, Person
 from bot.harness.botprocess import BotProcess
+from bot.harness.championship import DAY_SPAN, Championship
 from bot.harness.fakeapi import Call, FakeBotAPI
 from bot.services.contest_file import load_contest
 from bot.services.registrations import Registrations
@@ -44,16 +46,6 @@ LAST_NAMES = ["García", "López", "Martín", "Sánchez", "Pérez", "Gómez", "R
 
 
 @dataclass
-class Person:
-    id: int
-    name: str
-    lang: str
-
-    def user(self) -> dict[str, Any]:
-        return FakeBotAPI.user(self.id, self.name, self.lang)
-
-
-@dataclass
 class Team:
     category: Category
     members: list[tuple[str, date]]
@@ -64,15 +56,6 @@ class Team:
     meal: tuple[int, int] = (0, 0)
     registered_at: datetime | None = None
     paid_at: datetime | None = None
-
-
-@dataclass(order=True)
-class Action:
-    at: datetime
-    order: int
-    actor: Person = field(compare=False)
-    text: str = field(compare=False)
-    label: str = field(compare=False, default="")
 
 
 class Rehearsal:
@@ -485,7 +468,6 @@ class Rehearsal:
         day = 30 * 60 + last_limit + breaks + 15 * 60
         rounds = self.contest.has_rounds()
         if rounds:  # heats one after the other, day after day: each day is played as long
-            from bot.harness.championship import DAY_SPAN
             day = DAY_SPAN
             start = min([start] + [r.start for c in self.contest.categories for r in c.rounds
                                    if r.start is not None and r.date == self.contest.date])
@@ -509,7 +491,6 @@ class Rehearsal:
                 await self.send(v, f"/start {code}", simulated_start - timedelta(minutes=4))
             confirmed = await self.confirmed_numbers(simulated_start)
             if rounds:
-                from bot.harness.championship import Championship
                 final = await Championship(self, confirmed).run()
             else:
                 self.say("")

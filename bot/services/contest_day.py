@@ -322,14 +322,6 @@ class RoundsOver(Refusal):
 
 
 @dataclass(frozen=True)
-class NoRounds(Refusal):
-    """The category is played in one round: its ranking is final when the organiser says."""
-
-    code: ClassVar[str] = "no_rounds"
-    category: str
-
-
-@dataclass(frozen=True)
 class AlreadyStarted(Refusal):
     code: ClassVar[str] = "already_started"
     categories: tuple[str, ...]
