@@ -153,8 +153,8 @@ def _export(args: argparse.Namespace) -> int:
             return 0
         day = ContestDay(contest, store, config.organisers)
         if args.category is not None and contest.category(args.category) is None \
-                and args.category not in day.heats:  # a heat: that heat's results
-            known = [c.id for c in contest.categories] + list(day.heats)
+                and args.category not in day.heats and args.category not in day.rounds:
+            known = [c.id for c in contest.categories] + list(day.rounds) + list(day.heats)
             return fail(f"unknown category {args.category!r} (known: {', '.join(known)})")
         await export_results(contest, day, sys.stdout, args.category)
         return 0

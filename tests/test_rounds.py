@@ -164,9 +164,18 @@ def test_the_classification_the_final_then_each_round_down() -> None:
         (4, 4, "semi", None), (5, 5, "heats", None), (6, 6, "heats", None)]
     # before the final is played: its entrants first, unplaced, then the others
     rows = classification(cat, [(heats, {1, 2, 3, 4}), (semi, {1, 2, 3}),
-                                ([Competitor(n, (f"P{n}",)) for n in (1, 2, 3)], set())])
+                                ([Competitor(n, (f"P{n}",)) for n in (1, 2, 3)], set())],
+                          final=False)
     assert [(r.position, r.number) for r in rows][:4] == [(None, 1), (None, 2), (None, 3),
                                                           (4, 4)]
+    # once the final is confirmed, a finalist without a result is not placed, and takes no
+    # place (nor a prize) from the others
+    final = [Competitor(3, ("P3",), finish=5000), Competitor(2, ("P2",), finish=4000),
+             Competitor(1, ("P1",))]
+    rows = classification(cat, [(heats, {1, 2, 3, 4}), (semi, {1, 2, 3}), (final, set())])
+    assert [(r.position, r.number, r.prize) for r in rows] == [
+        (1, 2, "Gold"), (2, 3, "Silver"), (3, 4, "Bronze"), (4, 5, None), (5, 6, None),
+        (None, 1, None)]
 
 
 def test_ties_shared_or_broken_by_the_round_before() -> None:
@@ -306,6 +315,9 @@ async def test_a_championship_over_two_days(tmp_path: Path) -> None:
         # time's up in heat 2: #8 has no result and stays out
         over = heat2 + timedelta(hours=1, minutes=1)
         calls = await h.send(BOSS, "/confirmar_ronda solo", over)
+        assert said(await h.send(player(6), "/series", over), player(6)) == [
+            "Entry #6 did not go through after Heats of Individual. Thank you for taking "
+            "part!"]
         reply = said(calls, BOSS)[0]
         # per heat: 2, 1 (heat 1) and 5, 7 (heat 2); then the best of the rest: 3 (0:45:00)
         assert reply.startswith("Individual: Heats confirmed. 5 go through to Semi-final:\n"
@@ -323,8 +335,10 @@ async def test_a_championship_over_two_days(tmp_path: Path) -> None:
             "Entry #8: Heats of Individual is over, and it has no result in it. Thank you for "
             "taking part!"]
         assert said(await h.send(BOSS, "/confirmar_ronda", over), BOSS) == [
-            "Semi-final is not over: no result yet for #1, #2, #3, #5, #7. Record their "
-            "finish or pieces first (or wait for the time limit)."]
+            "Semi-final has not been played: start its clock with /inicio solo-semi first."]
+        assert said(await h.send(BOSS, "/inicio solo-final", over), BOSS) == [
+            "Final has nobody in it yet: its entrants are known once the round before is "
+            "confirmed (/confirmar_ronda)."]
         # /fin for a qualifier now means the semi-final, whose clock has not started
         assert said(await h.send(VIC, "/fin 5 0:20:00", over), VIC) == [
             "The clock of entry 5's category has not started yet."]
@@ -453,6 +467,11 @@ async def test_the_results_export_gives_the_classification_and_each_heat(tmp_pat
                  r["pieces"]) for r in table] == [
             ("solo-heats1", 1, 1, "heats", "0:41:00", ""),
             ("solo-heats1", 2, 2, "heats", "", 450)]
+        both = await result_rows(svc.contest, svc.day, "solo-heats")
+        table = [dict(zip(both[0], r, strict=True)) for r in both[1:]]
+        assert [(r["category"], r["position"], r["number"]) for r in table] == [
+            ("solo-heats", 1, 3), ("solo-heats", 2, 1), ("solo-heats", 3, 2),
+            ("solo-heats", "", 4)]
         overall = await result_rows(svc.contest, svc.day, "solo")
         table = [dict(zip(overall[0], r, strict=True)) for r in overall[1:]]
         # all three with a result went through (per_heat 2): the semi-final not played yet

@@ -147,13 +147,18 @@ def qualifiers(rule: Advancement, heats: Sequence[Sequence[Row]], ranking: Seque
 
 def classification(category: Category, rounds: Sequence[tuple[Sequence[Competitor], set[int]]],
                    limit_inclusive: bool = True, penalised_finish_counts: bool = True,
-                   tie_break: str = "shared", shared_prizes: str = "each") -> list[Row]:
+                   tie_break: str = "shared", shared_prizes: str = "each",
+                   final: bool = True) -> list[Row]:
     """The category's final classification: the last round reached first, then those who
-    went out in the round before by their result there, and so on down.
+    went out in the round before by their result there, and so on down; an entry without a
+    result in the last round it played is not placed (listed at the end), and takes no place
+    from the others. While the last round reached is still being played (``final`` False),
+    its entrants come first whatever they have so far, their places kept above the others.
 
     ``rounds``: for each round, first to last, its entrants' results there and who of them
     went on to the next round (empty for the last one, or while it is not confirmed)."""
     rows: list[Row] = []
+    unplaced: list[Row] = []  # no result in the last round they were in: after everyone
     for index in range(len(rounds) - 1, -1, -1):
         competitors, went_on = rounds[index]
         out = [c for c in competitors if c.number not in went_on]
@@ -163,7 +168,9 @@ def classification(category: Category, rounds: Sequence[tuple[Sequence[Competito
                      penalised_finish_counts, tie_break)
         offset = len(rows)
         tag = category.rounds[index].id
+        in_play = index == len(rounds) - 1 and not final
         for r in group:
-            rows.append(Row(None if r.position is None else r.position + offset,
-                            r.competitor, r.finished, r.time, None, round=tag))
-    return award(category, rows, shared_prizes)
+            row = Row(None if r.position is None else r.position + offset,
+                      r.competitor, r.finished, r.time, None, round=tag)
+            (unplaced if row.position is None and not in_play else rows).append(row)
+    return award(category, rows + unplaced, shared_prizes)

@@ -131,7 +131,12 @@ async def series(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             category = contest.category(entry.category)
             heat = await svc.day.heat_of(entry.number, category) if category else None
             table = await svc.day.table_of(entry.number, heat) if heat else None
-            if heat is not None and table is not None:
+            if heat is None or table is None or category is None:
+                continue
+            if await svc.day.confirmed_rounds(category) > heat.round_index:
+                lines.append(out_text(who.lang, contest, entry.number, category,
+                                      heat.round_index, None, played=True))
+            else:
                 lines.append(plays_text(who.lang, contest, entry.number, heat, table))
         await reply(update, "\n".join(lines) or tr(
             who.lang, "Your entry is not in a heat: heats are for categories played in "

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+from zoneinfo import ZoneInfo
 
 from telegram import InputFile, Update
 from telegram.ext import ContextTypes
@@ -26,6 +27,7 @@ from bot.handlers.common import (
     services,
 )
 from bot.handlers.jobs import schedule_contest_jobs
+from bot.services.contest_day import NotYet
 from bot.services.outcomes import Refusal, UnknownEntry
 from bot.services.picture import ranking_png
 from bot.services.state import moment_seconds
@@ -312,8 +314,13 @@ async def inicio(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await _refuse(update, who, out)
             return
         started = ", ".join(out.started)
-        await reply(update, tr(who.lang, "Clock started for: {categories}.",
-                               categories=started))
+        text = tr(who.lang, "Clock started for: {categories}.", categories=started)
+        today = who.at.astimezone(ZoneInfo(contest.timezone)).date()
+        for heat_id in out.later:  # a heat of another day or hour: not started with the rest
+            rnd = who.svc.day.heats[heat_id].round
+            text += "\n" + refusal(who.lang, NotYet(
+                heat_id, rnd.date, rnd.start if rnd.date == today else None), contest)
+        await reply(update, text)
     await schedule_contest_jobs(context.application)
 
 

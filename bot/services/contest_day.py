@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from datetime import time as dtime
 from typing import Any, ClassVar
 from zoneinfo import ZoneInfo
@@ -54,6 +54,7 @@ from bot.storage.store import Entry, Event, Store, to_ts
 from bot.support.wallclock import CLOCK
 
 VOLUNTEER_KINDS = ("stage", "escape", "finish", "pieces", "penalty", "split")
+EARLY_START = timedelta(minutes=30)  # /inicio starts a round's heat from this long before
 ROUND_KINDS = ("round_final",)  # who goes on: the lineups of the rounds after the first
 PLACE_KINDS = ("entry", "payment", "withdraw")
 ORGANISER_UNDOABLE = VOLUNTEER_KINDS + ("clock_start", "pause", "resume")
@@ -298,11 +299,45 @@ class RoundNotOver(Refusal):
 
 @dataclass(frozen=True)
 class NotYet(Refusal):
-    """Nothing to start today: the next heat (``heat``) is on a later ``day``."""
+    """Nothing to start now: the next heat (``heat``) is on a later ``day``, or later today
+    (``start``, its round's scheduled start)."""
 
     code: ClassVar[str] = "not_yet"
     heat: str
     day: date
+    start: datetime | None = None
+
+
+@dataclass(frozen=True)
+class NotReached(Refusal):
+    """A heat with nobody in it yet: its round is not reached (the round before is not
+    confirmed), or it has no entrants."""
+
+    code: ClassVar[str] = "not_reached"
+    heat: str
+
+
+@dataclass(frozen=True)
+class HeatNotStarted(Refusal):
+    """A round can't be confirmed before each of its heats was played."""
+
+    code: ClassVar[str] = "heat_not_started"
+    heat: str
+
+
+@dataclass(frozen=True)
+class NoQualifiers(Refusal):
+    """The round's advancement rule lets nobody through: the next round would be empty."""
+
+    code: ClassVar[str] = "no_qualifiers"
+    heat: str
+
+
+@dataclass(frozen=True)
+class NothingToStart(Refusal):
+    """No category waiting for its clock, and no heat with entrants waiting for its own."""
+
+    code: ClassVar[str] = "nothing_to_start"
 
 
 @dataclass(frozen=True)
@@ -417,6 +452,7 @@ class VolunteerJoined(Done):
 class ClocksStarted(Done):
     started: tuple[str, ...]
     already: tuple[str, ...]
+    later: tuple[str, ...] = ()  # heats whose scheduled start is still to come (not started)
 
 
 @dataclass(frozen=True)
@@ -650,26 +686,38 @@ class ContestDay:
 
     async def lineups(self, category: Category) -> list[list[list[int]]]:
         """For each round reached so far (the first, then each one whose round before was
-        confirmed), the entry numbers of each of its heats, in table order."""
-        _, cache = self._cached("lineups", PLACE_KINDS + ROUND_KINDS + ("correction",))
-        if category.id not in cache:
-            first = category.rounds[0]
-            at = first.start or datetime.combine(first.date, dtime(0), ZoneInfo(
-                self.contest.timezone))
-            places = await Registrations(self.contest, self.store).places(at)
-            numbers = [e.number for e in await self.store.entries(category.id)
-                       if places[e.number].status is Status.CONFIRMED]
-            lineup = [split_in_order(numbers, first.heats)]
-            confirmed = {e.ref: e for e in await self.store.events(kinds=list(ROUND_KINDS))}
-            for i in range(1, len(category.rounds)):
-                done = confirmed.get(round_ref(category, i - 1))
-                if done is None:
-                    break
-                lineup.append(split_seeded([int(n) for n in done.data["qualifiers"]],
-                                           category.rounds[i].heats))
+        confirmed), the entry numbers of each of its heats, in table order.
+
+        The first round's entrants are the category's confirmed entries when its first heat's
+        clock started: until then, as they are now, or at the round's scheduled start (its
+        day's midnight) while that is still to come (a payment at the desk in the morning
+        still counts); from then on, a withdrawal or a late payment no longer moves anyone."""
+        _, cache = self._cached("lineups", PLACE_KINDS + ROUND_KINDS + CLOCK_KINDS)
+        hit = cache.get(category.id)
+        if hit is not None:
+            result: list[list[list[int]]] = hit
+            return result
+        first = category.rounds[0]
+        starts = [(await self.clock(Heat(category, 0, h).id)).started
+                  for h in range(1, first.heats + 1)]
+        begun = min((t for t in starts if t is not None), default=None)
+        planned = first.start or datetime.combine(first.date, dtime(0), ZoneInfo(
+            self.contest.timezone))
+        places = await Registrations(self.contest, self.store).places(
+            begun or max(CLOCK.now(), planned))
+        numbers = [e.number for e in await self.store.entries(category.id)
+                   if places[e.number].status is Status.CONFIRMED]
+        lineup = [split_in_order(numbers, first.heats)]
+        confirmed = {e.ref: e for e in await self.store.events(kinds=list(ROUND_KINDS))}
+        for i in range(1, len(category.rounds)):
+            done = confirmed.get(round_ref(category, i - 1))
+            if done is None:
+                break
+            lineup.append(split_seeded([int(n) for n in done.data["qualifiers"]],
+                                       category.rounds[i].heats))
+        if begun is not None:  # fixed from now on: kept until something is written
             cache[category.id] = lineup
-        result: list[list[list[int]]] = cache[category.id]
-        return result
+        return lineup
 
     async def heat_of(self, number: int, category: Category) -> Heat | None:
         """The heat an entry plays in now: in the latest round it reached (None: not in
@@ -788,7 +836,8 @@ class ContestDay:
             rounds.append((competitors, went_on))
         return classification(category, rounds, self.contest.limit_inclusive,
                               self.contest.penalised_finish_counts, self.contest.tie_break,
-                              self.contest.shared_prizes)
+                              self.contest.shared_prizes,
+                              final=await self.confirmed_rounds(category) >= len(lineup))
 
     async def confirm_round(self, organiser: int, category: Category, at: datetime,
                             update_id: int | None) -> RoundConfirmed | Refusal:
@@ -803,6 +852,8 @@ class ContestDay:
             for h, rows in enumerate(heats, 1):
                 heat = Heat(category, index, h)
                 clock = await self.clock(heat.id)
+                if rows and clock.started is None:
+                    return HeatNotStarted(heat.id)
                 now = clock.elapsed(at)
                 waiting = tuple(r.number for r in rows if r.position is None)
                 if waiting and (now is None or now < heat.play.time_limit):
@@ -818,6 +869,8 @@ class ContestDay:
                     return e.answer(by) if e is not None and by is not None else None
 
                 chosen = qualifiers(rule, heats, ranking, group_of)
+                if not chosen:
+                    return NoQualifiers(Heat(category, index, 1).id)
             await tx.add_event(
                 at=at, kind="round_final", role="organiser", actor=organiser,
                 ref=round_ref(category, index), data={"qualifiers": chosen},
@@ -945,10 +998,33 @@ class ContestDay:
             return UnknownEntry(number)
         if escape and state.ledger is None:
             return NotEscape(number)
+        closed = await self._closed(state)
+        if closed is not None:
+            return closed
         t = state.clock.elapsed(at)
         if t is None:
             return ClockNotStarted(number)
         return state, t
+
+    async def _closed(self, state: EntryState) -> Refusal | None:
+        """Why nothing can be recorded in the entry's heat any more: its round was confirmed
+        (an entry that went out stays in its last heat). None for a category played once."""
+        heat = self.heats.get(state.unit or "")
+        if heat is not None and await self.confirmed_rounds(heat.category) > heat.round_index:
+            return RoundClosed(heat.id)
+        return None
+
+    async def _in_play(self, number: int, at: datetime) -> EntryState | Refusal:
+        """The entry's state, for pieces and penalties: recorded at any time in a category
+        played once (as ever); in a round, only once its heat started and until the round is
+        confirmed."""
+        state = await self.state(number)
+        if state is None:
+            return UnknownEntry(number)
+        if state.unit is None:
+            return state
+        running = await self._running(number, at)
+        return running if isinstance(running, Refusal) else running[0]
 
     # -- linking -------------------------------------------------------------------------------
 
@@ -999,8 +1075,15 @@ class ContestDay:
     ) -> ClocksStarted | Refusal:
         """Start the clock of a category, of a heat, or (``category`` None) of every category
         not started yet. A category with rounds starts its next heat: the first heat of the
-        latest round reached not started yet, on that round's day or later."""
+        latest round reached not started yet, on that round's day, from half an hour before
+        its scheduled start (by its name: whenever the organiser says)."""
         async with self.store.transaction() as tx:
+            heat = self.heats.get(category or "")
+            if heat is not None:
+                lineup = await self.lineups(heat.category)
+                if heat.round_index >= len(lineup) or \
+                        not lineup[heat.round_index][heat.number - 1]:
+                    return NotReached(heat.id)
             started: list[str] = []
             already: list[str] = []
             due, later = await self._to_start(category, at)
@@ -1014,19 +1097,23 @@ class ContestDay:
                 )
                 started.append(cid)
             if not started and not already and later:
-                heat = self.heats[later[0]]
-                return NotYet(heat.id, heat.round.date)
+                first = self.heats[later[0]]
+                today = at.astimezone(ZoneInfo(self.contest.timezone)).date()
+                return NotYet(first.id, first.round.date,
+                              first.round.start if first.round.date == today else None)
+            if not started and not already:
+                return NothingToStart()
             if not started:
                 return AlreadyStarted(tuple(already))
-            return ClocksStarted(tuple(started), tuple(already))
+            return ClocksStarted(tuple(started), tuple(already), tuple(later))
 
     async def _to_start(self, category: str | None, at: datetime
                         ) -> tuple[list[str], list[str]]:
-        """The clocks to start, and the heats left for their later day."""
+        """The clocks to start, and the heats left for their scheduled time."""
         if category is not None:
             cat = self.contest.category(category)
             if cat is None or not cat.rounds:
-                return [category], []  # a heat, or a category played in one round
+                return [category], []  # a heat, or a category played once
             cats = [cat]
         else:
             cats = list(self.contest.categories)
@@ -1039,10 +1126,13 @@ class ContestDay:
                 continue
             lineup = await self.lineups(c)
             r = len(lineup) - 1
+            rnd = c.rounds[r]
             heats = [Heat(c, r, h).id for h in range(1, len(lineup[r]) + 1) if lineup[r][h - 1]]
             waiting = [h for h in heats if (await self.clock(h)).started is None]
-            if waiting and c.rounds[r].date > today:
-                later.append(waiting[0])  # another day's round: started on its day
+            early = rnd.date > today or (
+                category is None and rnd.start is not None and at < rnd.start - EARLY_START)
+            if waiting and early:
+                later.append(waiting[0])  # its day, or its time, has not come
             elif waiting or heats:
                 due.append(waiting[0] if waiting else heats[-1])
         return due, later
@@ -1297,9 +1387,9 @@ class ContestDay:
         update_id: int | None,
     ) -> PiecesRecorded | Refusal:
         async with self.store.transaction() as tx:
-            state = await self.state(number)
-            if state is None:
-                return UnknownEntry(number)
+            state = await self._in_play(number, at)
+            if isinstance(state, Refusal):
+                return state
             if count < 0 or count > state.category.pieces:
                 return PiecesRange(count, state.category.pieces)
             if state.finish is not None:
@@ -1359,9 +1449,9 @@ class ContestDay:
         if kind is None:
             return UnknownPenalty(kind_id, tuple(k.id for k in self.contest.penalties))
         async with self.store.transaction() as tx:
-            state = await self.state(number)
-            if state is None:
-                return UnknownEntry(number)
+            state = await self._in_play(number, at)
+            if isinstance(state, Refusal):
+                return state
             eid = await tx.add_event(
                 at=at, kind="penalty", role=role, actor=actor, entry=number, value=count,
                 ref=kind.id, category=state.unit, update_id=update_id,
@@ -1379,9 +1469,9 @@ class ContestDay:
                 return NothingToUndo()
             last = mine[-1]
             heat = self.heats.get(last.category or "")
-            if heat is not None and last.kind in VOLUNTEER_KINDS and \
+            if heat is not None and \
                     await self.confirmed_rounds(heat.category) > heat.round_index:
-                return RoundClosed(heat.id)  # its qualifiers are on their way
+                return RoundClosed(heat.id)  # a result, or its clock: its qualifiers are known
             eid = await tx.add_event(
                 at=at, kind="undo", role=role, actor=actor, entry=last.entry,
                 category=last.category, supersedes=last.id, update_id=update_id,

@@ -24,6 +24,7 @@ from bot.domain.registration import (
     is_local,
     name_key,
 )
+from bot.domain.rounds import Heat
 from bot.services.contest_day import ContestDay
 from bot.services.outcomes import new_code
 from bot.services.registrations import Registrations
@@ -559,19 +560,24 @@ async def result_rows(contest: Contest, day: ContestDay, category: str | None = 
     asked = [q for q in contest.questions if not q.yes_no]
     rows: list[list[object]] = [[*RESULT_COLUMNS, *(q.id for q in asked)]]
     heat = day.heats.get(category or "")
+    whole = day.rounds.get(category or "")  # a round of several heats, over all of them
+    if whole is not None:
+        heat = Heat(whole[0], whole[1], 1)
     cats = [heat.play] if heat is not None else [
         c for c in contest.categories if category is None or c.id == category]
     entries = {e.number: e for e in await day.store.entries()} if asked else {}
     for cat in cats:
         extras = {x.id: x.name for x in cat.extra_prizes}
         pieces_in = {r.id: r.pieces for r in cat.rounds}
-        for r in await day.ranking(cat, at):
+        ranking = (await day.round_ranking(*whole))[1] if whole is not None else \
+            await day.ranking(cat, at)
+        for r in ranking:
             c = r.competitor
             size = pieces_in.get(r.round or "", cat.pieces)
             esc = c.escape
             entry = entries.get(c.number)
             rows.append([
-                cat.id,
+                category if whole is not None else cat.id,
                 r.position if r.position is not None else "",
                 c.number,
                 "; ".join(c.names),

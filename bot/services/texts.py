@@ -31,13 +31,17 @@ from bot.services.contest_day import (
     CooldownPastEnd,
     EscapeNotOver,
     EscapeOver,
+    HeatNotStarted,
     HintTaken,
     InTheFuture,
     InviteUsed,
+    NoQualifiers,
     NoSplits,
     NotEscape,
+    NothingToStart,
     NothingToUndo,
     NotPaused,
+    NotReached,
     NotYet,
     PastEscapeLimit,
     PastLimit,
@@ -249,10 +253,27 @@ def _desk_refusal(lang: str, refused: Refusal, contest: Contest) -> str | None:
         case RoundClosed(heat=heat):
             return tr(lang, "{heat} is confirmed: its results can't change any more.",
                       heat=_heat_by_id(lang, contest, heat))
-        case NotYet(heat=heat, day=day):
+        case NotYet(heat=heat, day=day, start=None):
             return tr(lang, "Nothing to start today: {heat} is on {day}. To start it now "
                       "anyway: /inicio {id}", heat=_heat_by_id(lang, contest, heat),
                       day=day_text(lang, day), id=heat)
+        case NotYet(heat=heat, day=day, start=datetime() as start):
+            return tr(lang, "Nothing to start now: {heat} starts at {time}. To start it now "
+                      "anyway: /inicio {id}", heat=_heat_by_id(lang, contest, heat),
+                      time=clock_time(contest, start)[:5], id=heat)
+        case NotReached(heat=heat):
+            return tr(lang, "{heat} has nobody in it yet: its entrants are known once the round "
+                      "before is confirmed (/confirmar_ronda).",
+                      heat=_heat_by_id(lang, contest, heat))
+        case HeatNotStarted(heat=heat):
+            return tr(lang, "{heat} has not been played: start its clock with /inicio {id} "
+                      "first.", heat=_heat_by_id(lang, contest, heat), id=heat)
+        case NoQualifiers(heat=heat):
+            return tr(lang, "Nobody goes through from {heat} by the contest file's rule "
+                      "(advance): check the results, or the rule, before confirming.",
+                      heat=_round_by_heat(lang, contest, heat))
+        case NothingToStart():
+            return tr(lang, "Nothing to start: no category or heat is waiting for its clock.")
         case RoundsOver(category=category):
             return tr(lang, "Every round of {category} is already confirmed.",
                       category=category)
@@ -262,6 +283,11 @@ def _desk_refusal(lang: str, refused: Refusal, contest: Contest) -> str | None:
 def _heat_by_id(lang: str, contest: Contest, heat_id: str) -> str:
     heat = next((h for c in contest.categories for h in heats_of(c) if h.id == heat_id), None)
     return heat_name(lang, contest, heat) if heat is not None else heat_id
+
+
+def _round_by_heat(lang: str, contest: Contest, heat_id: str) -> str:
+    heat = next((h for c in contest.categories for h in heats_of(c) if h.id == heat_id), None)
+    return round_name(lang, contest, heat.category, heat.round_index) if heat else heat_id
 
 
 def day_text(lang: str, day: date) -> str:
@@ -301,9 +327,17 @@ def plays_text(lang: str, contest: Contest, number: int, heat: Heat, table: int)
 
 
 def out_text(lang: str, contest: Contest, number: int, category: Category, index: int,
-             row: Row | None) -> str:
-    """To an entry that did not go through to the next round."""
+             row: Row | None, played: bool = False) -> str:
+    """To an entry that did not go through to the next round (``played``: its place there
+    is not at hand, as for /series)."""
     name = round_name(lang, contest, category, index)
+    if played and index == len(category.rounds) - 1:
+        return tr(lang, "Entry #{entry}: {round} of {category} is over; its results are "
+                  "final.", entry=number, round=name, category=category.name)
+    if played:
+        return tr(lang, "Entry #{entry} did not go through after {round} of {category}. "
+                  "Thank you for taking part!", entry=number, round=name,
+                  category=category.name)
     if row is None or row.position is None:
         return tr(lang, "Entry #{entry}: {round} of {category} is over, and it has no result "
                   "in it. Thank you for taking part!", entry=number, round=name,
