@@ -100,33 +100,38 @@ def rank(
 
     rows: list[Row] = []
     for group, is_finished in ((finished, True), (by_pieces, False)):
-        for _, tied in groupby(group, key=key):
+        for _, run in groupby(group, key=key):
+            tied = list(run)
             position = len(rows) + 1  # entries with the same key share the position
+            won = prize_of(category.prizes, position, len(tied), shared_prizes)
             for value, c in tied:
-                rows.append(Row(position, c, is_finished, value if is_finished else None, None))
+                rows.append(Row(position, c, is_finished, value if is_finished else None, won))
     for c in sorted(unranked, key=lambda x: x.number):
         rows.append(Row(None, c, False, None, None))
-    return award(category, rows, shared_prizes)
+    return _award_extras(category, rows)
+
+
+def prize_of(prizes: tuple[str, ...], position: int | None, tied: int,
+             shared_prizes: str = "each") -> str | None:
+    """The prize of a place shared by ``tied`` entries: that place's for each ("each"), or
+    the prizes of the places they take up together, shared ("pooled": "1st + 2nd")."""
+    if position is None or position > len(prizes):
+        return None
+    if shared_prizes == "pooled" and tied > 1:
+        return " + ".join(prizes[position - 1:position - 1 + tied])
+    return prizes[position - 1]
 
 
 def award(category: Category, rows: list[Row], shared_prizes: str = "each") -> list[Row]:
-    """The category's prizes by position, then its extra prizes. Entries sharing a place each
-    get that place's prize ("each"), or together the prizes of the places they take up,
-    shared ("pooled": two tied first take "1st + 2nd")."""
-    prizes = category.prizes
+    """The category's prizes by the rows' positions (see ``prize_of``), then its extra
+    prizes: for rows placed by another ranking (a classification over rounds)."""
     sizes: dict[int, int] = {}
     for r in rows:
         if r.position is not None:
             sizes[r.position] = sizes.get(r.position, 0) + 1
-
-    def prize(position: int | None) -> str | None:
-        if position is None or position > len(prizes):
-            return None
-        if shared_prizes == "pooled" and sizes[position] > 1:
-            return " + ".join(prizes[position - 1:position - 1 + sizes[position]])
-        return prizes[position - 1]
-
-    return _award_extras(category, [replace(r, prize=prize(r.position)) for r in rows])
+    return _award_extras(category, [
+        replace(r, prize=prize_of(category.prizes, r.position, sizes.get(r.position or 0, 0),
+                                  shared_prizes)) for r in rows])
 
 
 def _award_extras(category: Category, rows: list[Row]) -> list[Row]:
