@@ -8,6 +8,8 @@ import entries FILE.csv     load entries registered elsewhere
 backup FILE                 a consistent copy of the database, while the bot runs
 cards [--category C]        table cards (number, names, QR code of the join link) as PDF
                             on stdout
+tables [--category C]       table lists of the round being played (contests in rounds) as
+                            PDF on stdout
 export entries              entries as CSV on stdout
 export results [--category C]
                             results as CSV on stdout
@@ -40,6 +42,7 @@ from bot.services.csvio import (
 )
 from bot.services.registrations import Registrations
 from bot.services.summary import summary
+from bot.services.tables import round_sheets, tables_pdf
 from bot.storage.store import Store, StoreError, copy_database
 from bot.support.logsetup import setup_logging
 from bot.support.loop import use_uvloop
@@ -202,6 +205,25 @@ def _cards(args: argparse.Namespace) -> int:
     return cards_command(args)
 
 
+def _tables(args: argparse.Namespace) -> int:
+
+    async def work(config: Config, contest: Contest, store: Store) -> int:
+        with_rounds = [c for c in contest.categories if c.rounds
+                       and (args.category is None or c.id == args.category)]
+        if not with_rounds:
+            known = ", ".join(c.id for c in contest.categories if c.rounds) or "none"
+            return fail(f"no such category played in rounds (with rounds: {known})")
+        if sys.stdout.isatty():
+            return fail("the PDF goes to standard output: redirect it, e.g. > tables.pdf")
+        day = ContestDay(contest, store, config.organisers)
+        sheets = [s for c in with_rounds for s in await round_sheets(day, c, contest.language)]
+        sys.stdout.buffer.write(tables_pdf(contest, sheets, contest.language))
+        sys.stdout.buffer.flush()
+        return 0
+
+    return _with_store(False, work)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Puzzle contest bot")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -238,6 +260,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("cards", help="table cards with QR codes to link phones, PDF on stdout")
     p.add_argument("--category", default=None, help="only this category's entries")
     p.set_defaults(func=_cards)
+    p = sub.add_parser("tables", help="table lists of the round being played, PDF on stdout")
+    p.add_argument("--category", default=None, help="only this category")
+    p.set_defaults(func=_tables)
     return parser
 
 

@@ -300,3 +300,24 @@ def test_import_where_payment_is_required_needs_paid_at_and_round_trips(tmp_path
     [copy] = exported(tmp_path, billom, db="y.sqlite3")
     assert {k: copy[k] for k in ("names", "born", "registered_at", "paid_at", "status")} == {
         k: row[k] for k in ("names", "born", "registered_at", "paid_at", "status")}
+
+
+def test_tables_prints_the_rounds_table_lists(tmp_path):
+    contest = ROOT / "contests" / "championship-2027.toml"
+    db = tmp_path / "c.sqlite3"
+    csv_file = tmp_path / "in.csv"
+    csv_file.write_text("number,category,names,born,country,registered_at\n"
+                        "1,solo,Ana Uno,1990,ES,2027-04-01T10:00:00\n"
+                        "2,solo,Bea Dos,1991,FR,2027-04-01T10:00:00\n", encoding="utf-8")
+    env = {"PUZZLEBOT_CONTEST": str(contest), "PUZZLEBOT_DB": str(db)}
+    assert run(["import", "entries", str(csv_file)], env=env).returncode == 0
+    out = subprocess.run([sys.executable, "-m", "bot", "tables", "--category", "solo"],
+                         cwd=ROOT, env={**os.environ, **env}, capture_output=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith(b"%PDF")
+    refused = run(["tables", "--category", "nope"], env=env)
+    assert refused.returncode == 2
+    assert "no such category played in rounds (with rounds: solo, pairs, teams)" in refused.stderr
+    castrillo = run(["tables"], env={"PUZZLEBOT_CONTEST": str(CASTRILLO),
+                                     "PUZZLEBOT_DB": str(db)})
+    assert "with rounds: none" in castrillo.stderr

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import tomllib
+from dataclasses import replace
 from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -229,6 +230,9 @@ def test_the_contest_file_gives_rounds_their_own_day_puzzle_and_limit(tmp_path: 
      "categories[0].rounds[2].pieces"),
     (("puzzles = [500, 500]", "puzzles = [500]"), "categories[0].rounds[2].puzzles"),
     (("heats = 2", "heats = 0"), "categories[0].rounds[0].heats"),
+    (("heats = 2", 'heats = 2\nseating = "seeded"'), "categories[0].rounds[0].seating"),
+    (("heats = 2", 'heats = 2\nseating = "random"'), "categories[0].rounds[0].seating"),
+    (("heats = 2", "heats = 2\nper_table = 5"), "categories[0].rounds[0].per_table"),
 ])
 def test_a_bad_round_is_refused_with_its_key(change: tuple[str, str], key: str) -> None:
     text = CONTEST.replace(*change)
@@ -486,3 +490,70 @@ def test_a_break_on_another_day_of_the_contest() -> None:
     contest = parse_contest(tomllib.loads(text), "x.toml")
     assert contest.breaks[0].start == datetime(2027, 7, 3, 12, 0, tzinfo=TZ)
     assert contest.breaks[0].end == datetime(2027, 7, 3, 12, 30, tzinfo=TZ)
+
+
+def test_seating_by_blocks_by_a_draw_anyone_can_repeat_or_seeded() -> None:
+    from bot.domain.rounds import draw, seat, table_number
+    cat = _cat()  # heats: 2 heats, blocks; semi: seeded
+    assert seat(cat, 0, [8, 1, 5, 3, 2]) == [[1, 2, 3], [5, 8]]
+    assert seat(cat, 1, [8, 1, 5]) == [[8, 1, 5]]  # one heat, best first
+    drawn = replace(cat, rounds=(replace(cat.rounds[0], seating="draw"),) + cat.rounds[1:])
+    heats = seat(drawn, 0, list(range(1, 21)))
+    assert sorted(n for h in heats for n in h) == list(range(1, 21))
+    assert heats != [list(range(1, 11)), list(range(11, 21))]  # not the blocks
+    assert seat(drawn, 0, list(reversed(range(1, 21)))) == heats  # the same entrants: same
+    assert draw("solo/heats", range(1, 30)) != draw("pairs/heats", range(1, 30))
+    assert [table_number(i, 2) for i in range(5)] == [1, 1, 2, 2, 3]
+
+
+async def test_two_pairs_per_table_in_the_messages(tmp_path: Path) -> None:
+    text = CONTEST.replace('id = "semi"', 'id = "semi"\nper_table = 2', 1)
+    h = await open_day(tmp_path, text, entries=4)
+    try:
+        await h.send(BOSS, "/inicio", DAY1)
+        for n in (1, 2):
+            await h.send(VIC, f"/fin {n} 0:4{n}:00", DAY1 + timedelta(minutes=59))
+        await h.send(BOSS, "/inicio", DAY1 + timedelta(hours=2))
+        for n in (3, 4):
+            await h.send(VIC, f"/fin {n} 0:3{n}:00", DAY1 + timedelta(hours=2, minutes=50))
+        calls = await h.send(BOSS, "/confirmar_ronda", DAY1 + timedelta(hours=3))
+        assert said(calls, BOSS)[0].splitlines()[2:] == [
+            "  table 1: #3 Player 3", "  table 1: #4 Player 4", "  table 2: #1 Player 1",
+            "  table 2: #2 Player 2"]
+        assert "table 2." in said(calls, player(2))[0]
+    finally:
+        await h.stop()
+
+
+async def test_the_table_lists_print_each_heat_with_its_tables(tmp_path: Path) -> None:
+    pypdf = pytest.importorskip("pypdf")
+    text = CONTEST.replace('id = "semi"', 'id = "semi"\nper_table = 2', 1)
+    h = await open_day(tmp_path, text, entries=6)
+    try:
+        calls = await h.send(BOSS, "/mesas", DAY1 - timedelta(hours=1))
+        doc = next(c for c in calls if c.method == "sendDocument")
+        reader = pypdf.PdfReader(io.BytesIO(doc.params["document"]["bytes"]))
+        pages = [p.extract_text() for p in reader.pages]
+        assert len(pages) == 2  # one page per heat
+        assert "Individual — Heats 1" in pages[0] and "Friday 2 July at 10:00" in pages[0]
+        assert "#1" in pages[0] and "Player 3" in pages[0] and "#4" not in pages[0]
+        assert "Individual — Heats 2" in pages[1] and "Player 6" in pages[1]
+        # refused to someone else, like every organisers' command
+        assert [c.method for c in await h.send(VIC, "/mesas", DAY1)] == ["sendMessage"]
+    finally:
+        await h.stop()
+
+
+async def test_the_scoreboard_shows_each_entrys_table(tmp_path: Path) -> None:
+    from bot.tools.scoreboard import scoreboard_data
+    text = CONTEST.replace("heats = 2\n", "heats = 2\nper_table = 2\n", 1)
+    h = await open_day(tmp_path, text, entries=4)
+    try:
+        await h.send(BOSS, "/inicio", DAY1)
+        svc = h.services
+        data = await scoreboard_data(svc.day, svc.contest, DAY1 + timedelta(minutes=5))
+        heat1 = next(c for c in data["categories"] if c["id"] == "solo-heats1")
+        assert heat1["name"] == "Individual — Heats 1"
+        assert {r["number"]: r["table"] for r in heat1["rows"]} == {1: 1, 2: 1}
+    finally:
+        await h.stop()

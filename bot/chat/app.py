@@ -61,6 +61,7 @@ HANDLERS = {
     "clasificacion": staff.clasificacion,
     "confirmar_ronda": rounds.confirmar_ronda,
     "series": rounds.series,
+    "mesas": rounds.mesas,
     "parcial": rounds.parcial,
     "voluntario": staff.voluntario,
     "mis_inscripciones": registration.mis_inscripciones,

@@ -102,6 +102,14 @@ class Round:
     heats: int = 1
     advance: Advancement | None = None  # None only for the last round
     puzzles: tuple[int, ...] = ()  # pieces of each puzzle played in sequence (split times)
+    # how entrants are split into heats and seated: "blocks" (by entry number), "draw" (a
+    # random draw anyone can repeat) or "seeded" (by the round before's results, the
+    # fastest at the front); "" is "blocks" for a first round, "seeded" for a later one
+    seating: str = ""
+    per_table: int = 1  # entries sharing a table (two pairs at one table: 2)
+
+    def seating_rule(self, first: bool) -> str:
+        return self.seating or ("blocks" if first else "seeded")
 
 
 @dataclass(frozen=True)

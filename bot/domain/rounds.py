@@ -10,6 +10,7 @@ organiser confirmed the round before, split so every heat gets its share of the 
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
@@ -68,10 +69,40 @@ def round_play(category: Category, round_index: int) -> Category:
                    id=f"{category.id}-{category.rounds[round_index].id}")
 
 
-def split_in_order(numbers: Sequence[int], heats: int) -> list[list[int]]:
-    """The first round: entries in order of number, in blocks of (nearly) equal size, the
-    first heats taking one more when they do not divide evenly."""
-    ordered = sorted(numbers)
+SEATINGS = ("blocks", "draw", "seeded")
+
+
+def seat(category: Category, round_index: int, entrants: Sequence[int]) -> list[list[int]]:
+    """A round's heats, each in table order, by the round's ``seating``: ``entrants`` are the
+    category's confirmed entries (first round) or the qualifiers best first (later ones)."""
+    rnd = category.rounds[round_index]
+    rule = rnd.seating_rule(round_index == 0)
+    if rule == "seeded":
+        return split_seeded(entrants, rnd.heats)
+    if rule == "draw":
+        return split_in_order(draw(f"{category.id}/{rnd.id}", entrants), rnd.heats,
+                              keep_order=True)
+    return split_in_order(entrants, rnd.heats)
+
+
+def draw(salt: str, entrants: Sequence[int]) -> list[int]:
+    """A random order of ``entrants`` that anyone can repeat: the same round and the same
+    entrants always give the same draw (a restart draws nothing again)."""
+    drawn = sorted(entrants)
+    random.Random(f"{salt}:{','.join(map(str, drawn))}").shuffle(drawn)
+    return drawn
+
+
+def table_number(index: int, per_table: int) -> int:
+    """The table of the entry at ``index`` (0-based) of its heat's list."""
+    return index // per_table + 1
+
+
+def split_in_order(numbers: Sequence[int], heats: int,
+                   keep_order: bool = False) -> list[list[int]]:
+    """Entries in order of number (or as given, ``keep_order``), in blocks of (nearly) equal
+    size, the first heats taking one more when they do not divide evenly."""
+    ordered = list(numbers) if keep_order else sorted(numbers)
     size, extra = divmod(len(ordered), heats)
     out, at = [], 0
     for h in range(heats):

@@ -92,6 +92,9 @@ COMMANDS: tuple[Command, ...] = (
     _c("confirmar_ronda", "organiser", "[categoría]: resultados de la ronda definitivos",
        "[catégorie] : résultats de la manche définitifs", "[category]: the round's results "
        "are final", "valider_manche", "confirm_round"),
+    _c("mesas", "organiser", "[categoría]: listas de mesas de la ronda (PDF)",
+       "[catégorie] : listes des tables de la manche (PDF)", "[category]: the round's table "
+       "lists (PDF)", "tables", "tables"),
     _c("pagado", "organiser", "N [fecha]: la inscripción N ha pagado",
        "N [date] : l'équipe N a payé", "N [date]: entry N has paid", "paye", "paid"),
     _c("inscritos", "organiser", "[categoría]: plazas, reservas y lista de espera",

@@ -5,16 +5,17 @@ from __future__ import annotations
 
 from functools import partial
 
-from telegram import Update
+from telegram import InputFile, Update
 from telegram.ext import ContextTypes
 
 from bot.domain.clock import format_duration
 from bot.domain.contest import Category
-from bot.domain.rounds import Heat
+from bot.domain.rounds import Heat, table_number
 from bot.handlers.common import (
     Caller,
     caller,
     notify_entry,
+    organiser,
     parse_int,
     recorder,
     recording,
@@ -25,6 +26,7 @@ from bot.handlers.jobs import schedule_contest_jobs
 from bot.handlers.participant import pick_entry
 from bot.handlers.staff import number_and_time
 from bot.services.outcomes import Refusal
+from bot.services.tables import round_sheets, tables_pdf
 from bot.services.texts import (
     final_place_text,
     lineup_lines,
@@ -85,7 +87,8 @@ async def confirmar_ronda(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
             lines += lineup_lines(who.lang, contest, category, index + 1, out.heats, who_is)
             for h, numbers in enumerate(out.heats, 1):
                 heat = Heat(category, index + 1, h)
-                for table, n in enumerate(numbers, 1):
+                for i, n in enumerate(numbers):
+                    table = table_number(i, heat.round.per_table)
                     await notify_entry(context, n, partial(qualified_text, contest=contest,
                                                            number=n, heat=heat, table=table))
             rows = {r.number: r for r in out.ranking}
@@ -152,6 +155,24 @@ async def series(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                 round=round_name(who.lang, contest, category, index))]
     lines += lineup_lines(who.lang, contest, category, index, lineup[index], who_is)
     await reply(update, "\n".join(lines))
+
+
+async def mesas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/mesas [CATEGORY]``: the table lists of the round being played, one page per heat,
+    as a PDF to print."""
+    who = await organiser(update, context)
+    if who is None:
+        return
+    category = await _round_category(update, who, list(context.args or []))
+    if category is None:
+        return
+    sheets = await round_sheets(who.svc.day, category, who.lang)
+    pdf = tables_pdf(who.svc.contest, sheets, who.lang)
+    msg = update.effective_message
+    assert msg is not None
+    await msg.reply_document(InputFile(pdf, filename=f"tables-{category.id}.pdf"),
+                             caption=sheets[0].title if len(sheets) == 1 else category.name,
+                             do_quote=True)
 
 
 async def parcial(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -35,8 +35,8 @@ from bot.domain.rounds import (
     heats_of,
     merged,
     qualifiers,
-    split_in_order,
-    split_seeded,
+    seat,
+    table_number,
 )
 from bot.services.outcomes import Done, Refusal, UnknownEntry, new_code
 from bot.services.registrations import Registrations
@@ -707,14 +707,13 @@ class ContestDay:
             begun or max(CLOCK.now(), planned))
         numbers = [e.number for e in await self.store.entries(category.id)
                    if places[e.number].status is Status.CONFIRMED]
-        lineup = [split_in_order(numbers, first.heats)]
+        lineup = [seat(category, 0, numbers)]
         confirmed = {e.ref: e for e in await self.store.events(kinds=list(ROUND_KINDS))}
         for i in range(1, len(category.rounds)):
             done = confirmed.get(round_ref(category, i - 1))
             if done is None:
                 break
-            lineup.append(split_seeded([int(n) for n in done.data["qualifiers"]],
-                                       category.rounds[i].heats))
+            lineup.append(seat(category, i, [int(n) for n in done.data["qualifiers"]]))
         if begun is not None:  # fixed from now on: kept until something is written
             cache[category.id] = lineup
         return lineup
@@ -734,7 +733,8 @@ class ContestDay:
         """The entry's table in its heat (1: the front, where the best seed sits)."""
         lineup = await self.lineups(heat.category)
         numbers = lineup[heat.round_index][heat.number - 1]
-        return numbers.index(number) + 1 if number in numbers else None
+        return table_number(numbers.index(number), heat.round.per_table) \
+            if number in numbers else None
 
     async def confirmed_rounds(self, category: Category) -> int:
         """How many of the category's rounds the organiser confirmed as final."""
@@ -877,7 +877,7 @@ class ContestDay:
                 update_id=update_id,
             )
             return RoundConfirmed(category, index, tuple(chosen), tuple(ranking),
-                                  tuple(split_seeded(chosen, category.rounds[index + 1].heats))
+                                  tuple(seat(category, index + 1, chosen))
                                   if rule is not None else ())
 
     async def states(self, category: Category, at: datetime | None = None) -> list[EntryState]:

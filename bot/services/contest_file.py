@@ -38,7 +38,7 @@ from bot.domain.contest import (
     Slot,
 )
 from bot.domain.ranking import SHARED_PRIZES, TIE_BREAKS
-from bot.domain.rounds import heats_of
+from bot.domain.rounds import SEATINGS, heats_of
 from bot.services.csvio import ENTRY_COLUMNS, RESULT_COLUMNS, STATUS_COLUMNS
 
 LANGUAGES = ("es", "fr", "en")
@@ -49,6 +49,7 @@ MAX_AGE = 120  # years, in slots
 MAX_PENALTY = 24 * 3600  # seconds one penalty may add
 ROUND_ID = re.compile(r"[a-z0-9_]{1,24}")
 MAX_HEATS = 50
+MAX_PER_TABLE = 4  # entries sharing one table
 MAX_DAYS = 31  # rounds within a month of the contest's first day
 QUESTION_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
 # a choice is stored, exported ("ES; FR") and joined ("ES/FR"): none of ; / , or line breaks
@@ -443,6 +444,13 @@ def _rounds(t: _Table, pieces: int, time_limit: int, qids: set[str],
         if a is not None and last:
             raise r.ctx.error(r.key("advance"), "is for rounds before the last")
         puzzles = _puzzles(r) or (cat_puzzles if not r.has("pieces") else ())
+        seating = r.get("seating", str, "")
+        if seating and seating not in SEATINGS:
+            raise r.ctx.error(r.key("seating"), f"must be one of {', '.join(SEATINGS)}, "
+                              f"not {seating!r}")
+        if seating == "seeded" and not rounds:
+            raise r.ctx.error(r.key("seating"), "seeded needs a round before (its results); "
+                              "the first round is seated in blocks or drawn")
         rounds.append(Round(
             id=rid, name=_texts(r, "name", True), date=day, start=start,
             pieces=_pieces(r, puzzles, pieces),
@@ -450,6 +458,8 @@ def _rounds(t: _Table, pieces: int, time_limit: int, qids: set[str],
             time_limit=r.duration("time_limit", None) or time_limit,
             heats=r.int("heats", 1, minimum=1, maximum=MAX_HEATS),
             advance=_advancement(a, qids) if a is not None else None,
+            seating=seating,
+            per_table=r.int("per_table", 1, minimum=1, maximum=MAX_PER_TABLE),
         ))
         r.done()
     return tuple(rounds)

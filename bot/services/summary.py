@@ -130,9 +130,14 @@ def summary(contest: Contest) -> str:
             lines.append(
                 f"    {q.places} places kept for {q.for_kind} entries until {_when(q.until)}"
             )
-        for r in c.rounds:
+        for i, r in enumerate(c.rounds):
+            seating = {"blocks": "seated by entry number", "draw": "seated by a draw",
+                       "seeded": "seeded by the round before, fastest at the front"}[
+                r.seating_rule(i == 0)]
             lines.append(f"    round {r.id} ({_round_name(contest, r)}): {_round_when(r)}, "
                          + (f"{r.heats} heats one after the other, " if r.heats > 1 else "")
+                         + f"{seating}, "
+                         + (f"{r.per_table} entries per table, " if r.per_table > 1 else "")
                          + (f"puzzles {' + '.join(str(p) for p in r.puzzles)} pieces"
                             if r.puzzles else f"{r.pieces} pieces")
                          + f", limit {format_duration(r.time_limit)}"

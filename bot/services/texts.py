@@ -13,7 +13,7 @@ from bot.domain.clock import DurationError, format_duration
 from bot.domain.contest import Category, Contest, Slot
 from bot.domain.ranking import Row
 from bot.domain.registration import Ineligible
-from bot.domain.rounds import Heat, heats_of
+from bot.domain.rounds import Heat, heats_of, table_number
 from bot.services.contest_day import (
     AlreadyFinished,
     AlreadyPaused,
@@ -361,8 +361,9 @@ def lineup_lines(lang: str, contest: Contest, category: Category, index: int,
         heat = Heat(category, index, h)
         lines.append(tr(lang, "{heat} ({when}):", heat=heat_name(lang, contest, heat),
                         when=when_text(lang, contest, heat)))
-        for table, n in enumerate(numbers, 1):
-            lines.append(tr(lang, "  table {table}: #{entry} {names}", table=table, entry=n,
+        for i, n in enumerate(numbers):
+            lines.append(tr(lang, "  table {table}: #{entry} {names}",
+                            table=table_number(i, heat.round.per_table), entry=n,
                             names=names(who.get(n, ()))))
         if not numbers:
             lines.append("  " + tr(lang, "No entries."))

@@ -26,8 +26,6 @@ import os
 import re
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 import segno
@@ -35,13 +33,13 @@ from reportlab.lib.pagesizes import A4  # type: ignore[import-untyped]
 from reportlab.lib.units import mm  # type: ignore[import-untyped]
 from reportlab.lib.utils import simpleSplit  # type: ignore[import-untyped]
 from reportlab.pdfbase import pdfmetrics  # type: ignore[import-untyped]
-from reportlab.pdfbase.ttfonts import TTFError, TTFont  # type: ignore[import-untyped]
 from reportlab.pdfgen.canvas import Canvas  # type: ignore[import-untyped]
 
 from bot.domain.contest import Contest
 from bot.domain.registration import Status
 from bot.services.config import ConfigError, base_url, load_settings
 from bot.services.contest_file import ContestFileError, load_contest
+from bot.services.fonts import Fonts, find_fonts
 from bot.services.registrations import Registrations
 from bot.storage.store import Entry, Store, StoreError
 from bot.support import wallclock
@@ -62,28 +60,11 @@ QR_WIDTH = 45 * mm  # the symbol itself; at least 4 cm so a phone reads it from 
 QR_QUIET = 4  # modules of white around the symbol, as the QR standard asks
 CARDS_PER_PAGE = 4
 
-FONT_DIRS = (
-    Path(pdfmetrics.__file__).resolve().parent.parent / "fonts",  # reportlab's own
-    Path("/usr/share/fonts/truetype/dejavu"),  # Debian, Ubuntu
-    Path("/usr/share/fonts/dejavu"),  # Fedora
-    Path("/usr/share/fonts/TTF"),  # Arch
-    Path("/usr/share/fonts/dejavu-sans-fonts"),
-    Path("/usr/local/share/fonts"),
-    Path("/Library/Fonts"),  # macOS
-    Path.home() / "Library" / "Fonts",
-)
 _USERNAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{3,31}")
 
 
 class CardsError(Exception):
     """Cards can't be made: one clear line for the person at the command line."""
-
-
-@dataclass(frozen=True)
-class Fonts:
-    regular: str
-    bold: str
-    unicode: bool  # False: Helvetica, other scripts than Latin print as boxes
 
 
 # -- links and QR codes ----------------------------------------------------------------------
@@ -97,32 +78,6 @@ def join_link(bot_username: str, join_code: str) -> str:
 def qr_code(link: str) -> segno.QRCode:
     """A regular QR code (never a Micro QR), medium error correction or better."""
     return segno.make(link, error="m", micro=False)
-
-
-# -- fonts -----------------------------------------------------------------------------------
-
-
-@lru_cache(maxsize=4)
-def find_fonts(dirs: tuple[Path, ...] = FONT_DIRS) -> Fonts:
-    """DejaVu Sans (regular and bold) from the first folder that has it, else Helvetica."""
-    for folder in dirs:
-        regular = folder / "DejaVuSans.ttf"
-        if not regular.is_file():
-            continue
-        try:
-            pdfmetrics.registerFont(TTFont("PuzzleCards", str(regular)))
-        except (TTFError, OSError):
-            continue
-        bold_name = "PuzzleCards"
-        bold = folder / "DejaVuSans-Bold.ttf"
-        if bold.is_file():
-            try:
-                pdfmetrics.registerFont(TTFont("PuzzleCards-Bold", str(bold)))
-                bold_name = "PuzzleCards-Bold"
-            except (TTFError, OSError):
-                pass
-        return Fonts("PuzzleCards", bold_name, True)
-    return Fonts("Helvetica", "Helvetica-Bold", False)
 
 
 def _fit(text: str, font: str, size: float, width: float, smallest: float) -> float:

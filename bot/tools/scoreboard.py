@@ -39,6 +39,7 @@ from aiohttp import web
 from bot.domain.clock import CategoryClock, format_duration
 from bot.domain.contest import Category, Contest
 from bot.domain.ranking import Row
+from bot.domain.rounds import table_number
 from bot.services.state import EntryState, standings
 from bot.services.texts import heat_name
 from bot.support import wallclock
@@ -69,6 +70,7 @@ LABELS: dict[str, dict[str, str]] = {
         "escape_left": "Escape: quedan {time}",
         "finished_count": "{finished}/{entries} terminados",
         "playing": "En juego",
+        "table": "mesa",
         "waiting": "Esperando",
         "pending": "Sin resultado",
         "ready": "¡Listo!",
@@ -90,6 +92,7 @@ LABELS: dict[str, dict[str, str]] = {
         "escape_left": "Escape : reste {time}",
         "finished_count": "{finished}/{entries} terminés",
         "playing": "En jeu",
+        "table": "table",
         "waiting": "En attente",
         "pending": "Sans résultat",
         "ready": "Fini !",
@@ -111,6 +114,7 @@ LABELS: dict[str, dict[str, str]] = {
         "escape_left": "Escape: {time} left",
         "finished_count": "{finished}/{entries} finished",
         "playing": "Playing",
+        "table": "table",
         "waiting": "Waiting",
         "pending": "No result",
         "ready": "Done!",
@@ -240,6 +244,17 @@ async def category_data(day: ContestDay, contest: Contest, category: Category, n
     clk = clock_data(category, clock, now, rate)
     now_t = clock.elapsed(now)
     escape_limit = contest.escape.time_limit if category.escape and contest.escape else None
+    tables: dict[int, int] = {}
+    if heat is not None:  # each entry's table in its heat
+        lineup = await day.lineups(heat.category)
+        if heat.round_index < len(lineup):
+            numbers = lineup[heat.round_index][heat.number - 1]
+            tables = {n: table_number(i, heat.round.per_table) for i, n in enumerate(numbers)}
+    rows_data = [_row_data(r, by_number.get(r.number), clk, now_t, category, words)
+                 for r in rows]
+    for row in rows_data:
+        if row["number"] in tables:
+            row["table"] = tables[row["number"]]
     return {
         "id": category.id,
         "name": category.name if heat is None else
@@ -252,8 +267,7 @@ async def category_data(day: ContestDay, contest: Contest, category: Category, n
         "clock": clk,
         "entries": len(rows),
         "finished": sum(1 for r in rows if r.finished),
-        "rows": [_row_data(r, by_number.get(r.number), clk, now_t, category, words)
-                 for r in rows],
+        "rows": rows_data,
     }
 
 
