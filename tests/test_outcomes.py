@@ -84,12 +84,16 @@ def an_instance(cls: type[Refusal]) -> Refusal:
         values["day"] = T0.date()
     if "category" in values:
         values["category"] = "parejas"
+    if "start" in values:
+        values["start"] = T0
+    if "outcome" in values:
+        values["outcome"] = "dsq"
     return cls(**values)
 
 
 def test_every_refusal_has_its_own_reason_code() -> None:
     codes = [cls.code for cls in refusals() if cls is not Unforeseen]
-    assert len(codes) == len(set(codes)) == 39
+    assert len(codes) == len(set(codes)) == 45
     assert all(codes)
 
 

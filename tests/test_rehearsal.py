@@ -86,7 +86,8 @@ def test_the_championship_rehearsal_plays_every_round_and_advances(tmp_path):
                  "/inicio teams-final", "Individual: Heats confirmed.",
                  "Individual: Semi-final confirmed.", "Individual: Final confirmed. Final "
                  "classification:", "Teams: Final confirmed.", "goes through to Final",
-                 "/parcial"):
+                 "/parcial", "dns -> Entry", "dsq pieces taken from another table -> Entry",
+                 ": did not start", ": disqualified (pieces taken from another table)"):
         assert text in out, (text, out[-3000:])
     assert "Individual - classification\n  1. #" in out
     assert "all checked against the spec: OK" in out and "errors in the bot's log: none" in out

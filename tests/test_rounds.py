@@ -557,3 +557,51 @@ async def test_the_scoreboard_shows_each_entrys_table(tmp_path: Path) -> None:
         assert {r["number"]: r["table"] for r in heat1["rows"]} == {1: 1, 2: 1}
     finally:
         await h.stop()
+
+
+async def test_did_not_start_and_disqualified_are_not_placed_and_never_advance(
+        tmp_path: Path) -> None:
+    from bot.services.csvio import result_rows
+    h = await open_day(tmp_path, entries=4)
+    try:
+        await h.send(BOSS, "/inicio", DAY1)
+        at = DAY1 + timedelta(minutes=59)
+        await h.send(VIC, "/fin 1 0:40:00", at)
+        await h.send(VIC, "/fin 2 0:41:00", at)
+        assert said(await h.send(VIC, "/estado 2 dsq", at), VIC) == [
+            "Give the reason of entry 2's disqualification: /estado 2 dsq REASON"]
+        calls = await h.send(VIC, "/estado 2 dsq  pieces   taken from another table", at)
+        assert said(calls, VIC) == [
+            "Entry 2: disqualified (pieces taken from another table). It is not placed and "
+            "does not advance (/deshacer to take it back)."]
+        assert said(calls, player(2)) == [
+            "Your entry is recorded as disqualified (pieces taken from another table). Ask "
+            "the organisers if this is wrong."]
+        assert said(await h.send(VIC, "/estado 2 DQ again", at), VIC) == [
+            "Entry 2 is already recorded as disqualified."]
+        await h.send(VIC, "/status 1 np", at)  # the English alias, the Spanish "no presentado"
+        await h.send(VIC, "/deshacer", at)  # taken back: #1 keeps its finish
+        assert said(await h.send(VIC, "/estado 9 dns", at), VIC) == [
+            "There is no entry number 9."]
+        assert said(await h.send(VIC, "/estado 1 maybe", at), VIC) == [
+            "Usage: /estado N dns|dsq [REASON]"]
+        await h.send(BOSS, "/inicio", DAY1 + timedelta(hours=2))
+        await h.send(VIC, "/fin 3 0:30:00", DAY1 + timedelta(hours=2, minutes=50))
+        await h.send(VIC, "/estado 4 dns", DAY1 + timedelta(hours=2, minutes=50))
+        ranking = "\n".join(said(await h.send(BOSS, "/clasificacion solo-heats1", at), BOSS))
+        assert ranking.splitlines()[1:] == [
+            "1. #1 Player 1: 0:40:00",
+            "- #2 Player 2: disqualified (pieces taken from another table)"], ranking
+        # a DNS does not hold the round up; neither goes through
+        calls = await h.send(BOSS, "/confirmar_ronda", DAY1 + timedelta(hours=2, minutes=51))
+        assert said(calls, BOSS)[0].startswith("Individual: Heats confirmed. 2 go through")
+        svc = h.services
+        rows = await result_rows(svc.contest, svc.day, "solo-heats")
+        table = {r[2]: dict(zip(rows[0], r, strict=True)) for r in rows[1:]}
+        assert (table[2]["position"], table[2]["outcome"], table[2]["outcome_reason"]) == (
+            "", "dsq", "pieces taken from another table")
+        assert (table[4]["position"], table[4]["outcome"]) == ("", "dns")
+        history = "\n".join(said(await h.send(VIC, "/historial 2", at), VIC))
+        assert "disqualified (pieces taken from another table) 0:59:00 (Heats 1)" in history
+    finally:
+        await h.stop()

@@ -53,6 +53,7 @@ HANDLERS = {
     "fin": staff.fin,
     "piezas": staff.piezas,
     "penalizacion": staff.penalizacion,
+    "estado": staff.estado,
     "deshacer": staff.deshacer,
     "historial": staff.historial,
     "inicio": staff.inicio,

@@ -25,6 +25,8 @@ class Competitor:
     # "earlier_round": the ranking time in the round before (lower is better; None: last)
     earlier: int | None = None
     splits: tuple[int, ...] = ()  # contest times the puzzles before the last were finished
+    outcome: str | None = None  # "dns" (did not start) or "dsq" (disqualified): not placed
+    outcome_reason: str = ""
     shown: tuple[str, ...] = ()  # its answers to the questions shown in rankings ("ES")
 
 
@@ -74,7 +76,9 @@ def rank(
     unranked: list[Competitor] = []
     for c in competitors:
         t = ranking_time(c)
-        if (
+        if c.outcome is not None:  # did not start, or disqualified: never placed
+            unranked.append(c)
+        elif (
             c.finish is not None
             and t is not None
             and within_limit(c.finish, category.time_limit, limit_inclusive)
@@ -106,7 +110,9 @@ def rank(
             won = prize_of(category.prizes, position, len(tied), shared_prizes)
             for value, c in tied:
                 rows.append(Row(position, c, is_finished, value if is_finished else None, won))
-    for c in sorted(unranked, key=lambda x: x.number):
+    # no result yet first, then those who did not start, then the disqualified
+    order = {None: 0, "dns": 1, "dsq": 2}
+    for c in sorted(unranked, key=lambda x: (order.get(x.outcome, 3), x.number)):
         rows.append(Row(None, c, False, None, None))
     return _award_extras(category, rows)
 

@@ -36,6 +36,7 @@ from bot.services.texts import (
     event_name,
     heat_name,
     history_lines,
+    outcome_text,
     penalty_name,
     ranking_lines,
     refusal,
@@ -199,6 +200,38 @@ async def piezas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         else:
             text = tr(who.lang, "Entry {entry}: {count} pieces.", entry=number, count=count)
         await reply(update, text)
+
+
+OUTCOME_WORDS = {"dns": "dns", "np": "dns", "abs": "dns", "dsq": "dsq", "dq": "dsq"}
+MAX_REASON = 200
+
+
+async def estado(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/estado N dns|dsq [REASON]``: entry N did not start, or is disqualified (a reason is
+    needed): it is not placed and never advances. /deshacer takes it back."""
+    who = await recorder(update, context, "volunteer")
+    if who is None:
+        return
+    msg = update.effective_message
+    words = ((msg.text or "") if msg is not None else "").split(maxsplit=3)[1:]
+    number = parse_int(words[0]) if words else None
+    outcome = OUTCOME_WORDS.get(words[1].lower()) if len(words) >= 2 else None
+    if number is None or outcome is None:
+        await _usage(update, who, "/estado N dns|dsq [REASON]")
+        return
+    reason = " ".join(words[2].split())[:MAX_REASON] if len(words) == 3 else ""
+    async with recording(who.svc):
+        out = await who.svc.day.outcome(who.user_id, _role(who), number, outcome, reason,
+                                        who.at, update.update_id)
+        if isinstance(out, Refusal):
+            await _refuse(update, who, out)
+            return
+        await reply(update, tr(who.lang, "Entry {entry}: {outcome}. It is not placed and does "
+                               "not advance (/deshacer to take it back).", entry=number,
+                               outcome=outcome_text(who.lang, outcome, reason)))
+        await notify_entry(context, number, lambda lang: tr(
+            lang, "Your entry is recorded as {outcome}. Ask the organisers if this is wrong.",
+            outcome=outcome_text(lang, outcome, reason)))
 
 
 async def penalizacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -51,6 +51,7 @@ class Championship:
         self.contest = rehearsal.contest
         self.confirmed = confirmed
         self.played: set[str] = set()
+        self.outcomes = False  # the DNS and the DSQ played (once, in the first heat of 3+)
 
     def days(self) -> list[date]:
         found = {self.contest.date}
@@ -118,11 +119,20 @@ class Championship:
                 assert moment is not None
                 return moment
 
+            # once in the rehearsal: an entry that does not turn up, and one disqualified
+            no_show = s.numbers[0] if not self.outcomes and len(s.numbers) >= 3 else None
+            cheat = s.numbers[-1] if no_show is not None else None
+            if no_show is not None:
+                self.outcomes = True
+                add(real(5 * 60), reh.volunteers[0], f"/estado {no_show} dns")
             for n in s.numbers:
                 team = next((t for t in reh.teams if t.number == n), None)
-                if team is None:
+                if team is None or n == no_show:
                     continue
                 vol = reh.rng.choice(reh.volunteers)
+                if n == cheat:
+                    add(real(s.time_limit + 240), reh.volunteers[0],
+                        f"/estado {n} dsq pieces taken from another table")
                 finish = reh.rng.uniform(0.45, 1.2) * s.time_limit
                 for k in range(1, s.puzzles):
                     split = min(finish, s.time_limit) * k / s.puzzles

@@ -53,7 +53,8 @@ from bot.services.state import (
 from bot.storage.store import Entry, Event, Store, to_ts
 from bot.support.wallclock import CLOCK
 
-VOLUNTEER_KINDS = ("stage", "escape", "finish", "pieces", "penalty", "split")
+VOLUNTEER_KINDS = ("stage", "escape", "finish", "pieces", "penalty", "split", "outcome")
+OUTCOMES = ("dns", "dsq")  # did not start, disqualified
 EARLY_START = timedelta(minutes=30)  # /inicio starts a round's heat from this long before
 ROUND_KINDS = ("round_final",)  # who goes on: the lineups of the rounds after the first
 PLACE_KINDS = ("entry", "payment", "withdraw")
@@ -286,6 +287,23 @@ class BeforeSplit(Refusal):
     code: ClassVar[str] = "before_split"
     entry: int
     time: int
+
+
+@dataclass(frozen=True)
+class ReasonNeeded(Refusal):
+    """A disqualification is recorded with its reason."""
+
+    code: ClassVar[str] = "reason_needed"
+    entry: int
+
+
+@dataclass(frozen=True)
+class AlreadyOutcome(Refusal):
+    """The entry already has this outcome recorded."""
+
+    code: ClassVar[str] = "already_outcome"
+    entry: int
+    outcome: str
 
 
 @dataclass(frozen=True)
@@ -534,6 +552,16 @@ class SplitRecorded(Done):
     puzzle: int
     puzzles: int
     time: int
+    event_id: int | None = None
+
+
+@dataclass(frozen=True)
+class OutcomeRecorded(Done):
+    """Entry ``entry`` recorded as ``outcome`` ("dns" or "dsq"), with ``reason``."""
+
+    entry: int
+    outcome: str
+    reason: str
     event_id: int | None = None
 
 
@@ -855,7 +883,8 @@ class ContestDay:
                 if rows and clock.started is None:
                     return HeatNotStarted(heat.id)
                 now = clock.elapsed(at)
-                waiting = tuple(r.number for r in rows if r.position is None)
+                waiting = tuple(r.number for r in rows
+                                if r.position is None and r.competitor.outcome is None)
                 if waiting and (now is None or now < heat.play.time_limit):
                     return RoundNotOver(heat.id, waiting)
             rule = category.rounds[index].advance
@@ -1405,6 +1434,32 @@ class ContestDay:
             return PiecesRecorded(
                 number, count, old=state.pieces, corrected=previous is not None, event_id=eid,
             )
+
+    async def outcome(
+        self, actor: int, role: str, number: int, outcome: str, reason: str, at: datetime,
+        update_id: int | None,
+    ) -> OutcomeRecorded | Refusal:
+        """Entry ``number`` did not start ("dns") or is disqualified ("dsq", with a reason):
+        not placed in its heat's (or category's) ranking, never advancing, whatever its
+        results; /deshacer takes it back."""
+        assert outcome in OUTCOMES
+        async with self.store.transaction() as tx:
+            state = await self.state(number)
+            if state is None:
+                return UnknownEntry(number)
+            closed = await self._closed(state)
+            if closed is not None:
+                return closed
+            if outcome == "dsq" and not reason:
+                return ReasonNeeded(number)
+            if state.outcome is not None and state.outcome.ref == outcome:
+                return AlreadyOutcome(number, outcome)
+            eid = await tx.add_event(
+                at=at, kind="outcome", role=role, actor=actor, entry=number, ref=outcome,
+                data={"reason": reason} if reason else None, category=state.unit,
+                update_id=update_id,
+            )
+            return OutcomeRecorded(number, outcome, reason, eid)
 
     async def split(
         self, actor: int, role: str, number: int, typed: int | None, at: datetime,

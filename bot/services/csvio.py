@@ -38,7 +38,8 @@ STATUS_COLUMNS = ["status", "waiting_position", "fee_total", "discount", "meal",
 RESULT_COLUMNS = [
     "category", "position", "number", "names", "finished", "time", "escape_time",
     "tickets_left", "compensation", "penalty", "adjusted_time", "pieces", "local", "prize",
-    "extra_prizes", "time_penalties", "penalty_detail", "round", "splits",
+    "extra_prizes", "time_penalties", "penalty_detail", "round", "splits", "outcome",
+    "outcome_reason",
 ]
 JOIN_CODE = re.compile(r"(?!v)[A-Za-z0-9_-]{16,64}")
 YES = {"yes", "y", "si", "sí", "s", "oui", "o", "1", "true", "x"}
@@ -598,6 +599,8 @@ async def result_rows(contest: Contest, day: ContestDay, category: str | None = 
                 "; ".join(f"{kind} {count}" for kind, count in c.penalties),
                 r.round or (heat.round.id if heat is not None else ""),
                 "; ".join(format_duration(t) for t in c.splits),
+                c.outcome or "",
+                c.outcome_reason,
                 *(answer_cell(q, entry) if entry is not None else "" for q in asked),
             ])
     return rows

@@ -25,7 +25,7 @@ from bot.storage.store import Entry, Event, from_ts
 
 CLOCK_KINDS = ("clock_start", "pause", "resume")
 ENTRY_KINDS = ("hint", "solution", "stage", "escape", "finish", "pieces", "ready", "penalty",
-               "split")
+               "split", "outcome")
 
 
 def clock_for(contest: Contest, clock_events: Iterable[Event], category: str) -> CategoryClock:
@@ -102,6 +102,7 @@ class EntryState:
     folded_until: int | None = None
     unit: str | None = None  # the heat these results are in (None: a category without rounds)
     splits: tuple[int, ...] = ()  # contest times the puzzles before the last were finished
+    outcome: Event | None = None  # the latest "did not start" or "disqualified" recorded
 
     @cached_property
     def escape_result(self) -> EscapeResult | None:
@@ -123,6 +124,8 @@ class EntryState:
             penalties=self.penalties,
             splits=self.splits,
             shown=self.shown,
+            outcome=self.outcome.ref if self.outcome is not None else None,
+            outcome_reason=str(self.outcome.data.get("reason", "")) if self.outcome else "",
         )
 
 
@@ -182,6 +185,7 @@ def entry_state(
         folded_until=folded_until,
         unit=play.id if play is not None else None,
         splits=splits_of(entry_events),
+        outcome=next((e for e in reversed(entry_events) if e.kind == "outcome"), None),
     )
 
 

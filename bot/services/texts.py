@@ -16,6 +16,7 @@ from bot.domain.registration import Ineligible
 from bot.domain.rounds import Heat, heats_of, table_number
 from bot.services.contest_day import (
     AlreadyFinished,
+    AlreadyOutcome,
     AlreadyPaused,
     AlreadyRecorded,
     AlreadyRecordedPieces,
@@ -46,6 +47,7 @@ from bot.services.contest_day import (
     PastEscapeLimit,
     PastLimit,
     PiecesRange,
+    ReasonNeeded,
     RoundClosed,
     RoundNotOver,
     RoundsOver,
@@ -217,6 +219,12 @@ def _record_refusal(lang: str, refused: Refusal, contest: Contest) -> str | None
         case BeforeEscape(entry=entry, time=t):
             return tr(lang, "That is before entry {entry} solved the escape ({time}).",
                       entry=entry, time=format_duration(t))
+        case ReasonNeeded(entry=entry):
+            return tr(lang, "Give the reason of entry {entry}'s disqualification: /estado "
+                      "{entry} dsq REASON", entry=entry)
+        case AlreadyOutcome(entry=entry, outcome=outcome):
+            return tr(lang, "Entry {entry} is already recorded as {outcome}.", entry=entry,
+                      outcome=outcome_text(lang, outcome))
         case NoSplits(entry=entry):
             return tr(lang, "Entry {entry} plays one puzzle: record its finish with /fin.",
                       entry=entry)
@@ -402,7 +410,9 @@ def ranking_lines(
         c = r.competitor
         who = f"{pos} #{r.number} {names(c.names)}" + (f" ({', '.join(c.shown)})"
                                                         if c.shown else "")
-        if r.finished and r.time is not None:
+        if c.outcome is not None:
+            line = f"{who}: " + outcome_text(lang, c.outcome, c.outcome_reason)
+        elif r.finished and r.time is not None:
             line = f"{who}: {format_duration(r.time)}"
             esc = r.competitor.escape
             if esc is not None and r.competitor.finish is not None:
@@ -445,6 +455,15 @@ def ranking_lines(
     return lines
 
 
+def outcome_text(lang: str, outcome: str, reason: str = "") -> str:
+    """"did not start", "disqualified (reason)"."""
+    if outcome == "dns":
+        text = tr(lang, "did not start")
+    else:
+        text = tr(lang, "disqualified")
+    return f"{text} ({reason})" if reason else text
+
+
 def penalty_name(lang: str, contest: Contest, kind_id: str) -> str:
     kind = contest.penalty(kind_id)
     if kind is None:
@@ -471,7 +490,8 @@ def history_lines(lang: str, contest: Contest, number: int, events: Sequence[Eve
                       for h in heats_of(c)}
     for e in events:
         who = people.get(e.actor or 0, str(e.actor) if e.actor else "bot")
-        what = event_name(lang, e.kind)
+        what = event_name(lang, e.kind) if e.kind != "outcome" else outcome_text(
+            lang, e.ref or "", str(e.data.get("reason", "")))
         if e.stage is not None and e.kind == "split":
             what += " " + tr(lang, "puzzle {puzzle}", puzzle=e.stage)
         elif e.stage is not None:
@@ -516,6 +536,7 @@ def event_name(lang: str, kind: str) -> str:
         "pieces": tr(lang, "pieces"),
         "penalty": tr(lang, "penalty"),
         "split": tr(lang, "split time"),
+        "outcome": tr(lang, "did not start or disqualified"),
         "round_final": tr(lang, "round confirmed"),
         "undo": tr(lang, "taken back"),
         "clock_start": tr(lang, "clock started"),
