@@ -113,6 +113,24 @@ class Round:
 
 
 @dataclass(frozen=True)
+class SeparateRanking:
+    """A ranking of its own within a category (under 18s, residents): the entries that
+    qualify for it, in the category's order, placed among themselves, with its own prizes.
+
+    An entry qualifies when every member is aged ``min_age``..``max_age`` on the contest day
+    (a member known by the year of birth only: whichever age the year allows), and, when
+    ``question`` is set, its answer is one of ``answers`` (see ``bot.domain.ranking``)."""
+
+    id: str
+    name: dict[str, str]  # language code -> name
+    min_age: int | None = None
+    max_age: int | None = None
+    question: str | None = None
+    answers: tuple[str, ...] = ()
+    prizes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Category:
     id: str
     name: str
@@ -129,6 +147,7 @@ class Category:
     min_members: int | None = None  # teams of min_members to members (None: exactly members)
     rounds: tuple[Round, ...] = ()  # empty: one round, on the contest day (pieces, time_limit)
     puzzles: tuple[int, ...] = ()  # pieces of each puzzle played in sequence (split times)
+    separate: tuple[SeparateRanking, ...] = ()  # rankings of their own within the category
 
     @property
     def fewest(self) -> int:

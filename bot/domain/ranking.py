@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from datetime import date
 from itertools import groupby
 
 from bot.domain.clock import within_limit
@@ -25,7 +26,9 @@ class Competitor:
     # "earlier_round": the ranking time in the round before (lower is better; None: last)
     earlier: int | None = None
     splits: tuple[int, ...] = ()  # contest times the puzzles before the last were finished
-    outcome: str | None = None  # "dns" (did not start) or "dsq" (disqualified): not placed
+    # "dns" (did not start), "dsq" (disqualified) or "oc" (out of competition: its results
+    # shown, but not placed): never placed
+    outcome: str | None = None
     outcome_reason: str = ""
     shown: tuple[str, ...] = ()  # its answers to the questions shown in rankings ("ES")
 
@@ -110,9 +113,16 @@ def rank(
             won = prize_of(category.prizes, position, len(tied), shared_prizes)
             for value, c in tied:
                 rows.append(Row(position, c, is_finished, value if is_finished else None, won))
-    # no result yet first, then those who did not start, then the disqualified
-    order = {None: 0, "dns": 1, "dsq": 2}
-    for c in sorted(unranked, key=lambda x: (order.get(x.outcome, 3), x.number)):
+    # out of competition first, by their results; then no result yet, did not start,
+    # disqualified
+    order = {"oc": 0, None: 1, "dns": 2, "dsq": 3}
+
+    def after(c: Competitor) -> tuple[int, int, int, int]:
+        t = ranking_time(c) if c.outcome == "oc" else None
+        pieces = c.pieces if c.outcome == "oc" and c.pieces is not None else 0
+        return (order.get(c.outcome, 4), 0 if t is not None else 1, t or -pieces, c.number)
+
+    for c in sorted(unranked, key=after):
         rows.append(Row(None, c, False, None, None))
     return _award_extras(category, rows)
 
@@ -160,3 +170,47 @@ def _award_extras(category: Category, rows: list[Row]) -> list[Row]:
             for r in rows
         ]
     return rows
+
+
+def ages_fit(births: Iterable[tuple[date | None, int | None]], day: date,
+             min_age: int | None, max_age: int | None) -> bool:
+    """Whether every member (full birth date, or year of birth only) is aged ``min_age`` to
+    ``max_age`` on ``day``. A member known by the year only fits when both ages the year
+    allows fit; a member with no birth at all never does."""
+    for born, year in births:
+        if born is not None:
+            ages = {day.year - born.year - ((day.month, day.day) < (born.month, born.day))}
+        elif year is not None:
+            ages = {day.year - year - 1, day.year - year}
+        else:
+            return False
+        if any((min_age is not None and a < min_age) or (max_age is not None and a > max_age)
+               for a in ages):
+            return False
+    return True
+
+
+def separate(rows: Sequence[Row], keep: Callable[[int], bool],
+             prizes: tuple[str, ...]) -> list[Row]:
+    """A ranking of its own among the entries ``keep`` accepts, in the order of ``rows``:
+    placed 1, 2, 3... among themselves (entries sharing a place in ``rows`` share it here
+    too), with these ``prizes``; the unplaced stay unplaced."""
+    out: list[Row] = []
+    last: tuple[int | None, int] = (None, 0)  # (position in rows, position here)
+    count = 0
+    for r in rows:
+        if not keep(r.number):
+            continue
+        if r.position is None:
+            out.append(replace(r, prize=None, extra_prizes=()))
+            continue
+        count += 1
+        here = last[1] if r.position == last[0] else count
+        last = (r.position, here)
+        out.append(replace(r, position=here, prize=None, extra_prizes=()))
+    sizes: dict[int, int] = {}
+    for r in out:
+        if r.position is not None:
+            sizes[r.position] = sizes.get(r.position, 0) + 1
+    return [replace(r, prize=prize_of(prizes, r.position, sizes.get(r.position or 0, 0)))
+            for r in out]

@@ -202,13 +202,15 @@ async def piezas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(update, text)
 
 
-OUTCOME_WORDS = {"dns": "dns", "np": "dns", "abs": "dns", "dsq": "dsq", "dq": "dsq"}
+OUTCOME_WORDS = {"dns": "dns", "np": "dns", "abs": "dns", "dsq": "dsq", "dq": "dsq",
+                 "oc": "oc", "fc": "oc", "hc": "oc"}
 MAX_REASON = 200
 
 
 async def estado(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """``/estado N dns|dsq [REASON]``: entry N did not start, or is disqualified (a reason is
-    needed): it is not placed and never advances. /deshacer takes it back."""
+    """``/estado N dns|dsq|oc [REASON]``: entry N did not start, is disqualified (a reason is
+    needed) or plays out of competition: it is not placed and never advances. /deshacer
+    takes it back."""
     who = await recorder(update, context, "volunteer")
     if who is None:
         return
@@ -217,7 +219,7 @@ async def estado(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     number = parse_int(words[0]) if words else None
     outcome = OUTCOME_WORDS.get(words[1].lower()) if len(words) >= 2 else None
     if number is None or outcome is None:
-        await _usage(update, who, "/estado N dns|dsq [REASON]")
+        await _usage(update, who, "/estado N dns|dsq|oc [REASON]")
         return
     reason = " ".join(words[2].split())[:MAX_REASON] if len(words) == 3 else ""
     async with recording(who.svc):
@@ -430,6 +432,7 @@ async def clasificacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
             if lines:
                 lines.append("")
             lines.extend(await round_ranking_lines(who, cat))
+            lines.extend(await separate_lines(who, cat))
             continue
         rows = await who.svc.day.ranking(cat, who.at)
         if not rows and not args:
@@ -443,6 +446,7 @@ async def clasificacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         if lines:
             lines.append("")
         lines.extend(_lines_of(context, who.lang, cat, rows))
+        lines.extend(await separate_lines(who, cat))
     if picture and pictures:
         msg = update.effective_message
         assert msg is not None
@@ -451,6 +455,16 @@ async def clasificacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
                                   do_quote=True)
         return
     await reply(update, "\n".join(lines) or tr(who.lang, "No entries."))
+
+
+async def separate_lines(who: Caller, category: Category) -> list[str]:
+    """The category's rankings of their own (under 18s...), each after a blank line."""
+    lines: list[str] = []
+    for sr, rows in await who.svc.day.separate_rankings(category):
+        name = sr.name.get(who.lang) or sr.name.get(who.svc.contest.language) or sr.id
+        title = tr(who.lang, "{category} - ranking", category=f"{category.name} — {name}")
+        lines += [""] + ranking_lines(who.lang, who.svc.contest, category, rows, title)
+    return lines
 
 
 async def round_ranking_lines(who: Caller, category: Category) -> list[str]:

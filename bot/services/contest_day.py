@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 from zoneinfo import ZoneInfo
 
 from bot.domain.clock import CategoryClock, within_limit
-from bot.domain.contest import Category, Contest
+from bot.domain.contest import Category, Contest, SeparateRanking
 from bot.domain.escape import (
     Accepted,
     Charge,
@@ -27,7 +27,7 @@ from bot.domain.escape import (
     check_solve,
     fold,
 )
-from bot.domain.ranking import Competitor, Row, rank
+from bot.domain.ranking import Competitor, Row, ages_fit, rank, separate
 from bot.domain.registration import Place, Status
 from bot.domain.rounds import (
     Heat,
@@ -54,7 +54,7 @@ from bot.storage.store import Entry, Event, Store, to_ts
 from bot.support.wallclock import CLOCK
 
 VOLUNTEER_KINDS = ("stage", "escape", "finish", "pieces", "penalty", "split", "outcome")
-OUTCOMES = ("dns", "dsq")  # did not start, disqualified
+OUTCOMES = ("dns", "dsq", "oc")  # did not start, disqualified, out of competition
 EARLY_START = timedelta(minutes=30)  # /inicio starts a round's heat from this long before
 ROUND_KINDS = ("round_final",)  # who goes on: the lineups of the rounds after the first
 PLACE_KINDS = ("entry", "payment", "withdraw")
@@ -591,6 +591,25 @@ class RoundConfirmed(Done):
     event_id: int | None = None
 
 
+def in_ranking(contest: Contest, sr: SeparateRanking, entry: Entry) -> bool:
+    """Whether ``entry`` is in the separate ranking ``sr`` (its members' ages on the contest
+    day, its answer to ``sr.question``: a per-member yes/no one is "yes" when a member said
+    yes)."""
+    if (sr.min_age is not None or sr.max_age is not None) and not ages_fit(
+            ((m.born, m.born_year) for m in entry.members), contest.date, sr.min_age,
+            sr.max_age):
+        return False
+    if sr.question is None:
+        return True
+    question = next((q for q in contest.questions if q.id == sr.question), None)
+    if question is not None and question.yes_no and not question.per_entry:
+        answer: str | None = "yes" if any(sr.question in m.answers
+                                          for m in entry.members) else "no"
+    else:
+        answer = entry.answer(sr.question)
+    return answer is not None and answer.lower() in {a.lower() for a in sr.answers}
+
+
 class ContestDay:
     def __init__(self, contest: Contest, store: Store, organisers: frozenset[int]) -> None:
         self.contest = contest
@@ -866,6 +885,24 @@ class ContestDay:
                               self.contest.penalised_finish_counts, self.contest.tie_break,
                               self.contest.shared_prizes,
                               final=await self.confirmed_rounds(category) >= len(lineup))
+
+    async def separate_rankings(self, category: Category
+                                ) -> list[tuple[SeparateRanking, list[Row]]]:
+        """The category's rankings of their own (under 18s, residents): its ranking (its
+        classification, with rounds) among the entries each one takes."""
+        if not category.separate:
+            return []
+        rows = await self.ranking(category)
+        entries = {e.number: e for e in await self.store.entries(category.id)}
+        out = []
+        for sr in category.separate:
+
+            def keep(number: int, sr: SeparateRanking = sr) -> bool:
+                entry = entries.get(number)
+                return entry is not None and in_ranking(self.contest, sr, entry)
+
+            out.append((sr, separate(rows, keep, sr.prizes)))
+        return out
 
     async def confirm_round(self, organiser: int, category: Category, at: datetime,
                             update_id: int | None) -> RoundConfirmed | Refusal:
@@ -1439,9 +1476,10 @@ class ContestDay:
         self, actor: int, role: str, number: int, outcome: str, reason: str, at: datetime,
         update_id: int | None,
     ) -> OutcomeRecorded | Refusal:
-        """Entry ``number`` did not start ("dns") or is disqualified ("dsq", with a reason):
-        not placed in its heat's (or category's) ranking, never advancing, whatever its
-        results; /deshacer takes it back."""
+        """Entry ``number`` did not start ("dns"), is disqualified ("dsq", with a reason) or
+        plays out of competition ("oc": a late team, a guest): not placed in its heat's (or
+        category's) ranking, never advancing, whatever its results; /deshacer takes it
+        back."""
         assert outcome in OUTCOMES
         async with self.store.transaction() as tx:
             state = await self.state(number)

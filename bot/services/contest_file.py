@@ -35,6 +35,7 @@ from bot.domain.contest import (
     RegistrationRules,
     ReservedQuota,
     Round,
+    SeparateRanking,
     Slot,
 )
 from bot.domain.ranking import SHARED_PRIZES, TIE_BREAKS
@@ -465,7 +466,44 @@ def _rounds(t: _Table, pieces: int, time_limit: int, qids: set[str],
     return tuple(rounds)
 
 
-def _category(t: _Table, escape: EscapeRules | None, ids: set[str], qids: set[str]) -> Category:
+def _separate(t: _Table, questions: dict[str, Question]) -> tuple[SeparateRanking, ...]:
+    """``[[categories.rankings]]``: rankings of their own within the category."""
+    out: list[SeparateRanking] = []
+    for r in t.tables("rankings"):
+        rid = _new_id(r, PENALTY_ID, "lowercase letters, digits, - or _", {x.id for x in out})
+        qid = r.get("question", str, None)
+        answers = r.strings("answers", ())
+        sr = SeparateRanking(
+            id=rid, name=_texts(r, "name", True),
+            min_age=r.int("min_age", None, maximum=MAX_AGE),
+            max_age=r.int("max_age", None, maximum=MAX_AGE),
+            question=qid, answers=tuple(answers), prizes=r.strings("prizes", ()))
+        r.done()
+        if sr.min_age is None and sr.max_age is None and qid is None:
+            raise r.ctx.error(r.where, "needs min_age, max_age or question (who is in it)")
+        if sr.min_age is not None and sr.max_age is not None and sr.min_age > sr.max_age:
+            raise r.ctx.error(r.key("max_age"), "is below min_age")
+        if qid is not None:
+            q = questions.get(qid)
+            if q is None:
+                raise r.ctx.error(r.key("question"), f"unknown question {qid!r}")
+            if not answers:
+                raise r.ctx.error(r.key("answers"), "is required with question (which answers "
+                                  "are in this ranking)")
+            allowed = ({c.id.lower() for c in q.choices} if q.choices else
+                       {"yes", "no"} if q.yes_no else None)
+            for i, a in enumerate(answers):
+                if allowed is not None and a.lower() not in allowed:
+                    raise r.ctx.error(f"{r.key('answers')}[{i}]", f"{a!r} is not an answer "
+                                      f"to {qid}")
+        elif answers:
+            raise r.ctx.error(r.key("answers"), "needs question")
+        out.append(sr)
+    return tuple(out)
+
+
+def _category(t: _Table, escape: EscapeRules | None, ids: set[str], qids: set[str],
+              questions: dict[str, Question] | None = None) -> Category:
     cid = _category_id(t, ids)
     members = _members(t)
     fewest = t.int("min_members", None, minimum=1)
@@ -499,6 +537,7 @@ def _category(t: _Table, escape: EscapeRules | None, ids: set[str], qids: set[st
         min_members=fewest if fewest != members else None,
         rounds=rounds,
         puzzles=puzzles,
+        separate=_separate(t, questions or {}),
     )
     t.done()
     if escape is not None and cat.escape and escape.time_limit > cat.time_limit:
@@ -789,11 +828,12 @@ def _breaks(root: _Table) -> tuple[Break, ...]:
 
 def _categories(
     root: _Table, escape: EscapeRules | None, local_if_any: tuple[str, ...],
-    qids: set[str],
+    qids: set[str], questions: dict[str, Question],
 ) -> tuple[Category, ...]:
     """``[[categories]]``, at least one; local quotas and prizes need ``[local]``."""
     ids: set[str] = set()
-    categories = tuple(_category(t, escape, ids, qids) for t in root.tables("categories", True))
+    categories = tuple(_category(t, escape, ids, qids, questions)
+                       for t in root.tables("categories", True))
     if not categories:
         raise root.ctx.error("categories", "needs at least one category")
     heat_ids = set(ids)
@@ -832,7 +872,8 @@ def parse_contest(data: dict[str, Any], path: str) -> Contest:
     escape = _escape(e) if e is not None else None
     # advancement quotas group entries by a choice or text answer (country, club)
     groups = {q.id for q in questions if q.kind != YES_NO or q.per == PER_ENTRY}
-    categories = _categories(root, escape, local_if_any, groups)
+    categories = _categories(root, escape, local_if_any, groups,
+                             {q.id: q for q in questions})
     root.done()
     return Contest(
         name=heading.name,

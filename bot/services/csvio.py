@@ -39,7 +39,7 @@ RESULT_COLUMNS = [
     "category", "position", "number", "names", "finished", "time", "escape_time",
     "tickets_left", "compensation", "penalty", "adjusted_time", "pieces", "local", "prize",
     "extra_prizes", "time_penalties", "penalty_detail", "round", "splits", "outcome",
-    "outcome_reason",
+    "outcome_reason", "other_rankings",
 ]
 JOIN_CODE = re.compile(r"(?!v)[A-Za-z0-9_-]{16,64}")
 YES = {"yes", "y", "si", "sí", "s", "oui", "o", "1", "true", "x"}
@@ -572,6 +572,13 @@ async def result_rows(contest: Contest, day: ContestDay, category: str | None = 
         pieces_in = {r.id: r.pieces for r in cat.rounds}
         ranking = (await day.round_ranking(*whole))[1] if whole is not None else \
             await day.ranking(cat, at)
+        others: dict[int, list[str]] = {}  # "u18 2 (Best young puzzler)"
+        if heat is None:
+            for sr, sub in await day.separate_rankings(cat):
+                for r in sub:
+                    if r.position is not None:
+                        others.setdefault(r.number, []).append(
+                            f"{sr.id} {r.position}" + (f" ({r.prize})" if r.prize else ""))
         for r in ranking:
             c = r.competitor
             size = pieces_in.get(r.round or "", cat.pieces)
@@ -601,6 +608,7 @@ async def result_rows(contest: Contest, day: ContestDay, category: str | None = 
                 "; ".join(format_duration(t) for t in c.splits),
                 c.outcome or "",
                 c.outcome_reason,
+                "; ".join(others.get(c.number, [])),
                 *(answer_cell(q, entry) if entry is not None else "" for q in asked),
             ])
     return rows

@@ -142,6 +142,17 @@ def summary(contest: Contest) -> str:
                             if r.puzzles else f"{r.pieces} pieces")
                          + f", limit {format_duration(r.time_limit)}"
                          + (f"; advance: {describe_advance(r.advance)}" if r.advance else ""))
+        for sr in c.separate:
+            who_in = ", ".join(part for part in (
+                f"aged {sr.min_age}+" if sr.min_age is not None and sr.max_age is None else "",
+                f"aged {sr.max_age} or less" if sr.max_age is not None and sr.min_age is None
+                else "",
+                f"aged {sr.min_age}-{sr.max_age}" if None not in (sr.min_age, sr.max_age)
+                else "",
+                f"{sr.question} {'/'.join(sr.answers)}" if sr.question else "") if part)
+            prizes = f"; prizes {', '.join(sr.prizes)}" if sr.prizes else ""
+            lines.append(f"    ranking {sr.id} ({sr.name.get(contest.language) or sr.id}): "
+                         f"{who_in}{prizes}")
         if c.puzzles:
             lines.append(f"    puzzles in sequence: {' + '.join(str(p) for p in c.puzzles)} "
                          "pieces (split times with /parcial)")

@@ -11,7 +11,7 @@ from babel.dates import format_date
 
 from bot.domain.clock import DurationError, format_duration
 from bot.domain.contest import Category, Contest, Slot
-from bot.domain.ranking import Row
+from bot.domain.ranking import Row, ranking_time
 from bot.domain.registration import Ineligible
 from bot.domain.rounds import Heat, heats_of, table_number
 from bot.services.contest_day import (
@@ -410,7 +410,13 @@ def ranking_lines(
         c = r.competitor
         who = f"{pos} #{r.number} {names(c.names)}" + (f" ({', '.join(c.shown)})"
                                                         if c.shown else "")
-        if c.outcome is not None:
+        if c.outcome == "oc":  # its result, but no place
+            t = ranking_time(c)
+            result = (format_duration(t) if t is not None else
+                      tr(lang, "{pieces} pieces", pieces=c.pieces) if c.pieces is not None
+                      else tr(lang, "no result yet"))
+            line = f"{who}: {result} ({outcome_text(lang, c.outcome, c.outcome_reason)})"
+        elif c.outcome is not None:
             line = f"{who}: " + outcome_text(lang, c.outcome, c.outcome_reason)
         elif r.finished and r.time is not None:
             line = f"{who}: {format_duration(r.time)}"
@@ -459,6 +465,8 @@ def outcome_text(lang: str, outcome: str, reason: str = "") -> str:
     """"did not start", "disqualified (reason)"."""
     if outcome == "dns":
         text = tr(lang, "did not start")
+    elif outcome == "oc":
+        text = tr(lang, "out of competition")
     else:
         text = tr(lang, "disqualified")
     return f"{text} ({reason})" if reason else text
