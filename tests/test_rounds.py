@@ -584,7 +584,7 @@ async def test_did_not_start_and_disqualified_are_not_placed_and_never_advance(
         assert said(await h.send(VIC, "/estado 9 dns", at), VIC) == [
             "There is no entry number 9."]
         assert said(await h.send(VIC, "/estado 1 maybe", at), VIC) == [
-            "Usage: /estado N dns|dsq [REASON]"]
+            "Usage: /estado N dns|dsq|oc [REASON]"]
         await h.send(BOSS, "/inicio", DAY1 + timedelta(hours=2))
         await h.send(VIC, "/fin 3 0:30:00", DAY1 + timedelta(hours=2, minutes=50))
         await h.send(VIC, "/estado 4 dns", DAY1 + timedelta(hours=2, minutes=50))
