@@ -605,3 +605,66 @@ async def test_did_not_start_and_disqualified_are_not_placed_and_never_advance(
         assert "disqualified (pieces taken from another table) 0:59:00 (Heats 1)" in history
     finally:
         await h.stop()
+
+
+ANY_ORDER = CONTEST.replace('''puzzles = [500, 500]''', '''puzzles = [500, 300, 200]
+puzzle_order = "any"              # the entry chooses the order
+play = 2                          # two of the three''')
+
+
+async def test_puzzles_in_any_order_chosen_from_several_pieces_over_all(
+        tmp_path: Path) -> None:
+    h = await open_day(tmp_path, ANY_ORDER, entries=4)
+    try:
+        # straight to the final: heats and semi-final confirmed with everyone's results
+        await h.send(BOSS, "/inicio", DAY1)
+        for n in (1, 2):
+            await h.send(VIC, f"/fin {n} 0:4{n}:00", DAY1 + timedelta(minutes=59))
+        await h.send(BOSS, "/inicio", DAY1 + timedelta(hours=2))
+        for n in (3, 4):
+            await h.send(VIC, f"/fin {n} 0:3{n}:00", DAY1 + timedelta(hours=2, minutes=50))
+        await h.send(BOSS, "/confirmar_ronda", DAY1 + timedelta(hours=3))
+        await h.send(BOSS, "/inicio", DAY2)
+        for n in (1, 2, 3, 4):
+            await h.send(VIC, f"/fin {n} 0:3{n}:00", DAY2 + timedelta(minutes=44))
+        await h.send(BOSS, "/confirmar_ronda", DAY2 + timedelta(minutes=45))  # 1, 2, 3
+        final = datetime(2027, 7, 3, 16, 0, tzinfo=TZ)
+        await h.send(BOSS, "/inicio", final)
+        at = final + timedelta(hours=1, minutes=50)
+        assert said(await h.send(VIC, "/parcial 1 0:40:00", at), VIC) == [
+            "Which puzzle did entry 1 finish? Puzzles left: 1, 2, 3. For example: /parcial 1 "
+            "1 0:40:00"]
+        assert said(await h.send(VIC, "/parcial 1 3 0:40:00", at), VIC) == [
+            "Entry 1: puzzle 3 done at 0:40:00 (1 of 2)."]
+        assert said(await h.send(VIC, "/parcial 1 2 0:50:00", at), VIC) == [
+            "Entry 1 has finished every puzzle but the last of 2: record its finish with "
+            "/fin."]
+        await h.send(VIC, "/fin 1 1:30:00", at)
+        # #2 finished puzzle 2 (300 pieces) and placed 450 of another: 750 in all
+        await h.send(VIC, "/parcial 2 2 0:35:00", at)
+        assert said(await h.send(VIC, "/piezas 2 501", at), VIC) == [
+            "The pieces must be between 0 and 500 (the puzzle's size)."]
+        await h.send(VIC, "/piezas 2 450", at)
+        await h.send(VIC, "/piezas 3 520", at)  # nothing finished: up to 500 + 300
+        ranking = said(await h.send(BOSS, "/clasificacion solo-final", at), BOSS)[0]
+        assert ranking.splitlines()[1:] == [
+            "1. #1 Player 1: 1:30:00 (splits 0:40:00)", "2. #2 Player 2: 750 pieces (splits "
+            "0:35:00)", "3. #3 Player 3: 520 pieces"], ranking
+        history = "\n".join(said(await h.send(VIC, "/historial 1", at), VIC))
+        assert "split time puzzle 3 0:40:00 (Final)" in history, history
+    finally:
+        await h.stop()
+
+
+@pytest.mark.parametrize("change,key", [
+    (('puzzle_order = "any"', 'puzzle_order = "random"'), "categories[0].rounds[2].puzzle_order"),
+    (("play = 2", "play = 4"), "categories[0].rounds[2].play"),
+    (('puzzle_order = "any"              # the entry chooses the order\n', ""),
+     "categories[0].rounds[2].play"),
+])
+def test_bad_puzzle_rules_are_refused(change: tuple[str, str], key: str) -> None:
+    text = ANY_ORDER.replace(*change)
+    assert text != ANY_ORDER
+    with pytest.raises(ContestFileError) as err:
+        parse_contest(tomllib.loads(text), "x.toml")
+    assert f"x.toml: {key}:" in str(err.value), str(err.value)

@@ -107,6 +107,8 @@ class Round:
     # fastest at the front); "" is "blocks" for a first round, "seeded" for a later one
     seating: str = ""
     per_table: int = 1  # entries sharing a table (two pairs at one table: 2)
+    puzzle_order: str = "fixed"  # "any": the puzzles in the order the entry chooses
+    play: int = 0  # how many of the puzzles each entry plays (0: all of them)
 
     def seating_rule(self, first: bool) -> str:
         return self.seating or ("blocks" if first else "seeded")
@@ -148,6 +150,13 @@ class Category:
     rounds: tuple[Round, ...] = ()  # empty: one round, on the contest day (pieces, time_limit)
     puzzles: tuple[int, ...] = ()  # pieces of each puzzle played in sequence (split times)
     separate: tuple[SeparateRanking, ...] = ()  # rankings of their own within the category
+    puzzle_order: str = "fixed"  # "any": the puzzles in the order the entry chooses
+    play: int = 0  # how many of the puzzles each entry plays (0: all of them)
+
+    @property
+    def puzzles_played(self) -> int:
+        """How many puzzles an entry plays in sequence (1: one puzzle, no split times)."""
+        return self.play or len(self.puzzles) or 1
 
     @property
     def fewest(self) -> int:

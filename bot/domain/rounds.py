@@ -49,7 +49,8 @@ class Heat:
         rnd = self.round
         return replace(self.category, id=self.id, pieces=rnd.pieces, time_limit=rnd.time_limit,
                        prizes=(), extra_prizes=(), rounds=(), escape=False,
-                       puzzles=rnd.puzzles)
+                       puzzles=rnd.puzzles, puzzle_order=rnd.puzzle_order, play=rnd.play,
+                       separate=())
 
     def name(self, lang: str, fallback: str) -> str:
         """"Semi-final", "Heats 2"."""

@@ -181,22 +181,35 @@ async def parcial(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     who = await recorder(update, context, "volunteer")
     if who is None:
         return
-    parsed = await number_and_time(update, who, list(context.args or []),
-                                   "/parcial N [h:mm:ss]")
+    args = list(context.args or [])
+    puzzle = None
+    if len(args) >= 2 and ":" not in args[1]:  # /parcial N P [h:mm:ss]: which puzzle
+        puzzle = parse_int(args[1])
+        if puzzle is None or len(args) > 3:
+            await reply(update, tr(who.lang, "Usage: {usage}",
+                                   usage="/parcial N [PUZZLE] [h:mm:ss]"))
+            return
+        args = args[:1] + args[2:]
+    parsed = await number_and_time(update, who, args, "/parcial N [PUZZLE] [h:mm:ss]")
     if parsed is None:
         return
     number, typed = parsed
     role = "organiser" if who.roles.organiser else "volunteer"
     async with recording(who.svc):
         out = await who.svc.day.split(who.user_id, role, number, typed, who.at,
-                                      update.update_id)
+                                      update.update_id, puzzle)
         if isinstance(out, Refusal):
             await reply(update, refusal(who.lang, out, who.svc.contest))
             return
         t = format_duration(out.time)
-        await reply(update, tr(who.lang, "Entry {entry}: puzzle {puzzle} of {puzzles} done at "
-                               "{time}.", entry=number, puzzle=out.puzzle,
-                               puzzles=out.puzzles, time=t))
+        if out.puzzle == out.position:
+            text = tr(who.lang, "Entry {entry}: puzzle {puzzle} of {puzzles} done at {time}.",
+                      entry=number, puzzle=out.puzzle, puzzles=out.puzzles, time=t)
+        else:  # puzzles in any order: which one, and how many so far
+            text = tr(who.lang, "Entry {entry}: puzzle {puzzle} done at {time} ({position} of "
+                      "{puzzles}).", entry=number, puzzle=out.puzzle, time=t,
+                      position=out.position, puzzles=out.puzzles)
+        await reply(update, text)
         await notify_entry(context, number, lambda lang: tr(
             lang, "Puzzle {puzzle} of {puzzles} done at {time}: on to the next one!",
-            puzzle=out.puzzle, puzzles=out.puzzles, time=t))
+            puzzle=out.position, puzzles=out.puzzles, time=t))

@@ -281,6 +281,15 @@ class SplitsDone(Refusal):
 
 
 @dataclass(frozen=True)
+class WhichPuzzle(Refusal):
+    """The puzzle a split is about is missing or not one of those ``left``."""
+
+    code: ClassVar[str] = "which_puzzle"
+    entry: int
+    left: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class BeforeSplit(Refusal):
     """A split at or before the previous one (``time``)."""
 
@@ -546,13 +555,15 @@ class PenaltyRecorded(Done):
 
 @dataclass(frozen=True)
 class SplitRecorded(Done):
-    """Entry ``entry`` finished puzzle ``puzzle`` of ``puzzles`` at contest time ``time``."""
+    """Entry ``entry`` finished puzzle ``puzzle`` at contest time ``time``: the
+    ``position``-th of the ``puzzles`` it plays."""
 
     entry: int
     puzzle: int
     puzzles: int
     time: int
     event_id: int | None = None
+    position: int = 0
 
 
 @dataclass(frozen=True)
@@ -571,6 +582,18 @@ class Undone(Done):
 
     event: Event
     event_id: int | None = None
+
+
+def pieces_left(state: EntryState) -> int:
+    """The most pieces a count typed in /piezas may say: the puzzle's; with puzzles in
+    sequence, those of the puzzles still to finish (the largest ones still to play)."""
+    category = state.category
+    if not category.puzzles:
+        return category.pieces
+    done = {k for k, _ in state.split_puzzles}
+    unfinished = sorted((size for k, size in enumerate(category.puzzles, 1) if k not in done),
+                        reverse=True)
+    return sum(unfinished[:max(0, category.puzzles_played - len(done))])
 
 
 def round_ref(category: Category, round_index: int) -> str:
@@ -1456,8 +1479,9 @@ class ContestDay:
             state = await self._in_play(number, at)
             if isinstance(state, Refusal):
                 return state
-            if count < 0 or count > state.category.pieces:
-                return PiecesRange(count, state.category.pieces)
+            most = pieces_left(state)
+            if count < 0 or count > most:
+                return PiecesRange(count, most)
             if state.finish is not None:
                 return AlreadyFinished(number)
             previous = state.pieces_event
@@ -1501,36 +1525,47 @@ class ContestDay:
 
     async def split(
         self, actor: int, role: str, number: int, typed: int | None, at: datetime,
-        update_id: int | None,
+        update_id: int | None, puzzle: int | None = None,
     ) -> SplitRecorded | Refusal:
-        """The entry finished its next puzzle (not the last: that is /fin), at ``typed`` or
-        now on its clock."""
+        """The entry finished a puzzle (not its last one: that is /fin), at ``typed`` or now
+        on its clock: the next one in a fixed order, or ``puzzle`` when the puzzles are
+        played in any order."""
         async with self.store.transaction() as tx:
             running = await self._running(number, at)
             if isinstance(running, Refusal):
                 return running
             state, now_t = running
-            puzzles = len(state.category.puzzles)
+            category = state.category
+            puzzles = len(category.puzzles)
+            played = category.puzzles_played
             if puzzles < 2:
                 return NoSplits(number)
             if state.finish is not None:
                 return AlreadyFinished(number)
-            if len(state.splits) >= puzzles - 1:
-                return SplitsDone(number, puzzles)
+            done = [k for k, _ in state.split_puzzles]
+            if len(done) >= played - 1:
+                return SplitsDone(number, played)
+            left = tuple(k for k in range(1, puzzles + 1) if k not in done)
+            if category.puzzle_order == "any":
+                if puzzle is None or puzzle not in left:
+                    return WhichPuzzle(number, left)
+            elif puzzle is not None and puzzle != len(done) + 1:
+                return WhichPuzzle(number, (len(done) + 1,))
+            else:
+                puzzle = len(done) + 1
             t = typed if typed is not None else now_t
             if t > now_t:
                 return InTheFuture(t)
-            limit = state.category.time_limit
+            limit = category.time_limit
             if not within_limit(t, limit, self.contest.limit_inclusive):
                 return PastLimit(t, limit)
             if state.splits and t <= state.splits[-1]:
                 return BeforeSplit(number, state.splits[-1])
-            puzzle = len(state.splits) + 1
             eid = await tx.add_event(
                 at=at, kind="split", role=role, actor=actor, entry=number, stage=puzzle,
                 value=t, category=state.unit, update_id=update_id,
             )
-            return SplitRecorded(number, puzzle, puzzles, t, eid)
+            return SplitRecorded(number, puzzle, played, t, eid, position=len(done) + 1)
 
     async def penalty(
         self, actor: int, role: str, number: int, kind_id: str, count: int, at: datetime,

@@ -407,6 +407,23 @@ def _puzzles(t: _Table) -> tuple[int, ...]:
     return tuple(v)
 
 
+def _puzzle_rules(t: _Table, puzzles: tuple[int, ...]) -> dict[str, Any]:
+    """``puzzle_order = "any"`` and ``play = N`` (N of the listed puzzles, chosen by each
+    entry), for puzzles in sequence."""
+    order = t.get("puzzle_order", str, "fixed")
+    if order not in ("fixed", "any"):
+        raise t.ctx.error(t.key("puzzle_order"), f'must be "fixed" or "any", not {order!r}')
+    play = t.int("play", None, minimum=2) or 0
+    if (order != "fixed" or play) and not puzzles:
+        raise t.ctx.error(t.key("puzzle_order" if order != "fixed" else "play"),
+                          "needs puzzles (two or more)")
+    if play > len(puzzles):
+        raise t.ctx.error(t.key("play"), f"is more than the {len(puzzles)} puzzles")
+    if play and order != "any":
+        raise t.ctx.error(t.key("play"), 'needs puzzle_order = "any" (each entry chooses)')
+    return {"puzzle_order": order, "play": play if play != len(puzzles) else 0}
+
+
 def _pieces(t: _Table, puzzles: tuple[int, ...], default: Any = ...) -> int:
     """``pieces``: the puzzles' total when they are listed (and then it may be left out)."""
     if puzzles and not t.has("pieces"):
@@ -461,6 +478,7 @@ def _rounds(t: _Table, pieces: int, time_limit: int, qids: set[str],
             advance=_advancement(a, qids) if a is not None else None,
             seating=seating,
             per_table=r.int("per_table", 1, minimum=1, maximum=MAX_PER_TABLE),
+            **_puzzle_rules(r, puzzles),
         ))
         r.done()
     return tuple(rounds)
@@ -538,6 +556,7 @@ def _category(t: _Table, escape: EscapeRules | None, ids: set[str], qids: set[st
         rounds=rounds,
         puzzles=puzzles,
         separate=_separate(t, questions or {}),
+        **_puzzle_rules(t, puzzles),
     )
     t.done()
     if escape is not None and cat.escape and escape.time_limit > cat.time_limit:

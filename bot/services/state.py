@@ -101,8 +101,14 @@ class EntryState:
     basis: tuple[int, ...] = ()
     folded_until: int | None = None
     unit: str | None = None  # the heat these results are in (None: a category without rounds)
-    splits: tuple[int, ...] = ()  # contest times the puzzles before the last were finished
+    # the puzzles finished before the last: (puzzle number, contest time), in that order
+    split_puzzles: tuple[tuple[int, int], ...] = ()
     outcome: Event | None = None  # the latest "did not start" or "disqualified" recorded
+
+    @property
+    def splits(self) -> tuple[int, ...]:
+        """The contest times the puzzles before the last were finished, in order."""
+        return tuple(t for _, t in self.split_puzzles)
 
     @cached_property
     def escape_result(self) -> EscapeResult | None:
@@ -168,6 +174,7 @@ def entry_state(
     for kind_id, count in counts.items():
         kind = contest.penalty(kind_id)
         time_penalty += kind.seconds * count if kind is not None else 0
+    finished = splits_of(entry_events) if category.puzzles else ()
     return EntryState(
         entry=entry,
         category=category,
@@ -175,7 +182,11 @@ def entry_state(
         ledger=ledger,
         finish=moment_seconds(finish_event, clock) if finish_event else None,
         finish_event=finish_event,
-        pieces=pieces_event.value if pieces_event else None,
+        # with puzzles in sequence, the count typed is of the puzzles not finished yet: the
+        # finished ones count whole
+        pieces=(pieces_event.value + sum(category.puzzles[k - 1] for k, _ in finished
+                                         if k <= len(category.puzzles))
+                if pieces_event and pieces_event.value is not None else None),
         pieces_event=pieces_event,
         ready=ready,
         penalties=tuple(counts.items()),
@@ -184,18 +195,19 @@ def entry_state(
         basis=tuple(e.id for e in entry_events),
         folded_until=folded_until,
         unit=play.id if play is not None else None,
-        splits=splits_of(entry_events),
+        split_puzzles=finished,
         outcome=next((e for e in reversed(entry_events) if e.kind == "outcome"), None),
     )
 
 
-def splits_of(entry_events: Sequence[Event]) -> tuple[int, ...]:
-    """The split times recorded (``/parcial``), puzzle by puzzle: the latest of each."""
+def splits_of(entry_events: Sequence[Event]) -> tuple[tuple[int, int], ...]:
+    """The puzzles finished before the last (``/parcial``): (puzzle, contest time), in the
+    order they were finished; the latest record of each puzzle."""
     latest: dict[int, int] = {}
     for e in entry_events:
         if e.kind == "split" and e.stage is not None and e.value is not None:
             latest[e.stage] = e.value
-    return tuple(latest[k] for k in sorted(latest))
+    return tuple(sorted(latest.items(), key=lambda kv: (kv[1], kv[0])))
 
 
 def _fold_more(previous: EntryState | None, entry_events: Sequence[Event],

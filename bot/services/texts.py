@@ -59,6 +59,7 @@ from bot.services.contest_day import (
     StagePassed,
     StageSame,
     UnknownPenalty,
+    WhichPuzzle,
 )
 from bot.services.outcomes import Refusal, UnknownEntry
 from bot.services.state import EntryState
@@ -231,6 +232,10 @@ def _record_refusal(lang: str, refused: Refusal, contest: Contest) -> str | None
         case SplitsDone(entry=entry, puzzles=puzzles):
             return tr(lang, "Entry {entry} has finished every puzzle but the last of {puzzles}: "
                       "record its finish with /fin.", entry=entry, puzzles=puzzles)
+        case WhichPuzzle(entry=entry, left=left):
+            return tr(lang, "Which puzzle did entry {entry} finish? Puzzles left: {left}. For "
+                      "example: /parcial {entry} {first} 0:40:00", entry=entry,
+                      left=", ".join(map(str, left)), first=left[0] if left else 1)
         case BeforeSplit(entry=entry, time=t):
             return tr(lang, "Entry {entry} finished its previous puzzle at {time}: a later time "
                       "is needed (or /deshacer to correct it).", entry=entry,
