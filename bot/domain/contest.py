@@ -87,6 +87,15 @@ class Advancement:
 
 
 @dataclass(frozen=True)
+class HeatSchedule:
+    """A heat's own day, start and venue (a qualifier held as an event of its own)."""
+
+    date: date
+    start: datetime | None = None
+    venue: str = ""
+
+
+@dataclass(frozen=True)
 class Round:
     """One round of a category (heats, a semi-final, the final): its own day, start, puzzle
     and time limit. Its entrants are split into ``heats`` played on their own clocks; the
@@ -109,6 +118,17 @@ class Round:
     per_table: int = 1  # entries sharing a table (two pairs at one table: 2)
     puzzle_order: str = "fixed"  # "any": the puzzles in the order the entry chooses
     play: int = 0  # how many of the puzzles each entry plays (0: all of them)
+    # a choice question (asked once per entry) whose answer is the entry's heat: one heat
+    # per choice, in the question's order (qualifiers held as events of their own)
+    heats_by: str | None = None
+    heat_choices: tuple[str, ...] = ()  # with heats_by: the choice ids, one per heat
+    schedule: tuple[HeatSchedule, ...] = ()  # each heat's own day, start and venue
+
+    def when(self, heat: int) -> HeatSchedule:
+        """Heat ``heat`` (1-based)'s day, start and venue."""
+        if self.schedule:
+            return self.schedule[heat - 1]
+        return HeatSchedule(self.date, self.start)
 
     def seating_rule(self, first: bool) -> str:
         return self.seating or ("blocks" if first else "seeded")
@@ -175,6 +195,7 @@ class Choice:
 
     id: str
     label: dict[str, str] = field(default_factory=dict)
+    places: int | None = None  # at most this many entries with this answer hold a place
 
     def shown(self, lang: str) -> str:
         return self.label.get(lang) or next(iter(self.label.values()), self.id)
@@ -201,6 +222,10 @@ class Question:
     quota: int | None = None
     max_length: int = 40
     label: dict[str, str] = field(default_factory=dict)  # short name for summaries
+    categories: tuple[str, ...] = ()  # asked only of entries of these (empty: of all)
+
+    def asks(self, category_id: str) -> bool:
+        return not self.categories or category_id in self.categories
 
     @property
     def yes_no(self) -> bool:

@@ -351,6 +351,9 @@ class _Pool:
         # places held per (category, question id, answer), for the questions with a quota
         self.same_answer: dict[tuple[str, str, str], int] = {}
         self.quotas = {q.id: q.quota for q in contest.questions if q.quota is not None}
+        # a choice's own places (a qualifier event's capacity): before the question's quota
+        self.choice_places = {(q.id, c.id): c.places for q in contest.questions
+                              for c in q.choices if c.places is not None}
 
     def add(self, a: Application) -> None:
         self.confirmed[a.number] = a
@@ -378,7 +381,7 @@ class _Pool:
         if shared is not None and len(self.confirmed) >= shared:
             return False
         for qid, value in a.quota_values:
-            most = self.quotas.get(qid)
+            most = self.choice_places.get((qid, value), self.quotas.get(qid))
             if most is not None and self.same_answer.get((a.category, qid, value), 0) >= most:
                 return False  # "at most 2 teams per country": this answer's places are taken
         if cat.capacity is not None:

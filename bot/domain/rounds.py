@@ -73,10 +73,24 @@ def round_play(category: Category, round_index: int) -> Category:
 SEATINGS = ("blocks", "draw", "seeded")
 
 
-def seat(category: Category, round_index: int, entrants: Sequence[int]) -> list[list[int]]:
+def seat(category: Category, round_index: int, entrants: Sequence[int],
+         answer: Callable[[int], str | None] | None = None) -> list[list[int]]:
     """A round's heats, each in table order, by the round's ``seating``: ``entrants`` are the
-    category's confirmed entries (first round) or the qualifiers best first (later ones)."""
+    category's confirmed entries (first round) or the qualifiers best first (later ones).
+    A round whose heats are chosen at registration (``heats_by``) puts each entry in the heat
+    of its ``answer`` (none: in no heat), each heat seated by the round's rule."""
     rnd = category.rounds[round_index]
+    if rnd.heats_by is not None and answer is not None:
+        choices = [c.lower() for c in _choice_ids(category, round_index, rnd.heats)]
+        by_choice: list[list[int]] = [[] for _ in choices]
+        for n in entrants:
+            value = (answer(n) or "").lower()
+            if value in choices:
+                by_choice[choices.index(value)].append(n)
+        one = replace(rnd, heats=1, heats_by=None)
+        alone = replace(category, rounds=category.rounds[:round_index] + (one,)
+                        + category.rounds[round_index + 1:])
+        return [seat(alone, round_index, group)[0] for group in by_choice]
     rule = rnd.seating_rule(round_index == 0)
     if rule == "seeded":
         return split_seeded(entrants, rnd.heats)
@@ -84,6 +98,11 @@ def seat(category: Category, round_index: int, entrants: Sequence[int]) -> list[
         return split_in_order(draw(f"{category.id}/{rnd.id}", entrants), rnd.heats,
                               keep_order=True)
     return split_in_order(entrants, rnd.heats)
+
+
+def _choice_ids(category: Category, round_index: int, heats: int) -> list[str]:
+    """The choices that name a round's heats (``Round.heat_choices``)."""
+    return list(category.rounds[round_index].heat_choices)[:heats]
 
 
 def draw(salt: str, entrants: Sequence[int]) -> list[int]:

@@ -403,8 +403,11 @@ async def _next_question(update: Update, context: ContextTypes.DEFAULT_TYPE,
     draft = _draft(context)
     for_entry = _for_entry(draft)
     index = int(draft.get("question", 0))
-    while index < len(contest.questions) and contest.questions[index].per_entry != for_entry:
-        index += 1
+    category_id = str(draft.get("category", ""))
+    while index < len(contest.questions) and (
+            contest.questions[index].per_entry != for_entry
+            or not contest.questions[index].asks(category_id)):
+        index += 1  # a question of the other kind, or not asked in this category
     draft["question"] = index
     if index < len(contest.questions):
         return await _ask(update, context, who, index, contest.questions[index])

@@ -352,9 +352,10 @@ async def inicio(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         text = tr(who.lang, "Clock started for: {categories}.", categories=started)
         today = who.at.astimezone(ZoneInfo(contest.timezone)).date()
         for heat_id in out.later:  # a heat of another day or hour: not started with the rest
-            rnd = who.svc.day.heats[heat_id].round
+            heat = who.svc.day.heats[heat_id]
+            when = heat.round.when(heat.number)
             text += "\n" + refusal(who.lang, NotYet(
-                heat_id, rnd.date, rnd.start if rnd.date == today else None), contest)
+                heat_id, when.date, when.start if when.date == today else None), contest)
         await reply(update, text)
     await schedule_contest_jobs(context.application)
 

@@ -43,6 +43,7 @@ class Session:
     pieces: int
     puzzles: int
     numbers: list[int]
+    sizes: tuple[int, ...] = ()  # the puzzles' pieces, in order
 
 
 class Championship:
@@ -52,11 +53,13 @@ class Championship:
         self.confirmed = confirmed
         self.played: set[str] = set()
         self.outcomes = False  # the DNS and the DSQ played (once, in the first heat of 3+)
+        self.known: dict[str, list[list[list[int]]]] = {}  # the lineups last read
 
     def days(self) -> list[date]:
         found = {self.contest.date}
         for c in self.contest.categories:
             found.update(r.date for r in c.rounds)
+            found.update(h.date for r in c.rounds for h in r.schedule)
         return sorted(found)
 
     def _at(self, day: date, hour: int) -> datetime:
@@ -74,7 +77,7 @@ class Championship:
     async def sessions(self, day: date) -> list[Session]:
         """The heats of ``day`` whose entrants are known and that were not played yet."""
         out: list[Session] = []
-        lineups = await self.lineups()
+        lineups = self.known = await self.lineups()
         for c in self.contest.categories:
             if not c.rounds:
                 if day == self.contest.date and c.id not in self.played:
@@ -86,14 +89,14 @@ class Championship:
                 continue
             r = len(lineups[c.id]) - 1
             rnd = c.rounds[r]
-            if rnd.date != day:
-                continue
-            start = rnd.start or self._at(day, 10)
+            start = rnd.start or self._at(rnd.date, 10)  # heats one after the other
             for h, numbers in enumerate(lineups[c.id][r], 1):
                 heat = Heat(c, r, h)
-                if heat.id not in self.played and numbers:
-                    out.append(Session(heat.id, c, r, start, rnd.time_limit, rnd.pieces,
-                                       len(rnd.puzzles), numbers))
+                when = rnd.when(h)  # a heat of its own day (a qualifier event)
+                at = when.start or (start if when.date == rnd.date else self._at(when.date, 10))
+                if when.date == day and heat.id not in self.played and numbers:
+                    out.append(Session(heat.id, c, r, at, rnd.time_limit, rnd.pieces,
+                                       rnd.play or len(rnd.puzzles), numbers, rnd.puzzles))
                 start += timedelta(seconds=rnd.time_limit) + GAP
         return out
 
@@ -140,8 +143,9 @@ class Championship:
                 if finish <= s.time_limit - 30:
                     add(real(finish), reh.rng.choice(team.phones), "/listo")
                     add(real(finish + reh.rng.uniform(30, 150)), vol, f"/fin {n}")
-                else:
-                    pieces = int(s.pieces * reh.rng.uniform(0.55, 0.97))
+                else:  # with puzzles in sequence, the count of the last one (not finished)
+                    left = s.sizes[s.puzzles - 1] if s.puzzles > 1 else s.pieces
+                    pieces = int(left * reh.rng.uniform(0.55, 0.97))
                     add(real(s.time_limit + 120), vol, f"/piezas {n} {pieces}")
                 if self.contest.penalties and reh.rng.random() < 0.15:
                     kind = reh.rng.choice(self.contest.penalties).id
@@ -152,7 +156,12 @@ class Championship:
             self.played.add(s.unit)
         for category_id, end in ends.items():
             category = self.contest.category(category_id)
-            if category is not None and category.rounds:
+            if category is None or not category.rounds:
+                continue
+            r = len(self.known[category_id]) - 1
+            heats = [Heat(category, r, h).id for h, numbers
+                     in enumerate(self.known[category_id][r], 1) if numbers]
+            if all(h in self.played for h in heats):  # a qualifier on a later day: not yet
                 add(end, organiser, f"/confirmar_ronda {category_id}")
         return sorted(actions)
 

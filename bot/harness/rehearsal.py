@@ -255,7 +255,7 @@ class Rehearsal:
             await self.send(phone, name, at)
             await self.send(phone, born.isoformat() if full_date else str(born.year), at)
             for i, q in enumerate(self.contest.questions):
-                if not q.per_entry:
+                if not q.per_entry and q.asks(team.category.id):
                     await self.answer(phone, i, q.id in answers, len(team.members) + k, at)
             entered = k + 1
             if team.category.fewest <= entered < team.category.members:
@@ -263,7 +263,7 @@ class Rehearsal:
                 more = "y" if entered < len(team.members) else "n"
                 await self.press(phone, f"reg:more:{more}", at)
         for i, q in enumerate(self.contest.questions):
-            if q.per_entry:
+            if q.per_entry and q.asks(team.category.id):
                 await self.answer(phone, i, q.id in team.answers[0], self.teams.index(team), at)
         if self.contest.meal is not None:
             await self.press(phone, f"reg:ma:{team.meal[0]}", at)

@@ -775,9 +775,14 @@ class ContestDay:
             self.contest.timezone))
         places = await Registrations(self.contest, self.store).places(
             begun or max(CLOCK.now(), planned))
-        numbers = [e.number for e in await self.store.entries(category.id)
-                   if places[e.number].status is Status.CONFIRMED]
-        lineup = [seat(category, 0, numbers)]
+        everyone = {e.number: e for e in await self.store.entries(category.id)}
+        numbers = [n for n in everyone if places[n].status is Status.CONFIRMED]
+        by = first.heats_by
+
+        def answer(number: int) -> str | None:  # the heat the entry chose at registration
+            return everyone[number].answer(by) if by is not None else None
+
+        lineup = [seat(category, 0, numbers, answer)]
         confirmed = {e.ref: e for e in await self.store.events(kinds=list(ROUND_KINDS))}
         for i in range(1, len(category.rounds)):
             done = confirmed.get(round_ref(category, i - 1))
@@ -1185,11 +1190,11 @@ class ContestDay:
                     update_id=update_id,
                 )
                 started.append(cid)
-            if not started and not already and later:
+            if not started and later:  # what waits says more than what already runs
                 first = self.heats[later[0]]
                 today = at.astimezone(ZoneInfo(self.contest.timezone)).date()
-                return NotYet(first.id, first.round.date,
-                              first.round.start if first.round.date == today else None)
+                when = first.round.when(first.number)
+                return NotYet(first.id, when.date, when.start if when.date == today else None)
             if not started and not already:
                 return NothingToStart()
             if not started:
@@ -1218,8 +1223,9 @@ class ContestDay:
             rnd = c.rounds[r]
             heats = [Heat(c, r, h).id for h in range(1, len(lineup[r]) + 1) if lineup[r][h - 1]]
             waiting = [h for h in heats if (await self.clock(h)).started is None]
-            early = rnd.date > today or (
-                category is None and rnd.start is not None and at < rnd.start - EARLY_START)
+            when = rnd.when(self.heats[waiting[0]].number) if waiting else rnd.when(1)
+            early = when.date > today or (
+                category is None and when.start is not None and at < when.start - EARLY_START)
             if waiting and early:
                 later.append(waiting[0])  # its day, or its time, has not come
             elif waiting or heats:

@@ -29,6 +29,7 @@ from bot.domain.contest import (
     Discount,
     EscapeRules,
     ExtraPrize,
+    HeatSchedule,
     Meal,
     PenaltyKind,
     Question,
@@ -407,6 +408,19 @@ def _puzzles(t: _Table) -> tuple[int, ...]:
     return tuple(v)
 
 
+def _heat_schedule(h: _Table, day: date) -> HeatSchedule:
+    """``[[categories.rounds.heat]]``: one heat's own ``date``, ``start`` and ``venue``."""
+    when = h.get("date", date, day)
+    if not h.ctx.day <= when <= h.ctx.day.fromordinal(h.ctx.day.toordinal() + MAX_DAYS):
+        raise h.ctx.error(h.key("date"), f"must be from the contest's date ({h.ctx.day}) to "
+                          f"{MAX_DAYS} days after it, not {when}")
+    schedule = HeatSchedule(when, h.clock_time("start", when) if h.has("start") else None,
+                            h.get("venue", str, ""))
+    h.seen.add("start")
+    h.done()
+    return schedule
+
+
 def _puzzle_rules(t: _Table, puzzles: tuple[int, ...]) -> dict[str, Any]:
     """``puzzle_order = "any"`` and ``play = N`` (N of the listed puzzles, chosen by each
     entry), for puzzles in sequence."""
@@ -437,7 +451,7 @@ def _pieces(t: _Table, puzzles: tuple[int, ...], default: Any = ...) -> int:
 
 
 def _rounds(t: _Table, pieces: int, time_limit: int, qids: set[str],
-            cat_puzzles: tuple[int, ...]) -> tuple[Round, ...]:
+            cat_puzzles: tuple[int, ...], questions: dict[str, Question]) -> tuple[Round, ...]:
     """``[[categories.rounds]]``: heats, semi-finals, the final, each on its own day."""
     rounds: list[Round] = []
     items = t.tables("rounds")
@@ -448,8 +462,8 @@ def _rounds(t: _Table, pieces: int, time_limit: int, qids: set[str],
         if not r.ctx.day <= day <= r.ctx.day.fromordinal(r.ctx.day.toordinal() + MAX_DAYS):
             raise r.ctx.error(r.key("date"), f"must be from the contest's date ({r.ctx.day}) "
                               f"to {MAX_DAYS} days after it, not {day}")
-        if rounds and day < rounds[-1].date:
-            raise r.ctx.error(r.key("date"), "is before the round before")
+        if rounds and day < max([rounds[-1].date] + [h.date for h in rounds[-1].schedule]):
+            raise r.ctx.error(r.key("date"), "is before the round before (or one of its heats)")
         start = r.clock_time("start", day) if r.has("start") else None
         r.seen.add("start")
         if start is not None and rounds and rounds[-1].start is not None \
@@ -462,6 +476,24 @@ def _rounds(t: _Table, pieces: int, time_limit: int, qids: set[str],
         if a is not None and last:
             raise r.ctx.error(r.key("advance"), "is for rounds before the last")
         puzzles = _puzzles(r) or (cat_puzzles if not r.has("pieces") else ())
+        heats_by = r.get("heats_by", str, None)
+        heats = r.int("heats", 1, minimum=1, maximum=MAX_HEATS)
+        if heats_by is not None:
+            q = questions.get(heats_by)
+            if q is None or not q.choices or not q.per_entry:
+                raise r.ctx.error(r.key("heats_by"), "must be a choice question asked once "
+                                  f"per entry (per = \"entry\"), not {heats_by!r}")
+            if rounds:
+                raise r.ctx.error(r.key("heats_by"), "is for the first round (the entries "
+                                  "choose at registration)")
+            if r.has("heats") and heats != len(q.choices):
+                raise r.ctx.error(r.key("heats"), f"is {heats}, but {heats_by} has "
+                                  f"{len(q.choices)} choices (one heat each)")
+            heats = len(q.choices)
+        schedule = tuple(_heat_schedule(h, day) for h in r.tables("heat"))
+        if schedule and len(schedule) != heats:
+            raise r.ctx.error(r.key("heat"), f"lists {len(schedule)} heats, but the round "
+                              f"has {heats}")
         seating = r.get("seating", str, "")
         if seating and seating not in SEATINGS:
             raise r.ctx.error(r.key("seating"), f"must be one of {', '.join(SEATINGS)}, "
@@ -474,7 +506,8 @@ def _rounds(t: _Table, pieces: int, time_limit: int, qids: set[str],
             pieces=_pieces(r, puzzles, pieces),
             puzzles=puzzles,
             time_limit=r.duration("time_limit", None) or time_limit,
-            heats=r.int("heats", 1, minimum=1, maximum=MAX_HEATS),
+            heats=heats, heats_by=heats_by, schedule=schedule,
+            heat_choices=tuple(c.id for c in questions[heats_by].choices) if heats_by else (),
             advance=_advancement(a, qids) if a is not None else None,
             seating=seating,
             per_table=r.int("per_table", 1, minimum=1, maximum=MAX_PER_TABLE),
@@ -536,7 +569,7 @@ def _category(t: _Table, escape: EscapeRules | None, ids: set[str], qids: set[st
         raise t.ctx.error(t.key("escape"), "is true but the contest has no [escape] table")
     puzzles = _puzzles(t)
     pieces, time_limit = _pieces(t, puzzles), t.duration("time_limit")
-    rounds = _rounds(t, pieces, time_limit, qids, puzzles)
+    rounds = _rounds(t, pieces, time_limit, qids, puzzles, questions or {})
     if rounds and is_escape:
         raise t.ctx.error(t.key("rounds"), "are not for escape categories")
     cat = Category(
@@ -706,7 +739,8 @@ def _choices(q: _Table) -> tuple[Choice, ...]:
             choice = Choice(item)
         elif isinstance(item, dict):
             c = _Table(q.ctx, item, where)
-            choice = Choice(c.get("id", str), _texts(c, "label", False))
+            choice = Choice(c.get("id", str), _texts(c, "label", False),
+                            c.int("places", None, minimum=1))
             _one_line(c, "label", choice.label)
             c.done()
             where = c.key("id")
@@ -753,6 +787,7 @@ def _question(q: _Table, ids: set[str]) -> Question:
         quota=q.int("quota", None, minimum=1),
         max_length=q.int("max_length", 40, minimum=1, maximum=MAX_TEXT_ANSWER),
         label=label,
+        categories=q.strings("categories", ()),
     )
     q.done()
     return question
@@ -855,6 +890,10 @@ def _categories(
                        for t in root.tables("categories", True))
     if not categories:
         raise root.ctx.error("categories", "needs at least one category")
+    for i, q in enumerate(questions.values()):
+        unknown = [c for c in q.categories if c not in ids]
+        if unknown:
+            raise root.ctx.error(f"questions[{i}].categories", f"unknown category {unknown[0]!r}")
     heat_ids = set(ids)
     for i, cat in enumerate(categories):
         for h in heats_of(cat):

@@ -324,6 +324,10 @@ def _read_row(contest: Contest, row: dict[str, str], where: str,
               numbers: set[int]) -> ImportRow:
     """One line, its columns checked in this order: the first problem is the one reported."""
     cat = _category(contest, row, where)
+    for q in contest.questions:
+        if not q.asks(cat.id) and uninert(row.get(q.id) or "").strip(" ;"):
+            raise ImportError_(f"{where}: column {q.id}: this question is not asked in "
+                               f"{cat.id} (questions.categories): leave it empty")
     names = _names(cat, row, where)
     births = _births(row, len(names), where)
     answers = _answers(contest, row, len(names), where)
@@ -476,7 +480,8 @@ async def _over_quota(contest: Contest, registrations: Registrations,
     statuses = [s for s in await registrations.statuses(now)
                 if s.place.status is Status.CONFIRMED]
     for q in contest.questions:
-        if q.quota is None:
+        own = {c.id: c.places for c in q.choices if c.places is not None}
+        if q.quota is None and not own:
             continue
         count: dict[tuple[str, str], int] = {}
         for s in statuses:
@@ -490,11 +495,13 @@ async def _over_quota(contest: Contest, registrations: Registrations,
                 continue
             key = (r.category, value)
             count[key] = count.get(key, 0) + 1
-            if count[key] > q.quota:
+            most = own.get(value, q.quota)
+            if most is not None and count[key] > most:
                 over.setdefault(key, []).append(r.where.rsplit(":", 1)[-1])
         for (category, value), lines in over.items():
-            problems.append(f"{category}: at most {q.quota} entries answer {value!r} to {q.id} "
-                            f"(questions.quota): the file goes {len(lines)} over "
+            where = "questions.choices.places" if value in own else "questions.quota"
+            problems.append(f"{category}: at most {own.get(value, q.quota)} entries answer "
+                            f"{value!r} to {q.id} ({where}): the file goes {len(lines)} over "
                             f"(lines {', '.join(lines)})")
     return problems
 

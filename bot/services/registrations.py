@@ -139,7 +139,8 @@ class Registrations:
     def quota_values(self, entry: Entry) -> tuple[tuple[str, str], ...]:
         """The entry's answers to the questions with a quota (``Entry.answer``: a pair of
         two countries is "ES/FR", a value of its own); unanswered ones count for none."""
-        return tuple((q.id, value) for q in self.contest.questions if q.quota is not None
+        return tuple((q.id, value) for q in self.contest.questions
+                     if q.quota is not None or any(c.places is not None for c in q.choices)
                      if (value := entry.answer(q.id)) is not None)
 
     async def places(self, now: datetime) -> dict[int, Place]:

@@ -86,8 +86,11 @@ def summary(contest: Contest) -> str:
         what = (f"one of {', '.join(c.id for c in asked.choices)}" if asked.choices else
                 f"a line of text (at most {asked.max_length} characters)"
                 if asked.kind == "text" else "yes or no")
+        places = [f"{c.id} {c.places}" for c in asked.choices if c.places is not None]
         lines.append(f"Question {asked.id}: {what}, "
                      + ("once per entry" if asked.per_entry else "per member")
+                     + (f" (only in {', '.join(asked.categories)})" if asked.categories else "")
+                     + (f"; places per answer: {', '.join(places)}" if places else "")
                      + (f"; at most {asked.quota} entries with the same answer hold a place "
                         "in a category" if asked.quota is not None else "")
                      + ("; shown in rankings" if asked.show else ""))
@@ -134,8 +137,18 @@ def summary(contest: Contest) -> str:
             seating = {"blocks": "seated by entry number", "draw": "seated by a draw",
                        "seeded": "seeded by the round before, fastest at the front"}[
                 r.seating_rule(i == 0)]
-            lines.append(f"    round {r.id} ({_round_name(contest, r)}): {_round_when(r)}, "
-                         + (f"{r.heats} heats one after the other, " if r.heats > 1 else "")
+            if r.schedule:  # heats of their own days (qualifiers held as events)
+                heats = "; ".join(
+                    (f"{r.heat_choices[k]}: " if r.heat_choices else f"heat {k + 1}: ")
+                    + f"{h.date}" + (f" {h.start.strftime('%H:%M')}" if h.start else "")
+                    + (f" at {h.venue}" if h.venue else "") for k, h in enumerate(r.schedule))
+                when = f"heats {heats}, "
+            else:
+                when = f"{_round_when(r)}, " + (
+                    f"{r.heats} heats one after the other, " if r.heats > 1 else "")
+            lines.append(f"    round {r.id} ({_round_name(contest, r)}): {when}"
+                         + (f"each entry in the heat of its answer to {r.heats_by}, "
+                            if r.heats_by else "")
                          + f"{seating}, "
                          + (f"{r.per_table} entries per table, " if r.per_table > 1 else "")
                          + (f"puzzles {' + '.join(str(p) for p in r.puzzles)} pieces"

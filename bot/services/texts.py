@@ -320,11 +320,12 @@ def heat_name(lang: str, contest: Contest, heat: Heat) -> str:
 
 
 def when_text(lang: str, contest: Contest, heat: Heat) -> str:
-    rnd = heat.round
-    if rnd.start is None:
-        return day_text(lang, rnd.date)
-    return tr(lang, "{day} at {time}", day=day_text(lang, rnd.date),
-              time=clock_time(contest, rnd.start)[:5])
+    """"Saturday 3 July at 10:00", and the heat's own venue when it has one."""
+    when = heat.round.when(heat.number)
+    text = day_text(lang, when.date) if when.start is None else tr(
+        lang, "{day} at {time}", day=day_text(lang, when.date),
+        time=clock_time(contest, when.start)[:5])
+    return f"{text}, {when.venue}" if when.venue else text
 
 
 def qualified_text(lang: str, contest: Contest, number: int, heat: Heat, table: int) -> str:
