@@ -1142,7 +1142,7 @@ async def announce_changes(app: Any, now: datetime) -> None:
             for user_id in await regs.recipients(entry.number):
                 lang = await language_of(svc, user_id)
                 if place.status is Status.CONFIRMED and \
-                        before == Status.PENDING_PAYMENT.value:
+                        before in (Status.PENDING_PAYMENT.value, Status.LAPSED.value):
                     text = tr(lang, "Payment received: entry #{entry} has a confirmed place.",
                               entry=entry.number)
                 elif place.status is Status.CONFIRMED:
