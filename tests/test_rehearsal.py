@@ -81,8 +81,8 @@ def test_the_championship_rehearsal_plays_every_round_and_advances(tmp_path):
     out = proc.stdout
     for day in ("Day 2027-07-01", "Day 2027-07-02", "Day 2027-07-03"):
         assert day in out, out[-3000:]
-    for text in ("/inicio solo-heats1", "/inicio solo-semi", "/inicio solo-final", "/inicio pairs-final",
-                 "/inicio teams-final", "Individual: Heats confirmed.",
+    for text in ("/inicio solo-heats1", "/inicio solo-semi", "/inicio solo-final",
+                 "/inicio pairs-final", "/inicio teams-final", "Individual: Heats confirmed.",
                  "Individual: Semi-final confirmed.", "Individual: Final confirmed. Final "
                  "classification:", "Teams: Final confirmed.", "goes through to Final",
                  "/parcial", "dns -> Entry", "dsq pieces taken from another table -> Entry",

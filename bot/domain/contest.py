@@ -8,7 +8,7 @@ durations are whole seconds. Money is in cents.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 
 @dataclass(frozen=True)
@@ -275,6 +275,14 @@ class Break:
 
 
 @dataclass(frozen=True)
+class RefundTier:
+    """A withdrawal before ``until`` gets back ``percent`` % of what the entry paid."""
+
+    until: datetime
+    percent: int
+
+
+@dataclass(frozen=True)
 class RegistrationRules:
     opens: datetime | None = None
     closes: datetime | None = None
@@ -284,6 +292,15 @@ class RegistrationRules:
     withdrawal_refund_until: datetime | None = None  # None: a withdrawal is always refunded
     left_out_refund: str = ""  # how those left without a place are refunded (shown to people)
     one_entry_per_person: bool = False  # a person (name and birth) in one entry per category
+    # an entry not paid (payment dated) within this long after registering lapses then
+    pay_within: timedelta | None = None
+    # entries where a member answered yes to one of ``members_if`` may register from
+    # ``members_open`` (earlier than ``opens``)
+    members_open: datetime | None = None
+    members_if: tuple[str, ...] = ()
+    # refunds that decrease as the contest approaches (increasing ``until``); after the last
+    # tier a withdrawal giving up a place gets nothing back
+    refunds: tuple[RefundTier, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -282,11 +282,26 @@ def fee(
     )
 
 
-def registration_window(contest: Contest, at: datetime) -> str | None:
-    """None when registrations are open at ``at``; else ``not_open_yet`` or ``closed``."""
+def is_member(contest: Contest, members: Iterable[Member]) -> bool:
+    """At least one member answered yes to one of the questions that open registration early
+    (``registration.members_if``)."""
+    flags = set(contest.registration.members_if)
+    return any(flags & m.answers for m in members)
+
+
+def registration_window(contest: Contest, at: datetime,
+                        members: Sequence[Member] | None = None) -> str | None:
+    """None when registrations are open at ``at``; else ``not_open_yet``, ``members_only``
+    (open from ``members_open`` to entries with a member, and ``members`` has none) or
+    ``closed``. ``members`` None: the entry is not known yet (the start of the conversation),
+    so registration is open to it as soon as it is open to anyone."""
     rules = contest.registration
     if rules.opens is not None and at < rules.opens:
-        return "not_open_yet"
+        early = rules.members_open
+        if early is None or at < early:
+            return "not_open_yet"
+        if members is not None and not is_member(contest, members):
+            return "members_only"
     if rules.closes is not None and at >= rules.closes:
         return "closed"
     return None
@@ -298,6 +313,7 @@ class Status(StrEnum):
     WAITING = "waiting"
     LEFT_OUT = "left_out"  # paid but without a place when registrations closed: refunded
     WITHDRAWN = "withdrawn"
+    LAPSED = "lapsed"  # not paid within ``pay_within`` of registering: out, place freed
 
 
 @dataclass(frozen=True)
@@ -321,8 +337,42 @@ class Place:
     status: Status
     waiting_position: int | None = None  # 1 = next in line (per category, or contest-wide
     # when the contest shares its capacity)
-    refundable: bool = False  # the contest's rule gives back what was paid
+    refundable: bool = False  # the contest's rule gives back (some of) what was paid
     confirmed_at: datetime | None = None
+    refund_percent: int = 0  # how much of what was paid is given back (withdrawn, left out)
+
+
+def refund_percent(contest: Contest, withdrawn_at: datetime) -> int:
+    """The share of what was paid a withdrawal giving up its place at ``withdrawn_at`` gets
+    back: the first ``refunds`` tier it comes before (0 after the last), else 100 before
+    ``withdrawal_refund_until`` (0 from then), else always 100. Each ``until`` is the first
+    moment the tier no longer applies."""
+    rules = contest.registration
+    if rules.refunds:
+        return next((t.percent for t in rules.refunds if withdrawn_at < t.until), 0)
+    until = rules.withdrawal_refund_until
+    return 0 if until is not None and withdrawn_at >= until else 100
+
+
+def refund_amount(paid: int, percent: int) -> int:
+    """``percent`` % of ``paid`` cents, to the nearest cent (half a cent up)."""
+    return (paid * percent + 50) // 100
+
+
+def lapses_at(contest: Contest, a: Application) -> datetime | None:
+    """When an entry lapses for want of payment (``pay_within`` after registering), or None: the
+    contest sets no delay, the entry was registered elsewhere (imported: it holds its place as
+    given), paid before the deadline (the payment's date counts, whenever it was recorded) or
+    withdrew first."""
+    delay = contest.registration.pay_within
+    if delay is None or a.preconfirmed:
+        return None
+    deadline = a.registered_at + delay
+    if a.paid_at is not None and a.paid_at < deadline:
+        return None
+    if a.withdrawn_at is not None and a.withdrawn_at <= deadline:
+        return None
+    return deadline
 
 
 def _priority(contest: Contest, a: Application) -> tuple[datetime, datetime, int]:
@@ -395,10 +445,12 @@ class _Pool:
 
 
 # Steps of the allocation replay, in this order when they happen at the same moment: a
-# withdrawal frees its place, a reserved quota ends, then new candidates compete for places.
+# withdrawal or a lapse frees its place, a reserved quota ends, then new candidates compete for
+# places.
 _WITHDRAWAL = 0
-_RELEASE = 1
-_CANDIDATE = 2
+_LAPSE = 1
+_RELEASE = 2
+_CANDIDATE = 3
 _Key = tuple[datetime, datetime, int]  # (first priority, then registration, then number)
 _Step = tuple[datetime, int, _Key]
 _NO_KEY_NUMBER = -1  # a quota release concerns no entry
@@ -409,16 +461,23 @@ def _withdrawn_by(a: Application, now: datetime) -> bool:
 
 
 def _entry_steps(contest: Contest, a: Application, now: datetime) -> list[_Step]:
-    """When an entry starts competing for a place, and when it withdraws, up to ``now``."""
+    """When an entry starts competing for a place, and when it withdraws or lapses, up to
+    ``now``."""
     steps: list[_Step] = []
     start = _candidate_from(contest, a)
     if a.preconfirmed and start is not None:
         start = min(start, now)  # registered elsewhere: its place is held whenever asked
     withdrawn = a.withdrawn_at
     gone = withdrawn is not None and withdrawn <= (start or now)  # withdrew before competing
+    lapse = lapses_at(contest, a)
+    if lapse is not None and start is not None and lapse <= start:
+        gone = True  # paid only after the deadline: it never competes
     if start is not None and start <= now and not gone:
         steps.append((start, _CANDIDATE, _priority(contest, a)))
-    if withdrawn is not None and withdrawn <= now:
+    if lapse is not None:
+        if lapse <= now:
+            steps.append((lapse, _LAPSE, (lapse, lapse, a.number)))
+    elif withdrawn is not None and withdrawn <= now:
         steps.append((withdrawn, _WITHDRAWAL, (withdrawn, withdrawn, a.number)))
     return steps
 
@@ -453,7 +512,7 @@ class _Replay:
         self.gave_up_place: set[int] = set()  # withdrew from a confirmed place
 
     def step(self, at: datetime, kind: int, key: _Key) -> None:
-        if kind == _WITHDRAWAL:
+        if kind in (_WITHDRAWAL, _LAPSE):
             self.withdraw(key[2], at)
         elif kind == _RELEASE:
             self.promote(at)
@@ -502,10 +561,13 @@ class _Replay:
 
 
 def _withdrawn_place(contest: Contest, a: Application, gave_up_place: bool) -> Place:
-    """A withdrawal is refunded unless it gave up a place after the refund deadline."""
-    until = contest.registration.withdrawal_refund_until
-    late = until is not None and a.withdrawn_at is not None and a.withdrawn_at >= until
-    return Place(a.number, Status.WITHDRAWN, refundable=not (gave_up_place and late))
+    """A withdrawal from the waiting list (or before holding a place) is refunded in full; one
+    giving up a place gets back what the contest's rules give at that moment
+    (``refund_percent``)."""
+    percent = 100
+    if gave_up_place and a.withdrawn_at is not None:
+        percent = refund_percent(contest, a.withdrawn_at)
+    return Place(a.number, Status.WITHDRAWN, refundable=percent > 0, refund_percent=percent)
 
 
 def _waiting_place(contest: Contest, a: Application, position: int, now: datetime) -> Place:
@@ -513,7 +575,7 @@ def _waiting_place(contest: Contest, a: Application, position: int, now: datetim
     closes = contest.registration.closes
     closed = closes is not None and now >= closes
     status = Status.LEFT_OUT if closed and contest.registration.payment_required else Status.WAITING
-    return Place(a.number, status, position, refundable=True)
+    return Place(a.number, status, position, refundable=True, refund_percent=100)
 
 
 def allocate(
@@ -529,7 +591,12 @@ def allocate(
     positions = replay.waiting_positions(contest.registration.shared_capacity is not None)
     places: dict[int, Place] = {}
     for a in apps.values():
-        if _withdrawn_by(a, now):
+        lapse = lapses_at(contest, a)
+        if lapse is not None and lapse <= now:
+            # anything paid (after the deadline) is given back
+            places[a.number] = Place(a.number, Status.LAPSED, refundable=True,
+                                     refund_percent=100)
+        elif _withdrawn_by(a, now):
             places[a.number] = _withdrawn_place(contest, a, a.number in replay.gave_up_place)
         elif a.number in replay.pool.confirmed:
             confirmed_at = replay.confirmed_at[a.number]

@@ -10,9 +10,11 @@ from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
+from apscheduler.jobstores.base import JobLookupError  # type: ignore[import-untyped]
 from telegram import Bot, TelegramObject, Update
-from telegram.ext import ContextTypes
+from telegram.ext import Application, ContextTypes
 
 from bot.domain.contest import Contest
 from bot.domain.numbers import parse_whole
@@ -28,6 +30,7 @@ from bot.storage.store import (
     Transaction,
 )
 from bot.support.i18n import LANGUAGES, pick_language, tr
+from bot.support.wallclock import CLOCK
 
 log = logging.getLogger(__name__)
 
@@ -415,3 +418,28 @@ def button_moment(update: Update, context: ContextTypes.DEFAULT_TYPE,
     who = {query.from_user.id} if query is not None and query.from_user else set()
     floor = clock.before(update.update_id, who | set(people)) if clock is not None else None
     return max(shown, floor) if floor is not None else shown
+
+
+# -- timers ------------------------------------------------------------------------------------
+
+# APScheduler skips a job more than a second late ("misfire"): a laptop that slept across the
+# moment a notice was due would never send it. A late job still runs; each job checks in the
+# database whether its announcement is still owed (and clock alerts whether it still helps).
+LATE_IS_STILL_OWED: dict[str, Any] = {"misfire_grace_time": None, "coalesce": True}
+
+
+def replace_job(app: Application[Any, Any, Any, Any, Any, Any], name: str, callback: Any,
+                when: datetime, data: dict[str, Any]) -> None:
+    """Schedule ``callback`` at ``when`` under ``name``, replacing the job of that name."""
+    jq = app.job_queue
+    assert jq is not None, "python-telegram-bot[job-queue] is required"
+    named: dict[str, Any] = app.bot_data.setdefault("jobs_by_name", {})
+    old = named.get(name)
+    if old is not None and not old.removed:
+        try:
+            old.schedule_removal()  # kept by name: no scan of every job in the queue
+        except JobLookupError:
+            pass  # it already ran
+
+    named[name] = jq.run_once(callback, when=CLOCK.seconds_until(when), name=name, data=data,
+                              job_kwargs=LATE_IS_STILL_OWED)

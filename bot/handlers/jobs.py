@@ -12,20 +12,21 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from apscheduler.jobstores.base import JobLookupError  # type: ignore[import-untyped]
 from telegram.ext import Application, CallbackContext, ContextTypes
 
 from bot.domain.clock import format_duration
 from bot.handlers.common import (
+    LATE_IS_STILL_OWED,
     Services,
     language_of,
     notify_entry,
     notify_staff,
     recording,
+    replace_job,
     send,
     services,
 )
-from bot.handlers.registration import announce_changes, closing_report
+from bot.handlers.registration import registration_job, schedule_lapses
 from bot.services.texts import clock_time, heat_name, names
 from bot.support.i18n import tr
 from bot.support.wallclock import CLOCK
@@ -33,30 +34,7 @@ from bot.support.wallclock import CLOCK
 log = logging.getLogger(__name__)
 
 
-def _delay(when: datetime) -> float:
-    return CLOCK.seconds_until(when)
-
-
-def _replace(app: Application[Any, Any, Any, Any, Any, Any], name: str, callback: Any,
-             when: datetime, data: dict[str, Any]) -> None:
-    jq = app.job_queue
-    assert jq is not None, "python-telegram-bot[job-queue] is required"
-    named: dict[str, Any] = app.bot_data.setdefault("jobs_by_name", {})
-    old = named.get(name)
-    if old is not None and not old.removed:
-        try:
-            old.schedule_removal()  # kept by name: no scan of every job in the queue
-        except JobLookupError:
-            pass  # it already ran
-
-    named[name] = jq.run_once(callback, when=_delay(when), name=name, data=data,
-                              job_kwargs=LATE_IS_STILL_OWED)
-
-
-# APScheduler skips a job more than a second late ("misfire"): a laptop that slept across the
-# moment a notice was due would never send it. A late job still runs; each job checks in the
-# database whether its announcement is still owed (and clock alerts whether it still helps).
-LATE_IS_STILL_OWED: dict[str, Any] = {"misfire_grace_time": None, "coalesce": True}
+_replace = replace_job
 
 
 def schedule_notice(context: ContextTypes.DEFAULT_TYPE, entry: int, key: str,
@@ -84,6 +62,7 @@ async def schedule_contest_jobs(app: Application[Any, Any, Any, Any, Any, Any]) 
             # a moment already past runs at once: whatever was not announced then still is
             _replace(app, name, registration_job, moment,
                      {"name": name, "when": moment.timestamp()})
+        await schedule_lapses(app)
 
 
 # -- clock jumps --------------------------------------------------------------------------------
@@ -118,17 +97,6 @@ async def clock_watch_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
         log.warning("the system clock jumped by %+.0f s: the timers are worked out again from "
                     "the database", jump)
         await schedule_contest_jobs(context.application)
-
-
-async def registration_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
-    """A reserved quota is released or registrations close: places may change by themselves."""
-
-    job = context.job
-    assert job is not None and isinstance(job.data, dict)
-    moment = datetime.fromtimestamp(job.data["when"], UTC)
-    await announce_changes(context.application, moment)
-    if job.data["name"] == "closing":
-        await closing_report(context.application, moment)
 
 
 async def cooldown_job(context: CallbackContext[Any, Any, Any, Any]) -> None:

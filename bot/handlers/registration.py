@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import io
 import warnings
-from datetime import date, datetime, time
+from datetime import UTC, date, datetime, time
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputFile, MessageEntity, Update
 from telegram.ext import (
+    Application,
     BaseHandler,
+    CallbackContext,
     CallbackQueryHandler,
     CommandHandler,
     ContextTypes,
@@ -52,6 +54,7 @@ from bot.handlers.common import (
     recording,
     refuse_role,
     remember,
+    replace_job,
     reply,
     send,
     services,
@@ -60,6 +63,7 @@ from bot.handlers.menus import refresh_menu
 from bot.services.csvio import entry_rows, export_entries, export_results, result_rows, xlsx
 from bot.services.registrations import (
     AlreadyEntered,
+    AlreadyLapsed,
     Paid,
     Registered,
     Registrations,
@@ -70,6 +74,7 @@ from bot.services.summary import money
 from bot.services.texts import ineligible_text, names
 from bot.storage.store import PRIORITY_BULK, PRIORITY_COPY, Entry
 from bot.support.i18n import tr
+from bot.support.wallclock import CLOCK
 
 CATEGORY, NAME, BIRTH, QUESTION, MORE, MEAL_ADULTS, MEAL_CHILDREN, CONFIRM = (
     "category", "name", "birth", "question", "more", "meal_adults", "meal_children", "confirm",
@@ -110,6 +115,12 @@ def place_text(lang: str, contest: Contest, number: int, place: Place) -> str:
     if place.status is Status.LEFT_OUT:
         return tr(lang, "Entry #{entry}: no place is left; you are owed a refund ({when}).",
                   entry=number, when=contest.registration.left_out_refund or "-")
+    if place.status is Status.LAPSED:
+        delay = contest.registration.pay_within
+        return tr(lang, "Entry #{entry} has lapsed: it was not paid within {days} days of "
+                  "registering, so it lost its place (or its turn on the waiting list). To take "
+                  "part, register again with /inscribir and pay within {days} days.",
+                  entry=number, days=delay.days if delay is not None else 0)
     return tr(lang, "Entry #{entry}: withdrawn.", entry=number)
 
 
@@ -250,9 +261,22 @@ async def inscribir(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str |
 
 def closed_text(lang: str, contest: Contest, window: str) -> str:
     tz = ZoneInfo(contest.timezone)
-    if window == "not_open_yet" and contest.registration.opens is not None:
-        return tr(lang, "Registrations open on {when}.",
-                  when=contest.registration.opens.astimezone(tz).strftime("%Y-%m-%d %H:%M"))
+    rules = contest.registration
+    if window in ("not_open_yet", "members_only") and rules.opens is not None:
+        when = rules.opens.astimezone(tz).strftime("%Y-%m-%d %H:%M")
+        if rules.members_open is None:
+            return tr(lang, "Registrations open on {when}.", when=when)
+        early = rules.members_open.astimezone(tz).strftime("%Y-%m-%d %H:%M")
+        who = " / ".join(q.asked(lang) for qid in rules.members_if
+                         if (q := contest.question(qid)) is not None)
+        if window == "members_only":
+            return tr(lang, "Not yet: for this entry registrations open on {when}. Until then "
+                      "only entries with a member (a yes to \"{question}\") may register: "
+                      "members could register from {early}.", when=when, question=who,
+                      early=early)
+        return tr(lang, "Registrations open on {when}; entries with a member (a yes to "
+                  "\"{question}\") may register from {early}.", when=when, question=who,
+                  early=early)
     closes = contest.registration.closes
     return tr(lang, "Registrations are closed (since {when}).",
               when=closes.astimezone(tz).strftime("%Y-%m-%d %H:%M") if closes else "-")
@@ -462,8 +486,15 @@ async def more_members(update: Update, context: ContextTypes.DEFAULT_TYPE) -> st
 
 async def _after_members(update: Update, context: ContextTypes.DEFAULT_TYPE,
                          who: Caller) -> str | int:
-    """The members are all in: the questions asked once for the entry, then the meal."""
+    """The members are all in: the questions asked once for the entry, then the meal. Before
+    ``opens``, only an entry with a member (``members_if``) goes on."""
     draft = _draft(context)
+    window = registration_window(who.svc.contest, who.at, draft_members(draft))
+    if window is not None:
+        await reply(update, closed_text(who.lang, who.svc.contest, window))
+        _clear(context)
+        _save_after(update, context)
+        return ConversationHandler.END
     draft.update({"phase": "entry", "question": 0, "values": {}})
     return await _next_question(update, context, who)
 
@@ -635,6 +666,7 @@ async def confirm(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | i
         else:
             await remember(update, context)
             await reply(update, await _registered_text(context, who, category, out))
+            await schedule_lapse(context.application, out.number)
     _clear(context)
     _save_after(update, context)
     if not isinstance(out, Registered):
@@ -771,6 +803,7 @@ def status_line(lang: str, contest: Contest, entry: Entry, place: Place, total: 
                            position=place.waiting_position),
         Status.LEFT_OUT: tr(lang, "no place: refund due"),
         Status.WITHDRAWN: tr(lang, "withdrawn"),
+        Status.LAPSED: tr(lang, "lapsed: not paid in time"),
     }[place.status]
     category = contest.category(entry.category)
     pay = tr(lang, "paid") if paid else tr(lang, "not paid")
@@ -791,7 +824,8 @@ async def mis_inscripciones(update: Update, context: ContextTypes.DEFAULT_TYPE) 
     for s in await registrations(context).statuses(who.at, numbers):
         lines.append(status_line(who.lang, contest, s.entry, s.place, s.fee.total,
                                  s.paid_at is not None))
-        if s.place.status is not Status.WITHDRAWN and s.entry.source == "chat":
+        if s.place.status not in (Status.WITHDRAWN, Status.LAPSED) and \
+                s.entry.source == "chat":
             category = contest.category(s.entry.category)
             if category is not None and category.members > 1:
                 lines.append(tr(who.lang, "  partner's link: {link}",
@@ -856,12 +890,18 @@ async def baja_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     async with recording(who.svc):
         out = await registrations(context).withdraw(who.user_id, "participant", number, at,
                                                     None)
+        if isinstance(out, AlreadyLapsed):
+            await reply(update, place_text(who.lang, who.svc.contest, number,
+                                           Place(number, Status.LAPSED)))
+            return
         if not isinstance(out, Withdrawn):
             await reply(update, tr(who.lang, "Entry #{entry} was already withdrawn.",
                                    entry=number))
             return
         place = out.place
-        if place.refundable and out.paid:
+        if who.svc.contest.registration.refunds:
+            refund = refund_text(who.lang, who.svc.contest, out)
+        elif place.refundable and out.paid:
             refund = tr(who.lang, "What you paid will be refunded.")
         elif place.refundable:
             refund = tr(who.lang, "A refund is due under the contest's rules for anything you "
@@ -871,6 +911,18 @@ async def baja_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         await reply(update, tr(who.lang, "Entry #{entry} is withdrawn.", entry=number) + " "
                     + refund)
         await announce_changes(context.application, at)
+
+
+def refund_text(lang: str, contest: Contest, out: Withdrawn) -> str:
+    """What a withdrawal gets back under refunds that decrease as the contest approaches."""
+    percent = out.place.refund_percent
+    if percent == 0:
+        return tr(lang, "Under the contest's rules, this withdrawal is not refunded.")
+    if out.paid:
+        return tr(lang, "Under the contest's rules you get back {percent} % of what you paid: "
+                  "{amount}.", percent=percent, amount=money(out.refund, contest.currency))
+    return tr(lang, "No payment is recorded for entry #{entry}: if you paid, {percent} % of it "
+              "is refunded under the contest's rules.", entry=out.entry, percent=percent)
 
 
 # -- organisers ------------------------------------------------------------------------------
@@ -956,12 +1008,29 @@ async def inscritos(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         assert isinstance(pending, list)
         if pending:
             line += ", " + tr(who.lang, "{count} pending payment", count=len(pending))
+        lapsed = s["lapsed"]
+        assert isinstance(lapsed, list)
+        if lapsed:
+            line += ", " + tr(who.lang, "{count} lapsed (not paid in time): {list}",
+                              count=len(lapsed),
+                              list=", ".join(f"#{x.entry.number}" for x in lapsed))
         lines.append(line)
         waiting = s["waiting"]
         assert isinstance(waiting, list)
         for w in waiting:
             lines.append(f"  {w.place.waiting_position}. #{w.entry.number} "
                          f"{names(w.entry.names)}" + (" (local)" if w.entry.local else ""))
+        refunds = s["refunds"]
+        assert isinstance(refunds, list)
+        if refunds and contest.registration.refunds:
+            lines.append("  " + tr(who.lang, "Refunds due:"))
+            for r in refunds:
+                lines.append("  " + tr(who.lang, "#{entry} {names}: {amount} ({percent} % of "
+                                       "{paid})", entry=r.entry.number,
+                                       names=names(r.entry.names),
+                                       amount=money(r.refund, contest.currency),
+                                       percent=r.place.refund_percent,
+                                       paid=money(r.fee.total, contest.currency)))
     await reply(update, "\n".join(lines))
 
 
@@ -1017,6 +1086,51 @@ async def copia(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 # -- announcements ---------------------------------------------------------------------------
 
 
+async def registration_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
+    """A reserved quota is released, registrations close or an entry lapses for want of
+    payment: places may change by themselves."""
+
+    job = context.job
+    assert job is not None and isinstance(job.data, dict)
+    moment = datetime.fromtimestamp(job.data["when"], UTC)
+    await announce_changes(context.application, moment)
+    if job.data["name"] == "closing":
+        await closing_report(context.application, moment)
+
+
+def _lapse_job(app: Application[Any, Any, Any, Any, Any, Any], number: int,
+               moment: datetime) -> None:
+    name = f"lapse:{number}"
+    replace_job(app, name, registration_job, moment, {"name": name, "when": moment.timestamp()})
+
+
+async def schedule_lapse(app: Application[Any, Any, Any, Any, Any, Any], number: int) -> None:
+    """The moment entry ``number`` lapses unless paid (``pay_within``), as a job."""
+    regs: Registrations = app.bot_data["registrations"]
+    moment = await regs.lapse_of(number)
+    if moment is not None:
+        _lapse_job(app, number, moment)
+
+
+async def schedule_lapses(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """Every lapse still to come is a job at its moment. Those already past (the bot was off)
+    are announced once, now: run at their own moments, one after the other, they would tell
+    people places they have had since, out of order."""
+    regs: Registrations | None = app.bot_data.get("registrations")
+    if regs is None:
+        return
+    now = CLOCK.now()
+    past = False
+    for number, moment in await regs.lapse_moments():
+        if moment > now:
+            _lapse_job(app, number, moment)
+        else:
+            past = True
+    if past:
+        replace_job(app, "lapses", registration_job, now,
+                    {"name": "lapses", "when": now.timestamp()})
+
+
 async def announce_changes(app: Any, now: datetime) -> None:
     """Tell people whose place changed (promoted from the waiting list, left out at closing)."""
     regs: Registrations = app.bot_data["registrations"]
@@ -1031,7 +1145,7 @@ async def announce_changes(app: Any, now: datetime) -> None:
             for user_id in await regs.recipients(entry.number):
                 lang = await language_of(svc, user_id)
                 if place.status is Status.CONFIRMED and \
-                        before == Status.PENDING_PAYMENT.value:
+                        before in (Status.PENDING_PAYMENT.value, Status.LAPSED.value):
                     text = tr(lang, "Payment received: entry #{entry} has a confirmed place.",
                               entry=entry.number)
                 elif place.status is Status.CONFIRMED:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import re
 import tomllib
-from datetime import date, datetime, time
+from datetime import date, datetime, time, timedelta
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -33,6 +33,7 @@ from bot.domain.contest import (
     Meal,
     PenaltyKind,
     Question,
+    RefundTier,
     RegistrationRules,
     ReservedQuota,
     Round,
@@ -41,7 +42,7 @@ from bot.domain.contest import (
 )
 from bot.domain.ranking import SHARED_PRIZES, TIE_BREAKS
 from bot.domain.rounds import SEATINGS, heats_of
-from bot.services.csvio import ENTRY_COLUMNS, RESULT_COLUMNS, STATUS_COLUMNS
+from bot.services.csvio import ENTRY_COLUMNS, REFUND_COLUMN, RESULT_COLUMNS, STATUS_COLUMNS
 
 LANGUAGES = ("es", "fr", "en")
 MAX_MEMBERS = 8  # teams are 1-4 people; eligibility tries every seating, so keep it small
@@ -53,13 +54,15 @@ ROUND_ID = re.compile(r"[a-z0-9_]{1,24}")
 MAX_HEATS = 50
 MAX_PER_TABLE = 4  # entries sharing one table
 MAX_DAYS = 31  # rounds within a month of the contest's first day
+MAX_PAY_WITHIN_DAYS = 365
 QUESTION_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
 # a choice is stored, exported ("ES; FR") and joined ("ES/FR"): none of ; / , or line breaks
 CHOICE_ID = re.compile(r"[^\W_][\w .'()-]{0,31}")
 MAX_CHOICES = 60  # buttons, 3 a row
 MAX_TEXT_ANSWER = 200  # characters of a text answer
 # the columns the CSV files have besides the questions': a question may not take their name
-_OWN_COLUMNS = frozenset(ENTRY_COLUMNS + STATUS_COLUMNS + RESULT_COLUMNS + ["paid_at"])
+_OWN_COLUMNS = frozenset(ENTRY_COLUMNS + STATUS_COLUMNS + RESULT_COLUMNS
+                         + ["paid_at", REFUND_COLUMN])
 T = TypeVar("T")
 
 
@@ -701,6 +704,10 @@ def _registration(root: _Table) -> RegistrationRules:
         withdrawal_refund_until=r.moment("withdrawal_refund_until", None),
         left_out_refund=r.get("left_out_refund", str, ""),
         one_entry_per_person=r.get("one_entry_per_person", bool, False),
+        pay_within=_pay_within(r),
+        members_open=r.moment("members_open", None),
+        members_if=r.strings("members_if", ()),
+        refunds=_refunds(r),
     )
     if reg.priority not in ("registration", "payment"):
         raise r.ctx.error(r.key("priority"), 'must be "registration" or "payment"')
@@ -708,8 +715,70 @@ def _registration(root: _Table) -> RegistrationRules:
         raise r.ctx.error(r.key("priority"), '"payment" needs payment_required = true')
     if reg.opens and reg.closes and reg.opens >= reg.closes:
         raise r.ctx.error(r.key("closes"), "is not after opens")
+    _members_open(r, reg)
+    if reg.refunds and reg.withdrawal_refund_until is not None:
+        raise r.ctx.error(r.key("refunds"), "cannot be used with withdrawal_refund_until "
+                          "(100 % until then, the simple case of refunds): keep one of them")
     r.done()
     return reg
+
+
+def _pay_within(r: _Table) -> timedelta | None:
+    """``pay_within_days = 7``: an entry not paid within 7 days of registering lapses."""
+    days = r.int("pay_within_days", None, minimum=1, maximum=MAX_PAY_WITHIN_DAYS)
+    return None if days is None else timedelta(days=days)
+
+
+def _members_open(r: _Table, reg: RegistrationRules) -> None:
+    """``members_open`` and ``members_if`` go together, before ``opens`` (the question ids are
+    checked once the questions are read: ``_members_if``)."""
+    if reg.members_open is None and reg.members_if:
+        raise r.ctx.error(r.key("members_open"), "is required with members_if")
+    if reg.members_open is None:
+        return
+    if not reg.members_if:
+        raise r.ctx.error(r.key("members_if"), "is required with members_open: the ids of the "
+                          "yes/no questions that make an entry a member's")
+    if reg.opens is None:
+        raise r.ctx.error(r.key("members_open"), "needs opens (members may register before "
+                          "everyone else)")
+    if reg.members_open >= reg.opens:
+        raise r.ctx.error(r.key("members_open"), "is not before opens")
+
+
+def _refunds(r: _Table) -> tuple[RefundTier, ...]:
+    """``[[registration.refunds]]`` (``until``, ``percent``): later tiers end later and give
+    back no more."""
+    given = r.has("refunds")
+    tables = r.tables("refunds")
+    if given and not tables:
+        raise r.ctx.error(r.key("refunds"), "needs at least one table (until, percent)")
+    tiers: list[RefundTier] = []
+    for i, t in enumerate(tables):
+        tier = RefundTier(until=t.moment("until"), percent=t.int("percent", maximum=100))
+        t.done()
+        if tiers and tier.until <= tiers[-1].until:
+            raise t.ctx.error(t.key("until"), f"is not after refunds[{i - 1}].until "
+                              f"({tiers[-1].until.strftime('%Y-%m-%d %H:%M')}): list the "
+                              "tiers in increasing until order")
+        if tiers and tier.percent > tiers[-1].percent:
+            raise t.ctx.error(t.key("percent"), f"is more than refunds[{i - 1}].percent "
+                              f"({tiers[-1].percent}): refunds may only decrease as the "
+                              "contest approaches")
+        tiers.append(tier)
+    return tuple(tiers)
+
+
+def _members_if(root: _Table, reg: RegistrationRules, questions: tuple[Question, ...]) -> None:
+    """``registration.members_if``: yes/no questions asked of each member, as [local]'s."""
+    key = "registration.members_if"
+    for i, f in enumerate(reg.members_if):
+        q = next((q for q in questions if q.id == f), None)
+        if q is None:
+            raise root.ctx.error(f"{key}[{i}]", f"names no question: {f!r}")
+        if not q.yes_no or q.per_entry:
+            raise root.ctx.error(f"{key}[{i}]", f"{f!r} must be a yes/no question asked of "
+                                 'each member (kind = "yes_no", per = "member")')
 
 
 def _one_line(t: _Table, name: str, texts: dict[str, str]) -> None:
@@ -921,6 +990,7 @@ def parse_contest(data: dict[str, Any], path: str) -> Contest:
     heading = _heading(root)
     registration = _registration(root)
     questions = _questions(root)
+    _members_if(root, registration, questions)
     local_if_any = _local(root, questions)
     discount = _discount(root, questions)
     meal = _meal(root)

@@ -22,7 +22,9 @@ from bot.domain.registration import (
     clean_name,
     entry_value,
     is_local,
+    is_member,
     name_key,
+    registration_window,
 )
 from bot.domain.rounds import Heat
 from bot.services.contest_day import ContestDay
@@ -35,6 +37,8 @@ from bot.support.wallclock import CLOCK
 ENTRY_COLUMNS = ["number", "category", "names", "born", "local", "join_code", "registered_at"]
 STATUS_COLUMNS = ["status", "waiting_position", "fee_total", "discount", "meal", "meal_adults",
                   "meal_children", "paid_at", "refund_due", "source"]
+# after the status columns, for contests with [[registration.refunds]]: the amount to give back
+REFUND_COLUMN = "refund_amount"
 RESULT_COLUMNS = [
     "category", "position", "number", "names", "finished", "time", "escape_time",
     "tickets_left", "compensation", "penalty", "adjusted_time", "pieces", "local", "prize",
@@ -432,10 +436,9 @@ async def check_import(contest: Contest, registrations: Registrations,
     problems: list[str] = []
     notes: list[str] = []
     for r in rows:
-        if rules.opens is not None and r.registered_at < rules.opens:
-            problems.append(f"{r.where}: registered_at {_when(r.registered_at, contest)} is "
-                            f"before registration opened ({_when(rules.opens, contest)}, "
-                            "registration.opens)")
+        early = _too_early(contest, r)
+        if early is not None:
+            problems.append(early)
         if rules.closes is not None and r.registered_at >= rules.closes:
             if r.dated:
                 problems.append(f"{r.where}: registered_at {_when(r.registered_at, contest)} is "
@@ -470,6 +473,25 @@ async def check_import(contest: Contest, registrations: Registrations,
                             f"(registration.shared_capacity), {taken} already taken: the file's "
                             f"{len(rows)} entries go {taken + len(rows) - shared} over")
     return ImportCheck(problems, notes)
+
+
+def _too_early(contest: Contest, r: ImportRow) -> str | None:
+    """A line registered before registration opened for it: ``opens``, or ``members_open``
+    for an entry with a member (``members_if``), as the chat decides it."""
+    rules = contest.registration
+    window = registration_window(contest, r.registered_at, r.members)
+    if window not in ("not_open_yet", "members_only") or rules.opens is None:
+        return None
+    said = f"{r.where}: registered_at {_when(r.registered_at, contest)} is before registration"
+    if rules.members_open is None:
+        return f"{said} opened ({_when(rules.opens, contest)}, registration.opens)"
+    ids = ", ".join(rules.members_if)
+    if is_member(contest, r.members):
+        return (f"{said} opened for members ({_when(rules.members_open, contest)}, "
+                "registration.members_open)")
+    return (f"{said} opened for entries without a member ({_when(rules.opens, contest)}, "
+            f"registration.opens; members, a yes to {ids} (registration.members_if), from "
+            f"{_when(rules.members_open, contest)})")
 
 
 async def _over_quota(contest: Contest, registrations: Registrations,
@@ -529,9 +551,14 @@ async def entry_rows(contest: Contest, store: Store,
     """The entries table (header first), for CSV and XLSX alike."""
     question_ids = [q.id for q in contest.questions]
     regs = registrations or Registrations(contest, store)
-    rows: list[list[object]] = [[*ENTRY_COLUMNS, *question_ids, *STATUS_COLUMNS]]
+    tiers = bool(contest.registration.refunds)
+    header: list[object] = [*ENTRY_COLUMNS, *question_ids, *STATUS_COLUMNS]
+    rows: list[list[object]] = [header + ([REFUND_COLUMN] if tiers else [])]
     for s in await regs.statuses(at or CLOCK.now()):
         e = s.entry
+        due = s.place.refundable and (
+            s.place.status in (Status.WITHDRAWN, Status.LEFT_OUT)
+            or (s.place.status is Status.LAPSED and s.paid_at is not None))  # paid too late
         rows.append(
             [e.number, e.category, "; ".join(e.names),
              "; ".join(_born_text(m) for m in e.members), "yes" if e.local else "no",
@@ -540,8 +567,8 @@ async def entry_rows(contest: Contest, store: Store,
             + [s.place.status.value, s.place.waiting_position or "",
                _euros(s.fee.total), _euros(s.fee.discount), _euros(s.fee.meal),
                e.meal_adults, e.meal_children,
-               s.paid_at.isoformat() if s.paid_at else "", "yes" if s.place.refundable and
-               s.place.status.value in ("withdrawn", "left_out") else "no", e.source]
+               s.paid_at.isoformat() if s.paid_at else "", "yes" if due else "no", e.source]
+            + ([_euros(s.refund)] if tiers else [])
         )
     return rows
 

@@ -27,6 +27,8 @@ from bot.domain.registration import (
     check_entry,
     fee,
     is_local,
+    lapses_at,
+    refund_amount,
     registration_window,
 )
 from bot.services.outcomes import Done, Refusal, UnknownEntry, new_code
@@ -40,6 +42,14 @@ class EntryStatus:
     fee: Fee
     paid_at: datetime | None
 
+    @property
+    def refund(self) -> int:
+        """Cents to give back: the share of the fee paid that its place's rule gives back
+        (withdrawn, left out, lapsed after paying late); 0 when nothing was paid."""
+        if self.paid_at is None or self.place.status not in (
+                Status.WITHDRAWN, Status.LEFT_OUT, Status.LAPSED):
+            return 0
+        return refund_amount(self.fee.total, self.place.refund_percent)
 
 
 
@@ -79,6 +89,14 @@ class AlreadyWithdrawn(Refusal):
 
 
 @dataclass(frozen=True)
+class AlreadyLapsed(Refusal):
+    """The entry lapsed for want of payment: it is out already, nothing to withdraw."""
+
+    code: ClassVar[str] = "already_lapsed"
+    entry: int
+
+
+@dataclass(frozen=True)
 class Registered(Done):
     number: int
     place: Place
@@ -90,6 +108,7 @@ class Withdrawn(Done):
     place: Place
     paid: bool  # it had paid: a refund may be due
     was: Status  # its place before
+    refund: int = 0  # cents given back of what it paid (``place.refund_percent`` of it)
 
 
 @dataclass(frozen=True)
@@ -155,6 +174,8 @@ class Registrations:
             sum(1 for a in apps if a.withdrawn_at is not None and a.withdrawn_at <= now),
             *(self.store.versions.get(k, 0) for k in ("payment", "withdraw", "correction")),
             tuple(now >= m for _, m in self.moments()),
+            sum(1 for a in apps if (lapse := lapses_at(self.contest, a)) is not None
+                and lapse <= now) if self.contest.registration.pay_within else 0,
         )
         cached = self.store.derived.get("places")
         if cached is not None and cached[0] == key:
@@ -187,7 +208,7 @@ class Registrations:
         values: Sequence[tuple[str, str]] = (),
     ) -> Registered | RegistrationShut | NotEligible | AlreadyEntered:
         """A new entry from the chat; ``values``: its answers to the per-entry questions."""
-        window = registration_window(self.contest, at)
+        window = registration_window(self.contest, at, members)
         if window is not None:
             return RegistrationShut(window)
         problem = check_entry(category, members, self.contest.date)
@@ -219,7 +240,8 @@ class Registrations:
                 if e.number not in gone]
 
     async def withdraw(self, user_id: int, role: str, number: int, at: datetime,
-                       update_id: int | None) -> Withdrawn | UnknownEntry | AlreadyWithdrawn:
+                       update_id: int | None
+                       ) -> Withdrawn | UnknownEntry | AlreadyWithdrawn | AlreadyLapsed:
         async with self.store.transaction() as tx:
             entry = await tx.entry(number)
             if entry is None:
@@ -227,13 +249,15 @@ class Registrations:
             before = (await self.places(at))[number]
             if before.status is Status.WITHDRAWN:
                 return AlreadyWithdrawn(number)
+            if before.status is Status.LAPSED:
+                return AlreadyLapsed(number)
             await tx.add_event(at=at, kind="withdraw", role=role, actor=user_id, entry=number,
                                update_id=update_id)
         place = (await self.places(at))[number]
         await self.record_status(number, place, at)
-        apps = {a.number: a for a in await self.applications()}
-        return Withdrawn(number, place, paid=apps[number].paid_at is not None,
-                         was=before.status)
+        [status] = await self.statuses(at, [number])
+        return Withdrawn(number, place, paid=status.paid_at is not None, was=before.status,
+                         refund=status.refund)
 
     async def pay(self, organiser: int, number: int, paid_at: datetime, at: datetime,
                   update_id: int | None) -> Paid | UnknownEntry:
@@ -279,7 +303,7 @@ class Registrations:
             place = places[en.number]
             key = self.status_key(en.number, place)
             if told.get(en.number) != key and place.status in (
-                Status.CONFIRMED, Status.LEFT_OUT, Status.WAITING
+                Status.CONFIRMED, Status.LEFT_OUT, Status.WAITING, Status.LAPSED
             ):
                 out.append((en, place))
         return out
@@ -298,6 +322,18 @@ class Registrations:
             out.append(("closing", self.contest.registration.closes))
         return out
 
+    async def lapse_moments(self) -> list[tuple[int, datetime]]:
+        """When entries lapse for want of payment (``pay_within``): (entry, moment), by the
+        history as it stands (a payment dated before the deadline takes its entry out)."""
+        if self.contest.registration.pay_within is None:
+            return []
+        return sorted(((a.number, m) for a in await self.applications()
+                       if (m := lapses_at(self.contest, a)) is not None), key=lambda x: x[1])
+
+    async def lapse_of(self, number: int) -> datetime | None:
+        """When this entry lapses (None: it does not)."""
+        return next((m for n, m in await self.lapse_moments() if n == number), None)
+
     async def category_summary(self, category: Category, now: datetime) -> dict[str, object]:
         statuses = [s for s in await self.statuses(now) if s.entry.category == category.id]
         taken = [s for s in statuses if s.place.status is Status.CONFIRMED]
@@ -305,6 +341,8 @@ class Registrations:
                                                                      Status.LEFT_OUT)),
                          key=lambda s: s.place.waiting_position or 0)
         pending = [s for s in statuses if s.place.status is Status.PENDING_PAYMENT]
+        lapsed = [s for s in statuses if s.place.status is Status.LAPSED]
+        refunds = [s for s in statuses if s.refund > 0]
         free = None
         reserved_left = 0
         if category.capacity is not None:
@@ -315,4 +353,4 @@ class Registrations:
                     room_for_anyone = max(0, category.capacity - q.places - non_local)
                     reserved_left += free - min(free, room_for_anyone)
         return {"taken": taken, "waiting": waiting, "pending": pending, "free": free,
-                "reserved_left": reserved_left}
+                "reserved_left": reserved_left, "lapsed": lapsed, "refunds": refunds}

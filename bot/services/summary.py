@@ -67,8 +67,17 @@ def summary(contest: Contest) -> str:
         )
         + ("" if reg.shared_capacity is None else f"; {reg.shared_capacity} places in all")
     )
+    if reg.members_open is not None:
+        lines.append(f"  entries with a member answering yes to {' or '.join(reg.members_if)} "
+                     f"may register from {_when(reg.members_open)}")
+    if reg.pay_within is not None:
+        lines.append(f"  an entry not paid within {reg.pay_within.days} day(s) of registering "
+                     "lapses (loses its place or its turn on the waiting list)")
     if reg.withdrawal_refund_until is not None:
         lines.append(f"  withdrawals refunded until {_when(reg.withdrawal_refund_until)}")
+    if reg.refunds:
+        tiers = ", ".join(f"{t.percent} % until {_when(t.until)}" for t in reg.refunds)
+        lines.append(f"  withdrawals giving up a place refunded {tiers}, then 0 %")
     if reg.one_entry_per_person:
         lines.append("  one entry per person per category (same name and birth)")
     if reg.left_out_refund:

@@ -262,7 +262,7 @@ async def cards_from_db(contest: Contest, store: Store | str | Path, bot_usernam
     finally:
         if db is not store:
             await db.close()
-    gone = {Status.WITHDRAWN, Status.LEFT_OUT}
+    gone = {Status.WITHDRAWN, Status.LEFT_OUT, Status.LAPSED}
     entries = [e for e in entries if e.number not in places or places[e.number].status not in gone]
     if not entries:
         where = f" in category {category}" if category is not None else ""
