@@ -146,3 +146,10 @@ class Harness:
 
 def texts(calls: list[Call]) -> list[str]:
     return [c.text for c in calls if c.method == "sendMessage"]
+
+
+async def staff(h: Harness, organiser: Person, volunteer: Person, at: datetime) -> None:
+    """The organiser says hello and invites ``volunteer``, who joins with the link."""
+    await h.send(organiser, "/start", at)
+    invite = (await h.send(organiser, "/voluntario", at))[-1].text
+    await h.send(volunteer, f"/start {invite.split('start=')[1].split()[0]}", at)

@@ -20,7 +20,7 @@ from bot.services.contest_file import ContestFileError, load_contest, parse_cont
 from bot.services.csvio import import_entries, read_entries, result_rows
 from bot.services.summary import summary
 from tests.conftest import CASTRILLO
-from tests.fakebot import Harness, Person
+from tests.fakebot import Harness, Person, staff
 
 MADRID = ZoneInfo("Europe/Madrid")
 T0 = datetime(2023, 4, 22, 11, 0, tzinfo=MADRID)
@@ -129,10 +129,7 @@ async def open_day(tmp_path: Path, **kw: Any) -> Harness:
     for person, number in ((ANA, 5), (SOL, 6)):
         entry = await svc.store.entry(number)
         await h.send(person, f"/start {entry.join_code}", T0 - timedelta(hours=1))
-    await h.send(BOSS, "/start", T0 - timedelta(hours=1))
-    invite = (await h.send(BOSS, "/voluntario", T0 - timedelta(hours=1)))[-1].text
-    await h.send(VIC, f"/start {invite.split('start=')[1].split()[0]}",
-                 T0 - timedelta(hours=1))
+    await staff(h, BOSS, VIC, T0 - timedelta(hours=1))
     await h.send(BOSS, "/inicio", T0)
     return h
 

@@ -16,7 +16,7 @@ import pytest
 from bot.services.contest_file import ContestFileError, parse_contest
 from bot.services.csvio import ImportError_, check_import, import_entries, read_entries
 from bot.services.registrations import Registrations
-from tests.fakebot import Harness, Person
+from tests.fakebot import Harness, Person, staff
 
 TZ = ZoneInfo("Europe/Madrid")
 PORTO = datetime(2027, 7, 1, 11, 0, tzinfo=TZ)
@@ -136,10 +136,7 @@ async def test_each_qualifier_on_its_day_at_its_venue_then_one_final(tmp_path: P
                          PORTO - timedelta(days=1))
         assert said(await h.send(Person(101, "P1", "en"), "/series", PORTO), Person(101, "P1")) \
             == ["Entry #1 plays Qualifier 1 (Teams): Thursday 1 July at 11:00, Porto, table 1."]
-        await h.send(BOSS, "/start", PORTO - timedelta(days=1))
-        invite = (await h.send(BOSS, "/voluntario", PORTO - timedelta(days=1)))[-1].text
-        await h.send(VIC, f"/start {invite.split('start=')[1].split()[0]}",
-                     PORTO - timedelta(days=1))
+        await staff(h, BOSS, VIC, PORTO - timedelta(days=1))
         # Porto's day: only Porto's heat starts (the solo category too: played once)
         assert said(await h.send(BOSS, "/inicio", PORTO), BOSS) == [
             "Clock started for: solo, teams-qualifier1."]

@@ -25,7 +25,7 @@ from bot.domain.rounds import (
 )
 from bot.services.contest_file import ContestFileError, load_contest, parse_contest
 from bot.services.csvio import import_entries, read_entries
-from tests.fakebot import Harness, Person
+from tests.fakebot import Harness, Person, staff
 
 TZ = ZoneInfo("Europe/Madrid")
 DAY1 = datetime(2027, 7, 2, 10, 0, tzinfo=TZ)
@@ -272,10 +272,7 @@ async def open_day(tmp_path: Path, text: str = CONTEST, entries: int = 8) -> Har
         entry = await svc.store.entry(n)
         await h.send(Person(100 + n, f"P{n}", "en"), f"/start {entry.join_code}",
                      DAY1 - timedelta(days=1))
-    await h.send(BOSS, "/start", DAY1 - timedelta(days=1))
-    invite = (await h.send(BOSS, "/voluntario", DAY1 - timedelta(days=1)))[-1].text
-    await h.send(VIC, f"/start {invite.split('start=')[1].split()[0]}",
-                 DAY1 - timedelta(days=1))
+    await staff(h, BOSS, VIC, DAY1 - timedelta(days=1))
     return h
 
 

@@ -16,7 +16,7 @@ import pytest
 from bot.domain.ranking import Competitor, ages_fit, rank, separate
 from bot.services.contest_file import ContestFileError, parse_contest
 from bot.services.csvio import import_entries, read_entries, result_rows
-from tests.fakebot import Harness, Person
+from tests.fakebot import Harness, Person, staff
 
 TZ = ZoneInfo("Europe/Madrid")
 T0 = datetime(2027, 5, 8, 10, 0, tzinfo=TZ)
@@ -114,10 +114,7 @@ async def test_the_separate_rankings_in_the_chat_and_the_export(tmp_path: Path) 
             "3,open,Teen Away,2011-01-01,no\n"
             "4,open,Late Local,1990-01-01,yes\n"
             "5,open,Old Local,1950-01-01,yes\n"), "x.csv"))
-        await h.send(BOSS, "/start", T0 - timedelta(hours=1))
-        invite = (await h.send(BOSS, "/voluntario", T0 - timedelta(hours=1)))[-1].text
-        await h.send(VIC, f"/start {invite.split('start=')[1].split()[0]}",
-                     T0 - timedelta(hours=1))
+        await staff(h, BOSS, VIC, T0 - timedelta(hours=1))
         await h.send(BOSS, "/inicio", T0)
         at = T0 + timedelta(minutes=59)
         for n, t in ((1, "0:40:00"), (2, "0:45:00"), (3, "0:50:00"), (4, "0:30:00")):
