@@ -431,3 +431,20 @@ async def test_cli_asks_telegram_for_the_username(castrillo_db):
         assert len(lines) == 1 and "refused" in lines[0] and "WRONG" not in lines[0]
     finally:
         await api.stop()
+
+
+async def test_cards_of_a_contest_in_rounds_show_the_first_heat_and_table(tmp_path: Path):
+    from bot.services.contest_file import load_contest
+    from bot.services.csvio import import_entries, read_entries
+    contest = load_contest(ROOT / "contests" / "championship-2027.toml")
+    store = await Store.open(tmp_path / "c.sqlite3")
+    try:
+        rows = "".join(f"{n},solo,Player {n},1990,ES,2027-04-01T10:00:00\n" for n in range(1, 7))
+        await import_entries(store, read_entries(contest, io.StringIO(
+            "number,category,names,born,country,registered_at\n" + rows), "x.csv"))
+        pdf = await cards_from_db(contest, store, BOT, None)
+    finally:
+        await store.close()
+    text = "\n".join(page_texts(pdf, tmp_path))
+    # a draw: 6 entries over 3 heats, 2 each, every one with its heat and table
+    assert len(re.findall(r"Individual · Heats [123], table [12]", text)) == 6, text

@@ -37,12 +37,16 @@ from reportlab.pdfgen.canvas import Canvas  # type: ignore[import-untyped]
 
 from bot.domain.contest import Contest
 from bot.domain.registration import Status
+from bot.domain.rounds import Heat, table_number
 from bot.services.config import ConfigError, base_url, load_settings
+from bot.services.contest_day import ContestDay
 from bot.services.contest_file import ContestFileError, load_contest
 from bot.services.fonts import Fonts, find_fonts
 from bot.services.registrations import Registrations
+from bot.services.texts import heat_name
 from bot.storage.store import Entry, Store, StoreError
 from bot.support import wallclock
+from bot.support.i18n import tr
 
 USERNAME_ENV = "PUZZLEBOT_BOT_USERNAME"
 INSTRUCTIONS = {
@@ -172,7 +176,7 @@ def _draw_qr(c: Canvas, link: str, x: float, y: float) -> None:
 
 
 def _draw_card(c: Canvas, slot: int, contest: Contest, entry: Entry, bot_username: str,
-               fonts: Fonts) -> None:
+               fonts: Fonts, seat: str = "") -> None:
     x0, y0 = card_origin(slot)
     inner = CARD_W - 2 * PAD
     mid = x0 + CARD_W / 2
@@ -180,6 +184,8 @@ def _draw_card(c: Canvas, slot: int, contest: Contest, entry: Entry, bot_usernam
 
     category = contest.category(entry.category)
     category_name = category.name if category is not None else entry.category
+    if seat:  # a contest in rounds: the first round's heat and table
+        category_name = f"{category_name} · {seat}"
     size = _fit(category_name, fonts.regular, 15, inner, 9)
     baseline = top - size * 0.8
     c.setFillGray(0.25)
@@ -221,7 +227,8 @@ def _draw_card(c: Canvas, slot: int, contest: Contest, entry: Entry, bot_usernam
         y -= leading
 
 
-def cards_pdf(contest: Contest, entries: list[Entry], bot_username: str) -> bytes:
+def cards_pdf(contest: Contest, entries: list[Entry], bot_username: str,
+              seats: Mapping[int, str] | None = None) -> bytes:
     """The cards as PDF bytes, in the order given: ceil(len(entries) / 4) A4 pages."""
     if not entries:
         raise CardsError("no entries to print")
@@ -235,7 +242,8 @@ def cards_pdf(contest: Contest, entries: list[Entry], bot_username: str) -> byte
         _cut_lines(c)
         chunk = entries[page * CARDS_PER_PAGE:(page + 1) * CARDS_PER_PAGE]
         for slot, entry in enumerate(chunk):
-            _draw_card(c, slot, contest, entry, bot_username, fonts)
+            _draw_card(c, slot, contest, entry, bot_username, fonts,
+                       (seats or {}).get(entry.number, ""))
         c.showPage()
     c.save()
     return out.getvalue()
@@ -259,6 +267,7 @@ async def cards_from_db(contest: Contest, store: Store | str | Path, bot_usernam
     try:
         entries = await db.entries(category)
         places = await Registrations(contest, db).places(wallclock.CLOCK.now())
+        seats = await first_round_seats(contest, db)
     finally:
         if db is not store:
             await db.close()
@@ -267,7 +276,24 @@ async def cards_from_db(contest: Contest, store: Store | str | Path, bot_usernam
     if not entries:
         where = f" in category {category}" if category is not None else ""
         raise CardsError(f"no entries to print{where}")
-    return cards_pdf(contest, entries, bot_username)
+    return cards_pdf(contest, entries, bot_username, seats)
+
+
+async def first_round_seats(contest: Contest, store: Store) -> dict[int, str]:
+    """For the categories played in rounds, each entry's heat and table in the first round
+    ("Heats 2, table 5"), as they stand now (the contest's language)."""
+    day = ContestDay(contest, store, frozenset())
+    lang = contest.language
+    seats: dict[int, str] = {}
+    for category in contest.categories:
+        if not category.rounds:
+            continue
+        for h, numbers in enumerate((await day.lineups(category))[0], 1):
+            heat = Heat(category, 0, h)
+            for i, n in enumerate(numbers):
+                seats[n] = tr(lang, "{heat}, table {table}", heat=heat_name(lang, contest, heat),
+                              table=table_number(i, heat.round.per_table))
+    return seats
 
 
 async def bot_username_from_env(env: Mapping[str, str] | None = None) -> str | None:
