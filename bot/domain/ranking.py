@@ -6,6 +6,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from itertools import groupby
+from operator import itemgetter
+from typing import Any
 
 from bot.domain.clock import within_limit
 from bot.domain.contest import Category
@@ -74,45 +76,50 @@ def rank(
     its ranking time; with ``penalised_finish_counts`` False, a finish whose time plus its
     penalties is past the limit ranks as not finished, with every piece placed (first among
     those ranked by pieces)."""
-    finished: list[tuple[int, Competitor]] = []
-    by_pieces: list[tuple[int, Competitor]] = []
+    earlier = tie_break == "earlier_round"
+    # (sort key, competitor): the key once per competitor (time or pieces, then with
+    # "earlier_round" the result in the round before), sorted by it then by number
+    finished: list[tuple[Any, Competitor]] = []  # the key: an int, or a tuple of them
+    by_pieces: list[tuple[Any, Competitor]] = []
     unranked: list[Competitor] = []
     for c in competitors:
         t = ranking_time(c)
         if c.outcome is not None:  # did not start, or disqualified: never placed
             unranked.append(c)
-        elif (
+            continue
+        if (
             c.finish is not None
             and t is not None
             and within_limit(c.finish, category.time_limit, limit_inclusive)
         ):
             if penalised_finish_counts or within_limit(
                     c.finish + c.time_penalty, category.time_limit, limit_inclusive):
-                finished.append((t, c))
+                value = t
+                target = finished
             else:
-                by_pieces.append((-category.pieces, c))
+                value, target = -category.pieces, by_pieces
         elif c.pieces is not None:
-            by_pieces.append((-min(max(c.pieces, 0), category.pieces), c))
+            value, target = -min(max(c.pieces, 0), category.pieces), by_pieces
         else:
             unranked.append(c)
+            continue
+        if earlier:
+            target.append(((value, 0 if c.earlier is not None else 1, c.earlier or 0), c))
+        else:
+            target.append((value, c))  # a plain int: the 10,000-entry sort compares fast
 
-    def key(x: tuple[int, Competitor]) -> tuple[int, ...]:
-        if tie_break == "earlier_round":
-            earlier = x[1].earlier
-            return (x[0], 0 if earlier is not None else 1, earlier or 0)
-        return (x[0],)
-
-    finished.sort(key=lambda x: (key(x), x[1].number))
-    by_pieces.sort(key=lambda x: (key(x), x[1].number))
+    finished.sort(key=lambda x: (x[0], x[1].number))
+    by_pieces.sort(key=lambda x: (x[0], x[1].number))
 
     rows: list[Row] = []
     for group, is_finished in ((finished, True), (by_pieces, False)):
-        for _, run in groupby(group, key=key):
+        for _, run in groupby(group, key=itemgetter(0)):
             tied = list(run)
             position = len(rows) + 1  # entries with the same key share the position
             won = prize_of(category.prizes, position, len(tied), shared_prizes)
-            for value, c in tied:
-                rows.append(Row(position, c, is_finished, value if is_finished else None, won))
+            time = (tied[0][0][0] if earlier else tied[0][0]) if is_finished else None
+            for _, c in tied:
+                rows.append(Row(position, c, is_finished, time, won))
     # out of competition first, by their results; then no result yet, did not start,
     # disqualified
     order = {"oc": 0, None: 1, "dns": 2, "dsq": 3}
