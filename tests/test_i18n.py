@@ -102,4 +102,25 @@ def test_tr_unknown_language_falls_back_to_spanish() -> None:
 def test_pick_language() -> None:
     assert pick_language(None, "fr-FR") == "fr"
     assert pick_language(None, "de") == "es"
+    # a phone in a language the bot does not speak reads the contest's language
+    assert pick_language(None, "de", "fr") == "fr"
+    assert pick_language(None, None, "en") == "en"
+    assert pick_language("es", "de", "fr") == "es"
     assert pick_language("en", "fr") == "en"
+
+
+async def test_a_german_phone_at_a_french_contest_reads_french(tmp_path) -> None:
+    from datetime import UTC, datetime
+
+    from tests.conftest import BILLOM
+    from tests.fakebot import Harness, Person
+    h = await Harness(tmp_path, BILLOM).start()
+    try:
+        hans = Person(77, "Hans", "de")
+        calls = await h.send(hans, "/ayuda", datetime.now(UTC))
+        text = next(c.text for c in calls if c.method == "sendMessage")
+        assert text.splitlines()[:3] == [
+            "Concours de puzzle : Concours de puzzle par équipe de 2 — Billom",
+            "/start - Commencer / lier mon inscription", "/aide - Ce que je peux faire"], text
+    finally:
+        await h.stop()

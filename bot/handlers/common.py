@@ -62,7 +62,7 @@ async def language_of(svc: Services, user_id: int, telegram_code: str | None = N
     row = await svc.store.person(user_id)
     chosen = row["language"] if row is not None else None
     stored = row["tg_language"] if row is not None else None
-    return pick_language(chosen, telegram_code or stored)
+    return pick_language(chosen, telegram_code or stored, svc.contest.language)
 
 
 async def person_name(svc: Services, user_id: int) -> str:

@@ -33,14 +33,16 @@ def catalog(lang: str) -> gettext.NullTranslations:
     return gettext.GNUTranslations(buf)
 
 
-def pick_language(chosen: str | None, telegram_code: str | None) -> str:
-    """The person's language: their /idioma choice, else Telegram's, else Spanish."""
+def pick_language(chosen: str | None, telegram_code: str | None,
+                  fallback: str = DEFAULT_LANGUAGE) -> str:
+    """The person's language: their /idioma choice, else Telegram's, else ``fallback`` (the
+    contest's language: a German phone at a French contest reads French)."""
     for code in (chosen, telegram_code):
         if code:
             base = code.split("-")[0].lower()
             if base in LANGUAGES:
                 return base
-    return DEFAULT_LANGUAGE
+    return fallback if fallback in LANGUAGES else DEFAULT_LANGUAGE
 
 
 def tr(lang: str, message: str, /, **params: Any) -> str:
