@@ -124,3 +124,30 @@ async def test_a_german_phone_at_a_french_contest_reads_french(tmp_path) -> None
             "/start - Commencer / lier mon inscription", "/aide - Ce que je peux faire"], text
     finally:
         await h.stop()
+
+
+async def test_free_text_and_unknown_commands_get_a_pointer_to_the_help(tmp_path) -> None:
+    from datetime import UTC, datetime
+
+    from tests.conftest import BILLOM, CASTRILLO
+    from tests.fakebot import Harness, Person
+    h = await Harness(tmp_path, CASTRILLO).start()
+    try:
+        ana = Person(78, "Ana", "en")
+        now = datetime.now(UTC)
+        said = [c.text for c in await h.send(ana, "hello?", now) if c.method == "sendMessage"]
+        assert said == ["I only understand commands. /help lists what you can do."]
+        said = [c.text for c in await h.send(ana, "/frobnicate", now)
+                if c.method == "sendMessage"]
+        assert said == ["I don't know that command. /help lists what you can do."]
+    finally:
+        await h.stop()
+    (tmp_path / "b").mkdir()
+    h = await Harness(tmp_path / "b", BILLOM).start()
+    try:
+        said = [c.text for c in await h.send(Person(79, "Léa", "fr"), "bonjour",
+                                             datetime.now(UTC)) if c.method == "sendMessage"]
+        assert said == [tr("fr", "I only understand commands. /{help} lists what you can do.",
+                           help="aide")]
+    finally:
+        await h.stop()

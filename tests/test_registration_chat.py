@@ -774,8 +774,10 @@ async def test_cancel_records_nothing_and_a_new_inscribir_starts_clean(castrillo
     await h.send(ANA, "Bea", at)
     assert "nothing was recorded" in one_text(await h.send(ANA, "/cancelar", at), ANA)
     assert entry_rows(h) == [] and event_kinds(h) == before
-    # the conversation is over: a year now is not taken as an answer
-    assert texts(await h.send(ANA, "1982", at)) == []
+    # the conversation is over: a year now is not taken as an answer, only pointed to /help
+    assert texts(await h.send(ANA, "1982", at)) == [
+        "I only understand commands. /help lists what you can do."]
+    assert entry_rows(h) == []
     # /inscribir again, part-way through, starts over too
     await start_entry(h, ANA, "adultos", at)
     await h.send(ANA, "Ana", at)

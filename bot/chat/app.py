@@ -17,6 +17,8 @@ from telegram.ext import (
     CallbackQueryHandler,
     CommandHandler,
     ContextTypes,
+    MessageHandler,
+    filters,
 )
 from telegram.request import BaseRequest
 
@@ -149,6 +151,9 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
                     group=1)
     app.add_handler(CallbackQueryHandler(participant.language_button, pattern=r"^lang:"))
     app.add_handler(CallbackQueryHandler(participant.stage_button, pattern=r"^ask:"))
+    # last: what nothing above took (free text, an unknown command) gets a pointer to /ayuda
+    app.add_handler(MessageHandler(filters.TEXT & filters.ChatType.PRIVATE,
+                                   participant.not_understood))
     app.add_error_handler(on_error)
 
 

@@ -1,4 +1,4 @@
-"""The contest as data: everything RULES.md calls configuration.
+"""The contest as data: every setting of the rules (docs/rules.md).
 
 A contest file (TOML, read by ``bot/services/contest_file.py``) becomes these frozen dataclasses.
 Nothing here knows about files, Telegram or SQL; times are timezone-aware datetimes and

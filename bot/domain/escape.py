@@ -1,4 +1,4 @@
-"""The escape stage (RULES.md section 3): a pair's ticket ledger folded from its events.
+"""The escape stage (docs/rules.md): a pair's ticket ledger folded from its events.
 
 Every time here is contest time in seconds (see ``clock``). The ledger is rebuilt from the
 accepted events each time; ``check_*`` functions say whether a new event is allowed and, for a

@@ -1,4 +1,4 @@
-"""Rankings (RULES.md section 4): per category, finishers by time, then the rest by pieces."""
+"""Rankings (docs/rules.md): per category, finishers by time, then the rest by pieces."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Registration (RULES.md section 1): eligibility, fees, meals, places and the waiting list."""
+"""Registration (docs/rules.md): eligibility, fees, meals, places and the waiting list."""
 
 from __future__ import annotations
 

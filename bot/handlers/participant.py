@@ -9,7 +9,7 @@ from telegram.ext import ContextTypes
 
 from bot.domain.clock import format_duration
 from bot.domain.escape import Kind
-from bot.handlers.commands import COMMANDS, allowed
+from bot.handlers.commands import BY_NAME, COMMANDS, allowed
 from bot.handlers.common import (
     Caller,
     already_handled,
@@ -23,6 +23,7 @@ from bot.handlers.common import (
     remember,
     reply,
     send,
+    sender_for,
 )
 from bot.handlers.jobs import schedule_notice
 from bot.handlers.menus import refresh_menu
@@ -388,3 +389,26 @@ async def listo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             lang, "FINISHED? #{entry} {names} says done at {time} ({clock}): go and check, "
             "then /fin {entry}.", entry=entry.number, names=names(entry.names),
             time=format_duration(t), clock=clock_time(contest, who.at)))
+
+
+async def not_understood(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Free text, or a command the bot does not know, in a private chat: one line pointing to
+    the help, in the person's language (budgeted like refusals: a flood gets few answers)."""
+    msg = update.effective_message
+    if msg is None or msg.chat.type != "private":
+        return
+    first = (msg.text or "").split(maxsplit=1)[0] if (msg.text or "").strip() else ""
+    if first.startswith("/") and "@" in first and \
+            first.split("@", 1)[1].lower() != (context.bot.username or "").lower():
+        return  # a command for another bot
+    who = await caller(update, context)
+    if who is None or sender_for(msg.get_bot()).admit(msg.chat_id) == "no":
+        return
+    help_name = BY_NAME["ayuda"].name_in(who.lang)
+    if (msg.text or "").startswith("/"):
+        text = tr(who.lang, "I don't know that command. /{help} lists what you can do.",
+                  help=help_name)
+    else:
+        text = tr(who.lang, "I only understand commands. /{help} lists what you can do.",
+                  help=help_name)
+    await reply(update, text)
