@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import sqlite3
 from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 from PIL import Image
 
@@ -107,5 +108,37 @@ async def test_ranking_as_a_picture(tmp_path):
         assert image.format == "PNG" and image.width == 1400 and image.height > 150
         text = await h.send(BOSS, "/clasificacion adultos", t0 + timedelta(hours=3))
         assert "1. #1 Ana Gómez: 1:47:30" in text[0].text
+    finally:
+        await h.stop()
+
+
+async def test_alerts_skip_finished_entries_and_a_late_listo_gets_the_participants_answer(
+        tmp_path):
+    h = await Harness(tmp_path, CASTRILLO, organisers=frozenset({BOSS.id})).start(jobs=False)
+    try:
+        now = datetime.now(UTC).replace(microsecond=0)
+        done, playing = await linked(h, "1,infantil-a,Leo,2018\n2,infantil-a,Mia,2018\n", now)
+        vic = Person(20, "Vic", "en")
+        invite = (await h.send(BOSS, "/voluntario", now))[-1].text
+        await h.send(vic, f"/start {invite.split('start=')[1].split()[0]}", now)
+        started = now - timedelta(minutes=105) + timedelta(seconds=1)
+        await h.send(BOSS, "/inicio infantil-a", started)
+        await h.send(vic, "/fin 1 1:00:00", now)
+        job = h.app.bot_data["jobs_by_name"]["alert:infantil-a:15"]
+        job.schedule_removal()
+        await job.run(h.app)
+        await h.app.bot_data["sender"].settled()
+        assert not any("minutes left" in t for t in h.sent(done.id))  # finished: not told
+        assert [t for t in h.sent(playing.id) if "minutes left" in t] == [
+            "Infantil A: 15 minutes left."]
+        late = started + timedelta(hours=2, minutes=1)  # past the 2-hour limit
+        calls = await h.send(playing, "/listo", late)
+        assert [c.text for c in calls if c.chat_id == playing.id] == [
+            "Time is up (2:00:00): hands off the puzzle. A volunteer will count your pieces."]
+        history = "\n".join(t for t in (c.text for c in await h.send(vic, "/historial 2", late)
+                                        if c.chat_id == vic.id))
+        # weeks away from the contest day: the event says its day, not only a time
+        day = now.astimezone(ZoneInfo("Europe/Madrid"))
+        assert f"#2 {day:%A} {day.day} {day:%B} at " in history, history
     finally:
         await h.stop()

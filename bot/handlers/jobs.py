@@ -220,6 +220,8 @@ async def alert_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
     users: set[int] = set()
     if category is not None:
         for state in await svc.day.states(category, datetime.fromtimestamp(data["when"], UTC)):
+            if state.finish is not None or state.outcome is not None:
+                continue  # finished (or not playing): "time is up" is not for them
             users.update(await svc.day.linked_users(state.entry.number))
     else:
         users.update(await svc.day.participants())

@@ -27,7 +27,7 @@ from bot.handlers.common import (
 )
 from bot.handlers.jobs import schedule_notice
 from bot.handlers.menus import refresh_menu
-from bot.services.contest_day import Cooldown, Granted
+from bot.services.contest_day import Cooldown, Granted, PastLimit
 from bot.services.outcomes import Refusal
 from bot.services.texts import clock_time, names, refusal, tickets_report
 from bot.storage.store import Entry
@@ -378,6 +378,11 @@ async def listo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     contest = who.svc.contest
     async with recording(who.svc):
         out = await who.svc.day.ready(who.user_id, entry.number, who.at, update.update_id)
+        if isinstance(out, PastLimit):  # the participants' answer, not the volunteers'
+            await reply(update, tr(who.lang, "Time is up ({limit}): hands off the puzzle. A "
+                                   "volunteer will count your pieces.",
+                                   limit=format_duration(out.limit)))
+            return
         if isinstance(out, Refusal):
             await reply(update, refusal(who.lang, out, contest))
             return

@@ -508,6 +508,8 @@ def history_lines(lang: str, contest: Contest, number: int, events: Sequence[Eve
             lang, e.ref or "", str(e.data.get("reason", "")))
         if e.stage is not None and e.kind == "split":
             what += " " + tr(lang, "puzzle {puzzle}", puzzle=e.stage)
+        elif e.stage is not None and e.kind == "stage":
+            what = tr(lang, "stage {stage} confirmed", stage=e.stage)
         elif e.stage is not None:
             stage_word = tr(lang, "stage")
             what += f" {stage_word} {e.stage}"
@@ -526,7 +528,11 @@ def history_lines(lang: str, contest: Contest, number: int, events: Sequence[Eve
         if e.id not in alive:
             what += " " + tr(lang, "[replaced]")
         role = role_name(lang, e.role)
-        lines.append(f"#{e.id} {clock_time(contest, e.at)} {who} ({role}): {what}")
+        local = e.at.astimezone(ZoneInfo(contest.timezone))
+        when = clock_time(contest, e.at) if local.date() == contest.date else tr(
+            lang, "{day} at {time}", day=day_text(lang, local.date()),
+            time=clock_time(contest, e.at)[:5])
+        lines.append(f"#{e.id} {when} {who} ({role}): {what}")
     return lines
 
 
@@ -559,6 +565,12 @@ def event_name(lang: str, kind: str) -> str:
         "volunteer_join": tr(lang, "joined as volunteer"),
         "volunteer_invite": tr(lang, "volunteer invitation"),
         "handover": tr(lang, "escape handover"),
+        "entry": tr(lang, "registered"),
+        "payment": tr(lang, "payment recorded"),
+        "withdraw": tr(lang, "withdrew"),
+        "status_notice": tr(lang, "told of its place"),
+        "alert": tr(lang, "clock alert"),
+        "announcement": tr(lang, "announcement"),
     }
     return names_.get(kind, kind)
 
