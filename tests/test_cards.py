@@ -448,3 +448,33 @@ async def test_cards_of_a_contest_in_rounds_show_the_first_heat_and_table(tmp_pa
     text = "\n".join(page_texts(pdf, tmp_path))
     # a draw: 6 entries over 3 heats, 2 each, every one with its heat and table
     assert len(re.findall(r"Individual · Heats [123], table [12]", text)) == 6, text
+
+
+async def test_waiting_entries_get_no_card_and_long_names_stay_apart(tmp_path: Path):
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from bot.domain.registration import Member
+    from bot.services.contest_file import load_contest
+    from bot.services.registrations import Registrations
+    from bot.tools.cards import _name_lines, find_fonts
+    billom = load_contest(BILLOM)  # a place is held once paid: an unpaid entry waits
+    store = await Store.open(tmp_path / "b.sqlite3")
+    try:
+        regs = Registrations(billom, store)
+        cat = billom.category("adulte")
+        at = datetime(2012, 2, 1, 10, 0, tzinfo=ZoneInfo("Europe/Paris"))
+        for who in (("Ana Uno", "Bea Dos"), ("Cai Tres", "Dan Cuatro")):
+            members = [Member(n, born=datetime(1980, 1, 1).date()) for n in who]
+            assert (await regs.register(1, cat, members, 0, 0, at, None)).ok
+        await regs.pay(1, 1, at, at, None)
+        pdf = await cards_from_db(billom, store, BOT, None)
+    finally:
+        await store.close()
+    text = "\n".join(page_texts(pdf, tmp_path))
+    assert "Ana Uno" in text and "Cai Tres" not in text  # #2 has not paid: it waits
+    fonts = find_fonts()
+    long = ["María de los Ángeles Fernández-Villaverde Castellanos",
+            "José Antonio Rodríguez de la Fuente Zapatero"]
+    _, lines = _name_lines(long, fonts.regular, 80 * 2.83, 30 * 2.83)
+    assert len(lines) > 2 and any(line.endswith(" /") for line in lines), lines

@@ -799,7 +799,7 @@ async def test_stray_input_during_the_conversation(castrillo_bot):
     calls = await h.send(ANA, "/inscribir", at)
     assert "Please use the buttons above" in one_text(await h.send(ANA, "adultos", at), ANA)
     await h.press(ANA, data_of(h, calls)[3], at)  # Adultos individual
-    assert "1 to 60 characters" in one_text(await h.send(ANA, "x" * 61, at), ANA)
+    assert "1 to 100 characters" in one_text(await h.send(ANA, "x" * 101, at), ANA)
     await h.send(ANA, "Ana", at)
     calls = await h.send(ANA, "1980", at)
     assert "Please use the buttons above" in one_text(await h.send(ANA, "yes", at), ANA)

@@ -83,7 +83,7 @@ TEXT_ANSWER = "text_answer"  # a text question waits for the typed answer
 CHOICES_PER_ROW = 3
 
 TIMEOUT_SECONDS = 15 * 60
-MAX_NAME = 60
+MAX_NAME = 100  # real names run long: 'María de los Ángeles Fernández-Villaverde y ...'
 MEAL_CHOICES = 9  # 0..8 people
 
 

@@ -13,7 +13,8 @@ fonts-dejavu-core). Without it they fall back to Helvetica, which prints Western
 accents but shows other scripts (Cyrillic, Greek, ...) as boxes. DejaVu Sans has no Chinese,
 Japanese or Korean glyphs either.
 
-Withdrawn entries, and entries left out when registrations closed, get no card.
+Only entries holding a place get a card: withdrawn, left out, lapsed, unpaid and waiting ones
+do not.
 """
 
 from __future__ import annotations
@@ -120,8 +121,12 @@ def _wrap(paragraphs: Sequence[str], font: str, width: float, height: float
 
 def _name_lines(names: Sequence[str], font: str, width: float, height: float
                 ) -> tuple[float, list[str]]:
-    """One name a line; a big team's names run on, comma-separated, when that reads larger."""
+    """One name a line; a big team's names run on, comma-separated, when that reads larger.
+    When a name takes more than one line, each name but the last ends with " /", so two long
+    names never read as one."""
     size, lines = _wrap(names, font, width, height)
+    if len(names) > 1 and len(lines) > len(names):
+        size, lines = _wrap([f"{n} /" for n in names[:-1]] + [names[-1]], font, width, height)
     if len(names) > 1:
         joined_size, joined = _wrap([", ".join(names)], font, width, height)
         if joined_size > size * 1.2:
@@ -271,8 +276,9 @@ async def cards_from_db(contest: Contest, store: Store | str | Path, bot_usernam
     finally:
         if db is not store:
             await db.close()
-    gone = {Status.WITHDRAWN, Status.LEFT_OUT, Status.LAPSED}
-    entries = [e for e in entries if e.number not in places or places[e.number].status not in gone]
+    # only entries holding a place: waiting (or unpaid) ones get theirs once they have one
+    entries = [e for e in entries if e.number in places
+               and places[e.number].status is Status.CONFIRMED]
     if not entries:
         where = f" in category {category}" if category is not None else ""
         raise CardsError(f"no entries to print{where}")
