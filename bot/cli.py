@@ -11,8 +11,8 @@ cards [--category C]        table cards (number, names, QR code of the join link
 tables [--category C]       table lists of the round being played (contests in rounds) as
                             PDF on stdout
 export entries              entries as CSV on stdout
-export results [--category C]
-                            results as CSV on stdout
+export results [--category C] [--xlsx FILE] [--excel]
+                            results as CSV on stdout (--excel: BOM and ';'), or a spreadsheet
 """
 
 from __future__ import annotations
@@ -34,11 +34,14 @@ from bot.services.contest_file import ContestFileError, load_contest
 from bot.services.csvio import (
     ImportError_,
     check_import,
-    export_entries,
-    export_results,
+    entry_rows,
     import_entries,
     read_entries,
     refuse_people_entered_twice,
+    result_rows,
+    results_by_category,
+    write_csv,
+    xlsx,
 )
 from bot.services.registrations import Registrations
 from bot.services.summary import summary
@@ -151,15 +154,31 @@ def _import_entries(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
 
     async def work(config: Config, contest: Contest, store: Store) -> int:
-        if args.what == "entries":
-            await export_entries(contest, store, sys.stdout)
-            return 0
         day = ContestDay(contest, store, config.organisers)
-        if args.category is not None and contest.category(args.category) is None \
-                and args.category not in day.heats and args.category not in day.rounds:
-            known = [c.id for c in contest.categories] + list(day.rounds) + list(day.heats)
-            return fail(f"unknown category {args.category!r} (known: {', '.join(known)})")
-        await export_results(contest, day, sys.stdout, args.category)
+        if args.what == "entries":
+            tables = {"entries": await entry_rows(contest, store)}
+        else:
+            if args.category is not None and contest.category(args.category) is None \
+                    and args.category not in day.heats and args.category not in day.rounds:
+                known = [c.id for c in contest.categories] + list(day.rounds) + list(day.heats)
+                return fail(f"unknown category {args.category!r} (known: {', '.join(known)})")
+            if args.xlsx and contest.category(args.category or "") is None and args.category:
+                tables = {args.category: await result_rows(contest, day, args.category)}
+            elif args.xlsx:  # one sheet per category
+                tables = await results_by_category(contest, day, category=args.category)
+            else:
+                tables = {"results": await result_rows(contest, day, args.category)}
+        if args.xlsx:
+            try:
+                Path(args.xlsx).write_bytes(xlsx(tables))
+            except OSError as exc:
+                return fail(f"{args.xlsx}: cannot be written ({exc.strerror or exc})")
+            print(f"written to {args.xlsx}: {', '.join(tables)}")
+            return 0
+        if args.excel:  # what Spanish and French spreadsheets open directly
+            sys.stdout.write("\ufeff")
+        for rows in tables.values():
+            write_csv(sys.stdout, rows, ";" if args.excel else ",")
         return 0
 
     return _with_store(False, work)
@@ -256,6 +275,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("export", help="write entries or results as CSV to stdout")
     p.add_argument("what", choices=["entries", "results"])
     p.add_argument("--category", default=None)
+    p.add_argument("--xlsx", default=None, metavar="FILE",
+                   help="write a spreadsheet to FILE instead (results: a sheet per category)")
+    p.add_argument("--excel", action="store_true",
+                   help="CSV for Spanish and French spreadsheets: a BOM and ';' between cells")
     p.set_defaults(func=_export)
     p = sub.add_parser("cards", help="table cards with QR codes to link phones, PDF on stdout")
     p.add_argument("--category", default=None, help="only this category's entries")

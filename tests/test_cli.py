@@ -321,3 +321,41 @@ def test_tables_prints_the_rounds_table_lists(tmp_path):
     castrillo = run(["tables"], env={"PUZZLEBOT_CONTEST": str(CASTRILLO),
                                      "PUZZLEBOT_DB": str(db)})
     assert "with rounds: none" in castrillo.stderr
+
+
+def test_exports_for_spreadsheets(tmp_path):
+    from openpyxl import load_workbook
+    db = tmp_path / "x.sqlite3"
+    csv_file = tmp_path / "in.csv"
+    csv_file.write_text("number,category,names,born\n5,parejas,Ana Uno; Bea Dos,1980; 1981\n",
+                        encoding="utf-8")
+    env = {"PUZZLEBOT_CONTEST": str(CASTRILLO), "PUZZLEBOT_DB": str(db)}
+    assert run(["import", "entries", str(csv_file), "--force"], env=env).returncode == 0
+    # CSV as Spanish and French spreadsheets open it: a BOM, ";" between cells
+    excel = run(["export", "entries", "--excel"], env=env)
+    assert excel.returncode == 0 and excel.stdout.startswith("\ufeffnumber;category;names;")
+    book_file = tmp_path / "results.xlsx"
+    out = run(["export", "results", "--xlsx", str(book_file)], env=env)
+    assert out.returncode == 0, out.stderr
+    book = load_workbook(book_file)
+    assert book.sheetnames == ["Infantil A", "Infantil B", "Infantil C", "Adultos individual",
+                               "Adultos parejas"]  # one sheet per category
+    sheet = book["Adultos parejas"]
+    assert sheet.page_setup.orientation == "landscape" and sheet.print_title_rows == "$1:$1"
+    entries_file = tmp_path / "entries.xlsx"
+    assert run(["export", "entries", "--xlsx", str(entries_file)], env=env).returncode == 0
+    sheet = load_workbook(entries_file).active
+    header = [c.value for c in sheet[1]]
+    assert "join_code" not in header and "names" in header  # a printed sheet links no phone
+    row = {h: c.value for h, c in zip(header, sheet[2], strict=True)}
+    assert row["number"] == 5
+    assert row["fee_total"] == 20.0, row  # money as a number, not text
+
+
+def test_spreadsheet_cells_are_numbers_where_they_are_numbers():
+    from bot.services.csvio import _typed
+    assert _typed("time", "1:02:03") == ((3600 + 120 + 3) / 86400, "[h]:mm:ss")
+    assert _typed("fee_total", "12.50") == (12.5, "0.00")
+    assert _typed("pieces", "457") == (457, None)
+    assert _typed("names", "1:02:03") == ("1:02:03", None)  # a name stays text
+    assert _typed("pieces", "٤٥٧") == ("٤٥٧", None)  # only plain digits become numbers

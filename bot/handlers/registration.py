@@ -60,7 +60,13 @@ from bot.handlers.common import (
     services,
 )
 from bot.handlers.menus import refresh_menu
-from bot.services.csvio import entry_rows, export_entries, export_results, result_rows, xlsx
+from bot.services.csvio import (
+    entry_rows,
+    export_entries,
+    export_results,
+    results_by_category,
+    xlsx,
+)
 from bot.services.registrations import (
     AlreadyEntered,
     AlreadyLapsed,
@@ -1053,10 +1059,10 @@ async def exportar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                                        filename="results.csv"),
                              caption=tr(who.lang, "Results"), do_quote=True)
 
-    book = xlsx({
+    book = xlsx({  # the entries, then one sheet per category's results
         tr(who.lang, "Entries"): await entry_rows(contest, who.svc.store,
                                                   registrations(context), who.at),
-        tr(who.lang, "Results"): await result_rows(contest, who.svc.day, at=who.at),
+        **await results_by_category(contest, who.svc.day, who.at),
     })
     await msg.reply_document(InputFile(book, filename="puzzlebot.xlsx"),
                              caption=tr(who.lang, "Entries and results (spreadsheet)"),

@@ -579,9 +579,17 @@ async def export_entries(contest: Contest, store: Store, out: TextIO,
     write_csv(out, await entry_rows(contest, store, registrations, at))
 
 
-def write_csv(out: TextIO, rows: Iterable[Sequence[object]]) -> None:
-    """Every CSV the bot writes: cells made inert (``inert``), quoted where needed."""
-    csv.writer(out).writerows([inert(v) for v in row] for row in rows)
+def write_csv(out: TextIO, rows: Iterable[Sequence[object]], delimiter: str = ",") -> None:
+    """Every CSV the bot writes: cells made inert (``inert``), quoted where needed; ``;``
+    between cells for the spreadsheets of Spain and France (``export --excel``)."""
+    csv.writer(out, delimiter=delimiter).writerows([inert(v) for v in row] for row in rows)
+
+
+async def results_by_category(contest: Contest, day: ContestDay, at: datetime | None = None,
+                              category: str | None = None) -> dict[str, list[list[object]]]:
+    """The results, one table per category (its name), for a workbook with a sheet each."""
+    return {c.name: await result_rows(contest, day, c.id, at) for c in contest.categories
+            if category is None or c.id == category}
 
 
 def _euros(cents: int) -> str:
@@ -653,8 +661,36 @@ async def export_results(contest: Contest, day: ContestDay, out: TextIO,
     write_csv(out, await result_rows(contest, day, category, at))
 
 
+# columns written as numbers in spreadsheets (a duration as a time, money with two decimals)
+DURATION_COLUMNS = frozenset({"time", "escape_time", "compensation", "penalty", "adjusted_time",
+                              "time_penalties"})
+MONEY_COLUMNS = frozenset({"fee_total", "discount", "meal", REFUND_COLUMN})
+WHOLE_COLUMNS = frozenset({"position", "number", "pieces", "tickets_left", "waiting_position",
+                           "meal_adults", "meal_children"})
+PRIVATE_COLUMNS = frozenset({"join_code"})  # a printed sheet must not let anyone link a phone
+_DURATION_CELL = re.compile(r"\A(\d+):([0-5]\d):([0-5]\d)\Z")
+_MONEY_CELL = re.compile(r"\A\d+\.\d\d\Z")
+
+
+def _typed(header: str, value: object) -> tuple[object, str | None]:
+    """A cell as a spreadsheet should hold it: (value, number format or None)."""
+    if isinstance(value, str) and header in DURATION_COLUMNS:
+        m = _DURATION_CELL.match(value)
+        if m:
+            h, mi, se = (int(x) for x in m.groups())
+            return (h * 3600 + mi * 60 + se) / 86400, "[h]:mm:ss"
+    if isinstance(value, str) and header in MONEY_COLUMNS and _MONEY_CELL.match(value):
+        return float(value), "0.00"
+    if isinstance(value, str) and header in WHOLE_COLUMNS and value.isascii() \
+            and value.isdigit() and len(value) <= 9:
+        return int(value), None
+    return value, None
+
+
 def xlsx(sheets: dict[str, list[list[object]]]) -> bytes:
-    """A workbook with one sheet per table (openpyxl), header row bold and frozen."""
+    """A workbook with one sheet per table (openpyxl), header row bold, frozen and printed on
+    every page; landscape, fitted to the page's width; durations, money and counts stored as
+    numbers (with their formats), join codes left out."""
     import io
 
     # no stubs for openpyxl in the dev dependencies; unused once types-openpyxl is installed
@@ -666,17 +702,33 @@ def xlsx(sheets: dict[str, list[list[object]]]) -> bytes:
 
     book = Workbook()
     first = True
-    for title, rows in sheets.items():
+    used: set[str] = set()
+    for title, table in sheets.items():
         sheet = book.active if first else book.create_sheet()
         assert sheet is not None
         first = False
-        sheet.title = title[:31]
-        for row in rows:
+        name = title[:31]
+        while name in used:  # titles are unique, within Excel's 31 characters
+            name = name[:28] + f" {len(used)}"
+        used.add(name)
+        sheet.title = name
+        header = [str(h) for h in table[0]] if table else []
+        keep = [i for i, h in enumerate(header) if h not in PRIVATE_COLUMNS]
+        for r, row in enumerate(table):
+            cells = [row[i] for i in keep if i < len(row)]
+            formats: list[str | None] = []
+            values: list[object] = []
+            for i, v in zip(keep, cells, strict=False):
+                value, fmt = _typed(header[i], v) if r else (v, None)
+                values.append(value)
+                formats.append(fmt)
             # control characters (stored before names were cleaned) would make openpyxl refuse
             # the whole workbook: they become spaces
             sheet.append([v if isinstance(v, int | float)
-                          else ILLEGAL_CHARACTERS_RE.sub(" ", str(v)) for v in row])
-            for cell in sheet[sheet.max_row]:
+                          else ILLEGAL_CHARACTERS_RE.sub(" ", str(v)) for v in values])
+            for cell, fmt in zip(sheet[sheet.max_row], formats, strict=False):
+                if fmt is not None:
+                    cell.number_format = fmt
                 if isinstance(cell.value, str) and inert(cell.value) != cell.value:
                     # text, never a formula ("=1+1" would be one for openpyxl), and marked as
                     # the spreadsheet marks a cell typed with a leading apostrophe: it stays
@@ -686,6 +738,11 @@ def xlsx(sheets: dict[str, list[list[object]]]) -> bytes:
         for cell in sheet[1]:
             cell.font = Font(bold=True)
         sheet.freeze_panes = "A2"
+        sheet.print_title_rows = "1:1"  # the header on every printed page
+        sheet.page_setup.orientation = "landscape"
+        sheet.page_setup.fitToWidth = 1
+        sheet.page_setup.fitToHeight = 0
+        sheet.sheet_properties.pageSetUpPr.fitToPage = True
         for column in sheet.columns:
             width = max((len(str(c.value)) for c in column if c.value is not None), default=8)
             sheet.column_dimensions[column[0].column_letter].width = min(60, max(8, width + 2))
