@@ -850,7 +850,7 @@ async def test_organiser_payment_commands_and_export(billom_bot):
         await h.send(o, "/pagado 999", paris(2, 10)), o)
     future = one_text(await h.send(o, "/pagado 1 2012-02-11", paris(2, 10)), o)
     assert "I can't use the date 2012-02-11" in future
-    assert "Usage: /pagado N [2012-02-15]" in one_text(await h.send(o, "/pagado", paris(2, 10)),
+    assert "Usage: /pagado N [2012-02-24]" in one_text(await h.send(o, "/pagado", paris(2, 10)),
                                                        o)
     assert "Usage" in one_text(await h.send(o, "/pagado abc", paris(2, 10)), o)
     assert all_events(h) == before
@@ -890,10 +890,11 @@ async def test_organiser_payment_commands_and_export(billom_bot):
 
     book = load_workbook(io.BytesIO(docs[2].params["document"]["bytes"]))
     assert docs[2].params["document"]["file"] == "puzzlebot.xlsx"
-    assert book.sheetnames == ["Entries", "Results"]
+    # the entries, then a sheet of results per category
+    assert book.sheetnames == ["Entries", "Junior", "Mixte", "Adulte", "Expert"]
     assert [c.value for c in book["Entries"][1]][:3] == ["number", "category", "names"]
     assert book["Entries"]["C2"].value == "Anne; Bruno"
-    assert book["Results"]["C2"].value == 1
+    assert book["Adulte"]["C2"].value == 1
 
 
 async def test_inscritos_for_organisers_only_with_waiting_list(castrillo_bot):

@@ -9,7 +9,7 @@ from telegram.ext import ContextTypes
 
 from bot.domain.clock import format_duration
 from bot.domain.escape import Kind
-from bot.handlers.commands import BY_NAME, COMMANDS, allowed
+from bot.handlers.commands import BY_NAME, menu
 from bot.handlers.common import (
     Caller,
     already_handled,
@@ -41,9 +41,9 @@ def help_text(who: Caller) -> str:
         lines.append(tr(lang, "Your entries: {entries}",
                         entries=", ".join(f"#{e.number} {names(e.names)}"
                                           for e in who.roles.entries)))
-    for c in COMMANDS:
-        if allowed(c, who.roles.name):
-            lines.append(f"/{c.name_in(lang)} - {c.description[lang]}")
+    # what their menu shows: staff who follow no entry don't get the entries' commands
+    for name, description in menu(who.roles.name, lang, follows_entry=bool(who.roles.entries)):
+        lines.append(f"/{name} - {description}")
     if len(who.roles.entries) > 1:
         lines.append(tr(lang, "You follow several entries: put the entry number first, e.g. "
                         "/billetes {n}.", n=who.roles.entries[0].number))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import io
 import warnings
-from datetime import UTC, date, datetime, time
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -177,12 +177,21 @@ def summary_text(lang: str, contest: Contest, category: Category, draft: dict[st
     if f.discount:
         lines.append(tr(lang, "Discounts: -{amount} ({count} member(s))",
                         amount=money(f.discount, cur), count=f.discounted_members))
-    if contest.meal is not None:
+    if contest.meal is not None and (f.meal_adults or f.meal_children):
         lines.append(tr(lang, "Meal: {adults} adult(s), {children} child(ren): {amount}",
                         adults=f.meal_adults, children=f.meal_children,
                         amount=money(f.meal, cur)))
+    elif contest.meal is not None:
+        lines.append(tr(lang, "Meal: none"))
     lines.append(tr(lang, "Total: {amount}", amount=money(f.total, cur)))
     return "\n".join(lines)
+
+
+def contest_day_before(contest: Contest) -> date:
+    """A date to show in examples: a week before the registrations close (or the contest)."""
+    closes = contest.registration.closes
+    day = closes.date() if closes is not None else contest.date
+    return day - timedelta(days=7)
 
 
 # -- the conversation ------------------------------------------------------------------------
@@ -954,7 +963,8 @@ async def pagado(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     args = list(context.args or [])
     number = parse_int(args[0]) if args else None
     if number is None or len(args) > 2:
-        await reply(update, tr(who.lang, "Usage: {usage}", usage="/pagado N [2012-02-15]"))
+        example = (contest_day_before(who.svc.contest)).isoformat()
+        await reply(update, tr(who.lang, "Usage: {usage}", usage=f"/pagado N [{example}]"))
         return
     paid_at = who.at
     if len(args) == 2:

@@ -275,7 +275,11 @@ class Rehearsal:
         team.number = number
         link = next((w for w in text.split() if "?start=" in w), "")
         team.join_code = link.split("?start=")[-1].rstrip(".") if link else ""
-        status = replies[0].text.splitlines()[0] if replies else "?"
+        status = replies[0].text.splitlines()[0] if replies else "(no answer)"
+        if not number:  # refused: say so, with the bot's reason
+            self.say(f"  [{at.astimezone(self.tz):%Y-%m-%d %H:%M}] "
+                     f"{' / '.join(n for n, _ in team.members)} -> refused: {status}")
+            return
         self.say(f"  [{at.astimezone(self.tz):%Y-%m-%d %H:%M}] {self._names(team)} -> {status}")
 
     async def answer(self, phone: Person, index: int, yes: bool, pick: int,
@@ -313,7 +317,10 @@ class Rehearsal:
                     when = paid + timedelta(hours=10)
                     await self.send(self.organiser, f"/pagado {team.number} "
                                     f"{paid.astimezone(self.tz):%Y-%m-%d}", when)
-        last = max(t.registered_at for t in self.teams if t.registered_at) + timedelta(days=1)
+        # the places once every registration and payment is in
+        last = max([t.registered_at for t in self.teams if t.registered_at]
+                   + [t.paid_at + timedelta(hours=10) for t in self.teams if t.paid_at]
+                   ) + timedelta(days=1)
         replies = await self.send(self.organiser, "/inscritos", last)
         self.say("Places:")
         for c in replies:
