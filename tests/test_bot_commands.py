@@ -606,14 +606,23 @@ async def test_idioma_and_ayuda(day):
 # -- 4. menus and aliases -----------------------------------------------------------------------
 
 
-async def test_linking_sets_the_participant_menu_in_three_languages(day):
-    newcomer = P3B
-    menus = menu_calls(await day.link(newcomer, 3, "0:01:00"), newcomer)
-    assert {"es", "fr", "en"} <= set(menus)
-    assert "pista" in menus["es"] and "listo" in menus["es"]
-    assert "indice" in menus["fr"] and "pista" not in menus["fr"]
-    assert "hint" in menus["en"]
-    assert not {"fin", "termine", "finish"} & {c for cmds in menus.values() for c in cmds}
+def deleted_menus(calls: Sequence[Call], who: Person) -> set[str | None]:
+    return {c.params.get("language_code") for c in calls if c.method == "deleteMyCommands"
+            and c.params.get("scope") == {"type": "chat", "chat_id": who.id}}
+
+
+async def test_linking_sets_the_participant_menu_in_the_persons_language(day):
+    newcomer = P3B  # an English phone
+    calls = await day.link(newcomer, 3, "0:01:00")
+    menus = menu_calls(calls, newcomer)
+    # one list for the chat (per-language lists would win over /idioma), the older ones gone
+    assert set(menus) == {None}
+    assert "hint" in menus[None] and "done" in menus[None] and "pista" not in menus[None]
+    assert not {"fin", "termine", "finish"} & set(menus[None])
+    assert deleted_menus(calls, newcomer) == {"es", "fr", "en"}
+    # /idioma fr: the menu follows the choice, whatever the phone's language
+    calls = await day.send(newcomer, "/idioma fr", "0:02:00")
+    assert "indice" in menu_calls(calls, newcomer)[None]
 
 
 async def test_joining_as_volunteer_sets_the_volunteer_menu(day):
@@ -621,15 +630,13 @@ async def test_joining_as_volunteer_sets_the_volunteer_menu(day):
     newcomer = Person(600, "Vera", "en")
     menus = menu_calls(await day.send(newcomer, f"/start {link.split('start=')[1]}", "0:06:00"),
                        newcomer)
-    assert {"es", "fr", "en"} <= set(menus)
-    assert "fin" in menus["es"] and "termine" in menus["fr"] and "finish" in menus["en"]
-    assert "clasificacion" not in menus["es"]
+    assert set(menus) == {None}
+    assert "finish" in menus[None] and "ranking" not in menus[None]
 
 
 async def test_the_organiser_menu(day):
     menus = menu_calls(await day.send(ORGANISER, "/start", "0:01:00"), ORGANISER)
-    assert "clasificacion" in menus["es"] and "classement" in menus["fr"]
-    assert "ranking" in menus["en"]
+    assert "ranking" in menus[None] and "go" in menus[None]
 
 
 ALIASES = [  # (alias, who, text, clock, before, English fragment of the reply)
