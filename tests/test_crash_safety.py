@@ -104,16 +104,26 @@ async def test_twenty_sigkills_change_no_result(tmp_path):
             assert any(text in t for text in message["texts"].values() for _, t in carried)
         else:
             assert any(chat == c and message["text"] in t for c, t in carried), (chat, message)
-    # owed notices: exactly once each, to every phone of the pair
-    notice_messages = Counter(c.chat_id for c in calls if c.method == "sendMessage"
-                              and "ya han pasado" in c.text)
+    # owed notices: to every phone of the pair, once, or again only across a restart. A
+    # SIGKILL after Telegram took a message and before the outbox marked it sent makes the
+    # next start send it again: Telegram offers no way to send exactly once, and the bot
+    # chooses at least once (nothing owed is dropped) over at most once
     expected = Counter()
     for entry, _ in notices:
         for team in chaos.teams:
             if team.number == entry:
                 for phone in team.phones:
                     expected[phone.id] += 1
-    assert notice_messages == expected
+    delivered: dict[int | None, list[int]] = {}
+    for i, c in enumerate(calls):
+        if c.method == "sendMessage" and "ya han pasado" in c.text:
+            delivered.setdefault(c.chat_id, []).append(i)
+    assert set(delivered) == set(expected)
+    starts = [i for i, c in enumerate(calls) if c.method == "getMe"]
+    for chat, at in delivered.items():
+        # every notice owed reached the phone; one more at most per restart in between
+        again = sum(1 for i in starts if at[0] < i < at[-1])
+        assert expected[chat] <= len(at) <= expected[chat] + again, (chat, len(at), again)
     assert len(notices) == len({ref for _, ref in notices})
     assert sum(phones.values()) > 0
     assert notices, "this seed has pairs asking too early: their notices must be owed"
