@@ -19,6 +19,7 @@ import subprocess
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 import segno
@@ -32,6 +33,7 @@ from bot.storage.store import Entry, Store
 from bot.tools.cards import (
     INSTRUCTIONS,
     CardsError,
+    _name_lines,
     bot_username_from_env,
     cards_from_db,
     cards_pdf,
@@ -434,8 +436,6 @@ async def test_cli_asks_telegram_for_the_username(castrillo_db):
 
 
 async def test_cards_of_a_contest_in_rounds_show_the_first_heat_and_table(tmp_path: Path):
-    from bot.services.contest_file import load_contest
-    from bot.services.csvio import import_entries, read_entries
     contest = load_contest(ROOT / "contests" / "championship-2027.toml")
     store = await Store.open(tmp_path / "c.sqlite3")
     try:
@@ -451,13 +451,7 @@ async def test_cards_of_a_contest_in_rounds_show_the_first_heat_and_table(tmp_pa
 
 
 async def test_waiting_entries_get_no_card_and_long_names_stay_apart(tmp_path: Path):
-    from datetime import datetime
-    from zoneinfo import ZoneInfo
 
-    from bot.domain.registration import Member
-    from bot.services.contest_file import load_contest
-    from bot.services.registrations import Registrations
-    from bot.tools.cards import _name_lines, find_fonts
     billom = load_contest(BILLOM)  # a place is held once paid: an unpaid entry waits
     store = await Store.open(tmp_path / "b.sqlite3")
     try:

@@ -11,7 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from openpyxl import load_workbook
 
+from bot.services.csvio import _typed
 from bot.support.logsetup import RedactToken
 from tests.conftest import CASTRILLO, ROOT
 
@@ -324,7 +326,6 @@ def test_tables_prints_the_rounds_table_lists(tmp_path):
 
 
 def test_exports_for_spreadsheets(tmp_path):
-    from openpyxl import load_workbook
     db = tmp_path / "x.sqlite3"
     csv_file = tmp_path / "in.csv"
     csv_file.write_text("number,category,names,born\n5,parejas,Ana Uno; Bea Dos,1980; 1981\n",
@@ -353,7 +354,6 @@ def test_exports_for_spreadsheets(tmp_path):
 
 
 def test_spreadsheet_cells_are_numbers_where_they_are_numbers():
-    from bot.services.csvio import _typed
     assert _typed("time", "1:02:03") == ((3600 + 120 + 3) / 86400, "[h]:mm:ss")
     assert _typed("fee_total", "12.50") == (12.5, "0.00")
     assert _typed("pieces", "457") == (457, None)

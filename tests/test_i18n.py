@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from collections import Counter
+from datetime import UTC, datetime
 from pathlib import Path
 from string import Formatter
 
@@ -14,6 +15,8 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
 from bot.support.i18n import LOCALES, pick_language, tr
+from tests.conftest import BILLOM, CASTRILLO
+from tests.fakebot import Harness, Person
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATED = ("es", "fr")
@@ -110,10 +113,6 @@ def test_pick_language() -> None:
 
 
 async def test_a_german_phone_at_a_french_contest_reads_french(tmp_path) -> None:
-    from datetime import UTC, datetime
-
-    from tests.conftest import BILLOM
-    from tests.fakebot import Harness, Person
     h = await Harness(tmp_path, BILLOM).start()
     try:
         hans = Person(77, "Hans", "de")
@@ -127,10 +126,6 @@ async def test_a_german_phone_at_a_french_contest_reads_french(tmp_path) -> None
 
 
 async def test_free_text_and_unknown_commands_get_a_pointer_to_the_help(tmp_path) -> None:
-    from datetime import UTC, datetime
-
-    from tests.conftest import BILLOM, CASTRILLO
-    from tests.fakebot import Harness, Person
     h = await Harness(tmp_path, CASTRILLO).start()
     try:
         ana = Person(78, "Ana", "en")

@@ -18,13 +18,18 @@ from bot.domain.contest import Advancement, Category
 from bot.domain.ranking import Competitor, rank
 from bot.domain.rounds import (
     classification,
+    draw,
     heat_id,
     qualifiers,
+    seat,
     split_in_order,
     split_seeded,
+    table_number,
 )
 from bot.services.contest_file import ContestFileError, load_contest, parse_contest
-from bot.services.csvio import import_entries, read_entries
+from bot.services.csvio import import_entries, read_entries, result_rows
+from bot.tools.scoreboard import scoreboard_data
+from tests.conftest import CASTRILLO
 from tests.fakebot import Harness, Person, staff
 
 TZ = ZoneInfo("Europe/Madrid")
@@ -421,7 +426,6 @@ async def test_ties_broken_by_the_round_before_in_the_chat(tmp_path: Path) -> No
 
 
 async def test_a_contest_without_rounds_says_so(tmp_path: Path) -> None:
-    from tests.conftest import CASTRILLO
     h = await Harness(tmp_path, CASTRILLO, organisers=frozenset({BOSS.id})).start()
     try:
         await h.send(BOSS, "/start", DAY1)
@@ -452,7 +456,6 @@ async def test_a_confirmed_round_cannot_be_undone_by_a_volunteer(tmp_path: Path)
 
 
 async def test_the_results_export_gives_the_classification_and_each_heat(tmp_path: Path) -> None:
-    from bot.services.csvio import result_rows
     h = await open_day(tmp_path, entries=4)
     try:
         await h.send(BOSS, "/inicio", DAY1)
@@ -490,7 +493,6 @@ def test_a_break_on_another_day_of_the_contest() -> None:
 
 
 def test_seating_by_blocks_by_a_draw_anyone_can_repeat_or_seeded() -> None:
-    from bot.domain.rounds import draw, seat, table_number
     cat = _cat()  # heats: 2 heats, blocks; semi: seeded
     assert seat(cat, 0, [8, 1, 5, 3, 2]) == [[1, 2, 3], [5, 8]]
     assert seat(cat, 1, [8, 1, 5]) == [[8, 1, 5]]  # one heat, best first
@@ -542,7 +544,6 @@ async def test_the_table_lists_print_each_heat_with_its_tables(tmp_path: Path) -
 
 
 async def test_the_scoreboard_shows_each_entrys_table(tmp_path: Path) -> None:
-    from bot.tools.scoreboard import scoreboard_data
     text = CONTEST.replace("heats = 2\n", "heats = 2\nper_table = 2\n", 1)
     h = await open_day(tmp_path, text, entries=4)
     try:
@@ -558,7 +559,6 @@ async def test_the_scoreboard_shows_each_entrys_table(tmp_path: Path) -> None:
 
 async def test_did_not_start_and_disqualified_are_not_placed_and_never_advance(
         tmp_path: Path) -> None:
-    from bot.services.csvio import result_rows
     h = await open_day(tmp_path, entries=4)
     try:
         await h.send(BOSS, "/inicio", DAY1)
