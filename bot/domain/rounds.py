@@ -52,16 +52,15 @@ class Heat:
                        puzzles=rnd.puzzles, puzzle_order=rnd.puzzle_order, play=rnd.play,
                        separate=())
 
-    def name(self, lang: str, fallback: str) -> str:
-        """"Semi-final", "Heats 2"."""
-        rnd = self.round
-        text = rnd.name.get(lang) or rnd.name.get(fallback) or next(iter(rnd.name.values()))
-        return f"{text} {self.number}" if rnd.heats > 1 else text
-
 
 def heats_of(category: Category) -> list[Heat]:
     return [Heat(category, r, h) for r, rnd in enumerate(category.rounds)
             for h in range(1, rnd.heats + 1)]
+
+
+def heats_by_id(categories: Iterable[Category]) -> dict[str, Heat]:
+    """Every heat of every round, by its id ("pairs-heats2")."""
+    return {h.id: h for c in categories for h in heats_of(c)}
 
 
 def round_play(category: Category, round_index: int) -> Category:
@@ -81,7 +80,7 @@ def seat(category: Category, round_index: int, entrants: Sequence[int],
     of its ``answer`` (none: in no heat), each heat seated by the round's rule."""
     rnd = category.rounds[round_index]
     if rnd.heats_by is not None and answer is not None:
-        choices = [c.lower() for c in _choice_ids(category, round_index, rnd.heats)]
+        choices = [c.lower() for c in rnd.heat_choices[:rnd.heats]]
         by_choice: list[list[int]] = [[] for _ in choices]
         for n in entrants:
             value = (answer(n) or "").lower()
@@ -98,11 +97,6 @@ def seat(category: Category, round_index: int, entrants: Sequence[int],
         return split_in_order(draw(f"{category.id}/{rnd.id}", entrants), rnd.heats,
                               keep_order=True)
     return split_in_order(entrants, rnd.heats)
-
-
-def _choice_ids(category: Category, round_index: int, heats: int) -> list[str]:
-    """The choices that name a round's heats (``Round.heat_choices``)."""
-    return list(category.rounds[round_index].heat_choices)[:heats]
 
 
 def draw(salt: str, entrants: Sequence[int]) -> list[int]:

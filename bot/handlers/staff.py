@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import math
-from zoneinfo import ZoneInfo
 
 from telegram import InputFile, Update
 from telegram.ext import ContextTypes
@@ -27,7 +26,6 @@ from bot.handlers.common import (
     services,
 )
 from bot.handlers.jobs import schedule_contest_jobs
-from bot.services.contest_day import NotYet
 from bot.services.outcomes import Refusal, UnknownEntry
 from bot.services.picture import ranking_png
 from bot.services.state import moment_seconds
@@ -350,12 +348,8 @@ async def inicio(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             return
         started = ", ".join(out.started)
         text = tr(who.lang, "Clock started for: {categories}.", categories=started)
-        today = who.at.astimezone(ZoneInfo(contest.timezone)).date()
         for heat_id in out.later:  # a heat of another day or hour: not started with the rest
-            heat = who.svc.day.heats[heat_id]
-            when = heat.round.when(heat.number)
-            text += "\n" + refusal(who.lang, NotYet(
-                heat_id, when.date, when.start if when.date == today else None), contest)
+            text += "\n" + refusal(who.lang, who.svc.day.not_yet(heat_id, who.at), contest)
         await reply(update, text)
     await schedule_contest_jobs(context.application)
 

@@ -32,7 +32,7 @@ from bot.domain.registration import Place, Status
 from bot.domain.rounds import (
     Heat,
     classification,
-    heats_of,
+    heats_by_id,
     merged,
     qualifiers,
     seat,
@@ -639,7 +639,7 @@ class ContestDay:
         self.store = store
         self.organisers = organisers
         self._caches: dict[str, tuple[tuple[int, ...], dict[Any, Any], int]] = {}
-        self.heats: dict[str, Heat] = {h.id: h for c in contest.categories for h in heats_of(c)}
+        self.heats: dict[str, Heat] = heats_by_id(contest.categories)
         # rounds of several heats, by name ("pairs-heats"): their ranking over all the heats
         self.rounds: dict[str, tuple[Category, int]] = {
             f"{c.id}-{r.id}": (c, i) for c in contest.categories
@@ -817,29 +817,23 @@ class ContestDay:
             await self.store.has_ref("round_final", round_ref(category,
                                                               len(category.rounds) - 1)))
 
-    async def units(self) -> list[Category]:
+    async def units(self, latest_only: bool = False) -> list[Category]:
         """What has a clock: each category without rounds, and each heat of a round reached
-        (as a category of its own: its pieces and limit)."""
-        out: list[Category] = []
-        for c in self.contest.categories:
-            if not c.rounds:
-                out.append(c)
-                continue
-            for r, heats in enumerate(await self.lineups(c)):
-                out.extend(Heat(c, r, h).play for h in range(1, len(heats) + 1))
-        return out
-
-    async def current_units(self) -> list[Category]:
-        """``units``, with only the heats of the latest round each category reached."""
+        (as a category of its own: its pieces and limit); ``latest_only``: only the heats of
+        the latest round each category reached (what the projector shows)."""
         out: list[Category] = []
         for c in self.contest.categories:
             if not c.rounds:
                 out.append(c)
                 continue
             lineup = await self.lineups(c)
-            r = len(lineup) - 1
-            out.extend(Heat(c, r, h).play for h in range(1, len(lineup[r]) + 1))
+            first = len(lineup) - 1 if latest_only else 0
+            for r in range(first, len(lineup)):
+                out.extend(Heat(c, r, h).play for h in range(1, len(lineup[r]) + 1))
         return out
+
+    async def current_units(self) -> list[Category]:
+        return await self.units(latest_only=True)
 
     async def unit(self, unit_id: str) -> Category | None:
         """A category without rounds, or a heat, by id."""
@@ -1191,15 +1185,20 @@ class ContestDay:
                 )
                 started.append(cid)
             if not started and later:  # what waits says more than what already runs
-                first = self.heats[later[0]]
-                today = at.astimezone(ZoneInfo(self.contest.timezone)).date()
-                when = first.round.when(first.number)
-                return NotYet(first.id, when.date, when.start if when.date == today else None)
+                return self.not_yet(later[0], at)
             if not started and not already:
                 return NothingToStart()
             if not started:
                 return AlreadyStarted(tuple(already))
             return ClocksStarted(tuple(started), tuple(already), tuple(later))
+
+    def not_yet(self, heat_id: str, at: datetime) -> NotYet:
+        """Why heat ``heat_id`` is not started at ``at``: its day is to come (or its hour,
+        today)."""
+        heat = self.heats[heat_id]
+        when = heat.round.when(heat.number)
+        today = at.astimezone(ZoneInfo(self.contest.timezone)).date()
+        return NotYet(heat_id, when.date, when.start if when.date == today else None)
 
     async def _to_start(self, category: str | None, at: datetime
                         ) -> tuple[list[str], list[str]]:

@@ -13,7 +13,7 @@ from bot.domain.clock import DurationError, format_duration
 from bot.domain.contest import Category, Contest, Slot
 from bot.domain.ranking import Row, ranking_time
 from bot.domain.registration import Ineligible
-from bot.domain.rounds import Heat, heats_of, table_number
+from bot.domain.rounds import Heat, heats_by_id, table_number
 from bot.services.contest_day import (
     AlreadyFinished,
     AlreadyOutcome,
@@ -294,12 +294,12 @@ def _desk_refusal(lang: str, refused: Refusal, contest: Contest) -> str | None:
 
 
 def _heat_by_id(lang: str, contest: Contest, heat_id: str) -> str:
-    heat = next((h for c in contest.categories for h in heats_of(c) if h.id == heat_id), None)
+    heat = heats_by_id(contest.categories).get(heat_id)
     return heat_name(lang, contest, heat) if heat is not None else heat_id
 
 
 def _round_by_heat(lang: str, contest: Contest, heat_id: str) -> str:
-    heat = next((h for c in contest.categories for h in heats_of(c) if h.id == heat_id), None)
+    heat = heats_by_id(contest.categories).get(heat_id)
     return round_name(lang, contest, heat.category, heat.round_index) if heat else heat_id
 
 
@@ -500,8 +500,8 @@ def history_lines(lang: str, contest: Contest, number: int, events: Sequence[Eve
     """Every event of an entry, corrections and what they replaced included. ``times``: the
     contest time each event stands for (typed by a volunteer, or the clock at its moment)."""
     lines = [tr(lang, "History of entry {entry}:", entry=number)]
-    rounds_by_heat = {h.id: heat_name(lang, contest, h) for c in contest.categories
-                      for h in heats_of(c)}
+    rounds_by_heat = {i: heat_name(lang, contest, h)
+                      for i, h in heats_by_id(contest.categories).items()}
     for e in events:
         who = people.get(e.actor or 0, str(e.actor) if e.actor else "bot")
         what = event_name(lang, e.kind) if e.kind != "outcome" else outcome_text(
