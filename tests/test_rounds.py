@@ -281,6 +281,17 @@ async def open_day(tmp_path: Path, text: str = CONTEST, entries: int = 8) -> Har
     return h
 
 
+async def play_heats(h: Harness, first: Any, second: Any) -> None:
+    """The heats of four entries: heat 1 from DAY1, heat 2 two hours later, each finish
+    (entry, time) recorded before its heat's time is up."""
+    await h.send(BOSS, "/inicio", DAY1)
+    for n, t in first:
+        await h.send(VIC, f"/fin {n} {t}", DAY1 + timedelta(minutes=59))
+    await h.send(BOSS, "/inicio", DAY1 + timedelta(hours=2))
+    for n, t in second:
+        await h.send(VIC, f"/fin {n} {t}", DAY1 + timedelta(hours=2, minutes=50))
+
+
 def player(n: int) -> Person:
     return Person(100 + n, f"P{n}", "en")
 
@@ -404,13 +415,7 @@ async def test_ties_broken_by_the_round_before_in_the_chat(tmp_path: Path) -> No
                            1)
     h = await open_day(tmp_path, text, entries=4)
     try:
-        await h.send(BOSS, "/inicio", DAY1)
-        at = DAY1 + timedelta(minutes=59)
-        for n, t in ((1, "0:40:00"), (2, "0:41:00")):
-            await h.send(VIC, f"/fin {n} {t}", at)
-        await h.send(BOSS, "/inicio", DAY1 + timedelta(hours=2))
-        for n, t in ((3, "0:30:00"), (4, "0:35:00")):
-            await h.send(VIC, f"/fin {n} {t}", DAY1 + timedelta(hours=2, minutes=50))
+        await play_heats(h, ((1, "0:40:00"), (2, "0:41:00")), ((3, "0:30:00"), (4, "0:35:00")))
         await h.send(BOSS, "/confirmar_ronda", DAY1 + timedelta(hours=3))
         await h.send(BOSS, "/inicio", DAY2)
         at = DAY2 + timedelta(minutes=40)
@@ -509,12 +514,7 @@ async def test_two_pairs_per_table_in_the_messages(tmp_path: Path) -> None:
     text = CONTEST.replace('id = "semi"', 'id = "semi"\nper_table = 2', 1)
     h = await open_day(tmp_path, text, entries=4)
     try:
-        await h.send(BOSS, "/inicio", DAY1)
-        for n in (1, 2):
-            await h.send(VIC, f"/fin {n} 0:4{n}:00", DAY1 + timedelta(minutes=59))
-        await h.send(BOSS, "/inicio", DAY1 + timedelta(hours=2))
-        for n in (3, 4):
-            await h.send(VIC, f"/fin {n} 0:3{n}:00", DAY1 + timedelta(hours=2, minutes=50))
+        await play_heats(h, ((1, "0:41:00"), (2, "0:42:00")), ((3, "0:33:00"), (4, "0:34:00")))
         calls = await h.send(BOSS, "/confirmar_ronda", DAY1 + timedelta(hours=3))
         assert said(calls, BOSS)[0].splitlines()[2:] == [
             "  table 1: #3 Player 3", "  table 1: #4 Player 4", "  table 2: #1 Player 1",
@@ -614,12 +614,7 @@ async def test_puzzles_in_any_order_chosen_from_several_pieces_over_all(
     h = await open_day(tmp_path, ANY_ORDER, entries=4)
     try:
         # straight to the final: heats and semi-final confirmed with everyone's results
-        await h.send(BOSS, "/inicio", DAY1)
-        for n in (1, 2):
-            await h.send(VIC, f"/fin {n} 0:4{n}:00", DAY1 + timedelta(minutes=59))
-        await h.send(BOSS, "/inicio", DAY1 + timedelta(hours=2))
-        for n in (3, 4):
-            await h.send(VIC, f"/fin {n} 0:3{n}:00", DAY1 + timedelta(hours=2, minutes=50))
+        await play_heats(h, ((1, "0:41:00"), (2, "0:42:00")), ((3, "0:33:00"), (4, "0:34:00")))
         await h.send(BOSS, "/confirmar_ronda", DAY1 + timedelta(hours=3))
         await h.send(BOSS, "/inicio", DAY2)
         for n in (1, 2, 3, 4):
