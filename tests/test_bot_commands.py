@@ -317,17 +317,17 @@ WRONG_INPUTS = [
     Wrong("piezas-999", VOL, "/piezas 999 10", "1:00:00", "There is no entry number 999."),
     Wrong("historial-999", VOL, "/historial 999", "1:00:00", "There is no entry number 999."),
     # not numbers
-    Wrong("fin-abc", VOL, "/fin abc", "1:00:00", "Usage: /fin N [h:mm:ss]"),
-    Wrong("etapa-stage-x", VOL, "/etapa 3 x", "0:30:00", "Usage: /etapa N S"),
-    Wrong("piezas-lots", VOL, "/piezas 3 lots", "1:00:00", "Usage: /piezas N P"),
-    Wrong("escape-abc", VOL, "/escape abc", "0:30:00", "Usage: /escape N [h:mm:ss]"),
-    Wrong("historial-abc", VOL, "/historial abc", "1:00:00", "Usage: /historial N"),
-    Wrong("pista-stage-x", P3, "/pista x", "0:10:00", "Usage: /pista [stage 1-5]"),
+    Wrong("fin-abc", VOL, "/fin abc", "1:00:00", "Usage: /finish N [h:mm:ss]"),
+    Wrong("etapa-stage-x", VOL, "/etapa 3 x", "0:30:00", "Usage: /stage N S"),
+    Wrong("piezas-lots", VOL, "/piezas 3 lots", "1:00:00", "Usage: /pieces N P"),
+    Wrong("escape-abc", VOL, "/escape abc", "0:30:00", "Usage: /escaped N [h:mm:ss]"),
+    Wrong("historial-abc", VOL, "/historial abc", "1:00:00", "Usage: /history N"),
+    Wrong("pista-stage-x", P3, "/pista x", "0:10:00", "Usage: /hint [stage 1-5]"),
     # missing arguments
-    Wrong("etapa-no-stage", VOL, "/etapa 3", "0:30:00", "Usage: /etapa N S"),
-    Wrong("piezas-no-args", VOL, "/piezas", "1:00:00", "Usage: /piezas N P"),
-    Wrong("fin-no-args", VOL, "/fin", "1:00:00", "Usage: /fin N [h:mm:ss]"),
-    Wrong("historial-no-args", VOL, "/historial", "1:00:00", "Usage: /historial N"),
+    Wrong("etapa-no-stage", VOL, "/etapa 3", "0:30:00", "Usage: /stage N S"),
+    Wrong("piezas-no-args", VOL, "/piezas", "1:00:00", "Usage: /pieces N P"),
+    Wrong("fin-no-args", VOL, "/fin", "1:00:00", "Usage: /finish N [h:mm:ss]"),
+    Wrong("historial-no-args", VOL, "/historial", "1:00:00", "Usage: /history N"),
     # times that can't be read
     Wrong("fin-75-minutes", VOL, "/fin 3 1:75:00", "2:00:00", "I can't read the time \"1:75:00\"",
           before=ESCAPE_3),
@@ -351,7 +351,7 @@ WRONG_INPUTS = [
           before=((VOL, "/etapa 3 3", "0:30:00"),)),
     Wrong("etapa-6", VOL, "/etapa 3 6", "0:30:00", "stages go from 1 to 5"),
     Wrong("etapa-adult", VOL, "/etapa 50 2", "0:30:00", "Entry 50 has no escape stage."),
-    Wrong("pista-6", P3, "/pista 6", "0:10:00", "Usage: /pista [stage 1-5]"),
+    Wrong("pista-6", P3, "/pista 6", "0:10:00", "Usage: /hint [stage 1-5]"),
     # requests at the wrong moment
     Wrong("pista-before-inicio", P3, "/pista 1", "0:00:00", "has not started yet",
           start_clock=False),
@@ -456,7 +456,7 @@ async def test_listo_then_fin_without_time_takes_the_listo_moment(day):
     assert "1:47:30" in ready[0]
     calls = await day.send(VOLUNTEER, "/fin 3", "1:49:00")
     reply = replies_to(calls, VOLUNTEER)[0]
-    assert "finished at 1:47:30" in reply and "/listo" in reply
+    assert "finished at 1:47:30" in reply and "/done" in reply
     assert "1:47:30" in replies_to(calls, P3)[0]  # the pair is told
     (row,) = event_rows(day.h, "finish")
     assert row["value"] is None  # no typed time: derived from the /listo moment

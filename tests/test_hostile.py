@@ -37,10 +37,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.domain.clock import DurationError, parse_duration
-from bot.handlers.commands import BY_NAME, COMMANDS, ENTRY_COMMANDS, names_for
+from bot.handlers.commands import ENTRY_COMMANDS, names_for
 from bot.handlers.common import parse_int
 from bot.services.contest_file import load_contest
 from bot.services.csvio import import_entries, read_entries
+from bot.support.commands import BY_NAME, COMMANDS
 from tests.conftest import CASTRILLO
 from tests.fakebot import Call, Harness, Person, texts
 

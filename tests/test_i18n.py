@@ -14,6 +14,7 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
+from bot.support.commands import in_language
 from bot.support.i18n import LOCALES, pick_language, tr
 from tests.conftest import BILLOM, CASTRILLO
 from tests.fakebot import Harness, Person
@@ -76,9 +77,7 @@ def test_tr_spanish_fills_placeholders() -> None:
     assert tr("es", "Entry {entry}: {count} pieces.", entry=12, count=480) == (
         "Inscripción 12: 480 piezas."
     )
-    assert tr("es", "Usage: /{command} [stage 1-{stages}]", command="pista", stages=5) == (
-        "Uso: /pista [etapa 1-5]"
-    )
+    assert tr("es", "Usage: {usage}", usage="/pista [etapa 1-5]") == "Uso: /pista [etapa 1-5]"
     assert tr("es", "I will write to you in English.") == "Te escribiré en español."
 
 
@@ -100,6 +99,33 @@ def test_tr_english_is_the_message_itself() -> None:
 def test_tr_unknown_language_falls_back_to_spanish() -> None:
     assert tr("de", "I will write to you in English.") == "Te escribiré en español."
     assert tr("zz", "Stage {stage}", stage=2) == "Etapa 2"
+
+
+def test_texts_name_commands_as_the_reader_types_them() -> None:
+    # the msgids name the Spanish commands; each reader sees their own language's alias
+    text = "When you finish the puzzle, send /listo."
+    assert tr("es", text) == "Cuando termines el puzzle, envía /listo."
+    assert tr("fr", text).endswith("/fini.")
+    assert tr("en", text) == "When you finish the puzzle, send /done."
+    assert tr("fr", "Your entries and payments: /mis_inscripciones").endswith(
+        "/mes_inscriptions")
+    # a command without an alias keeps its name; what is not one of ours is left alone
+    assert in_language("fr", "/start, /final, t.me/bot?start=x, a/b, /fin") == \
+        "/start, /final, t.me/bot?start=x, a/b, /termine"
+    assert in_language("en", "Usage: /piezas N P (or /deshacer)") == \
+        "Usage: /pieces N P (or /undo)"
+    assert in_language("es", "/pista") == "/pista"
+
+
+async def test_a_french_volunteer_is_told_the_french_command(tmp_path) -> None:
+    h = await Harness(tmp_path, BILLOM).start()
+    try:
+        o = Person(1, "Olga", "fr")  # BILLOM's harness organiser
+        said = [c.text for c in await h.send(o, "/pieces", datetime.now(UTC))
+                if c.method == "sendMessage"]
+        assert said == ["Utilisation : /pieces N P"], said
+    finally:
+        await h.stop()
 
 
 def test_pick_language() -> None:

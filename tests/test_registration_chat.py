@@ -850,7 +850,7 @@ async def test_organiser_payment_commands_and_export(billom_bot):
         await h.send(o, "/pagado 999", paris(2, 10)), o)
     future = one_text(await h.send(o, "/pagado 1 2012-02-11", paris(2, 10)), o)
     assert "I can't use the date 2012-02-11" in future
-    assert "Usage: /pagado N [2012-02-24]" in one_text(await h.send(o, "/pagado", paris(2, 10)),
+    assert "Usage: /paid N [2012-02-24]" in one_text(await h.send(o, "/pagado", paris(2, 10)),
                                                        o)
     assert "Usage" in one_text(await h.send(o, "/pagado abc", paris(2, 10)), o)
     assert all_events(h) == before
@@ -936,7 +936,7 @@ async def test_parent_registers_two_children(castrillo_bot):
     assert [(e["number"], e["registered_by"]) for e in entry_rows(h)] == [(1, p.id), (2, p.id)]
     # /baja without a number asks which; with one, only that entry goes
     ask = one_text(await h.send(p, "/baja", madrid(3, 3)), p)
-    assert "Which entry? /baja N, with N one of #1, #2." in ask
+    assert "Which entry? /withdraw N, with N one of #1, #2." in ask
     assert "You don't follow entry 7" in one_text(await h.send(p, "/baja 7", madrid(3, 3)), p)
     calls = await h.send(p, "/baja 2", madrid(3, 3))
     no = [d for d in data_of(h, calls) if d.startswith("baja:n:2:")]

@@ -30,7 +30,7 @@ from bot.handlers import participant, registration, rounds, staff
 from bot.handlers.commands import names_for
 from bot.handlers.common import Services, attach_sender, staff_recipients
 from bot.handlers.jobs import schedule_contest_jobs, watch_the_clock
-from bot.handlers.menus import set_default_menus
+from bot.handlers.menus import schedule_menu_changes, set_default_menus
 from bot.handlers.outbox import TELEGRAM_LIMITS, Sender
 from bot.services.config import Config, base_url
 from bot.services.contest_day import ContestDay
@@ -197,6 +197,7 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         app.bot_data["telegram_time"].seen(user_id, moment)
     await sender.start()
     await retry_network("setMyCommands", lambda: set_default_menus(app))
+    schedule_menu_changes(app)
     await schedule_contest_jobs(app)
     watch_the_clock(app)
     await scoreboard.attach(app)

@@ -1,121 +1,16 @@
-"""The command list: names, who may use them, menu descriptions and aliases per language.
-
-The Spanish names are the contract (``/pista``, ``/fin``...). French and English aliases work for
-everyone and are what the French and English menus show.
-"""
+"""Who may use which command, and each role's menu (the command table itself is in
+``bot/support/commands.py``)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
-ROLES = ("participant", "volunteer", "organiser")
-
-
-@dataclass(frozen=True)
-class Command:
-    name: str
-    role: str  # the least role that may use it
-    description: dict[str, str]
-    aliases: dict[str, str]  # language -> alias shown in that language's menu
-
-    def name_in(self, lang: str) -> str:
-        return self.aliases.get(lang, self.name)
-
-
-def _c(name: str, role: str, es: str, fr: str, en: str, fr_alias: str = "",
-       en_alias: str = "") -> Command:
-    aliases = {}
-    if fr_alias:
-        aliases["fr"] = fr_alias
-    if en_alias:
-        aliases["en"] = en_alias
-    return Command(name, role, {"es": es, "fr": fr, "en": en}, aliases)
-
-
-COMMANDS: tuple[Command, ...] = (
-    _c("start", "participant", "Empezar / vincular mi inscripción",
-       "Commencer / lier mon inscription", "Start / link my entry"),
-    _c("ayuda", "participant", "Qué puedo hacer", "Ce que je peux faire", "What I can do",
-       "aide", "help"),
-    _c("pista", "participant", "Pedir una pista (1 billete)", "Demander un indice (1 billet)",
-       "Ask for a hint (1 ticket)", "indice", "hint"),
-    _c("solucion", "participant", "Pedir la solución (2 billetes)",
-       "Demander la solution (2 billets)", "Ask for the solution (2 tickets)", "solution",
-       "solution"),
-    _c("billetes", "participant", "Billetes, etapa y penalizaciones",
-       "Billets, étape et pénalités", "Tickets, stage and penalties", "billets", "tickets"),
-    _c("listo", "participant", "¡Hemos terminado el puzzle!", "Nous avons fini le puzzle !",
-       "We have finished the puzzle!", "fini", "done"),
-    _c("idioma", "participant", "Cambiar de idioma", "Changer de langue", "Change language",
-       "langue", "language"),
-    _c("inscribir", "participant", "Inscribirse en el concurso", "S'inscrire au concours",
-       "Register for the contest", "inscription", "register"),
-    _c("mis_inscripciones", "participant", "Mis inscripciones y pagos",
-       "Mes inscriptions et paiements", "My entries and payments", "mes_inscriptions",
-       "my_entries"),
-    _c("baja", "participant", "Darse de baja", "Se désister", "Withdraw an entry",
-       "desistement", "withdraw"),
-    _c("cancelar", "participant", "Cancelar la inscripción en curso",
-       "Abandonner l'inscription en cours", "Cancel the registration in progress", "abandon",
-       "cancel"),
-    _c("etapa", "volunteer", "N S: la inscripción N está en la etapa S",
-       "N S : l'équipe N est à l'étape S", "N S: entry N is in stage S", "etape", "stage"),
-    _c("escape", "volunteer", "N [h:mm:ss]: N ha resuelto el escape",
-       "N [h:mm:ss] : N a résolu l'escape", "N [h:mm:ss]: N solved the escape", "evasion",
-       "escaped"),
-    _c("fin", "volunteer", "N [h:mm:ss]: N ha terminado el puzzle",
-       "N [h:mm:ss] : N a fini le puzzle", "N [h:mm:ss]: N finished the puzzle", "termine",
-       "finish"),
-    _c("piezas", "volunteer", "N P: piezas colocadas por N", "N P : pièces posées par N",
-       "N P: pieces placed by N", "pieces", "pieces"),
-    _c("penalizacion", "volunteer", "N TIPO [cuántas]: penalización para N",
-       "N TYPE [combien] : pénalité pour N", "N KIND [how many]: penalty for N", "penalite",
-       "penalty"),
-    _c("estado", "volunteer", "N dns|dsq [motivo]: N no se presentó o queda descalificada",
-       "N dns|dsq [motif] : N absente ou disqualifiée", "N dns|dsq [reason]: N did not start "
-       "or is disqualified", "statut", "status"),
-    _c("parcial", "volunteer", "N [h:mm:ss]: N ha terminado uno de sus puzzles",
-       "N [h:mm:ss] : N a fini un de ses puzzles", "N [h:mm:ss]: N finished one of its puzzles",
-       "intermediaire", "split"),
-    _c("series", "participant", "Series de la ronda y mesas", "Séries de la manche et tables",
-       "Heats of the round and tables", "series", "heats"),
-    _c("deshacer", "volunteer", "Deshacer mi última anotación", "Annuler ma dernière saisie",
-       "Take back my last entry", "annuler", "undo"),
-    _c("historial", "volunteer", "N: historial de la inscripción N",
-       "N : historique de l'équipe N", "N: history of entry N", "historique", "history"),
-    _c("inicio", "organiser", "[categoría]: poner en marcha el reloj",
-       "[catégorie] : démarrer le chrono", "[category]: start the clock", "depart", "go"),
-    _c("pausa", "organiser", "Pausa general (para todos los relojes)",
-       "Pause générale (tous les chronos)", "General break (all clocks)", "pause", "pause"),
-    _c("reanudar", "organiser", "Fin de la pausa", "Fin de la pause", "End of the break",
-       "reprise", "resume"),
-    _c("clasificacion", "organiser", "[categoría] [foto]: clasificación",
-       "[catégorie] [photo] : classement", "[category] [photo]: ranking", "classement",
-       "ranking"),
-    _c("confirmar_ronda", "organiser", "[categoría]: resultados de la ronda definitivos",
-       "[catégorie] : résultats de la manche définitifs", "[category]: the round's results "
-       "are final", "valider_manche", "confirm_round"),
-    _c("mesas", "organiser", "[categoría]: listas de mesas de la ronda (PDF)",
-       "[catégorie] : listes des tables de la manche (PDF)", "[category]: the round's table "
-       "lists (PDF)", "tables", "tables"),
-    _c("pagado", "organiser", "N [fecha]: la inscripción N ha pagado",
-       "N [date] : l'équipe N a payé", "N [date]: entry N has paid", "paye", "paid"),
-    _c("inscritos", "organiser", "[categoría]: plazas, reservas y lista de espera",
-       "[catégorie] : places, réserves et liste d'attente", "[category]: places and waiting list",
-       "inscrits", "entries"),
-    _c("exportar", "organiser", "Inscripciones y resultados en CSV",
-       "Inscriptions et résultats en CSV", "Entries and results as CSV", "exporter", "export"),
-    _c("anuncio", "organiser", "TEXTO: aviso a todos los participantes",
-       "TEXTE : annonce à tous les participants", "TEXT: announcement to every participant",
-       "annonce", "announce"),
-    _c("copia", "organiser", "Copia de seguridad de la base de datos",
-       "Copie de sauvegarde de la base", "Backup of the database", "sauvegarde", "backup"),
-    _c("voluntario", "organiser", "Enlace de invitación para un voluntario",
-       "Lien d'invitation pour un bénévole", "Invitation link for a volunteer", "benevole",
-       "volunteer"),
-)
-
-BY_NAME = {c.name: c for c in COMMANDS}
+from bot.domain.contest import Contest
+from bot.domain.registration import registration_window
+from bot.support.commands import BY_NAME, COMMANDS, Command
 
 
 def allowed(command: Command, role: str) -> bool:
@@ -133,14 +28,77 @@ def names_for(name: str) -> list[str]:
 
 ENTRY_COMMANDS = ("pista", "solucion", "billetes", "listo")
 
+# commands that only some contests, or only some moments, have a use for
+ESCAPE_COMMANDS = ("pista", "solucion", "billetes", "etapa", "escape")
+ROUND_COMMANDS = ("series", "confirmar_ronda", "mesas")
+REGISTERING_COMMANDS = ("inscribir", "cancelar", "baja")
 
-def menu(role: str, lang: str, follows_entry: bool = True) -> list[tuple[str, str]]:
-    """(command, description) for a role's menu in a language. Staff who follow no entry don't
-    see the participants' entry commands."""
-    out = []
-    for c in COMMANDS:
-        if c.name in ENTRY_COMMANDS and role in ("volunteer", "organiser") and not follows_entry:
-            continue
-        if allowed(c, role):
-            out.append((c.name_in(lang), c.description[lang]))
-    return out
+
+@dataclass(frozen=True)
+class MenuView:
+    """What a menu is made for: the contest's features (for a participant, those of the
+    categories of the entries they follow), whether they follow an entry, and whether
+    registration is open."""
+
+    escape: bool = True
+    rounds: bool = True
+    penalties: bool = True
+    splits: bool = True
+    follows_entry: bool = True
+    registering: bool = True
+
+
+def view_of(contest: Contest, at: datetime, categories: Iterable[str] | None = None, *,
+            follows_entry: bool, registering: bool | None = None) -> MenuView:
+    """The view for someone who follows entries of ``categories`` (None: the whole contest).
+    ``registering`` None: whether registration is open at ``at`` (until the contest day)."""
+    wanted = None if categories is None else set(categories)
+    cats = [c for c in contest.categories if wanted is None or c.id in wanted]
+    if registering is None:
+        local_day = at.astimezone(ZoneInfo(contest.timezone)).date()
+        registering = registration_window(contest, at) != "closed" and local_day < contest.date
+    return MenuView(
+        escape=contest.escape is not None and any(c.escape for c in cats),
+        rounds=any(c.rounds for c in cats),
+        penalties=bool(contest.penalties),
+        splits=any(c.puzzles or any(r.puzzles for r in c.rounds) for c in cats),
+        follows_entry=follows_entry,
+        registering=registering,
+    )
+
+
+def view_for(contest: Contest, at: datetime, role: str, entry_categories: Sequence[str], *,
+             registering: bool | None = None) -> MenuView:
+    """A person's view: a participant's, the categories of the entries they follow; staff's
+    and strangers', the whole contest."""
+    return view_of(contest, at, entry_categories if role == "participant" else None,
+                   follows_entry=bool(entry_categories), registering=registering)
+
+
+def _shown(c: Command, role: str, view: MenuView) -> bool:
+    if not allowed(c, role):
+        return False
+    staff = role in ("volunteer", "organiser")
+    if c.name in ENTRY_COMMANDS and not view.follows_entry:
+        return False
+    if c.name in ESCAPE_COMMANDS and not view.escape:
+        return False
+    if c.name in ROUND_COMMANDS and not view.rounds:
+        return False
+    if c.name == "penalizacion" and not view.penalties:
+        return False
+    if c.name == "parcial" and not view.splits:
+        return False
+    if c.name in REGISTERING_COMMANDS:
+        # staff register like anyone else, but their menu is for the day's work
+        return view.registering and (not staff or view.follows_entry) and \
+            (c.name != "baja" or view.follows_entry)
+    if c.name == "mis_inscripciones":
+        return view.follows_entry or (view.registering and not staff)
+    return True
+
+
+def menu(role: str, lang: str, view: MenuView = MenuView()) -> list[tuple[str, str]]:
+    """(command, description) for a role's menu in a language, with only the commands that
+    ``view`` has a use for."""
+    return [(c.name_in(lang), c.description[lang]) for c in COMMANDS if _shown(c, role, view)]

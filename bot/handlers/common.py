@@ -29,6 +29,7 @@ from bot.storage.store import (
     Store,
     Transaction,
 )
+from bot.support.commands import in_language
 from bot.support.i18n import LANGUAGES, pick_language, tr
 from bot.support.wallclock import CLOCK
 
@@ -310,6 +311,11 @@ async def notify_entry(
         if await send(context, user_id, make(await language_of(svc, user_id)), priority):
             sent += 1
     return sent
+
+
+async def show_usage(update: Update, who: Caller, line: str) -> None:
+    """How to type a command (``/piezas N P``), with the command as the reader types it."""
+    await reply(update, tr(who.lang, "Usage: {usage}", usage=in_language(who.lang, line)))
 
 
 async def refuse_role(update: Update, who: Caller, needed: str) -> None:

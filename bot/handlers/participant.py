@@ -9,7 +9,7 @@ from telegram.ext import ContextTypes
 
 from bot.domain.clock import format_duration
 from bot.domain.escape import Kind
-from bot.handlers.commands import BY_NAME, menu
+from bot.handlers.commands import menu, view_for
 from bot.handlers.common import (
     Caller,
     already_handled,
@@ -24,6 +24,7 @@ from bot.handlers.common import (
     reply,
     send,
     sender_for,
+    show_usage,
 )
 from bot.handlers.jobs import schedule_notice
 from bot.handlers.menus import refresh_menu
@@ -31,6 +32,7 @@ from bot.services.contest_day import Cooldown, Granted, PastLimit
 from bot.services.outcomes import Refusal
 from bot.services.texts import clock_time, names, refusal, tickets_report
 from bot.storage.store import Entry
+from bot.support.commands import BY_NAME
 from bot.support.i18n import LANGUAGES, tr
 
 
@@ -41,8 +43,10 @@ def help_text(who: Caller) -> str:
         lines.append(tr(lang, "Your entries: {entries}",
                         entries=", ".join(f"#{e.number} {names(e.names)}"
                                           for e in who.roles.entries)))
-    # what their menu shows: staff who follow no entry don't get the entries' commands
-    for name, description in menu(who.roles.name, lang, follows_entry=bool(who.roles.entries)):
+    # what their menu shows, and the registration's commands while registration is open
+    view = view_for(who.svc.contest, who.at, who.roles.name,
+                    [e.category for e in who.roles.entries])
+    for name, description in menu(who.roles.name, lang, view):
         lines.append(f"/{name} - {description}")
     if len(who.roles.entries) > 1:
         lines.append(tr(lang, "You follow several entries: put the entry number first, e.g. "
@@ -226,9 +230,9 @@ async def _ask(update: Update, context: ContextTypes.DEFAULT_TYPE, kind: Kind) -
     if args:
         stage = parse_int(args[0])
         if stage is None or not 1 <= stage <= rules.stages or len(args) > 1:
-            await reply(update, tr(who.lang, "Usage: /{command} [stage 1-{stages}]",
-                                   command="pista" if kind is Kind.HINT else "solucion",
-                                   stages=rules.stages))
+            await show_usage(update, who, "/{} [{}]".format(
+                "pista" if kind is Kind.HINT else "solucion",
+                tr(who.lang, "stage 1-{stages}", stages=rules.stages)))
             return
         await do_request(update, context, who, entry.number, kind, stage)
         return

@@ -58,6 +58,7 @@ from bot.handlers.common import (
     reply,
     send,
     services,
+    show_usage,
 )
 from bot.handlers.menus import refresh_menu
 from bot.services.csvio import (
@@ -964,7 +965,7 @@ async def pagado(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     number = parse_int(args[0]) if args else None
     if number is None or len(args) > 2:
         example = (contest_day_before(who.svc.contest)).isoformat()
-        await reply(update, tr(who.lang, "Usage: {usage}", usage=f"/pagado N [{example}]"))
+        await show_usage(update, who, f"/pagado N [{example}]")
         return
     paid_at = who.at
     if len(args) == 2:

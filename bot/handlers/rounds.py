@@ -21,6 +21,7 @@ from bot.handlers.common import (
     recording,
     refuse_role,
     reply,
+    show_usage,
 )
 from bot.handlers.jobs import schedule_contest_jobs
 from bot.handlers.participant import pick_entry
@@ -186,8 +187,7 @@ async def parcial(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if len(args) >= 2 and ":" not in args[1]:  # /parcial N P [h:mm:ss]: which puzzle
         puzzle = parse_int(args[1])
         if puzzle is None or len(args) > 3:
-            await reply(update, tr(who.lang, "Usage: {usage}",
-                                   usage="/parcial N [PUZZLE] [h:mm:ss]"))
+            await show_usage(update, who, "/parcial N [PUZZLE] [h:mm:ss]")
             return
         args = args[:1] + args[2:]
     parsed = await number_and_time(update, who, args, "/parcial N [PUZZLE] [h:mm:ss]")

@@ -24,6 +24,7 @@ from bot.handlers.common import (
     reply,
     send,
     services,
+    show_usage,
 )
 from bot.handlers.jobs import schedule_contest_jobs
 from bot.services.outcomes import Refusal, UnknownEntry
@@ -50,19 +51,15 @@ def _role(who: Caller) -> str:
     return "organiser" if who.roles.organiser else "volunteer"
 
 
-async def _usage(update: Update, who: Caller, usage: str) -> None:
-    await reply(update, tr(who.lang, "Usage: {usage}", usage=usage))
-
-
 async def number_and_time(
     update: Update, who: Caller, args: list[str], usage: str
 ) -> tuple[int, int | None] | None:
     if not 1 <= len(args) <= 2:
-        await _usage(update, who, usage)
+        await show_usage(update, who, usage)
         return None
     number = parse_int(args[0])
     if number is None:
-        await _usage(update, who, usage)
+        await show_usage(update, who, usage)
         return None
     typed = None
     if len(args) == 2:
@@ -85,7 +82,7 @@ async def etapa(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     args = list(context.args or [])
     usage = "/etapa N S"
     if len(args) != 2 or parse_int(args[0]) is None or parse_int(args[1]) is None:
-        await _usage(update, who, usage)
+        await show_usage(update, who, usage)
         return
     number, stage = parse_int(args[0]), parse_int(args[1])
     assert number is not None and stage is not None
@@ -183,7 +180,7 @@ async def piezas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             parse_int(args[1][1:]) is not None):
         count = -1  # a negative count: the service answers with the range it must be in
     if number is None or count is None:
-        await _usage(update, who, "/piezas N P")
+        await show_usage(update, who, "/piezas N P")
         return
     async with recording(who.svc):
         out = await who.svc.day.pieces(
@@ -217,7 +214,7 @@ async def estado(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     number = parse_int(words[0]) if words else None
     outcome = OUTCOME_WORDS.get(words[1].lower()) if len(words) >= 2 else None
     if number is None or outcome is None:
-        await _usage(update, who, "/estado N dns|dsq|oc [REASON]")
+        await show_usage(update, who, "/estado N dns|dsq|oc [REASON]")
         return
     reason = " ".join(words[2].split())[:MAX_REASON] if len(words) == 3 else ""
     async with recording(who.svc):
@@ -246,7 +243,7 @@ async def penalizacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     count = parse_int(args[2]) if len(args) == 3 else 1
     if number is None or count is None or not 1 <= count <= MAX_PENALTIES:
         usage = "/penalizacion N " + ("|".join(k.id for k in kinds) or "KIND") + " [1-99]"
-        await _usage(update, who, usage)
+        await show_usage(update, who, usage)
         return
     async with recording(who.svc):
         out = await who.svc.day.penalty(who.user_id, _role(who), number, args[1].lower(),
@@ -296,7 +293,7 @@ async def historial(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     args = list(context.args or [])
     number = parse_int(args[0]) if len(args) == 1 else None
     if number is None:
-        await _usage(update, who, "/historial N")
+        await show_usage(update, who, "/historial N")
         return
     events = await who.svc.day.history(number)
     if events is None:
@@ -496,7 +493,7 @@ async def anuncio(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     assert msg is not None
     text = (msg.text or "").partition(" ")[2].strip()
     if not text:
-        await _usage(update, who, "/anuncio TEXT")
+        await show_usage(update, who, "/anuncio TEXT")
         return
     text = text[:3500]
     users = await who.svc.day.participants()

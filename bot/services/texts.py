@@ -308,6 +308,28 @@ def day_text(lang: str, day: date) -> str:
     return format_date(day, format="EEEE d MMMM", locale=lang)
 
 
+def bot_description(lang: str, contest: Contest, registering: bool) -> str:
+    """What Telegram shows in the empty chat of someone who opens the bot (a child who scanned
+    the QR code on their table), before they send anything."""
+    text = tr(lang, "I run the puzzle contest {name} on {date}.", name=contest.name,
+              date=format_date(contest.date, format="long", locale=lang))
+    if registering:
+        text += " " + tr(lang, "To register, press Start and then send /inscribir.")
+    if contest.escape is not None:
+        text += " " + tr(lang, "Registered already? Open the link the organisers gave you, or "
+                         "scan the QR code on your table: I will give you hints and tell you "
+                         "your results.")
+    else:
+        text += " " + tr(lang, "Registered already? Open the link the organisers gave you, or "
+                         "scan the QR code on your table: I will tell you your results.")
+    return text[:512]
+
+
+def bot_short_description(lang: str, contest: Contest) -> str:
+    """The line on the bot's profile and in shared links (at most 120 characters)."""
+    return tr(lang, "Puzzle contest: {name}", name=contest.name)[:120]
+
+
 def round_name(lang: str, contest: Contest, category: Category, index: int) -> str:
     name = category.rounds[index].name
     return name.get(lang) or name.get(contest.language) or next(iter(name.values()))

@@ -1,7 +1,8 @@
 """Translations: gettext catalogs in ``locales/<lang>/LC_MESSAGES/bot.po``, read with Babel.
 
 Message ids are the English texts, so English needs no catalog. ``tr(lang, text, **kw)`` picks
-the catalog (Spanish by default) and fills ``{placeholders}``.
+the catalog (Spanish by default), writes the commands the text names in the reader's language
+(``/pista`` reads ``/indice`` in French) and fills ``{placeholders}``.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from typing import Any
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+
+from bot.support.commands import in_language
 
 LOCALES = Path(__file__).resolve().parents[1] / "locales"
 LANGUAGES = ("es", "fr", "en")
@@ -45,6 +48,12 @@ def pick_language(chosen: str | None, telegram_code: str | None,
     return fallback if fallback in LANGUAGES else DEFAULT_LANGUAGE
 
 
+@cache
+def _template(lang: str, message: str) -> str:
+    lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+    return in_language(lang, catalog(lang).gettext(message))
+
+
 def tr(lang: str, message: str, /, **params: Any) -> str:
-    translated = catalog(lang if lang in LANGUAGES else DEFAULT_LANGUAGE).gettext(message)
+    translated = _template(lang, message)
     return translated.format(**params) if params else translated

@@ -1,0 +1,136 @@
+"""The command list: names, who may use them, menu descriptions and aliases per language.
+
+The Spanish names are the contract (``/pista``, ``/fin``...). French and English aliases work for
+everyone and are what the French and English menus show. ``in_language`` writes the commands named
+inside a text (usage lines, instructions) the way a reader of that language types them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+ROLES = ("participant", "volunteer", "organiser")
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    role: str  # the least role that may use it
+    description: dict[str, str]
+    aliases: dict[str, str]  # language -> alias shown in that language's menu
+
+    def name_in(self, lang: str) -> str:
+        return self.aliases.get(lang, self.name)
+
+
+def _c(name: str, role: str, es: str, fr: str, en: str, fr_alias: str = "",
+       en_alias: str = "") -> Command:
+    aliases = {}
+    if fr_alias:
+        aliases["fr"] = fr_alias
+    if en_alias:
+        aliases["en"] = en_alias
+    return Command(name, role, {"es": es, "fr": fr, "en": en}, aliases)
+
+
+COMMANDS: tuple[Command, ...] = (
+    _c("start", "participant", "Empezar / vincular mi inscripción",
+       "Commencer / lier mon inscription", "Start / link my entry"),
+    _c("ayuda", "participant", "Qué puedo hacer", "Ce que je peux faire", "What I can do",
+       "aide", "help"),
+    _c("pista", "participant", "Pedir una pista (1 billete)", "Demander un indice (1 billet)",
+       "Ask for a hint (1 ticket)", "indice", "hint"),
+    _c("solucion", "participant", "Pedir la solución (2 billetes)",
+       "Demander la solution (2 billets)", "Ask for the solution (2 tickets)", "solution",
+       "solution"),
+    _c("billetes", "participant", "Billetes, etapa y penalizaciones",
+       "Billets, étape et pénalités", "Tickets, stage and penalties", "billets", "tickets"),
+    _c("listo", "participant", "¡Hemos terminado el puzzle!", "Nous avons fini le puzzle !",
+       "We have finished the puzzle!", "fini", "done"),
+    _c("idioma", "participant", "Cambiar de idioma", "Changer de langue", "Change language",
+       "langue", "language"),
+    _c("inscribir", "participant", "Inscribirse en el concurso", "S'inscrire au concours",
+       "Register for the contest", "inscription", "register"),
+    _c("mis_inscripciones", "participant", "Mis inscripciones y pagos",
+       "Mes inscriptions et paiements", "My entries and payments", "mes_inscriptions",
+       "my_entries"),
+    _c("baja", "participant", "Darse de baja", "Se désister", "Withdraw an entry",
+       "desistement", "withdraw"),
+    _c("cancelar", "participant", "Cancelar la inscripción en curso",
+       "Abandonner l'inscription en cours", "Cancel the registration in progress", "abandon",
+       "cancel"),
+    _c("etapa", "volunteer", "N S: la inscripción N está en la etapa S",
+       "N S : l'équipe N est à l'étape S", "N S: entry N is in stage S", "etape", "stage"),
+    _c("escape", "volunteer", "N [h:mm:ss]: N ha resuelto el escape",
+       "N [h:mm:ss] : N a résolu l'escape", "N [h:mm:ss]: N solved the escape", "evasion",
+       "escaped"),
+    _c("fin", "volunteer", "N [h:mm:ss]: N ha terminado el puzzle",
+       "N [h:mm:ss] : N a fini le puzzle", "N [h:mm:ss]: N finished the puzzle", "termine",
+       "finish"),
+    _c("piezas", "volunteer", "N P: piezas colocadas por N", "N P : pièces posées par N",
+       "N P: pieces placed by N", "pieces", "pieces"),
+    _c("penalizacion", "volunteer", "N TIPO [cuántas]: penalización para N",
+       "N TYPE [combien] : pénalité pour N", "N KIND [how many]: penalty for N", "penalite",
+       "penalty"),
+    _c("estado", "volunteer", "N dns|dsq [motivo]: N no se presentó o queda descalificada",
+       "N dns|dsq [motif] : N absente ou disqualifiée", "N dns|dsq [reason]: N did not start "
+       "or is disqualified", "statut", "status"),
+    _c("parcial", "volunteer", "N [h:mm:ss]: N ha terminado uno de sus puzzles",
+       "N [h:mm:ss] : N a fini un de ses puzzles", "N [h:mm:ss]: N finished one of its puzzles",
+       "intermediaire", "split"),
+    _c("series", "participant", "Series de la ronda y mesas", "Séries de la manche et tables",
+       "Heats of the round and tables", "series", "heats"),
+    _c("deshacer", "volunteer", "Deshacer mi última anotación", "Annuler ma dernière saisie",
+       "Take back my last entry", "annuler", "undo"),
+    _c("historial", "volunteer", "N: historial de la inscripción N",
+       "N : historique de l'équipe N", "N: history of entry N", "historique", "history"),
+    _c("inicio", "organiser", "[categoría]: poner en marcha el reloj",
+       "[catégorie] : démarrer le chrono", "[category]: start the clock", "depart", "go"),
+    _c("pausa", "organiser", "Pausa general (para todos los relojes)",
+       "Pause générale (tous les chronos)", "General break (all clocks)", "pause", "pause"),
+    _c("reanudar", "organiser", "Fin de la pausa", "Fin de la pause", "End of the break",
+       "reprise", "resume"),
+    _c("clasificacion", "organiser", "[categoría] [foto]: clasificación",
+       "[catégorie] [photo] : classement", "[category] [photo]: ranking", "classement",
+       "ranking"),
+    _c("confirmar_ronda", "organiser", "[categoría]: resultados de la ronda definitivos",
+       "[catégorie] : résultats de la manche définitifs", "[category]: the round's results "
+       "are final", "valider_manche", "confirm_round"),
+    _c("mesas", "organiser", "[categoría]: listas de mesas de la ronda (PDF)",
+       "[catégorie] : listes des tables de la manche (PDF)", "[category]: the round's table "
+       "lists (PDF)", "tables", "tables"),
+    _c("pagado", "organiser", "N [fecha]: la inscripción N ha pagado",
+       "N [date] : l'équipe N a payé", "N [date]: entry N has paid", "paye", "paid"),
+    _c("inscritos", "organiser", "[categoría]: plazas, reservas y lista de espera",
+       "[catégorie] : places, réserves et liste d'attente", "[category]: places and waiting list",
+       "inscrits", "entries"),
+    _c("exportar", "organiser", "Inscripciones y resultados en CSV",
+       "Inscriptions et résultats en CSV", "Entries and results as CSV", "exporter", "export"),
+    _c("anuncio", "organiser", "TEXTO: aviso a todos los participantes",
+       "TEXTE : annonce à tous les participants", "TEXT: announcement to every participant",
+       "annonce", "announce"),
+    _c("copia", "organiser", "Copia de seguridad de la base de datos",
+       "Copie de sauvegarde de la base", "Backup of the database", "sauvegarde", "backup"),
+    _c("voluntario", "organiser", "Enlace de invitación para un voluntario",
+       "Lien d'invitation pour un bénévole", "Invitation link for a volunteer", "benevole",
+       "volunteer"),
+)
+
+BY_NAME = {c.name: c for c in COMMANDS}
+
+
+_NAMED = re.compile(r"(?<![\w/.:@-])/([a-z_]+)")
+
+
+def in_language(lang: str, text: str) -> str:
+    """``text`` with every command it names (``/pista``) as typed in ``lang`` (``/indice``);
+    anything that is not one of our commands (an address, a path) is left as it is."""
+    if lang == "es" or "/" not in text:
+        return text
+
+    def swap(match: re.Match[str]) -> str:
+        command = BY_NAME.get(match.group(1))
+        return "/" + command.name_in(lang) if command else match.group(0)
+
+    return _NAMED.sub(swap, text)

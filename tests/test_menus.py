@@ -1,0 +1,166 @@
+"""Menus and the bot's description follow the contest, the category, the role and the moment:
+no escape commands at a contest or in a category without an escape, no round commands without
+rounds, registration's commands only while registration is open, the volunteers' group gets the
+volunteers' list, and an empty chat says what the bot is for (issue 17)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from bot.handlers import menus
+from bot.handlers.menus import MENU_CHANGE
+from tests.conftest import BILLOM, CASTRILLO
+from tests.fakebot import Call, Harness, Person
+from tests.test_bot_commands import ORGANISER, P3, P50, VOLUNTEER, menu_calls, open_day
+
+MADRID = ZoneInfo("Europe/Madrid")
+DURING_REGISTRATION = datetime(2023, 4, 10, 12, 0, tzinfo=MADRID)  # Castrillo closes on the 22nd
+
+
+@dataclass
+class FrozenClock:
+    instant: datetime
+    speed: float = 1.0
+
+    def now(self) -> datetime:
+        return self.instant
+
+    def seconds_until(self, when: datetime) -> float:
+        return max(0.0, (when - self.instant).total_seconds())
+
+
+def default_menus(calls: Sequence[Call]) -> dict[str | None, list[str]]:
+    return {c.params.get("language_code"): [x["command"] for x in c.params["commands"]]
+            for c in calls if c.method == "setMyCommands"
+            and c.params.get("scope") == {"type": "all_private_chats"}}
+
+
+def descriptions(calls: Sequence[Call], method: str) -> dict[str | None, str]:
+    key = "description" if method == "setMyDescription" else "short_description"
+    return {c.params.get("language_code"): c.params[key] for c in calls if c.method == method}
+
+
+@pytest.fixture
+async def day(tmp_path):
+    d = await open_day(tmp_path)
+    yield d
+    await d.h.stop()
+
+
+async def test_menus_follow_the_category_of_the_entry(day):
+    # pair 3 plays the escape; adult 50's category has none: no hint, solution or tickets
+    pair = menu_calls(await day.send(P3, "/start", "0:01:00"), P3)[None]
+    adult = menu_calls(await day.send(P50, "/start", "0:01:00"), P50)[None]
+    assert {"hint", "solution", "tickets", "done"} <= set(pair)
+    assert "done" in adult and not {"hint", "solution", "tickets"} & set(adult)
+    # a chat's menu never offers registration's commands: set weeks before, it would still
+    # offer them on the contest day (/ayuda lists them while registration is open)
+    assert not {"register", "withdraw", "cancel"} & set(pair + adult)
+    assert "my_entries" in pair
+    # Castrillo has no rounds and no penalty kinds
+    staff = menu_calls(await day.send(ORGANISER, "/start", "0:01:00"), ORGANISER)[None]
+    assert {"go", "ranking", "stage", "escaped", "finish"} <= set(staff)
+    assert not {"confirm_round", "tables", "heats", "penalty", "split"} & set(staff)
+    volunteer = menu_calls(await day.send(VOLUNTEER, "/start", "0:01:00"), VOLUNTEER)[None]
+    assert "finish" in volunteer and not {"hint", "register", "ranking"} & set(volunteer)
+
+
+async def test_a_contest_without_an_escape_offers_none_of_its_commands(tmp_path):
+    h = await Harness(tmp_path, BILLOM).start()
+    try:
+        default = default_menus(h.request.calls)
+        assert set(default) == {"es", "fr", "en", None}
+        assert default[None] == default["fr"]  # another phone language: the contest's
+        organiser = Person(1, "Olga", "fr")
+        calls = await h.send(organiser, "/start", datetime(2012, 3, 10, 9, tzinfo=UTC))
+        staff = menu_calls(calls, organiser)[None]
+        assert {"depart", "classement", "termine", "paye", "inscrits"} <= set(staff)
+        assert not {"indice", "solution", "billets", "etape", "evasion"} & set(staff)
+        assert not {"valider_manche", "tables", "series"} & set(staff)
+    finally:
+        await h.stop()
+
+
+async def test_default_menu_and_description_follow_registration(tmp_path, monkeypatch):
+    # the bot started while registration is open: strangers are offered /inscribir, in their
+    # language, and the empty chat says how to register
+    monkeypatch.setattr(menus, "CLOCK", FrozenClock(DURING_REGISTRATION))
+    h = await Harness(tmp_path, CASTRILLO).start()
+    try:
+        default = default_menus(h.request.calls)
+        assert default["es"] == ["start", "ayuda", "idioma", "inscribir", "mis_inscripciones",
+                                 "cancelar"]
+        assert default["en"] == ["start", "help", "language", "register", "my_entries",
+                                 "cancel"]
+        assert default[None] == default["es"]
+        text = descriptions(h.request.calls, "setMyDescription")
+        assert set(text) == {"es", "fr", "en", None}
+        assert text["en"].startswith("I run the puzzle contest ")
+        assert "/register" in text["en"] and "/inscription" in text["fr"]
+        assert "/inscribir" in text["es"] and text[None] == text["es"]
+        assert "hints" in text["en"]  # Castrillo has an escape
+        short = descriptions(h.request.calls, "setMyShortDescription")
+        assert short["fr"].startswith("Concours de puzzle :")
+        assert all(0 < len(t) <= 120 for t in short.values())
+        assert all(len(t) <= 512 for t in text.values())
+    finally:
+        await h.stop()
+    # the same bot on the contest day: nothing to register any more
+    monkeypatch.setattr(menus, "CLOCK", FrozenClock(datetime(2023, 4, 22, 9, tzinfo=MADRID)))
+    (tmp_path / "day").mkdir()
+    h = await Harness(tmp_path / "day", CASTRILLO).start()
+    try:
+        assert default_menus(h.request.calls)["en"] == ["start", "help", "language"]
+        text = descriptions(h.request.calls, "setMyDescription")
+        assert "/register" not in text["en"]
+    finally:
+        await h.stop()
+
+
+async def test_the_menu_changes_when_registration_closes(tmp_path, monkeypatch):
+    monkeypatch.setattr(menus, "CLOCK", FrozenClock(DURING_REGISTRATION))
+    h = await Harness(tmp_path, CASTRILLO).start()
+    try:
+        named = h.app.bot_data["jobs_by_name"]
+        # Castrillo closes at the start of its contest day: one moment ahead, one job
+        assert {n for n in named if n.startswith(MENU_CHANGE)} == {MENU_CHANGE + "closes",
+                                                                  MENU_CHANGE + "contest_day"}
+        before = len(h.request.calls)
+        monkeypatch.setattr(menus, "CLOCK", FrozenClock(datetime(2023, 4, 22, 0, 0, 1,
+                                                                 tzinfo=MADRID)))
+        job = named[MENU_CHANGE + "closes"]
+        await job.callback(type("Ctx", (), {"application": h.app})())
+        assert default_menus(h.request.calls[before:])["es"] == ["start", "ayuda", "idioma"]
+    finally:
+        await h.stop()
+
+
+async def test_the_volunteers_group_gets_the_volunteers_commands(tmp_path):
+    h = await Harness(tmp_path, CASTRILLO, volunteer_chat=-100123).start()
+    try:
+        (group,) = [c for c in h.request.calls if c.method == "setMyCommands"
+                    and c.params.get("scope") == {"type": "chat", "chat_id": -100123}]
+        names = [x["command"] for x in group.params["commands"]]
+        assert {"fin", "piezas", "etapa", "deshacer", "historial"} <= set(names)
+        assert not {"pista", "inscribir", "inicio", "clasificacion"} & set(names)
+    finally:
+        await h.stop()
+
+
+@pytest.mark.parametrize(("at", "listed"), [
+    (DURING_REGISTRATION, True), (datetime(2023, 4, 22, 10, tzinfo=MADRID), False)])
+async def test_help_lists_registration_while_it_is_open(tmp_path, at, listed):
+    h = await Harness(tmp_path, CASTRILLO).start()
+    try:
+        sam = Person(500, "Sam", "en")
+        (text,) = [c.text for c in await h.send(sam, "/help", at) if c.method == "sendMessage"]
+        assert ("/register - " in text) is listed
+        assert ("/cancel - " in text) is listed
+        assert "/hint" not in text  # follows no entry
+    finally:
+        await h.stop()
