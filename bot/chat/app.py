@@ -151,6 +151,7 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
                     group=1)
     app.add_handler(CallbackQueryHandler(participant.language_button, pattern=r"^lang:"))
     app.add_handler(CallbackQueryHandler(participant.stage_button, pattern=r"^ask:"))
+    app.add_handler(CallbackQueryHandler(staff.fin_button, pattern=r"^fin:"))
     # last: what nothing above took (free text, an unknown command) gets a pointer to /ayuda
     app.add_handler(MessageHandler(filters.TEXT & filters.ChatType.PRIVATE,
                                    participant.not_understood))

@@ -27,6 +27,17 @@ class DurationError(ValueError):
 _DURATION = re.compile(r"^([0-9]{1,3}):([0-9]{1,2})(?::([0-9]{1,2}))?$")
 
 
+def hours_reading(text: str) -> int | None:
+    """The other way to read a two-part time: ``1:47`` is read as 1 min 47 s (``m:ss``), but
+    a volunteer may have meant 1 h 47 min (``h:mm``). Seconds of that reading, or None when
+    ``text`` is not a valid two-part time with minutes below 60."""
+    t = ascii_digits(text.strip())
+    m = _DURATION.match(t)
+    if not m or m.group(3) is not None or len(m.group(2)) != 2 or int(m.group(2)) >= 60:
+        return None
+    return int(m.group(1)) * 3600 + int(m.group(2)) * 60
+
+
 def parse_duration(text: str) -> int:
     """Read ``h:mm:ss`` or ``m:ss`` into seconds.
 

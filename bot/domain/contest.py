@@ -350,6 +350,9 @@ class Contest:
     # the prize of a shared place: "each" tied entry gets it, or "pooled": they share the
     # prizes of the places they take up together
     shared_prizes: str = "each"
+    # a /fin that moves a recorded finish by more than this many seconds asks the volunteer to
+    # confirm with a button first (0: never asks)
+    confirm_correction: int = 5 * 60
 
     def question(self, question_id: str) -> Question | None:
         return next((q for q in self.questions if q.id == question_id), None)

@@ -5,15 +5,22 @@ from __future__ import annotations
 
 import math
 
-from telegram import InputFile, Update
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputFile, Update
 from telegram.ext import ContextTypes
 
-from bot.domain.clock import CategoryClock, DurationError, format_duration, parse_duration
+from bot.domain.clock import (
+    CategoryClock,
+    DurationError,
+    format_duration,
+    hours_reading,
+    parse_duration,
+)
 from bot.domain.contest import Category
 from bot.domain.ranking import Row
 from bot.domain.rounds import Heat
 from bot.handlers.common import (
     Caller,
+    button_moment,
     language_of,
     notify_entry,
     organiser,
@@ -27,6 +34,7 @@ from bot.handlers.common import (
     show_usage,
 )
 from bot.handlers.jobs import schedule_contest_jobs
+from bot.services.contest_day import FinishRecorded, FinishToConfirm
 from bot.services.outcomes import Refusal, UnknownEntry
 from bot.services.picture import ranking_png
 from bot.services.state import moment_seconds
@@ -129,44 +137,110 @@ async def fin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     who = await recorder(update, context, "volunteer")
     if who is None:
         return
-    parsed = await number_and_time(update, who, list(context.args or []), "/fin N [h:mm:ss]")
+    args = list(context.args or [])
+    parsed = await number_and_time(update, who, args, "/fin N [h:mm:ss]")
     if parsed is None:
         return
     number, typed = parsed
+    other = hours_reading(args[1]) if len(args) == 2 else None
     async with recording(who.svc):
         out = await who.svc.day.finish(
-            who.user_id, _role(who), number, typed, who.at, update.update_id
+            who.user_id, _role(who), number, typed, who.at, update.update_id, other=other
         )
-        if isinstance(out, Refusal):
-            await _refuse(update, who, out)
-            return
-        t = format_duration(out.time)
-        old = format_duration(out.old) if out.old is not None else "-"
-        if out.corrected and out.old_actor not in (None, who.user_id):
-            # another volunteer's time replaced (two at the same table, or a correction):
-            # both see what is recorded, and the first one is told by whom
-            assert out.old_actor is not None
-            first = await person_name(who.svc, out.old_actor)
-            text = tr(who.lang, "Entry {entry}: finish corrected from {old} (recorded by "
-                      "{name}) to {time}.", entry=number, old=old, name=first, time=t)
-            by = await person_name(who.svc, who.user_id)
-            lang = await language_of(who.svc, out.old_actor)
-            await send(context, out.old_actor, tr(
-                lang, "Entry {entry}: the finish time you recorded ({old}) was replaced by "
-                "{name}'s {time}. If {name} is wrong, send /fin {entry} with the right time.",
-                entry=number,
-                old=old, name=by, time=t))
-        elif out.corrected:
-            text = tr(who.lang, "Entry {entry}: finish corrected from {old} to {time}.",
-                      entry=number, old=old, time=t)
-        elif out.from_ready:
-            text = tr(who.lang, "Entry {entry} finished at {time} (the moment they said "
-                      "/listo).", entry=number, time=t)
-        else:
-            text = tr(who.lang, "Entry {entry} finished at {time}.", entry=number, time=t)
-        await reply(update, text)
-        await notify_entry(context, number, lambda lang: tr(
-            lang, "Your finish is recorded: {time}. Well done!", time=t))
+        await _finish_answer(update, context, who, number, out)
+
+
+FINISH_BUTTON = "fin:"
+
+
+def _confirm_buttons(lang: str, asked: FinishToConfirm) -> InlineKeyboardMarkup:
+    """One button per time the volunteer may have meant, and one that changes nothing."""
+    rows = [[InlineKeyboardButton(tr(lang, "Record {time}", time=format_duration(t)),
+                                  callback_data=f"{FINISH_BUTTON}{asked.entry}:{t}")]
+            for t in (asked.time, asked.other) if t is not None]
+    keep = tr(lang, "Keep {time}", time=format_duration(asked.old)) if asked.old is not None \
+        else tr(lang, "Record nothing")
+    rows.append([InlineKeyboardButton(keep, callback_data=f"{FINISH_BUTTON}{asked.entry}:-")])
+    return InlineKeyboardMarkup(rows)
+
+
+def _confirm_text(lang: str, asked: FinishToConfirm) -> str:
+    t = format_duration(asked.time)
+    lines = []
+    if asked.old is not None:
+        lines.append(tr(lang, "Entry {entry} already finished at {old}: {time} would move it by "
+                        "{moved}.", entry=asked.entry, old=format_duration(asked.old), time=t,
+                        moved=format_duration(abs(asked.time - asked.old))))
+    if asked.other is not None:
+        lines.append(tr(lang, "Entry {entry}: {time} or {other}?", entry=asked.entry, time=t,
+                        other=format_duration(asked.other)))
+    lines.append(tr(lang, "Nothing is recorded until you choose:"))
+    return "\n".join(lines)
+
+
+async def _finish_answer(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller,
+                         number: int, out: FinishRecorded | FinishToConfirm | Refusal) -> None:
+    """The answer to a /fin (or to its confirming button), inside its recording transaction."""
+    if isinstance(out, Refusal):
+        await _refuse(update, who, out)
+        return
+    if isinstance(out, FinishToConfirm):
+        await reply(update, _confirm_text(who.lang, out),
+                    reply_markup=_confirm_buttons(who.lang, out))
+        return
+    t = format_duration(out.time)
+    old = format_duration(out.old) if out.old is not None else "-"
+    if out.corrected and out.old_actor not in (None, who.user_id):
+        # another volunteer's time replaced (two at the same table, or a correction):
+        # both see what is recorded, and the first one is told by whom
+        assert out.old_actor is not None
+        first = await person_name(who.svc, out.old_actor)
+        text = tr(who.lang, "Entry {entry}: finish corrected from {old} (recorded by "
+                  "{name}) to {time}.", entry=number, old=old, name=first, time=t)
+        by = await person_name(who.svc, who.user_id)
+        lang = await language_of(who.svc, out.old_actor)
+        await send(context, out.old_actor, tr(
+            lang, "Entry {entry}: the finish time you recorded ({old}) was replaced by "
+            "{name}'s {time}. If {name} is wrong, send /fin {entry} with the right time.",
+            entry=number,
+            old=old, name=by, time=t))
+    elif out.corrected:
+        text = tr(who.lang, "Entry {entry}: finish corrected from {old} to {time}.",
+                  entry=number, old=old, time=t)
+    elif out.from_ready:
+        text = tr(who.lang, "Entry {entry} finished at {time} (the moment they said "
+                  "/listo).", entry=number, time=t)
+    else:
+        text = tr(who.lang, "Entry {entry} finished at {time}.", entry=number, time=t)
+    await reply(update, text)
+    await notify_entry(context, number, lambda lang: tr(
+        lang, "Your finish is recorded: {time}. Well done!", time=t))
+
+
+async def fin_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The volunteer's choice after a /fin that asked first: the time chosen is recorded at
+    the moment the question was shown (or later: see ``button_moment``), nothing else asked."""
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    await query.answer()
+    parts = query.data.removeprefix(FINISH_BUTTON).split(":")
+    number = parse_int(parts[0]) if len(parts) == 2 else None
+    chosen = parse_int(parts[1]) if len(parts) == 2 and parts[1] != "-" else None
+    if number is None or (chosen is None and parts[-1] != "-"):
+        return  # not a button of ours
+    who = await recorder(update, context, "volunteer")
+    if who is None:
+        return
+    if chosen is None:
+        await reply(update, tr(who.lang, "Nothing changed for entry {entry}.", entry=number))
+        return
+    at = button_moment(update, context)
+    if at is None:
+        return
+    async with recording(who.svc):
+        out = await who.svc.day.finish(who.user_id, _role(who), number, chosen, at,
+                                       update.update_id, confirmed=True)
+        await _finish_answer(update, context, who, number, out)
 
 
 async def piezas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -518,6 +518,18 @@ class EscapeRecorded(Done):
 
 
 @dataclass(frozen=True)
+class FinishToConfirm(Done):
+    """Nothing recorded yet: the volunteer confirms with a button. ``old``: the recorded finish
+    the time would move by more than the contest allows without asking; ``other``: the other
+    reading of an ambiguous time (``1:47`` typed: 0:01:47, or 1:47:00)."""
+
+    entry: int
+    time: int
+    old: int | None = None
+    other: int | None = None
+
+
+@dataclass(frozen=True)
 class FinishRecorded(Done):
     """A finish recorded; ``corrected``: it replaced ``old``; ``from_ready``: its time is the
     moment the entry said /listo."""
@@ -1430,8 +1442,12 @@ class ContestDay:
 
     async def finish(
         self, actor: int, role: str, number: int, typed: int | None, at: datetime,
-        update_id: int | None,
-    ) -> FinishRecorded | Refusal:
+        update_id: int | None, *, other: int | None = None, confirmed: bool = False,
+    ) -> FinishRecorded | FinishToConfirm | Refusal:
+        """Record entry ``number``'s finish. Unless ``confirmed``, nothing is recorded and the
+        volunteer is asked first when the time moves a recorded finish by more than the
+        contest's ``confirm_correction``, or when ``other`` (the other reading of what they
+        typed, ``1:47`` as 1:47:00) is a finish just as possible."""
         async with self.store.transaction() as tx:
             running = await self._running(number, at)
             if isinstance(running, Refusal):
@@ -1465,6 +1481,15 @@ class ContestDay:
             previous = state.finish_event
             if previous is not None and state.finish == t:
                 return AlreadyRecorded(number, t)
+            if not confirmed:
+                possible = other is not None and other != t and other <= now_t and \
+                    within_limit(other, limit, self.contest.limit_inclusive)
+                moved = previous is not None and state.finish is not None and \
+                    self.contest.confirm_correction > 0 and \
+                    abs(t - state.finish) > self.contest.confirm_correction
+                if possible or moved:
+                    return FinishToConfirm(number, t, old=state.finish if moved else None,
+                                           other=other if possible else None)
             eid = await tx.add_event(
                 at=at, kind="finish", role=role, actor=actor, entry=number, value=typed,
                 data=data, supersedes=previous.id if previous else None, category=state.unit,

@@ -655,6 +655,7 @@ class _Heading(NamedTuple):
     penalised_finish_counts: bool = True
     tie_break: str = "shared"
     shared_prizes: str = "each"
+    confirm_correction: int = 5 * 60
 
 
 def _heading(root: _Table) -> _Heading:
@@ -685,9 +686,12 @@ def _heading(root: _Table) -> _Heading:
     shared_prizes = c.get("shared_prizes", str, "each")
     if shared_prizes not in SHARED_PRIZES:
         raise c.ctx.error(c.key("shared_prizes"), f"must be one of {', '.join(SHARED_PRIZES)}")
+    confirm_minutes = c.get("confirm_correction_minutes", int, 5)
+    if not 0 <= confirm_minutes <= 24 * 60:
+        raise c.ctx.error(c.key("confirm_correction_minutes"), "must be 0 to 1440 minutes")
     c.done()
     return _Heading(name, tz_name, language, currency, venue, limit_inclusive, results_at, start,
-                    penalised, tie_break, shared_prizes)
+                    penalised, tie_break, shared_prizes, confirm_minutes * 60)
 
 
 def _registration(root: _Table) -> RegistrationRules:
@@ -1025,6 +1029,7 @@ def parse_contest(data: dict[str, Any], path: str) -> Contest:
         start=heading.start,
         tie_break=heading.tie_break,
         shared_prizes=heading.shared_prizes,
+        confirm_correction=heading.confirm_correction,
     )
 
 
