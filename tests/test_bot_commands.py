@@ -478,8 +478,11 @@ async def test_fin_correction_supersedes_and_keeps_the_old_value(day):
     assert "1:50:00" in old_line and "[replaced]" in old_line and "Victor" in old_line
     assert "1:48:00" in new_line and "[replaced]" not in new_line
     assert f"#{old['id']}" in new_line.split(":", 1)[1]  # "(corrects #<old>)"
+    # how the result is made up is in the history, not on the ranking's phone-sized line
+    assert history[-1] == ("Result: 1:23:00 (escape 0:25:00, bonus -0:25:00, penalty +0:00:00, "
+                           "puzzle 1:23:00)")
     ranking = (await day.say(ORGANISER, "/clasificacion parejas", "1:54:00"))[0]
-    assert "#3 Ana / Bea: 1:23:00" in ranking  # 1:48:00 - 0:25:00
+    assert "\n1. #3 Ana / Bea: 1:23:00 - Dos trofeos" in ranking  # 1:48:00 - 0:25:00
 
 
 async def test_historial_shows_the_time_of_an_untimed_finish(day):

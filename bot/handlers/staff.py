@@ -16,7 +16,7 @@ from bot.domain.clock import (
     parse_duration,
 )
 from bot.domain.contest import Category
-from bot.domain.ranking import Row
+from bot.domain.ranking import Row, ranking_time
 from bot.domain.rounds import Heat
 from bot.handlers.common import (
     Caller,
@@ -47,6 +47,7 @@ from bot.services.texts import (
     penalty_name,
     ranking_lines,
     refusal,
+    result_detail,
     round_name,
 )
 from bot.storage.store import PRIORITY_BULK
@@ -391,6 +392,13 @@ async def historial(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lines = history_lines(who.lang, who.svc.contest, number, events, alive, people, times)
     if len(lines) == 1:
         lines.append(tr(who.lang, "Nothing recorded yet."))
+    state = await who.svc.day.state(number)
+    detail = result_detail(who.lang, state.competitor()) if state is not None else ""
+    if state is not None and detail:
+        result = ranking_time(state.competitor())
+        lines.append(tr(who.lang, "Result: {time} ({detail})",
+                        time=format_duration(result) if result is not None else "-",
+                        detail=detail))
     await reply(update, "\n".join(lines))
 
 

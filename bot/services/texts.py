@@ -11,7 +11,7 @@ from babel.dates import format_date
 
 from bot.domain.clock import DurationError, format_duration
 from bot.domain.contest import Category, Contest, Slot
-from bot.domain.ranking import Row, ranking_time
+from bot.domain.ranking import Competitor, Row, ranking_time
 from bot.domain.registration import Ineligible
 from bot.domain.rounds import Heat, heats_by_id, table_number
 from bot.services.contest_day import (
@@ -67,6 +67,7 @@ from bot.storage.store import Event
 from bot.support.i18n import tr
 
 MAX_MESSAGE = 4096
+RANKING_NAME = 30  # characters of each name on a ranking's line
 
 
 def clock_time(contest: Contest, moment: datetime) -> str:
@@ -436,8 +437,8 @@ def ranking_lines(
     for r in rows:
         pos = f"{r.position}." if r.position is not None else "-"
         c = r.competitor
-        who = f"{pos} #{r.number} {names(c.names)}" + (f" ({', '.join(c.shown)})"
-                                                        if c.shown else "")
+        who = f"{pos} #{r.number} {names([short(n) for n in c.names])}" + (
+            f" ({', '.join(c.shown)})" if c.shown else "")
         if c.outcome == "oc":  # its result, but no place
             t = ranking_time(c)
             result = (format_duration(t) if t is not None else
@@ -447,16 +448,9 @@ def ranking_lines(
         elif c.outcome is not None:
             line = f"{who}: " + outcome_text(lang, c.outcome, c.outcome_reason)
         elif r.finished and r.time is not None:
+            # one short line a phone shows whole: how the time was made up (escape, bonus,
+            # splits) is in /historial and in the exports
             line = f"{who}: {format_duration(r.time)}"
-            esc = r.competitor.escape
-            if esc is not None and r.competitor.finish is not None:
-                line += " " + tr(
-                    lang, "(escape {escape}, bonus -{bonus}, penalty +{penalty}, puzzle {puzzle})",
-                    escape=format_duration(esc.escape_time),
-                    bonus=format_duration(esc.compensation),
-                    penalty=format_duration(esc.penalty),
-                    puzzle=format_duration(r.competitor.finish - esc.escape_time),
-                )
             if c.time_penalty:
                 line += " " + penalties_text(lang, contest, c.penalties, c.time_penalty)
         elif c.finish is not None and c.time_penalty:
@@ -468,9 +462,6 @@ def ranking_lines(
             line = f"{who}: " + tr(lang, "{pieces} pieces", pieces=r.competitor.pieces)
         else:
             line = f"{who}: " + tr(lang, "no result yet")
-        if c.splits:
-            line += " " + tr(lang, "(splits {times})",
-                             times=", ".join(format_duration(t) for t in c.splits))
         if r.round is not None and len(category.rounds) > 1:
             index = next((i for i, x in enumerate(category.rounds) if x.id == r.round), None)
             if index is not None and index < len(category.rounds) - 1:
@@ -487,6 +478,28 @@ def ranking_lines(
                 + f" - {extra.prize}"
             )
     return lines
+
+
+def short(name: str, most: int = RANKING_NAME) -> str:
+    """A name cut to ``most`` characters for a ranking's line (the whole name is in the exports)."""
+    return name if len(name) <= most else name[:most - 1].rstrip() + "…"
+
+
+def result_detail(lang: str, competitor: Competitor) -> str:
+    """How a result is made up, for /historial: the escape, its bonus and penalty, the puzzle,
+    the split times and the penalties."""
+    parts = []
+    esc = competitor.escape
+    if esc is not None and competitor.finish is not None:
+        parts.append(tr(lang, "escape {escape}, bonus -{bonus}, penalty +{penalty}, puzzle "
+                        "{puzzle}", escape=format_duration(esc.escape_time),
+                        bonus=format_duration(esc.compensation),
+                        penalty=format_duration(esc.penalty),
+                        puzzle=format_duration(competitor.finish - esc.escape_time)))
+    if competitor.splits:
+        parts.append(tr(lang, "splits {times}",
+                        times=", ".join(format_duration(t) for t in competitor.splits)))
+    return "; ".join(parts)
 
 
 def outcome_text(lang: str, outcome: str, reason: str = "") -> str:
