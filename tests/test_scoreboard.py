@@ -124,7 +124,8 @@ async def test_data_follows_the_database_through_the_day(tmp_path):
         assert pairs["time_limit"] == 3 * 3600 and pairs["time_limit_text"] == "3:00:00"
         assert pairs["escape_time_limit"] == 90 * 60
         assert pairs["clock"] == {"state": "not_started", "seconds": None, "text": None,
-                                  "rate": 0.0}
+                                  "rate": 0.0, "left": None, "left_text": None,
+                                  "resumes_at": None}
         assert [r["number"] for r in pairs["rows"]] == [3, 7, 12, 20]
         assert row(data, "parejas", 3) == {
             "position": None, "number": 3, "names": ["Ana", "Bea"], "status": "waiting",
@@ -145,7 +146,8 @@ async def test_data_follows_the_database_through_the_day(tmp_path):
         data = await board_data(h, at("1:00:00") + timedelta(milliseconds=500))
         pairs = category(data, "parejas")
         assert pairs["clock"] == {"state": "running", "seconds": 3600.5, "text": "1:00:00",
-                                  "rate": 1.0}
+                                  "rate": 1.0, "left": 2 * 3600, "left_text": "2:00:00",
+                                  "resumes_at": None}
         assert category(data, "adultos")["clock"]["text"] == "0:50:00"
         assert category(data, "infantil-b")["clock"]["state"] == "not_started"
         assert row(data, "parejas", 3)["status"] == "puzzle"
@@ -185,8 +187,10 @@ async def test_data_follows_the_database_through_the_day(tmp_path):
         await ok(h, ORGANISER, "/pausa", at("1:40:00"))
         data = await board_data(h, at("1:50:00") + timedelta(milliseconds=700))
         assert data["paused"] is True
+        # an organiser's pause has no known end: the page says "paused", no more
         assert category(data, "parejas")["clock"] == {
-            "state": "paused", "seconds": 6000.0, "text": "1:40:00", "rate": 0.0}
+            "state": "paused", "seconds": 6000.0, "text": "1:40:00", "rate": 0.0,
+            "left": 3 * 3600 - 6000, "left_text": "1:20:00", "resumes_at": None}
         assert category(data, "adultos")["clock"]["text"] == "1:30:00"
         await ok(h, ORGANISER, "/reanudar", at("2:00:00"))
         data = await board_data(h, at("2:10:00"))
@@ -197,7 +201,7 @@ async def test_data_follows_the_database_through_the_day(tmp_path):
         data = await board_data(h, at("3:30:00"))
         assert category(data, "parejas")["clock"] == {
             "state": "time_up", "seconds": 3 * 3600 + 10 * 60.0, "text": "3:00:00",
-            "rate": 0.0}
+            "rate": 0.0, "left": 0, "left_text": "0:00:00", "resumes_at": None}
         assert category(data, "adultos")["clock"]["state"] == "time_up"
         assert row(data, "parejas", 20)["status"] == "pending"
         assert row(data, "parejas", 20)["status_text"] == "Sin resultado"
@@ -239,9 +243,33 @@ async def test_a_configured_break_pauses_every_clock_in_french(tmp_path):
         assert {c["id"]: c["clock"]["state"] for c in data["categories"]} == dict.fromkeys(
             ("junior", "mixte", "adulte", "expert"), "paused")
         assert category(data, "expert")["clock"]["text"] == "1:15:00"
+        # the file gives the break's end: the page says when the clocks start again
+        assert {c["clock"]["resumes_at"] for c in data["categories"]} == {"15:30"}
+        expert = category(data, "expert")
+        assert expert["time_limit"] - expert["clock"]["left"] == 75 * 60
         data = await board_data(h, start + timedelta(hours=1, minutes=45))
         assert category(data, "expert")["clock"]["state"] == "running"
+        assert category(data, "expert")["clock"]["resumes_at"] is None
         assert category(data, "expert")["clock"]["text"] == "1:30:00"
+    finally:
+        await h.stop()
+
+
+async def test_a_break_under_an_organisers_pause_ends_when_both_have(tmp_path):
+    """/pausa before Billom's 15:15-15:30 break: nobody knows when the clocks start again until
+    /reanudar; resumed during the break, they start again at its end, 15:30."""
+    h = await Harness(tmp_path, BILLOM, organisers=frozenset({ORGANISER.id})).start()
+    try:
+        paris = ZoneInfo("Europe/Paris")
+        await ok(h, ORGANISER, "/inicio", datetime(2012, 3, 10, 14, 0, tzinfo=paris))
+        await ok(h, ORGANISER, "/pausa", datetime(2012, 3, 10, 15, 10, tzinfo=paris))
+        data = await board_data(h, datetime(2012, 3, 10, 15, 20, tzinfo=paris))
+        expert = category(data, "expert")["clock"]
+        assert expert["state"] == "paused" and expert["resumes_at"] is None
+        assert expert["left_text"] == "1:20:00"  # 2:30:00 - 1:10:00
+        await ok(h, ORGANISER, "/reanudar", datetime(2012, 3, 10, 15, 22, tzinfo=paris))
+        data = await board_data(h, datetime(2012, 3, 10, 15, 25, tzinfo=paris))
+        assert category(data, "expert")["clock"]["resumes_at"] == "15:30"
     finally:
         await h.stop()
 
