@@ -294,9 +294,10 @@ async def scoreboard_data(day: ContestDay, contest: Contest, now: datetime,
                           rate: float = 1.0) -> dict[str, Any]:
     """Everything the page shows, JSON-able, as the database holds it at ``now``.
 
-    Per category: id, name, its clock (state, contest seconds, h:mm:ss, rate), time limit and
-    the ranking rows (position, number, names, status and its text, time h:mm:ss, pieces,
-    escape progress, prize). ``rate``: contest seconds per real second (a rehearsal runs fast).
+    Per category: id, name, its clock (state, contest seconds, h:mm:ss, rate, time left, when
+    a pause ends), time limit and the ranking rows (position, number, names, status and its
+    text, time h:mm:ss, pieces, escape progress, prize). ``rate``: contest seconds per real
+    second (a rehearsal runs fast).
     """
     return {
         "contest": contest.name,
