@@ -9,9 +9,11 @@ the README's picture of a lively Castrillo day.
 from __future__ import annotations
 
 import asyncio
+import html
 import io
 import json
 import logging
+import math
 import os
 import re
 import shutil
@@ -124,7 +126,8 @@ async def test_data_follows_the_database_through_the_day(tmp_path):
         assert pairs["time_limit"] == 3 * 3600 and pairs["time_limit_text"] == "3:00:00"
         assert pairs["escape_time_limit"] == 90 * 60
         assert pairs["clock"] == {"state": "not_started", "seconds": None, "text": None,
-                                  "rate": 0.0}
+                                  "rate": 0.0, "left": None, "left_text": None,
+                                  "resumes_at": None}
         assert [r["number"] for r in pairs["rows"]] == [3, 7, 12, 20]
         assert row(data, "parejas", 3) == {
             "position": None, "number": 3, "names": ["Ana", "Bea"], "status": "waiting",
@@ -145,7 +148,8 @@ async def test_data_follows_the_database_through_the_day(tmp_path):
         data = await board_data(h, at("1:00:00") + timedelta(milliseconds=500))
         pairs = category(data, "parejas")
         assert pairs["clock"] == {"state": "running", "seconds": 3600.5, "text": "1:00:00",
-                                  "rate": 1.0}
+                                  "rate": 1.0, "left": 2 * 3600, "left_text": "2:00:00",
+                                  "resumes_at": None}
         assert category(data, "adultos")["clock"]["text"] == "0:50:00"
         assert category(data, "infantil-b")["clock"]["state"] == "not_started"
         assert row(data, "parejas", 3)["status"] == "puzzle"
@@ -185,8 +189,10 @@ async def test_data_follows_the_database_through_the_day(tmp_path):
         await ok(h, ORGANISER, "/pausa", at("1:40:00"))
         data = await board_data(h, at("1:50:00") + timedelta(milliseconds=700))
         assert data["paused"] is True
+        # an organiser's pause has no known end: the page says "paused", no more
         assert category(data, "parejas")["clock"] == {
-            "state": "paused", "seconds": 6000.0, "text": "1:40:00", "rate": 0.0}
+            "state": "paused", "seconds": 6000.0, "text": "1:40:00", "rate": 0.0,
+            "left": 3 * 3600 - 6000, "left_text": "1:20:00", "resumes_at": None}
         assert category(data, "adultos")["clock"]["text"] == "1:30:00"
         await ok(h, ORGANISER, "/reanudar", at("2:00:00"))
         data = await board_data(h, at("2:10:00"))
@@ -197,7 +203,7 @@ async def test_data_follows_the_database_through_the_day(tmp_path):
         data = await board_data(h, at("3:30:00"))
         assert category(data, "parejas")["clock"] == {
             "state": "time_up", "seconds": 3 * 3600 + 10 * 60.0, "text": "3:00:00",
-            "rate": 0.0}
+            "rate": 0.0, "left": 0, "left_text": "0:00:00", "resumes_at": None}
         assert category(data, "adultos")["clock"]["state"] == "time_up"
         assert row(data, "parejas", 20)["status"] == "pending"
         assert row(data, "parejas", 20)["status_text"] == "Sin resultado"
@@ -239,9 +245,33 @@ async def test_a_configured_break_pauses_every_clock_in_french(tmp_path):
         assert {c["id"]: c["clock"]["state"] for c in data["categories"]} == dict.fromkeys(
             ("junior", "mixte", "adulte", "expert"), "paused")
         assert category(data, "expert")["clock"]["text"] == "1:15:00"
+        # the file gives the break's end: the page says when the clocks start again
+        assert {c["clock"]["resumes_at"] for c in data["categories"]} == {"15:30"}
+        expert = category(data, "expert")
+        assert expert["time_limit"] - expert["clock"]["left"] == 75 * 60
         data = await board_data(h, start + timedelta(hours=1, minutes=45))
         assert category(data, "expert")["clock"]["state"] == "running"
+        assert category(data, "expert")["clock"]["resumes_at"] is None
         assert category(data, "expert")["clock"]["text"] == "1:30:00"
+    finally:
+        await h.stop()
+
+
+async def test_a_break_under_an_organisers_pause_ends_when_both_have(tmp_path):
+    """/pausa before Billom's 15:15-15:30 break: nobody knows when the clocks start again until
+    /reanudar; resumed during the break, they start again at its end, 15:30."""
+    h = await Harness(tmp_path, BILLOM, organisers=frozenset({ORGANISER.id})).start()
+    try:
+        paris = ZoneInfo("Europe/Paris")
+        await ok(h, ORGANISER, "/inicio", datetime(2012, 3, 10, 14, 0, tzinfo=paris))
+        await ok(h, ORGANISER, "/pausa", datetime(2012, 3, 10, 15, 10, tzinfo=paris))
+        data = await board_data(h, datetime(2012, 3, 10, 15, 20, tzinfo=paris))
+        expert = category(data, "expert")["clock"]
+        assert expert["state"] == "paused" and expert["resumes_at"] is None
+        assert expert["left_text"] == "1:20:00"  # 2:30:00 - 1:10:00
+        await ok(h, ORGANISER, "/reanudar", datetime(2012, 3, 10, 15, 22, tzinfo=paris))
+        data = await board_data(h, datetime(2012, 3, 10, 15, 25, tzinfo=paris))
+        assert category(data, "expert")["clock"]["resumes_at"] == "15:30"
     finally:
         await h.stop()
 
@@ -423,6 +453,8 @@ async def test_chromium_renders_the_data_and_follows_new_events(tmp_path):
                      "reloj 1:30:00", "#12", "Eva / Fran", "Escape: etapa 4/5", "#7",
                      "Carlos / Dani", "1/4 terminados", "En marcha"):
             assert text in shown, text
+        # the time left before each limit, counted down in the page (3:00:00 - 1:40:0x)
+        assert re.search(r'class="left num">Quedan 1:(20:00|19:5\d)<', dom)
         # the adultos ranking is there too (shown in turn), a name as text, never as markup
         assert "#30" in shown and "Irene" in shown and "1:20:00" in shown
         assert "&lt;b&gt;Jon&lt;/b&gt; &amp; Co" in dom and "<b>Jon" not in dom
@@ -472,6 +504,166 @@ async def test_chromium_page_updates_itself_without_a_reload(tmp_path):
         assert board.requests >= 3 and board.computations >= 2
         assert "0:58:40" in text_of(dom)
         assert re.search(r'class="row s-finished[^"]*" data-number="31"', dom)
+    finally:
+        await board.stop()
+        await h.stop()
+
+
+# what the page looks like, measured in the browser: a script added to the page (its hash in
+# the page's Content-Security-Policy) writes the sizes of what is shown into <pre id="probe">
+PROBE = """<script>
+setTimeout(() => {
+  const box = (e) => { const r = e.getBoundingClientRect();
+    return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width }; };
+  const sec = document.querySelector(".cat.on");
+  const rows = [...sec.querySelectorAll(".row:not(.off)")].map((row) => ({
+    number: Number(row.dataset.number), row: box(row), names: box(row.querySelector(".names")),
+    who: [...row.querySelectorAll(".who")].map((w) => ({ text: w.textContent, box: box(w),
+      cut: w.scrollWidth > w.clientWidth })),
+    extra: [...row.querySelectorAll(".extra")].map((x) => ({ text: x.textContent, box: box(x),
+      size: parseFloat(getComputedStyle(x).fontSize), cut: x.scrollWidth > x.clientWidth + 1 })),
+  }));
+  const first = sec.querySelector(".row");
+  const room = document.getElementById("board").clientHeight - sec.querySelector("h2").offsetHeight;
+  const out = document.createElement("pre");
+  out.id = "probe";
+  out.hidden = true;  // takes no room from the board (which would cut its pages again)
+  out.textContent = JSON.stringify({ rows, width: innerWidth, list: box(sec.querySelector("ol")),
+    fits: Math.floor(room / first.offsetHeight) });
+  document.body.append(out);
+}, 2500);
+</script>"""
+
+
+class Probed(Scoreboard):
+    """The scoreboard with ``PROBE`` at the end of its page."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._page = self._page.replace("</body>", PROBE + "</body>")
+        self._page_headers["Content-Security-Policy"] = scoreboard._csp(self._page)
+
+
+def probe(dom: str) -> dict:
+    found = re.search(r'<pre id="probe"[^>]*>(.*?)</pre>', dom, flags=re.S)
+    assert found, "the probe did not run"
+    return json.loads(html.unescape(found.group(1)))
+
+
+LONG_NAME = "Maximiliana Eugenia de los Ángeles Fernández-Villaverde"
+NAMES_CSV = f"""number,category,names,born,aepuzz_member,resident
+1,parejas,{LONG_NAME}; Bea Gil,1980; 1985,no; no,yes; no
+2,parejas,Ana; Bea,1980; 1985,no; no,no; no
+"""
+
+
+@needs_chromium
+@pytest.mark.parametrize("size", ["1920,1080", "390,844"])
+async def test_chromium_both_names_and_the_prize_badge_show_on_a_projector_and_a_phone(
+        tmp_path, size):
+    h, _ = await open_day(tmp_path, NAMES_CSV)
+    await ok(h, ORGANISER, "/inicio parejas", T0)
+    await ok(h, VOLUNTEER, "/fin 1 1:30:00", at("1:30:05"))
+    board = Probed(port=0, clock=FrozenClock(at("1:40:00")))
+    await board.start(h.services)
+    try:
+        dom = await chromium(board.url + "?cat=parejas", tmp_path, "--dump-dom", size=size)
+        rows = {r["number"]: r for r in probe(dom)["rows"]}
+        width = probe(dom)["width"]
+        # a long first name is cut with "…", the partner's short one is shown whole
+        first, partner = rows[1]["who"]
+        assert first["text"] == LONG_NAME and first["cut"] and first["box"]["width"] > 40
+        assert partner["text"] == "Bea Gil" and not partner["cut"]
+        assert first["box"]["right"] <= partner["box"]["left"]
+        assert partner["box"]["right"] <= rows[1]["names"]["right"] + 0.5
+        assert [w["cut"] for w in rows[2]["who"]] == [False, False]  # short names: whole
+        # the best local pair's badge: its whole text, in type one can read, on the screen
+        [badge] = rows[1]["extra"]
+        assert badge["text"] == "Mejor pareja local" and badge["size"] >= 12
+        assert not badge["cut"] and badge["box"]["width"] > 40
+        assert 0 <= badge["box"]["left"] and badge["box"]["right"] <= width
+        assert rows[1]["row"]["top"] <= badge["box"]["top"]
+        assert badge["box"]["bottom"] <= rows[1]["row"]["bottom"] + 0.5
+    finally:
+        await board.stop()
+        await h.stop()
+
+
+@needs_chromium
+async def test_chromium_fits_more_rows_at_1080p_in_balanced_pages(tmp_path):
+    entries = 15  # 14 rows fit here: once 14 and a row alone, now 8 and 7
+    csv = "number,category,names,born,aepuzz_member,resident\n" + "".join(
+        f"{100 + i},adultos,Persona {i},1980,no,no\n" for i in range(entries))
+    h, _ = await open_day(tmp_path, csv)
+    await ok(h, ORGANISER, "/inicio adultos", T0)
+    board = Probed(port=0, clock=FrozenClock(at("0:30:00")))
+    await board.start(h.services)
+    try:
+        dom = await chromium(board.url + "?cat=adultos", tmp_path, "--dump-dom",
+                             size="1920,1080")
+        seen = probe(dom)
+        assert seen["fits"] >= 13  # 9 before
+        pages = [int(p) for p in re.findall(r'class="row [^"]*" data-number="\d+" '
+                                            r'data-page="(\d+)"', dom)]
+        assert len(pages) == entries and pages == sorted(pages)
+        sizes = [pages.count(p) for p in range(max(pages) + 1)]
+        assert len(sizes) == math.ceil(entries / seen["fits"])
+        assert max(sizes) - min(sizes) <= 1 and min(sizes) > 1  # no leftover row alone
+        assert max(sizes) <= seen["fits"]
+        assert len(seen["rows"]) == sizes[0]  # the first page is shown, whole
+        assert all(r["row"]["bottom"] <= seen["list"]["bottom"] + 0.5 for r in seen["rows"])
+    finally:
+        await board.stop()
+        await h.stop()
+
+
+@needs_chromium
+async def test_chromium_highlights_a_new_result_not_the_clock_starting_or_time_up(tmp_path):
+    """One page load: adultos starts between two polls (every row goes from waiting to
+    playing), then #31 finishes and time is up (#30 goes to no result). Only #31's row lights
+    up: the start and time's up change every row's status, not a result."""
+    h, _ = await open_day(tmp_path, CSV)
+    clock = FrozenClock(T0 - timedelta(minutes=5))
+
+    class Board(Scoreboard):
+        requests = 0
+
+        async def data_bytes(self) -> bytes:
+            self.requests += 1
+            if self.requests == 2:
+                await ok(h, ORGANISER, "/inicio adultos", T0)
+                clock.instant = at("1:00:00")
+            elif self.requests == 3:
+                await ok(h, VOLUNTEER, "/fin 31 0:58:40", at("1:00:00"))
+                clock.instant = at("2:40:00")  # past adultos' 2:30:00
+            return await super().data_bytes()
+
+    board = Board(port=0, clock=clock)
+    await board.start(h.services)
+    try:
+        dom = await chromium(board.url + "?cat=adultos", tmp_path, "--dump-dom")
+        assert board.requests >= 3
+        assert "0:58:40" in text_of(dom) and "Tiempo" in text_of(dom)
+        assert re.search(r'class="row s-finished fresh" data-number="31"', dom)
+        assert re.search(r'class="row s-pending" data-number="30"', dom)  # not lit
+        assert len(re.findall(r'class="row [^"]*\bfresh\b', dom)) == 1
+    finally:
+        await board.stop()
+        await h.stop()
+
+
+@needs_chromium
+async def test_chromium_says_when_a_break_ends(tmp_path):
+    h = await Harness(tmp_path, BILLOM, organisers=frozenset({ORGANISER.id})).start()
+    start = datetime(2012, 3, 10, 14, 0, tzinfo=ZoneInfo("Europe/Paris"))
+    await ok(h, ORGANISER, "/inicio", start)
+    board = Scoreboard(port=0, clock=FrozenClock(start + timedelta(hours=1, minutes=20)))
+    await board.start(h.services)
+    try:
+        dom = await chromium(board.url, tmp_path, "--dump-dom")
+        assert dom.count('<span class="state">Pause jusqu\'à 15:30</span>') == 4
+        # paused: the time left stays 2:30:00 - 1:15:00
+        assert dom.count('<span class="left num">Reste 1:15:00</span>') == 4
     finally:
         await board.stop()
         await h.stop()

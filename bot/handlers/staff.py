@@ -513,9 +513,7 @@ async def clasificacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
             continue
         if picture:
             title = tr(who.lang, "{category} - ranking", category=cat.name)
-            labels = {"pieces": tr(who.lang, "pieces"),
-                      "no result yet": tr(who.lang, "no result yet")}
-            pictures.append((title, ranking_png(title, cat, rows, labels)))
+            pictures.append((title, ranking_png(who.lang, contest, cat, rows, title)))
             continue
         if lines:
             lines.append("")

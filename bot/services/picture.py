@@ -1,24 +1,88 @@
-"""The ranking as a picture (PNG), for sharing in the club's group (Pillow)."""
+"""The ranking as a picture (PNG), for sharing in the club's group (Pillow).
+
+``ranking_layout`` places every text (the title block, one row per entry, the special prizes
+underneath) and gives back what goes where; ``ranking_png`` draws that layout. Texts never run
+out of their column: a prize wraps onto more lines (three prizes that start alike stay
+distinct), a pair's names go one per line when they don't fit together, and only a line that
+still doesn't fit ends with "…".
+"""
 
 from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from functools import cache
 from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from babel.dates import format_date
+from PIL import Image, ImageDraw, ImageFont, ImageText
 
 from bot.domain.clock import format_duration
-from bot.domain.contest import Category
-from bot.domain.ranking import Row
+from bot.domain.contest import Category, Contest
+from bot.domain.ranking import Row, ranking_time
+from bot.services.texts import names as joined_names
+from bot.services.texts import outcome_text
+from bot.support.i18n import tr
 
 FONT_DIRS = [Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/dejavu")]
 WIDTH = 1400
-ROW = 46
-MARGIN = 30
+MARGIN = 40
+PAD = 10  # above and below the texts of a row
+
+Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+
+# style -> (size, bold, colour)
+STYLES: dict[str, tuple[int, bool, str]] = {
+    "contest": (40, True, "#111111"),
+    "date": (24, False, "#555555"),
+    "title": (32, True, "#1d4f91"),
+    "position": (26, True, "#111111"),
+    "number": (26, False, "#555555"),
+    "names": (26, False, "#111111"),
+    "result": (26, False, "#111111"),
+    "status": (22, False, "#666666"),  # a result that is no time nor pieces: no result yet...
+    "prize": (20, False, "#8a5a00"),
+    "extra": (20, True, "#8a5a00"),
+    "footer": (22, False, "#111111"),
+}
+
+# the columns of a row: (x, width)
+POSITION = (MARGIN, 50)
+NUMBER = (MARGIN + 60, 90)
+NAMES = (MARGIN + 160, 500)
+RESULT = (MARGIN + 680, 270)
+PRIZE = (MARGIN + 970, WIDTH - MARGIN - (MARGIN + 970))
+PRIZE_LINES = 3  # a prize longer than this many lines ends with "…"
+TITLE_LINES = 2
 
 
-def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+@dataclass(frozen=True)
+class Placed:
+    """One line of text at (x, y) (its top left corner) in a style of ``STYLES``."""
+
+    x: int
+    y: int
+    text: str
+    style: str
+
+
+@dataclass(frozen=True)
+class Layout:
+    width: int
+    height: int
+    texts: tuple[Placed, ...]
+    stripes: tuple[tuple[int, int], ...]  # (top, bottom) of every other row's background
+    rule: int  # y of the line under the title block
+
+    def lines(self, style: str) -> list[str]:
+        return [t.text for t in self.texts if t.style == style]
+
+
+@cache
+def font(style: str) -> Font:
+    size, bold, _ = STYLES[style]
     name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
     for d in FONT_DIRS:
         if (d / name).exists():
@@ -26,45 +90,150 @@ def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.I
     return ImageFont.load_default(size=size)  # Pillow's own font when DejaVu is missing
 
 
-def _fit(draw: ImageDraw.ImageDraw, text: str, font: object, width: int) -> str:
-    if draw.textlength(text, font=font) <= width:  # type: ignore[arg-type]
+def line_height(style: str) -> int:
+    return round(STYLES[style][0] * 1.3)
+
+
+def width_of(text: str, style: str) -> float:
+    return font(style).getlength(text)
+
+
+def fit(text: str, style: str, width: int) -> str:
+    """``text`` on one line of ``width`` pixels: cut with "…" only when it doesn't fit."""
+    if width_of(text, style) <= width:
         return text
-    while text and draw.textlength(text + "…", font=font) > width:  # type: ignore[arg-type]
+    while text and width_of(text + "…", style) > width:
         text = text[:-1]
-    return text + "…"
+    return text.rstrip() + "…"
 
 
-def ranking_png(title: str, category: Category, rows: Sequence[Row],
-                labels: dict[str, str]) -> bytes:
-    """``labels``: translated words (pieces, no result yet) keyed by their English ids."""
-    height = MARGIN * 2 + 70 + ROW * max(1, len(rows)) + 20
-    image = Image.new("RGB", (WIDTH, height), "white")
-    draw = ImageDraw.Draw(image)
-    head, big, small = _font(34, bold=True), _font(26), _font(20)
-    draw.text((MARGIN, MARGIN), _fit(draw, title, head, WIDTH - 2 * MARGIN), fill="#111",
-              font=head)
-    y = MARGIN + 70
+def wrap(text: str, style: str, width: int, max_lines: int) -> list[str]:
+    """``text`` in lines of ``width`` pixels (Pillow's word wrap), at most ``max_lines``: what
+    doesn't fit ends the last line with "…"; a word wider than the column is cut with "…"."""
+    block = ImageText.Text(text, font(style))
+    try:
+        block.wrap(width - 4)  # no height: nothing is left over; 4: room for the ink's edge
+    except ValueError:  # one word wider than the column
+        return [fit(text, style, width)]
+    lines = str(block.text).split("\n")
+    if len(lines) > max_lines:
+        lines = lines[:max_lines - 1] + [fit(" ".join(lines[max_lines - 1:]) + " …", style,
+                                             width)]
+    return lines
+
+
+def name_lines(row: Row) -> list[str]:
+    """The members on one line when they fit, else one member per line; answers shown in
+    rankings (a country) after the names."""
+    c = row.competitor
+    shown = f" ({', '.join(c.shown)})" if c.shown else ""
+    x, width = NAMES
+    one = joined_names(c.names) + shown
+    if len(c.names) < 2 or width_of(one, "names") <= width:
+        return [fit(one, "names", width)]
+    members = list(c.names)
+    members[-1] += shown
+    return [fit(m, "names", width) for m in members]
+
+
+def result_text(lang: str, row: Row) -> tuple[str, str]:
+    """What the entry did, as the text ranking says it (shorter: no escape detail), and its
+    style: "result" for a time or pieces, "status" for the rest."""
+    c = row.competitor
+    if c.outcome == "oc":
+        t = ranking_time(c)
+        done = (format_duration(t) if t is not None else
+                tr(lang, "{pieces} pieces", pieces=c.pieces) if c.pieces is not None
+                else tr(lang, "no result yet"))
+        return f"{done} ({outcome_text(lang, c.outcome, c.outcome_reason)})", "status"
+    if c.outcome is not None:
+        return outcome_text(lang, c.outcome, c.outcome_reason), "status"
+    if row.finished and row.time is not None:
+        return format_duration(row.time), "result"
+    if c.pieces is not None:
+        return tr(lang, "{pieces} pieces", pieces=c.pieces), "result"
+    return tr(lang, "no result yet"), "status"
+
+
+def title_block(lang: str, contest: Contest, title: str, day: date) -> list[Placed]:
+    """The contest's name, the day (and the venue), then what the picture is."""
+    placed: list[Placed] = []
+    y = MARGIN
+    width = WIDTH - 2 * MARGIN
+    when = format_date(day, format="full", locale=lang)
+    if contest.venue:
+        when += f" · {contest.venue}"
+    for text, style, most in ((contest.name, "contest", TITLE_LINES), (when, "date", 1),
+                              (title, "title", TITLE_LINES)):
+        for line in wrap(text, style, width, most):
+            placed.append(Placed(MARGIN, y, line, style))
+            y += line_height(style)
+        y += 6
+    return placed
+
+
+def ranking_layout(lang: str, contest: Contest, category: Category, rows: Sequence[Row],
+                   title: str, day: date | None = None) -> Layout:
+    """Where each text of the picture goes. ``day``: the date shown (the contest's)."""
+    placed = title_block(lang, contest, title, day or contest.date)
+    rule = placed[-1].y + line_height(placed[-1].style) + 10
+    y = rule + 14
+    stripes: list[tuple[int, int]] = []
+    extras = {x.id: x for x in category.extra_prizes}
+    if not rows:
+        placed.append(Placed(MARGIN, y + PAD, tr(lang, "No entries."), "names"))
+        y += line_height("names") + 2 * PAD
     for i, r in enumerate(rows):
+        top = y + PAD
+        names = [Placed(NAMES[0], top + k * line_height("names"), line, "names")
+                 for k, line in enumerate(name_lines(r))]
+        below = top + len(names) * line_height("names")
+        for x in r.extra_prizes:
+            tag = fit("★ " + (extras[x].name if x in extras else x), "extra", NAMES[1])
+            names.append(Placed(NAMES[0], below, tag, "extra"))
+            below += line_height("extra")
+        text, style = result_text(lang, r)
+        shift = 3 if style == "status" else 0  # the smaller type on the same baseline
+        result = [Placed(RESULT[0], top + shift + k * line_height(style), line, style)
+                  for k, line in enumerate(wrap(text, style, RESULT[1], 2))]
+        prize = [Placed(PRIZE[0], top + 3 + k * line_height("prize"), line, "prize")
+                 for k, line in enumerate(wrap(r.prize or "", "prize", PRIZE[1], PRIZE_LINES))
+                 if line]
+        position = str(r.position) if r.position is not None else "-"
+        placed += [Placed(POSITION[0], top, position, "position"),
+                   Placed(NUMBER[0], top, f"#{r.number}", "number"), *names, *result, *prize]
+        bottom = max([below, top + line_height("names")]
+                     + [p.y + line_height(p.style) for p in result + prize]) + PAD
         if i % 2 == 0:
-            draw.rectangle([0, y - 6, WIDTH, y + ROW - 6], fill="#f1f3f7")
-        pos = str(r.position) if r.position is not None else "-"
-        draw.text((MARGIN, y), pos, fill="#111", font=big)
-        draw.text((MARGIN + 70, y), f"#{r.number}", fill="#555", font=big)
-        names = " / ".join(r.competitor.names)
-        if r.competitor.shown:
-            names += f" ({', '.join(r.competitor.shown)})"
-        draw.text((MARGIN + 170, y), _fit(draw, names, big, 700), fill="#111", font=big)
-        if r.finished and r.time is not None:
-            result = format_duration(r.time)
-        elif r.competitor.pieces is not None:
-            result = f"{r.competitor.pieces} {labels.get('pieces', 'pieces')}"
-        else:
-            result = labels.get("no result yet", "no result yet")
-        draw.text((MARGIN + 900, y), result, fill="#111", font=big)
-        if r.prize:
-            draw.text((MARGIN + 1090, y + 4), _fit(draw, r.prize, small, 250), fill="#8a5a00",
-                      font=small)
-        y += ROW
+            stripes.append((y, bottom))
+        y = bottom
+    y += 14
+    for extra in category.extra_prizes:
+        winners = [r for r in rows if extra.id in r.extra_prizes]
+        if not winners:
+            continue
+        text = (f"{extra.name}: "
+                + ", ".join(f"#{r.number} {joined_names(r.competitor.names)}" for r in winners)
+                + f" - {extra.prize}")
+        for line in wrap(text, "footer", WIDTH - 2 * MARGIN, 3):
+            placed.append(Placed(MARGIN, y, line, "footer"))
+            y += line_height("footer")
+        y += 6
+    return Layout(WIDTH, y + MARGIN, tuple(placed), tuple(stripes), rule)
+
+
+def ranking_png(lang: str, contest: Contest, category: Category, rows: Sequence[Row],
+                title: str, day: date | None = None) -> bytes:
+    """The ranking of ``category`` as a PNG, its texts in ``lang``."""
+    layout = ranking_layout(lang, contest, category, rows, title, day)
+    image = Image.new("RGB", (layout.width, layout.height), "white")
+    draw = ImageDraw.Draw(image)
+    for top, bottom in layout.stripes:
+        draw.rectangle([0, top, layout.width, bottom - 1], fill="#f1f3f7")
+    draw.line([MARGIN, layout.rule, layout.width - MARGIN, layout.rule], fill="#1d4f91",
+              width=3)
+    for t in layout.texts:
+        draw.text((t.x, t.y), t.text, fill=STYLES[t.style][2], font=font(t.style))
     buf = io.BytesIO()
     image.save(buf, format="PNG", optimize=True)
     return buf.getvalue()

@@ -33,6 +33,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
+from zoneinfo import ZoneInfo
 
 from aiohttp import web
 
@@ -61,6 +62,8 @@ LABELS: dict[str, dict[str, str]] = {
     "es": {
         "running": "En marcha",
         "paused": "Pausa",
+        "paused_until": "Pausa hasta las {time}",
+        "left": "Quedan {time}",
         "time_up": "Tiempo",
         "not_started": "Sin empezar",
         "limit": "Límite {time}",
@@ -83,6 +86,8 @@ LABELS: dict[str, dict[str, str]] = {
     "fr": {
         "running": "En cours",
         "paused": "Pause",
+        "paused_until": "Pause jusqu'à {time}",
+        "left": "Reste {time}",
         "time_up": "Temps écoulé",
         "not_started": "Pas commencé",
         "limit": "Limite {time}",
@@ -105,6 +110,8 @@ LABELS: dict[str, dict[str, str]] = {
     "en": {
         "running": "Running",
         "paused": "Paused",
+        "paused_until": "Paused until {time}",
+        "left": "{time} left",
         "time_up": "Time's up",
         "not_started": "Not started",
         "limit": "Limit {time}",
@@ -144,27 +151,39 @@ class Clock(Protocol):
 
 
 def clock_data(category: Category, clock: CategoryClock, now: datetime,
-               rate: float) -> dict[str, Any]:
+               rate: float, timezone: str = "UTC") -> dict[str, Any]:
     """A category's clock at ``now``: ``state`` is ``not_started``, ``running``, ``paused`` or
     ``time_up``; ``seconds`` the contest time (with its fraction, for the page to tick from);
-    ``rate`` how many contest seconds pass per real second (0 unless running)."""
+    ``rate`` how many contest seconds pass per real second (0 unless running); ``left`` the
+    contest seconds before the time limit (and ``left_text``); ``resumes_at`` the hall's time
+    (``timezone``, ``15:30``) a pause ends, when it is known (a break of the contest file), None
+    otherwise (an organiser's ``/pausa`` lasts until ``/reanudar``)."""
     whole = now.replace(microsecond=0)
     elapsed = clock.elapsed(whole)
     if elapsed is None:
-        return {"state": "not_started", "seconds": None, "text": None, "rate": 0.0}
-    paused = clock.paused_at(now)
-    seconds = float(elapsed) if paused else elapsed + now.microsecond / 1_000_000
+        return {"state": "not_started", "seconds": None, "text": None, "rate": 0.0,
+                "left": None, "left_text": None, "resumes_at": None}
+    pause = next((p for p in clock.pauses
+                  if p.start <= now and (p.end is None or now < p.end)), None)
+    seconds = float(elapsed) if pause else elapsed + now.microsecond / 1_000_000
+    resumes_at = None
     if seconds >= category.time_limit:
         state_ = "time_up"
         text = format_duration(category.time_limit)
     else:
-        state_ = "paused" if paused else "running"
+        state_ = "paused" if pause else "running"
         text = format_duration(int(seconds))
+        if pause is not None and pause.end is not None:
+            resumes_at = pause.end.astimezone(ZoneInfo(timezone)).strftime("%H:%M")
+    left = max(0, category.time_limit - int(seconds))
     return {
         "state": state_,
         "seconds": round(seconds, 3),
         "text": text,
         "rate": rate if state_ == "running" else 0.0,
+        "left": left,
+        "left_text": format_duration(left),
+        "resumes_at": resumes_at,
     }
 
 
@@ -241,7 +260,7 @@ async def category_data(day: ContestDay, contest: Contest, category: Category, n
     heat = day.heats.get(category.id)
     rows = standings(contest, category, states) if heat is None else await day.ranking(category)
     by_number = {s.entry.number: s for s in states}
-    clk = clock_data(category, clock, now, rate)
+    clk = clock_data(category, clock, now, rate, contest.timezone)
     now_t = clock.elapsed(now)
     escape_limit = contest.escape.time_limit if category.escape and contest.escape else None
     tables: dict[int, int] = {}
@@ -275,9 +294,10 @@ async def scoreboard_data(day: ContestDay, contest: Contest, now: datetime,
                           rate: float = 1.0) -> dict[str, Any]:
     """Everything the page shows, JSON-able, as the database holds it at ``now``.
 
-    Per category: id, name, its clock (state, contest seconds, h:mm:ss, rate), time limit and
-    the ranking rows (position, number, names, status and its text, time h:mm:ss, pieces,
-    escape progress, prize). ``rate``: contest seconds per real second (a rehearsal runs fast).
+    Per category: id, name, its clock (state, contest seconds, h:mm:ss, rate, time left, when
+    a pause ends), time limit and the ranking rows (position, number, names, status and its
+    text, time h:mm:ss, pieces, escape progress, prize). ``rate``: contest seconds per real
+    second (a rehearsal runs fast).
     """
     return {
         "contest": contest.name,
