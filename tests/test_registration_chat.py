@@ -24,6 +24,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
+from openpyxl import load_workbook
 
 from bot.domain.registration import Member
 from bot.handlers.jobs import registration_job
@@ -1016,16 +1017,13 @@ async def test_organiser_payment_commands_and_export(billom_bot):
     # only entries holding a place are in the results: the unpaid junior team is not
     assert [(r["category"], r["number"], r["finished"]) for r in results] == [
         ("adulte", "1", "no")]
-    # the same two tables as a spreadsheet
-    import io
-
-    from openpyxl import load_workbook
-
+    # the same two tables as a spreadsheet to print, in the organiser's language (English)
     book = load_workbook(io.BytesIO(docs[2].params["document"]["bytes"]))
     assert docs[2].params["document"]["file"] == "puzzlebot.xlsx"
     # the entries, then a sheet of results per category
     assert book.sheetnames == ["Entries", "Junior", "Mixte", "Adulte", "Expert"]
-    assert [c.value for c in book["Entries"][1]][:3] == ["number", "category", "names"]
+    assert [c.value for c in book["Entries"][1]][:3] == ["Number", "Category", "Names"]
+    assert book["Entries"]["B2"].value == "Adulte"  # the category's name, not its id
     assert book["Entries"]["C2"].value == "Anne; Bruno"
     assert book["Adulte"]["C2"].value == 1
 

@@ -62,6 +62,7 @@ from bot.handlers.common import (
 )
 from bot.handlers.menus import refresh_menu
 from bot.services.csvio import (
+    Printable,
     entry_rows,
     export_entries,
     export_results,
@@ -1106,7 +1107,7 @@ async def exportar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         tr(who.lang, "Entries"): await entry_rows(contest, who.svc.store,
                                                   registrations(context), who.at),
         **await results_by_category(contest, who.svc.day, who.at),
-    })
+    }, Printable(contest, who.lang))  # a sheet to print: in the organiser's language
     await msg.reply_document(InputFile(book, filename="puzzlebot.xlsx"),
                              caption=tr(who.lang, "Entries and results (spreadsheet)"),
                              do_quote=True)
