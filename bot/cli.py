@@ -11,8 +11,9 @@ cards [--category C]        table cards (number, names, QR code of the join link
 tables [--category C]       table lists of the round being played (contests in rounds) as
                             PDF on stdout
 export entries              entries as CSV on stdout
-export results [--category C] [--xlsx FILE] [--excel]
+export results [--category C] [--xlsx FILE [--lang L]] [--excel]
                             results as CSV on stdout (--excel: BOM and ';'), or a spreadsheet
+                            in the contest's language (or --lang es/fr/en)
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from bot.services.contest_day import ContestDay
 from bot.services.contest_file import ContestFileError, load_contest
 from bot.services.csvio import (
     ImportError_,
+    Printable,
     check_import,
     entry_rows,
     import_entries,
@@ -47,6 +49,7 @@ from bot.services.registrations import Registrations
 from bot.services.summary import summary
 from bot.services.tables import round_sheets, tables_pdf
 from bot.storage.store import Store, StoreError, copy_database
+from bot.support.i18n import LANGUAGES, tr
 from bot.support.logsetup import setup_logging
 from bot.support.loop import use_uvloop
 from bot.support.wallclock import CLOCK
@@ -153,10 +156,15 @@ def _import_entries(args: argparse.Namespace) -> int:
 
 def _export(args: argparse.Namespace) -> int:
 
+    if args.lang is not None and not args.xlsx:
+        return fail("--lang is for the spreadsheet (--xlsx FILE): the CSV keeps its codes")
+
     async def work(config: Config, contest: Contest, store: Store) -> int:
         day = ContestDay(contest, store, config.organisers)
+        words = Printable(contest, args.lang)
         if args.what == "entries":
-            tables = {"entries": await entry_rows(contest, store)}
+            title = tr(words.lang, "Entries") if args.xlsx else "entries"
+            tables = {title: await entry_rows(contest, store)}
         else:
             if args.category is not None and contest.category(args.category) is None \
                     and args.category not in day.heats and args.category not in day.rounds:
@@ -170,7 +178,7 @@ def _export(args: argparse.Namespace) -> int:
                 tables = {"results": await result_rows(contest, day, args.category)}
         if args.xlsx:
             try:
-                Path(args.xlsx).write_bytes(xlsx(tables))
+                Path(args.xlsx).write_bytes(xlsx(tables, words))
             except OSError as exc:
                 return fail(f"{args.xlsx}: cannot be written ({exc.strerror or exc})")
             print(f"written to {args.xlsx}: {', '.join(tables)}")
@@ -279,6 +287,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="write a spreadsheet to FILE instead (results: a sheet per category)")
     p.add_argument("--excel", action="store_true",
                    help="CSV for Spanish and French spreadsheets: a BOM and ';' between cells")
+    p.add_argument("--lang", default=None, choices=LANGUAGES,
+                   help="the spreadsheet's language (headers, yes/no, categories); default: "
+                        "the contest's")
     p.set_defaults(func=_export)
     p = sub.add_parser("cards", help="table cards with QR codes to link phones, PDF on stdout")
     p.add_argument("--category", default=None, help="only this category's entries")

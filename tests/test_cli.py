@@ -346,11 +346,29 @@ def test_exports_for_spreadsheets(tmp_path):
     entries_file = tmp_path / "entries.xlsx"
     assert run(["export", "entries", "--xlsx", str(entries_file)], env=env).returncode == 0
     sheet = load_workbook(entries_file).active
+    assert sheet.title == "Inscripciones"
+    # a sheet to print: in the contest's language (Spanish), headers in words
     header = [c.value for c in sheet[1]]
-    assert "join_code" not in header and "names" in header  # a printed sheet links no phone
+    assert header[:5] == ["Número", "Categoría", "Nombres", "Nacimiento", "Local"]
+    assert len(header) == len(set(header))
+    assert not any("join" in h or "Código" in h for h in header)  # a printed sheet links no phone
     row = {h: c.value for h, c in zip(header, sheet[2], strict=True)}
-    assert row["number"] == 5
-    assert row["fee_total"] == 20.0, row  # money as a number, not text
+    assert row["Número"] == 5
+    assert row["Categoría"] == "Adultos parejas" and row["Local"] == "no"
+    assert row["Estado"] == "confirmada"
+    assert row["Importe"] == 20.0, row  # money as a number, not text
+    # --lang: another language for the sheet; the CSV keeps its codes and refuses it
+    english = tmp_path / "entries-en.xlsx"
+    assert run(["export", "entries", "--xlsx", str(english), "--lang", "en"],
+               env=env).returncode == 0
+    sheet = load_workbook(english).active
+    assert [c.value for c in sheet[1]][:3] == ["Number", "Category", "Names"]
+    assert sheet["E2"].value == "no" and sheet.title == "Entries"
+    refused = run(["export", "entries", "--lang", "fr"], env=env)
+    assert refused.returncode == 2 and "--lang is for the spreadsheet" in refused.stderr
+    assert refused.stdout == ""
+    assert run(["export", "entries", "--xlsx", str(english), "--lang", "de"],
+               env=env).returncode == 2
 
 
 def test_spreadsheet_cells_are_numbers_where_they_are_numbers():

@@ -117,14 +117,14 @@ def test_the_lines_say_what_the_refusal_carries(castrillo: Contest) -> None:
         "(contest time 0:25:00); I will tell you.")
     assert refusal("en", Cooldown(3, 25 * 60), castrillo).count(" at - (") == 1
     assert refusal("en", PastLimit(9000, 7200), castrillo) == (
-        "2:30:00 is past the category's time limit (2:00:00): record the pieces with /piezas "
+        "2:30:00 is past the category's time limit (2:00:00): record the pieces with /pieces "
         "instead.")
     assert refusal("en", PiecesRange(600, 500), castrillo) == (
         "The pieces must be between 0 and 500 (the puzzle's size).")
     assert refusal("en", AlreadyRecorded(7, 6000), castrillo) == (
         "Entry 7 already has 1:40:00 recorded: nothing changed.")
     assert refusal("en", StageBack(7, 3), castrillo) == (
-        "Entry 7 was already confirmed in stage 3: a stage can't go back (use /deshacer to "
+        "Entry 7 was already confirmed in stage 3: a stage can't go back (use /undo to "
         "correct your own mistake).")
     assert refusal("en", UnknownEntry(99), castrillo) == "There is no entry number 99."
 

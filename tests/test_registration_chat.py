@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import sqlite3
 from collections.abc import Sequence
 from contextlib import closing
@@ -23,6 +24,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
+from openpyxl import load_workbook
 
 from bot.domain.registration import Member
 from bot.handlers.jobs import registration_job
@@ -506,7 +508,7 @@ async def test_withdrawal_promotes_the_first_waiting_entry_and_tells_it_once(tmp
         assert texts(h.request.calls) == []
         assert "confirmed" in line_of(await mine(h, BEA, madrid(3, 23)), 11)
         notices = rows(h, "SELECT ref FROM events WHERE kind = 'status_notice' AND entry = 11")
-        assert [r["ref"] for r in notices] == ["11:waiting", "11:confirmed"]
+        assert [r["ref"] for r in notices] == ["11:waiting:1", "11:confirmed"]
     finally:
         await h.stop()
 
@@ -680,6 +682,138 @@ async def test_closing_job_tells_left_out_teams_and_reports_once(tmp_path):
         assert texts(h.request.calls) == []
     finally:
         await h.stop()
+
+
+# -- 5b. Billom's shared waiting list: every move told once, and why a place was lost ----------
+
+PIERRE = Person(201, "Pierre", "fr")
+BEGO = Person(202, "Begoña", "es")
+CLAIRE = Person(203, "Claire", "fr")
+DOLORES = Person(204, "Dolores", "es")
+
+
+def sent_to(calls: Sequence[Call], who: Person) -> list[str]:
+    return [c.text for c in calls if c.method == "sendMessage" and c.chat_id == who.id]
+
+
+def outbox_texts(h: Harness, who: Person) -> list[str]:
+    """What the outbox holds for ``who``'s chat, sent or not (the texts of its rows)."""
+    return [json.loads(r["params"]).get("text", "") for r in rows(
+        h, "SELECT params FROM outbox WHERE chat_id = ? ORDER BY id", (who.id,))]
+
+
+async def shared_line(h: Harness) -> None:
+    """Billom with 30 shared places: 29 expert teams (the last one Ana's) paid on 1 February,
+    Pierre's adult team (#30) on the 10th: every place is taken. Then Begoña's expert team (#31,
+    paid on the 12th) and Claire's junior team (#32, on the 14th) wait, 1st and 2nd; Dolores's
+    team (#33, expert) is registered, unpaid. Everyone has been told their place."""
+    for i in range(28):
+        n = await add_direct(h, 30_000 + i, "expert", [grown(f"A{i}"), grown(f"B{i}")],
+                             paris(1, 24, 10, i))
+        await pay_direct(h, n, paris(2, 1), paris(2, 1))
+    n = await add_direct(h, ANA.id, "expert", [grown("Ana"), grown("Abel")], paris(1, 24, 11))
+    await pay_direct(h, n, paris(2, 1), paris(2, 1))
+    teams = [(PIERRE, "adulte", [grown("Pierre"), grown("Paul")], paris(2, 10)),
+             (BEGO, "expert", [grown("Begoña"), grown("Blas")], paris(2, 12)),
+             (CLAIRE, "junior", [grown("Chloé", "2002-01-01"), grown("Cyril", "2003-01-01")],
+              paris(2, 14))]
+    for who, category, members, paid in teams:
+        n = await add_direct(h, who.id, category, members, paris(1, 25))
+        await pay_direct(h, n, paid, paid)
+    assert await add_direct(h, DOLORES.id, "expert", [grown("Dolores"), grown("Dario")],
+                            paris(1, 31)) == 33
+    for who in (ANA, PIERRE, BEGO, CLAIRE, DOLORES):
+        await h.send(who, "/mis_inscripciones", paris(2, 15))  # the bot knows their language
+    await announce_changes(h.app, paris(2, 15))
+    await h.app.bot_data["sender"].settled()
+    places = await h.app.bot_data["registrations"].places(paris(2, 15))
+    assert [places[n].waiting_position for n in (30, 31, 32)] == [None, 1, 2]
+
+
+async def test_a_late_recorded_payment_tells_the_team_it_displaced_why(billom_bot):
+    h = billom_bot
+    await shared_line(h)
+    # Dolores paid on the 5th, recorded on the 20th: her payment comes before Pierre's (the
+    # 10th), so Pierre's team loses the last place and goes first in line
+    calls = await h.send(ORGANISER, "/pagado 33 2012-02-05", paris(2, 20))
+    answer = one_text(calls, ORGANISER)
+    assert answer.splitlines() == [
+        "Payment of entry #33 recorded on 2012-02-05.",
+        "Entry #33: your place is confirmed.",
+        "Entry #30 (Pierre / Paul) loses its place to this payment: it is now number 1 on the "
+        "waiting list. Its people are told."]
+    # Pierre, in French: why, and his place now, in one message
+    [lost] = sent_to(calls, PIERRE)
+    assert lost.splitlines()[0] == ("L'inscription #30 a perdu sa place : le paiement de "
+                                    "l'inscription #33, daté du 2012-02-05, est passé avant.")
+    assert "vous êtes numéro 1 sur la liste d'attente" in lost.splitlines()[1]
+    # the two behind him move down one place each, told once, in their language
+    assert sent_to(calls, BEGO) == [
+        "Inscripción #31: ahora eres el número 2 de la lista de espera (eras el número 1). "
+        "Te avisaré si queda libre una plaza."]
+    assert sent_to(calls, CLAIRE) == [
+        "Inscription #32 : vous êtes maintenant numéro 3 sur la liste d'attente (vous étiez "
+        "numéro 2). Je vous préviendrai si une place se libère."]
+    assert len(sent_to(calls, DOLORES)) == 1 and "#33" in sent_to(calls, DOLORES)[0]
+    assert sent_to(calls, ANA) == []  # her place did not change
+    # each went through the outbox (written with the payment, then sent)
+    assert outbox_texts(h, PIERRE)[-1] == lost
+    assert outbox_texts(h, BEGO)[-1] == sent_to(calls, BEGO)[0]
+    assert rows(h, "SELECT COUNT(*) AS n FROM outbox WHERE done_at IS NULL")[0]["n"] == 0
+    notices = rows(h, "SELECT ref FROM events WHERE kind = 'status_notice' AND entry = 30")
+    assert [r["ref"] for r in notices][-2:] == ["30:confirmed", "30:waiting:1"]
+
+
+async def test_moves_on_the_shared_waiting_list_are_told_once(billom_bot):
+    h = billom_bot
+    await shared_line(h)
+    await h.send(ORGANISER, "/pagado 33 2012-02-05", paris(2, 20))
+    # Ana's team withdraws: Pierre's team gets the place; the others move up one each
+    before = len(h.request.calls)
+    assert "Entry #29 is withdrawn." in await withdraw(h, ANA, paris(2, 21))
+    calls = h.request.calls[before:]
+    [news] = sent_to(calls, PIERRE)
+    assert "#30" in news and "confirmée" in news
+    assert sent_to(calls, BEGO) == [
+        "Inscripción #31: ahora eres el número 1 de la lista de espera (eras el número 2). "
+        "Te avisaré si queda libre una plaza."]
+    assert len(sent_to(calls, CLAIRE)) == 1
+    assert "maintenant numéro 2" in sent_to(calls, CLAIRE)[0]
+    assert sent_to(calls, DOLORES) == []
+    # nothing more to tell: again later, or after a restart
+    before = len(h.request.calls)
+    await announce_changes(h.app, paris(2, 22))
+    await h.app.bot_data["sender"].settled()
+    assert h.request.calls[before:] == []
+    await h.stop()
+    h2 = await open_harness(h.tmp_path, BILLOM)
+    try:
+        await announce_changes(h2.app, paris(2, 23))
+        await h2.app.bot_data["sender"].settled()
+        assert texts(h2.request.calls) == []
+    finally:
+        await h2.stop()
+
+
+async def test_a_waiting_list_shared_by_every_category_is_listed_once_in_its_order(billom_bot):
+    h = billom_bot
+    await shared_line(h)
+    await h.send(ORGANISER, "/pagado 33 2012-02-05", paris(2, 20))
+    listing = one_text(await h.send(ORGANISER, "/inscritos", paris(2, 21)), ORGANISER)
+    lines = listing.splitlines()
+    assert lines[0] == "All categories: 30 of 30 places taken."
+    # each category's own places under it, nothing of the waiting list in between
+    assert [ln.split(":")[0] for ln in lines[1:5]] == ["Junior", "Mixte", "Adulte", "Expert"]
+    assert lines[1:5] == ["Junior: 0 confirmed", "Mixte: 0 confirmed", "Adulte: 0 confirmed",
+                          "Expert: 30 confirmed"]
+    # then the one waiting list, in its order (Adulte, Expert, Junior: not the categories')
+    assert lines[5:] == ["Waiting list (all categories):",
+                         "  1. #30 Pierre / Paul (Adulte)",
+                         "  2. #31 Begoña / Blas (Expert)",
+                         "  3. #32 Chloé / Cyril (Junior)"]
+    # one category asked for: its places, and the shared list all the same (it is one line)
+    expert = one_text(await h.send(ORGANISER, "/inscritos expert", paris(2, 21)), ORGANISER)
+    assert expert.splitlines()[1:] == ["Expert: 30 confirmed", *lines[5:]]
 
 
 # -- 6. withdrawals with and without a refund --------------------------------------------------
@@ -883,16 +1017,13 @@ async def test_organiser_payment_commands_and_export(billom_bot):
     # only entries holding a place are in the results: the unpaid junior team is not
     assert [(r["category"], r["number"], r["finished"]) for r in results] == [
         ("adulte", "1", "no")]
-    # the same two tables as a spreadsheet
-    import io
-
-    from openpyxl import load_workbook
-
+    # the same two tables as a spreadsheet to print, in the organiser's language (English)
     book = load_workbook(io.BytesIO(docs[2].params["document"]["bytes"]))
     assert docs[2].params["document"]["file"] == "puzzlebot.xlsx"
     # the entries, then a sheet of results per category
     assert book.sheetnames == ["Entries", "Junior", "Mixte", "Adulte", "Expert"]
-    assert [c.value for c in book["Entries"][1]][:3] == ["number", "category", "names"]
+    assert [c.value for c in book["Entries"][1]][:3] == ["Number", "Category", "Names"]
+    assert book["Entries"]["B2"].value == "Adulte"  # the category's name, not its id
     assert book["Entries"]["C2"].value == "Anne; Bruno"
     assert book["Adulte"]["C2"].value == 1
 

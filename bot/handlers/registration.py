@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import warnings
+from collections.abc import Callable, Mapping
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -62,6 +63,7 @@ from bot.handlers.common import (
 )
 from bot.handlers.menus import refresh_menu
 from bot.services.csvio import (
+    Printable,
     entry_rows,
     export_entries,
     export_results,
@@ -71,6 +73,7 @@ from bot.services.csvio import (
 from bot.services.registrations import (
     AlreadyEntered,
     AlreadyLapsed,
+    EntryStatus,
     Paid,
     Registered,
     Registrations,
@@ -78,7 +81,13 @@ from bot.services.registrations import (
     Withdrawn,
 )
 from bot.services.summary import money
-from bot.services.texts import ineligible_text, names
+from bot.services.texts import (
+    displaced_note,
+    ineligible_text,
+    lost_place_text,
+    names,
+    waiting_move_text,
+)
 from bot.storage.store import PRIORITY_BULK, PRIORITY_COPY, Entry
 from bot.support.i18n import tr
 from bot.support.wallclock import CLOCK
@@ -982,11 +991,21 @@ async def pagado(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await reply(update, tr(who.lang, "There is no entry number {entry}.",
                                    entry=number))
             return
-        tz = ZoneInfo(contest.timezone)
-        await reply(update, tr(who.lang, "Payment of entry #{entry} recorded on {day}.",
-                               entry=number, day=paid_at.astimezone(tz).strftime("%Y-%m-%d"))
-                    + "\n" + place_text(who.lang, contest, number, out.place))
-        await announce_changes(context.application, who.at)
+        paid_day = paid_at.astimezone(ZoneInfo(contest.timezone)).strftime("%Y-%m-%d")
+        lines = [tr(who.lang, "Payment of entry #{entry} recorded on {day}.", entry=number,
+                    day=paid_day), place_text(who.lang, contest, number, out.place)]
+        for entry, place in out.displaced:
+            lines.append(displaced_note(who.lang, entry.number, entry.names,
+                                        place.waiting_position
+                                        if place.status is Status.WAITING else None))
+        await reply(update, "\n".join(lines))
+        # the entries it took the place of are told why, with their new place
+        why = {entry.number: _lost_to(entry.number, number, paid_day) for entry, _ in out.displaced}
+        await announce_changes(context.application, who.at, why)
+
+
+def _lost_to(entry: int, by: int, day: str) -> Callable[[str], str]:
+    return lambda lang: lost_place_text(lang, entry, by, day)
 
 
 async def inscritos(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -1034,9 +1053,8 @@ async def inscritos(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         lines.append(line)
         waiting = s["waiting"]
         assert isinstance(waiting, list)
-        for w in waiting:
-            lines.append(f"  {w.place.waiting_position}. #{w.entry.number} "
-                         f"{names(w.entry.names)}" + (" (local)" if w.entry.local else ""))
+        if shared is None:  # the category's own waiting list
+            lines += [_waiting_line(who.lang, w) for w in waiting]
         refunds = s["refunds"]
         assert isinstance(refunds, list)
         if refunds and contest.registration.refunds:
@@ -1048,7 +1066,23 @@ async def inscritos(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                                        amount=money(r.refund, contest.currency),
                                        percent=r.place.refund_percent,
                                        paid=money(r.fee.total, contest.currency)))
+    if shared is not None:
+        # one waiting list for every category: once, in its order, each with its category
+        line_up = sorted((s for s in await regs.statuses(who.at)
+                          if s.place.status in (Status.WAITING, Status.LEFT_OUT)),
+                         key=lambda s: s.place.waiting_position or 0)
+        if line_up:
+            lines.append(tr(who.lang, "Waiting list (all categories):"))
+            lines += [_waiting_line(who.lang, w, contest) for w in line_up]
     await reply(update, "\n".join(lines))
+
+
+def _waiting_line(lang: str, w: EntryStatus, contest: Contest | None = None) -> str:
+    """``  2. #31 Bea / Ben``, with its category's name on a list shared by all of them."""
+    category = contest.category(w.entry.category) if contest is not None else None
+    return (f"  {w.place.waiting_position}. #{w.entry.number} {names(w.entry.names)}"
+            + (f" ({category.name})" if category is not None else "")
+            + (" (" + tr(lang, "local entry") + ")" if w.entry.local else ""))
 
 
 async def exportar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -1074,7 +1108,7 @@ async def exportar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         tr(who.lang, "Entries"): await entry_rows(contest, who.svc.store,
                                                   registrations(context), who.at),
         **await results_by_category(contest, who.svc.day, who.at),
-    })
+    }, Printable(contest, who.lang))  # a sheet to print: in the organiser's language
     await msg.reply_document(InputFile(book, filename="puzzlebot.xlsx"),
                              caption=tr(who.lang, "Entries and results (spreadsheet)"),
                              do_quote=True)
@@ -1148,8 +1182,11 @@ async def schedule_lapses(app: Application[Any, Any, Any, Any, Any, Any]) -> Non
                     {"name": "lapses", "when": now.timestamp()})
 
 
-async def announce_changes(app: Any, now: datetime) -> None:
-    """Tell people whose place changed (promoted from the waiting list, left out at closing)."""
+async def announce_changes(app: Any, now: datetime,
+                           why: Mapping[int, Callable[[str], str]] | None = None) -> None:
+    """Tell people whose place changed (promoted from the waiting list, left out at closing,
+    moved on the waiting list): one message per entry and change. ``why``: per entry, the
+    reason to give first (in the person's language), e.g. the payment it lost its place to."""
     regs: Registrations = app.bot_data["registrations"]
     svc = app.bot_data["services"]
     contest = svc.contest
@@ -1158,7 +1195,8 @@ async def announce_changes(app: Any, now: datetime) -> None:
     async with recording(svc):
         told = await regs.announced()
         for entry, place in await regs.changes(now):
-            before = told.get(entry.number, "").split(":")[-1]
+            before, position = regs.told_place(told.get(entry.number))
+            reason = (why or {}).get(entry.number)
             for user_id in await regs.recipients(entry.number):
                 lang = await language_of(svc, user_id)
                 if place.status is Status.CONFIRMED and \
@@ -1168,8 +1206,14 @@ async def announce_changes(app: Any, now: datetime) -> None:
                 elif place.status is Status.CONFIRMED:
                     text = tr(lang, "Good news: a place freed up and entry #{entry} now has a "
                               "confirmed place.", entry=entry.number)
+                elif place.status is Status.WAITING and before == Status.WAITING.value and \
+                        position is not None and place.waiting_position is not None:
+                    text = waiting_move_text(lang, entry.number, position,
+                                             place.waiting_position)
                 else:
                     text = place_text(lang, contest, entry.number, place)
+                if reason is not None:
+                    text = reason(lang) + "\n" + text
                 await post_text(app.bot, user_id, text, PRIORITY_BULK)
             await regs.record_status(entry.number, place, now)
 

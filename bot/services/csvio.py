@@ -30,8 +30,9 @@ from bot.domain.rounds import Heat
 from bot.services.contest_day import ContestDay
 from bot.services.outcomes import new_code
 from bot.services.registrations import Registrations
-from bot.services.texts import ineligible_text, slot_text
+from bot.services.texts import ineligible_text, outcome_text, slot_text
 from bot.storage.store import Entry, Store, to_ts
+from bot.support.i18n import tr
 from bot.support.wallclock import CLOCK
 
 ENTRY_COLUMNS = ["number", "category", "names", "born", "local", "join_code", "registered_at"]
@@ -687,10 +688,99 @@ def _typed(header: str, value: object) -> tuple[object, str | None]:
     return value, None
 
 
-def xlsx(sheets: dict[str, list[list[object]]]) -> bytes:
+def column_titles(lang: str) -> dict[str, str]:
+    """The printable sheet's headers (XLSX), in words, by column (the CSV keeps the names)."""
+    return {
+        "number": tr(lang, "Number"), "category": tr(lang, "Category"),
+        "names": tr(lang, "Names"), "born": tr(lang, "Born"), "local": tr(lang, "Local"),
+        "registered_at": tr(lang, "Registered at"), "status": tr(lang, "Status"),
+        "waiting_position": tr(lang, "Place on the waiting list"),
+        "fee_total": tr(lang, "Amount due"), "discount": tr(lang, "Discount"),
+        "meal": tr(lang, "Meals"), "meal_adults": tr(lang, "Adult meals"),
+        "meal_children": tr(lang, "Children's meals"), "paid_at": tr(lang, "Paid on"),
+        "refund_due": tr(lang, "Refund due"), "source": tr(lang, "Registered through"),
+        REFUND_COLUMN: tr(lang, "Amount to refund"), "position": tr(lang, "Position"),
+        "finished": tr(lang, "Finished"), "time": tr(lang, "Finish time"),
+        "escape_time": tr(lang, "Escape time"), "tickets_left": tr(lang, "Tickets left"),
+        "compensation": tr(lang, "Time for unused tickets"),
+        "penalty": tr(lang, "Time for bought tickets"),
+        "adjusted_time": tr(lang, "Ranking time"), "pieces": tr(lang, "Pieces"),
+        "prize": tr(lang, "Prize"), "extra_prizes": tr(lang, "Other prizes"),
+        "time_penalties": tr(lang, "Time penalties"),
+        "penalty_detail": tr(lang, "Penalties"), "round": tr(lang, "Round"),
+        "splits": tr(lang, "Intermediate times"), "outcome": tr(lang, "Did not compete"),
+        "outcome_reason": tr(lang, "Reason"), "other_rankings": tr(lang, "Other rankings"),
+    }
+
+
+def status_word(lang: str, status: str) -> str:
+    """An entry's status (``Status``) as the printable sheet shows it."""
+    words = {
+        Status.CONFIRMED.value: tr(lang, "confirmed"),
+        Status.PENDING_PAYMENT.value: tr(lang, "pending payment"),
+        Status.WAITING.value: tr(lang, "on the waiting list"),
+        Status.LEFT_OUT.value: tr(lang, "left out"),
+        Status.WITHDRAWN.value: tr(lang, "withdrawn"),
+        Status.LAPSED.value: tr(lang, "lapsed"),
+    }
+    return words.get(status, status)
+
+
+YES_NO_COLUMNS = frozenset({"local", "finished", "refund_due"})
+_MEMBERS = re.compile(r"\s*;\s*")  # "yes; no": one answer per member
+
+
+class Printable:
+    """The cells of a printable sheet in one language (``lang``, by default the contest's):
+    headers in words, yes/no in the language, categories, choices and statuses by their
+    names. The CSV files keep the codes (their columns are a contract)."""
+
+    def __init__(self, contest: Contest, lang: str | None = None) -> None:
+        self.contest = contest
+        self.lang = lang or contest.language
+        self.titles = column_titles(self.lang)
+        self.questions = {q.id: q for q in contest.questions}
+
+    def title(self, column: str) -> str:
+        q = self.questions.get(column)
+        if q is not None and column not in self.titles:  # its short name, else the question
+            return q.label_in(self.lang) if q.label else q.asked(self.lang)
+        return self.titles.get(column, column)
+
+    def cell(self, column: str, value: object) -> object:
+        if not isinstance(value, str) or not value:
+            return value
+        q = self.questions.get(column)
+        if q is not None and column not in self.titles:
+            if not q.yes_no and not q.choices:
+                return value  # a text, as typed
+            return "; ".join(self._answer(q, part) for part in _MEMBERS.split(value))
+        if column in YES_NO_COLUMNS:
+            return self._yes_no(value)
+        if column == "category":
+            category = self.contest.category(value)
+            return category.name if category is not None else value  # a round: its id
+        if column == "status":
+            return status_word(self.lang, value)
+        if column == "outcome":
+            return outcome_text(self.lang, value)
+        return value
+
+    def _yes_no(self, value: str) -> str:
+        return {"yes": tr(self.lang, "yes"), "no": tr(self.lang, "no")}.get(value, value)
+
+    def _answer(self, q: Question, value: str) -> str:
+        if q.yes_no:
+            return self._yes_no(value)
+        choice = q.choice(value)
+        return choice.shown(self.lang) if choice is not None else value
+
+
+def xlsx(sheets: dict[str, list[list[object]]], words: Printable | None = None) -> bytes:
     """A workbook with one sheet per table (openpyxl), header row bold, frozen and printed on
     every page; landscape, fitted to the page's width; durations, money and counts stored as
-    numbers (with their formats), join codes left out."""
+    numbers (with their formats), join codes left out. ``words``: headers and values in a
+    language (``Printable``); without it, the tables' own codes."""
     import io
 
     # no stubs for openpyxl in the dev dependencies; unused once types-openpyxl is installed
@@ -719,6 +809,8 @@ def xlsx(sheets: dict[str, list[list[object]]]) -> bytes:
             formats: list[str | None] = []
             values: list[object] = []
             for i, v in zip(keep, cells, strict=False):
+                if words is not None:
+                    v = words.cell(header[i], v) if r else words.title(header[i])
                 value, fmt = _typed(header[i], v) if r else (v, None)
                 values.append(value)
                 formats.append(fmt)

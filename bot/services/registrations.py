@@ -116,6 +116,9 @@ class Paid(Done):
     entry: int
     place: Place
     corrected: bool  # an earlier payment date was replaced
+    # entries that held a place before this payment and lost it to it (its date came first:
+    # a payment recorded late), with their place now (waiting or left out)
+    displaced: tuple[tuple[Entry, Place], ...] = ()
 
 
 class Registrations:
@@ -267,18 +270,38 @@ class Registrations:
                 return UnknownEntry(number)
             previous = next(iter(reversed(await tx.events(entry=number, kinds=["payment"]))),
                             None)
+            before = await self.places(at)
             await tx.add_event(at=at, kind="payment", role="organiser", actor=organiser,
                                entry=number, value=to_ts(paid_at),
                                supersedes=previous.id if previous else None,
                                update_id=update_id)
-        place = (await self.places(at))[number]
-        return Paid(number, place, corrected=previous is not None)
+        after = await self.places(at)
+        lost = [n for n, p in before.items() if n != number and p.status is Status.CONFIRMED
+                and after[n].status in (Status.WAITING, Status.LEFT_OUT)]
+        displaced = tuple((e, after[e.number]) for e in await self.store.entries()
+                          if e.number in lost)
+        return Paid(number, after[number], corrected=previous is not None, displaced=displaced)
 
     # -- announcing changes ------------------------------------------------------------------
 
     @staticmethod
     def status_key(number: int, place: Place) -> str:
-        return f"{number}:{place.status.value}"
+        """What a person was told of an entry's place: its status, and on the waiting list its
+        position ("12:waiting:3"), so that a move on the list is told once too."""
+        key = f"{number}:{place.status.value}"
+        if place.status is Status.WAITING and place.waiting_position is not None:
+            key += f":{place.waiting_position}"
+        return key
+
+    @staticmethod
+    def told_place(key: str | None) -> tuple[str | None, int | None]:
+        """(status, waiting position) of a ``status_key`` (None: never told; a key recorded
+        before positions were, "12:waiting", has no position)."""
+        if not key:
+            return None, None
+        parts = key.split(":")
+        position = int(parts[2]) if len(parts) > 2 and parts[2].isdigit() else None
+        return (parts[1] if len(parts) > 1 else None), position
 
     async def announced(self) -> dict[int, str]:
         last: dict[int, str] = {}
@@ -293,7 +316,8 @@ class Registrations:
                                ref=self.status_key(number, place))
 
     async def changes(self, now: datetime) -> list[tuple[Entry, Place]]:
-        """Entries whose place changed since the person was last told (promotions, left out)."""
+        """Entries whose place changed since the person was last told (promotions, left out,
+        a move on the waiting list)."""
         told = await self.announced()
         places = await self.places(now)
         out = []

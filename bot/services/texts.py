@@ -650,3 +650,31 @@ def ineligible_text(lang: str, problem: Ineligible, name: str = "") -> str:
     needs = tr(lang, " or ").join(slot_text(lang, s) for s in problem.needs) or "-"
     return tr(lang, "Not possible: {who}, and this category needs {needs}.", who=who,
               needs=needs)
+
+
+# -- registration: what changed on the waiting list -------------------------------------------
+
+
+def lost_place_text(lang: str, entry: int, by: int, day: str) -> str:
+    """Why an entry lost its place: a payment recorded late (dated ``day``) came before."""
+    return tr(lang, "Entry #{entry} has lost its place: the payment of entry #{other}, dated "
+              "{day}, came before it.", entry=entry, other=by, day=day)
+
+
+def waiting_move_text(lang: str, entry: int, before: int, position: int) -> str:
+    """An entry's place on the waiting list changed (the list moved up, or an entry that paid
+    earlier came in ahead)."""
+    return tr(lang, "Entry #{entry}: you are now number {position} on the waiting list (you were "
+              "number {before}). I will tell you if a place frees up.", entry=entry,
+              position=position, before=before)
+
+
+def displaced_note(lang: str, entry: int, names_: Sequence[str], position: int | None) -> str:
+    """For the organiser who recorded the payment: the entry it took the place of."""
+    if position is None:
+        return tr(lang, "Entry #{entry} ({names}) loses its place to this payment: no place is "
+                  "left for it, and it is owed a refund. Its people are told.", entry=entry,
+                  names=names(names_))
+    return tr(lang, "Entry #{entry} ({names}) loses its place to this payment: it is now number "
+              "{position} on the waiting list. Its people are told.", entry=entry,
+              names=names(names_), position=position)
