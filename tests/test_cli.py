@@ -23,6 +23,9 @@ TOKEN = "123456789:AAH-secret-token-value_abcdefghijklmnop"
 def run(args: list[str], env: dict[str, str], stdin: str | None = None):
     full_env = {k: v for k, v in os.environ.items()
                 if not k.startswith(("TELEGRAM_", "PUZZLEBOT_"))}
+    # a settings file beside the default database (after a real `setup` in this folder) must
+    # not answer for the settings a test leaves out
+    full_env["PUZZLEBOT_DB"] = str(ROOT / "tests" / "no-such-folder" / "none.sqlite3")
     full_env.update(env)
     full_env["PYTHONIOENCODING"] = "utf-8"
     return subprocess.run([sys.executable, "-m", "bot", *args], cwd=ROOT, env=full_env,
