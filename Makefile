@@ -2,7 +2,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install test lint typecheck pytest check-contests check run demo clean mutate
+.PHONY: install test lint typecheck pytest check-contests check setup run demo clean mutate
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -31,6 +31,9 @@ clean:
 
 check: check-contests
 	for f in contests/*.toml; do $(PY) -m bot check-contest $$f; echo; done
+
+setup: $(STAMP)
+	$(PY) -m bot setup
 
 run: $(STAMP)
 	$(PY) -m bot run

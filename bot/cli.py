@@ -1,9 +1,12 @@
 """Command line: ``python -m bot <subcommand>``.
 
 check-contest FILE          validate a contest file and print its summary
+setup [--contest F] [--db F] ask for the token and the contest file, check them (the token with
+                            Telegram), print the organiser link, write the settings file
 demo [--contest F] [--entries N] [--seed S]
                             rehearse a contest day against a fake Telegram, in seconds
-run                         run the bot (long polling); settings from the environment
+run                         run the bot (long polling); settings from the environment and the
+                            settings file beside the database (the environment wins)
 import entries FILE.csv     load entries registered elsewhere
 backup FILE                 a consistent copy of the database, while the bot runs
 cards [--category C]        table cards (number, names, QR code of the join link) as PDF
@@ -20,16 +23,32 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import getpass
+import logging
 import os
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from bot.chat.app import build_application
+from telegram import Bot
+from telegram.error import InvalidToken, NetworkError, TelegramError
+
+from bot.chat.app import build_application, organiser_link
 from bot.chat.polling import TokenRejected, serve
 from bot.domain.contest import Contest
 from bot.harness.rehearsal import run_demo
-from bot.services.config import Config, ConfigError, load_settings
+from bot.services.config import (
+    Config,
+    ConfigError,
+    base_url,
+    database_path,
+    load_settings,
+    parse_settings,
+    read_settings_file,
+    settings_file_warning,
+    settings_path,
+    write_settings_file,
+)
 from bot.services.contest_day import ContestDay
 from bot.services.contest_file import ContestFileError, load_contest
 from bot.services.csvio import (
@@ -73,6 +92,9 @@ def _check_contest(args: argparse.Namespace) -> int:
 
 def _settings(need_token: bool) -> tuple[Config, Contest]:
     config = load_settings(need_token=need_token)
+    warning = settings_file_warning(settings_path(config.db_path))
+    if warning:
+        print(f"warning: {warning}", file=sys.stderr)
     return config, load_contest(config.contest_file)
 
 
@@ -212,7 +234,7 @@ def _backup(args: argparse.Namespace) -> int:
     """A consistent copy of the database, safe while the bot runs: ``copy_database`` (its own
     read-only connection, one snapshot of what is committed, the copy's integrity checked);
     the bot's writer neither waits for it nor makes it wait."""
-    db = os.environ.get("PUZZLEBOT_DB", "").strip() or "puzzlebot.sqlite3"
+    db = database_path()
     if not Path(db).exists():
         return fail(f"{db}: no such database (set PUZZLEBOT_DB)")
     dest = Path(args.file)
@@ -251,13 +273,125 @@ def _tables(args: argparse.Namespace) -> int:
     return _with_store(False, work)
 
 
+def _ask(prompt: str, secret: bool = False) -> str:
+    """One answer from the terminal (``secret``: not shown as typed), or one line of standard
+    input when it is not a terminal (``... | python -m bot setup``)."""
+    if sys.stdin.isatty():
+        try:
+            return (getpass.getpass(prompt) if secret else input(prompt)).strip()
+        except EOFError:
+            return ""
+    print(prompt, flush=True)
+    return sys.stdin.readline().strip()
+
+
+async def _bot_username(token: str, url: str | None) -> str:
+    """Telegram's getMe with this token: the bot's username (ConfigError: refused, or
+    Telegram out of reach; the token never in the message)."""
+    where = base_url(url).replace(token, "[token]")
+    try:
+        async with Bot(token, base_url=base_url(url)) as bot:
+            return str(bot.username)
+    except InvalidToken:
+        raise ConfigError("Telegram refused this token: copy it again from @BotFather "
+                          "(/mybots, then API Token)") from None
+    except NetworkError as exc:
+        problem = str(exc).replace(token, "[token]")
+        raise ConfigError(f"could not reach Telegram at {where} to check the token "
+                          f"({problem}): check the connection and run setup again") from None
+    except TelegramError as exc:
+        problem = str(exc).replace(token, "[token]")
+        raise ConfigError(f"Telegram did not check the token ({problem})") from None
+
+
+async def _standing_link(db: str, contest: Contest, username: str) -> str:
+    store = await Store.open(db)
+    try:
+        day = ContestDay(contest, store, frozenset())
+        code = await day.standing_organiser_invite(CLOCK.now(), create=True)
+    finally:
+        await store.close()
+    assert code is not None
+    return organiser_link(username, code)
+
+
+def _setup(args: argparse.Namespace) -> int:
+    """Ask for what the bot needs, check it, and write the settings file beside the database:
+    the contest file (read as ``check-contest`` does), the token (getMe at Telegram, or at
+    ``TELEGRAM_BASE_URL``); then print the bot's username and the one-time organiser link."""
+    setup_logging(level=logging.CRITICAL)  # python-telegram-bot's own lines would say more
+    db = args.db or database_path()
+    path = settings_path(db)
+    try:
+        saved = read_settings_file(path)
+    except ConfigError as exc:
+        return fail(str(exc))
+    contest_file = args.contest or os.environ.get("PUZZLEBOT_CONTEST", "").strip()
+    if not contest_file:
+        default = saved.get("PUZZLEBOT_CONTEST", "")
+        contest_file = _ask(f"Contest file{f' [{default}]' if default else ''}: ") or default
+    if not contest_file:
+        return fail("no contest file given (e.g. contests/castrillo-2023.toml)")
+    try:
+        contest = load_contest(contest_file)
+    except ContestFileError as exc:
+        return fail(str(exc))
+    print(f"contest: {contest.name}, {contest.date.isoformat()} (file checked)")
+    token = os.environ.get("TELEGRAM_BOT_TOKEN", "").strip()
+    if not token:
+        keep = saved.get("TELEGRAM_BOT_TOKEN", "")
+        token = _ask("Bot token from @BotFather (not shown)"
+                     + (" [Enter keeps the saved one]" if keep else "") + ": ",
+                     secret=True) or keep
+    if not token:
+        return fail("no token given: get one from @BotFather (/newbot)")
+    url = os.environ.get("TELEGRAM_BASE_URL", "").strip() or \
+        saved.get("TELEGRAM_BASE_URL", "").strip() or None
+    values = {**saved, "TELEGRAM_BOT_TOKEN": token,
+              "PUZZLEBOT_CONTEST": str(Path(contest_file).resolve())}
+    if url is not None:
+        values["TELEGRAM_BASE_URL"] = url
+    try:
+        # every setting as the bot will read it (the environment winning) before asking Telegram
+        parse_settings({**values, **{k: v for k, v in os.environ.items() if v.strip()},
+                        "TELEGRAM_BOT_TOKEN": token})
+        username = asyncio.run(_bot_username(token, url))
+    except ConfigError as exc:
+        return fail(str(exc).replace(token, "[token]"))
+    print(f"bot: @{username} (Telegram accepted the token)")
+    try:
+        link = asyncio.run(_standing_link(db, contest, username))
+    except StoreError as exc:
+        return fail(f"{db}: {exc}")
+    try:
+        write_settings_file(path, values)
+    except ConfigError as exc:
+        return fail(str(exc))
+    print("organiser link (it works once: open it on the organiser's phone, who can then "
+          "invite others with /organizador):")
+    print(f"  {link}")
+    print(f"settings written to {path} (readable by you only: it holds the token); the "
+          "environment wins over it")
+    db_env = "" if db == database_path() else f"PUZZLEBOT_DB={db} "
+    print(f"start the bot with: {db_env}python -m bot run")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Puzzle contest bot")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("check-contest", help="validate a contest file and print its summary")
     p.add_argument("file")
     p.set_defaults(func=_check_contest)
-    p = sub.add_parser("run", help="run the bot (settings from the environment)")
+    p = sub.add_parser("setup", help="ask for the token and the contest file, check them, "
+                       "print the organiser link and write the settings file")
+    p.add_argument("--contest", default=None, help="the contest file (else asked)")
+    p.add_argument("--db", default=None,
+                   help="the database (default PUZZLEBOT_DB, or puzzlebot.sqlite3); the "
+                        "settings file goes beside it, with .toml")
+    p.set_defaults(func=_setup)
+    p = sub.add_parser("run", help="run the bot (settings from the environment and the "
+                       "settings file)")
     p.set_defaults(func=_run)
     p = sub.add_parser("demo", help="rehearse a whole contest day in seconds, with no token")
     p.add_argument("--contest", default="contests/castrillo-2023.toml")

@@ -216,6 +216,8 @@ COMMANDS = [
         reply_has="Adultos parejas - ranking"),
     Cmd("voluntario", "organiser", "/voluntario", "1:00:00", new_kind="volunteer_invite",
         reply_has="?start=v"),
+    Cmd("organizador", "organiser", "/organizador", "1:00:00", new_kind="organiser_invite",
+        reply_has="?start=o"),
 ]
 BY_NAME = {c.name: c for c in COMMANDS}
 AUTHORISED = {"participant": P3, "volunteer": VOLUNTEER, "organiser": ORGANISER}

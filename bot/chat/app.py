@@ -38,6 +38,7 @@ from bot.services.registrations import Registrations
 from bot.storage.store import Store
 from bot.support.i18n import tr
 from bot.support.loop import loop_name
+from bot.support.wallclock import CLOCK
 from bot.tools import scoreboard
 
 log = logging.getLogger(__name__)
@@ -67,6 +68,7 @@ HANDLERS = {
     "mesas": rounds.mesas,
     "parcial": rounds.parcial,
     "voluntario": staff.voluntario,
+    "organizador": staff.organizador,
     "mis_inscripciones": registration.mis_inscripciones,
     "baja": registration.baja,
     "pagado": registration.pagado,
@@ -202,8 +204,29 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     await schedule_contest_jobs(app)
     watch_the_clock(app)
     await scoreboard.attach(app)
+    await print_organiser_link(app, svc)
     tune_gc()
     log.info("bot ready (%s event loop)", loop_name())
+
+
+def organiser_link(username: str | None, code: str) -> str:
+    return f"https://t.me/{username}?start={code}"
+
+
+async def print_organiser_link(app: Application[Any, Any, Any, Any, Any, Any],
+                               svc: Services) -> None:
+    """The one-time organiser link, on the console (never in the chat): made when the bot has
+    no organiser at all, printed again at every start until someone opens it."""
+    none_yet = not await svc.day.all_organisers()
+    code = await svc.day.standing_organiser_invite(CLOCK.now(), create=none_yet)
+    if code is None:
+        return
+    link = organiser_link(app.bot.username, code)
+    if none_yet:
+        log.warning("no organiser yet: open this link on the organiser's phone (it works once, "
+                    "for whoever opens it first): %s", link)
+    else:
+        log.info("organiser link not used yet (it works once): %s", link)
 
 
 async def _stop_sending(app: Application[Any, Any, Any, Any, Any, Any]) -> None:

@@ -292,7 +292,7 @@ async def notify_staff(context: ContextTypes.DEFAULT_TYPE, make: Callable[[str],
 async def staff_recipients(svc: Services) -> list[tuple[int, str]]:
     """Who gets the volunteers' lines without a volunteers' group, and in which language:
     every volunteer and organiser who has talked to the bot (Telegram refuses the others)."""
-    people = set(await svc.day.volunteers()) | set(svc.config.organisers)
+    people = set(await svc.day.volunteers()) | set(await svc.day.all_organisers())
     out = []
     for user_id in sorted(people):
         if await svc.store.person(user_id) is not None:

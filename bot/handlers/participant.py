@@ -70,6 +70,9 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if await already_handled(update, who):
         return
     day = who.svc.day
+    if code.startswith("o"):
+        await _join_organiser(update, context, who, code)
+        return
     if code.startswith("v"):
         async with recording(who.svc):
             joined = await day.join_volunteer(who.user_id, code, who.at, update.update_id)
@@ -92,6 +95,23 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             return
         await remember(update, context)
         await reply(update, _linked_text(who, out.entry, out.already))
+    await refresh_menu(context, who.user_id)
+
+
+async def _join_organiser(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller,
+                          code: str) -> None:
+    async with recording(who.svc):
+        joined = await who.svc.day.join_organiser(who.user_id, code, who.at, update.update_id)
+        if isinstance(joined, Refusal):
+            await reply(update, refusal(who.lang, joined, who.svc.contest))
+            return
+        await remember(update, context)
+        if joined.already:
+            await reply(update, tr(who.lang, "You are already an organiser."))
+        else:
+            await reply(update, tr(who.lang, "Welcome, organiser! You can now start the clocks, "
+                                   "see the rankings and invite volunteers (/voluntario).")
+                        + "\n\n" + help_text(await caller(update, context) or who))
     await refresh_menu(context, who.user_id)
 
 

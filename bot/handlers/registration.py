@@ -1232,7 +1232,7 @@ async def closing_report(app: Any, now: datetime) -> None:
 async def _closing_report(app: Any, svc: Services, regs: Registrations, now: datetime) -> None:
     left_out = [s for s in await regs.statuses(now) if s.place.status is Status.LEFT_OUT]
     contest = svc.contest
-    for organiser_id in sorted(svc.config.organisers):
+    for organiser_id in sorted(await svc.day.all_organisers()):
         if await svc.store.person(organiser_id) is None:
             continue
         lang = await language_of(svc, organiser_id)

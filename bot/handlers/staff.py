@@ -1,5 +1,5 @@
 """Volunteers (/etapa, /escape, /fin, /piezas, /deshacer, /historial) and organisers
-(/inicio, /pausa, /reanudar, /clasificacion, /voluntario)."""
+(/inicio, /pausa, /reanudar, /clasificacion, /voluntario, /organizador)."""
 
 from __future__ import annotations
 
@@ -599,3 +599,13 @@ async def voluntario(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
         await reply(update, tr(who.lang, "Invitation for one volunteer (works once): {link}",
                                link=link))
 
+
+async def organizador(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    who = await recorder(update, context, "organiser")
+    if who is None:
+        return
+    async with recording(who.svc):
+        code = await who.svc.day.create_organiser_invite(who.user_id, who.at, update.update_id)
+        link = f"https://t.me/{context.bot.username}?start={code}"
+        await reply(update, tr(who.lang, "Invitation for one more organiser (works once; whoever "
+                               "opens it can do everything you can): {link}", link=link))

@@ -1,10 +1,18 @@
-"""Settings from the environment. A missing or malformed one is one clear line and exit 2."""
+"""Settings from the environment and from the settings file beside the database (the
+environment wins). A missing or malformed one is one clear line and exit 2.
+
+The settings file (``puzzlebot.toml`` beside ``puzzlebot.sqlite3``: the database's name with
+``.toml``) takes the environment variables' names as keys, each with a text value (a whole number
+or a list of them where the variable takes ids). ``python -m bot setup`` writes it, readable by
+its owner only: it holds the bot's token."""
 
 from __future__ import annotations
 
 import os
+import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from bot.support.wallclock import WallClock
 
@@ -30,13 +38,135 @@ def _int(name: str, value: str) -> int:
         raise ConfigError(f"{name} must be a Telegram id (a whole number), not {value!r}") from None
 
 
-def load_settings(env: Mapping[str, str] | None = None, need_token: bool = True) -> Config:
+DEFAULT_DB = "puzzlebot.sqlite3"
+# what the settings file may set: every setting but the database, which says where the file is
+FILE_KEYS = ("TELEGRAM_BOT_TOKEN", "PUZZLEBOT_CONTEST", "PUZZLEBOT_ORGANISERS",
+             "PUZZLEBOT_VOLUNTEER_CHAT", "TELEGRAM_BASE_URL", "PUZZLEBOT_WEB_PORT",
+             "PUZZLEBOT_WEB_HOST", "PUZZLEBOT_BOT_USERNAME")
+
+
+def database_path(env: Mapping[str, str] | None = None) -> str:
     env = os.environ if env is None else env
-    token = env.get("TELEGRAM_BOT_TOKEN", "").strip()
-    if need_token and not token:
-        raise ConfigError("TELEGRAM_BOT_TOKEN is not set: get one from @BotFather")
-    if need_token and (":" not in token or " " in token):
+    return env.get("PUZZLEBOT_DB", "").strip() or DEFAULT_DB
+
+
+def settings_path(db_path: str) -> Path:
+    """The settings file of a database: beside it, its name with ``.toml``."""
+    return Path(db_path).with_suffix(".toml")
+
+
+def _setting(path: Path, key: str, value: object) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    if isinstance(value, list) and all(isinstance(v, (int, str)) and not isinstance(v, bool)
+                                       for v in value):
+        return ",".join(str(v) for v in value)
+    raise ConfigError(f"{path}: {key} must be a text (in quotes), not {value!r}")
+
+
+def read_settings_file(path: Path) -> dict[str, str]:
+    """The settings the file sets ({} when there is no file)."""
+    try:
+        with open(path, "rb") as fh:
+            data = tomllib.load(fh)
+    except FileNotFoundError:
+        return {}
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not a valid settings file ({exc})") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not a valid settings file (not UTF-8 text)") from None
+    for key in data:
+        if key not in FILE_KEYS:
+            raise ConfigError(f"{path}: unknown setting {key!r} (known: {', '.join(FILE_KEYS)})")
+    return {key: _setting(path, key, value) for key, value in data.items()}
+
+
+def settings_file_warning(path: Path) -> str | None:
+    """A word when others may read the settings file (it holds the token)."""
+    if os.name != "posix" or not path.is_file():
+        return None
+    if path.stat().st_mode & 0o077:
+        return f"{path} holds the bot's token and others may read it: chmod 600 {path}"
+    return None
+
+
+def _toml_text(value: str) -> str:
+    """A TOML basic string: quotes, backslashes and control characters escaped."""
+    out = []
+    for ch in value:
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif ch < " " or ch == "\x7f":
+            out.append(f"\\u{ord(ch):04X}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def write_settings_file(path: Path, values: Mapping[str, str]) -> None:
+    """Write the settings file, readable and writable by its owner only (0600), in one step: a
+    new file beside it, then renamed over the old one. Only the settings of ``FILE_KEYS``."""
+    lines = ["# puzzlebot's settings, written by `python -m bot setup`. An environment variable",
+             "# of the same name wins over a line here. This file holds the bot's token: keep it",
+             "# private (only its owner may read it).", ""]
+    for key in FILE_KEYS:
+        if values.get(key):
+            lines.append(f"{key} = {_toml_text(values[key])}")
+    text = "\n".join(lines) + "\n"
+    if tomllib.loads(text) != {k: values[k] for k in FILE_KEYS if values.get(k)}:
+        raise ConfigError(f"{path}: these settings cannot be written as TOML")
+    fresh = path.with_name(f".{path.name}.new")
+    try:
+        fresh.unlink(missing_ok=True)
+        fd = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            if os.name == "posix":
+                os.fchmod(fh.fileno(), 0o600)
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(fresh, path)
+    except OSError as exc:
+        fresh.unlink(missing_ok=True)
+        raise ConfigError(f"{path}: cannot be written ({exc.strerror or exc})") from None
+
+
+def environment(env: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The settings: the environment's, and the settings file's where the environment sets
+    nothing (an empty variable counts as unset)."""
+    env = os.environ if env is None else env
+    merged = read_settings_file(settings_path(database_path(env)))
+    merged.update({k: v for k, v in env.items() if v.strip() or k not in merged})
+    return merged
+
+
+def check_token(token: str) -> None:
+    if not token:
+        raise ConfigError("TELEGRAM_BOT_TOKEN is not set: get one from @BotFather "
+                          "(or run python -m bot setup)")
+    if ":" not in token or any(c.isspace() for c in token):
         raise ConfigError("TELEGRAM_BOT_TOKEN does not look like a bot token (digits:letters)")
+
+
+def check_base_url(url: str | None) -> None:
+    if url is not None and not url.startswith(("http://", "https://")):
+        raise ConfigError(f"TELEGRAM_BASE_URL must start with http:// or https://: {url!r}")
+
+
+def load_settings(env: Mapping[str, str] | None = None, need_token: bool = True) -> Config:
+    """The settings: the environment's, then the settings file's."""
+    return parse_settings(environment(env), need_token)
+
+
+def parse_settings(env: Mapping[str, str], need_token: bool = True) -> Config:
+    """The settings of these variables (ConfigError: the first one missing or malformed)."""
+    token = env.get("TELEGRAM_BOT_TOKEN", "").strip()
+    if need_token:
+        check_token(token)
     contest = env.get("PUZZLEBOT_CONTEST", "").strip()
     if not contest:
         raise ConfigError("PUZZLEBOT_CONTEST is not set: give the contest file, e.g. "
@@ -45,12 +175,8 @@ def load_settings(env: Mapping[str, str] | None = None, need_token: bool = True)
     organisers = frozenset(
         _int("PUZZLEBOT_ORGANISERS", part) for part in organisers_raw.split(",") if part.strip()
     )
-    if need_token and not organisers:
-        raise ConfigError("PUZZLEBOT_ORGANISERS is not set: give the organisers' Telegram user "
-                          "ids, comma-separated")
     rehearsal = env.get("PUZZLEBOT_REHEARSAL_CLOCK", "").strip()
     if rehearsal:
-
         try:
             WallClock.parse(rehearsal)
         except ValueError:
@@ -58,12 +184,11 @@ def load_settings(env: Mapping[str, str] | None = None, need_token: bool = True)
                               "<unix time>@<speed> (set by python -m bot demo)") from None
     chat_raw = env.get("PUZZLEBOT_VOLUNTEER_CHAT", "").strip()
     base_url = env.get("TELEGRAM_BASE_URL", "").strip() or None
-    if base_url is not None and not base_url.startswith(("http://", "https://")):
-        raise ConfigError(f"TELEGRAM_BASE_URL must start with http:// or https://: {base_url!r}")
+    check_base_url(base_url)
     return Config(
         token=token,
         contest_file=contest,
-        db_path=env.get("PUZZLEBOT_DB", "").strip() or "puzzlebot.sqlite3",
+        db_path=database_path(env),
         base_url=base_url,
         organisers=organisers,
         volunteer_chat=_int("PUZZLEBOT_VOLUNTEER_CHAT", chat_raw) if chat_raw else None,

@@ -410,6 +410,11 @@ class InviteUsed(Refusal):
 
 
 @dataclass(frozen=True)
+class OrganiserInviteUsed(Refusal):
+    code: ClassVar[str] = "organiser_invite_used"
+
+
+@dataclass(frozen=True)
 class Unforeseen(Refusal):
     """A reason of the domain's this module does not know (or without the data it needs)."""
 
@@ -471,6 +476,12 @@ class Linked(Done):
 
 @dataclass(frozen=True)
 class VolunteerJoined(Done):
+    already: bool = False
+    event_id: int | None = None
+
+
+@dataclass(frozen=True)
+class OrganiserJoined(Done):
     already: bool = False
     event_id: int | None = None
 
@@ -681,6 +692,17 @@ class ContestDay:
         result: set[int] = cache["all"]
         return result
 
+    async def all_organisers(self) -> frozenset[int]:
+        """The organisers: those of the settings (``PUZZLEBOT_ORGANISERS``) and everyone who
+        opened an organiser link."""
+        _, cache = self._cached("organisers", ("organiser_join",))
+        if "all" not in cache:
+            cache["all"] = self.organisers | {
+                e.actor for e in await self.store.events(kinds=["organiser_join"]) if e.actor
+            }
+        result: frozenset[int] = cache["all"]
+        return result
+
     async def linked_entries(self, user_id: int) -> list[Entry]:
         _, cache = self._cached("links_by_user", ("link", "entry"))
         if user_id not in cache:
@@ -711,7 +733,7 @@ class ContestDay:
 
     async def roles(self, user_id: int) -> Roles:
         return Roles(
-            organiser=user_id in self.organisers,
+            organiser=user_id in await self.all_organisers(),
             volunteer=user_id in await self.volunteers(),
             entries=tuple(await self.linked_entries(user_id)),
         )
@@ -1167,6 +1189,48 @@ class ContestDay:
                 update_id=update_id,
             )
             return VolunteerJoined(event_id=eid)
+
+    async def create_organiser_invite(self, organiser: int, at: datetime,
+                                      update_id: int | None) -> str:
+        """A one-time link for another organiser, made by an organiser in the chat."""
+        code = new_code("o")
+        async with self.store.transaction() as tx:
+            await tx.add_event(
+                at=at, kind="organiser_invite", role="organiser", actor=organiser, ref=code,
+                update_id=update_id,
+            )
+        return code
+
+    async def standing_organiser_invite(self, at: datetime, create: bool) -> str | None:
+        """The organiser link the bot prints at start (``python -m bot run``, ``setup``): the
+        one it made before while nobody has opened it, so every start prints the same link;
+        else, with ``create``, a new one (and None without)."""
+        async with self.store.transaction() as tx:
+            joined = {e.ref for e in await tx.events(kinds=["organiser_join"])}
+            for e in reversed(await tx.events(kinds=["organiser_invite"])):
+                if e.role == "system" and e.ref and e.ref not in joined:
+                    return e.ref
+            if not create:
+                return None
+            code = new_code("o")
+            await tx.add_event(at=at, kind="organiser_invite", role="system", ref=code)
+            return code
+
+    async def join_organiser(
+        self, user_id: int, code: str, at: datetime, update_id: int | None
+    ) -> OrganiserJoined | Refusal:
+        async with self.store.transaction() as tx:
+            if not await tx.has_ref("organiser_invite", code):
+                return BadCode()
+            if await tx.has_ref("organiser_join", code):
+                return OrganiserInviteUsed()
+            if user_id in await self.all_organisers():
+                return OrganiserJoined(already=True)  # the link stays for someone else
+            eid = await tx.add_event(
+                at=at, kind="organiser_join", role="organiser", actor=user_id, ref=code,
+                update_id=update_id,
+            )
+            return OrganiserJoined(event_id=eid)
 
     # -- the clock -----------------------------------------------------------------------------
 

@@ -44,6 +44,7 @@ from bot.services.contest_day import (
     NotPaused,
     NotReached,
     NotYet,
+    OrganiserInviteUsed,
     PastEscapeLimit,
     PastLimit,
     PiecesRange,
@@ -258,6 +259,9 @@ def _desk_refusal(lang: str, refused: Refusal, contest: Contest) -> str | None:
                       "link.")
         case InviteUsed():
             return tr(lang, "That volunteer invitation was already used. Ask an organiser "
+                      "for a new one.")
+        case OrganiserInviteUsed():
+            return tr(lang, "That organiser invitation was already used. Ask an organiser "
                       "for a new one.")
         case RoundNotOver(heat=heat, waiting=waiting):
             return tr(lang, "{heat} is not over: no result yet for {entries}. Record their "
@@ -599,6 +603,8 @@ def event_name(lang: str, kind: str) -> str:
         "resume": tr(lang, "clocks running again"),
         "volunteer_join": tr(lang, "joined as volunteer"),
         "volunteer_invite": tr(lang, "volunteer invitation"),
+        "organiser_join": tr(lang, "joined as organiser"),
+        "organiser_invite": tr(lang, "organiser invitation"),
         "handover": tr(lang, "escape handover"),
         "entry": tr(lang, "registered"),
         "payment": tr(lang, "payment recorded"),

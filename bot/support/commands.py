@@ -115,6 +115,9 @@ COMMANDS: tuple[Command, ...] = (
     _c("voluntario", "organiser", "Enlace de invitación para un voluntario",
        "Lien d'invitation pour un bénévole", "Invitation link for a volunteer", "benevole",
        "volunteer"),
+    _c("organizador", "organiser", "Enlace de invitación para otro organizador",
+       "Lien d'invitation pour un autre organisateur", "Invitation link for another organiser",
+       "organisateur", "organiser"),
 )
 
 BY_NAME = {c.name: c for c in COMMANDS}

@@ -23,7 +23,6 @@ import argparse
 import asyncio
 import io
 import math
-import os
 import re
 import sys
 from collections.abc import Mapping, Sequence
@@ -39,7 +38,7 @@ from reportlab.pdfgen.canvas import Canvas  # type: ignore[import-untyped]
 from bot.domain.contest import Contest
 from bot.domain.registration import Status
 from bot.domain.rounds import Heat, table_number
-from bot.services.config import ConfigError, base_url, load_settings
+from bot.services.config import ConfigError, base_url, environment, load_settings
 from bot.services.contest_day import ContestDay
 from bot.services.contest_file import ContestFileError, load_contest
 from bot.services.fonts import Fonts, find_fonts
@@ -304,8 +303,9 @@ async def first_round_seats(contest: Contest, store: Store) -> dict[int, str]:
 
 async def bot_username_from_env(env: Mapping[str, str] | None = None) -> str | None:
     """PUZZLEBOT_BOT_USERNAME if set; else ask Telegram (getMe) with TELEGRAM_BOT_TOKEN, at
-    TELEGRAM_BASE_URL if set; None if neither is set. CardsError if getMe fails."""
-    env = os.environ if env is None else env
+    TELEGRAM_BASE_URL if set (from the environment or the settings file); None if neither is
+    set. CardsError if getMe fails."""
+    env = environment() if env is None else env
     given = env.get(USERNAME_ENV, "").strip().lstrip("@")
     if given:
         if not _USERNAME.fullmatch(given):

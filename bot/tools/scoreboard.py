@@ -26,7 +26,6 @@ import base64
 import hashlib
 import json
 import logging
-import os
 import re
 import time
 from collections.abc import Mapping
@@ -41,6 +40,7 @@ from bot.domain.clock import CategoryClock, format_duration
 from bot.domain.contest import Category, Contest
 from bot.domain.ranking import Row
 from bot.domain.rounds import table_number
+from bot.services.config import environment
 from bot.services.state import EntryState, standings
 from bot.services.texts import heat_name
 from bot.support import wallclock
@@ -318,8 +318,9 @@ class ScoreboardSettingsError(ValueError):
 
 
 def settings_from_env(env: Mapping[str, str] | None = None) -> tuple[str, int] | None:
-    """(host, port) from the environment, None when the scoreboard is off."""
-    env = os.environ if env is None else env
+    """(host, port) from the environment (and the settings file), None when the scoreboard is
+    off."""
+    env = environment() if env is None else env
     raw = env.get(ENV_PORT, "").strip()
     if not raw:
         return None
