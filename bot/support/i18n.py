@@ -48,3 +48,10 @@ def pick_language(chosen: str | None, telegram_code: str | None,
 def tr(lang: str, message: str, /, **params: Any) -> str:
     translated = catalog(lang if lang in LANGUAGES else DEFAULT_LANGUAGE).gettext(message)
     return translated.format(**params) if params else translated
+
+
+def ntr(lang: str, singular: str, plural: str, n: int, /, **params: Any) -> str:
+    """``tr`` for a count: the catalog's plural form for ``n`` ("1 adult", "2 adults"; msgids
+    are the English singular and plural), with ``{n}`` filled in besides ``params``."""
+    catalog_ = catalog(lang if lang in LANGUAGES else DEFAULT_LANGUAGE)
+    return catalog_.ngettext(singular, plural, n).format(n=n, **params)
