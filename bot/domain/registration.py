@@ -219,19 +219,23 @@ def open_slots(category: Category, members: Sequence[Member], day: date) -> tupl
 
 
 def fitting_categories(contest: Contest, current: Category, members: Sequence[Member],
-                       day: date) -> tuple[Category, ...]:
-    """The other categories ``members`` (as entered so far in ``current``, the last one maybe
-    refused there) fit as they are: no more members than they take, each member fitting a
-    place, and the same questions asked of each member (the earlier members' answers stay
-    valid). A switch to one of them keeps everything typed."""
+                       day: date, alone: bool = False) -> tuple[Category, ...]:
+    """The other categories of the same size as ``current`` (a pair stays a pair) that
+    ``members`` (as entered so far in ``current``, the last one maybe refused there) fit as they
+    are: each member fitting a place and, once a member has answered, the same questions asked
+    of each member (their answers stay valid). A switch to one of them keeps everything typed.
+    ``alone``: instead, the categories for ``members`` on their own, as many as they are (the
+    second child of a pair: an entry of their own)."""
     if not members:
         return ()
     per_member = [q for q in contest.questions if not q.per_entry]
     return tuple(
         c for c in contest.categories
-        if c.id != current.id and len(members) <= c.members
-        and check_members(c, members, day) is None
-        and all(q.asks(c.id) == q.asks(current.id) for q in per_member))
+        if c.id != current.id
+        and ((c.fewest <= len(members) <= c.members) if alone
+             else (c.members == current.members and len(members) <= c.members))
+        and check_members(c, members, day, complete=len(members) == c.members) is None
+        and (len(members) == 1 or all(q.asks(c.id) == q.asks(current.id) for q in per_member)))
 
 
 def _adult_ages(slot: Slot) -> list[int]:

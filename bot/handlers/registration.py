@@ -479,8 +479,8 @@ async def _refuse_birth(update: Update, who: Caller, category: Category,
                                 f"{money(c.fee, contest.currency)})"), f"reg:sw:{c.id}")]
                            for c in fits])
     else:
-        alone = fitting_categories(contest, category, candidate[-1:], contest.date) \
-            if len(candidate) > 1 else ()
+        alone = fitting_categories(contest, category, candidate[-1:], contest.date,
+                                   alone=True) if len(candidate) > 1 else ()
         if alone:
             lines.append(tr(lang, "{name} fits {categories}, in an entry of their own.",
                             name=candidate[-1].name,
