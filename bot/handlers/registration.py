@@ -357,12 +357,18 @@ async def _ask_name(update: Update, who: Caller, category: Category,
         text = tr(lang, "Name and surname of member {n} of {total}?", n=index + 1,
                   total=category.members)
     if members:
-        left = open_slots(category, members, who.svc.contest.date)
+        day = who.svc.contest.date
+        left = open_slots(category, members, day)
         if left and not any(slot.is_open for slot in left) and any(
                 slot not in left for slot in category.slots):
             text += "\n" + tr(lang, "The place left for member {n} needs {needs}.",
                                n=index + 1,
                                needs=tr(lang, " or ").join(slot_text(lang, s) for s in left))
+        alone = check_members(category, members, day, complete=True)
+        if alone is not None and alone.reason == "adult_needed":  # a place "with an adult"
+            text += "\n" + tr(lang, "{name} needs someone aged {adult} or more in the same "
+                               "entry.", name=members[alone.member].name,
+                               adult=alone.adult_age)
     await reply(update, text)
 
 
