@@ -1,7 +1,9 @@
 """Translations: gettext catalogs in ``locales/<lang>/LC_MESSAGES/bot.po``, read with Babel.
 
 Message ids are the English texts, so English needs no catalog. ``tr(lang, text, **kw)`` picks
-the catalog (Spanish by default) and fills ``{placeholders}``.
+the catalog (Spanish by default) and fills ``{placeholders}``; ``ntr`` does it for a count,
+with the language's plural forms (the template is extracted with ``-k tr:2 -k ntr:2,3``, as
+tests/test_i18n.py does).
 """
 
 from __future__ import annotations
