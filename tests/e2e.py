@@ -45,17 +45,26 @@ async def tap(api: FakeBotAPI, who: Phone, data: str, at: datetime) -> list[str]
 async def register(api: FakeBotAPI, who: Phone, category: str,
                    members: list[tuple[str, str, list[bool]]], at: datetime,
                    meal: tuple[int, int] | None = None) -> tuple[int, str, str]:
-    """The whole /inscribir conversation; returns (number, first line, partner join code)."""
+    """The whole /inscribir conversation; returns (number, first line, partner join code).
+    The meal is asked once per person: "No meal" for (0, 0); where it was asked with an
+    earlier entry, ``meal`` is added from the summary."""
     await say(api, who, "/inscribir", at)
     await tap(api, who, f"reg:cat:{category}", at)
+    last: list[str] = []
     for name, born, answers in members:
         await say(api, who, name, at)
-        await say(api, who, born, at)
+        last = await say(api, who, born, at)
         for i, yes in enumerate(answers):
-            await tap(api, who, f"reg:q:{i}:{'y' if yes else 'n'}", at)
-    if meal is not None:
-        await tap(api, who, f"reg:ma:{meal[0]}", at)
-        await tap(api, who, f"reg:mc:{meal[1]}", at)
+            last = await tap(api, who, f"reg:q:{i}:{'y' if yes else 'n'}", at)
+    summary = any(t.startswith("Please check your registration") for t in last)
+    if meal is not None and summary and meal != (0, 0):
+        await tap(api, who, "reg:meal:add", at)
+    if meal is not None and (not summary or meal != (0, 0)):
+        if meal == (0, 0):
+            await tap(api, who, "reg:meal:no", at)
+        else:
+            await tap(api, who, f"reg:ma:{meal[0]}", at)
+            await tap(api, who, f"reg:mc:{meal[1]}", at)
     reply = "\n".join(await tap(api, who, "reg:ok", at))
     found = re.search(r"#(\d+)", reply)
     code = re.search(r"start=([A-Za-z0-9_-]+)", reply)

@@ -714,7 +714,8 @@ callback_data = st.one_of(
               st.sampled_from(["3", "20", "999", "-1"]), stamp),
     st.builds("lang:{}".format, st.sampled_from(["es", "fr", "en", "", "xx", "es:fr"])),
     st.sampled_from(["reg:ok", "reg:no", "reg:cat:parejas", "reg:q:0:y", "reg:ma:3", "zzz",
-                     "ask", "lang", ":"]),
+                     "reg:meal:no", "reg:meal:add", "reg:sw:infantil-c", "reg:sw:", "ask",
+                     "lang", ":"]),
     any_unicode,
 ).filter(lambda d: 1 <= len(d.encode()) <= 64)
 

@@ -15,7 +15,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
 from bot.support.commands import in_language
-from bot.support.i18n import LOCALES, pick_language, tr
+from bot.support.i18n import LOCALES, ntr, pick_language, tr
 from tests.conftest import BILLOM, CASTRILLO
 from tests.fakebot import Harness, Person
 
@@ -39,7 +39,7 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Catalog:
     out = tmp_path_factory.mktemp("i18n") / "bot.pot"
     subprocess.run(
         [sys.executable, "-m", "babel.messages.frontend", "extract", "-F", "babel.cfg",
-         "-k", "tr:2", "--no-default-keywords", "--no-location", "--omit-header",
+         "-k", "tr:2", "-k", "ntr:2,3", "--no-default-keywords", "--no-location", "--omit-header",
          "-o", str(out), "."],
         cwd=ROOT, check=True, capture_output=True, text=True,
     )
@@ -60,15 +60,24 @@ def test_every_message_is_translated(template: Catalog, lang: str) -> None:
     for message in template:
         if not message.id:
             continue
-        assert isinstance(message.id, str), "no plural messages are expected"
-        translation = catalog.get(message.id)
+        # a plural message (``ntr``): every form the language has, each with the plural's
+        # placeholders
+        key = message.id[0] if isinstance(message.id, tuple) else message.id
+        wanted = placeholders(message.id[1] if isinstance(message.id, tuple) else message.id)
+        translation = catalog.get(key)
+        strings = (translation.string if translation is not None
+                   and isinstance(translation.string, tuple) else
+                   (translation.string,) if translation is not None else ())
         if translation is None:
             problems.append(f"missing: {message.id!r}")
-        elif not isinstance(translation.string, str) or not translation.string.strip():
+        elif isinstance(message.id, tuple) != isinstance(translation.string, tuple) or (
+                isinstance(message.id, tuple) and len(strings) != catalog.num_plurals):
+            problems.append(f"plural forms: {message.id!r} -> {translation.string!r}")
+        elif not all(isinstance(t, str) and t.strip() for t in strings):
             problems.append(f"empty: {message.id!r}")
         elif translation.fuzzy:
             problems.append(f"fuzzy: {message.id!r}")
-        elif placeholders(translation.string) != placeholders(message.id):
+        elif any(placeholders(t) != wanted for t in strings):
             problems.append(f"placeholders differ: {message.id!r} -> {translation.string!r}")
     assert not problems, f"{lang}/LC_MESSAGES/bot.po:\n" + "\n".join(problems)
 
@@ -90,6 +99,19 @@ def test_tr_french_fills_placeholders() -> None:
         "Escape résolu à 0:42:10 ! Place au puzzle : quand vous l'avez fini, envoyez /fini."
     )
     assert tr("fr", "I will write to you in English.") == "Je vous écrirai en français."
+
+
+def test_ntr_picks_each_languages_plural_form() -> None:
+    """French counts 0 and 1 as singular, Spanish and English only 1; ``{n}`` is filled."""
+    def adults(lang: str, n: int) -> str:
+        return ntr(lang, "{n} adult", "{n} adults", n)
+
+    assert [adults("en", n) for n in (0, 1, 2)] == ["0 adults", "1 adult", "2 adults"]
+    assert [adults("es", n) for n in (0, 1, 2)] == ["0 adultos", "1 adulto", "2 adultos"]
+    assert [adults("fr", n) for n in (0, 1, 2)] == ["0 adulte", "1 adulte", "2 adultes"]
+    assert ntr("es", "Discounts: -{amount} ({n} member)", "Discounts: -{amount} ({n} members)",
+               1, amount="5 €") == "Descuentos: -5 € (1 participante)"
+    assert ntr("de", "{n} child", "{n} children", 2) == "2 niños"  # Spanish by default
 
 
 def test_tr_english_is_the_message_itself() -> None:

@@ -106,16 +106,22 @@ async def enter_member(h: Harness, who: Person, m: Who, at: datetime) -> list[Ca
 
 async def to_summary(h: Harness, who: Person, category: str, members: Sequence[Who],
                      at: datetime, meal: tuple[int, int] = (0, 0)) -> str:
-    """Drive the conversation up to the summary with its Confirm button; returns the summary."""
+    """Drive the conversation up to the summary with its Confirm button; returns the summary.
+    The meal is asked once per person: "No meal" in one tap for (0, 0); where it was asked
+    with an earlier entry, ``meal`` is added from the summary ("Add people to the meal")."""
     await start_entry(h, who, category, at)
     calls: list[Call] = []
     for m in members:
         calls = await enter_member(h, who, m, at)
     if h.services.contest.meal is not None:
-        assert "reg:ma:0" in data_of(h, calls), texts(calls)
-        calls = await h.press(who, f"reg:ma:{meal[0]}", at)
-        assert "reg:mc:0" in data_of(h, calls), texts(calls)
-        calls = await h.press(who, f"reg:mc:{meal[1]}", at)
+        if "reg:meal:add" in data_of(h, calls) and meal != (0, 0):
+            calls = await h.press(who, "reg:meal:add", at)
+        if "reg:ma:0" in data_of(h, calls) and meal == (0, 0):
+            calls = await h.press(who, "reg:meal:no", at)
+        elif "reg:ma:0" in data_of(h, calls):
+            calls = await h.press(who, f"reg:ma:{meal[0]}", at)
+            assert "reg:mc:0" in data_of(h, calls), texts(calls)
+            calls = await h.press(who, f"reg:mc:{meal[1]}", at)
     assert "reg:ok" in data_of(h, calls), texts(calls)
     return one_text(calls, who)
 
@@ -344,17 +350,17 @@ async def test_castrillo_birth_year_limits(castrillo_bot, category, refused, nee
     ("category", "members", "meal", "summary_has", "total"),
     [
         pytest.param("parejas", [Who("Ana", "1980", MEMBER), Who("Bea", "1982", RESIDENT)],
-                     (0, 0), ["Entry fee: 20 €", "Discounts: -10 € (2 member(s))"], "10 €",
+                     (0, 0), ["Entry fee: 20 €", "Discounts: -10 € (2 members)"], "10 €",
                      id="pair-local-plus-member"),
         pytest.param("parejas", [Who("Ana", "1980", BOTH), Who("Bea", "1982")], (0, 0),
-                     ["Entry fee: 20 €", "Discounts: -5 € (1 member(s))"], "15 €",
+                     ["Entry fee: 20 €", "Discounts: -5 € (1 member)"], "15 €",
                      id="pair-one-member-both"),
         pytest.param("adultos", [Who("Ana", "1980")], (0, 0), ["Entry fee: 15 €"], "15 €",
                      id="adult"),
         pytest.param("adultos", [Who("Ana", "1980", MEMBER)], (0, 0),
-                     ["Discounts: -5 € (1 member(s))"], "10 €", id="adult-member"),
+                     ["Discounts: -5 € (1 member)"], "10 €", id="adult-member"),
         pytest.param("adultos", [Who("Ana", "1980")], (2, 1),
-                     ["Meal: 2 adult(s), 1 child(ren): 34 €"], "49 €", id="adult-meal"),
+                     ["Meal: 2 adults, 1 child: 34 €"], "49 €", id="adult-meal"),
     ],
 )
 async def test_castrillo_fees_in_the_summary_and_in_my_entries(castrillo_bot, category,
@@ -868,8 +874,8 @@ async def test_conversation_resumes_after_a_restart(tmp_path):
         calls = await enter_member(h, ANA, Who("Bea", "2012", RESIDENT), at)
         await h.press(ANA, "reg:ma:2", at)
         summary = one_text(await h.press(ANA, "reg:mc:1", at), ANA)
-        assert "1. Ana (1980, Aepuzz member?)" in summary
-        assert "2. Bea (2012, Registered resident" in summary
+        assert "1. Ana (1980, Aepuzz member)" in summary
+        assert "2. Bea (2012, Castrillo resident)" in summary
         assert "Total: 44 €" in summary  # 20 - 2 x 5 + 2 x 12 + 10
         assert "Entry #1: your place is confirmed." in one_text(
             await h.press(ANA, "reg:ok", at), ANA)
@@ -1093,3 +1099,196 @@ async def test_the_conversations_commands_reach_it_in_every_language_and_spellin
     for register_again in ("/register", "/INSCRIPTION"):
         calls = await h.send(ANA, register_again, at)
         assert data_of(h, calls), register_again  # the category buttons: a new registration
+
+
+# -- 10. a shorter conversation (issue 17) -----------------------------------------------------
+
+
+async def test_one_child_takes_eight_steps_and_no_meal_is_one_tap(castrillo_bot):
+    """/inscribir, the category, the name, the year, two yes/no questions, "No meal",
+    Confirm: eight steps (nine before: the meal took two keypads even for nobody)."""
+    h = castrillo_bot
+    at = madrid(3, 1)
+    steps = [("send", "/inscribir"), ("press", "reg:cat:infantil-b"), ("send", "Nico"),
+             ("send", "2015"), ("press", "reg:q:0:n"), ("press", "reg:q:1:n")]
+    calls: list[Call] = []
+    for kind, what in steps:
+        calls = await (h.send(ANA, what, at) if kind == "send" else h.press(ANA, what, at))
+    asked = one_text(calls, ANA)
+    assert "Meal after the contest (12 € per adult, 10 € per child)" in asked
+    assert data_of(h, calls) == [f"reg:ma:{n}" for n in range(9)] + ["reg:meal:no"]
+    assert ("No meal", "reg:meal:no") in h.buttons(calls)
+    summary = one_text(await h.press(ANA, "reg:meal:no", at), ANA)
+    assert "Meal: none" in summary and "Total: 10 €" in summary
+    assert "Entry #1: your place is confirmed." in one_text(await h.press(ANA, "reg:ok", at), ANA)
+    [entry] = entry_rows(h)
+    assert (entry["category"], entry["meal_adults"], entry["meal_children"]) == (
+        "infantil-b", 0, 0)
+
+
+async def test_the_meal_is_asked_once_per_person(castrillo_bot):
+    """A parent answers the meal with the first entry; the next entries go from the last
+    question straight to the summary, which shows the meal already booked (charged once, with
+    the first entry) and lets them add people, charged with the new entry."""
+    h = castrillo_bot
+    p = PARENT
+    at = madrid(3, 1)
+    first = await to_summary(h, p, "infantil-a", [Who("Hugo", "2018")], at, (1, 2))
+    assert "Meal: 1 adult, 2 children: 32 €" in first and "Total: 42 €" in first
+    await h.press(p, "reg:ok", at)
+    # the second entry: no meal question after the last answer
+    await start_entry(h, p, "infantil-c", at)
+    calls = await enter_member(h, p, Who("Iris", "2012"), at)
+    second = one_text(calls, p)
+    assert second.startswith("Please check your registration")
+    assert "Meal: 1 adult, 2 children, already booked with entry #1" in second
+    assert "Total: 10 €" in second
+    assert data_of(h, calls) == ["reg:ok", "reg:no", "reg:meal:add"]
+    assert "Entry #2" in one_text(await h.press(p, "reg:ok", at), p)
+    # a third adds a grandparent to the meal, paid with this entry
+    await start_entry(h, p, "infantil-b", at)
+    await enter_member(h, p, Who("Leo", "2015"), at)
+    calls = await h.press(p, "reg:meal:add", at)
+    assert "People to add to the meal" in one_text(calls, p)
+    assert ("Add nobody", "reg:meal:no") in h.buttons(calls)
+    await h.press(p, "reg:ma:1", at)
+    third = one_text(await h.press(p, "reg:mc:0", at), p)
+    assert "Meal: 1 adult, 2 children, already booked with entries #1, #2" in third
+    assert "Added to the meal with this entry: 1 adult: 12 €" in third
+    assert "Total: 22 €" in third
+    assert "Entry #3" in one_text(await h.press(p, "reg:ok", at), p)
+    assert [(e["number"], e["meal_adults"], e["meal_children"]) for e in entry_rows(h)] == [
+        (1, 1, 2), (2, 0, 0), (3, 1, 0)]
+    # somebody else is asked
+    await start_entry(h, ANA, "adultos", at)
+    assert "reg:meal:no" in data_of(h, await enter_member(h, ANA, Who("Ana", "1980"), at))
+
+
+async def test_the_meal_is_asked_again_once_the_earlier_entries_are_withdrawn(castrillo_bot):
+    h = castrillo_bot
+    await register(h, ANA, "adultos", [Who("Ana", "1980")], madrid(3, 1))  # "No meal"
+    await start_entry(h, ANA, "parejas", madrid(3, 2))
+    await enter_member(h, ANA, Who("Ana", "1980"), madrid(3, 2))
+    calls = await enter_member(h, ANA, Who("Abel", "1981"), madrid(3, 2))
+    assert "Meal: none, as answered with entry #1" in one_text(calls, ANA)
+    await h.send(ANA, "/cancelar", madrid(3, 2))
+    await withdraw(h, ANA, madrid(3, 3))
+    # the meal went with the withdrawn entry: asked again
+    await start_entry(h, ANA, "adultos", madrid(3, 4))
+    calls = await enter_member(h, ANA, Who("Ana", "1980"), madrid(3, 4))
+    assert "How many adults?" in one_text(calls, ANA) and "reg:meal:no" in data_of(h, calls)
+
+
+async def test_a_wrong_birth_year_offers_the_category_that_fits_and_switching_keeps_it(
+        castrillo_bot):
+    h = castrillo_bot
+    at = madrid(3, 1)
+    await start_entry(h, ANA, "infantil-b", at)
+    await h.send(ANA, "Nico Pérez", at)
+    calls = await h.send(ANA, "2012", at)
+    refused = one_text(calls, ANA)
+    assert "born 2012" in refused and "2014-2016" in refused
+    assert "switch to a category where it fits" in refused
+    assert h.buttons(calls) == [("Switch to Infantil C (10 €)", "reg:sw:infantil-c")]
+    # a category not offered (forged data) changes nothing
+    assert texts(await h.press(ANA, "reg:sw:adultos", at)) == []
+    calls = await h.press(ANA, "reg:sw:infantil-c", at)
+    assert texts(calls) == ["Category: Infantil C", "Nico Pérez: Aepuzz member?"]
+    assert data_of(h, calls) == ["reg:q:0:y", "reg:q:0:n"]
+    # the switch button again, now the birth is taken: an old button, nothing happens
+    assert texts(await h.press(ANA, "reg:sw:infantil-c", at)) == []
+    await h.press(ANA, "reg:q:0:y", at)
+    await h.press(ANA, "reg:q:1:n", at)
+    summary = one_text(await h.press(ANA, "reg:meal:no", at), ANA)
+    assert "Category: Infantil C" in summary and "1. Nico Pérez (2012, Aepuzz member)" in summary
+    assert "Total: 5 €" in summary
+    assert "Entry #1" in one_text(await h.press(ANA, "reg:ok", at), ANA)
+    [entry] = entry_rows(h)
+    assert entry["category"] == "infantil-c"
+    [member] = member_rows(h, 1)
+    assert (member["name"], member["born_year"], member["answers"]) == (
+        "Nico Pérez", 2012, "aepuzz_member")
+
+
+async def test_a_switch_keeps_the_members_already_entered(billom_bot):
+    """Billom: a junior pair whose second member is an adult fits Mixte; the switch keeps both
+    members and goes on to the summary."""
+    h = billom_bot
+    at = paris(2, 1)
+    await start_entry(h, ANA, "junior", at)
+    await h.send(ANA, "Léa", at)
+    await h.send(ANA, "2000-03-11", at)
+    await h.send(ANA, "Marc", at)
+    calls = await h.send(ANA, "1970-01-01", at)
+    assert "aged 42 on the contest day" in one_text(calls, ANA)
+    assert data_of(h, calls) == ["reg:sw:mixte"]
+    calls = await h.press(ANA, "reg:sw:mixte", at)
+    summary = texts(calls)[-1]
+    assert "Category: Mixte" in summary and "1. Léa (2000-03-11)" in summary
+    assert "2. Marc (1970-01-01)" in summary and "Total: 12 €" in summary
+    assert "Entry #1" in one_text(await h.press(ANA, "reg:ok", at), ANA)
+    assert entry_rows(h)[0]["category"] == "mixte"
+
+
+async def test_a_pair_of_two_children_is_refused_as_early_as_it_can_be(castrillo_bot):
+    """After a child as first member, the bot says at once that the second must be born 2010
+    or earlier; a second child is refused at their year, before any question, with the
+    reason and the category that child fits on their own."""
+    h = castrillo_bot
+    at = madrid(3, 1)
+    await start_entry(h, ANA, "parejas", at)
+    asked = one_text(await enter_member(h, ANA, Who("Kid One", "2015"), at), ANA)
+    assert asked == ("Name and surname of member 2 of 2?\n"
+                     "The place left for member 2 needs born 2010 or earlier.")
+    await h.send(ANA, "Kid Two", at)
+    calls = await h.send(ANA, "2016", at)
+    refused = one_text(calls, ANA)
+    assert refused.splitlines() == [
+        "Not possible: born 2016, and this category needs born 2010 or earlier.",
+        "Kid Two fits Infantil B, in an entry of their own.",
+        "Write the correct birth, or /cancel to choose another category."]
+    assert h.buttons(calls) == []
+    # an adult first: nothing to warn about
+    await start_entry(h, BEA, "parejas", at)
+    asked = one_text(await enter_member(h, BEA, Who("Bea", "1980"), at), BEA)
+    assert asked == "Name and surname of member 2 of 2?"
+    assert entry_rows(h) == []
+
+
+async def test_billom_mixte_says_the_second_must_be_a_child(billom_bot):
+    h = billom_bot
+    at = paris(2, 1)
+    await start_entry(h, ANA, "mixte", at)
+    await h.send(ANA, "Marc", at)
+    asked = one_text(await h.send(ANA, "1970-01-01", at), ANA)
+    assert asked.endswith("The place left for member 2 needs under 12 on the contest day.")
+
+
+async def test_the_summary_uses_labels_and_says_no_meal_in_spanish(castrillo_bot):
+    h = castrillo_bot
+    luz = Person(120, "Luz", "es")
+    at = madrid(3, 1)
+    await h.send(luz, "/inscribir", at)
+    await h.press(luz, "reg:cat:parejas", at)
+    for name, year, answers in (("Luz", "1980", "yn"), ("Teo", "2012", "ny")):
+        await h.send(luz, name, at)
+        await h.send(luz, year, at)
+        for i, yes in enumerate(answers):
+            await h.press(luz, f"reg:q:{i}:{yes}", at)
+    summary = one_text(await h.press(luz, "reg:meal:no", at), luz)
+    assert "1. Luz (1980, socio/a de Aepuzz)" in summary
+    assert "2. Teo (2012, empadronado/a en Castrillo)" in summary
+    assert "¿" not in summary
+    assert "Descuentos: -10 € (2 participantes)" in summary
+    assert [ln for ln in summary.splitlines() if ln.startswith("Comida")] == ["Comida: no"]
+    await h.press(luz, "reg:no", at)
+    await h.send(luz, "/inscribir", at)
+    await h.press(luz, "reg:cat:adultos", at)
+    await h.send(luz, "Luz", at)
+    await h.send(luz, "1980", at)
+    await h.press(luz, "reg:q:0:y", at)
+    await h.press(luz, "reg:q:1:n", at)
+    await h.press(luz, "reg:ma:2", at)
+    summary = one_text(await h.press(luz, "reg:mc:1", at), luz)
+    assert "Descuentos: -5 € (1 participante)" in summary
+    assert "Comida: 2 adultos, 1 niño: 34 €" in summary

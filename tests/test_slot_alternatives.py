@@ -186,7 +186,8 @@ async def test_the_chat_asks_for_more_members_up_to_four(teams: Path, tmp_path: 
         await start_entry(h, ANA, "adulte", at)
         await h.send(ANA, "Kid Uno", at)
         asked = one_text(await h.send(ANA, "2002-01-01", at), ANA)  # 10
-        assert asked == "Name and surname of member 2 (teams of 2 to 4)?"
+        assert asked == ("Name and surname of member 2 (teams of 2 to 4)?\n"
+                         "Kid Uno needs someone aged 18 or more in the same entry.")
         await h.send(ANA, "Teen Dos", at)
         more = await h.send(ANA, "1997-01-01", at)  # 15: two members, two more allowed
         assert "Members so far: 2 (this category takes 2 to 4). Another member?" in one_text(

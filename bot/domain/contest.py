@@ -245,6 +245,13 @@ class Question:
     def asked(self, lang: str) -> str:
         return self.text.get(lang) or next(iter(self.text.values()), self.id)
 
+    def short(self, lang: str) -> str:
+        """What a summary shows after a member who answered yes: its label, else the question
+        without its question marks ("¿Es socio/a de Aepuzz?" -> "Es socio/a de Aepuzz")."""
+        if self.label:
+            return self.label_in(lang)
+        return self.asked(lang).strip().strip("¿?").strip() or self.id
+
 
 @dataclass(frozen=True)
 class PenaltyKind:

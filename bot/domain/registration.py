@@ -192,12 +192,9 @@ def check_members(category: Category, members: Sequence[Member], day: date,
             return Ineligible(k - 1, "birth_date_needed", born_year=member.year)
         if _seatable(slots, members[:k], day):
             continue
-        free: list[Slot] = []
-        for j, s in enumerate(slots):
-            if s not in free and _seatable(slots, members[: k - 1], day, without=j):
-                free.append(s)
         age = age_on(member.born, day) if member.born is not None else None
-        return Ineligible(k - 1, "requirements", member.year, age, tuple(free))
+        return Ineligible(k - 1, "requirements", member.year, age,
+                          open_slots(category, members[: k - 1], day))
     if complete and members and not _seatable(slots, members, day, complete=True):
         # every member fits, but a place "with an adult" has no adult beside it
         alone = [i for i, m in enumerate(members)
@@ -208,6 +205,37 @@ def check_members(category: Category, members: Sequence[Member], day: date,
         age = age_on(member.born, day) if member.born is not None else None
         return Ineligible(who, "adult_needed", member.year, age, adult_age=adult)
     return None
+
+
+def open_slots(category: Category, members: Sequence[Member], day: date) -> tuple[Slot, ...]:
+    """The places the next member may take beside ``members`` (who fit), each once: what the
+    next member needs. Empty when the entry is full."""
+    slots = category.slots
+    free: list[Slot] = []
+    for j, s in enumerate(slots):
+        if s not in free and _seatable(slots, members, day, without=j):
+            free.append(s)
+    return tuple(free)
+
+
+def fitting_categories(contest: Contest, current: Category, members: Sequence[Member],
+                       day: date, alone: bool = False) -> tuple[Category, ...]:
+    """The other categories of the same size as ``current`` (a pair stays a pair) that
+    ``members`` (as entered so far in ``current``, the last one maybe refused there) fit as they
+    are: each member fitting a place and, once a member has answered, the same questions asked
+    of each member (their answers stay valid). A switch to one of them keeps everything typed.
+    ``alone``: instead, the categories for ``members`` on their own, as many as they are (the
+    second child of a pair: an entry of their own)."""
+    if not members:
+        return ()
+    per_member = [q for q in contest.questions if not q.per_entry]
+    return tuple(
+        c for c in contest.categories
+        if c.id != current.id
+        and ((c.fewest <= len(members) <= c.members) if alone
+             else (c.members == current.members and len(members) <= c.members))
+        and check_members(c, members, day, complete=len(members) == c.members) is None
+        and (len(members) == 1 or all(q.asks(c.id) == q.asks(current.id) for q in per_member)))
 
 
 def _adult_ages(slot: Slot) -> list[int]:

@@ -32,13 +32,17 @@ from bot.domain.contest import Category, Contest, Question
 from bot.domain.numbers import YEARS, ascii_digits, parse_year
 from bot.domain.registration import (
     NAME_SEPARATOR,
+    Fee,
+    Ineligible,
     Member,
     Place,
     Status,
     check_members,
     clean_name,
     fee,
+    fitting_categories,
     name_key,
+    open_slots,
     registration_window,
 )
 from bot.handlers.commands import names_for
@@ -86,10 +90,11 @@ from bot.services.texts import (
     ineligible_text,
     lost_place_text,
     names,
+    slot_text,
     waiting_move_text,
 )
 from bot.storage.store import PRIORITY_BULK, PRIORITY_COPY, Entry
-from bot.support.i18n import tr
+from bot.support.i18n import ntr, tr
 from bot.support.wallclock import CLOCK
 
 CATEGORY, NAME, BIRTH, QUESTION, MORE, MEAL_ADULTS, MEAL_CHILDREN, CONFIRM = (
@@ -175,7 +180,7 @@ def summary_text(lang: str, contest: Contest, category: Category, draft: dict[st
     for i, m in enumerate(members, 1):
         born = m.born.isoformat() if m.born else str(m.year)
         yes = [q for q in contest.questions if q.id in m.answers]
-        extra = "".join(f", {q.label_in(lang) if q.label else q.asked(lang)}" for q in yes)
+        extra = "".join(f", {q.short(lang)}" for q in yes)
         extra += "".join(f", {q.label_in(lang)}: {shown_value(lang, q, v)}"
                          for q in contest.questions if (v := m.value(q.id)) is not None)
         lines.append(f"{i}. {m.name} ({born}{extra})")
@@ -185,16 +190,51 @@ def summary_text(lang: str, contest: Contest, category: Category, draft: dict[st
             lines.append(f"{q.label_in(lang)}: {shown_value(lang, q, values[q.id])}")
     lines.append(tr(lang, "Entry fee: {amount}", amount=money(f.entry, cur)))
     if f.discount:
-        lines.append(tr(lang, "Discounts: -{amount} ({count} member(s))",
-                        amount=money(f.discount, cur), count=f.discounted_members))
-    if contest.meal is not None and (f.meal_adults or f.meal_children):
-        lines.append(tr(lang, "Meal: {adults} adult(s), {children} child(ren): {amount}",
-                        adults=f.meal_adults, children=f.meal_children,
-                        amount=money(f.meal, cur)))
-    elif contest.meal is not None:
-        lines.append(tr(lang, "Meal: none"))
+        lines.append(ntr(lang, "Discounts: -{amount} ({n} member)",
+                         "Discounts: -{amount} ({n} members)", f.discounted_members,
+                         amount=money(f.discount, cur)))
+    if contest.meal is not None:
+        lines += meal_lines(lang, contest, f, draft.get("meal_with"))
     lines.append(tr(lang, "Total: {amount}", amount=money(f.total, cur)))
     return "\n".join(lines)
+
+
+def meal_people(lang: str, adults: int, children: int) -> str:
+    """"2 adults, 1 child" (the counts that are not 0)."""
+    parts = []
+    if adults:
+        parts.append(ntr(lang, "{n} adult", "{n} adults", adults))
+    if children:
+        parts.append(ntr(lang, "{n} child", "{n} children", children))
+    return ", ".join(parts)
+
+
+def meal_lines(lang: str, contest: Contest, f: Fee,
+               earlier: list[list[int]] | None) -> list[str]:
+    """The meal in the summary. ``earlier``: [number, adults, children] of the entries this
+    person registered before (still in): the meal was asked with them, and what they booked
+    stays booked there; this entry adds only what is added now."""
+    here = money(f.meal, contest.currency)
+    if not earlier:
+        if f.meal_adults or f.meal_children:
+            return [tr(lang, "Meal: {people}: {amount}",
+                       people=meal_people(lang, f.meal_adults, f.meal_children), amount=here)]
+        return [tr(lang, "Meal: none")]
+    booked = meal_people(lang, sum(e[1] for e in earlier), sum(e[2] for e in earlier))
+    entries = ", ".join(f"#{e[0]}" for e in earlier)
+    if booked:
+        line = ntr(lang, "Meal: {people}, already booked with entry {entries}",
+                   "Meal: {people}, already booked with entries {entries}", len(earlier),
+                   people=booked, entries=entries)
+    else:
+        line = ntr(lang, "Meal: none, as answered with entry {entries}",
+                   "Meal: none, as answered with entries {entries}", len(earlier),
+                   entries=entries)
+    if f.meal_adults or f.meal_children:
+        return [line, tr(lang, "Added to the meal with this entry: {people}: {amount}",
+                         people=meal_people(lang, f.meal_adults, f.meal_children),
+                         amount=here)]
+    return [line]
 
 
 def contest_day_before(contest: Contest) -> date:
@@ -313,7 +353,12 @@ def _draft(context: ContextTypes.DEFAULT_TYPE) -> dict[str, Any]:
     return draft
 
 
-async def _ask_name(update: Update, lang: str, category: Category, index: int) -> None:
+async def _ask_name(update: Update, who: Caller, category: Category,
+                    members: list[Member]) -> None:
+    """The next member's name; when the members entered so far leave the next one fewer kinds
+    of place than the category has (the first of a pair is a child, and the pair needs an
+    adult), what the next member needs, said now rather than at their birth."""
+    lang, index = who.lang, len(members)
     if category.members == 1:
         text = tr(lang, "Name and surname of the participant?")
     elif category.fewest != category.members:
@@ -322,6 +367,19 @@ async def _ask_name(update: Update, lang: str, category: Category, index: int) -
     else:
         text = tr(lang, "Name and surname of member {n} of {total}?", n=index + 1,
                   total=category.members)
+    if members:
+        day = who.svc.contest.date
+        left = open_slots(category, members, day)
+        if left and not any(slot.is_open for slot in left) and any(
+                slot not in left for slot in category.slots):
+            text += "\n" + tr(lang, "The place left for member {n} needs {needs}.",
+                               n=index + 1,
+                               needs=tr(lang, " or ").join(slot_text(lang, s) for s in left))
+        alone = check_members(category, members, day, complete=True)
+        if alone is not None and alone.reason == "adult_needed":  # a place "with an adult"
+            text += "\n" + tr(lang, "{name} needs someone aged {adult} or more in the same "
+                               "entry.", name=members[alone.member].name,
+                               adult=alone.adult_age)
     await reply(update, text)
 
 
@@ -334,7 +392,7 @@ async def pick_category(update: Update, context: ContextTypes.DEFAULT_TYPE) -> s
         return CATEGORY
     draft = _draft(context)
     draft.update({"category": category.id, "members": [], "current": {}})
-    await _ask_name(update, who.lang, category, 0)
+    await _ask_name(update, who, category, [])
     _save_after(update, context)
     return NAME
 
@@ -405,14 +463,71 @@ async def got_birth(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str |
     problem = check_members(category, candidate, contest.date,
                             complete=len(candidate) == category.members)
     if problem is not None:
-        await reply(update, ineligible_text(who.lang, problem,
-                                            candidate[problem.member].name) + "\n" + tr(
-            who.lang, "Write the correct birth, or /cancelar to choose another category."))
+        draft["refused"] = current  # kept for a switch of category
+        await _refuse_birth(update, who, category, candidate, problem)
         return BIRTH
+    draft.pop("refused", None)
+    return await _member_entered(update, context, who, current)
+
+
+async def _member_entered(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller,
+                          current: dict[str, Any]) -> str | int:
+    """The member being entered has a birth that fits: their questions next."""
+    draft = _draft(context)
     draft["current"] = current
     draft["question"] = 0
     draft["phase"] = "member"
     return await _next_question(update, context, who)
+
+
+async def _refuse_birth(update: Update, who: Caller, category: Category,
+                        candidate: list[Member], problem: Ineligible) -> None:
+    """Why the birth does not fit, and the categories where everything typed fits, each a
+    button (a switch keeps it all); else, when the member just entered would fit a category
+    on their own, which."""
+    lang, contest = who.lang, who.svc.contest
+    lines = [ineligible_text(lang, problem, candidate[problem.member].name)]
+    fits = fitting_categories(contest, category, candidate, contest.date)
+    markup = None
+    if fits:
+        lines.append(tr(lang, "Write the correct birth, or switch to a category where it "
+                        "fits (everything you typed is kept):"))
+        markup = _buttons([[(tr(lang, "Switch to {category}", category=f"{c.name} ("
+                                f"{money(c.fee, contest.currency)})"), f"reg:sw:{c.id}")]
+                           for c in fits])
+    else:
+        alone = fitting_categories(contest, category, candidate[-1:], contest.date,
+                                   alone=True) if len(candidate) > 1 else ()
+        if alone:
+            lines.append(tr(lang, "{name} fits {categories}, in an entry of their own.",
+                            name=candidate[-1].name,
+                            categories=tr(lang, " or ").join(c.name for c in alone)))
+        lines.append(tr(lang, "Write the correct birth, or /cancelar to choose another "
+                        "category."))
+    await reply(update, "\n".join(lines), reply_markup=markup)
+
+
+async def switch_category(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | int:
+    """``reg:sw:{category}`` after a refused birth: the entry goes on in that category with
+    everything typed (the members, their answers, the birth refused)."""
+    data, who = await _pressed(update, context)
+    if who is None:
+        return ConversationHandler.END
+    contest = who.svc.contest
+    draft = _draft(context)
+    category = contest.category(str(draft.get("category", "")))
+    target = contest.category(data.split(":", 2)[2])
+    refused = draft.get("refused")
+    if category is None or target is None or not isinstance(refused, dict):
+        return BIRTH  # an old button
+    candidate = draft_members(draft) + [member_from(refused)]
+    if target.id not in {c.id for c in fitting_categories(contest, category, candidate,
+                                                           contest.date)}:
+        return BIRTH  # not one offered for what is typed now
+    draft["category"] = target.id
+    draft.pop("refused")
+    await reply(update, tr(who.lang, "Category: {category}", category=target.name))
+    return await _member_entered(update, context, who, refused)
 
 
 def _for_entry(draft: dict[str, Any]) -> bool:
@@ -467,7 +582,7 @@ async def _next_question(update: Update, context: ContextTypes.DEFAULT_TYPE,
     category = contest.category(draft["category"])
     assert category is not None
     if len(draft["members"]) < category.fewest:
-        await _ask_name(update, who.lang, category, len(draft["members"]))
+        await _ask_name(update, who, category, draft_members(draft))
         _save_after(update, context)
         return NAME
     if len(draft["members"]) < category.members:
@@ -498,7 +613,7 @@ async def more_members(update: Update, context: ContextTypes.DEFAULT_TYPE) -> st
     assert category is not None
     members = draft_members(draft)
     if data == "reg:more:y" and len(members) < category.members:
-        await _ask_name(update, who.lang, category, len(members))
+        await _ask_name(update, who, category, members)
         _save_after(update, context)
         return NAME
     # the team as it is: complete, so places "with an adult" are decided now
@@ -526,16 +641,60 @@ async def _after_members(update: Update, context: ContextTypes.DEFAULT_TYPE,
 
 async def _after_questions(update: Update, context: ContextTypes.DEFAULT_TYPE,
                            who: Caller) -> str | int:
+    """The meal, asked once per person: someone who registered an entry before (still in)
+    answered it then, and goes straight to the summary, which shows that answer and offers to
+    add people."""
     contest = who.svc.contest
     if contest.meal is not None:
-        await reply(update, tr(who.lang, "Meal after the contest ({adult} per adult, {child} "
-                               "per child). How many adults?",
-                               adult=money(contest.meal.adult, contest.currency),
-                               child=money(contest.meal.child, contest.currency)),
-                    reply_markup=_count_buttons("ma"))
-        _save_after(update, context)
-        return MEAL_ADULTS
+        earlier = await registrations(context).meal_asked_with(who.user_id, who.at)
+        if not earlier:
+            return await _ask_meal(update, context, who, adding=False)
+        _draft(context)["meal_with"] = [[e.number, e.meal_adults, e.meal_children]
+                                        for e in earlier]
     return await _show_summary(update, context, who)
+
+
+async def _ask_meal(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller,
+                    adding: bool) -> str:
+    """How many adults eat (0 to 8), or no meal at all in one tap. ``adding``: people added
+    to a meal booked with an earlier entry."""
+    meal = who.svc.contest.meal
+    assert meal is not None
+    cur = who.svc.contest.currency
+    prices = {"adult": money(meal.adult, cur), "child": money(meal.child, cur)}
+    if adding:
+        text = tr(who.lang, "People to add to the meal ({adult} per adult, {child} per child). "
+                  "How many adults?", **prices)
+        none = tr(who.lang, "Add nobody")
+    else:
+        text = tr(who.lang, "Meal after the contest ({adult} per adult, {child} per child). "
+                  "How many adults?", **prices)
+        none = tr(who.lang, "No meal")
+    keys = _count_buttons("ma")
+    rows = [list(row) for row in keys.inline_keyboard]
+    rows.append([InlineKeyboardButton(none, callback_data="reg:meal:no")])
+    await reply(update, text, reply_markup=InlineKeyboardMarkup(rows))
+    _save_after(update, context)
+    return MEAL_ADULTS
+
+
+async def no_meal(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | int:
+    """"No meal" (or "Add nobody"): nobody from this entry eats, in one tap."""
+    _, who = await _pressed(update, context)
+    if who is None:
+        return ConversationHandler.END
+    _draft(context).update({"meal_adults": 0, "meal_children": 0})
+    return await _show_summary(update, context, who)
+
+
+async def add_to_meal(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | int:
+    """The summary's "Add people to the meal", for a meal booked with an earlier entry."""
+    _, who = await _pressed(update, context)
+    if who is None:
+        return ConversationHandler.END
+    if who.svc.contest.meal is None or not _draft(context).get("meal_with"):
+        return CONFIRM  # not a button this summary had
+    return await _ask_meal(update, context, who, adding=True)
 
 
 def _count_buttons(prefix: str) -> InlineKeyboardMarkup:
@@ -655,9 +814,11 @@ async def _show_summary(update: Update, context: ContextTypes.DEFAULT_TYPE,
     draft = _draft(context)
     category = contest.category(draft["category"])
     assert category is not None
+    rows = [[(tr(who.lang, "Confirm"), "reg:ok"), (tr(who.lang, "Cancel"), "reg:no")]]
+    if contest.meal is not None and draft.get("meal_with"):
+        rows.append([(tr(who.lang, "Add people to the meal"), "reg:meal:add")])
     await reply(update, summary_text(who.lang, contest, category, draft),
-                reply_markup=_buttons([[(tr(who.lang, "Confirm"), "reg:ok"),
-                                        (tr(who.lang, "Cancel"), "reg:no")]]))
+                reply_markup=_buttons(rows))
     _save_after(update, context)
     return CONFIRM
 
@@ -795,16 +956,20 @@ def _conversation(cancel: CommandHandler[Any, Any],
         states={
             CATEGORY: [CallbackQueryHandler(pick_category, pattern=r"^reg:cat:"), buttons_only],
             NAME: [MessageHandler(filters.TEXT & ~filters.COMMAND, got_name)],
-            BIRTH: [MessageHandler(filters.TEXT & ~filters.COMMAND, got_birth)],
+            BIRTH: [MessageHandler(filters.TEXT & ~filters.COMMAND, got_birth),
+                    CallbackQueryHandler(switch_category, pattern=r"^reg:sw:[\w-]+\Z")],
             QUESTION: [CallbackQueryHandler(answer_question, pattern=r"^reg:q:"),
                        CallbackQueryHandler(answer_choice, pattern=r"^reg:c:\d+:\d+\Z"),
                        buttons_only],
             TEXT_ANSWER: [MessageHandler(filters.TEXT & ~filters.COMMAND, got_text_answer)],
             MORE: [CallbackQueryHandler(more_members, pattern=r"^reg:more:[yn]\Z"), buttons_only],
-            MEAL_ADULTS: [CallbackQueryHandler(meal_count, pattern=r"^reg:ma:"), buttons_only],
+            MEAL_ADULTS: [CallbackQueryHandler(meal_count, pattern=r"^reg:ma:"),
+                          CallbackQueryHandler(no_meal, pattern=r"^reg:meal:no\Z"), buttons_only],
             MEAL_CHILDREN: [CallbackQueryHandler(meal_count, pattern=r"^reg:mc:"),
                             buttons_only],
-            CONFIRM: [CallbackQueryHandler(confirm, pattern=r"^reg:(ok|no)\Z"), buttons_only],
+            CONFIRM: [CallbackQueryHandler(confirm, pattern=r"^reg:(ok|no)\Z"),
+                      CallbackQueryHandler(add_to_meal, pattern=r"^reg:meal:add\Z"),
+                      buttons_only],
             ConversationHandler.TIMEOUT: [MessageHandler(filters.ALL, timed_out),
                                           CallbackQueryHandler(timed_out)],
         },

@@ -265,7 +265,9 @@ class Rehearsal:
         for i, q in enumerate(self.contest.questions):
             if q.per_entry and q.asks(team.category.id):
                 await self.answer(phone, i, q.id in team.answers[0], self.teams.index(team), at)
-        if self.contest.meal is not None:
+        if self.contest.meal is not None and team.meal == (0, 0):
+            await self.press(phone, "reg:meal:no", at)  # one tap
+        elif self.contest.meal is not None:
             await self.press(phone, f"reg:ma:{team.meal[0]}", at)
             await self.press(phone, f"reg:mc:{team.meal[1]}", at)
         replies = await self.press(phone, "reg:ok", at)

@@ -236,6 +236,18 @@ class Registrations:
         await self.record_status(number, place, at)
         return Registered(number, place)
 
+    async def meal_asked_with(self, user_id: int, now: datetime) -> list[Entry]:
+        """The entries this person registered in the chat that are still in (neither withdrawn
+        nor lapsed): the meal was asked with them (asked once per person), and what they booked
+        stays booked there. Empty: the meal is still to be asked."""
+        mine = [e for e in await self.store.entries()
+                if e.source == "chat" and e.registered_by == user_id]
+        if not mine:
+            return []
+        places = await self.places(now)
+        return [e for e in mine
+                if places[e.number].status not in (Status.WITHDRAWN, Status.LAPSED)]
+
     async def entered(self, category: str) -> list[tuple[int, tuple[Member, ...]]]:
         """The category's entries not withdrawn, with their members."""
         gone = {a.number for a in await self.applications() if a.withdrawn_at is not None}

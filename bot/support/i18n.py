@@ -2,7 +2,9 @@
 
 Message ids are the English texts, so English needs no catalog. ``tr(lang, text, **kw)`` picks
 the catalog (Spanish by default), writes the commands the text names in the reader's language
-(``/pista`` reads ``/indice`` in French) and fills ``{placeholders}``.
+(``/pista`` reads ``/indice`` in French) and fills ``{placeholders}``; ``ntr`` does it for a
+count, with the language's plural forms (the template is extracted with
+``-k tr:2 -k ntr:2,3``, as tests/test_i18n.py does).
 """
 
 from __future__ import annotations
@@ -57,3 +59,10 @@ def _template(lang: str, message: str) -> str:
 def tr(lang: str, message: str, /, **params: Any) -> str:
     translated = _template(lang, message)
     return translated.format(**params) if params else translated
+
+
+def ntr(lang: str, singular: str, plural: str, n: int, /, **params: Any) -> str:
+    """``tr`` for a count: the catalog's plural form for ``n`` ("1 adult", "2 adults"; msgids
+    are the English singular and plural), with ``{n}`` filled in besides ``params``."""
+    lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+    return in_language(lang, catalog(lang).ngettext(singular, plural, n)).format(n=n, **params)
