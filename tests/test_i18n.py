@@ -194,3 +194,12 @@ async def test_free_text_and_unknown_commands_get_a_pointer_to_the_help(tmp_path
                            help="aide")]
     finally:
         await h.stop()
+
+
+def test_ticket_counts_use_the_languages_plural_forms() -> None:
+    one, many = "Charged: {n} ticket.", "Charged: {n} tickets."
+    assert ntr("es", one, many, 1) == "Coste: 1 billete."
+    assert ntr("es", one, many, 0) == "Coste: 0 billetes."
+    assert ntr("fr", one, many, 0) == "Coût : 0 billet."  # French: 0 is singular
+    assert ntr("fr", one, many, 2) == "Coût : 2 billets."
+    assert ntr("en", one, many, 1) == "Charged: 1 ticket."

@@ -33,7 +33,7 @@ from bot.services.outcomes import Refusal
 from bot.services.texts import clock_time, names, refusal, tickets_report
 from bot.storage.store import Entry
 from bot.support.commands import BY_NAME
-from bot.support.i18n import LANGUAGES, tr
+from bot.support.i18n import LANGUAGES, ntr, tr
 
 
 def help_text(who: Caller) -> str:
@@ -346,11 +346,11 @@ async def _granted(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Call
             lines.append(texts[stage])
         else:
             lines.append(tr(lang, "A volunteer is coming to your table."))
-        cost = tr(lang, "Charged: {used} ticket(s).", used=charge.tickets_used)
+        cost = ntr(lang, "Charged: {n} ticket.", "Charged: {n} tickets.", charge.tickets_used)
         if charge.tickets_bought:
-            cost += " " + tr(lang, "Bought with time: {bought} ticket(s), +{penalty}.",
-                             bought=charge.tickets_bought,
-                             penalty=format_duration(charge.penalty))
+            cost += " " + ntr(lang, "Bought with time: {n} ticket, +{penalty}.",
+                              "Bought with time: {n} tickets, +{penalty}.",
+                              charge.tickets_bought, penalty=format_duration(charge.penalty))
         lines.append(cost)
         lines.append(tr(lang, "Tickets left: {left}. Penalties so far: {penalty}.",
                         left=ledger.tickets_left, penalty=format_duration(ledger.penalty)))
