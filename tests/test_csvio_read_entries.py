@@ -16,8 +16,8 @@ from bot.domain.contest import Contest
 from bot.services.csvio import ImportError_, ImportRow, read_entries
 
 HEAD = "number,category,names,born\n"
-JOIN_CODE_PROBLEM = ("join_code must be 16-64 letters, digits, - or _, not starting with v "
-                     "(a /start link carries nothing else)")
+JOIN_CODE_PROBLEM = ("join_code must be 16-64 letters, digits, - or _, not starting with v or "
+                     "o (a /start link carries nothing else: those are invitations)")
 
 
 def read(contest: Contest, text: str) -> list[ImportRow]:
@@ -101,6 +101,10 @@ CASTRILLO_REFUSALS = {
     ),
     "join-code-starting-with-v": (
         "category,names,born,join_code\nadultos,Ana,1980,v" + "a" * 20 + "\n",
+        f"x.csv:2: {JOIN_CODE_PROBLEM}",
+    ),
+    "join-code-starting-with-o": (  # an organiser's invitation
+        "category,names,born,join_code\nadultos,Ana,1980,o" + "a" * 20 + "\n",
         f"x.csv:2: {JOIN_CODE_PROBLEM}",
     ),
 }

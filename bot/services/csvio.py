@@ -46,7 +46,7 @@ RESULT_COLUMNS = [
     "extra_prizes", "time_penalties", "penalty_detail", "round", "splits", "outcome",
     "outcome_reason", "other_rankings",
 ]
-JOIN_CODE = re.compile(r"(?!v)[A-Za-z0-9_-]{16,64}")
+JOIN_CODE = re.compile(r"(?![vo])[A-Za-z0-9_-]{16,64}")  # v..., o...: invitations
 YES = {"yes", "y", "si", "sí", "s", "oui", "o", "1", "true", "x"}
 NO = {"no", "n", "non", "0", "false", ""}
 
@@ -321,7 +321,8 @@ def _join_code(row: dict[str, str], where: str) -> str | None:
     code = row.get("join_code") or None
     if code is not None and not JOIN_CODE.fullmatch(code):
         raise ImportError_(f"{where}: join_code must be 16-64 letters, digits, - or _, not "
-                           "starting with v (a /start link carries nothing else)")
+                           "starting with v or o (a /start link carries nothing else: those "
+                           "are invitations)")
     return code
 
 
