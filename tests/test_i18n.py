@@ -83,11 +83,11 @@ def test_tr_spanish_fills_placeholders() -> None:
 
 def test_tr_french_fills_placeholders() -> None:
     assert tr("fr", "Entry {entry}: {count} pieces.", entry=12, count=480) == (
-        "Équipe 12 : 480 pièces."
+        "Inscription 12 : 480 pièces."
     )
     assert tr("fr", "Escape solved at {time}! Now the puzzle: when you finish it, send /listo.",
               time="0:42:10") == (
-        "Escape résolu à 0:42:10 ! Place au puzzle : quand vous l'avez fini, envoyez /fini."
+        "Escape résolu en 0:42:10 ! Place au puzzle : quand vous l'aurez fini, envoyez /fini."
     )
     assert tr("fr", "I will write to you in English.") == "Je vous écrirai en français."
 
