@@ -6,7 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from collections import Counter
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 from string import Formatter
 
@@ -14,6 +14,9 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
+from bot.domain.contest import Contest
+from bot.handlers.registration import closed_text
+from bot.services.texts import day_text
 from bot.support.commands import in_language
 from bot.support.i18n import LOCALES, pick_language, tr
 from tests.conftest import BILLOM, CASTRILLO
@@ -90,6 +93,17 @@ def test_tr_french_fills_placeholders() -> None:
         "Escape résolu en 0:42:10 ! Place au puzzle : quand vous l'aurez fini, envoyez /fini."
     )
     assert tr("fr", "I will write to you in English.") == "Je vous écrirai en français."
+
+
+def test_dates_in_texts_read_as_each_language_writes_them(billom: Contest) -> None:
+    # never an ISO date in prose: Billom's registration opens 2012-01-23 00:00, closes 2012-03-02
+    assert closed_text("fr", billom, "not_open_yet") == (
+        "Les inscriptions ouvrent le 23 janvier 2012 à 00:00.")
+    assert closed_text("es", billom, "closed") == (
+        "Las inscripciones están cerradas (desde el 2 de marzo de 2012 a las 00:00).")
+    assert day_text("es", date(2027, 7, 3)) == "sábado 3 de julio"
+    assert day_text("fr", date(2027, 7, 3)) == "samedi 3 juillet"
+    assert day_text("en", date(2027, 7, 3)) == "Saturday 3 July"
 
 
 def test_tr_english_is_the_message_itself() -> None:

@@ -520,7 +520,7 @@ TEAM = [Who("Anne", "1980-01-01"), Who("Bruno", "1982-02-02")]
 async def test_billom_registration_window(billom_bot):
     h = billom_bot
     early = one_text(await h.send(ANA, "/inscribir", BILLOM_OPENS - timedelta(minutes=1)), ANA)
-    assert "Registrations open on 2012-01-23 00:00" in early
+    assert "Registrations open on January 23, 2012 at 00:00" in early
     assert "reg:cat:adulte" in data_of(h, await h.send(ANA, "/inscribir", BILLOM_OPENS))
     await h.send(ANA, "/cancelar", BILLOM_OPENS)
     # the last minute of 1 March is still open
@@ -531,7 +531,7 @@ async def test_billom_registration_window(billom_bot):
     refused = one_text(await h.press(BEA, "reg:ok", BILLOM_CLOSES + timedelta(minutes=1)), BEA)
     assert "Registrations are closed" in refused
     late = one_text(await h.send(ANA, "/inscribir", BILLOM_CLOSES), ANA)
-    assert "Registrations are closed (since 2012-03-02 00:00)" in late
+    assert "Registrations are closed (since March 2, 2012 at 00:00)" in late
     assert h.buttons(await h.send(ANA, "adulte", BILLOM_CLOSES)) == []
     assert [e["number"] for e in entry_rows(h)] == [1]
 
@@ -561,7 +561,7 @@ async def test_billom_team_is_pending_until_an_organiser_records_the_payment(bil
     assert all_events(h) == before
     calls = await h.send(ORGANISER, "/pagado 1", paris(2, 10))
     recorded = one_text(calls, ORGANISER)
-    assert "Payment of entry #1 recorded on 2012-02-10." in recorded
+    assert "Payment of entry #1 recorded on February 10, 2012." in recorded
     assert "Entry #1: your place is confirmed." in recorded
     assert "confirmed - 14 € (paid)" in line_of(await mine(h, ANA, paris(2, 11)), 1)
     [payment] = rows(h, "SELECT entry, actor, value FROM events WHERE kind = 'payment'")
@@ -594,7 +594,7 @@ async def test_billom_places_go_by_payment_date_then_registration_date(billom_bo
     await register(h, BEA, "expert", [Who("Bea", "1970-01-01"), Who("Ben", "1971-01-01")],
                    paris(1, 23, 9))
     recorded = one_text(await h.send(o, "/pagado 31 2012-02-15", paris(2, 16)), o)
-    assert "Payment of entry #31 recorded on 2012-02-15." in recorded
+    assert "Payment of entry #31 recorded on February 15, 2012." in recorded
     assert "you are number 1 on the waiting list" in recorded
     assert "waiting list, number 1 - 16 € (paid)" in line_of(await mine(h, BEA, paris(2, 16)),
                                                              31)
@@ -855,7 +855,7 @@ async def test_organiser_payment_commands_and_export(billom_bot):
     assert "Usage" in one_text(await h.send(o, "/pagado abc", paris(2, 10)), o)
     assert all_events(h) == before
     # today's date is not in the future
-    assert "recorded on 2012-02-10" in one_text(
+    assert "recorded on February 10, 2012" in one_text(
         await h.send(o, "/pagado 1 2012-02-10", paris(2, 10, 18)), o)
 
     # the export is for organisers only

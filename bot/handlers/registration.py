@@ -78,7 +78,7 @@ from bot.services.registrations import (
     Withdrawn,
 )
 from bot.services.summary import money
-from bot.services.texts import ineligible_text, names
+from bot.services.texts import date_text, ineligible_text, moment_text, names
 from bot.storage.store import PRIORITY_BULK, PRIORITY_COPY, Entry
 from bot.support.i18n import tr
 from bot.support.wallclock import CLOCK
@@ -276,13 +276,12 @@ async def inscribir(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str |
 
 
 def closed_text(lang: str, contest: Contest, window: str) -> str:
-    tz = ZoneInfo(contest.timezone)
     rules = contest.registration
     if window in ("not_open_yet", "members_only") and rules.opens is not None:
-        when = rules.opens.astimezone(tz).strftime("%Y-%m-%d %H:%M")
+        when = moment_text(lang, contest, rules.opens)
         if rules.members_open is None:
             return tr(lang, "Registrations open on {when}.", when=when)
-        early = rules.members_open.astimezone(tz).strftime("%Y-%m-%d %H:%M")
+        early = moment_text(lang, contest, rules.members_open)
         who = " / ".join(q.asked(lang) for qid in rules.members_if
                          if (q := contest.question(qid)) is not None)
         if window == "members_only":
@@ -295,7 +294,7 @@ def closed_text(lang: str, contest: Contest, window: str) -> str:
                   early=early)
     closes = contest.registration.closes
     return tr(lang, "Registrations are closed (since {when}).",
-              when=closes.astimezone(tz).strftime("%Y-%m-%d %H:%M") if closes else "-")
+              when=moment_text(lang, contest, closes) if closes else "-")
 
 
 def _draft(context: ContextTypes.DEFAULT_TYPE) -> dict[str, Any]:
@@ -982,9 +981,9 @@ async def pagado(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await reply(update, tr(who.lang, "There is no entry number {entry}.",
                                    entry=number))
             return
-        tz = ZoneInfo(contest.timezone)
+        day_paid = paid_at.astimezone(ZoneInfo(contest.timezone)).date()
         await reply(update, tr(who.lang, "Payment of entry #{entry} recorded on {day}.",
-                               entry=number, day=paid_at.astimezone(tz).strftime("%Y-%m-%d"))
+                               entry=number, day=date_text(who.lang, day_paid))
                     + "\n" + place_text(who.lang, contest, number, out.place))
         await announce_changes(context.application, who.at)
 
@@ -1097,7 +1096,8 @@ async def copia(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await msg.reply_document(InputFile(path.read_bytes(),
                                            filename=f"puzzlebot-{stamp}.sqlite3"),
                                  caption=tr(who.lang, "Backup of the database ({when}).",
-                                            when=stamp), do_quote=True)
+                                            when=moment_text(who.lang, who.svc.contest,
+                                                             who.at)), do_quote=True)
 
 
 # -- announcements ---------------------------------------------------------------------------

@@ -303,9 +303,26 @@ def _round_by_heat(lang: str, contest: Contest, heat_id: str) -> str:
     return round_name(lang, contest, heat.category, heat.round_index) if heat else heat_id
 
 
+# a weekday and a day in running text ("el sábado 3 de julio", "le samedi 3 juillet")
+_DAY_PATTERNS = {"es": "EEEE d 'de' MMMM"}
+
+
 def day_text(lang: str, day: date) -> str:
     """"Saturday 3 July" in the reader's language."""
-    return format_date(day, format="EEEE d MMMM", locale=lang)
+    return format_date(day, format=_DAY_PATTERNS.get(lang, "EEEE d MMMM"), locale=lang)
+
+
+def date_text(lang: str, day: date) -> str:
+    """"22 April 2023" as the reader writes it ("22 de abril de 2023", "22 avril 2023")."""
+    return format_date(day, format="long", locale=lang)
+
+
+def moment_text(lang: str, contest: Contest, moment: datetime) -> str:
+    """A date and time on the hall's clock in running text: "22 de abril de 2023 a las 00:00",
+    "22 avril 2023 à 00:00" (never an ISO date)."""
+    local = moment.astimezone(ZoneInfo(contest.timezone))
+    return tr(lang, "{day} at {time}", day=date_text(lang, local.date()),
+              time=local.strftime("%H:%M"))
 
 
 def bot_description(lang: str, contest: Contest, registering: bool) -> str:
