@@ -63,11 +63,11 @@ async def test_billom_break_is_not_counted_and_ranking_by_time_then_pieces(tmp_p
         await h.send(o, "/pieces 5 900", paris(16, 46))
         ranking = texts(await h.send(o, "/classement adulte", paris(17, 15)))[0]
         lines = [ln for ln in ranking.splitlines() if ln[:1].isdigit()]
-        assert lines[0].startswith("1. #2 Claire / Denis: 1:10:00")
-        assert lines[1].startswith("2. #3 Emma / Fabien: 1:15:00")
-        assert lines[2].startswith("3. #1 Anne / Bruno: 1:50:00")
+        assert lines[0].startswith("1. #2 Claire / Denis : 1:10:00")
+        assert lines[1].startswith("2. #3 Emma / Fabien : 1:15:00")
+        assert lines[2].startswith("3. #1 Anne / Bruno : 1:50:00")
         junior = texts(await h.send(o, "/classement junior", paris(17, 15)))[0]
-        assert "1. #4 Gaspard / Hélène: 240" in junior
+        assert "1. #4 Gaspard / Hélène : 240" in junior
     finally:
         await h.stop()
 

@@ -15,8 +15,9 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
 from bot.domain.contest import Contest
+from bot.domain.ranking import Competitor, Row
 from bot.handlers.registration import closed_text
-from bot.services.texts import day_text
+from bot.services.texts import day_text, ranking_lines
 from bot.support.commands import in_language
 from bot.support.i18n import LOCALES, pick_language, tr
 from tests.conftest import BILLOM, CASTRILLO
@@ -104,6 +105,14 @@ def test_dates_in_texts_read_as_each_language_writes_them(billom: Contest) -> No
     assert day_text("es", date(2027, 7, 3)) == "sábado 3 de julio"
     assert day_text("fr", date(2027, 7, 3)) == "samedi 3 juillet"
     assert day_text("en", date(2027, 7, 3)) == "Saturday 3 July"
+
+
+def test_french_puts_a_space_before_the_colon_of_lines_built_in_code(billom: Contest) -> None:
+    cat = billom.category("junior")
+    assert cat is not None
+    row = Row(1, Competitor(4, ("Anne", "Bruno"), finish=3600), True, 3600, None)
+    assert ranking_lines("fr", billom, cat, [row])[1] == "1. #4 Anne / Bruno : 1:00:00"
+    assert ranking_lines("es", billom, cat, [row])[1] == "1. #4 Anne / Bruno: 1:00:00"
 
 
 def test_tr_english_is_the_message_itself() -> None:

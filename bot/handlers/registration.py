@@ -78,7 +78,7 @@ from bot.services.registrations import (
     Withdrawn,
 )
 from bot.services.summary import money
-from bot.services.texts import date_text, ineligible_text, moment_text, names
+from bot.services.texts import date_text, ineligible_text, labelled, moment_text, names
 from bot.storage.store import PRIORITY_BULK, PRIORITY_COPY, Entry
 from bot.support.i18n import tr
 from bot.support.wallclock import CLOCK
@@ -1014,7 +1014,7 @@ async def inscritos(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         s = await regs.category_summary(cat, who.at)
         taken = s["taken"]
         assert isinstance(taken, list)
-        line = f"{cat.name}: " + tr(who.lang, "{taken} confirmed", taken=len(taken))
+        line = labelled(who.lang, cat.name, tr(who.lang, "{taken} confirmed", taken=len(taken)))
         if s["free"] is not None:
             line += ", " + tr(who.lang, "{free} free", free=s["free"])
         if s["reserved_left"]:

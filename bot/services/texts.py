@@ -109,6 +109,11 @@ def split_messages(lines: Sequence[str], limit: int = MAX_MESSAGE) -> list[str]:
     return messages
 
 
+def labelled(lang: str, label: str, value: str) -> str:
+    """"Junior: 1:47:30"; French puts a space before the colon ("Junior : 1:47:30")."""
+    return tr(lang, "{label}: {value}", label=label, value=value)
+
+
 def names(names_: Sequence[str]) -> str:
     return " / ".join(names_) if names_ else "-"
 
@@ -460,11 +465,12 @@ def ranking_lines(
             result = (format_duration(t) if t is not None else
                       tr(lang, "{pieces} pieces", pieces=c.pieces) if c.pieces is not None
                       else tr(lang, "no result yet"))
-            line = f"{who}: {result} ({outcome_text(lang, c.outcome, c.outcome_reason)})"
+            line = labelled(lang, who,
+                            f"{result} ({outcome_text(lang, c.outcome, c.outcome_reason)})")
         elif c.outcome is not None:
-            line = f"{who}: " + outcome_text(lang, c.outcome, c.outcome_reason)
+            line = labelled(lang, who, outcome_text(lang, c.outcome, c.outcome_reason))
         elif r.finished and r.time is not None:
-            line = f"{who}: {format_duration(r.time)}"
+            line = labelled(lang, who, format_duration(r.time))
             esc = r.competitor.escape
             if esc is not None and r.competitor.finish is not None:
                 line += " " + tr(
@@ -477,14 +483,14 @@ def ranking_lines(
             if c.time_penalty:
                 line += " " + penalties_text(lang, contest, c.penalties, c.time_penalty)
         elif c.finish is not None and c.time_penalty:
-            line = f"{who}: " + tr(lang, "finished at {time}, but its penalties take it past the "
-                                   "time limit",
-                                   time=format_duration(c.finish)) + " " + penalties_text(
-                lang, contest, c.penalties, c.time_penalty)
+            line = labelled(lang, who, tr(lang, "finished at {time}, but its penalties take it "
+                                          "past the time limit",
+                                          time=format_duration(c.finish)) + " " + penalties_text(
+                lang, contest, c.penalties, c.time_penalty))
         elif r.competitor.pieces is not None:
-            line = f"{who}: " + tr(lang, "{pieces} pieces", pieces=r.competitor.pieces)
+            line = labelled(lang, who, tr(lang, "{pieces} pieces", pieces=r.competitor.pieces))
         else:
-            line = f"{who}: " + tr(lang, "no result yet")
+            line = labelled(lang, who, tr(lang, "no result yet"))
         if c.splits:
             line += " " + tr(lang, "(splits {times})",
                              times=", ".join(format_duration(t) for t in c.splits))
@@ -499,9 +505,9 @@ def ranking_lines(
         winners = [r for r in rows if extra.id in r.extra_prizes]
         if winners:
             lines.append(
-                f"{extra.name}: "
-                + ", ".join(f"#{r.number} {names(r.competitor.names)}" for r in winners)
-                + f" - {extra.prize}"
+                labelled(lang, extra.name,
+                         ", ".join(f"#{r.number} {names(r.competitor.names)}" for r in winners)
+                         + f" - {extra.prize}")
             )
     return lines
 
@@ -571,7 +577,7 @@ def history_lines(lang: str, contest: Contest, number: int, events: Sequence[Eve
         when = clock_time(contest, e.at) if local.date() == contest.date else tr(
             lang, "{day} at {time}", day=day_text(lang, local.date()),
             time=clock_time(contest, e.at)[:5])
-        lines.append(f"#{e.id} {when} {who} ({role}): {what}")
+        lines.append(labelled(lang, f"#{e.id} {when} {who} ({role})", what))
     return lines
 
 
