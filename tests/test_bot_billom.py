@@ -63,11 +63,11 @@ async def test_billom_break_is_not_counted_and_ranking_by_time_then_pieces(tmp_p
         await h.send(o, "/pieces 5 900", paris(16, 46))
         ranking = texts(await h.send(o, "/classement adulte", paris(17, 15)))[0]
         lines = [ln for ln in ranking.splitlines() if ln[:1].isdigit()]
-        assert lines[0].startswith("1. #2 Claire / Denis: 1:10:00")
-        assert lines[1].startswith("2. #3 Emma / Fabien: 1:15:00")
-        assert lines[2].startswith("3. #1 Anne / Bruno: 1:50:00")
+        assert lines[0].startswith("1. #2 Claire / Denis : 1:10:00")
+        assert lines[1].startswith("2. #3 Emma / Fabien : 1:15:00")
+        assert lines[2].startswith("3. #1 Anne / Bruno : 1:50:00")
         junior = texts(await h.send(o, "/classement junior", paris(17, 15)))[0]
-        assert "1. #4 Gaspard / Hélène: 240" in junior
+        assert "1. #4 Gaspard / Hélène : 240" in junior
     finally:
         await h.stop()
 
@@ -120,18 +120,19 @@ async def test_long_ranking_is_split_into_several_messages(tmp_path):
     try:
         svc = h.services
         name = "Participante con un nombre largo de Castrillo de la Vega"
-        rows = "".join(f"{n},adultos,{name} {n},1980\n" for n in range(1, 61))
+        # a ranking's line cuts each name at 30 characters: 120 lines still take two messages
+        rows = "".join(f"{n},adultos,{name} {n},1980\n" for n in range(1, 121))
         await import_entries(svc.store, read_entries(
             svc.contest, io.StringIO("number,category,names,born\n" + rows), "x.csv"))
         start = datetime(2023, 4, 22, 10, 0, tzinfo=ZoneInfo("Europe/Madrid"))
         boss = Person(1, "Olga", "es")
         await h.send(boss, "/inicio adultos", start)
-        for n in range(1, 61):
+        for n in range(1, 121):
             await h.send(boss, f"/piezas {n} {n * 3}", start + timedelta(hours=2, minutes=31))
         parts = texts(await h.send(boss, "/clasificacion adultos", start + timedelta(hours=3)))
         assert len(parts) >= 2
         joined = "\n".join(parts)
-        assert "1. #60" in joined and "60. #1 " in joined
+        assert "1. #120" in joined and "120. #1 " in joined
     finally:
         await h.stop()
 

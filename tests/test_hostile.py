@@ -836,7 +836,7 @@ async def test_pagado_reads_dates_by_the_same_policy(day_factory: Any) -> None:
     assert event_count(d.h.db_path) == before and not d.errors
     answer = assert_one_reason(await d.send(ORGANISER, "/pagado 3 ٢٠٢٣-٠٤-٠١", "0:45:00"),
                                ORGANISER)
-    assert "Payment of entry #3 recorded on 2023-04-01" in answer, answer
+    assert "Payment of entry #3 recorded on April 1, 2023" in answer, answer
 
 
 async def test_a_time_with_a_sign_or_other_characters_is_not_a_time(day_factory: Any) -> None:

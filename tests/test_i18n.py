@@ -6,7 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from collections import Counter
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 from string import Formatter
 
@@ -14,6 +14,10 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
+from bot.domain.contest import Contest
+from bot.domain.ranking import Competitor, Row
+from bot.handlers.registration import closed_text
+from bot.services.texts import day_text, ranking_lines
 from bot.support.commands import in_language
 from bot.support.i18n import LOCALES, ntr, pick_language, tr
 from tests.conftest import BILLOM, CASTRILLO
@@ -92,11 +96,11 @@ def test_tr_spanish_fills_placeholders() -> None:
 
 def test_tr_french_fills_placeholders() -> None:
     assert tr("fr", "Entry {entry}: {count} pieces.", entry=12, count=480) == (
-        "Équipe 12 : 480 pièces."
+        "Inscription 12 : 480 pièces."
     )
     assert tr("fr", "Escape solved at {time}! Now the puzzle: when you finish it, send /listo.",
               time="0:42:10") == (
-        "Escape résolu à 0:42:10 ! Place au puzzle : quand vous l'avez fini, envoyez /fini."
+        "Escape résolu en 0:42:10 ! Place au puzzle : quand vous l'aurez fini, envoyez /fini."
     )
     assert tr("fr", "I will write to you in English.") == "Je vous écrirai en français."
 
@@ -112,6 +116,25 @@ def test_ntr_picks_each_languages_plural_form() -> None:
     assert ntr("es", "Discounts: -{amount} ({n} member)", "Discounts: -{amount} ({n} members)",
                1, amount="5 €") == "Descuentos: -5 € (1 participante)"
     assert ntr("de", "{n} child", "{n} children", 2) == "2 niños"  # Spanish by default
+
+
+def test_dates_in_texts_read_as_each_language_writes_them(billom: Contest) -> None:
+    # never an ISO date in prose: Billom's registration opens 2012-01-23 00:00, closes 2012-03-02
+    assert closed_text("fr", billom, "not_open_yet") == (
+        "Les inscriptions ouvrent le 23 janvier 2012 à 00:00.")
+    assert closed_text("es", billom, "closed") == (
+        "Las inscripciones están cerradas (desde el 2 de marzo de 2012 a las 00:00).")
+    assert day_text("es", date(2027, 7, 3)) == "sábado 3 de julio"
+    assert day_text("fr", date(2027, 7, 3)) == "samedi 3 juillet"
+    assert day_text("en", date(2027, 7, 3)) == "Saturday 3 July"
+
+
+def test_french_puts_a_space_before_the_colon_of_lines_built_in_code(billom: Contest) -> None:
+    cat = billom.category("junior")
+    assert cat is not None
+    row = Row(1, Competitor(4, ("Anne", "Bruno"), finish=3600), True, 3600, None)
+    assert ranking_lines("fr", billom, cat, [row])[1] == "1. #4 Anne / Bruno : 1:00:00"
+    assert ranking_lines("es", billom, cat, [row])[1] == "1. #4 Anne / Bruno: 1:00:00"
 
 
 def test_tr_english_is_the_message_itself() -> None:

@@ -528,7 +528,7 @@ TEAM = [Who("Anne", "1980-01-01"), Who("Bruno", "1982-02-02")]
 async def test_billom_registration_window(billom_bot):
     h = billom_bot
     early = one_text(await h.send(ANA, "/inscribir", BILLOM_OPENS - timedelta(minutes=1)), ANA)
-    assert "Registrations open on 2012-01-23 00:00" in early
+    assert "Registrations open on January 23, 2012 at 00:00" in early
     assert "reg:cat:adulte" in data_of(h, await h.send(ANA, "/inscribir", BILLOM_OPENS))
     await h.send(ANA, "/cancelar", BILLOM_OPENS)
     # the last minute of 1 March is still open
@@ -539,7 +539,7 @@ async def test_billom_registration_window(billom_bot):
     refused = one_text(await h.press(BEA, "reg:ok", BILLOM_CLOSES + timedelta(minutes=1)), BEA)
     assert "Registrations are closed" in refused
     late = one_text(await h.send(ANA, "/inscribir", BILLOM_CLOSES), ANA)
-    assert "Registrations are closed (since 2012-03-02 00:00)" in late
+    assert "Registrations are closed (since March 2, 2012 at 00:00)" in late
     assert h.buttons(await h.send(ANA, "adulte", BILLOM_CLOSES)) == []
     assert [e["number"] for e in entry_rows(h)] == [1]
 
@@ -569,7 +569,7 @@ async def test_billom_team_is_pending_until_an_organiser_records_the_payment(bil
     assert all_events(h) == before
     calls = await h.send(ORGANISER, "/pagado 1", paris(2, 10))
     recorded = one_text(calls, ORGANISER)
-    assert "Payment of entry #1 recorded on 2012-02-10." in recorded
+    assert "Payment of entry #1 recorded on February 10, 2012." in recorded
     assert "Entry #1: your place is confirmed." in recorded
     assert "confirmed - 14 € (paid)" in line_of(await mine(h, ANA, paris(2, 11)), 1)
     [payment] = rows(h, "SELECT entry, actor, value FROM events WHERE kind = 'payment'")
@@ -602,7 +602,7 @@ async def test_billom_places_go_by_payment_date_then_registration_date(billom_bo
     await register(h, BEA, "expert", [Who("Bea", "1970-01-01"), Who("Ben", "1971-01-01")],
                    paris(1, 23, 9))
     recorded = one_text(await h.send(o, "/pagado 31 2012-02-15", paris(2, 16)), o)
-    assert "Payment of entry #31 recorded on 2012-02-15." in recorded
+    assert "Payment of entry #31 recorded on February 15, 2012." in recorded
     assert "you are number 1 on the waiting list" in recorded
     assert "waiting list, number 1 - 16 € (paid)" in line_of(await mine(h, BEA, paris(2, 16)),
                                                              31)
@@ -744,14 +744,14 @@ async def test_a_late_recorded_payment_tells_the_team_it_displaced_why(billom_bo
     calls = await h.send(ORGANISER, "/pagado 33 2012-02-05", paris(2, 20))
     answer = one_text(calls, ORGANISER)
     assert answer.splitlines() == [
-        "Payment of entry #33 recorded on 2012-02-05.",
+        "Payment of entry #33 recorded on February 5, 2012.",
         "Entry #33: your place is confirmed.",
         "Entry #30 (Pierre / Paul) loses its place to this payment: it is now number 1 on the "
         "waiting list. Its people are told."]
     # Pierre, in French: why, and his place now, in one message
     [lost] = sent_to(calls, PIERRE)
     assert lost.splitlines()[0] == ("L'inscription #30 a perdu sa place : le paiement de "
-                                    "l'inscription #33, daté du 2012-02-05, est passé avant.")
+                                    "l'inscription #33, daté du 5 février 2012, est passé avant.")
     assert "vous êtes numéro 1 sur la liste d'attente" in lost.splitlines()[1]
     # the two behind him move down one place each, told once, in their language
     assert sent_to(calls, BEGO) == [
@@ -995,7 +995,7 @@ async def test_organiser_payment_commands_and_export(billom_bot):
     assert "Usage" in one_text(await h.send(o, "/pagado abc", paris(2, 10)), o)
     assert all_events(h) == before
     # today's date is not in the future
-    assert "recorded on 2012-02-10" in one_text(
+    assert "recorded on February 10, 2012" in one_text(
         await h.send(o, "/pagado 1 2012-02-10", paris(2, 10, 18)), o)
 
     # the export is for organisers only

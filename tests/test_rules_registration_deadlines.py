@@ -384,15 +384,15 @@ async def test_a_non_member_is_refused_before_opens_a_member_registers(bot: Harn
     at = day(2, 20)
     await start_entry(h, BEA, "solo", at)
     refused = one_text(await enter_member(h, BEA, Who("Bea", "1980"), at), BEA)
-    assert "Not yet: for this entry registrations open on 2027-03-01 00:00" in refused
-    assert '"Aepuzz member?"' in refused and "from 2027-02-15 00:00" in refused
+    assert "Not yet: for this entry registrations open on March 1, 2027 at 00:00" in refused
+    assert '"Aepuzz member?"' in refused and "from February 15, 2027 at 00:00" in refused
     assert h.buttons(await h.send(BEA, "/mis_inscripciones", at)) == []
     final = await register(h, ANA, "solo", [Who("Ana", "1980", ("aepuzz_member",))], at)
     assert "Entry #1: your place is confirmed." in final
     # before members_open, /inscribir itself says both dates
     early = one_text(await h.send(CARL, "/inscribir", MEMBERS_OPEN - SECOND), CARL)
-    assert "Registrations open on 2027-03-01 00:00; entries with a member" in early
-    assert "from 2027-02-15 00:00" in early
+    assert "Registrations open on March 1, 2027 at 00:00; entries with a member" in early
+    assert "from February 15, 2027 at 00:00" in early
     # from opens, the non-member registers
     final = await register(h, BEA, "solo", [Who("Bea", "1980")], OPENS)
     assert "Entry #2: your place is confirmed." in final

@@ -86,9 +86,12 @@ from bot.services.registrations import (
 )
 from bot.services.summary import money
 from bot.services.texts import (
+    date_text,
     displaced_note,
     ineligible_text,
+    labelled,
     lost_place_text,
+    moment_text,
     names,
     slot_text,
     waiting_move_text,
@@ -325,13 +328,12 @@ async def inscribir(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str |
 
 
 def closed_text(lang: str, contest: Contest, window: str) -> str:
-    tz = ZoneInfo(contest.timezone)
     rules = contest.registration
     if window in ("not_open_yet", "members_only") and rules.opens is not None:
-        when = rules.opens.astimezone(tz).strftime("%Y-%m-%d %H:%M")
+        when = moment_text(lang, contest, rules.opens)
         if rules.members_open is None:
             return tr(lang, "Registrations open on {when}.", when=when)
-        early = rules.members_open.astimezone(tz).strftime("%Y-%m-%d %H:%M")
+        early = moment_text(lang, contest, rules.members_open)
         who = " / ".join(q.asked(lang) for qid in rules.members_if
                          if (q := contest.question(qid)) is not None)
         if window == "members_only":
@@ -344,7 +346,7 @@ def closed_text(lang: str, contest: Contest, window: str) -> str:
                   early=early)
     closes = contest.registration.closes
     return tr(lang, "Registrations are closed (since {when}).",
-              when=closes.astimezone(tz).strftime("%Y-%m-%d %H:%M") if closes else "-")
+              when=moment_text(lang, contest, closes) if closes else "-")
 
 
 def _draft(context: ContextTypes.DEFAULT_TYPE) -> dict[str, Any]:
@@ -1156,21 +1158,23 @@ async def pagado(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await reply(update, tr(who.lang, "There is no entry number {entry}.",
                                    entry=number))
             return
-        paid_day = paid_at.astimezone(ZoneInfo(contest.timezone)).strftime("%Y-%m-%d")
+        day_paid = paid_at.astimezone(ZoneInfo(contest.timezone)).date()
         lines = [tr(who.lang, "Payment of entry #{entry} recorded on {day}.", entry=number,
-                    day=paid_day), place_text(who.lang, contest, number, out.place)]
+                    day=date_text(who.lang, day_paid)),
+                 place_text(who.lang, contest, number, out.place)]
         for entry, place in out.displaced:
             lines.append(displaced_note(who.lang, entry.number, entry.names,
                                         place.waiting_position
                                         if place.status is Status.WAITING else None))
         await reply(update, "\n".join(lines))
         # the entries it took the place of are told why, with their new place
-        why = {entry.number: _lost_to(entry.number, number, paid_day) for entry, _ in out.displaced}
+        why = {entry.number: _lost_to(entry.number, number, day_paid)
+               for entry, _ in out.displaced}
         await announce_changes(context.application, who.at, why)
 
 
-def _lost_to(entry: int, by: int, day: str) -> Callable[[str], str]:
-    return lambda lang: lost_place_text(lang, entry, by, day)
+def _lost_to(entry: int, by: int, day: date) -> Callable[[str], str]:
+    return lambda lang: lost_place_text(lang, entry, by, date_text(lang, day))
 
 
 async def inscritos(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -1199,7 +1203,7 @@ async def inscritos(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         s = await regs.category_summary(cat, who.at)
         taken = s["taken"]
         assert isinstance(taken, list)
-        line = f"{cat.name}: " + tr(who.lang, "{taken} confirmed", taken=len(taken))
+        line = labelled(who.lang, cat.name, tr(who.lang, "{taken} confirmed", taken=len(taken)))
         if s["free"] is not None:
             line += ", " + tr(who.lang, "{free} free", free=s["free"])
         if s["reserved_left"]:
@@ -1296,7 +1300,8 @@ async def copia(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await msg.reply_document(InputFile(path.read_bytes(),
                                            filename=f"puzzlebot-{stamp}.sqlite3"),
                                  caption=tr(who.lang, "Backup of the database ({when}).",
-                                            when=stamp), do_quote=True)
+                                            when=moment_text(who.lang, who.svc.contest,
+                                                             who.at)), do_quote=True)
 
 
 # -- announcements ---------------------------------------------------------------------------

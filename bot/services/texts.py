@@ -111,6 +111,11 @@ def split_messages(lines: Sequence[str], limit: int = MAX_MESSAGE) -> list[str]:
     return messages
 
 
+def labelled(lang: str, label: str, value: str) -> str:
+    """"Junior: 1:47:30"; French puts a space before the colon ("Junior : 1:47:30")."""
+    return tr(lang, "{label}: {value}", label=label, value=value)
+
+
 def names(names_: Sequence[str]) -> str:
     return " / ".join(names_) if names_ else "-"
 
@@ -308,9 +313,26 @@ def _round_by_heat(lang: str, contest: Contest, heat_id: str) -> str:
     return round_name(lang, contest, heat.category, heat.round_index) if heat else heat_id
 
 
+# a weekday and a day in running text ("el sábado 3 de julio", "le samedi 3 juillet")
+_DAY_PATTERNS = {"es": "EEEE d 'de' MMMM"}
+
+
 def day_text(lang: str, day: date) -> str:
     """"Saturday 3 July" in the reader's language."""
-    return format_date(day, format="EEEE d MMMM", locale=lang)
+    return format_date(day, format=_DAY_PATTERNS.get(lang, "EEEE d MMMM"), locale=lang)
+
+
+def date_text(lang: str, day: date) -> str:
+    """"22 April 2023" as the reader writes it ("22 de abril de 2023", "22 avril 2023")."""
+    return format_date(day, format="long", locale=lang)
+
+
+def moment_text(lang: str, contest: Contest, moment: datetime) -> str:
+    """A date and time on the hall's clock in running text: "22 de abril de 2023 a las 00:00",
+    "22 avril 2023 à 00:00" (never an ISO date)."""
+    local = moment.astimezone(ZoneInfo(contest.timezone))
+    return tr(lang, "{day} at {time}", day=date_text(lang, local.date()),
+              time=local.strftime("%H:%M"))
 
 
 def bot_description(lang: str, contest: Contest, registering: bool) -> str:
@@ -448,24 +470,25 @@ def ranking_lines(
             result = (format_duration(t) if t is not None else
                       tr(lang, "{pieces} pieces", pieces=c.pieces) if c.pieces is not None
                       else tr(lang, "no result yet"))
-            line = f"{who}: {result} ({outcome_text(lang, c.outcome, c.outcome_reason)})"
+            line = labelled(lang, who,
+                            f"{result} ({outcome_text(lang, c.outcome, c.outcome_reason)})")
         elif c.outcome is not None:
-            line = f"{who}: " + outcome_text(lang, c.outcome, c.outcome_reason)
+            line = labelled(lang, who, outcome_text(lang, c.outcome, c.outcome_reason))
         elif r.finished and r.time is not None:
             # one short line a phone shows whole: how the time was made up (escape, bonus,
             # splits) is in /historial and in the exports
-            line = f"{who}: {format_duration(r.time)}"
+            line = labelled(lang, who, format_duration(r.time))
             if c.time_penalty:
                 line += " " + penalties_text(lang, contest, c.penalties, c.time_penalty)
         elif c.finish is not None and c.time_penalty:
-            line = f"{who}: " + tr(lang, "finished at {time}, but its penalties take it past the "
-                                   "time limit",
-                                   time=format_duration(c.finish)) + " " + penalties_text(
-                lang, contest, c.penalties, c.time_penalty)
+            line = labelled(lang, who, tr(lang, "finished at {time}, but its penalties take it "
+                                          "past the time limit",
+                                          time=format_duration(c.finish)) + " " + penalties_text(
+                lang, contest, c.penalties, c.time_penalty))
         elif r.competitor.pieces is not None:
-            line = f"{who}: " + tr(lang, "{pieces} pieces", pieces=r.competitor.pieces)
+            line = labelled(lang, who, tr(lang, "{pieces} pieces", pieces=r.competitor.pieces))
         else:
-            line = f"{who}: " + tr(lang, "no result yet")
+            line = labelled(lang, who, tr(lang, "no result yet"))
         if r.round is not None and len(category.rounds) > 1:
             index = next((i for i, x in enumerate(category.rounds) if x.id == r.round), None)
             if index is not None and index < len(category.rounds) - 1:
@@ -477,9 +500,9 @@ def ranking_lines(
         winners = [r for r in rows if extra.id in r.extra_prizes]
         if winners:
             lines.append(
-                f"{extra.name}: "
-                + ", ".join(f"#{r.number} {names(r.competitor.names)}" for r in winners)
-                + f" - {extra.prize}"
+                labelled(lang, extra.name,
+                         ", ".join(f"#{r.number} {names(r.competitor.names)}" for r in winners)
+                         + f" - {extra.prize}")
             )
     return lines
 
@@ -571,7 +594,7 @@ def history_lines(lang: str, contest: Contest, number: int, events: Sequence[Eve
         when = clock_time(contest, e.at) if local.date() == contest.date else tr(
             lang, "{day} at {time}", day=day_text(lang, local.date()),
             time=clock_time(contest, e.at)[:5])
-        lines.append(f"#{e.id} {when} {who} ({role}): {what}")
+        lines.append(labelled(lang, f"#{e.id} {when} {who} ({role})", what))
     return lines
 
 
