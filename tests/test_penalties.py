@@ -194,10 +194,10 @@ async def test_penalties_past_the_limit_rank_as_not_finished_when_the_file_says_
 
 @pytest.mark.parametrize("text,answer", [
     ("/penalizacion 5 lost", 'No penalty called "lost". This contest has: lost_piece, late.'),
-    ("/penalizacion 5", "Usage: /penalizacion N lost_piece|late [1-99]"),
-    ("/penalizacion 5 late 0", "Usage: /penalizacion N lost_piece|late [1-99]"),
-    ("/penalizacion 5 late 100", "Usage: /penalizacion N lost_piece|late [1-99]"),
-    ("/penalizacion 5 late +2", "Usage: /penalizacion N lost_piece|late [1-99]"),
+    ("/penalizacion 5", "Usage: /penalty N lost_piece|late [1-99]"),
+    ("/penalizacion 5 late 0", "Usage: /penalty N lost_piece|late [1-99]"),
+    ("/penalizacion 5 late 100", "Usage: /penalty N lost_piece|late [1-99]"),
+    ("/penalizacion 5 late +2", "Usage: /penalty N lost_piece|late [1-99]"),
     ("/penalizacion 99 late", "There is no entry number 99."),
 ])
 async def test_a_wrong_penalty_gets_one_clear_answer_and_records_nothing(

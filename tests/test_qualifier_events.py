@@ -144,7 +144,7 @@ async def test_each_qualifier_on_its_day_at_its_venue_then_one_final(tmp_path: P
             await h.send(VIC, f"/fin {n} {t}", PORTO + timedelta(hours=1, minutes=55))
         assert said(await h.send(BOSS, "/inicio", PORTO + timedelta(hours=3)), BOSS) == [
             "Nothing to start today: Qualifier 2 is on Friday 2 July. To start it now anyway: "
-            "/inicio teams-qualifier2"]
+            "/go teams-qualifier2"]
         assert said(await h.send(BOSS, "/inicio", VALLADOLID), BOSS) == [
             "Clock started for: teams-qualifier2."]
         for n, t in ((2, "1:00:00"), (5, "1:45:00")):

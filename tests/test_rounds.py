@@ -352,17 +352,17 @@ async def test_a_championship_over_two_days(tmp_path: Path) -> None:
             "Entry #8: Heats of Individual is over, and it has no result in it. Thank you for "
             "taking part!"]
         assert said(await h.send(BOSS, "/confirmar_ronda", over), BOSS) == [
-            "Semi-final has not been played: start its clock with /inicio solo-semi first."]
+            "Semi-final has not been played: start its clock with /go solo-semi first."]
         assert said(await h.send(BOSS, "/inicio solo-final", over), BOSS) == [
             "Final has nobody in it yet: its entrants are known once the round before is "
-            "confirmed (/confirmar_ronda)."]
+            "confirmed (/confirm_round)."]
         # /fin for a qualifier now means the semi-final, whose clock has not started
         assert said(await h.send(VIC, "/fin 5 0:20:00", over), VIC) == [
             "The clock of entry 5's category has not started yet."]
         # /inicio the day before does not start the semi-final's clock
         assert said(await h.send(BOSS, "/inicio", over), BOSS) == [
             "Nothing to start today: Semi-final is on Saturday 3 July. To start it now "
-            "anyway: /inicio solo-semi"]
+            "anyway: /go solo-semi"]
         assert said(await h.send(BOSS, "/inicio", DAY2), BOSS) == [
             "Clock started for: solo-semi."]
         at = DAY2 + timedelta(minutes=40)
@@ -383,10 +383,10 @@ async def test_a_championship_over_two_days(tmp_path: Path) -> None:
         assert said(await h.send(VIC, "/parcial 2 0:40:00", at), VIC) == [
             "Entry 2: puzzle 1 of 2 done at 0:40:00."]
         assert said(await h.send(VIC, "/parcial 2 0:50:00", at), VIC) == [
-            "Entry 2 has finished every puzzle but the last of 2: record its finish with /fin."]
+            "Entry 2 has finished every puzzle but the last of 2: record its finish with /finish."]
         assert said(await h.send(VIC, "/fin 2 0:39:00", at), VIC) == [
             "Entry 2 finished its previous puzzle at 0:40:00: a later time is needed (or "
-            "/deshacer to correct it)."]
+            "/undo to correct it)."]
         await h.send(VIC, "/fin 2 1:20:00", at)
         await h.send(VIC, "/fin 5 1:25:00", at)
         await h.send(VIC, "/piezas 1 900", at)
@@ -394,7 +394,7 @@ async def test_a_championship_over_two_days(tmp_path: Path) -> None:
         text = said(calls, BOSS)[0]
         assert text.splitlines() == [
             "Individual: Final confirmed. Final classification:",
-            "1. #2 Player 2: 1:20:00 (splits 0:40:00) - Gold",
+            "1. #2 Player 2: 1:20:00 - Gold",
             "2. #5 Player 5: 1:25:00 - Silver",
             "3. #1 Player 1: 900 pieces - Bronze",
             "4. #7 Player 7: 0:33:00 (Semi-final)",
@@ -435,7 +435,7 @@ async def test_a_contest_without_rounds_says_so(tmp_path: Path) -> None:
     try:
         await h.send(BOSS, "/start", DAY1)
         assert said(await h.send(BOSS, "/confirmar_ronda", DAY1), BOSS) == [
-            "This contest has no rounds: each category is played once, and /clasificacion "
+            "This contest has no rounds: each category is played once, and /ranking "
             "gives its ranking."]
     finally:
         await h.stop()
@@ -566,11 +566,11 @@ async def test_did_not_start_and_disqualified_are_not_placed_and_never_advance(
         await h.send(VIC, "/fin 1 0:40:00", at)
         await h.send(VIC, "/fin 2 0:41:00", at)
         assert said(await h.send(VIC, "/estado 2 dsq", at), VIC) == [
-            "Give the reason of entry 2's disqualification: /estado 2 dsq REASON"]
+            "Give the reason of entry 2's disqualification: /status 2 dsq REASON"]
         calls = await h.send(VIC, "/estado 2 dsq  pieces   taken from another table", at)
         assert said(calls, VIC) == [
             "Entry 2: disqualified (pieces taken from another table). It is not placed and "
-            "does not advance (/deshacer to take it back)."]
+            "does not advance (/undo to take it back)."]
         assert said(calls, player(2)) == [
             "Your entry is recorded as disqualified (pieces taken from another table). Ask "
             "the organisers if this is wrong."]
@@ -581,7 +581,7 @@ async def test_did_not_start_and_disqualified_are_not_placed_and_never_advance(
         assert said(await h.send(VIC, "/estado 9 dns", at), VIC) == [
             "There is no entry number 9."]
         assert said(await h.send(VIC, "/estado 1 maybe", at), VIC) == [
-            "Usage: /estado N dns|dsq|oc [REASON]"]
+            "Usage: /status N dns|dsq|oc [REASON]"]
         await h.send(BOSS, "/inicio", DAY1 + timedelta(hours=2))
         await h.send(VIC, "/fin 3 0:30:00", DAY1 + timedelta(hours=2, minutes=50))
         await h.send(VIC, "/estado 4 dns", DAY1 + timedelta(hours=2, minutes=50))
@@ -624,13 +624,13 @@ async def test_puzzles_in_any_order_chosen_from_several_pieces_over_all(
         await h.send(BOSS, "/inicio", final)
         at = final + timedelta(hours=1, minutes=50)
         assert said(await h.send(VIC, "/parcial 1 0:40:00", at), VIC) == [
-            "Which puzzle did entry 1 finish? Puzzles left: 1, 2, 3. For example: /parcial 1 "
+            "Which puzzle did entry 1 finish? Puzzles left: 1, 2, 3. For example: /split 1 "
             "1 0:40:00"]
         assert said(await h.send(VIC, "/parcial 1 3 0:40:00", at), VIC) == [
             "Entry 1: puzzle 3 done at 0:40:00 (1 of 2)."]
         assert said(await h.send(VIC, "/parcial 1 2 0:50:00", at), VIC) == [
             "Entry 1 has finished every puzzle but the last of 2: record its finish with "
-            "/fin."]
+            "/finish."]
         await h.send(VIC, "/fin 1 1:30:00", at)
         # #2 finished puzzle 2 (300 pieces) and placed 450 of another: 750 in all
         await h.send(VIC, "/parcial 2 2 0:35:00", at)
@@ -640,10 +640,14 @@ async def test_puzzles_in_any_order_chosen_from_several_pieces_over_all(
         await h.send(VIC, "/piezas 3 520", at)  # nothing finished: up to 500 + 300
         ranking = said(await h.send(BOSS, "/clasificacion solo-final", at), BOSS)[0]
         assert ranking.splitlines()[1:] == [
-            "1. #1 Player 1: 1:30:00 (splits 0:40:00)", "2. #2 Player 2: 750 pieces (splits "
-            "0:35:00)", "3. #3 Player 3: 520 pieces"], ranking
+            "1. #1 Player 1: 1:30:00", "2. #2 Player 2: 750 pieces", "3. #3 Player 3: 520 pieces"
+        ], ranking
         history = "\n".join(said(await h.send(VIC, "/historial 1", at), VIC))
         assert "split time puzzle 3 0:40:00 (Final)" in history, history
+        # the split times are in the history's last line, not on the ranking's
+        assert history.splitlines()[-1] == "Result: 1:30:00 (splits 0:40:00)"
+        history = "\n".join(said(await h.send(VIC, "/historial 2", at), VIC))
+        assert history.splitlines()[-1] == "Result: 750 pieces (splits 0:35:00)"
     finally:
         await h.stop()
 

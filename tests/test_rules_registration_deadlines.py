@@ -445,7 +445,7 @@ async def test_a_lapsed_entry_is_told_and_the_next_in_line_gets_the_place(bot: H
     calls = h.request.calls[before:]
     told = one_text(calls, ANA)
     assert "Entry #1 has lapsed: it was not paid within 7 days of registering" in told
-    assert "register again with /inscribir" in told
+    assert "register again with /register" in told
     assert "a place freed up" in one_text(calls, BEA)
     assert "lapsed: not paid in time" in line_of(await mine(h, ANA, deadline), 1)
     assert "confirmed" in line_of(await mine(h, BEA, deadline), 3)

@@ -122,7 +122,7 @@ async def test_the_separate_rankings_in_the_chat_and_the_export(tmp_path: Path) 
         await h.send(VIC, "/piezas 5 300", at)
         assert said(await h.send(VIC, "/estado 4 fc arrived after the start", at), VIC) == [
             "Entry 4: out of competition (arrived after the start). It is not placed and does "
-            "not advance (/deshacer to take it back)."]
+            "not advance (/undo to take it back)."]
         text = said(await h.send(BOSS, "/clasificacion", at), BOSS)[0]
         assert text.split("\n\n") == [
             "Open - ranking\n1. #1 Ana Adult: 0:40:00 - Cup\n2. #2 Kid Local: 0:45:00 - Medal\n"

@@ -395,10 +395,12 @@ async def historial(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     state = await who.svc.day.state(number)
     detail = result_detail(who.lang, state.competitor()) if state is not None else ""
     if state is not None and detail:
-        result = ranking_time(state.competitor())
-        lines.append(tr(who.lang, "Result: {time} ({detail})",
-                        time=format_duration(result) if result is not None else "-",
-                        detail=detail))
+        competitor = state.competitor()
+        result = ranking_time(competitor)
+        lines.append(tr(who.lang, "Result: {time} ({detail})", detail=detail,
+                        time=format_duration(result) if result is not None else
+                        tr(who.lang, "{pieces} pieces", pieces=competitor.pieces)
+                        if competitor.pieces is not None else tr(who.lang, "no result yet")))
     await reply(update, "\n".join(lines))
 
 
