@@ -226,3 +226,4 @@ def test_ticket_counts_use_the_languages_plural_forms() -> None:
     assert ntr("fr", one, many, 0) == "Coût : 0 billet."  # French: 0 is singular
     assert ntr("fr", one, many, 2) == "Coût : 2 billets."
     assert ntr("en", one, many, 1) == "Charged: 1 ticket."
+

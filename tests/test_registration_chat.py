@@ -319,7 +319,7 @@ async def test_billom_junior_age_is_taken_on_the_contest_day(billom_bot):
     assert "member 2 of 2" in accepted
     await h.send(ANA, "Tom", at)
     summary = one_text(await h.send(ANA, "2002-05-05", at), ANA)
-    assert "Léa (2000-03-11)" in summary and "Total: 10 €" in summary
+    assert "Léa (March 11, 2000)" in summary and "Total: 10 €" in summary
     final = one_text(await h.press(ANA, "reg:ok", at), ANA)
     assert "pending payment" in final
     assert [(m["name"], m["born"]) for m in member_rows(h, 1)] == [
@@ -1224,8 +1224,8 @@ async def test_a_switch_keeps_the_members_already_entered(billom_bot):
     assert data_of(h, calls) == ["reg:sw:mixte"]
     calls = await h.press(ANA, "reg:sw:mixte", at)
     summary = texts(calls)[-1]
-    assert "Category: Mixte" in summary and "1. Léa (2000-03-11)" in summary
-    assert "2. Marc (1970-01-01)" in summary and "Total: 12 €" in summary
+    assert "Category: Mixte" in summary and "1. Léa (March 11, 2000)" in summary
+    assert "2. Marc (January 1, 1970)" in summary and "Total: 12 €" in summary
     assert "Entry #1" in one_text(await h.press(ANA, "reg:ok", at), ANA)
     assert entry_rows(h)[0]["category"] == "mixte"
 

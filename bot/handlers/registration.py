@@ -181,16 +181,16 @@ def summary_text(lang: str, contest: Contest, category: Category, draft: dict[st
     lines = [tr(lang, "Please check your registration:"),
              tr(lang, "Category: {category}", category=category.name)]
     for i, m in enumerate(members, 1):
-        born = m.born.isoformat() if m.born else str(m.year)
+        born = date_text(lang, m.born) if m.born else str(m.year)
         yes = [q for q in contest.questions if q.id in m.answers]
         extra = "".join(f", {q.short(lang)}" for q in yes)
-        extra += "".join(f", {q.label_in(lang)}: {shown_value(lang, q, v)}"
+        extra += "".join(", " + labelled(lang, q.label_in(lang), shown_value(lang, q, v))
                          for q in contest.questions if (v := m.value(q.id)) is not None)
         lines.append(f"{i}. {m.name} ({born}{extra})")
     values: dict[str, str] = draft.get("values", {})
     for q in contest.questions:
         if q.id in values:
-            lines.append(f"{q.label_in(lang)}: {shown_value(lang, q, values[q.id])}")
+            lines.append(labelled(lang, q.label_in(lang), shown_value(lang, q, values[q.id])))
     lines.append(tr(lang, "Entry fee: {amount}", amount=money(f.entry, cur)))
     if f.discount:
         lines.append(ntr(lang, "Discounts: -{amount} ({n} member)",
@@ -543,7 +543,7 @@ async def _ask(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller, 
     draft = _draft(context)
     text = q.asked(who.lang)
     if not _for_entry(draft):
-        text = f"{draft['current']['name']}: {text}"
+        text = labelled(who.lang, draft["current"]["name"], text)
     if q.kind == "choice":
         buttons = [(c.shown(who.lang), f"reg:c:{index}:{k}") for k, c in enumerate(q.choices)]
         markup = _buttons([buttons[i:i + CHOICES_PER_ROW]
@@ -999,8 +999,8 @@ def status_line(lang: str, contest: Contest, entry: Entry, place: Place, total: 
     }[place.status]
     category = contest.category(entry.category)
     pay = tr(lang, "paid") if paid else tr(lang, "not paid")
-    return (f"#{entry.number} {category.name if category else entry.category}: "
-            f"{names(entry.names)} - {status} - {money(total, contest.currency)} ({pay})")
+    return labelled(lang, f"#{entry.number} {category.name if category else entry.category}",
+                    f"{names(entry.names)} - {status} - {money(total, contest.currency)} ({pay})")
 
 
 async def mis_inscripciones(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -1409,8 +1409,8 @@ async def _closing_report(app: Any, svc: Services, regs: Registrations, now: dat
         lines = [tr(lang, "Registrations are closed. Entries left without a place, to be "
                     "refunded ({when}):", when=contest.registration.left_out_refund or "-")]
         for s in left_out:
-            lines.append(f"#{s.entry.number} {names(s.entry.names)}: "
-                         f"{money(s.fee.total, contest.currency)}")
+            lines.append(labelled(lang, f"#{s.entry.number} {names(s.entry.names)}",
+                                  money(s.fee.total, contest.currency)))
         if not left_out:
             lines.append(tr(lang, "None: every paid entry has a place."))
         await post_text(app.bot, organiser_id, "\n".join(lines), PRIORITY_COPY)
