@@ -83,6 +83,7 @@ class Line:
     to: list[str] = field(default_factory=list)
     arrived: datetime | None = None
     after: datetime | None = None
+    phones: int | None = None  # to an entry's phone: the entry (its first phone)
 
     def order(self) -> tuple[datetime, int]:
         assert self.at is not None, "a line printed before its moment was worked out"
@@ -154,8 +155,8 @@ class Rehearsal:
     def _on_call(self, call: Call) -> None:
         """What the bot sends by itself (notices, alerts, the volunteers' lines), gathered as
         lines of their own. An answer quotes the message it answers (``reply_parameters``): it
-        is printed with that message by whoever played it, never here; the partner's phone
-        gets a copy of it, not printed either."""
+        is printed with that message by whoever played it, never here; nor is the partner's
+        copy of it (``flush``)."""
         if call.method != "sendMessage" or self.clock is None:
             return
         chat = call.chat_id
@@ -164,8 +165,6 @@ class Rehearsal:
             if team is not None:
                 self._answered.setdefault(team.phones[0].id, set()).add(call.text)
             return
-        if team is not None and call.text in self._answered.get(team.phones[0].id, ()):
-            return  # the copy of an answer, on the partner's phone
         to = self._recipient(chat)
         if to is None:
             return
@@ -177,7 +176,8 @@ class Rehearsal:
         at = None if self._on_the_day else self._last_at
         self._seq += 1
         self._lines.append(Line(at, self._seq, call.text.splitlines() or [""], said=call.text,
-                                to=[to], arrived=self.clock.now(), after=self._last_at))
+                                to=[to], arrived=self.clock.now(), after=self._last_at,
+                                phones=team.phones[0].id if team is not None else None))
 
     def _recipient(self, chat: int | None) -> str | None:
         if chat == ORGANISER_ID:
@@ -197,7 +197,10 @@ class Rehearsal:
             moments = await self._timer_moments()
             for line in pending:
                 line.at = self._moment_of(line, moments)
-        lines, self._lines = self._lines, []
+        # the partner's copy of an answer (it may reach the server before the answer does)
+        lines = [line for line in self._lines if line.phones is None
+                 or line.said not in self._answered.get(line.phones, ())]
+        self._lines = []
         shown: list[Line] = []
         said: dict[str, Line] = {}  # since the last message played
         for line in sorted(lines, key=Line.order):
@@ -397,7 +400,9 @@ class Rehearsal:
     def _names(self, team: Team) -> str:
         return f"#{team.number or '?'} " + " / ".join(n for n, _ in team.members)
 
-    async def registrations(self) -> None:
+    async def registrations(self) -> list[Call]:
+        """Every entry registers in the chat, partners open the link, entries pay; the
+        organiser's ``/inscritos`` at the end (its answer, printed once all is said)."""
         self.say(f"Registrations ({len(self.teams)} entries, in the chat):")
         for team in sorted(self.teams, key=lambda t: t.registered_at or datetime.min):
             await self.register(team)
@@ -421,12 +426,7 @@ class Rehearsal:
         last = max([t.registered_at for t in self.teams if t.registered_at]
                    + [t.paid_at + timedelta(hours=10) for t in self.teams if t.paid_at]
                    ) + timedelta(days=1)
-        replies = await self.send(self.organiser, "/inscritos", last)
-        await self.flush()
-        self.say("Places:")
-        for c in replies:
-            for line in c.text.splitlines():
-                self.say(f"  {line}")
+        return await self.send(self.organiser, "/inscritos", last)
 
     # -- the day -----------------------------------------------------------------------------
 
@@ -586,10 +586,14 @@ class Rehearsal:
             # registrations happen weeks before the day, at their own message dates
             await self.start_bot(simulated_start, 1.0)
             await self.send(self.organiser, "/start", simulated_start - timedelta(days=60))
-            await self.registrations()
+            places = await self.registrations()
             # the laptop goes to the hall: the bot restarts with its clock on the day
             await self.stop_bot()
             await self.flush()
+            self.say("Places:")
+            for c in places:
+                for line in c.text.splitlines():
+                    self.say(f"  {line}")
             self._on_the_day = True
             await self.start_bot(simulated_start, speed)
             for v in self.volunteers:
