@@ -15,7 +15,7 @@ import pytest
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
 
 from bot.handlers import outbox
-from bot.handlers.outbox import Limits, Sender
+from bot.handlers.outbox import TELEGRAM_LIMITS, Limits, Sender
 from bot.storage.store import (
     PRIORITY_ANSWER,
     PRIORITY_BULK,
@@ -389,3 +389,15 @@ async def test_a_line_for_every_volunteer_goes_to_each_in_their_language_and_in_
     finally:
         await sender.stop()
         await store.close()
+
+
+def test_a_rehearsal_paces_per_simulated_second():
+    """At 600 times the speed, Telegram's one message a second to a chat is 600 a real second:
+    a notice waits what it would on the day, not ten simulated minutes."""
+    fast = TELEGRAM_LIMITS.faster(600)
+    assert fast.private == TELEGRAM_LIMITS.private * 600
+    assert fast.overall == TELEGRAM_LIMITS.overall * 600
+    assert fast.group == TELEGRAM_LIMITS.group * 600
+    assert fast.refusal_every == TELEGRAM_LIMITS.refusal_every / 600
+    assert fast.burst == TELEGRAM_LIMITS.burst
+    assert TELEGRAM_LIMITS.faster(1) == TELEGRAM_LIMITS

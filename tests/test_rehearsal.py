@@ -5,14 +5,22 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import os
+import re
 import subprocess
 import sys
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from bot.harness.rehearsal import Rehearsal
+from bot.harness.actions import Action, Person
+from bot.harness.fakeapi import Call
+from bot.harness.rehearsal import VOLUNTEER_IDS, Rehearsal
+from bot.storage.store import Store
+from bot.support.wallclock import WallClock
 from tests.conftest import BILLOM, CASTRILLO, ROOT
+
+MADRID = ZoneInfo("Europe/Madrid")
 
 
 def plan(seed: int, contest=CASTRILLO):
@@ -57,6 +65,13 @@ def test_demo_runs_a_whole_day_and_leaves_the_database(tmp_path):
     assert "/inicio" in out and "Rankings:" in out
     assert "Adultos parejas - clasificación" in out
     assert "all checked against the spec: OK" in out and "errors in the bot's log: none" in out
+    # the day in clock order; each clock alert at its moment, as its own line, never as the
+    # answer to someone's message
+    lines = day_lines(out)
+    assert [line[3:11] for line in lines] == sorted(line[3:11] for line in lines)
+    alerts = [line for line in lines if "minutos." in line or "se acabó el tiempo!" in line]
+    assert alerts and all(re.match(r"  \[\d\d:\d\d:00\] bot -> ", line) for line in alerts)
+    assert not any(" -> " in line.split(": ")[1] for line in alerts)
     assert db.exists()
     env.update({"PUZZLEBOT_CONTEST": str(CASTRILLO), "PUZZLEBOT_DB": str(db)})
     export = subprocess.run([sys.executable, "-m", "bot", "export", "results"], cwd=ROOT,
@@ -98,3 +113,158 @@ def test_the_championship_rehearsal_plays_every_round_and_advances(tmp_path):
     rows = list(csv.DictReader(io.StringIO(export.stdout)))
     firsts = {r["category"] for r in rows if r["position"] == "1"}
     assert firsts == {"solo", "pairs", "teams"}, rows
+
+
+def day_lines(out: str) -> list[str]:
+    """The day's lines of a transcript, as printed (those with a clock time)."""
+    day = out.split("The day (")[1].split("Rankings:")[0]
+    return [line for line in day.splitlines() if re.match(r"  \[\d\d:\d\d:\d\d\] ", line)]
+
+
+class Stopped(WallClock):
+    """The rehearsal's clock, stopped at ``simulated_start``, fast (as a rehearsal's)."""
+
+    def now(self) -> datetime:
+        assert self.simulated_start is not None
+        return self.simulated_start
+
+    def seconds_until(self, when: datetime) -> float:
+        return 0.0
+
+
+class Played:
+    """A rehearsal on the day without a bot: the test says what the bot sends while each message
+    is played (before it reaches the bot, and once it has), at the simulated moment the test
+    sets. Its lines are printed as ``python -m bot demo`` prints them."""
+
+    def __init__(self, db: str) -> None:
+        self.r = Rehearsal(str(CASTRILLO), 10, 1, db, out=io.StringIO())
+        self.r.plan_teams()
+        for i, team in enumerate(self.r.teams, 1):
+            team.number = i
+        self.r._on_the_day = True
+        self.script: dict[str, tuple[datetime, list[tuple[int, str] | datetime],
+                                     list[tuple[int, str]]]] = {}
+        self.r.api.reply_to = self.reply_to  # type: ignore[method-assign]
+        self.at(datetime(2023, 4, 22, 10, 0, tzinfo=MADRID))
+
+    def at(self, moment: datetime) -> None:
+        """The clock shows ``moment`` until told otherwise; a message is never waited for."""
+        self.r.clock = Stopped(moment, 0.0, 600.0)
+
+    def bot_says(self, chat: int, text: str, replies_to: int | None = None) -> None:
+        params: dict[str, object] = {"chat_id": chat, "text": text}
+        if replies_to is not None:
+            params["reply_parameters"] = json.dumps({"message_id": replies_to})
+        self.r._on_call(Call("sendMessage", params, datetime.now(ZoneInfo("UTC"))))
+
+    def when(self, text: str, clock: datetime, before: list[tuple[int, str] | datetime],
+             answered: list[tuple[int, str]]) -> None:
+        """When ``text`` is played, the bot says ``before`` before it reaches the bot (at the
+        moments listed among them), then ``answered`` with the clock at ``clock`` (an item
+        "ANSWER ..." quotes it)."""
+        self.script[text] = (clock, before, answered)
+
+    async def reply_to(self, user, text: str, date: datetime, timeout: float = 10.0
+                       ) -> list[Call]:
+        clock, before, answered = self.script[text]
+        for item in before:  # a moment: the clock shows it from then on
+            if isinstance(item, datetime):
+                self.at(item)
+            else:
+                self.bot_says(*item)
+        self.at(clock)
+        api = self.r.api
+        api.last_message += 1  # it reaches the bot
+        mine = []
+        for chat, said in answered:
+            quoted = said.startswith("ANSWER ")
+            said = said.removeprefix("ANSWER ")
+            self.bot_says(chat, said, api.last_message if quoted else None)
+            params = {"chat_id": chat, "text": said}
+            if quoted:
+                params["reply_parameters"] = json.dumps({"message_id": api.last_message})
+            if chat == user["id"]:
+                mine.append(Call("sendMessage", params, datetime.now(ZoneInfo("UTC"))))
+        return mine  # as the fake server gives them: to that chat, in the order they came
+
+    async def play(self, *actions: tuple[datetime, Person, str]) -> str:
+        await self.r.play([Action(at, i, who, text) for i, (at, who, text)
+                           in enumerate(actions, 1)])
+        out = self.r.out
+        assert isinstance(out, io.StringIO)
+        return out.getvalue()
+
+
+async def record_alert(db: str, at: datetime, category: str, minutes: int) -> None:
+    """What the bot records when its clock alert goes off (``alert_job``)."""
+    store = await Store.open(db)
+    try:
+        async with store.transaction() as tx:
+            await tx.add_event(at=at, kind="alert", role="system", category=category,
+                               ref=f"alert:{category}:{minutes}")
+    finally:
+        await store.close()
+
+
+def madrid(hour: int, minute: int, second: int = 0) -> datetime:
+    return datetime(2023, 4, 22, hour, minute, second, tzinfo=MADRID)
+
+
+async def test_an_answer_is_printed_with_the_message_it_answers_not_the_alert_before_it(
+        tmp_path):
+    """The issue's transcript: ``/piezas 14 406 -> Adultos parejas: se acabó el tiempo!``. The
+    alert reached the volunteer's chat first; the answer is what quotes the message."""
+    p = Played(str(tmp_path / "r.sqlite3"))
+    volunteer = p.r.volunteers[0]
+    p.when("/piezas 4 406", madrid(13, 2), [], [
+        (volunteer.id, "Adultos parejas: time is up!"),
+        (volunteer.id, "ANSWER Entry 4: 406 pieces."),
+    ])
+    out = await p.play((madrid(13, 2), volunteer, "/piezas 4 406"))
+    assert out.splitlines() == [
+        "  [13:02:00] volunteer 1: /piezas 4 406 -> Entry 4: 406 pieces.",
+        "  [13:02:00] bot -> volunteers: Adultos parejas: time is up!",
+    ]
+
+
+async def test_no_answer_is_said_so_not_taken_from_another_message(tmp_path):
+    p = Played(str(tmp_path / "r.sqlite3"))
+    volunteer = p.r.volunteers[0]
+    p.when("/piezas 4 406", madrid(13, 2), [], [(volunteer.id, "Adultos parejas: time is up!")])
+    out = await p.play((madrid(13, 2), volunteer, "/piezas 4 406"))
+    assert "  [13:02:00] volunteer 1: /piezas 4 406 -> (no answer)" in out.splitlines()
+
+
+async def test_an_alert_is_printed_at_its_moment_once_for_everyone_who_got_it(tmp_path):
+    """The alert of 13:00 reached the phones late (the sender paces what it owes, the clock runs
+    fast): printed at 13:00:00, between the messages played before and after it, one line for
+    both phones of the entry and the volunteers; the partner's copy of an answer is not a line
+    of its own, the volunteers' line about a message is printed at its date."""
+    db = str(tmp_path / "r.sqlite3")
+    p = Played(db)
+    team = next(t for t in p.r.teams if len(t.phones) == 2)
+    phone, partner = team.phones
+    n = team.number
+    vol1, vol2 = p.r.volunteers
+    await record_alert(db, madrid(13, 0), "parejas", 0)
+    alert = "Adultos parejas: time is up!"
+    p.when("/listo", madrid(12, 54, 43), [], [
+        (phone.id, "ANSWER Noted: finished."),
+        (partner.id, "Noted: finished."),  # the partner's copy
+    ])
+    p.when(f"/fin {n}", madrid(13, 1, 30), [
+        madrid(12, 55, 10),  # the line about /listo, once it was answered
+        (VOLUNTEER_IDS[0], f"FINISHED? #{n} says done at 12:54:43"),
+        madrid(13, 0, 7),  # the harness is late: the alert comes before /fin is played
+        (phone.id, alert), (partner.id, alert), (VOLUNTEER_IDS[0], alert),
+        (VOLUNTEER_IDS[1], alert),
+    ], [(vol2.id, f"ANSWER Entry {n} finished at 2:54:43.")])
+    out = await p.play((madrid(12, 54, 43), phone, "/listo"),
+                       (madrid(13, 0, 30), vol2, f"/fin {n}"))
+    assert out.splitlines() == [
+        f"  [12:54:43] #{n} {phone.name}: /listo -> Noted: finished.",
+        f"  [12:54:43] bot -> volunteers: FINISHED? #{n} says done at 12:54:43",
+        f"  [13:00:00] bot -> #{n} and volunteers: {alert}",
+        f"  [13:00:30] volunteer 2: /fin {n} -> Entry {n} finished at 2:54:43.",
+    ]

@@ -31,7 +31,7 @@ from bot.handlers.commands import names_for
 from bot.handlers.common import Services, attach_sender, staff_recipients
 from bot.handlers.jobs import schedule_contest_jobs, watch_the_clock
 from bot.handlers.menus import schedule_menu_changes, set_default_menus
-from bot.handlers.outbox import TELEGRAM_LIMITS, Sender
+from bot.handlers.outbox import STAFF_GAP, TELEGRAM_LIMITS, Sender
 from bot.services.config import Config, base_url
 from bot.services.contest_day import ContestDay
 from bot.services.registrations import Registrations
@@ -129,8 +129,10 @@ def build_application(
         builder = builder.request(request)
     if updates_request is not None:
         builder = builder.get_updates_request(updates_request)
-    if rate_limiter:
-        builder = builder.rate_limiter(AIORateLimiter(max_retries=3))
+    if rate_limiter:  # per simulated second in a rehearsal (speed 1 for real), as the sender
+        builder = builder.rate_limiter(AIORateLimiter(
+            overall_time_period=1 / CLOCK.speed, group_time_period=60 / CLOCK.speed,
+            max_retries=3))
     handle = StoreHandle(config.db_path)
     builder = builder.persistence(SQLitePersistence(handle.get))
     builder = builder.post_init(_post_init).post_stop(_stop_sending)
@@ -187,12 +189,15 @@ def tune_gc() -> None:
 async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     svc: Services = app.bot_data.get("services") or await open_services(app)
     # what people are owed goes out from the outbox, paced within Telegram's limits when the
-    # bot talks to Telegram (AIORateLimiter on); the tests' and the benchmark's fake has none
+    # bot talks to Telegram (AIORateLimiter on); the tests' and the benchmark's fake has none.
+    # In a rehearsal the pace is per simulated second, as the rest of the day (speed 1 for real)
     processor = app.update_processor
     sender = Sender(app.bot, svc.store,
-                    TELEGRAM_LIMITS if app.bot.rate_limiter is not None else None,
+                    TELEGRAM_LIMITS.faster(CLOCK.speed) if app.bot.rate_limiter is not None
+                    else None,
                     quiet=processor.idle if isinstance(processor, PerChatUpdateProcessor)
-                    else None, recipients=partial(staff_recipients, svc))
+                    else None, recipients=partial(staff_recipients, svc),
+                    staff_gap=STAFF_GAP / CLOCK.speed)
     app.bot_data["sender"] = sender
     attach_sender(app.bot, sender)
     # a press waiting since before a restart is not stamped earlier than what was recorded

@@ -53,7 +53,7 @@ import logging
 import warnings
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -150,6 +150,14 @@ class Limits:
     refusal_burst: int = 5  # refusals of commands an account may not use, per chat...
     refusal_every: float = 15.0  # ...then one every this many seconds (``Sender.admit``)
 
+    def faster(self, speed: float) -> Limits:
+        """The same limits for a clock running ``speed`` times faster (a rehearsal's): Telegram's
+        rates per simulated second, so that a notice waits in the rehearsal what it would wait on
+        the day (at real rates, one second between two messages to a chat would be ten
+        simulated minutes)."""
+        return replace(self, overall=self.overall * speed, private=self.private * speed,
+                       group=self.group * speed, refusal_every=self.refusal_every / speed)
+
 
 TELEGRAM_LIMITS = Limits()
 
@@ -193,7 +201,7 @@ class Sender:
 
     def __init__(self, bot: Bot, store: Store, limits: Limits | None = TELEGRAM_LIMITS,
                  quiet: asyncio.Event | None = None,
-                 recipients: Recipients | None = None) -> None:
+                 recipients: Recipients | None = None, staff_gap: float = STAFF_GAP) -> None:
         self._bot = bot
         self.store = store
         self._limits = limits
@@ -224,6 +232,7 @@ class Sender:
         # out joined (at the start's rush, one message listing five requests, not five)
         self._quiet = quiet
         self._last_line: dict[int, float] = {}
+        self._staff_gap = staff_gap
         self._recipients = recipients
         # rows for every volunteer, to expand, and the messages that came after them
         self._fanouts: list[_Item] = []
@@ -424,7 +433,7 @@ class Sender:
             head = queue[0].message
             if busy and head.grouping is not None and urgency >= head.priority:
                 # held (unless something more urgent waits behind it): more lines may join
-                gap = self._last_line.get(chat, -STAFF_GAP) + STAFF_GAP - now
+                gap = self._last_line.get(chat, -self._staff_gap) + self._staff_gap - now
                 if gap > 0:
                     self._held = True
                     soonest = gap if soonest is None else min(soonest, gap)
@@ -612,4 +621,5 @@ class Sender:
                 tx.prune_outbox(now - timedelta(seconds=OUTBOX_KEEP_SECONDS))
 
 
-__all__ = ["PRIORITY_ANSWER", "Limits", "Sender", "TELEGRAM_LIMITS", "not_delivered"]
+__all__ = ["PRIORITY_ANSWER", "STAFF_GAP", "Limits", "Sender", "TELEGRAM_LIMITS",
+           "not_delivered"]

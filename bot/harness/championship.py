@@ -177,6 +177,7 @@ class Championship:
             first = min(s.start for s in sessions)
             if index > 0:  # the laptop comes back to the hall the next day
                 await reh.stop_bot()
+                await reh.flush()  # what it sent before it stopped: the day before
                 await reh.start_bot(first - timedelta(minutes=30),
                                     max(1.0, DAY_SPAN / reh.day_seconds))
             reh.say("")
@@ -184,12 +185,11 @@ class Championship:
             while sessions:
                 actions = self.plan(sessions)
                 await reh.play(actions)
-                reh._flush()
                 last_moment = actions[-1].at
                 sessions = await self.sessions(day)
         if last_moment is not None:
             replies = await reh.send(reh.organiser, "/clasificacion",
                                      last_moment + timedelta(minutes=10))
-            final = [c for c in replies if c.replies_to is not None]
+            final = replies
         return final
 

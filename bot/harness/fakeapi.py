@@ -274,6 +274,7 @@ class FakeBotAPI:
         self.deliveries: dict[int, int] = {}  # update_id -> times handed out by getUpdates
         self._next_update = 1
         self._next_message = 1
+        self.last_message = 0  # the last message a person sent (or whose button they pressed)
         self._changed = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self.port = 0
@@ -434,11 +435,13 @@ class FakeBotAPI:
         if text.startswith("/"):
             message["entities"] = [{"type": "bot_command", "offset": 0,
                                     "length": len(text.split()[0])}]
+        self.last_message = self._next_message
         return self._push({"message": message})
 
     def press(self, user: dict[str, Any], data: str, date: datetime | None = None) -> int:
         """A person taps an inline button with ``data`` (on a message dated ``date``)."""
         self._next_message += 1
+        self.last_message = self._next_message
         when = date or datetime.now(UTC)
         return self._push({"callback_query": {
             "id": str(self._next_message), "from": user, "chat_instance": "1", "data": data,

@@ -17,7 +17,8 @@ import random
 import re
 import sys
 import time
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from datetime import time as dtime
 from pathlib import Path
@@ -58,6 +59,47 @@ class Team:
     paid_at: datetime | None = None
 
 
+@dataclass
+class Window:
+    """A message being played, from ``actor``, dated ``at``; ``mark`` is the fake server's
+    last message before it (until it is sent, what the bot says is about the one before)."""
+
+    actor: Person
+    at: datetime
+    mark: int
+
+
+@dataclass
+class Line:
+    """A line of the transcript (and the lines under it), printed at ``at``; ``seq`` orders the
+    lines of one moment. A message the bot sent by itself has ``said`` (its text) and ``to``
+    (who got it); its ``at`` is None until worked out (``Rehearsal.flush``) from when it
+    ``arrived`` (simulated time) after the message played ``after``."""
+
+    at: datetime | None
+    seq: int
+    text: list[str]
+    said: str = ""
+    to: list[str] = field(default_factory=list)
+    arrived: datetime | None = None
+    after: datetime | None = None
+    phones: int | None = None  # to an entry's phone: the entry (its first phone)
+
+    def order(self) -> tuple[datetime, int]:
+        assert self.at is not None, "a line printed before its moment was worked out"
+        return self.at, self.seq
+
+
+def _recipients(to: list[str]) -> str:
+    """``#3, #12 and volunteers``: the entries in order, then the staff (the organisers get the
+    volunteers' lines too: "organiser" alone only when no volunteer got it)."""
+    entries = sorted((t for t in to if t.startswith("#")),
+                     key=lambda t: int(t[1:]) if t[1:].isdigit() else 0)
+    staff = ["volunteers"] if "volunteers" in to else [t for t in to if t == "organiser"]
+    names = entries + staff
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 class Rehearsal:
     def __init__(self, contest_path: str, entries: int, seed: int, db_path: str,
                  out: TextIO = sys.stdout, day_seconds: float = 22.0, kills: int = 0) -> None:
@@ -82,9 +124,15 @@ class Rehearsal:
         self.clock: WallClock | None = None
         self._next_user = 100
         self._order = 0
-        self._current: Person | None = None
-        self._last_unsolicited: tuple[int, str] | None = None
-        self._deferred: list[str] = []
+        # the transcript: lines gathered with their moments, printed in that order (``flush``)
+        self._lines: list[Line] = []
+        self._seq = 0
+        self._window: Window | None = None  # the message being answered, while it is
+        self._last_at: datetime | None = None  # the date of the last message played
+        self._next_at: datetime | None = None  # the date of the next one, on the day
+        self._answered: dict[int, set[str]] = {}  # by entry's first phone: its answers
+        self._on_the_day = False  # registrations are printed by date, the day by clock time
+        self.last_seq = 0  # the place of the last message played, for its line
 
     # -- output ----------------------------------------------------------------------------
 
@@ -92,59 +140,112 @@ class Rehearsal:
         print(text, file=self.out, flush=True)
 
     def stamp(self, moment: datetime) -> str:
+        if not self._on_the_day:
+            return f"{moment.astimezone(self.tz):%Y-%m-%d %H:%M}"
         return moment.astimezone(self.tz).strftime("%H:%M:%S")
 
-    def _tell(self, line: str) -> None:
-        """A line of what the bot sent by itself: while an action is being played, printed
-        after that action's own line (the day reads in the order things happened)."""
-        if self._current is not None:
-            self._deferred.append(line)
-        else:
-            self.say(line)
-
-    def _flush(self) -> None:
-        lines, self._deferred = self._deferred, []
-        for line in lines:
-            self.say(line)
+    def line(self, at: datetime, text: str, *more: str, seq: int | None = None) -> None:
+        """A line of the transcript at ``at`` (``seq``: its place among lines of the same
+        moment; by default after them), and lines under it; printed by ``flush``."""
+        if seq is None:
+            self._seq += 1
+            seq = self._seq
+        self._lines.append(Line(at, seq, [text, *more]))
 
     def _on_call(self, call: Call) -> None:
-        """Messages the bot sends by itself (notices, the handover, announcements)."""
+        """What the bot sends by itself (notices, alerts, the volunteers' lines), gathered as
+        lines of their own. An answer quotes the message it answers (``reply_parameters``): it
+        is printed with that message by whoever played it, never here; nor is the partner's
+        copy of it (``flush``)."""
         if call.method != "sendMessage" or self.clock is None:
             return
         chat = call.chat_id
-        if self._current is not None and chat == self._current.id and call.replies_to:
-            return  # the answer to the action being played: printed with it
-        if chat == VOLUNTEER_IDS[0] and "\n" in call.text:  # the handover, as volunteer 1 sees it
-            self._tell_volunteers(call.text)
-        elif not self._a_partners_copy(chat):
-            self._tell_team(call)
-
-    def _tell_volunteers(self, text: str) -> None:
-        assert self.clock is not None
-        lines = text.splitlines()
-        self._tell(f"  [{self.stamp(self.clock.now())}] to the volunteers: {lines[0]}")
-        for line in lines[1:]:
-            self._tell(f"      {line}")
-
-    def _a_partners_copy(self, chat: int | None) -> bool:
-        """The partner's phone gets a copy of the answer to the action being played."""
-        current = self._current
-        return current is not None and any(
-            current in t.phones and any(p.id == chat for p in t.phones) for t in self.teams)
-
-    def _tell_team(self, call: Call) -> None:
-        assert self.clock is not None
-        team = next((t for t in self.teams if any(p.id == call.chat_id for p in t.phones)), None)
-        if team is None or not self._is_unsolicited(call):
+        team = next((t for t in self.teams if any(p.id == chat for p in t.phones)), None)
+        if call.replies_to is not None:
+            if team is not None:
+                self._answered.setdefault(team.phones[0].id, set()).add(call.text)
             return
-        first = call.text.splitlines()[0]
-        if self._last_unsolicited == (team.number, first):
-            return  # the partner's phone gets the same message
-        self._last_unsolicited = (team.number, first)
-        self._tell(f"  [{self.stamp(self.clock.now())}] bot -> #{team.number}: {first}")
+        to = self._recipient(chat)
+        if to is None:
+            return
+        window = self._window
+        if window is not None and self.api.last_message != window.mark:  # sent: being answered
+            self._last_at = window.at
+        # on the day its moment is worked out when printed (``_moment_of``); weeks before it,
+        # it is the date of the message played last
+        at = None if self._on_the_day else self._last_at
+        self._seq += 1
+        self._lines.append(Line(at, self._seq, call.text.splitlines() or [""], said=call.text,
+                                to=[to], arrived=self.clock.now(), after=self._last_at,
+                                phones=team.phones[0].id if team is not None else None))
 
-    def _is_unsolicited(self, call: Call) -> bool:
-        return self._current is None or call.chat_id != self._current.id
+    def _recipient(self, chat: int | None) -> str | None:
+        if chat == ORGANISER_ID:
+            return "organiser"
+        if chat in VOLUNTEER_IDS:
+            return "volunteers"
+        team = next((t for t in self.teams if any(p.id == chat for p in t.phones)), None)
+        return f"#{team.number or '?'}" if team is not None else None
+
+    async def flush(self) -> None:
+        """Print the lines gathered, in the order of the moments they belong to (the bot's own
+        messages merged: the same text to several phones, and to the volunteers, is one
+        line)."""
+        await self.api.settle(quiet=0.1)  # what the last message played made the bot say
+        pending = [line for line in self._lines if line.at is None]
+        if pending:
+            moments = await self._timer_moments()
+            for line in pending:
+                line.at = self._moment_of(line, moments)
+        # the partner's copy of an answer (it may reach the server before the answer does)
+        lines = [line for line in self._lines if line.phones is None
+                 or line.said not in self._answered.get(line.phones, ())]
+        self._lines = []
+        shown: list[Line] = []
+        said: dict[str, Line] = {}  # since the last message played
+        for line in sorted(lines, key=Line.order):
+            if not line.said:
+                said.clear()
+                shown.append(line)
+            elif line.said in said:
+                same = said[line.said]
+                same.to.extend(t for t in line.to if t not in same.to)
+            else:
+                said[line.said] = line
+                shown.append(line)
+        for line in shown:
+            assert line.at is not None
+            head = line.text[0]
+            if line.said:
+                head = f"bot -> {_recipients(line.to)}: {head}"
+            self.say(f"  [{self.stamp(line.at)}] {head}")
+            for more in line.text[1:]:
+                self.say(f"      {more}")
+
+    async def _timer_moments(self) -> list[tuple[datetime, str | None]]:
+        """The bot's timers that went off, as it recorded them (the contest clock's moments, to
+        the second): clock alerts and the escape's handover (to anyone), cooldown notices (to
+        their entry, ``#N``)."""
+        store = await Store.open(self.db_path)
+        try:
+            events = await store.events(kinds=["alert", "notice", "handover"])
+        finally:
+            await store.close()
+        return sorted((e.at, f"#{e.entry}" if e.kind == "notice" else None) for e in events)
+
+    def _moment_of(self, line: Line, timers: list[tuple[datetime, str | None]]) -> datetime:
+        """When a message the bot sent by itself, after the message played last had its answer,
+        belongs: the moment of the timer that sent it (the latest one gone off for its
+        recipient since that message's date, by the time it arrived), else that message's
+        date (what the bot still had to say about it: the partner's copy, the volunteers'
+        line; the sender paces them)."""
+        assert line.arrived is not None and self.clock is not None
+        early = timedelta(seconds=1 + 0.02 * self.clock.speed)  # a timer firing a hair early
+        due = [m for m, to in timers if (to is None or to in line.to)
+               and (line.after is None or m >= line.after) and m <= line.arrived + early]
+        if due:
+            return max(due)
+        return line.after or line.arrived
 
     # -- the bot process ---------------------------------------------------------------------
 
@@ -167,23 +268,26 @@ class Rehearsal:
     # -- talking ---------------------------------------------------------------------------
 
     async def send(self, who: Person, text: str, at: datetime) -> list[Call]:
-        self._flush()
-        self._current = who
-        try:
-            calls = await self.api.reply_to(who.user(), text, at, timeout=15)
-        finally:
-            self._current = None
-        return [c for c in calls if c.method == "sendMessage"]
+        """``who`` sends ``text`` dated ``at``: the bot's answers to it (what quotes it)."""
+        return await self._play(who, at, lambda: self.api.reply_to(who.user(), text, at,
+                                                                    timeout=15))
 
     async def press(self, who: Person, data: str, at: datetime) -> list[Call]:
-        self._flush()
-        self._current = who
+        return await self._play(who, at, lambda: self.api.press_and_wait(
+            who.user(), data, at, timeout=15, answer_timeout=2))
+
+    async def _play(self, who: Person, at: datetime,
+                    go: Callable[[], Awaitable[list[Call]]]) -> list[Call]:
+        self._seq += 1
+        self.last_seq = self._seq
+        self._window = Window(who, at, self.api.last_message)
         try:
-            calls = await self.api.press_and_wait(who.user(), data, at, timeout=15,
-                                                  answer_timeout=2)
+            calls = await go()
         finally:
-            self._current = None
-        return [c for c in calls if c.method == "sendMessage"]
+            self._window = None
+            self._last_at = at
+        message = self.api.last_message
+        return [c for c in calls if c.method == "sendMessage" and c.replies_to == message]
 
     def new_person(self, name: str) -> Person:
         self._next_user += 1
@@ -279,10 +383,9 @@ class Rehearsal:
         team.join_code = link.split("?start=")[-1].rstrip(".") if link else ""
         status = replies[0].text.splitlines()[0] if replies else "(no answer)"
         if not number:  # refused: say so, with the bot's reason
-            self.say(f"  [{at.astimezone(self.tz):%Y-%m-%d %H:%M}] "
-                     f"{' / '.join(n for n, _ in team.members)} -> refused: {status}")
+            self.line(at, f"{' / '.join(n for n, _ in team.members)} -> refused: {status}")
             return
-        self.say(f"  [{at.astimezone(self.tz):%Y-%m-%d %H:%M}] {self._names(team)} -> {status}")
+        self.line(at, f"{self._names(team)} -> {status}")
 
     async def answer(self, phone: Person, index: int, yes: bool, pick: int,
                      at: datetime) -> None:
@@ -299,7 +402,9 @@ class Rehearsal:
     def _names(self, team: Team) -> str:
         return f"#{team.number or '?'} " + " / ".join(n for n, _ in team.members)
 
-    async def registrations(self) -> None:
+    async def registrations(self) -> list[Call]:
+        """Every entry registers in the chat, partners open the link, entries pay; the
+        organiser's ``/inscritos`` at the end (its answer, printed once all is said)."""
         self.say(f"Registrations ({len(self.teams)} entries, in the chat):")
         for team in sorted(self.teams, key=lambda t: t.registered_at or datetime.min):
             await self.register(team)
@@ -323,11 +428,7 @@ class Rehearsal:
         last = max([t.registered_at for t in self.teams if t.registered_at]
                    + [t.paid_at + timedelta(hours=10) for t in self.teams if t.paid_at]
                    ) + timedelta(days=1)
-        replies = await self.send(self.organiser, "/inscritos", last)
-        self.say("Places:")
-        for c in replies:
-            for line in c.text.splitlines():
-                self.say(f"  {line}")
+        return await self.send(self.organiser, "/inscritos", last)
 
     # -- the day -----------------------------------------------------------------------------
 
@@ -414,8 +515,10 @@ class Rehearsal:
         assert self.clock is not None
         await self.bot.kill()
         self.kills_done += 1
-        self.say(f"  [{self.stamp(self.clock.now())}] *** the bot is killed (SIGKILL) and "
-                 "restarted ***")
+        now = self.clock.now()
+        if self._next_at is not None:
+            now = min(now, self._next_at)
+        self.line(now, "*** the bot is killed (SIGKILL) and restarted ***")
         clock = self.clock
         await self.start_bot(clock.simulated_start or self.start_moment(), clock.speed,
                              real_start=clock.real_start)
@@ -427,6 +530,7 @@ class Rehearsal:
         kill_before = set(chaos.sample(range(1, max(2, len(actions) - 1)),
                                        min(self.kills, max(0, len(actions) - 2))))
         for index, action in enumerate(actions):
+            self._next_at = action.at  # what the bot says meanwhile came before it
             if index in kill_before:
                 await self.api.settle(quiet=0.1)  # between two actions, as in the hall
                 await self.kill_and_restart()
@@ -434,27 +538,22 @@ class Rehearsal:
             if wait > 0:
                 await asyncio.sleep(wait)
             replies = await self.send(action.actor, action.text, action.at)
+            seq = self.last_seq
             who = self._who(action.actor)
             if action.text.startswith("/confirmar_ronda"):  # the next round's heats
-                self.say(f"  [{self.stamp(action.at)}] {self._who(action.actor)}: "
-                         f"{action.text} ->")
-                for c in replies[:1]:
-                    for line in c.text.splitlines():
-                        self.say(f"      {line}")
-                self._flush()
+                lines = replies[0].text.splitlines() if replies else ["(no answer)"]
+                self.line(action.at, f"{who}: {action.text} ->", *lines, seq=seq)
                 continue
             if action.text.startswith("/clasificacion"):
-                final = [c for c in replies if c.replies_to is not None]
+                final = replies
                 continue
             answer = replies[0].text.splitlines() if replies else ["(no answer)"]
             shown = answer[0]
             if action.text.startswith(("/pista", "/solucion")) and len(answer) > 1:
                 shown += " " + answer[-1]
-            team = next((t for t in self.teams if action.actor in t.phones), None)
-            if team is not None:
-                self._last_unsolicited = (team.number, answer[0])
-            self.say(f"  [{self.stamp(action.at)}] {who}: {action.text} -> {shown}")
-            self._flush()
+            self.line(action.at, f"{who}: {action.text} -> {shown}", seq=seq)
+        self._next_at = None
+        await self.flush()
         return final
 
     def _who(self, person: Person) -> str:
@@ -489,9 +588,15 @@ class Rehearsal:
             # registrations happen weeks before the day, at their own message dates
             await self.start_bot(simulated_start, 1.0)
             await self.send(self.organiser, "/start", simulated_start - timedelta(days=60))
-            await self.registrations()
+            places = await self.registrations()
             # the laptop goes to the hall: the bot restarts with its clock on the day
             await self.stop_bot()
+            await self.flush()
+            self.say("Places:")
+            for c in places:
+                for line in c.text.splitlines():
+                    self.say(f"  {line}")
+            self._on_the_day = True
             await self.start_bot(simulated_start, speed)
             for v in self.volunteers:
                 replies = await self.send(self.organiser, "/voluntario",
@@ -505,10 +610,12 @@ class Rehearsal:
                 self.say("")
                 self.say(f"The day ({start:%Y-%m-%d}, clock times {self.contest.timezone}):")
                 final = await self.play(self.plan_day(start, confirmed))
-            self._flush()
         finally:
             log = await self.stop_bot()
-            await self.api.stop()
+            try:
+                await self.flush()  # what it sent before it stopped
+            finally:
+                await self.api.stop()
         self.say("")
         self.say("Rankings:")
         for c in final:
