@@ -1203,16 +1203,19 @@ async def inscritos(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         s = await regs.category_summary(cat, who.at)
         taken = s["taken"]
         assert isinstance(taken, list)
-        line = labelled(who.lang, cat.name, tr(who.lang, "{taken} confirmed", taken=len(taken)))
-        if s["free"] is not None:
-            line += ", " + tr(who.lang, "{free} free", free=s["free"])
+        line = labelled(who.lang, cat.name,
+                        ntr(who.lang, "{n} confirmed", "{n} confirmed", len(taken)))
+        free = s["free"]
+        if isinstance(free, int):
+            line += ", " + ntr(who.lang, "{n} free", "{n} free", free)
         if s["reserved_left"]:
             line += " " + tr(who.lang, "({reserved} of them only for local entries)",
                              reserved=s["reserved_left"])
         pending = s["pending"]
         assert isinstance(pending, list)
         if pending:
-            line += ", " + tr(who.lang, "{count} pending payment", count=len(pending))
+            line += ", " + ntr(who.lang, "{n} pending payment", "{n} pending payment",
+                                   len(pending))
         lapsed = s["lapsed"]
         assert isinstance(lapsed, list)
         if lapsed:
