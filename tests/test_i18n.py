@@ -227,3 +227,7 @@ def test_ticket_counts_use_the_languages_plural_forms() -> None:
     assert ntr("fr", one, many, 2) == "Coût : 2 billets."
     assert ntr("en", one, many, 1) == "Charged: 1 ticket."
 
+    # /inscritos' counts: no "(s)" any more
+    assert ntr("es", "{n} confirmed", "{n} confirmed", 1) == "1 confirmada"
+    assert ntr("es", "{n} free", "{n} free", 9) == "9 libres"
+    assert ntr("fr", "{n} confirmed", "{n} confirmed", 41) == "41 confirmées"
