@@ -137,7 +137,7 @@ async def test_two_volunteers_finishing_one_entry_with_two_times_both_see_what_i
             f"Entry 2 finished at {t1}.",
             f"Entry 2: the finish time you recorded ({t1}) was replaced by {names[second]}'s "
             f"{t2}. If "
-            f"{names[second]} is wrong, send /fin 2 with the right time."]
+            f"{names[second]} is wrong, send /finish 2 with the right time."]
         assert told[second] == [
             f"Entry 2: finish corrected from {t1} (recorded by {names[first]}) to {t2}."]
         assert {first_time, second_time} == {6450, 6455}

@@ -76,7 +76,7 @@ def test_title_block_names_the_contest_the_day_and_the_category():
     assert expert is not None
     layout = ranking_layout("fr", billom, expert, [], "Expert - classement")
     assert layout.lines("date")[0].startswith("samedi 10 mars 2012")
-    assert layout.lines("names") == ["Aucune équipe."] and layout.lines("position") == []
+    assert layout.lines("names") == ["Aucune inscription."] and layout.lines("position") == []
 
 
 def test_the_three_prizes_are_whole_and_distinct():

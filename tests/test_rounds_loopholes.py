@@ -115,13 +115,13 @@ async def test_a_round_not_reached_cannot_be_started_nor_an_unplayed_one_confirm
     try:
         assert said(await h.send(BOSS, "/inicio solo-semi", DAY1), BOSS) == [
             "Semi-final has nobody in it yet: its entrants are known once the round before "
-            "is confirmed (/confirmar_ronda)."]
+            "is confirmed (/confirm_round)."]
         await heats(h)
         for n in (5, 6, 7, 1, 2):  # pieces for the semi-finalists, the semi never started
             assert said(await h.send(VIC, f"/piezas {n} 10{n}", AFTER), VIC) == [
                 f"The clock of entry {n}'s category has not started yet."]
         assert said(await h.send(BOSS, "/confirmar_ronda", AFTER), BOSS) == [
-            "Semi-final has not been played: start its clock with /inicio solo-semi first."]
+            "Semi-final has not been played: start its clock with /go solo-semi first."]
         await h.send(BOSS, "/inicio", DAY2)
         assert said(await h.send(VIC, "/fin 5", DAY2 + timedelta(minutes=30)), VIC) == [
             "Entry 5 finished at 0:30:00."]
@@ -182,7 +182,7 @@ async def test_inicio_starts_nothing_early_and_says_what_waits(tmp_path: Path) -
             "number,category,names,born\n20,duo,Ana; Bea,1990; 1991\n"), "x.csv"))
         assert said(await h.send(BOSS, "/inicio", DAY1), BOSS) == [
             "Clock started for: solo-heats1.\nNothing to start now: Heats starts at 15:00. To "
-            "start it now anyway: /inicio duo-heats"]
+            "start it now anyway: /go duo-heats"]
     finally:
         await h.stop()
 
