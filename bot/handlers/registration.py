@@ -8,9 +8,11 @@ The conversation is a python-telegram-bot ConversationHandler whose state and dr
 from __future__ import annotations
 
 import io
+import tempfile
 import warnings
 from collections.abc import Callable, Mapping
 from datetime import UTC, date, datetime, time, timedelta
+from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -1291,9 +1293,6 @@ async def copia(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     who = await organiser(update, context)
     if who is None:
         return
-    import tempfile
-    from pathlib import Path
-
     msg = update.effective_message
     assert msg is not None
     with tempfile.TemporaryDirectory() as tmp:

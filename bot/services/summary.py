@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import datetime
 
 from bot.domain.clock import format_duration
 from bot.domain.contest import Advancement, Contest, Round, Slot
@@ -41,8 +42,6 @@ def describe_slot(slot: Slot) -> str:
 
 
 def _when(dt: object) -> str:
-    from datetime import datetime
-
     return dt.strftime("%Y-%m-%d %H:%M") if isinstance(dt, datetime) else "(not set)"
 
 
