@@ -784,7 +784,9 @@ def xlsx(sheets: dict[str, list[list[object]]], words: Printable | None = None) 
     language (``Printable``); without it, the tables' own codes."""
     import io
 
-    # no stubs for openpyxl in the dev dependencies; unused once types-openpyxl is installed
+    # imported here, not at the top: openpyxl takes about 220 ms to import, on every start of
+    # a bot that may never make a workbook. No stubs for openpyxl in the dev dependencies; the
+    # ignores are unused once types-openpyxl is installed
     from openpyxl import Workbook  # type: ignore[import-untyped, unused-ignore]
     from openpyxl.cell.cell import (  # type: ignore[import-untyped, unused-ignore]
         ILLEGAL_CHARACTERS_RE,
