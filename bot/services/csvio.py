@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import io
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -782,8 +783,6 @@ def xlsx(sheets: dict[str, list[list[object]]], words: Printable | None = None) 
     every page; landscape, fitted to the page's width; durations, money and counts stored as
     numbers (with their formats), join codes left out. ``words``: headers and values in a
     language (``Printable``); without it, the tables' own codes."""
-    import io
-
     # imported here, not at the top: openpyxl takes about 220 ms to import, on every start of
     # a bot that may never make a workbook. No stubs for openpyxl in the dev dependencies; the
     # ignores are unused once types-openpyxl is installed
