@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import date, datetime
+from functools import cache
 from zoneinfo import ZoneInfo
 
 from babel.dates import format_date
@@ -113,7 +114,20 @@ def split_messages(lines: Sequence[str], limit: int = MAX_MESSAGE) -> list[str]:
 
 def labelled(lang: str, label: str, value: str) -> str:
     """"Junior: 1:47:30"; French puts a space before the colon ("Junior : 1:47:30")."""
-    return tr(lang, "{label}: {value}", label=label, value=value)
+    between = _between(lang)
+    if between is None:
+        return tr(lang, "{label}: {value}", label=label, value=value)
+    return label + between + value  # one per row of a 10,000-entry ranking: no formatting
+
+
+@cache
+def _between(lang: str) -> str | None:
+    """What a language puts between a label and its value (": ", " : "), when its translation
+    is label, then that, then value."""
+    template = tr(lang, "{label}: {value}", label="\0L", value="\0V")
+    if template.startswith("\0L") and template.endswith("\0V") and template.count("\0") == 2:
+        return template[2:-2]
+    return None
 
 
 def names(names_: Sequence[str]) -> str:
