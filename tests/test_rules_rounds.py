@@ -85,6 +85,8 @@ def test_heat_names() -> None:
                              "pairs-semi", "solo-final"]
     assert heats["pairs-heats2"] == Heat(PAIRS, 0, 2)
     assert heats_of(replace_rounds(PAIRS, "once", ())) == []
+    two = replace_rounds(PAIRS, "solo", (make_round("heats", heats=2), FINAL))
+    assert [h.id for h in heats_of(two)] == ["solo-heats1", "solo-heats2", "solo-final"]
 
 
 def test_a_heat_plays_its_rounds_puzzle_and_limit() -> None:
@@ -207,6 +209,7 @@ def test_merged_round_limit_and_options() -> None:
                           [done(3, 3000, earlier=50), done(4, 3000, earlier=10)])
     rows = merged(PAIRS, 0, heats)
     assert placed(rows) == [(3, 1), (4, 1), (1, 3), (2, 4)]
+    assert (rows[-1].finished, rows[-1].time) == (True, 3700)  # a penalised finish counts
     assert merged(PAIRS, 0, heats, limit_inclusive=False)[-1].position is None
     # a penalised finish past the limit: ranks as not finished with every piece
     strict = merged(PAIRS, 0, heats, penalised_finish_counts=False)
@@ -334,6 +337,13 @@ def test_max_per_applies_to_every_rule() -> None:
                    group_of=country) == [1, 2, 5]
     assert advance(Advancement(top_percent=80, max_per=1), h1, h2,
                    group_of=country) == [1, 5]
+
+
+def test_max_per_counts_each_qualifier_once() -> None:
+    country = {1: "ES", 2: "ES", 3: "FR"}.get
+    # per heat: 1 (ES) and 3 (FR); best 3 then reads 1 again, already in: 2 is the second ES
+    assert advance(Advancement(per_heat=1, best=3, max_per=2), [done(1, 100), done(2, 200)],
+                   [done(3, 300)], group_of=country) == [1, 2, 3]
 
 
 def test_the_rules_together_in_order() -> None:
