@@ -470,3 +470,36 @@ def test_classification_of_one_round(final: bool) -> None:
     rows = classification(cat, [([done(2, 3000), done(1, 2000), nothing(3)], set())],
                           final=final)
     assert placed(rows) == [(1, 1), (2, 2), (3, None)]
+
+
+# -- ties: the round before, and pooled prizes ------------------------------------------------
+
+
+def test_earlier_round_breaks_equal_results() -> None:
+    final = Heat(PAIRS, 2, 1).play
+    field = [done(1, 3000), done(2, 3000, earlier=2500), done(3, 3000, earlier=2000),
+             done(4, 3000, earlier=2000), done(5, 2900),
+             Competitor(6, ("P6",), pieces=300, earlier=2200),
+             Competitor(7, ("P7",), pieces=300, earlier=2100)]
+    rows = rank(final, field, tie_break="earlier_round")
+    # equal times: the better time in the round before first (none: after those with one);
+    # still equal: shared; pieces likewise
+    assert placed(rows) == [(5, 1), (3, 2), (4, 2), (2, 4), (1, 5), (7, 6), (6, 7)]
+    assert [r.time for r in rows] == [2900, 3000, 3000, 3000, 3000, None, None]
+    assert placed(rank(final, field)) == [(5, 1), (1, 2), (2, 2), (3, 2), (4, 2), (6, 6),
+                                          (7, 6)]
+
+
+def test_pooled_prizes_in_a_ranking() -> None:
+    once = replace_rounds(PAIRS, "solo", ())
+    field = [done(1, 100), done(2, 100), done(3, 200), done(4, 300)]
+    assert [r.prize for r in rank(once, field, shared_prizes="pooled")] == [
+        "Gold + Silver", "Gold + Silver", "Bronze", None]
+    assert [r.prize for r in rank(once, field)] == ["Gold", "Gold", "Bronze", None]
+    three = [done(1, 100), done(2, 100), done(3, 100), done(4, 300)]
+    assert [r.prize for r in rank(once, three, shared_prizes="pooled")] == [
+        "Gold + Silver + Bronze"] * 3 + [None]
+    # a shared third place: only Bronze is left to share
+    last = [done(1, 100), done(2, 200), done(3, 300), done(4, 300)]
+    assert [r.prize for r in rank(once, last, shared_prizes="pooled")] == [
+        "Gold", "Silver", "Bronze", "Bronze"]
