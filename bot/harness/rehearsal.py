@@ -222,6 +222,18 @@ class Rehearsal:
             for more in line.text[1:]:
                 self.say(f"      {more}")
 
+    async def _delivered(self, timeout: float = 10.0) -> None:
+        """Wait until the bot's outbox owes nothing (everything it had to say reached the fake
+        Telegram), at most ``timeout`` real seconds."""
+        store = await Store.open(self.db_path)
+        try:
+            deadline = asyncio.get_running_loop().time() + timeout
+            while (await store.outbox_counts()).get("owed", 0) and \
+                    asyncio.get_running_loop().time() < deadline:
+                await asyncio.sleep(0.02)
+        finally:
+            await store.close()
+
     async def _timer_moments(self) -> list[tuple[datetime, str | None]]:
         """The bot's timers that went off, as it recorded them (the contest clock's moments, to
         the second): clock alerts and the escape's handover (to anyone), cooldown notices (to
@@ -414,6 +426,7 @@ class Rehearsal:
                                 team.registered_at + timedelta(hours=2))
         if self.contest.registration.payment_required:
             closes = self.contest.registration.closes
+            payments = []
             for team in self.teams:
                 assert team.registered_at is not None
                 if self.rng.random() < 0.9:
@@ -421,9 +434,13 @@ class Rehearsal:
                     if closes is not None and paid >= closes:
                         paid = closes - timedelta(days=1)
                     team.paid_at = paid
-                    when = paid + timedelta(hours=10)
-                    await self.send(self.organiser, f"/pagado {team.number} "
-                                    f"{paid.astimezone(self.tz):%Y-%m-%d}", when)
+                    payments.append((paid + timedelta(hours=10), team.number, paid))
+            # the organiser records them as they come in: one chat's messages are in date order;
+            # what each payment tells people is printed at its date, before the next is played
+            for when, number, paid in sorted(payments):
+                await self.send(self.organiser, f"/pagado {number} "
+                                f"{paid.astimezone(self.tz):%Y-%m-%d}", when)
+                await self._delivered()
         # the places once every registration and payment is in
         last = max([t.registered_at for t in self.teams if t.registered_at]
                    + [t.paid_at + timedelta(hours=10) for t in self.teams if t.paid_at]
