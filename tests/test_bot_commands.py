@@ -371,7 +371,7 @@ WRONG_INPUTS = [
     Wrong("fin-typed-escape-not-over", VOL, "/fin 3 0:50:00", "1:00:00",
           "Entry 3 has not finished the escape yet"),
     Wrong("listo-escape-not-over", P3, "/listo", "1:00:00",
-          "Entry 3 has not finished the escape yet"),
+          "Your escape is not over yet"),
     Wrong("escape-before-request", VOL, "/escape 3 0:05:00", "0:20:00",
           "Entry 3 asked for help after that moment, at 0:10:00",
           before=((P3, "/pista 2", "0:10:00"),)),
@@ -748,3 +748,11 @@ async def test_two_phones_at_once_concurrently_get_one_hint(day):
     assert all(any("Hint for stage 2 (#3)" in t for t in replies_to(calls, p))
                for p in (P3, P3B))
     assert not any(GENERIC_ERROR in c.text for c in calls)
+
+
+async def test_a_participant_who_says_done_before_the_escape_is_told_what_to_do(day):
+    # pair 3 plays the escape: /listo before it is solved gets the participants' answer
+    said = await day.say(P3, "/listo", "0:20:00")
+    assert said == ["Your escape is not over yet: when you solve it, call a volunteer, who "
+                    "records it. Then the puzzle!"]
+    assert event_rows(day.h, "ready") == []

@@ -14,11 +14,12 @@ import pytest
 
 from bot.handlers import menus
 from bot.handlers.menus import MENU_CHANGE
-from tests.conftest import BILLOM, CASTRILLO
+from tests.conftest import BILLOM, CASTRILLO, ROOT
 from tests.fakebot import Call, Harness, Person
 from tests.test_bot_commands import ORGANISER, P3, P50, VOLUNTEER, menu_calls, open_day
 
 MADRID = ZoneInfo("Europe/Madrid")
+CHAMPIONSHIP = ROOT / "contests" / "championship-2027.toml"
 DURING_REGISTRATION = datetime(2023, 4, 10, 12, 0, tzinfo=MADRID)  # Castrillo closes on the 22nd
 
 
@@ -162,5 +163,14 @@ async def test_help_lists_registration_while_it_is_open(tmp_path, at, listed):
         assert ("/register - " in text) is listed
         assert ("/cancel - " in text) is listed
         assert "/hint" not in text  # follows no entry
+    finally:
+        await h.stop()
+
+
+async def test_nobody_is_offered_the_heats_before_following_an_entry(tmp_path):
+    h = await Harness(tmp_path, CHAMPIONSHIP).start()
+    try:
+        default = default_menus(h.request.calls)
+        assert not {"series", "heats"} & {c for menu in default.values() for c in menu}
     finally:
         await h.stop()

@@ -85,6 +85,8 @@ def _shown(c: Command, role: str, view: MenuView) -> bool:
         return False
     if c.name in ROUND_COMMANDS and not view.rounds:
         return False
+    if c.name == "series" and not (view.follows_entry or staff):
+        return False  # the heat of one's own entry: nothing to show before linking
     if c.name == "penalizacion" and not view.penalties:
         return False
     if c.name == "parcial" and not view.splits:

@@ -28,7 +28,7 @@ from bot.handlers.common import (
 )
 from bot.handlers.jobs import schedule_notice
 from bot.handlers.menus import refresh_menu
-from bot.services.contest_day import Cooldown, Granted, PastLimit
+from bot.services.contest_day import Cooldown, EscapeNotOver, Granted, PastLimit
 from bot.services.outcomes import Refusal
 from bot.services.texts import clock_time, names, refusal, tickets_report
 from bot.storage.store import Entry
@@ -406,6 +406,10 @@ async def listo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await reply(update, tr(who.lang, "Time is up ({limit}): hands off the puzzle. A "
                                    "volunteer will count your pieces.",
                                    limit=format_duration(out.limit)))
+            return
+        if isinstance(out, EscapeNotOver):  # the participants' answer, not the volunteers'
+            await reply(update, tr(who.lang, "Your escape is not over yet: when you solve it, "
+                                   "call a volunteer, who records it. Then the puzzle!"))
             return
         if isinstance(out, Refusal):
             await reply(update, refusal(who.lang, out, contest))

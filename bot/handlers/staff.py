@@ -156,12 +156,14 @@ FINISH_BUTTON = "fin:"
 
 def _confirm_buttons(lang: str, asked: FinishToConfirm) -> InlineKeyboardMarkup:
     """One button per time the volunteer may have meant, and one that changes nothing."""
+    # each button names the finish it was asked on: pressed after that changed, it is refused
     rows = [[InlineKeyboardButton(tr(lang, "Record {time}", time=format_duration(t)),
-                                  callback_data=f"{FINISH_BUTTON}{asked.entry}:{t}")]
+                                  callback_data=f"{FINISH_BUTTON}{asked.entry}:{t}:{asked.basis}")]
             for t in (asked.time, asked.other) if t is not None]
     keep = tr(lang, "Keep {time}", time=format_duration(asked.old)) if asked.old is not None \
         else tr(lang, "Record nothing")
-    rows.append([InlineKeyboardButton(keep, callback_data=f"{FINISH_BUTTON}{asked.entry}:-")])
+    rows.append([InlineKeyboardButton(
+        keep, callback_data=f"{FINISH_BUTTON}{asked.entry}:-:{asked.basis}")])
     return InlineKeyboardMarkup(rows)
 
 
@@ -225,9 +227,10 @@ async def fin_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     assert query is not None and query.data is not None
     await query.answer()
     parts = query.data.removeprefix(FINISH_BUTTON).split(":")
-    number = parse_int(parts[0]) if len(parts) == 2 else None
-    chosen = parse_int(parts[1]) if len(parts) == 2 and parts[1] != "-" else None
-    if number is None or (chosen is None and parts[-1] != "-"):
+    number = parse_int(parts[0]) if len(parts) == 3 else None
+    chosen = parse_int(parts[1]) if len(parts) == 3 and parts[1] != "-" else None
+    basis = parse_int(parts[2]) if len(parts) == 3 else None
+    if number is None or basis is None or (chosen is None and parts[1] != "-"):
         return  # not a button of ours
     who = await recorder(update, context, "volunteer")
     if who is None:
@@ -236,11 +239,14 @@ async def fin_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
         await reply(update, tr(who.lang, "Nothing changed for entry {entry}.", entry=number))
         return
     at = button_moment(update, context)
+    message = query.message
+    asked_at = message.date if message is not None else None  # Telegram's: not forgeable
     if at is None:
         return
     async with recording(who.svc):
         out = await who.svc.day.finish(who.user_id, _role(who), number, chosen, at,
-                                       update.update_id, confirmed=True)
+                                       update.update_id, confirmed=True, basis=basis,
+                                       asked_at=asked_at)
         await _finish_answer(update, context, who, number, out)
 
 

@@ -201,6 +201,22 @@ class InTheFuture(Refusal):
 
 
 @dataclass(frozen=True)
+class NoTime(Refusal):
+    """0:00:00 typed as a finish: nobody finishes as the clock starts (a typo)."""
+
+    code: ClassVar[str] = "no_time"
+
+
+@dataclass(frozen=True)
+class QuestionOutdated(Refusal):
+    """A /fin confirmation pressed after the entry's finish changed, or after the heat it was
+    asked in gave way to another: the question no longer says what it would record."""
+
+    code: ClassVar[str] = "question_outdated"
+    entry: int
+
+
+@dataclass(frozen=True)
 class PastLimit(Refusal):
     code: ClassVar[str] = "past_limit"
     time: int
@@ -538,6 +554,7 @@ class FinishToConfirm(Done):
     time: int
     old: int | None = None
     other: int | None = None
+    basis: int = 0  # the id of the finish the question was asked on (0: none)
 
 
 @dataclass(frozen=True)
@@ -1507,11 +1524,15 @@ class ContestDay:
     async def finish(
         self, actor: int, role: str, number: int, typed: int | None, at: datetime,
         update_id: int | None, *, other: int | None = None, confirmed: bool = False,
+        basis: int = 0, asked_at: datetime | None = None,
     ) -> FinishRecorded | FinishToConfirm | Refusal:
         """Record entry ``number``'s finish. Unless ``confirmed``, nothing is recorded and the
         volunteer is asked first when the time moves a recorded finish by more than the
         contest's ``confirm_correction``, or when ``other`` (the other reading of what they
-        typed, ``1:47`` as 1:47:00) is a finish just as possible."""
+        typed, ``1:47`` as 1:47:00) is a finish just as possible. A confirmation (``confirmed``)
+        is refused when the finish recorded is no longer the one the question was asked on
+        (``basis``: its event id, 0 for none) or the entry's clock started after the question
+        (``asked_at``: a heat of a later round)."""
         async with self.store.transaction() as tx:
             running = await self._running(number, at)
             if isinstance(running, Refusal):
@@ -1519,6 +1540,14 @@ class ContestDay:
             state, now_t = running
             data: dict[str, Any] = {}
             limit = state.category.time_limit
+            if confirmed:
+                previous_id = state.finish_event.id if state.finish_event is not None else 0
+                started = state.clock.started
+                if previous_id != basis or (asked_at is not None and started is not None
+                                            and started > asked_at):
+                    return QuestionOutdated(number)
+            if typed == 0:
+                return NoTime()
             if typed is not None:
                 t = typed
                 if not within_limit(t, limit, self.contest.limit_inclusive):
@@ -1553,7 +1582,8 @@ class ContestDay:
                     abs(t - state.finish) > self.contest.confirm_correction
                 if possible or moved:
                     return FinishToConfirm(number, t, old=state.finish if moved else None,
-                                           other=other if possible else None)
+                                           other=other if possible else None,
+                                           basis=previous.id if previous is not None else 0)
             eid = await tx.add_event(
                 at=at, kind="finish", role=role, actor=actor, entry=number, value=typed,
                 data=data, supersedes=previous.id if previous else None, category=state.unit,

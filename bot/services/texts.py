@@ -42,6 +42,7 @@ from bot.services.contest_day import (
     NotEscape,
     NothingToStart,
     NothingToUndo,
+    NoTime,
     NotPaused,
     NotReached,
     NotYet,
@@ -49,6 +50,7 @@ from bot.services.contest_day import (
     PastEscapeLimit,
     PastLimit,
     PiecesRange,
+    QuestionOutdated,
     ReasonNeeded,
     RoundClosed,
     RoundNotOver,
@@ -228,6 +230,12 @@ def _record_refusal(lang: str, refused: Refusal, contest: Contest) -> str | None
         case BeforeRequest(entry=entry, time=t):
             return tr(lang, "Entry {entry} asked for help after that moment, at "
                       "{time}: check the time.", entry=entry, time=format_duration(t))
+        case NoTime():
+            return tr(lang, "0:00:00 can't be a finish time: type the time the clock showed.")
+        case QuestionOutdated(entry=entry):
+            return tr(lang, "Entry {entry}'s finish changed since this question (or its heat "
+                      "is over): nothing recorded. Send /fin {entry} again if needed.",
+                      entry=entry)
         case InTheFuture(time=t):
             return tr(lang, "{time} is later than the clock shows now.",
                       time=format_duration(t))
