@@ -111,6 +111,8 @@ async def test_setup_with_a_refused_token_says_so_and_writes_nothing(api, tmp_pa
 @pytest.mark.parametrize("token,needle", [
     ("", "no token given"),
     ("no-colon-here-at-all", "does not look like a bot token"),
+    # nothing but digits, a colon, letters, digits, - and _: no path or query into the address
+    ("123:SECRET/../../x?y#z", "does not look like a bot token"),
 ])
 async def test_setup_with_no_token_or_not_a_token(api, tmp_path, token, needle):
     done = await bot_cli(["setup", "--contest", str(CASTRILLO), "--db",
@@ -199,3 +201,9 @@ async def test_a_settings_file_others_can_read_gets_a_warning(tmp_path):
     path.chmod(0o600)
     done = await bot_cli(["export", "entries"], {"PUZZLEBOT_DB": str(db)})
     assert done.code == 0 and "warning" not in done.err
+
+
+def test_a_settings_file_saved_with_a_byte_order_mark_is_read(tmp_path: Path):
+    path = tmp_path / "puzzlebot.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + f'PUZZLEBOT_CONTEST = "{CASTRILLO}"\n'.encode())
+    assert read_settings_file(path) == {"PUZZLEBOT_CONTEST": str(CASTRILLO)}

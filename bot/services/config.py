@@ -9,6 +9,7 @@ its owner only: it holds the bot's token."""
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -70,7 +71,9 @@ def read_settings_file(path: Path) -> dict[str, str]:
     """The settings the file sets ({} when there is no file)."""
     try:
         with open(path, "rb") as fh:
-            data = tomllib.load(fh)
+            raw = fh.read()
+        # a byte-order mark, as Windows' Notepad may save it, is not part of the settings
+        data = tomllib.loads(raw.removeprefix(b"\xef\xbb\xbf").decode("utf-8"))
     except FileNotFoundError:
         return {}
     except OSError as exc:
@@ -144,11 +147,14 @@ def environment(env: Mapping[str, str] | None = None) -> dict[str, str]:
     return merged
 
 
+BOT_TOKEN = re.compile(r"[0-9]+:[A-Za-z0-9_-]+")  # as @BotFather gives them
+
+
 def check_token(token: str) -> None:
     if not token:
         raise ConfigError("TELEGRAM_BOT_TOKEN is not set: get one from @BotFather "
                           "(or run python -m bot setup)")
-    if ":" not in token or any(c.isspace() for c in token):
+    if not BOT_TOKEN.fullmatch(token):  # nothing else may go into the API's address
         raise ConfigError("TELEGRAM_BOT_TOKEN does not look like a bot token (digits:letters)")
 
 
