@@ -73,9 +73,10 @@ COMMANDS: tuple[Command, ...] = (
     _c("penalizacion", "volunteer", "N TIPO [cuántas]: penalización para N",
        "N TYPE [combien] : pénalité pour N", "N KIND [how many]: penalty for N", "penalite",
        "penalty"),
-    _c("estado", "volunteer", "N dns|dsq [motivo]: N no se presentó o queda descalificada",
-       "N dns|dsq [motif] : inscription N absente ou disqualifiée",
-       "N dns|dsq [reason]: N did not start or is disqualified", "statut", "status"),
+    _c("estado", "volunteer", "N dns|dsq|oc [motivo]: no se presentó, descalificada, fuera de "
+       "concurso", "N dns|dsq|oc [motif] : absente, disqualifiée, hors concours",
+       "N dns|dsq|oc [reason]: did not start, disqualified, out of competition", "statut",
+       "status"),
     _c("parcial", "volunteer", "N [h:mm:ss]: N ha terminado uno de sus puzzles",
        "N [h:mm:ss] : N a fini un de ses puzzles", "N [h:mm:ss]: N finished one of its puzzles",
        "intermediaire", "split"),
