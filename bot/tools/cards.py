@@ -34,11 +34,13 @@ from reportlab.lib.units import mm  # type: ignore[import-untyped]
 from reportlab.lib.utils import simpleSplit  # type: ignore[import-untyped]
 from reportlab.pdfbase import pdfmetrics  # type: ignore[import-untyped]
 from reportlab.pdfgen.canvas import Canvas  # type: ignore[import-untyped]
+from telegram import Bot
+from telegram.error import InvalidToken, TelegramError
 
 from bot.domain.contest import Contest
 from bot.domain.registration import Status
 from bot.domain.rounds import Heat, table_number
-from bot.services.config import ConfigError, base_url, environment, load_settings
+from bot.services.config import BOT_TOKEN, ConfigError, base_url, environment, load_settings
 from bot.services.contest_day import ContestDay
 from bot.services.contest_file import ContestFileError, load_contest
 from bot.services.fonts import Fonts, find_fonts
@@ -315,12 +317,8 @@ async def bot_username_from_env(env: Mapping[str, str] | None = None) -> str | N
     token = env.get("TELEGRAM_BOT_TOKEN", "").strip()
     if not token:
         return None
-    if ":" not in token or " " in token:
+    if not BOT_TOKEN.fullmatch(token):
         raise CardsError("TELEGRAM_BOT_TOKEN does not look like a bot token (digits:letters)")
-
-    from telegram import Bot
-    from telegram.error import InvalidToken, TelegramError
-
 
     url = env.get("TELEGRAM_BASE_URL", "").strip() or None
     try:
