@@ -150,3 +150,12 @@ def test_a_separate_ranking_drops_the_categorys_prizes():
         (1, 1, "own", ()), (4, 2, None, ()), (7, None, None, ())]
     assert separate(CATEGORY_ROWS, lambda n: False, ("own",)) == []
 
+
+def test_a_separate_ranking_pools_shared_prizes_when_the_contest_does():
+    kept = {2, 3, 4}
+    rows = separate(CATEGORY_ROWS, lambda n: n in kept, ("A", "B", "C"), "pooled")
+    # 2 and 3 share 1st here and take up places 1 and 2: "A + B" each; 4 is 3rd
+    assert [(r.number, r.position, r.prize) for r in rows] == [
+        (2, 1, "A + B"), (3, 1, "A + B"), (4, 3, "C")]
+    each = separate(CATEGORY_ROWS, lambda n: n in kept, ("A", "B", "C"))
+    assert [r.prize for r in each] == ["A", "A", "C"]
