@@ -192,6 +192,21 @@ def test_a_late_payment_never_competes_when_payment_is_required():
         2: Place(2, Status.CONFIRMED, confirmed_at=t + WEEK - SECOND)}
 
 
+
+def test_an_entry_paid_at_or_after_its_deadline_takes_no_place_from_later_entries():
+    contest = rules(payment_required=True)
+    t = at(3, 2, 12)
+    later = t + WEEK + timedelta(hours=1)
+    apps = [solo(1, t, paid_at=t + WEEK),  # at the deadline: too late
+            solo(2, t, paid_at=t + WEEK + SECOND),
+            solo(3, later, paid_at=later), solo(4, later + SECOND, paid_at=later + SECOND),
+            solo(5, later + 2 * SECOND, paid_at=later + 2 * SECOND)]
+    places = allocate(contest, apps, later + timedelta(days=1))
+    # 1 and 2 never compete: 3 and 4 hold the two places, 5 waits first in line
+    assert {n: (p.status, p.waiting_position) for n, p in places.items()} == {
+        1: (Status.LAPSED, None), 2: (Status.LAPSED, None), 3: (Status.CONFIRMED, None),
+        4: (Status.CONFIRMED, None), 5: (Status.WAITING, 1)}
+
 # --- withdrawals ---------------------------------------------------------------------------
 
 
@@ -210,6 +225,13 @@ def test_giving_up_a_place_gets_the_tier_of_its_moment_back():
         2: Place(2, Status.WITHDRAWN, refundable=True, refund_percent=50),
         3: Place(3, Status.CONFIRMED, confirmed_at=at(4, 1)),
         4: Place(4, Status.WITHDRAWN, refundable=False, refund_percent=0)}
+
+
+def test_a_refund_of_1_percent_is_still_a_refund():
+    contest = rules(refunds=(RefundTier(at(6, 1), 1),))
+    t = at(3, 2, 12)
+    places = allocate(contest, [solo(1, t, paid_at=t, withdrawn_at=at(5, 1))], at(5, 2))
+    assert places[1] == Place(1, Status.WITHDRAWN, refundable=True, refund_percent=1)
 
 
 def test_a_withdrawal_from_the_waiting_list_is_refunded_in_full_whenever():
