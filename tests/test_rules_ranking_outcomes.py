@@ -67,6 +67,12 @@ def test_an_out_of_competition_finish_at_0_00_00_still_comes_before_pieces():
     assert [r.number for r in rows] == [3, 2]
 
 
+def test_out_of_competition_no_piece_placed_still_comes_before_no_result():
+    # 0 pieces is a result, as in the ranking (rules.md: no piece placed ranks, below one)
+    rows = rank(OPEN, [c(2, outcome="oc"), c(3, pieces=0, outcome="oc"),
+                       c(4, pieces=1, outcome="oc")])
+    assert [r.number for r in rows] == [4, 3, 2]
+
 def test_unplaced_entries_take_no_place_from_the_placed():
     rows = rank(OPEN, [c(1, finish=100, outcome="oc"), c(2, finish=200), c(3, finish=200),
                        c(4, finish=300)], tie_break="earlier_round")

@@ -126,8 +126,9 @@ def rank(
 
     def after(c: Competitor) -> tuple[int, int, int, int]:
         t = ranking_time(c) if c.outcome == "oc" else None
-        pieces = c.pieces if c.outcome == "oc" and c.pieces is not None else 0
-        return (order.get(c.outcome, 4), 0 if t is not None else 1, t or -pieces, c.number)
+        pieces = c.pieces if c.outcome == "oc" else None
+        result = 0 if t is not None else 1 if pieces is not None else 2  # a time, pieces, none
+        return (order.get(c.outcome, 4), result, t or -(pieces or 0), c.number)
 
     for c in sorted(unranked, key=after):
         rows.append(Row(None, c, False, None, None))
