@@ -151,9 +151,9 @@ def test_a_separate_ranking_places_its_entries_among_themselves():
 
 
 def test_a_separate_ranking_drops_the_categorys_prizes():
-    rows = separate(CATEGORY_ROWS, lambda n: n in {1, 4, 7}, ("own",))
+    rows = separate(CATEGORY_ROWS, lambda n: n in {1, 4, 7, 8}, ("own",))
     assert [(r.number, r.position, r.prize, r.extra_prizes) for r in rows] == [
-        (1, 1, "own", ()), (4, 2, None, ()), (7, None, None, ())]
+        (1, 1, "own", ()), (4, 2, None, ()), (7, None, None, ()), (8, None, None, ())]
     assert separate(CATEGORY_ROWS, lambda n: False, ("own",)) == []
 
 
