@@ -148,6 +148,7 @@ def test_a_refund_amount_is_rounded_to_the_nearest_cent_half_up():
     assert refund_amount(10, 33) == 3  # 3.3 cents
     assert refund_amount(10, 37) == 4  # 3.7 cents
     assert refund_amount(1234, 25) == 309  # 308.5 cents
+    assert refund_amount(149, 1) == 1  # 1.49 cents
 
 
 # --- lapses --------------------------------------------------------------------------------
