@@ -12,6 +12,7 @@ from bot.domain.clock import (
     DurationError,
     Pause,
     format_duration,
+    hours_reading,
     parse_duration,
 )
 from bot.domain.contest import Contest
@@ -107,3 +108,22 @@ def test_category_started_after_the_break_still_stops_for_a_later_pause():
     assert clock.elapsed(at(16, 20)) == 30 * 60
     assert clock.instant_at(30 * 60) == at(16, 20)
     assert clock.instant_at(10 * 60) == at(15, 50)
+
+
+def test_a_two_part_time_read_the_other_way_is_hours_and_minutes():
+    # rules.md, "Recording it": 1:47 may be 1 min 47 s or 1 h 47 min; this is the second
+    assert hours_reading("1:47") == 1 * 3600 + 47 * 60  # 6420
+    assert hours_reading("2:05") == 2 * 3600 + 5 * 60  # 7500: hours and minutes not swapped
+    assert hours_reading("0:59") == 59 * 60  # 3540: the last minute of an hour
+    assert hours_reading("12:00") == 12 * 3600  # 43200
+    assert hours_reading(" 3:10 ") == 3 * 3600 + 10 * 60  # 11400: spaces around are dropped
+    assert hours_reading("\uff13:\uff11\uff10") == 11400  # full-width 3:10
+
+
+def test_no_hours_reading_of_anything_but_a_two_part_time_with_minutes_below_60():
+    assert hours_reading("1:60") is None  # 60 minutes is no h:mm
+    assert hours_reading("1:5") is None  # minutes take two digits
+    assert hours_reading("1:47:30") is None  # h:mm:ss reads one way only
+    assert hours_reading("1:47:00") is None
+    assert hours_reading("147") is None
+    assert hours_reading("") is None

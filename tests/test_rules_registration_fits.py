@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import date
 
-from bot.domain.contest import Contest, Question, Slot
+from bot.domain.contest import Category, Contest, Question, Slot
 from bot.domain.registration import Member, fitting_categories, open_slots
 
 
@@ -102,3 +102,41 @@ def test_a_question_short_form_is_its_label_else_the_question_without_its_marks(
     assert [bare.short(lang) for lang in ("es", "fr", "en")] == [
         "Es socio/a de Aepuzz", "Membre d'Aepuzz", "Aepuzz member"]
     assert Question("x", {"en": "?"}).short("en") == "x"
+
+
+PAIRS = Category(id="pairs", name="Pairs", members=2, pieces=500, time_limit=3600, fee=0,
+                 slots=(Slot(), Slot()))
+# 14 or over, or any age with an adult (18 or over) in the entry; the other place: anyone
+FAMILY = Category(id="family", name="Family", members=2, pieces=500, time_limit=3600, fee=0,
+                  slots=(Slot(min_age=14, alternatives=(Slot(with_adult=18),)), Slot()))
+FAMILY_CONTEST = Contest(name="Family", date=date(2027, 7, 3), timezone="UTC",
+                         categories=(PAIRS, FAMILY))
+
+
+def test_a_switch_needs_the_adult_only_once_the_entry_is_complete():
+    kid, kid2 = dated("Kid", "2015-01-01"), dated("Kid Two", "2015-06-01")  # 12 on the day
+    adult = dated("Ana", "1980-01-01")
+    day = FAMILY_CONTEST.date
+    # one child: an adult may still come as the second member
+    assert ids(fitting_categories(FAMILY_CONTEST, PAIRS, [kid], day)) == ["family"]
+    assert ids(fitting_categories(FAMILY_CONTEST, PAIRS, [kid, adult], day)) == ["family"]
+    # two children make the whole entry: nobody is the adult the first place needs
+    assert fitting_categories(FAMILY_CONTEST, PAIRS, [kid, kid2], day) == ()
+
+
+def test_a_switch_keeps_the_questions_asked_of_the_members_already_entered():
+    team = [dated("Kid", "2015-01-01"), dated("Ana", "1980-01-01")]
+    day = FAMILY_CONTEST.date
+    both = Question("club", {"en": "Club?"}, categories=("pairs", "family"))
+    contest = replace(FAMILY_CONTEST, questions=(both,))
+    assert ids(fitting_categories(contest, PAIRS, team, day)) == ["family"]
+    # asked in pairs only: the family entry would lose the answers given
+    pairs_only = Question("club", {"en": "Club?"}, categories=("pairs",))
+    contest = replace(FAMILY_CONTEST, questions=(pairs_only,))
+    assert fitting_categories(contest, PAIRS, team, day) == ()
+    assert ids(fitting_categories(contest, PAIRS, team[:1], day)) == ["family"]  # no answer yet
+    # a question of the entry (not of each member) is asked once the members are all in:
+    # no answer to keep yet
+    per_entry = Question("club", {"en": "Club?"}, per="entry", categories=("pairs",))
+    contest = replace(FAMILY_CONTEST, questions=(per_entry,))
+    assert ids(fitting_categories(contest, PAIRS, team, day)) == ["family"]

@@ -141,3 +141,34 @@ async def test_the_separate_rankings_in_the_chat_and_the_export(tmp_path: Path) 
         assert (table[4]["position"], table[4]["outcome"]) == ("", "oc")
     finally:
         await h.stop()
+
+
+async def test_a_separate_ranking_pools_the_prizes_of_a_shared_place_when_the_contest_does(
+        tmp_path: Path) -> None:
+    path = tmp_path / "c.toml"
+    path.write_text(CONTEST.replace('language = "en"\n',
+                                    'language = "en"\nshared_prizes = "pooled"\n', 1)
+                    .replace('prizes = ["Village trophy"]',
+                             'prizes = ["Village trophy", "Village medal"]'), encoding="utf-8")
+    h = await Harness(tmp_path, path, organisers=frozenset({BOSS.id})).start()
+    try:
+        svc = h.services
+        await import_entries(svc.store, read_entries(svc.contest, io.StringIO(
+            "number,category,names,born,resident\n"
+            "1,open,Ana Adult,1980-01-01,no\n"
+            "2,open,Kid Local,2012-03-03,yes\n"
+            "5,open,Old Local,1950-01-01,yes\n"), "x.csv"))
+        await staff(h, BOSS, VIC, T0 - timedelta(hours=1))
+        await h.send(BOSS, "/inicio", T0)
+        at = T0 + timedelta(minutes=59)
+        for n, t in ((1, "0:40:00"), (2, "0:45:00"), (5, "0:45:00")):
+            await h.send(VIC, f"/fin {n} {t}", at)
+        separate_rankings = await svc.day.separate_rankings(svc.contest.categories[0])
+        prizes = {sr.id: [(r.number, r.position, r.prize) for r in rows]
+                  for sr, rows in separate_rankings}
+        # 2 and 5 share the residents' 1st place, taking up places 1 and 2: both prizes
+        assert prizes["locals"] == [(2, 1, "Village trophy + Village medal"),
+                                    (5, 1, "Village trophy + Village medal")]
+        assert prizes["u18"] == [(2, 1, "Best young puzzler")]
+    finally:
+        await h.stop()

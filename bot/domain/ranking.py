@@ -126,8 +126,9 @@ def rank(
 
     def after(c: Competitor) -> tuple[int, int, int, int]:
         t = ranking_time(c) if c.outcome == "oc" else None
-        pieces = c.pieces if c.outcome == "oc" and c.pieces is not None else 0
-        return (order.get(c.outcome, 4), 0 if t is not None else 1, t or -pieces, c.number)
+        pieces = c.pieces if c.outcome == "oc" else None
+        result = 0 if t is not None else 1 if pieces is not None else 2  # a time, pieces, none
+        return (order.get(c.outcome, 4), result, t or -(pieces or 0), c.number)
 
     for c in sorted(unranked, key=after):
         rows.append(Row(None, c, False, None, None))
@@ -198,10 +199,11 @@ def ages_fit(births: Iterable[tuple[date | None, int | None]], day: date,
 
 
 def separate(rows: Sequence[Row], keep: Callable[[int], bool],
-             prizes: tuple[str, ...]) -> list[Row]:
+             prizes: tuple[str, ...], shared_prizes: str = "each") -> list[Row]:
     """A ranking of its own among the entries ``keep`` accepts, in the order of ``rows``:
     placed 1, 2, 3... among themselves (entries sharing a place in ``rows`` share it here
-    too), with these ``prizes``; the unplaced stay unplaced."""
+    too), with these ``prizes`` (a shared place's as ``prize_of`` says); the unplaced stay
+    unplaced."""
     out: list[Row] = []
     last: tuple[int | None, int] = (None, 0)  # (position in rows, position here)
     count = 0
@@ -219,5 +221,6 @@ def separate(rows: Sequence[Row], keep: Callable[[int], bool],
     for r in out:
         if r.position is not None:
             sizes[r.position] = sizes.get(r.position, 0) + 1
-    return [replace(r, prize=prize_of(prizes, r.position, sizes.get(r.position or 0, 0)))
+    return [replace(r, prize=prize_of(prizes, r.position, sizes.get(r.position or 0, 0),
+                                      shared_prizes))
             for r in out]

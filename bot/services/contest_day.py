@@ -974,7 +974,7 @@ class ContestDay:
                 entry = entries.get(number)
                 return entry is not None and in_ranking(self.contest, sr, entry)
 
-            out.append((sr, separate(rows, keep, sr.prizes)))
+            out.append((sr, separate(rows, keep, sr.prizes, self.contest.shared_prizes)))
         return out
 
     async def confirm_round(self, organiser: int, category: Category, at: datetime,
