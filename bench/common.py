@@ -32,6 +32,7 @@ from bot.domain.contest import Contest
 from bot.harness.fakeapi import Call, LocalBotAPI
 from bot.services.config import Config
 from bot.services.contest_file import load_contest
+from bot.services.csvio import import_entries, read_entries
 
 ROOT = Path(__file__).resolve().parent.parent
 CASTRILLO = ROOT / "contests" / "castrillo-2023.toml"
@@ -221,8 +222,6 @@ def entries_csv(teams: Sequence[Team], rng: Any) -> str:
 
 
 async def import_teams(app: Any, teams: Sequence[Team], rng: Any) -> None:
-    from bot.services.csvio import import_entries, read_entries
-
     svc = app.bot_data["services"]
     rows = read_entries(svc.contest, io.StringIO(entries_csv(teams, rng)), "bench.csv")
     await import_entries(svc.store, rows)

@@ -8,6 +8,7 @@ import io
 import sqlite3
 from datetime import UTC, datetime, timedelta
 
+from bot.handlers import jobs
 from bot.services.csvio import import_entries, read_entries
 from tests.conftest import CASTRILLO
 from tests.fakebot import Harness, Person, texts
@@ -154,8 +155,6 @@ async def test_a_jump_of_the_system_clock_works_the_timers_out_again(tmp_path, m
     """The scheduler sleeps in monotonic time towards moments of the old clock: when the system
     clock jumps (NTP, a clock set by hand, a laptop waking), every timer is scheduled again
     from the database. Without a jump, nothing is touched."""
-    from bot.handlers import jobs
-
     t = now()
     h, p = await day(tmp_path, t - timedelta(minutes=10), jobs=False)
     try:

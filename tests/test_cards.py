@@ -24,6 +24,8 @@ from zoneinfo import ZoneInfo
 import pytest
 import segno
 
+import bot.tools.cards
+from bot.cli import build_parser
 from bot.domain.registration import Member
 from bot.harness.fakeapi import FakeBotAPI
 from bot.services.contest_file import load_contest
@@ -279,8 +281,6 @@ def test_a_unicode_font_when_dejavu_is_installed(castrillo):
 
 
 def test_helvetica_when_no_font_is_found(castrillo, monkeypatch, tmp_path):
-    import bot.tools.cards
-
     fallback = find_fonts((tmp_path,))
     assert fallback == bot.tools.cards.Fonts("Helvetica", "Helvetica-Bold", False)
     monkeypatch.setattr(bot.tools.cards, "find_fonts", lambda: fallback)
@@ -325,8 +325,6 @@ async def test_username_from_get_me():
 
 def cards_argv() -> list[str]:
     """``-m bot cards`` once bot/cli.py has the subcommand; ``-m bot.tools.cards`` until then."""
-    from bot.cli import build_parser
-
     for action in build_parser()._actions:
         if isinstance(action, argparse._SubParsersAction) and "cards" in action.choices:
             return ["-m", "bot", "cards"]

@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 from openpyxl import load_workbook
 
+import bot.cli as cli
 from bot.services.csvio import _typed
+from bot.storage import store as storage
 from bot.support.logsetup import RedactToken
 from tests.conftest import CASTRILLO, ROOT
 
@@ -102,8 +104,6 @@ async def test_a_read_only_database_is_named_read_only_not_damaged(tmp_path: Pat
                                                                    monkeypatch):
     """(As root, as on this machine, permissions do not stop a write: the check is what
     ``os.access`` says.)"""
-    from bot.storage import store as storage
-
     db = tmp_path / "ro.sqlite3"
     await (await storage.Store.open(db)).close()
     real = os.access
@@ -197,10 +197,6 @@ def test_import_refuses_a_bad_file_and_imports_nothing(tmp_path: Path, content, 
 
 def test_a_reader_going_away_ends_the_command_quietly(monkeypatch):
     """`python -m bot export results | head`: no traceback when head stops reading."""
-    import io
-
-    import bot.cli as cli
-
     def reader_gone(args):
         raise BrokenPipeError(32, "Broken pipe")
 

@@ -11,8 +11,10 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from telegram import Update
+from telegram.ext import CallbackContext
 
 from bot.chat.updates import PerChatUpdateProcessor
+from bot.handlers.common import notify_staff
 from bot.services.csvio import import_entries, read_entries
 from tests.conftest import CASTRILLO
 from tests.fakebot import Harness, Person
@@ -192,10 +194,6 @@ async def test_staff_lines_made_in_one_moment_reach_each_volunteer_as_one_messag
 
 
 async def test_a_staff_line_that_cannot_be_written_does_not_hold_back_the_others(tmp_path):
-    from telegram.ext import CallbackContext
-
-    from bot.handlers.common import notify_staff
-
     h, _, _, v1, v2 = await setup(tmp_path)
     sender = h.app.bot_data["sender"]
     try:

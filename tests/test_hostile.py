@@ -40,7 +40,7 @@ from bot.domain.clock import DurationError, parse_duration
 from bot.handlers.commands import ENTRY_COMMANDS, names_for
 from bot.handlers.common import parse_int
 from bot.services.contest_file import load_contest
-from bot.services.csvio import import_entries, read_entries
+from bot.services.csvio import ImportError_, import_entries, read_entries
 from bot.support.commands import BY_NAME, COMMANDS
 from tests.conftest import CASTRILLO
 from tests.fakebot import Call, Harness, Person, texts
@@ -468,8 +468,6 @@ async def test_the_byte_for_byte_check_sees_a_write(day_factory: Any) -> None:
                                   "A" * 65])
 async def test_import_refuses_a_join_code_that_cannot_be_opened(tmp_path: Path,
                                                                 code: str) -> None:
-    from bot.services.csvio import ImportError_
-
     h = await Harness(tmp_path, CASTRILLO, organisers=frozenset({ORGANISER.id})).start()
     try:
         data = csv_text([{"number": "7", "category": "adultos", "names": "Eva", "born": "1970",

@@ -1,12 +1,17 @@
-"""What a rehearsal plays: one message of someone, at a moment of the simulated day."""
+"""What a rehearsal plays: one message of someone, at a moment of the simulated day; the
+teams it registers; and what a rehearsal offers the player of a contest in rounds
+(``bot.harness.championship``), which it runs."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
-from datetime import datetime
-from typing import Any
+from datetime import date, datetime
+from typing import Any, Protocol
+from zoneinfo import ZoneInfo
 
-from bot.harness.fakeapi import FakeBotAPI
+from bot.domain.contest import Category, Contest
+from bot.harness.fakeapi import Call, FakeBotAPI
 
 
 @dataclass
@@ -26,3 +31,45 @@ class Action:
     actor: Person = field(compare=False)
     text: str = field(compare=False)
     label: str = field(compare=False, default="")
+
+
+@dataclass
+class Team:
+    category: Category
+    members: list[tuple[str, date]]
+    answers: list[set[str]]
+    phones: list[Person]
+    number: int = 0
+    join_code: str = ""
+    meal: tuple[int, int] = (0, 0)
+    registered_at: datetime | None = None
+    paid_at: datetime | None = None
+
+
+class Stage(Protocol):
+    """What the rehearsal (``bot.harness.rehearsal.Rehearsal``) offers the championship's
+    days: its people, its randomness, the bot it restarts, and the messages it plays."""
+
+    contest: Contest
+    rng: random.Random
+    db_path: str
+    day_seconds: float
+    tz: ZoneInfo
+    teams: list[Team]
+    organiser: Person
+    volunteers: list[Person]
+
+    def next_order(self) -> int: ...
+
+    def say(self, text: str = "") -> None: ...
+
+    async def flush(self) -> None: ...
+
+    async def send(self, who: Person, text: str, at: datetime) -> list[Call]: ...
+
+    async def play(self, actions: list[Action]) -> list[Call]: ...
+
+    async def start_bot(self, simulated_start: datetime, speed: float,
+                        real_start: float | None = None) -> None: ...
+
+    async def stop_bot(self) -> str: ...

@@ -14,18 +14,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from datetime import time as dtime
-from typing import TYPE_CHECKING
 
 from bot.domain.clock import CategoryClock, Pause, format_duration
 from bot.domain.contest import Category
 from bot.domain.rounds import Heat
-from bot.harness.actions import Action, Person
+from bot.harness.actions import Action, Person, Stage
+from bot.harness.fakeapi import Call
 from bot.services.contest_day import ContestDay
 from bot.storage.store import Store
-
-if TYPE_CHECKING:
-    from bot.harness.fakeapi import Call
-    from bot.harness.rehearsal import Rehearsal
 
 GAP = timedelta(minutes=20)  # between a heat's time limit and the next heat's start
 DAY_SPAN = 10 * 3600  # simulated seconds of a championship day, played in ``day_seconds``
@@ -47,7 +43,7 @@ class Session:
 
 
 class Championship:
-    def __init__(self, rehearsal: Rehearsal, confirmed: set[int]) -> None:
+    def __init__(self, rehearsal: Stage, confirmed: set[int]) -> None:
         self.reh = rehearsal
         self.contest = rehearsal.contest
         self.confirmed = confirmed
@@ -109,8 +105,7 @@ class Championship:
         organiser = reh.organiser
 
         def add(at: datetime, who: Person, text: str) -> None:
-            reh._order += 1
-            actions.append(Action(at.replace(microsecond=0), reh._order, who, text))
+            actions.append(Action(at.replace(microsecond=0), reh.next_order(), who, text))
 
         ends: dict[str, datetime] = {}
         for s in sessions:

@@ -26,8 +26,8 @@ from typing import TextIO
 from zoneinfo import ZoneInfo
 
 from bot.domain.clock import CategoryClock, Pause
-from bot.domain.contest import Category, Contest, Slot
-from bot.harness.actions import Action, Person
+from bot.domain.contest import Contest, Slot
+from bot.harness.actions import Action, Person, Team
 from bot.harness.botprocess import BotProcess
 from bot.harness.championship import DAY_SPAN, Championship
 from bot.harness.fakeapi import Call, FakeBotAPI
@@ -44,19 +44,6 @@ FIRST_NAMES = ["Ana", "Bruno", "Carla", "David", "Elena", "Fernando", "Gloria", 
                "Úrsula", "Víctor", "Chloé", "Louis", "Manon", "Théo", "Camille", "Léa"]
 LAST_NAMES = ["García", "López", "Martín", "Sánchez", "Pérez", "Gómez", "Ruiz", "Díaz",
               "Moreno", "Álvarez", "Dubois", "Lefèvre", "Bernard", "Roux", "Fournier"]
-
-
-@dataclass
-class Team:
-    category: Category
-    members: list[tuple[str, date]]
-    answers: list[set[str]]
-    phones: list[Person]
-    number: int = 0
-    join_code: str = ""
-    meal: tuple[int, int] = (0, 0)
-    registered_at: datetime | None = None
-    paid_at: datetime | None = None
 
 
 @dataclass
@@ -135,6 +122,11 @@ class Rehearsal:
         self.last_seq = 0  # the place of the last message played, for its line
 
     # -- output ----------------------------------------------------------------------------
+
+    def next_order(self) -> int:
+        """The next planned action's rank among those at the same moment."""
+        self._order += 1
+        return self._order
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
@@ -461,8 +453,7 @@ class Rehearsal:
         actions: list[Action] = []
 
         def add(at: datetime, who: Person, text: str) -> None:
-            self._order += 1
-            actions.append(Action(at.replace(microsecond=0), self._order, who, text))
+            actions.append(Action(at.replace(microsecond=0), self.next_order(), who, text))
 
         add(start, self.organiser, "/inicio")
         clock = self.category_clock(start)

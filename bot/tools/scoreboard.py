@@ -31,7 +31,7 @@ import time
 from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
 from aiohttp import web
@@ -40,14 +40,12 @@ from bot.domain.clock import CategoryClock, format_duration
 from bot.domain.contest import Category, Contest
 from bot.domain.ranking import Row
 from bot.domain.rounds import table_number
+from bot.handlers.common import Services
 from bot.services.config import environment
+from bot.services.contest_day import ContestDay
 from bot.services.state import EntryState, standings
 from bot.services.texts import heat_name
 from bot.support import wallclock
-
-if TYPE_CHECKING:
-    from bot.handlers.common import Services
-    from bot.services.contest_day import ContestDay
 
 log = logging.getLogger(__name__)
 
