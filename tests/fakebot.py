@@ -153,3 +153,17 @@ async def staff(h: Harness, organiser: Person, volunteer: Person, at: datetime) 
     await h.send(organiser, "/start", at)
     invite = (await h.send(organiser, "/voluntario", at))[-1].text
     await h.send(volunteer, f"/start {invite.split('start=')[1].split()[0]}", at)
+
+
+@dataclass
+class FrozenClock:
+    """``bot.support.wallclock.CLOCK`` stopped at one instant."""
+
+    instant: datetime
+    speed: float = 1.0
+
+    def now(self) -> datetime:
+        return self.instant
+
+    def seconds_until(self, when: datetime) -> float:
+        return max(0.0, (when - self.instant).total_seconds())

@@ -6,7 +6,6 @@ volunteers' list, and an empty chat says what the bot is for (issue 17)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
@@ -15,24 +14,12 @@ import pytest
 from bot.handlers import menus
 from bot.handlers.menus import MENU_CHANGE
 from tests.conftest import BILLOM, CASTRILLO, ROOT
-from tests.fakebot import Call, Harness, Person
+from tests.fakebot import Call, FrozenClock, Harness, Person
 from tests.test_bot_commands import ORGANISER, P3, P50, VOLUNTEER, menu_calls, open_day
 
 MADRID = ZoneInfo("Europe/Madrid")
 CHAMPIONSHIP = ROOT / "contests" / "championship-2027.toml"
 DURING_REGISTRATION = datetime(2023, 4, 10, 12, 0, tzinfo=MADRID)  # Castrillo closes on the 22nd
-
-
-@dataclass
-class FrozenClock:
-    instant: datetime
-    speed: float = 1.0
-
-    def now(self) -> datetime:
-        return self.instant
-
-    def seconds_until(self, when: datetime) -> float:
-        return max(0.0, (when - self.instant).total_seconds())
 
 
 def default_menus(calls: Sequence[Call]) -> dict[str | None, list[str]]:

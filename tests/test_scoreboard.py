@@ -19,7 +19,6 @@ import re
 import shutil
 import socket
 import tempfile
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -31,7 +30,7 @@ from bot.services.csvio import import_entries, read_entries
 from bot.tools import scoreboard
 from bot.tools.scoreboard import Scoreboard, scoreboard_data
 from tests.conftest import BILLOM, CASTRILLO
-from tests.fakebot import Harness, Person, texts
+from tests.fakebot import FrozenClock, Harness, Person, texts
 
 MADRID = ZoneInfo("Europe/Madrid")
 T0 = datetime(2023, 4, 22, 11, 0, 0, tzinfo=MADRID)
@@ -56,17 +55,6 @@ def at(clock: str, start: datetime = T0) -> datetime:
     """The real instant a clock started at ``start`` shows ``clock`` (no pause before it)."""
     h, m, s = (int(x) for x in clock.split(":"))
     return start + timedelta(hours=h, minutes=m, seconds=s)
-
-
-@dataclass
-class FrozenClock:
-    """``bot.support.wallclock.CLOCK`` stopped at one instant."""
-
-    instant: datetime
-    speed: float = 1.0
-
-    def now(self) -> datetime:
-        return self.instant
 
 
 async def open_day(tmp_path: Path, csv: str) -> tuple[Harness, dict[int, Person]]:
