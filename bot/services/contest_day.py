@@ -1183,12 +1183,15 @@ class ContestDay:
             return Linked(entry, event_id=eid)
 
     async def create_invite(self, organiser: int, at: datetime, update_id: int | None) -> str:
-        code = new_code("v")
+        """A one-time link for a volunteer, made by an organiser in the chat."""
+        return await self._invite("v", "volunteer_invite", organiser, at, update_id)
+
+    async def _invite(self, prefix: str, kind: str, organiser: int, at: datetime,
+                      update_id: int | None) -> str:
+        code = new_code(prefix)
         async with self.store.transaction() as tx:
-            await tx.add_event(
-                at=at, kind="volunteer_invite", role="organiser", actor=organiser, ref=code,
-                update_id=update_id,
-            )
+            await tx.add_event(at=at, kind=kind, role="organiser", actor=organiser, ref=code,
+                               update_id=update_id)
         return code
 
     async def join_volunteer(
@@ -1210,13 +1213,7 @@ class ContestDay:
     async def create_organiser_invite(self, organiser: int, at: datetime,
                                       update_id: int | None) -> str:
         """A one-time link for another organiser, made by an organiser in the chat."""
-        code = new_code("o")
-        async with self.store.transaction() as tx:
-            await tx.add_event(
-                at=at, kind="organiser_invite", role="organiser", actor=organiser, ref=code,
-                update_id=update_id,
-            )
-        return code
+        return await self._invite("o", "organiser_invite", organiser, at, update_id)
 
     async def standing_organiser_invite(self, at: datetime, create: bool) -> str | None:
         """The organiser link the bot prints at start (``python -m bot run``, ``setup``): the
