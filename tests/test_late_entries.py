@@ -364,7 +364,7 @@ def test_check_contest_warns_when_registration_closes_after_a_first_heat(
 
 
 async def test_the_scoreboard_never_errors_when_an_entry_lands_between_its_reads(
-        contest_file: Path, tmp_path: Path) -> None:
+        contest_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The lineups read the places, then the entries: an entry registered between the two
     was listed without a place (``KeyError`` in ``places[n]``, the projector's 503)."""
     h = await Harness(tmp_path, contest_file, organisers=frozenset({BOSS.id})).start()
@@ -374,26 +374,25 @@ async def test_the_scoreboard_never_errors_when_an_entry_lands_between_its_reads
             "number,category,names,born,registered_at\n"
             "1,solo,Uno,1990,2027-06-01T10:00:00\n"), "x.csv"))
         store = svc.store
-        original = store.entries
+        original = Registrations.places
         raced = False
 
-        async def entries_then_a_registration(*args, **kwargs):  # type: ignore[no-untyped-def]
+        async def places_then_a_registration(self, now):  # type: ignore[no-untyped-def]
             nonlocal raced
-            read = await original(*args, **kwargs)
+            places = await original(self, now)
             if not raced:
-                raced = True  # someone's Confirm lands right after this read
-                out = await Registrations(svc.contest, store).register(
-                    ANA.id, svc.contest.category("solo"), read_entries(
-                        svc.contest, io.StringIO("category,names,born\nsolo,Dos,1991\n"),
-                        "y.csv")[0].members, 0, 0, SOLO_HEATS - timedelta(days=2), None)
+                raced = True  # someone's Confirm lands right after the places were read
+                out = await original_register(
+                    Registrations(svc.contest, store), ANA.id, svc.contest.category("solo"),
+                    read_entries(svc.contest, io.StringIO("category,names,born\nsolo,Dos,1991\n"),
+                                 "y.csv")[0].members, 0, 0, SOLO_HEATS - timedelta(days=2), None)
                 assert out.ok, out
-            return read
+            return places
 
-        store.entries = entries_then_a_registration  # type: ignore[method-assign]
-        try:
-            board = await scoreboard_data(svc.day, svc.contest, SOLO_HEATS - timedelta(days=1))
-        finally:
-            store.entries = original  # type: ignore[method-assign]
+        original_register = Registrations.register
+        monkeypatch.setattr(Registrations, "places", places_then_a_registration)
+        board = await scoreboard_data(svc.day, svc.contest, SOLO_HEATS - timedelta(days=1))
+        monkeypatch.undo()
         assert raced
         json.dumps(board)
         lineup = await svc.day.lineups(svc.contest.category("solo"))
