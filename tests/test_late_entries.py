@@ -49,7 +49,8 @@ text = "Which qualifier?"
 kind = "choice"
 per = "entry"
 categories = ["teams"]
-choices = [{ id = "porto", label = "Porto, 1 July" }, { id = "valladolid", label = "Valladolid, 2 July" }]
+choices = [{ id = "porto", label = "Porto, 1 July" },
+           { id = "valladolid", label = "Valladolid, 2 July" }]
 
 [[categories]]
 id = "solo"
@@ -144,7 +145,6 @@ def test_the_rule_closes_a_round_split_by_number_once_its_first_heat_begins(
     assert too_late_to_join(contest, teams, after_porto, choice="VALLADOLID") is None
     assert too_late_to_join(contest, teams, after_porto, chosen=False) is None
     assert too_late_to_join(contest, teams, VALLADOLID, chosen=False) == HeatBegun(1, PORTO)
-    assert too_late_to_join(contest, contest.category("solo") or solo, before) is None
 
 
 # -- in the chat ------------------------------------------------------------------------------
