@@ -50,7 +50,7 @@ from bot.services.config import (
     write_settings_file,
 )
 from bot.services.contest_day import ContestDay
-from bot.services.contest_file import ContestFileError, load_contest
+from bot.services.contest_file import ContestFileError, contest_warnings, load_contest
 from bot.services.csvio import (
     ImportError_,
     Printable,
@@ -58,6 +58,7 @@ from bot.services.csvio import (
     entry_rows,
     import_entries,
     read_entries,
+    refuse_entries_too_late,
     refuse_people_entered_twice,
     result_rows,
     results_by_category,
@@ -87,6 +88,8 @@ def _check_contest(args: argparse.Namespace) -> int:
     except ContestFileError as exc:
         return fail(str(exc))
     print(summary(contest))
+    for warning in contest_warnings(contest, str(args.file)):
+        print(f"warning: {warning}", file=sys.stderr)
     return 0
 
 
@@ -155,6 +158,7 @@ def _import_entries(args: argparse.Namespace) -> int:
                 rows = read_entries(contest, fh, args.file)
             regs = Registrations(contest, store)
             await refuse_people_entered_twice(contest, regs, rows)
+            await refuse_entries_too_late(contest, regs, rows, CLOCK.now())
             check = await check_import(contest, regs, rows, CLOCK.now())
             if check.problems and not args.force:
                 for problem in check.problems:

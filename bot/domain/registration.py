@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from bisect import insort
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from enum import StrEnum
 from unicodedata import category as unicode_category
 from unicodedata import combining, normalize
+from zoneinfo import ZoneInfo
 
 from bot.domain.contest import Category, Contest, Slot
 
@@ -333,6 +334,88 @@ def registration_window(contest: Contest, at: datetime,
     if rules.closes is not None and at >= rules.closes:
         return "closed"
     return None
+
+
+@dataclass(frozen=True)
+class HeatBegun:
+    """An entry can no longer join heat ``heat`` (1-based) of its category's first round: the
+    heat began at ``begins`` (its scheduled start), or its clock has started (``started``)."""
+
+    heat: int
+    begins: datetime
+    started: bool = False
+
+
+def heat_begins(contest: Contest, category: Category, heat: int) -> datetime:
+    """When heat ``heat`` (1-based) of the category's first round begins: its scheduled start,
+    or, when it has none, the start (midnight) of its day."""
+    when = category.rounds[0].when(heat)
+    if when.start is not None:
+        return when.start
+    day = when.date
+    return datetime(day.year, day.month, day.day, tzinfo=ZoneInfo(contest.timezone))
+
+
+def begun_heats(contest: Contest, category: Category, at: datetime,
+                started: Collection[int] = ()) -> list[HeatBegun]:
+    """The heats of the category's first round that have begun at ``at`` (their scheduled
+    start has come, or their clock has started: ``started``, heat numbers), in order. Empty
+    for a category played once."""
+    if not category.rounds:
+        return []
+    out = []
+    for h in range(1, category.rounds[0].heats + 1):
+        begins = heat_begins(contest, category, h)
+        if h in started or begins <= at:
+            out.append(HeatBegun(h, begins, started=h in started))
+    return out
+
+
+def heat_of_choice(category: Category, choice: str | None) -> int | None:
+    """The first round's heat (1-based) an answer to its ``heats_by`` question plays in (None:
+    no such heat, or the round is not split by a question)."""
+    if not category.rounds or category.rounds[0].heats_by is None or choice is None:
+        return None
+    choices = [c.lower() for c in category.rounds[0].heat_choices[:category.rounds[0].heats]]
+    return choices.index(choice.lower()) + 1 if choice.lower() in choices else None
+
+
+def heat_choices_open(contest: Contest, category: Category, at: datetime,
+                      started: Collection[int] = ()) -> tuple[str, ...]:
+    """For a first round whose heats are chosen at registration (``heats_by``): the choices
+    whose heat has not begun at ``at``, in order: what a registration may still choose."""
+    if not category.rounds or category.rounds[0].heats_by is None:
+        return ()
+    gone = {b.heat for b in begun_heats(contest, category, at, started)}
+    rnd = category.rounds[0]
+    return tuple(c for h, c in enumerate(rnd.heat_choices[:rnd.heats], 1) if h not in gone)
+
+
+def too_late_to_join(contest: Contest, category: Category, at: datetime,
+                     started: Collection[int] = (), choice: str | None = None,
+                     chosen: bool = True) -> HeatBegun | None:
+    """Why an entry registering at ``at`` could play no heat of the category's first round
+    (None: it can). The round's entrants are fixed when its heats begin, so an entry that
+    comes later would be in no heat, no ranking and no export:
+
+    - a round split in heats by entry number, a draw or seeding: once its first heat has
+      begun, the category takes no more entries (the first heat begun is returned);
+    - a round whose heats are chosen at registration (``heats_by``, qualifiers held as events
+      of their own): the heat of ``choice`` must not have begun. ``chosen`` False: the choice
+      is still to be made, and the category is closed only once every heat has begun.
+
+    Categories played once are not concerned (None)."""
+    gone = begun_heats(contest, category, at, started)
+    if not gone:
+        return None
+    if category.rounds[0].heats_by is None:
+        return min(gone, key=lambda b: (b.begins, b.heat))
+    if not chosen:
+        return gone[0] if len(gone) == category.rounds[0].heats else None
+    heat = heat_of_choice(category, choice)
+    if heat is None:
+        return None  # not one of the heats' choices: the question's own rules refuse it
+    return next((b for b in gone if b.heat == heat), None)
 
 
 class Status(StrEnum):

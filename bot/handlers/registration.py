@@ -47,6 +47,7 @@ from bot.domain.registration import (
     open_slots,
     registration_window,
 )
+from bot.domain.rounds import Heat
 from bot.handlers.commands import names_for
 from bot.handlers.common import (
     Caller,
@@ -80,6 +81,7 @@ from bot.services.registrations import (
     AlreadyEntered,
     AlreadyLapsed,
     EntryStatus,
+    HeatStarted,
     Paid,
     Registered,
     Registrations,
@@ -90,11 +92,13 @@ from bot.services.summary import money
 from bot.services.texts import (
     date_text,
     displaced_note,
+    heat_name,
     ineligible_text,
     labelled,
     lost_place_text,
     moment_text,
     names,
+    round_name,
     slot_text,
     waiting_move_text,
 )
@@ -320,9 +324,17 @@ async def inscribir(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str |
         await reply(update, closed_text(who.lang, contest, window))
         return ConversationHandler.END
     assert context.user_data is not None
+    # a category whose first round has begun (every heat, where heats are chosen) takes no
+    # more entries: it is not offered
+    regs = registrations(context)
+    joinable = [c for c in contest.categories if await regs.too_late(c, who.at) is None]
+    if not joinable:
+        await reply(update, tr(who.lang, "Too late to register: every category has begun "
+                               "playing."))
+        return ConversationHandler.END
     context.user_data["draft"] = {"members": [], "started": int(who.at.timestamp())}
     rows = [[(f"{c.name} ({money(c.fee, contest.currency)})", f"reg:cat:{c.id}")]
-            for c in contest.categories]
+            for c in joinable]
     await reply(update, tr(who.lang, "Which category? (/cancelar to stop at any time)"),
                 reply_markup=_buttons(rows))
     _save_after(update, context)
@@ -349,6 +361,33 @@ def closed_text(lang: str, contest: Contest, window: str) -> str:
     closes = contest.registration.closes
     return tr(lang, "Registrations are closed (since {when}).",
               when=moment_text(lang, contest, closes) if closes else "-")
+
+
+def heat_started_text(lang: str, contest: Contest, out: HeatStarted) -> str:
+    """Why an entry can't be taken: the heat it would play (or chose) has begun; with heats
+    still to come (chosen at registration), the invitation to choose one of them."""
+    category = contest.category(out.category)
+    assert category is not None
+    heat = Heat(category, 0, out.begun.heat)
+    rnd = category.rounds[0]
+    venue = rnd.when(out.begun.heat).venue
+    # a round split by number or a draw closes as a whole; a chosen heat is named
+    name = (heat_name(lang, contest, heat) if rnd.heats_by is not None
+            else round_name(lang, contest, category, 0)) + (f" ({venue})" if venue else "")
+    if rnd.heats_by is not None and not out.open_choices:
+        text = tr(lang, "Too late for {category}: every heat of {round} has begun, and their "
+                  "entrants are set.", category=category.name,
+                  round=round_name(lang, contest, category, 0))
+    elif out.begun.started:
+        text = tr(lang, "Too late for {heat} of {category}: it has started, and its entrants "
+                  "are set.", heat=name, category=category.name)
+    else:
+        text = tr(lang, "Too late for {heat} of {category}: it began on {when}, and its "
+                  "entrants are set.", heat=name, category=category.name,
+                  when=moment_text(lang, contest, out.begun.begins))
+    if rnd.heats_by is not None and out.open_choices:
+        text += "\n" + tr(lang, "Choose one still to come:")
+    return text
 
 
 def _draft(context: ContextTypes.DEFAULT_TYPE) -> dict[str, Any]:
@@ -393,6 +432,11 @@ async def pick_category(update: Update, context: ContextTypes.DEFAULT_TYPE) -> s
         return ConversationHandler.END
     category = who.svc.contest.category(data.split(":", 2)[2])
     if category is None:
+        return CATEGORY
+    late = await registrations(context).too_late(
+        category, button_moment(update, context) or who.at)
+    if late is not None:  # a list shown before its first round began
+        await reply(update, heat_started_text(who.lang, who.svc.contest, late))
         return CATEGORY
     draft = _draft(context)
     draft.update({"category": category.id, "members": [], "current": {}})
@@ -539,15 +583,38 @@ def _for_entry(draft: dict[str, Any]) -> bool:
     return draft.get("phase") == "entry"
 
 
+def _heats_question(contest: Contest, draft: dict[str, Any], q: Question) -> Category | None:
+    """The draft's category when ``q`` is the question its first round's heats go by."""
+    category = contest.category(str(draft.get("category", "")))
+    if category is not None and category.rounds and category.rounds[0].heats_by == q.id:
+        return category
+    return None
+
+
 async def _ask(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller, index: int,
-               q: Question) -> str:
-    """Question ``index``: yes/no or choice buttons, or a typed answer for a text question."""
+               q: Question, at: datetime | None = None) -> str | int:
+    """Question ``index``: yes/no or choice buttons, or a typed answer for a text question.
+    The question a first round's heats go by offers only the heats still to come at ``at``
+    (default: when the person wrote)."""
     draft = _draft(context)
     text = q.asked(who.lang)
     if not _for_entry(draft):
         text = labelled(who.lang, draft["current"]["name"], text)
     if q.kind == "choice":
-        buttons = [(c.shown(who.lang), f"reg:c:{index}:{k}") for k, c in enumerate(q.choices)]
+        offered = list(enumerate(q.choices))
+        category = _heats_question(who.svc.contest, draft, q)
+        if category is not None:
+            regs = registrations(context)
+            moment = at or who.at
+            still = set(await regs.open_choices(category, moment))
+            offered = [(k, c) for k, c in offered if c.id in still]
+            late = await regs.too_late(category, moment) if not offered else None
+            if late is not None:
+                await reply(update, heat_started_text(who.lang, who.svc.contest, late))
+                _clear(context)
+                _save_after(update, context)
+                return ConversationHandler.END
+        buttons = [(c.shown(who.lang), f"reg:c:{index}:{k}") for k, c in offered]
         markup = _buttons([buttons[i:i + CHOICES_PER_ROW]
                            for i in range(0, len(buttons), CHOICES_PER_ROW)])
     elif q.kind == "text":
@@ -756,7 +823,20 @@ async def answer_choice(update: Update, context: ContextTypes.DEFAULT_TYPE) -> s
     q = who.svc.contest.questions[index]
     if not 0 <= k < len(q.choices):
         return QUESTION
+    category = _heats_question(who.svc.contest, draft, q)
+    if category is not None:  # a heat's button shown before it began: refused, others offered
+        at = button_moment(update, context) or who.at
+        late = await registrations(context).too_late(category, at, {q.id: q.choices[k].id})
+        if late is not None:
+            await reply(update, heat_started_text(who.lang, who.svc.contest, late))
+            if late.open_choices:
+                return await _ask(update, context, who, index, q, at)
+            _clear(context)
+            _save_after(update, context)
+            return ConversationHandler.END
     _keep(draft, q, q.choices[k].id)
+    if draft.pop("resume", False):  # a heat chosen again after a refused confirmation
+        return await _show_summary(update, context, who)
     draft["question"] = index + 1
     return await _next_question(update, context, who)
 
@@ -849,6 +929,8 @@ async def confirm(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | i
         if not isinstance(out, Registered):
             if isinstance(out, RegistrationShut):
                 await reply(update, closed_text(who.lang, contest, out.window))
+            elif isinstance(out, HeatStarted):
+                await reply(update, heat_started_text(who.lang, contest, out))
             elif isinstance(out, AlreadyEntered):
                 await reply(update, already_entered_text(who.lang, out))
             else:
@@ -857,6 +939,12 @@ async def confirm(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str | i
             await remember(update, context)
             await reply(update, await _registered_text(context, who, category, out))
             await schedule_lapse(context.application, out.number)
+    if isinstance(out, HeatStarted) and out.open_choices:
+        # the heat chosen began while the summary was open: choose a later one, then confirm
+        by = category.rounds[0].heats_by
+        index = next(i for i, q in enumerate(contest.questions) if q.id == by)
+        draft.update({"phase": "entry", "question": index, "resume": True})
+        return await _ask(update, context, who, index, contest.questions[index], at)
     _clear(context)
     _save_after(update, context)
     if not isinstance(out, Registered):

@@ -822,26 +822,39 @@ class ContestDay:
         starts = [(await self.clock(Heat(category, 0, h).id)).started
                   for h in range(1, first.heats + 1)]
         begun = min((t for t in starts if t is not None), default=None)
-        planned = first.start or datetime.combine(first.date, dtime(0), ZoneInfo(
-            self.contest.timezone))
-        places = await Registrations(self.contest, self.store).places(
-            begun or max(CLOCK.now(), planned))
+        # the entries first, then their places: an entry registered between the two reads
+        # has a place but is not listed (never listed without a place)
         everyone = {e.number: e for e in await self.store.entries(category.id)}
-        numbers = [n for n in everyone if places[n].status is Status.CONFIRMED]
+        regs = Registrations(self.contest, self.store)
         by = first.heats_by
 
         def answer(number: int) -> str | None:  # the heat the entry chose at registration
             return everyone[number].answer(by) if by is not None else None
 
-        lineup = [seat(category, 0, numbers, answer)]
+        async def holding(heat: int, started: datetime | None) -> list[int]:
+            """Confirmed when the heat (the round: ``heat`` 1) began, or at its scheduled
+            start (its day's midnight) while that is to come, or now."""
+            when = first.when(heat)
+            planned = when.start or datetime.combine(when.date, dtime(0), ZoneInfo(
+                self.contest.timezone))
+            places = await regs.places(started or max(CLOCK.now(), planned))
+            return [n for n in everyone
+                    if (p := places.get(n)) is not None and p.status is Status.CONFIRMED]
+
+        if by is None:
+            heats = seat(category, 0, await holding(1, begun))
+        else:  # heats chosen at registration: each heat's entrants are set when it begins
+            heats = [seat(category, 0, await holding(h, started), answer)[h - 1]
+                     for h, started in enumerate(starts, 1)]
+        lineup = [heats]
         confirmed = {e.ref: e for e in await self.store.events(kinds=list(ROUND_KINDS))}
         for i in range(1, len(category.rounds)):
             done = confirmed.get(round_ref(category, i - 1))
             if done is None:
                 break
             lineup.append(seat(category, i, [int(n) for n in done.data["qualifiers"]]))
-        if begun is not None:  # fixed from now on: kept until something is written
-            cache[category.id] = lineup
+        if all(t is not None for t in starts) if by is not None else begun is not None:
+            cache[category.id] = lineup  # fixed from now on: kept until something is written
         return lineup
 
     async def heat_of(self, number: int, category: Category) -> Heat | None:

@@ -41,6 +41,7 @@ from bot.domain.contest import (
     Slot,
 )
 from bot.domain.ranking import SHARED_PRIZES, TIE_BREAKS
+from bot.domain.registration import heat_begins
 from bot.domain.rounds import SEATINGS, heats_of
 from bot.services.csvio import ENTRY_COLUMNS, REFUND_COLUMN, RESULT_COLUMNS, STATUS_COLUMNS
 
@@ -1046,3 +1047,33 @@ def load_contest(path: str | Path) -> Contest:
     except tomllib.TOMLDecodeError as exc:
         raise ContestFileError(p, "", f"is not valid TOML: {exc}") from None
     return parse_contest(data, p)
+
+
+def contest_warnings(contest: Contest, path: str) -> list[str]:
+    """What a valid file may still get wrong, one line each (``check-contest`` prints them):
+    registration closing after a category's first heat begins. The round's entrants are set
+    when its heats begin, so the chat and the import refuse a later entry (or, where heats
+    are chosen at registration, offer only the heats still to come)."""
+    closes = contest.registration.closes
+    if closes is None:
+        return []
+    out = []
+    for i, cat in enumerate(contest.categories):
+        if not cat.rounds:
+            continue
+        rnd = cat.rounds[0]
+        begins = min(heat_begins(contest, cat, h) for h in range(1, rnd.heats + 1))
+        if closes <= begins:
+            continue
+        said = (f"{path}: registration.closes: {_on_the_hall_clock(closes, contest)} is after "
+                f"{cat.id}'s first heat begins ({_on_the_hall_clock(begins, contest)}, "
+                f"categories[{i}].rounds[0]): ")
+        if rnd.heats_by is not None:
+            out.append(said + "from then on an entry can choose only a heat still to come")
+        else:
+            out.append(said + f"from then on {cat.id} takes no more entries")
+    return out
+
+
+def _on_the_hall_clock(moment: datetime, contest: Contest) -> str:
+    return moment.astimezone(ZoneInfo(contest.timezone)).strftime("%Y-%m-%d %H:%M")

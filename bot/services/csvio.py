@@ -68,6 +68,9 @@ class ImportRow:
     dated: bool = True  # registered_at came from the file (not "now")
     paid_at: datetime | None = None
     values: tuple[tuple[str, str], ...] = ()  # answers to the per-entry questions
+    # the bot's own export of an entry it had imported (its ``source`` column): its
+    # registered_at was checked then, and is kept as it is
+    reimported: bool = False
 
     def answer(self, question_id: str) -> str | None:
         """As ``Entry.answer``: the per-entry answer, else the members' (joined by "/")."""
@@ -335,6 +338,11 @@ def _read_row(contest: Contest, row: dict[str, str], where: str,
         if not q.asks(cat.id) and uninert(row.get(q.id) or "").strip(" ;"):
             raise ImportError_(f"{where}: column {q.id}: this question is not asked in "
                                f"{cat.id} (questions.categories): leave it empty")
+    by = cat.rounds[0].heats_by if cat.rounds else None
+    if by is not None and not uninert(row.get(by) or "").strip(" ;"):
+        raise ImportError_(f"{where}: column {by}: empty, but each entry of {cat.id} plays the "
+                           f"heat of its answer (categories.rounds.heats_by): one of "
+                           f"{', '.join(cat.rounds[0].heat_choices)}")
     names = _names(cat, row, where)
     births = _births(row, len(names), where)
     answers = _answers(contest, row, len(names), where)
@@ -354,7 +362,9 @@ def _read_row(contest: Contest, row: dict[str, str], where: str,
     if paid is not None and paid > datetime.now(UTC):
         raise ImportError_(f"{where}: paid_at {row['paid_at']!r} is in the future")
     return ImportRow(number, cat.id, members, local, registered, code, where,
-                     dated=bool(row.get("registered_at")), paid_at=paid, values=entry_values)
+                     dated=bool(row.get("registered_at")), paid_at=paid, values=entry_values,
+                     reimported=row.get("source", "").lower() == "import"
+                     and bool(row.get("registered_at")))
 
 
 def read_entries(contest: Contest, fh: TextIO, source: str) -> list[ImportRow]:
@@ -441,9 +451,15 @@ async def check_import(contest: Contest, registrations: Registrations,
     for r in rows:
         early = _too_early(contest, r)
         if early is not None:
-            problems.append(early)
+            (notes if r.reimported else problems).append(
+                early + (": kept, as when it was first imported (source import)"
+                         if r.reimported else ""))
         if rules.closes is not None and r.registered_at >= rules.closes:
-            if r.dated:
+            if r.reimported:
+                notes.append(f"{r.where}: registered_at {_when(r.registered_at, contest)} is "
+                             f"after registration closed ({_when(rules.closes, contest)}): "
+                             "kept, as when it was first imported (source import)")
+            elif r.dated:
                 problems.append(f"{r.where}: registered_at {_when(r.registered_at, contest)} is "
                                 f"after registration closed ({_when(rules.closes, contest)}, "
                                 "registration.closes)")
@@ -476,6 +492,35 @@ async def check_import(contest: Contest, registrations: Registrations,
                             f"(registration.shared_capacity), {taken} already taken: the file's "
                             f"{len(rows)} entries go {taken + len(rows) - shared} over")
     return ImportCheck(problems, notes)
+
+
+async def refuse_entries_too_late(contest: Contest, registrations: Registrations,
+                                  rows: Sequence[ImportRow], now: datetime) -> None:
+    """A line for a category whose first round has begun (its heats by entry number or a
+    draw), or for a heat chosen at registration that has begun (``heats_by``), at the import
+    or at its ``registered_at`` if later: the round's entrants are set, so the entry would be
+    in no heat, no ranking and no export. Refuses the file (``ImportError_``), never forced;
+    where heats are chosen, the message names those still to come (the organiser may give
+    the entry one of them)."""
+    for r in rows:
+        cat = contest.category(r.category)
+        if cat is None or not cat.rounds:
+            continue
+        at = max(now, r.registered_at)
+        late = await registrations.too_late(cat, at, dict(r.values))
+        if late is None:
+            continue
+        rnd = cat.rounds[0]
+        heat = Heat(cat, 0, late.begun.heat).id
+        began = "has started" if late.begun.started else \
+            f"began on {_when(late.begun.begins, contest)}"
+        if rnd.heats_by is None:
+            raise ImportError_(f"{r.where}: {cat.id}: its first round's heat {heat} {began}: "
+                               "its entrants are set, and the entry would play in no heat")
+        still = ", ".join(late.open_choices) or "none"
+        raise ImportError_(f"{r.where}: column {rnd.heats_by}: {r.answer(rnd.heats_by)!r}: "
+                           f"heat {heat} {began}: its entrants are set, and the entry would "
+                           f"play in no heat (heats still to come: {still})")
 
 
 def _too_early(contest: Contest, r: ImportRow) -> str | None:

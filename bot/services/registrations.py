@@ -18,6 +18,7 @@ from bot.domain.contest import Category, Contest
 from bot.domain.registration import (
     Application,
     Fee,
+    HeatBegun,
     Ineligible,
     Member,
     Place,
@@ -26,11 +27,14 @@ from bot.domain.registration import (
     already_entered,
     check_entry,
     fee,
+    heat_choices_open,
     is_local,
     lapses_at,
     refund_amount,
     registration_window,
+    too_late_to_join,
 )
+from bot.domain.rounds import heat_id
 from bot.services.outcomes import Done, Refusal, UnknownEntry, new_code
 from bot.storage.store import Entry, Store, from_ts, to_ts
 
@@ -63,6 +67,17 @@ class RegistrationShut(Refusal):
     @property
     def reason(self) -> str:
         return self.window
+
+
+@dataclass(frozen=True)
+class HeatStarted(Refusal):
+    """The entry could play no heat: its category's first round (or the heat it chose) has
+    begun (``bot.domain.registration.too_late_to_join``)."""
+
+    code: ClassVar[str] = "heat_started"
+    category: str
+    begun: HeatBegun
+    open_choices: tuple[str, ...] = ()  # heats_by: the heats still to come, by their choice
 
 
 @dataclass(frozen=True)
@@ -209,7 +224,7 @@ class Registrations:
         self, user_id: int, category: Category, members: Sequence[Member], meal_adults: int,
         meal_children: int, at: datetime, update_id: int | None,
         values: Sequence[tuple[str, str]] = (),
-    ) -> Registered | RegistrationShut | NotEligible | AlreadyEntered:
+    ) -> Registered | RegistrationShut | NotEligible | AlreadyEntered | HeatStarted:
         """A new entry from the chat; ``values``: its answers to the per-entry questions."""
         window = registration_window(self.contest, at, members)
         if window is not None:
@@ -218,6 +233,9 @@ class Registrations:
         if problem is not None:
             return NotEligible(problem)
         async with self.store.transaction() as tx:
+            late = await self.too_late(category, at, dict(values))
+            if late is not None:
+                return late
             if self.contest.registration.one_entry_per_person:
                 twice = already_entered(members, await self.entered(category.id))
                 if twice is not None:
@@ -235,6 +253,34 @@ class Registrations:
         place = (await self.places(at))[number]
         await self.record_status(number, place, at)
         return Registered(number, place)
+
+    async def started_heats(self, category: Category) -> set[int]:
+        """The heats (numbers) of the category's first round whose clock has started."""
+        if not category.rounds:
+            return set()
+        ids = {heat_id(category, 0, h): h for h in range(1, category.rounds[0].heats + 1)}
+        return {ids[e.category] for e in await self.store.events(kinds=["clock_start"])
+                if e.category in ids}
+
+    async def open_choices(self, category: Category, at: datetime) -> tuple[str, ...]:
+        """The heats an entry registering at ``at`` may still choose (``heats_by``)."""
+        return heat_choices_open(self.contest, category, at, await self.started_heats(category))
+
+    async def too_late(self, category: Category, at: datetime,
+                       values: dict[str, str] | None = None) -> HeatStarted | None:
+        """Whether an entry registering at ``at`` would play no heat (``too_late_to_join``);
+        ``values``: its per-entry answers (None: not chosen yet)."""
+        if not category.rounds:
+            return None
+        started = await self.started_heats(category)
+        by = category.rounds[0].heats_by
+        choice = values.get(by) if values is not None and by is not None else None
+        begun = too_late_to_join(self.contest, category, at, started, choice,
+                                 chosen=values is not None)
+        if begun is None:
+            return None
+        return HeatStarted(category.id, begun,
+                           heat_choices_open(self.contest, category, at, started))
 
     async def meal_asked_with(self, user_id: int, now: datetime) -> list[Entry]:
         """The entries this person registered in the chat that are still in (neither withdrawn
