@@ -39,6 +39,7 @@ from bot.services.outcomes import Refusal, UnknownEntry
 from bot.services.picture import ranking_png
 from bot.services.state import moment_seconds
 from bot.services.texts import (
+    clock_name,
     duration_error,
     event_name,
     heat_name,
@@ -433,10 +434,12 @@ async def inicio(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if isinstance(out, Refusal):
             await _refuse(update, who, out)
             return
-        started = ", ".join(out.started)
+        started = ", ".join(clock_name(who.lang, contest, cid) for cid in out.started)
         text = tr(who.lang, "Clock started for: {categories}.", categories=started)
         for heat_id in out.later:  # a heat of another day or hour: not started with the rest
             text += "\n" + refusal(who.lang, who.svc.day.not_yet(heat_id, who.at), contest)
+        for waits in out.behind:  # the next heat at a venue whose heat is still played
+            text += "\n" + refusal(who.lang, waits, contest)
         await reply(update, text)
     await schedule_contest_jobs(context.application)
 
