@@ -307,10 +307,10 @@ async def estado(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             return
         await reply(update, tr(who.lang, "Entry {entry}: {outcome}. It is not placed and does "
                                "not advance (/deshacer to take it back).", entry=number,
-                               outcome=outcome_text(who.lang, outcome, reason)))
+                               outcome=outcome_text(who.lang, outcome, out.reason)))
         await notify_entry(context, number, lambda lang: tr(
             lang, "Your entry is recorded as {outcome}. Ask the organisers if this is wrong.",
-            outcome=outcome_text(lang, outcome, reason)))
+            outcome=outcome_text(lang, outcome, out.reason)))
 
 
 async def penalizacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
