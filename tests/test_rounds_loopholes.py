@@ -185,8 +185,8 @@ async def test_inicio_starts_nothing_early_and_says_what_waits(tmp_path: Path) -
         await import_entries(svc.store, read_entries(svc.contest, io.StringIO(
             "number,category,names,born\n20,duo,Ana; Bea,1990; 1991\n"), "x.csv"))
         assert said(await h.send(BOSS, "/inicio", DAY1), BOSS) == [
-            "Clock started for: Heats 1 (Individual).\nNothing to start now: Heats starts at 15:00. To "
-            "start it now anyway: /go duo-heats"]
+            "Clock started for: Heats 1 (Individual).\nNothing to start now: Heats starts at "
+            "15:00. To start it now anyway: /go duo-heats"]
     finally:
         await h.stop()
 
