@@ -207,7 +207,7 @@ COMMANDS = [
         reply_has="Taken back: pieces #3"),
     Cmd("historial", "volunteer", "/historial 3", "1:00:00", reply_has="History of entry 3"),
     Cmd("inicio", "organiser", "/inicio", "0:00:00", start_clock=False, new_kind="clock_start",
-        reply_has="Clock started for: infantil-a"),
+        reply_has="Clock started for: Infantil A"),
     Cmd("pausa", "organiser", "/pausa", "1:00:00", new_kind="pause", reply_has="Break"),
     Cmd("reanudar", "organiser", "/reanudar", "1:10:00",
         before=((ORGANISER, "/pausa", "1:00:00"),), new_kind="resume",
@@ -592,7 +592,7 @@ async def test_voluntario_returns_a_deep_link(day):
 
 async def test_inicio_for_one_category(day_factory):
     d = await day_factory(clock=False)
-    assert "Clock started for: parejas." in (await d.say(ORGANISER, "/inicio parejas",
+    assert "Clock started for: Adultos parejas." in (await d.say(ORGANISER, "/inicio parejas",
                                                           "0:00:00"))[0]
     assert [r["category"] for r in event_rows(d.h, "clock_start")] == ["parejas"]
     assert "has not started yet" in (await d.say(P50, "/listo", "0:30:00"))[0]

@@ -95,7 +95,7 @@ def an_instance(cls: type[Refusal]) -> Refusal:
 
 def test_every_refusal_has_its_own_reason_code() -> None:
     codes = [cls.code for cls in refusals() if cls is not Unforeseen]
-    assert len(codes) == len(set(codes)) == 49
+    assert len(codes) == len(set(codes)) == 52
     assert all(codes)
 
 

@@ -139,14 +139,15 @@ async def test_each_qualifier_on_its_day_at_its_venue_then_one_final(tmp_path: P
         await staff(h, BOSS, VIC, PORTO - timedelta(days=1))
         # Porto's day: only Porto's heat starts (the solo category too: played once)
         assert said(await h.send(BOSS, "/inicio", PORTO), BOSS) == [
-            "Clock started for: solo, teams-qualifier1."]
+            "Clock started for: Individual, Qualifier 1 (Teams).\nNothing to start today: "
+            "Qualifier 2 is on Friday 2 July. To start it now anyway: /go teams-qualifier2"]
         for n, t in ((1, "1:10:00"), (3, "1:30:00")):
             await h.send(VIC, f"/fin {n} {t}", PORTO + timedelta(hours=1, minutes=55))
         assert said(await h.send(BOSS, "/inicio", PORTO + timedelta(hours=3)), BOSS) == [
             "Nothing to start today: Qualifier 2 is on Friday 2 July. To start it now anyway: "
             "/go teams-qualifier2"]
         assert said(await h.send(BOSS, "/inicio", VALLADOLID), BOSS) == [
-            "Clock started for: teams-qualifier2."]
+            "Clock started for: Qualifier 2 (Teams)."]
         for n, t in ((2, "1:00:00"), (5, "1:45:00")):
             await h.send(VIC, f"/fin {n} {t}", VALLADOLID + timedelta(hours=1, minutes=55))
         calls = await h.send(BOSS, "/confirmar_ronda teams", VALLADOLID + timedelta(hours=2))

@@ -302,7 +302,7 @@ async def test_a_championship_over_two_days(tmp_path: Path) -> None:
         svc = h.services
         # day 1: heats one after the other, entries 1-4 and 5-8
         assert said(await h.send(BOSS, "/inicio", DAY1), BOSS) == [
-            "Clock started for: solo-heats1."]
+            "Clock started for: Heats 1 (Individual)."]
         seen = said(await h.send(player(3), "/series", DAY1), player(3))
         assert seen == ["Entry #3 plays Heats 1 (Individual): Friday 2 July at 10:00, table 3."]
         at = DAY1 + timedelta(minutes=50)
@@ -314,7 +314,7 @@ async def test_a_championship_over_two_days(tmp_path: Path) -> None:
         await h.send(VIC, "/piezas 4 480", at)
         heat2 = DAY1 + timedelta(hours=2)
         assert said(await h.send(BOSS, "/inicio", heat2), BOSS) == [
-            "Clock started for: solo-heats2."]
+            "Clock started for: Heats 2 (Individual)."]
         # the finish of a heat-2 entry is on heat 2's clock
         at = heat2 + timedelta(minutes=55)
         for n, t in ((5, "0:30:00"), (6, "0:50:00"), (7, "0:44:00")):
@@ -364,7 +364,7 @@ async def test_a_championship_over_two_days(tmp_path: Path) -> None:
             "Nothing to start today: Semi-final is on Saturday 3 July. To start it now "
             "anyway: /go solo-semi"]
         assert said(await h.send(BOSS, "/inicio", DAY2), BOSS) == [
-            "Clock started for: solo-semi."]
+            "Clock started for: Semi-final (Individual)."]
         at = DAY2 + timedelta(minutes=40)
         for n, t in ((5, "0:30:00"), (2, "0:31:00"), (1, "0:32:00"), (7, "0:33:00")):
             await h.send(VIC, f"/fin {n} {t}", at)
@@ -377,7 +377,7 @@ async def test_a_championship_over_two_days(tmp_path: Path) -> None:
                                                     "table 3.")
         final = datetime(2027, 7, 3, 16, 0, tzinfo=TZ)
         assert said(await h.send(BOSS, "/inicio", final), BOSS) == [
-            "Clock started for: solo-final."]
+            "Clock started for: Final (Individual)."]
         at = final + timedelta(hours=1, minutes=30)
         # the final has two puzzles: a split, then the finish
         assert said(await h.send(VIC, "/parcial 2 0:40:00", at), VIC) == [
@@ -388,6 +388,7 @@ async def test_a_championship_over_two_days(tmp_path: Path) -> None:
             "Entry 2 finished its previous puzzle at 0:40:00: a later time is needed (or "
             "/undo to correct it)."]
         await h.send(VIC, "/fin 2 1:20:00", at)
+        await h.send(VIC, "/parcial 5 0:45:00", at)
         await h.send(VIC, "/fin 5 1:25:00", at)
         await h.send(VIC, "/piezas 1 900", at)
         calls = await h.send(BOSS, "/confirmar_ronda", final + timedelta(hours=2, minutes=1))

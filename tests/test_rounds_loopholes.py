@@ -73,6 +73,8 @@ async def test_a_confirmed_final_keeps_its_medals(tmp_path: Path) -> None:
     try:
         await play_to_the_final(h)
         at = FINAL + timedelta(hours=1, minutes=30)
+        for n in (5, 6):  # the final's first puzzle, then its finish
+            await h.send(VIC, f"/parcial {n} 0:4{n}:00", at)
         await h.send(VIC, "/fin 5 1:20:00", at)
         await h.send(VIC, "/fin 6 1:25:00", at)
         await h.send(VIC, "/piezas 7 900", at)
@@ -94,6 +96,8 @@ async def test_a_finalist_without_a_result_takes_no_place(tmp_path: Path) -> Non
     try:
         await play_to_the_final(h)  # finalists 5, 6, 7 (best 3 of the semi-final)
         at = FINAL + timedelta(hours=1, minutes=30)
+        for n in (5, 6):  # the final's first puzzle, then its finish
+            await h.send(VIC, f"/parcial {n} 0:4{n}:00", at)
         await h.send(VIC, "/fin 5 1:20:00", at)
         await h.send(VIC, "/fin 6 1:25:00", at)  # #7: nothing
         text = said(await h.send(BOSS, "/confirmar_ronda", FINAL + timedelta(hours=2,
@@ -135,7 +139,7 @@ async def test_the_first_rounds_heats_stay_once_its_clock_runs(tmp_path: Path) -
         cat = h.services.contest.categories[0]
         early = DAY1 - timedelta(minutes=25)
         assert said(await h.send(BOSS, "/inicio solo", early), BOSS) == [
-            "Clock started for: solo-heats1."]
+            "Clock started for: Heats 1 (Individual)."]
         before = await h.services.day.lineups(cat)
         assert before == [[[1, 2, 3, 4], [5, 6, 7, 8]]]
         await Registrations(h.services.contest, h.services.store).withdraw(
@@ -181,8 +185,8 @@ async def test_inicio_starts_nothing_early_and_says_what_waits(tmp_path: Path) -
         await import_entries(svc.store, read_entries(svc.contest, io.StringIO(
             "number,category,names,born\n20,duo,Ana; Bea,1990; 1991\n"), "x.csv"))
         assert said(await h.send(BOSS, "/inicio", DAY1), BOSS) == [
-            "Clock started for: solo-heats1.\nNothing to start now: Heats starts at 15:00. To "
-            "start it now anyway: /go duo-heats"]
+            "Clock started for: Heats 1 (Individual).\nNothing to start now: Heats starts at "
+            "15:00. To start it now anyway: /go duo-heats"]
     finally:
         await h.stop()
 

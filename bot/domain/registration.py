@@ -56,6 +56,21 @@ def clean_name(text: str) -> str:
     return " ".join(spaced.split())
 
 
+# Formatting characters a short note keeps: the joiners an emoji or a Persian word needs and
+# the direction marks of right-to-left text (each affects only the characters beside it).
+_NOTE_FORMATS = frozenset("\u200c\u200d\u200e\u200f\u061c")
+
+
+def clean_note(text: str) -> str:
+    """A short note typed on the day (a disqualification's reason) as it is stored: cleaned as a
+    name is (``clean_name``), and without the other invisible formatting characters: those that
+    turn the direction of all that follows (U+202E shows the rest of a line backwards, in the
+    chat and in a spreadsheet), zero-width spaces, byte order marks, tags."""
+    kept = "".join(c for c in clean_name(text)
+                   if unicode_category(c) != "Cf" or c in _NOTE_FORMATS)
+    return " ".join(kept.split())
+
+
 def name_key(name: str) -> str:
     """A name compared without case, accents, extra spaces or invisible characters (a zero-width
     space or a direction mark a copy-paste brings): "José  Pérez" = "jose perez"."""

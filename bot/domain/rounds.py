@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from datetime import date, datetime, timedelta
 from functools import cached_property
 
 from bot.domain.contest import Advancement, Category, Round
@@ -51,6 +52,135 @@ class Heat:
                        prizes=(), extra_prizes=(), rounds=(), escape=False,
                        puzzles=rnd.puzzles, puzzle_order=rnd.puzzle_order, play=rnd.play,
                        separate=())
+
+
+# -- starting the heats ----------------------------------------------------------------------
+
+EARLY_START = timedelta(minutes=30)  # /inicio starts a heat from this long before its time
+
+
+@dataclass(frozen=True)
+class HeatClock:
+    """A heat with entrants, as ``/inicio`` sees it: whether its clock started, and whether it
+    is still being played (started, time left, and an entrant without a result)."""
+
+    number: int  # 1-based within the round
+    started: bool = False
+    running: bool = False
+
+
+@dataclass(frozen=True)
+class StartNow:
+    heat: int
+
+
+@dataclass(frozen=True)
+class NotTimeYet:
+    """The heat's day, or its hour (from ``EARLY_START`` before), has not come."""
+
+    heat: int
+
+
+@dataclass(frozen=True)
+class AfterRunning:
+    """The heat waits for ``running``, played before it at the same venue."""
+
+    heat: int
+    running: int
+
+
+@dataclass(frozen=True)
+class AllStarted:
+    """Every heat at the venue has started (``heat``: its last one)."""
+
+    heat: int
+
+
+NextHeat = StartNow | NotTimeYet | AfterRunning | AllStarted
+
+
+def next_heats(rnd: Round, heats: Sequence[HeatClock], at: datetime, today: date,
+               early: timedelta = EARLY_START) -> list[NextHeat]:
+    """What ``/inicio`` (or ``/inicio CATEGORY``) does at ``at`` with the heats of the round
+    being played (``heats``: those with entrants). The heats at one venue are played one after
+    the other: the venue's first heat not started starts once its day has come (``today``, on
+    the contest's clock) and from ``early`` before its scheduled start, and never while
+    another heat at that venue is still being played. Heats at different venues (qualifiers
+    held at the same hour in two cities) start on their own, together when their times
+    come together. One decision per venue, in the order of their first heats."""
+    venues: dict[str, list[HeatClock]] = {}
+    for h in sorted(heats, key=lambda h: h.number):
+        venues.setdefault(rnd.when(h.number).venue, []).append(h)
+    out: list[NextHeat] = []
+    for queue in venues.values():
+        waiting = next((h for h in queue if not h.started), None)
+        if waiting is None:
+            out.append(AllStarted(queue[-1].number))
+            continue
+        when = rnd.when(waiting.number)
+        running = next((h for h in queue if h.running), None)
+        if when.date > today or (when.start is not None and at < when.start - early):
+            out.append(NotTimeYet(waiting.number))
+        elif running is not None:
+            out.append(AfterRunning(waiting.number, running.number))
+        else:
+            out.append(StartNow(waiting.number))
+    return out
+
+
+def heat_over(rows: Iterable[Row], elapsed: int | None, time_limit: int) -> bool:
+    """Whether a heat is no longer being played at contest time ``elapsed`` (None: its clock
+    has not started): its time is up, or every entrant has a result (a finish, pieces, or an
+    outcome such as "did not start")."""
+    if elapsed is None:
+        return False
+    if elapsed >= time_limit:
+        return True
+    return all(r.position is not None or r.competitor.outcome is not None for r in rows)
+
+
+# -- results that can't be half-recorded --------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SplitsMissing:
+    """A finish refused: the entry has not had every puzzle before its last recorded.
+    ``missing``: how many splits are still to record; ``left``: the puzzles ``/parcial`` may
+    name (in a fixed order, exactly the missing ones; in any order, every puzzle not done)."""
+
+    missing: int
+    left: tuple[int, ...]
+    played: int  # how many puzzles the entry plays
+    any_order: bool = False
+
+
+@dataclass(frozen=True)
+class Disqualified:
+    """A finish refused: the entry is disqualified (``reason``: as recorded)."""
+
+    reason: str
+
+
+FinishRefused = SplitsMissing | Disqualified
+
+
+def finish_refused(category: Category, done: Sequence[int], outcome: str | None,
+                   reason: str = "") -> FinishRefused | None:
+    """Whether a finish (the entry's last puzzle) may be recorded for an entry of
+    ``category`` (its heat's play in a round) that finished the puzzles ``done`` before (its
+    splits, in order) and has ``outcome`` recorded ("dsq": disqualified, for ``reason``). A
+    disqualified entry's finish changes nothing; in a round of several puzzles, the finish
+    comes once every puzzle before the last has its split. None: it may be recorded."""
+    if outcome == "dsq":
+        return Disqualified(reason)
+    played = category.puzzles_played
+    missing = played - 1 - len(done)
+    if missing <= 0:
+        return None
+    if category.puzzle_order == "any":
+        left = tuple(k for k in range(1, len(category.puzzles) + 1) if k not in done)
+        return SplitsMissing(missing, left, played, any_order=True)
+    return SplitsMissing(missing, tuple(range(len(done) + 1, played)), played)
 
 
 def heats_of(category: Category) -> list[Heat]:

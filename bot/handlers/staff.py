@@ -39,6 +39,7 @@ from bot.services.outcomes import Refusal, UnknownEntry
 from bot.services.picture import ranking_png
 from bot.services.state import moment_seconds
 from bot.services.texts import (
+    clock_name,
     duration_error,
     event_name,
     heat_name,
@@ -306,10 +307,10 @@ async def estado(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             return
         await reply(update, tr(who.lang, "Entry {entry}: {outcome}. It is not placed and does "
                                "not advance (/deshacer to take it back).", entry=number,
-                               outcome=outcome_text(who.lang, outcome, reason)))
+                               outcome=outcome_text(who.lang, outcome, out.reason)))
         await notify_entry(context, number, lambda lang: tr(
             lang, "Your entry is recorded as {outcome}. Ask the organisers if this is wrong.",
-            outcome=outcome_text(lang, outcome, reason)))
+            outcome=outcome_text(lang, outcome, out.reason)))
 
 
 async def penalizacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -433,10 +434,12 @@ async def inicio(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if isinstance(out, Refusal):
             await _refuse(update, who, out)
             return
-        started = ", ".join(out.started)
+        started = ", ".join(clock_name(who.lang, contest, cid) for cid in out.started)
         text = tr(who.lang, "Clock started for: {categories}.", categories=started)
         for heat_id in out.later:  # a heat of another day or hour: not started with the rest
             text += "\n" + refusal(who.lang, who.svc.day.not_yet(heat_id, who.at), contest)
+        for waits in out.behind:  # the next heat at a venue whose heat is still played
+            text += "\n" + refusal(who.lang, waits, contest)
         await reply(update, text)
     await schedule_contest_jobs(context.application)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from datetime import time as dtime
 from typing import Any, ClassVar
 from zoneinfo import ZoneInfo
@@ -28,12 +28,23 @@ from bot.domain.escape import (
     fold,
 )
 from bot.domain.ranking import Competitor, Row, ages_fit, rank, separate
-from bot.domain.registration import Place, Status
+from bot.domain.registration import Place, Status, clean_note
 from bot.domain.rounds import (
+    EARLY_START,
+    AfterRunning,
+    AllStarted,
+    Disqualified,
     Heat,
+    HeatClock,
+    NotTimeYet,
+    SplitsMissing,
+    StartNow,
     classification,
+    finish_refused,
+    heat_over,
     heats_by_id,
     merged,
+    next_heats,
     qualifiers,
     seat,
     table_number,
@@ -55,7 +66,6 @@ from bot.support.wallclock import CLOCK
 
 VOLUNTEER_KINDS = ("stage", "escape", "finish", "pieces", "penalty", "split", "outcome")
 OUTCOMES = ("dns", "dsq", "oc")  # did not start, disqualified, out of competition
-EARLY_START = timedelta(minutes=30)  # /inicio starts a round's heat from this long before
 ROUND_KINDS = ("round_final",)  # who goes on: the lineups of the rounds after the first
 PLACE_KINDS = ("entry", "payment", "withdraw")
 ORGANISER_UNDOABLE = VOLUNTEER_KINDS + ("clock_start", "pause", "resume")
@@ -288,6 +298,28 @@ class NoSplits(Refusal):
 
 
 @dataclass(frozen=True)
+class FinishBeforeSplits(Refusal):
+    """A finish before every puzzle but the last has its split (``missing`` splits; ``left``:
+    the puzzles /parcial may name, ``any_order``: the entry chooses which)."""
+
+    code: ClassVar[str] = "finish_before_splits"
+    entry: int
+    missing: int
+    left: tuple[int, ...]
+    played: int
+    any_order: bool = False
+
+
+@dataclass(frozen=True)
+class EntryDisqualified(Refusal):
+    """A result for a disqualified entry: nothing changes."""
+
+    code: ClassVar[str] = "entry_disqualified"
+    entry: int
+    why: str  # the disqualification's reason
+
+
+@dataclass(frozen=True)
 class SplitsDone(Refusal):
     """Every puzzle but the last already has its split: the last one's finish is /fin."""
 
@@ -349,6 +381,16 @@ class NotYet(Refusal):
     heat: str
     day: date
     start: datetime | None = None
+
+
+@dataclass(frozen=True)
+class HeatRunning(Refusal):
+    """The category's next heat (``heat``) waits for ``running``, still being played at the
+    same venue."""
+
+    code: ClassVar[str] = "heat_running"
+    heat: str
+    running: str
 
 
 @dataclass(frozen=True)
@@ -507,6 +549,7 @@ class ClocksStarted(Done):
     started: tuple[str, ...]
     already: tuple[str, ...]
     later: tuple[str, ...] = ()  # heats whose scheduled start is still to come (not started)
+    behind: tuple[HeatRunning, ...] = ()  # heats waiting for the one before them to end
 
 
 @dataclass(frozen=True)
@@ -1005,10 +1048,9 @@ class ContestDay:
                 clock = await self.clock(heat.id)
                 if rows and clock.started is None:
                     return HeatNotStarted(heat.id)
-                now = clock.elapsed(at)
                 waiting = tuple(r.number for r in rows
                                 if r.position is None and r.competitor.outcome is None)
-                if waiting and (now is None or now < heat.play.time_limit):
+                if waiting and not heat_over(rows, clock.elapsed(at), heat.play.time_limit):
                     return RoundNotOver(heat.id, waiting)
             rule = category.rounds[index].advance
             chosen: list[int] = []
@@ -1265,9 +1307,11 @@ class ContestDay:
         self, organiser: int, category: str | None, at: datetime, update_id: int | None
     ) -> ClocksStarted | Refusal:
         """Start the clock of a category, of a heat, or (``category`` None) of every category
-        not started yet. A category with rounds starts its next heat: the first heat of the
-        latest round reached not started yet, on that round's day, from half an hour before
-        its scheduled start (by its name: whenever the organiser says)."""
+        not started yet. A category with rounds (by its id, or with every category) starts its
+        next heat by ``next_heats``: the first heat not started of the latest round reached,
+        on its day, from half an hour before its scheduled start, and not while the heat
+        before it at the same venue is still being played. By its own name a heat starts
+        whenever the organiser says."""
         async with self.store.transaction() as tx:
             heat = self.heats.get(category or "")
             if heat is not None:
@@ -1276,8 +1320,7 @@ class ContestDay:
                         not lineup[heat.round_index][heat.number - 1]:
                     return NotReached(heat.id)
             started: list[str] = []
-            already: list[str] = []
-            due, later = await self._to_start(category, at)
+            due, already, later, behind = await self._to_start(category, at)
             for cid in due:
                 if (await self.clock(cid)).started is not None:
                     already.append(cid)
@@ -1289,11 +1332,13 @@ class ContestDay:
                 started.append(cid)
             if not started and later:  # what waits says more than what already runs
                 return self.not_yet(later[0], at)
+            if not started and behind:
+                return behind[0]
             if not started and not already:
                 return NothingToStart()
             if not started:
                 return AlreadyStarted(tuple(already))
-            return ClocksStarted(tuple(started), tuple(already), tuple(later))
+            return ClocksStarted(tuple(started), tuple(already), tuple(later), tuple(behind))
 
     def not_yet(self, heat_id: str, at: datetime) -> NotYet:
         """Why heat ``heat_id`` is not started at ``at``: its day is to come (or its hour,
@@ -1304,35 +1349,50 @@ class ContestDay:
         return NotYet(heat_id, when.date, when.start if when.date == today else None)
 
     async def _to_start(self, category: str | None, at: datetime
-                        ) -> tuple[list[str], list[str]]:
-        """The clocks to start, and the heats left for their scheduled time."""
+                        ) -> tuple[list[str], list[str], list[str], list[HeatRunning]]:
+        """The clocks to start; those already started; the heats left for their scheduled
+        time; the heats waiting for the one before them."""
         if category is not None:
             cat = self.contest.category(category)
             if cat is None or not cat.rounds:
-                return [category], []  # a heat, or a category played once
+                return [category], [], [], []  # a heat by its name, or a category played once
             cats = [cat]
         else:
             cats = list(self.contest.categories)
         today = at.astimezone(ZoneInfo(self.contest.timezone)).date()
         due: list[str] = []
+        already: list[str] = []
         later: list[str] = []
+        behind: list[HeatRunning] = []
         for c in cats:
             if not c.rounds:
                 due.append(c.id)
                 continue
             lineup = await self.lineups(c)
             r = len(lineup) - 1
-            rnd = c.rounds[r]
-            heats = [Heat(c, r, h).id for h in range(1, len(lineup[r]) + 1) if lineup[r][h - 1]]
-            waiting = [h for h in heats if (await self.clock(h)).started is None]
-            when = rnd.when(self.heats[waiting[0]].number) if waiting else rnd.when(1)
-            early = when.date > today or (
-                category is None and when.start is not None and at < when.start - EARLY_START)
-            if waiting and early:
-                later.append(waiting[0])  # its day, or its time, has not come
-            elif waiting or heats:
-                due.append(waiting[0] if waiting else heats[-1])
-        return due, later
+            heats = [Heat(c, r, h) for h in range(1, len(lineup[r]) + 1) if lineup[r][h - 1]]
+            clocks = [HeatClock(h.number, (await self.clock(h.id)).started is not None,
+                                await self._being_played(h, at)) for h in heats]
+            for step in next_heats(c.rounds[r], clocks, at, today, EARLY_START):
+                heat_id = Heat(c, r, step.heat).id
+                match step:
+                    case StartNow():
+                        due.append(heat_id)
+                    case AllStarted():
+                        already.append(heat_id)
+                    case NotTimeYet():
+                        later.append(heat_id)
+                    case AfterRunning(running=running):
+                        behind.append(HeatRunning(heat_id, Heat(c, r, running).id))
+        return due, already, later, behind
+
+    async def _being_played(self, heat: Heat, at: datetime) -> bool:
+        """Whether the heat's clock runs with time left and an entrant without a result."""
+        clock = await self.clock(heat.id)
+        if clock.started is None:
+            return False
+        return not heat_over(await self.heat_ranking(heat), clock.elapsed(at),
+                             heat.play.time_limit)
 
     async def pause(self, organiser: int, at: datetime, update_id: int | None) -> Done | Refusal:
         async with self.store.transaction() as tx:
@@ -1548,6 +1608,15 @@ class ContestDay:
             if isinstance(running, Refusal):
                 return running
             state, now_t = running
+            refused = finish_refused(
+                state.category, [k for k, _ in state.split_puzzles],
+                state.outcome.ref if state.outcome is not None else None,
+                str(state.outcome.data.get("reason", "")) if state.outcome is not None else "")
+            match refused:
+                case Disqualified(reason=reason):
+                    return EntryDisqualified(number, reason)
+                case SplitsMissing(missing=missing, left=left, played=played, any_order=anyo):
+                    return FinishBeforeSplits(number, missing, left, played, anyo)
             data: dict[str, Any] = {}
             limit = state.category.time_limit
             if confirmed:
@@ -1639,6 +1708,7 @@ class ContestDay:
         category's) ranking, never advancing, whatever its results; /deshacer takes it
         back."""
         assert outcome in OUTCOMES
+        reason = clean_note(reason)
         async with self.store.transaction() as tx:
             state = await self.state(number)
             if state is None:

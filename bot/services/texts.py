@@ -31,9 +31,12 @@ from bot.services.contest_day import (
     ConfirmationClosed,
     Cooldown,
     CooldownPastEnd,
+    EntryDisqualified,
     EscapeNotOver,
     EscapeOver,
+    FinishBeforeSplits,
     HeatNotStarted,
+    HeatRunning,
     HintTaken,
     InTheFuture,
     InviteUsed,
@@ -68,7 +71,7 @@ from bot.services.contest_day import (
 from bot.services.outcomes import Refusal, UnknownEntry
 from bot.services.state import EntryState
 from bot.storage.store import Event
-from bot.support.i18n import tr
+from bot.support.i18n import ntr, tr
 
 MAX_MESSAGE = 4096
 RANKING_NAME = 30  # characters of each name on a ranking's line
@@ -265,6 +268,28 @@ def _record_refusal(lang: str, refused: Refusal, contest: Contest) -> str | None
             return tr(lang, "Which puzzle did entry {entry} finish? Puzzles left: {left}. For "
                       "example: /parcial {entry} {first} 0:40:00", entry=entry,
                       left=", ".join(map(str, left)), first=left[0] if left else 1)
+        case FinishBeforeSplits(entry=entry, missing=missing, left=left, played=played,
+                                any_order=False):
+            return ntr(lang, "Nothing recorded: entry {entry} has no split time yet for puzzle "
+                       "{puzzles} of {played}. Record it first with /parcial {entry} [h:mm:ss], "
+                       "then the finish with /fin.",
+                       "Nothing recorded: entry {entry} has no split time yet for puzzles "
+                       "{puzzles} of {played}. Record them first, one by one, with /parcial "
+                       "{entry} [h:mm:ss], then the finish with /fin.", missing, entry=entry,
+                       puzzles=", ".join(map(str, left)), played=played)
+        case FinishBeforeSplits(entry=entry, missing=missing, left=left, played=played):
+            return ntr(lang, "Nothing recorded: entry {entry} plays {played} puzzles and still "
+                       "needs {n} split time before its last one (puzzles left: {left}). "
+                       "Record it first with /parcial {entry} PUZZLE [h:mm:ss], then the "
+                       "finish with /fin.",
+                       "Nothing recorded: entry {entry} plays {played} puzzles and still "
+                       "needs {n} split times before its last one (puzzles left: {left}). "
+                       "Record them first, one by one, with /parcial {entry} PUZZLE "
+                       "[h:mm:ss], then the finish with /fin.", missing, entry=entry,
+                       left=", ".join(map(str, left)), played=played)
+        case EntryDisqualified(entry=entry, why=why):
+            return tr(lang, "Entry {entry} is {outcome}: nothing recorded.", entry=entry,
+                      outcome=outcome_text(lang, "dsq", why))
         case BeforeSplit(entry=entry, time=t):
             return tr(lang, "Entry {entry} finished its previous puzzle at {time}: a later time "
                       "is needed (or /deshacer to correct it).", entry=entry,
@@ -306,6 +331,11 @@ def _desk_refusal(lang: str, refused: Refusal, contest: Contest) -> str | None:
             return tr(lang, "Nothing to start now: {heat} starts at {time}. To start it now "
                       "anyway: /inicio {id}", heat=_heat_by_id(lang, contest, heat),
                       time=clock_time(contest, start)[:5], id=heat)
+        case HeatRunning(heat=heat, running=running):
+            return tr(lang, "Nothing started: {heat} comes after {running}, which is still "
+                      "being played. To start it now anyway: /inicio {id}",
+                      heat=_heat_by_id(lang, contest, heat),
+                      running=_heat_by_id(lang, contest, running), id=heat)
         case NotReached(heat=heat):
             return tr(lang, "{heat} has nobody in it yet: its entrants are known once the round "
                       "before is confirmed (/confirmar_ronda).",
@@ -323,6 +353,16 @@ def _desk_refusal(lang: str, refused: Refusal, contest: Contest) -> str | None:
             return tr(lang, "Every round of {category} is already confirmed.",
                       category=category)
     return None
+
+
+def clock_name(lang: str, contest: Contest, unit_id: str) -> str:
+    """What a clock is called in running text: a category's name ("Individual"), a heat's
+    with its category ("Heats 2 (Individual)"), never the id the contest file gives them."""
+    heat = heats_by_id(contest.categories).get(unit_id)
+    if heat is not None:
+        return f"{heat_name(lang, contest, heat)} ({heat.category.name})"
+    category = contest.category(unit_id)
+    return category.name if category is not None else unit_id
 
 
 def _heat_by_id(lang: str, contest: Contest, heat_id: str) -> str:
