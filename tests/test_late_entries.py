@@ -164,7 +164,7 @@ async def test_a_late_team_is_offered_only_the_heats_to_come_and_plays_in_one(
         early = await h.send(ANA, "/inscribir", PORTO - timedelta(days=1))
         assert set(data(h, early)) == {"reg:cat:solo", "reg:cat:teams"}
         assert said(await h.send(BOSS, "/inicio teams-qualifier1", PORTO), BOSS) == [
-            "Clock started for: teams-qualifier1."]
+            "Clock started for: Qualifier 1 (Teams)."]
         late = PORTO + timedelta(hours=2)
         calls = await h.send(ANA, "/inscribir", late)
         # Individual's heats began at 10:00: no longer offered, and its old button is refused
@@ -208,7 +208,7 @@ async def test_a_team_registered_for_a_later_heat_after_the_first_began_plays_it
         await import_entries(svc.store, rows)
         await h.send(BOSS, "/start", PORTO - timedelta(days=1))
         assert said(await h.send(BOSS, "/inicio teams-qualifier1", PORTO), BOSS) == [
-            "Clock started for: teams-qualifier1."]
+            "Clock started for: Qualifier 1 (Teams)."]
         teams = svc.contest.category("teams")
         out = await Registrations(svc.contest, svc.store).register(
             ANA.id, teams, read_entries(svc.contest, io.StringIO(
