@@ -6,7 +6,8 @@ setup [--contest F] [--db F] ask for the token and the contest file, check them 
 demo [--contest F] [--entries N] [--seed S]
                             rehearse a contest day against a fake Telegram, in seconds
 run                         run the bot (long polling); settings from the environment and the
-                            settings file beside the database (the environment wins)
+                            settings file beside the database (the environment wins); one
+                            process per database (<db>.lock)
 import entries FILE.csv     load entries registered elsewhere
 backup FILE                 a consistent copy of the database, while the bot runs
 cards [--category C]        table cards (number, names, QR code of the join link) as PDF
@@ -34,7 +35,7 @@ from telegram import Bot
 from telegram.error import InvalidToken, NetworkError, TelegramError
 
 from bot.chat.app import build_application, organiser_link
-from bot.chat.polling import TokenRejected, serve
+from bot.chat.polling import PollingConflict, TokenRejected, serve
 from bot.domain.contest import Contest
 from bot.harness.rehearsal import run_demo
 from bot.services.config import (
@@ -68,7 +69,8 @@ from bot.services.csvio import (
 from bot.services.registrations import Registrations
 from bot.services.summary import summary
 from bot.services.tables import round_sheets, tables_pdf
-from bot.storage.store import Store, StoreError, copy_database
+from bot.storage.store import Store, StoreError, copy_database, where_it_can_live
+from bot.support.files import LockHeld, ProcessLock, lock_path
 from bot.support.i18n import LANGUAGES, tr
 from bot.support.logsetup import setup_logging
 from bot.support.loop import use_uvloop
@@ -139,15 +141,32 @@ def _run(args: argparse.Namespace) -> int:
         await store.close()
         return None
 
-    problem = asyncio.run(check_db())
-    if problem:
-        return fail(problem)
-    app = build_application(config, contest)
     try:
-        asyncio.run(serve(app))  # long polling; each update confirmed once handled
-    except TokenRejected as exc:
-        return fail(str(exc))
-    return 0
+        where_it_can_live(Path(config.db_path))
+    except StoreError as exc:
+        return fail(f"{config.db_path}: {exc}")
+    try:  # one process per database, for its whole life: before anything talks to Telegram
+        lock = ProcessLock.acquire(config.db_path)
+    except LockHeld as exc:
+        pid = str(exc.pid) if exc.pid is not None else "unknown"
+        return fail(f"{config.db_path}: another bot process (pid {pid}) is already running "
+                    "this contest; only one may run at a time: stop it first (Ctrl+C in its "
+                    f"terminal{f', or kill {pid}' if exc.pid is not None else ''})")
+    except OSError as exc:
+        return fail(f"{lock_path(config.db_path)}: the lock file cannot be created "
+                    f"({exc.strerror or exc})")
+    try:
+        problem = asyncio.run(check_db())
+        if problem:
+            return fail(problem)
+        app = build_application(config, contest)
+        try:
+            asyncio.run(serve(app))  # long polling; each update confirmed once handled
+        except (TokenRejected, PollingConflict) as exc:
+            return fail(str(exc))
+        return 0
+    finally:
+        lock.release()
 
 
 def _import_entries(args: argparse.Namespace) -> int:

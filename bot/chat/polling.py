@@ -20,7 +20,11 @@ has. With nothing in hand it long-polls as before.
 is unreachable: one log line per attempt, the delay growing to ``MAX_DELAY``), post_init,
 deleteWebhook, start, poll until SIGINT or SIGTERM, then stop (every update in hand finishes),
 confirm what finished with one last ``getUpdates``, and shut down. A token Telegram refuses
-ends it with ``TokenRejected``, whose message never contains the token.
+ends it with ``TokenRejected``, whose message never contains the token. A 409 Conflict from
+``getUpdates`` (the same token polled by another process: Telegram answers the older of two
+polls so) ends it with ``PollingConflict`` after the same stop, without that last poll (it
+would end the other process's poll in turn): the updates not confirmed are sent again to
+whoever polls next, and recognised if they were recorded here.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
 from telegram import Update
-from telegram.error import InvalidToken, NetworkError, RetryAfter, TelegramError
+from telegram.error import Conflict, InvalidToken, NetworkError, RetryAfter, TelegramError
 from telegram.ext import Application
 
 from bot.chat.updates import PerChatUpdateProcessor
@@ -54,6 +58,17 @@ AnyApp = Application[Any, Any, Any, Any, Any, Any]
 
 class TokenRejected(Exception):
     """Telegram answered 401/404: the token is wrong or revoked."""
+
+
+class PollingConflict(Exception):
+    """Telegram answered ``getUpdates`` with 409 Conflict: another process polls with the same
+    token (the newer poll wins, the older is told so). The message never contains the token."""
+
+
+CONFLICT = ("Telegram answered 409 Conflict to getUpdates ({description}): another bot "
+            "process is using this bot's token (TELEGRAM_BOT_TOKEN), on this computer or "
+            "another, and the two would split the updates between them; this one stopped. "
+            "Stop the other one, then start this one again if it is the one to run")
 
 
 class Offsets:
@@ -157,9 +172,11 @@ class Poller:
         self.allowed_updates = list(allowed_updates)
         self.busy_poll = busy_poll
         self.polls = 0
+        self.conflicted = False  # Telegram said another process polls with this token
 
     async def run(self) -> None:
-        """Poll until cancelled; raises TokenRejected if Telegram refuses the token."""
+        """Poll until cancelled; raises TokenRejected if Telegram refuses the token, and
+        PollingConflict if it answers 409 Conflict (another process polls with this token)."""
         next_delay = delays()
         failing = False
         while True:
@@ -171,6 +188,10 @@ class Poller:
             except InvalidToken:
                 raise TokenRejected("Telegram refused the bot token (TELEGRAM_BOT_TOKEN): "
                                     "check it with @BotFather") from None
+            except Conflict as exc:  # never polled again: that would stop the other one
+                self.conflicted = True
+                said = " ".join(str(exc).split()).removeprefix("Conflict: ")[:200]
+                raise PollingConflict(CONFLICT.format(description=said)) from None
             except Exception as exc:  # noqa: BLE001 - every failed poll is waited out
                 wait = _wait_after(exc, next_delay)
                 log.warning("getUpdates failed (%s); retrying in %.1f s", describe(exc), wait)
@@ -237,7 +258,9 @@ class _InvalidJSONOneLine(logging.Filter):
 
 
 async def serve(app: AnyApp, stop_signals: Sequence[signal.Signals] = STOP_SIGNALS) -> None:
-    """Run the bot until a stop signal; raises TokenRejected if the token is refused."""
+    """Run the bot until a stop signal; raises TokenRejected if the token is refused, and
+    PollingConflict (after the same clean stop as a signal's, without the last confirming
+    poll) if another process polls with the same token."""
     logging.getLogger("telegram.request.BaseRequest").addFilter(_InvalidJSONOneLine())
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
@@ -254,7 +277,8 @@ async def serve(app: AnyApp, stop_signals: Sequence[signal.Signals] = STOP_SIGNA
             await app.stop()
             if app.post_stop is not None:
                 await app.post_stop(app)
-            await poller.confirm()
+            if not poller.conflicted:  # a poll now would end the other process's
+                await poller.confirm()
         await app.shutdown()
         if app.post_shutdown is not None:
             await app.post_shutdown(app)

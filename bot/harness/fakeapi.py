@@ -6,7 +6,9 @@ spec (``bot/apispec/methods.json``, trimmed from the MIT-licensed telegram-bot-a
 unknown method, a missing required or unknown parameter, a text over 4096 characters or callback
 data over 64 bytes is recorded as a violation and answered 400. Tests and the rehearsal inject
 messages and button presses from any user with any date, read what the bot sent to any chat,
-and can make it answer 429 (retry_after), 5xx, slowly, or drop the connection.
+and can make it answer 429 (retry_after), 5xx, 409, slowly, or drop the connection. As Telegram
+does, a getUpdates that arrives while another still waits ends the waiting one with 409
+Conflict (two processes polling with one token).
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ SPEC_FILE = Path(__file__).resolve().parents[1] / "apispec" / "methods.json"
 BOT_USER = {"id": 7000000001, "is_bot": True, "first_name": "PuzzleBot",
             "username": "puzzle_rehearsal_bot", "can_join_groups": True,
             "can_read_all_group_messages": False, "supports_inline_queries": False}
+CONFLICT = ("Conflict: terminated by other getUpdates request; make sure that only one bot "
+            "instance is running")
 MESSAGE_RESULT = {"sendMessage", "editMessageText", "editMessageReplyMarkup", "sendDocument",
                   "sendPhoto"}
 
@@ -86,7 +90,7 @@ class Failure:
     """Answer the next ``count`` calls matching ``method`` (None: any but getUpdates; name
     ``getUpdates`` to fail polls) badly."""
 
-    kind: str  # "429", "502", "404", "500" (a page echoing the token), "delay", "drop"
+    kind: str  # "429", "502", "404", "500" (a page echoing the token), "409", "delay", "drop"
     count: int = 1
     method: str | None = None
     retry_after: int = 1
@@ -276,6 +280,8 @@ class FakeBotAPI:
         self._next_message = 1
         self.last_message = 0  # the last message a person sent (or whose button they pressed)
         self._changed = asyncio.Event()
+        self._polls = 0  # getUpdates calls begun: a waiting one that is not the last is ended
+        self.conflicts = 0  # polls answered 409 Conflict
         self._runner: web.AppRunner | None = None
         self.port = 0
 
@@ -344,7 +350,10 @@ class FakeBotAPI:
             return web.json_response({"ok": False, "error_code": 400,
                                       "description": f"Bad Request: {problem}"}, status=400)
         if method == "getUpdates":
-            return web.json_response({"ok": True, "result": await self._get_updates(params)})
+            updates = await self._get_updates(params)
+            if updates is None:
+                return self._conflict()
+            return web.json_response({"ok": True, "result": updates})
         call = Call(method, params, datetime.now(UTC))
         self.calls.append(call)
         self._changed.set()
@@ -371,6 +380,8 @@ class FakeBotAPI:
                 status=429)
         if f.kind == "502":
             return web.Response(status=502, text="Bad Gateway")
+        if f.kind == "409":
+            return self._conflict()
         if f.kind == "404":
             return web.json_response({"ok": False, "error_code": 404,
                                       "description": "Not Found"}, status=404)
@@ -387,7 +398,22 @@ class FakeBotAPI:
             self._next_message += 1
         return answer(method, params, self._next_message)
 
-    async def _get_updates(self, params: dict[str, Any]) -> list[dict[str, Any]]:
+    def _conflict(self) -> web.Response:
+        """Telegram's answer to a poll ended by a newer one (the same token polled twice)."""
+        self.conflicts += 1
+        return web.json_response({"ok": False, "error_code": 409, "description": CONFLICT},
+                                 status=409)
+
+    def _new_poll(self) -> int:
+        """A getUpdates begins: as Telegram does, the one still waiting, if any, is ended and
+        answered 409 Conflict (the newer poll wins). Returns this poll's number."""
+        self._polls += 1
+        self._changed.set()  # wakes the waiting one, which sees it is no longer the newest
+        return self._polls
+
+    async def _get_updates(self, params: dict[str, Any]) -> list[dict[str, Any]] | None:
+        """The updates for this poll; None when a newer poll ended it (409 Conflict)."""
+        poll = self._new_poll()
         offset = int(params.get("offset", 0) or 0)
         if offset > 0:
             self._confirmed = max(self._confirmed, offset - 1)
@@ -396,6 +422,8 @@ class FakeBotAPI:
         limit = int(params.get("limit", 100) or 100)
         deadline = asyncio.get_running_loop().time() + min(timeout, self.max_poll)
         while not self._updates:
+            if poll != self._polls:
+                return None
             remaining = deadline - asyncio.get_running_loop().time()
             if remaining <= 0:
                 return []
@@ -403,7 +431,9 @@ class FakeBotAPI:
             try:
                 await asyncio.wait_for(self._changed.wait(), remaining)
             except TimeoutError:
-                return []
+                return [] if poll == self._polls else None
+        if poll != self._polls:
+            return None
         batch = self._updates[:limit]
         for u in batch:
             self.deliveries[u["update_id"]] = self.deliveries.get(u["update_id"], 0) + 1

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.support.files import create_private
 from bot.support.wallclock import WallClock
 
 
@@ -125,10 +126,7 @@ def write_settings_file(path: Path, values: Mapping[str, str]) -> None:
     fresh = path.with_name(f".{path.name}.new")
     try:
         fresh.unlink(missing_ok=True)
-        fd = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            if os.name == "posix":
-                os.fchmod(fh.fileno(), 0o600)
+        with os.fdopen(create_private(fresh), "w", encoding="utf-8") as fh:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())

@@ -20,6 +20,7 @@ import aiosqlite
 
 from bot.domain.history import effective_ids
 from bot.domain.registration import Member, clean_name, entry_value
+from bot.support.files import create_private, make_database_private
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
 _NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
@@ -464,6 +465,10 @@ class Store:
     @classmethod
     async def open(cls, path: str | Path) -> Store:
         where_it_can_live(Path(path))
+        if str(path) != ":memory:" and not str(path).startswith("file:"):
+            # readable by its owner only (an older version's file tightened too), before
+            # SQLite creates its -wal and -shm with the database's mode
+            make_database_private(path)
         raw: list[sqlite3.Connection] = []
 
         def connect() -> sqlite3.Connection:  # in aiosqlite's thread; kept for Transaction
@@ -1026,8 +1031,12 @@ def copy_database(source: str | Path, dest: str | Path, *, pages: int = -1,
     ``progress(status, remaining, pagecount)`` is called after each step, inside the
     snapshot. ``StoreError`` (and ``dest`` removed) when anything fails."""
     target = Path(dest)
-    if target.exists():
-        raise StoreError(f"{target}: already exists")
+    try:
+        os.close(create_private(target))  # readable by its owner only, as the database
+    except FileExistsError:
+        raise StoreError(f"{target}: already exists") from None
+    except OSError as exc:
+        raise StoreError(f"{target}: cannot be written ({exc.strerror or exc})") from None
     uri = f"{Path(source).resolve().as_uri()}?mode=ro"
     try:
         src = sqlite3.connect(uri, uri=True, isolation_level=None,

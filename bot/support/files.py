@@ -1,0 +1,134 @@
+"""Files that hold people's data or the token, readable by their owner only, and the lock that
+lets one bot process at a time run a contest's database.
+
+- ``create_private`` and ``make_private``: the settings file (the token), the database (names,
+  births, unused organiser invitations) with its ``-wal`` and ``-shm``, the lock file and the
+  backups are created 0600 whatever the umask, and an existing one (written by an older
+  version) is tightened to 0600. SQLite creates a database's ``-wal``, ``-shm`` and
+  ``-journal`` with the database file's own mode, so a 0600 database keeps them 0600.
+- ``ProcessLock``: an exclusive ``flock`` on ``<database>.lock``, held for the process's whole
+  life and released by the kernel when it ends, however it ends (a kill -9 or a power cut
+  never leaves a stale lock: the pid written in the file is only information, the lock is the
+  kernel's). The file itself is never removed (removing it would let two processes lock two
+  different files of the same name).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import time
+from pathlib import Path
+
+if sys.platform != "win32":
+    import fcntl
+
+OWNER_ONLY = 0o600
+# what is beside a SQLite database while it is used (WAL) or after a crash (rollback journal)
+SQLITE_COMPANIONS = ("-wal", "-shm", "-journal")
+
+
+def create_private(path: Path | str) -> int:
+    """A new file (``FileExistsError`` when there is one), readable and writable by its owner
+    only whatever the umask; returns its descriptor, open for writing."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, OWNER_ONLY)
+    _owner_only(fd)
+    return fd
+
+
+def make_private(path: Path | str, *, create: bool = False) -> None:
+    """``path`` readable and writable by its owner only (created empty with ``create`` when
+    missing). A file this user does not own is left as it is (only its owner may chmod it)."""
+    if create:
+        with contextlib.suppress(FileExistsError):
+            os.close(create_private(path))
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return
+    if os.name == "posix" and mode & 0o7777 != OWNER_ONLY:
+        with contextlib.suppress(PermissionError):
+            os.chmod(path, OWNER_ONLY)
+
+
+def make_database_private(db: Path | str) -> None:
+    """A SQLite database and what is beside it (``-wal``, ``-shm``, ``-journal``) readable and
+    writable by their owner only; the database file is created empty when missing, so that
+    SQLite gives its companions its mode."""
+    make_private(db, create=True)
+    for suffix in SQLITE_COMPANIONS:
+        make_private(f"{db}{suffix}")
+
+
+def _owner_only(fd: int) -> None:
+    if os.name == "posix":
+        os.fchmod(fd, OWNER_ONLY)
+
+
+def lock_path(db: Path | str) -> Path:
+    """The lock file of a database: beside the file itself (a symbolic link followed), its
+    name with ``.lock`` added."""
+    real = Path(os.path.realpath(db))
+    return real.with_name(real.name + ".lock")
+
+
+class LockHeld(Exception):
+    """Another process holds the lock; ``pid`` is the one written in the lock file (None if it
+    could not be read)."""
+
+    def __init__(self, path: Path, pid: int | None) -> None:
+        super().__init__(f"{path} is locked by process {pid if pid is not None else '?'}")
+        self.path = path
+        self.pid = pid
+
+
+class ProcessLock:
+    """The exclusive lock of one database, for this process's whole life."""
+
+    def __init__(self, path: Path, fd: int) -> None:
+        self.path = path
+        self._fd = fd
+
+    @classmethod
+    def acquire(cls, db: Path | str, pid_wait: float = 1.0) -> ProcessLock:
+        """Lock ``db``'s lock file (created 0600) and write this process's pid into it.
+        ``LockHeld`` when another process has it (its pid read from the file, waiting up to
+        ``pid_wait`` seconds for a holder that has just locked it to write it); ``OSError``
+        when the lock file cannot be created or opened."""
+        path = lock_path(db)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, OWNER_ONLY)
+        try:
+            make_private(path)
+            if sys.platform != "win32":
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    raise LockHeld(path, _holder(fd, pid_wait)) from None
+            os.ftruncate(fd, 0)
+            os.lseek(fd, 0, os.SEEK_SET)
+            os.write(fd, f"{os.getpid()}\n".encode())
+        except BaseException:
+            os.close(fd)
+            raise
+        return cls(path, fd)
+
+    def release(self) -> None:
+        """Unlock (the kernel does it anyway when the process ends)."""
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+
+def _holder(fd: int, wait: float) -> int | None:
+    """The pid in a lock file held by another process: it writes it just after locking, so an
+    empty file is read again for up to ``wait`` seconds."""
+    deadline = time.monotonic() + wait
+    while True:
+        os.lseek(fd, 0, os.SEEK_SET)
+        text = os.read(fd, 32).decode("ascii", "replace").strip()
+        if text.isdigit():
+            return int(text)
+        if time.monotonic() >= deadline:
+            return None
+        time.sleep(0.02)
