@@ -50,10 +50,11 @@ class Plan:
     timer_pairs: int
     timer_repeats: int
     broadcast: int
+    outage_s: float  # the broadcast's outage: the first owed message after it, within 2 s
 
 
-FULL = Plan(Sizes(150, 50, 20), 5, 50, 1_000_000, 2_000, 120.0, 10_000, 7, 1_000, 3, 500)
-SMOKE = Plan(Sizes(20, 6, 4), 1, 10, 1_000, 50, 10.0, 200, 3, 20, 2, 30)
+FULL = Plan(Sizes(150, 50, 20), 5, 50, 1_000_000, 2_000, 120.0, 10_000, 7, 1_000, 3, 500, 20.0)
+SMOKE = Plan(Sizes(20, 6, 4), 1, 10, 1_000, 50, 10.0, 200, 3, 20, 2, 30, 3.0)
 
 TELEGRAM_RATE = 30.0  # messages per second, overall, as Telegram allows a bot
 
@@ -178,7 +179,7 @@ def main() -> int:
     growth["timers"] = part("growth.timers", lambda: asyncio.run(timers_growth(
         tmp, plan.timer_pairs, plan.timer_repeats, args.seed)))
     growth["broadcast"] = part("growth.broadcast", lambda: asyncio.run(broadcast(
-        tmp, plan.broadcast)))
+        tmp, plan.broadcast, plan.outage_s)))
     results["growth"] = growth
     if growth["broadcast"] and growth["broadcast"]["spec_violations"]:
         errors.append(f"broadcast: calls against the spec: "
@@ -241,6 +242,10 @@ def main() -> int:
                f"after an outage, {bc['recovery_messages']} owed messages delivered in {rec} s "
                f"(flood-limit minimum {least} s), the first {bc['recovery_wait_s']} s after "
                "Telegram came back")
+        wait = bc["recovery_wait_s"]
+        target("recovery_first_s", wait, "< 2 s", wait < 2.0,
+               f"after a {bc['outage_s']:.0f} s outage, the first owed message goes {wait} s "
+               "after Telegram answers again (< 2 s)")
     else:
         target("broadcast_rate", None, "30 msg/s +-10%, no 429", None, "broadcast: not measured")
     dur = results.get("durability")
@@ -327,8 +332,8 @@ def print_table(results: dict[str, Any], out: str) -> None:
             "hint_during_announcement_ms")
         row(f"recovery: {bc['recovery_messages']} owed messages after an outage (s)",
             bc["recovery_s"], "recovery_s")
-        row("recovery: wait for the first send after Telegram came back (s)",
-            bc["recovery_wait_s"])
+        row(f"recovery: first send after a {bc['outage_s']:.0f} s outage, once Telegram is "
+            "back (s)", bc["recovery_wait_s"], "recovery_first_s")
     row("total run time (s)", results["meta"]["total_seconds"])
     widths = [max(len(r[i]) for r in rows + [("metric", "value", "target", "result")])
               for i in range(4)]
