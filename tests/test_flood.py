@@ -111,8 +111,9 @@ async def test_a_flood_of_valid_commands_from_six_phones_starves_nobody(api, tmp
                         for staff_id in (VOLUNTEER.id, ORGANISER.id))
                 for number, asker, partner, message, _ in asked)
 
-        assert await api.wait_until(arrived, 30), [c.text for c in api.calls[flood_start:]
-                                                    if c.chat_id not in {p.id for p in flooders}]
+        assert await api.wait_until(arrived, 30), [
+            (c.chat_id, round(c.at.timestamp() - asked[0][4], 2), c.text[:30])
+            for c in api.calls[flood_start:] if c.chat_id not in {p.id for p in flooders}]
         delays = []
         for number, asker, partner, message, sent in asked:
             answer = first_at(api, asker.id, flood_start, "Tickets left: 10", message)
@@ -122,6 +123,7 @@ async def test_a_flood_of_valid_commands_from_six_phones_starves_nobody(api, tmp
             assert answer is not None and copy is not None and None not in lines
             delays.append((round(answer - sent, 2), round(copy - sent, 2),
                            round(max(x for x in lines if x is not None) - sent, 2)))
+        print("answer, copy, volunteers' lines (s):", delays)
         for answer_s, copy_s, line_s in delays:
             assert answer_s < ANSWER_WITHIN, delays
             assert copy_s < COPIES_WITHIN and line_s < COPIES_WITHIN, delays
@@ -134,14 +136,15 @@ async def test_a_flood_of_valid_commands_from_six_phones_starves_nobody(api, tmp
             got = [c for c in api.calls[flood_start:]
                    if c.method == "sendMessage" and c.chat_id == phone.id]
             during = [c for c in got if c.at.timestamp() <= flood_end + 0.5]
-            assert 3 <= len(during) <= FLOOD_SECONDS * 1.0 + 5, (phone, len(during))
+            assert 3 <= len(during) <= 5 + 1 + FLOOD_SECONDS * 1.0 + 2, (phone, len(during))
             assert sum("faster than I can answer" in c.text for c in got) >= 1, phone
             assert all("tickets left" in c.text or "faster than I can answer" in c.text
                        for c in got), [c.text for c in got]
-            # never more than the burst plus about one a second in any 3 s
+            # in any 3 s, never more than the burst (5 answers and the notice) and about one
+            # a second (before: every /billetes answered, 30 in 3 s)
             stamps = [c.at.timestamp() for c in got]
             for i, t in enumerate(stamps):
-                assert sum(1 for u in stamps[i:] if u < t + 3.0) <= 3 + 3 + 1, stamps
+                assert sum(1 for u in stamps[i:] if u < t + 3.0) <= 5 + 1 + 3 + 1, stamps
 
         # the flood's updates all end and are confirmed soon after it stops
         assert await api.wait_until(
@@ -150,5 +153,6 @@ async def test_a_flood_of_valid_commands_from_six_phones_starves_nobody(api, tmp
         assert api.violations == []
     finally:
         await bot.stop()
+        open("/tmp/flood_bot.log", "wb").write(bot.log)
     assert b"error while handling an update" not in bot.log
     assert bot.log.count(b"Traceback") == 0
