@@ -16,10 +16,19 @@ import sys
 import time
 from datetime import UTC, datetime, timedelta
 
+from telegram import Update
+
+from bot.chat.polling import Offsets
+from bot.chat.updates import PerChatUpdateProcessor
+from bot.handlers.common import UPDATE_ANSWERS
+from bot.handlers.outbox import Limits
 from bot.harness.fakeapi import FakeBotAPI
+from bot.storage.store import PRIORITY_ANSWER, PRIORITY_BULK, PRIORITY_COPY
 from tests.conftest import CASTRILLO, ROOT
 from tests.e2e import BotProcess, Phone, say
 from tests.test_e2e import ORGANISER, VOLUNTEER, staff
+from tests.test_outbox import opened, post
+from tests.test_polling import update
 
 FLOODERS = 6
 PER_SECOND = 10  # each flooding phone's /billetes a second
@@ -156,3 +165,100 @@ async def test_a_flood_of_valid_commands_from_six_phones_starves_nobody(api, tmp
         open("/tmp/flood_bot.log", "wb").write(bot.log)
     assert b"error while handling an update" not in bot.log
     assert bot.log.count(b"Traceback") == 0
+
+
+# -- the pieces, one at a time ------------------------------------------------------------------
+
+
+async def test_each_kind_of_message_has_its_share_of_the_flood_limit(tmp_path):
+    """100 answers, 20 partners' copies and 20 announcements all waiting: the copies and the
+    announcements go out beside the answers (4:2:1), not after all of them."""
+    limits = Limits(overall=200.0, private=1000.0, group=1000.0, burst=1, overall_burst=1)
+    store, sender, bot = await opened(tmp_path, limits, start=False)
+    try:
+        await post(store, *[(1000 + i, f"answer {i}", PRIORITY_ANSWER) for i in range(100)],
+                   *[(2000 + i, f"copy {i}", PRIORITY_COPY) for i in range(20)],
+                   *[(3000 + i, f"notice {i}", PRIORITY_BULK) for i in range(20)])
+        await sender.start()  # all of them owed at once
+        await sender.settled()
+        first = bot.texts()[:35]
+        assert sum(t.startswith("copy") for t in first) >= 8, first
+        assert sum(t.startswith("notice") for t in first) >= 3, first
+        assert sum(t.startswith("answer") for t in first) >= 17, first
+        assert len(bot.texts()) == 140
+    finally:
+        await sender.stop()
+        await store.close()
+
+
+async def test_a_kind_with_nothing_waiting_banks_nothing(tmp_path):
+    """Announcements alone use the whole limit; an answer coming then still goes next."""
+    limits = Limits(overall=100.0, private=1000.0, group=1000.0, burst=1, overall_burst=1)
+    store, sender, bot = await opened(tmp_path, limits)
+    try:
+        await post(store, *[(3000 + i, f"notice {i}", PRIORITY_BULK) for i in range(60)])
+        while len(bot.calls) < 20:
+            await asyncio.sleep(0.005)
+        await post(store, (7, "answer", PRIORITY_ANSWER), (8, "copy", PRIORITY_COPY))
+        posted = len(bot.calls)
+        await sender.settled()
+        assert bot.texts().index("answer") <= posted + 1
+        assert bot.texts().index("copy") <= posted + 3
+    finally:
+        await sender.stop()
+        await store.close()
+
+
+async def test_answers_not_stored_keep_to_the_chats_pace_and_a_flood_is_told_once(tmp_path):
+    limits = Limits(private=20.0, group=10.0, answer_burst=5, group_answer_burst=8)
+    store, sender, _ = await opened(tmp_path, limits)
+    try:
+        assert [sender.admit_answer(7) for _ in range(8)] == ["yes"] * 5 + ["notice", "no",
+                                                                             "no"]
+        assert sender.admit_answer(8) == "yes"  # another chat has its own budget
+        await asyncio.sleep(0.08)  # one more at 20 a second...
+        assert [sender.admit_answer(7) for _ in range(3)] == ["yes", "no", "no"]
+        await asyncio.sleep(0.4)  # ...and quiet long enough: the whole burst, told again
+        assert [sender.admit_answer(7) for _ in range(7)] == ["yes"] * 5 + ["notice", "no"]
+        assert [sender.admit_answer(-100) for _ in range(9)] == ["yes"] * 8 + ["notice"]
+        # a long answer in parts takes one each
+        assert sender.admit_answer(9, parts=5) == "yes" and sender.admit_answer(9) == "notice"
+    finally:
+        await sender.stop()
+        await store.close()
+
+
+async def test_an_answer_waiting_to_be_sent_holds_neither_its_chat_nor_a_place():
+    """An update whose answer (not stored) cannot go yet: the same chat's next update and
+    another chat's are handled meanwhile (one place only), and it is finished, so confirmed to
+    Telegram, only once its answer is sent."""
+    processor = PerChatUpdateProcessor(max_concurrent_updates=1)
+    o = Offsets()
+    processor.finished = lambda u: o.finished(u.update_id) if isinstance(u, Update) else None
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[str] = loop.create_future()
+    handled: list[int] = []
+
+    async def handle(i: int) -> None:
+        owed = UPDATE_ANSWERS.get()
+        assert owed is not None
+        if i == 1:
+            owed.append(answer)  # what ``reply`` does with an answer not stored
+        handled.append(i)
+
+    for i in (1, 2, 3):
+        o.received(i)
+    tasks = [asyncio.create_task(processor.process_update(update(i, chat), handle(i)))
+             for i, chat in ((1, 100), (2, 100), (3, 200))]
+    await asyncio.wait_for(_until(lambda: len(handled) == 3), 5)
+    await asyncio.sleep(0.01)
+    assert handled == [1, 2, 3]
+    assert o.offset == 1 and o.in_hand == 1  # 2 and 3 finished, 1 waits for its answer
+    answer.set_result("sent")
+    await asyncio.wait_for(asyncio.gather(*tasks), 5)
+    assert o.offset == 4
+
+
+async def _until(condition) -> None:
+    while not condition():
+        await asyncio.sleep(0.005)
