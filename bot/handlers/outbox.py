@@ -9,9 +9,11 @@ Where messages come from (docs/invariants.md, "The outbox"):
   a message exists if and only if what it reports does. At start, every message still owed
   is read back from the database (``Sender.start``).
 - An answer that reports nothing recorded (a refusal, ``/billetes``, ``/clasificacion``) is
-  not stored: ``Sender.answer`` queues it first in line, and the handler waits (a while) until
-  it is sent, so the update is confirmed to Telegram only after that; a crash before then
-  means Telegram delivers the update again and it is answered again.
+  not stored: within its chat's budget (``admit_answer``), ``Sender.answer`` queues it first in
+  line, and the update processor waits (a while, once the handler has returned, holding no
+  handling place and not its chat's turn) until it is sent, so the update is confirmed to
+  Telegram only after that; a crash before then means Telegram delivers the update again and
+  it is answered again.
 
 How they go:
 
@@ -19,13 +21,20 @@ How they go:
 - Among the chats with something to send, the one holding the most urgent message goes first:
   priority 0, the answer to the person who just asked, then 1 (partners' copies, volunteers'
   lines), then 2 (notices and announcements to many). A chat inherits the priority of the
-  most urgent message it holds, since its earlier messages must go before it.
+  most urgent message it holds, since its earlier messages must go before it. While several
+  kinds wait, each has its share of the sends (``SHARES``, 4:2:1): answers by the hundred
+  never hold back the copies and the volunteers' lines.
 - ``Limits``: at most ``overall`` messages a second in all, ``private`` a second per private
   chat and ``group`` a second per group (Telegram's 30/s, 1/s and 20/min), each with a small
-  burst. An answer is held only to the overall limit: there is one per message the person
-  sent, so they set its pace. Volunteers' lines waiting for the same chat go out joined in
-  one message. Among answers, the chat answered least recently goes first: one account
-  sending 150 messages does not push anyone else's answer back.
+  burst; answers to a chat may use a bigger burst (``answer_burst``). Volunteers' lines
+  waiting for the same chat go out joined in one message. Among answers, the chat answered
+  least recently goes first: one account sending 150 messages does not push anyone else's
+  answer back.
+- Answers that report nothing recorded have a budget per chat (``admit_answer``): that chat's
+  pace with ``answer_burst``. A chat sending faster than that (a phone sending ``/billetes``
+  ten times a second) is told once that the bot will answer again in a while, and the rest of
+  such answers are dropped (nothing was recorded: asking again gets it) until it slows down;
+  it gets about what Telegram allows a chat, and no answer of it waits long.
 - Refusals of commands an account may not use (a stranger's /pista) have a budget per chat
   (``admit``): ``refusal_burst`` at once, then one every ``refusal_every`` seconds. A chat
   over it is told once that the bot will answer again in a while, then not answered until its
