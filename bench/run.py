@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import telegram  # noqa: E402
 from common import ERRORS, filesystem_of, percentile, setup_logging  # noqa: E402
 from day import bot_day, durability, echo_day  # noqa: E402
+from flood import flood  # noqa: E402
 from growth import broadcast, pista_growth, ranking_growth, timers_growth  # noqa: E402
 from workload import Sizes  # noqa: E402
 
@@ -57,6 +58,8 @@ FULL = Plan(Sizes(150, 50, 20), 5, 50, 1_000_000, 2_000, 120.0, 10_000, 7, 1_000
 SMOKE = Plan(Sizes(20, 6, 4), 1, 10, 1_000, 50, 10.0, 200, 3, 20, 2, 30, 3.0)
 
 TELEGRAM_RATE = 30.0  # messages per second, overall, as Telegram allows a bot
+# the flood (part 5): its seconds and the new pairs asking for a hint during it
+FLOOD = {"full": (15.0, 5), "smoke": (3.0, 1)}
 
 
 def _ok(flag: bool) -> str:
@@ -181,6 +184,15 @@ def main() -> int:
     growth["broadcast"] = part("growth.broadcast", lambda: asyncio.run(broadcast(
         tmp, plan.broadcast, plan.outage_s)))
     results["growth"] = growth
+
+    # -- 5: a flood of valid commands from six phones ------------------------------------------
+    flood_s, newcomers = FLOOD["smoke" if args.smoke else "full"]
+    results["flood"] = part("flood", lambda: asyncio.run(flood(tmp, flood_s, newcomers)))
+    fl = results["flood"]
+    if fl and fl["spec_violations"]:
+        errors.append(f"flood: calls against the spec: {fl['spec_violations']}")
+    if fl and fl["log_errors"]:
+        errors.append(f"flood: {fl['log_errors']} traceback(s) in the bot's log")
     if growth["broadcast"] and growth["broadcast"]["spec_violations"]:
         errors.append(f"broadcast: calls against the spec: "
                       f"{growth['broadcast']['spec_violations']}")
@@ -248,6 +260,18 @@ def main() -> int:
                "after Telegram answers again (< 2 s)")
     else:
         target("broadcast_rate", None, "30 msg/s +-10%, no 429", None, "broadcast: not measured")
+    if fl:
+        a, c, v = fl["answer"], fl["partner_copy"], fl["volunteers_line"]
+        target("flood_answer_s", a["max_s"], "< 1 s", a["max_s"] < 1.0,
+               f"under a {fl['flooders'] * fl['per_second_each']}/s flood from "
+               f"{fl['flooders']} phones, a new pair's hint answered < 1 s: at most "
+               f"{a['max_s']} s (median {a['median_s']} s, {fl['newcomers']} pairs)")
+        worst = max(c["max_s"], v["max_s"])
+        target("flood_copies_s", worst, "< 5 s", worst < 5.0,
+               f"under the flood, its partner's copy and volunteers' line < 5 s: at most "
+               f"{c['max_s']} s and {v['max_s']} s")
+    else:
+        target("flood_answer_s", None, "< 1 s", None, "flood: not measured")
     dur = results.get("durability")
     if dur:
         target("durability_missing", dur["acks_missing_event"], "0 (else broken)",
@@ -334,6 +358,19 @@ def print_table(results: dict[str, Any], out: str) -> None:
             bc["recovery_s"], "recovery_s")
         row(f"recovery: first send after a {bc['outage_s']:.0f} s outage, once Telegram is "
             "back (s)", bc["recovery_wait_s"], "recovery_first_s")
+    fl = results.get("flood")
+    if fl:
+        row(f"flood: {fl['flood_messages']} /billetes in {fl['seconds']} s from "
+            f"{fl['flooders']} phones", "")
+        row("flood: a new pair's hint answered, median / max (s)",
+            f"{fl['answer']['median_s']} / {fl['answer']['max_s']}", "flood_answer_s")
+        row("flood: its partner's copy, median / max (s)",
+            f"{fl['partner_copy']['median_s']} / {fl['partner_copy']['max_s']}")
+        row("flood: its volunteers' line, median / max (s)",
+            f"{fl['volunteers_line']['median_s']} / {fl['volunteers_line']['max_s']}",
+            "flood_copies_s")
+        row("flood: answers to each flooding phone (per second)",
+            fl["answers_to_flooders_per_second"])
     row("total run time (s)", results["meta"]["total_seconds"])
     widths = [max(len(r[i]) for r in rows + [("metric", "value", "target", "result")])
               for i in range(4)]

@@ -5,6 +5,12 @@ single writer settles them (one charge, one refusal). One person's messages stay
 the registration conversation needs. An update waiting for its chat's turn takes no place among
 the ``MAX_CONCURRENT`` being handled: one account sending a hundred messages at once is handled
 one message at a time while everyone else's go ahead.
+
+An answer that reports nothing recorded is waited for here, once its handler has returned
+(``handlers/common.py``, ``UPDATE_ANSWERS``): the update is reported finished (and confirmed to
+Telegram) only once its answers are sent, but while they wait their turn, or for Telegram, the
+update holds neither a place nor its chat's turn. One chat's answers still go in order (the
+sender sends each chat's messages in the order they came).
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from typing import Any
 from telegram import Update
 from telegram.ext import BaseUpdateProcessor
 
-from bot.handlers.common import TelegramTime
+from bot.handlers.common import UPDATE_ANSWERS, TelegramTime, answers_sent
 
 # How many updates are handled at once. The bot is one event loop in front of one SQLite writer.
 # More updates in flight make bigger group commits (fewer fsyncs) and keep the loop busy while
@@ -60,23 +66,30 @@ class PerChatUpdateProcessor(BaseUpdateProcessor):
         self.telegram_time.arrived(update)
         self._in_flight += 1
         self.idle.clear()
+        answers: list[asyncio.Future[str]] = []
+        token = UPDATE_ANSWERS.set(answers)
         try:
-            await self._in_chat_order(update, coroutine)
+            try:
+                await self._in_chat_order(update, coroutine)
+            finally:
+                UPDATE_ANSWERS.reset(token)
+                self.telegram_time.handled(update)
+                self._in_flight -= 1
+                if self._in_flight == 0:
+                    self.idle.set()
         except Exception:
             # Application.process_update hands handlers' errors to the error handler; what
             # still escapes is a fault of the update itself, and confirming it keeps it from
             # coming back after every restart
+            await answers_sent(answers)
             if self.finished is not None:
                 self.finished(update)
             raise
-        else:
-            if self.finished is not None:
-                self.finished(update)
-        finally:
-            self.telegram_time.handled(update)
-            self._in_flight -= 1
-            if self._in_flight == 0:
-                self.idle.set()
+        # handled: finished once its answers are sent (cancelled meanwhile: not finished, so
+        # Telegram delivers it again and it is answered again)
+        await answers_sent(answers)
+        if self.finished is not None:
+            self.finished(update)
 
     async def _in_chat_order(self, update: object, coroutine: Awaitable[Any]) -> None:
         key = None

@@ -91,6 +91,7 @@ async def caller(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Caller |
         # command leaves the database untouched
         await svc.store.remember_person(user.id, user.full_name, user.language_code)
     lang = await language_of(svc, user.id, user.language_code)
+    _SPEAKING.set(lang)  # this update's task only: ``reply``'s notice is in this language
     return Caller(svc, user.id, lang, roles, message_date(update), update.update_id)
 
 
@@ -129,6 +130,23 @@ async def remember(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 ANSWER_WAIT = 15.0  # how long a handler waits for an answer that is not stored to be sent
+
+
+def over_budget(lang: str) -> str:
+    """What a chat over its budget of answers is told, once (``Sender.admit``, ``admit_answer``)."""
+    return tr(lang, "You are sending messages faster than I can answer: I will answer again in "
+              "a while.")
+
+
+# the answers not stored of the update this task handles, set by the update processor
+# (``chat/updates.py``): it waits for them once the handler has returned, having given up the
+# update's handling place and its chat's turn, and only then reports the update finished (so
+# it is confirmed to Telegram only once they are sent). Unset (a handler run by other means),
+# ``reply`` waits for them itself
+UPDATE_ANSWERS: ContextVar[list[asyncio.Future[str]] | None] = ContextVar(
+    "puzzlebot_update_answers", default=None)
+# the language of the person whose update this task handles (``caller``)
+_SPEAKING: ContextVar[str | None] = ContextVar("puzzlebot_speaking", default=None)
 
 
 # -- the outbox: every message goes through it ------------------------------------------------
@@ -182,6 +200,13 @@ async def _answered(last: asyncio.Future[str]) -> None:
         log.warning("an answer is still waiting for Telegram")
 
 
+async def answers_sent(answers: list[asyncio.Future[str]]) -> None:
+    """Until an update's answers not stored are sent (each chat's go in order: the last one
+    says it), at most ``ANSWER_WAIT``."""
+    if answers and not answers[-1].done():
+        await _answered(answers[-1])
+
+
 def _jsonable(value: object) -> object:
     if isinstance(value, TelegramObject):
         return value.to_json()
@@ -202,14 +227,19 @@ async def _post(bot: Bot, chat_id: int, params: dict[str, object], priority: int
         own.post(chat_id, params, priority=priority, grouping=grouping)
 
 
-async def reply(update: Update, text: str, **kwargs: object) -> None:
+async def reply(update: Update, text: str, *, admitted: bool = False,
+                **kwargs: object) -> None:
     """Answer in the chat the update came from (in its forum topic, if it has one).
 
     Inside ``recording``, once something was recorded: posted in its transaction, sent once
-    it commits. Otherwise (the answer reports nothing recorded: a refusal, a question):
-    queued first in line, not stored, and waited for (up to ``ANSWER_WAIT``, after the
-    operation if inside one) so that the update is confirmed to Telegram only once it is
-    sent; if the bot stops before, Telegram delivers the update again."""
+    it commits. Otherwise (the answer reports nothing recorded: a refusal, a question): within
+    the chat's budget (``Sender.admit_answer``; ``admitted``: already decided), queued first in
+    line, not stored, and waited for (up to ``ANSWER_WAIT``: by the update processor once the
+    handler has returned, ``UPDATE_ANSWERS``; else after the operation if inside one) so that
+    the update is confirmed to Telegram only once it is sent; if the bot stops before,
+    Telegram delivers the update again. Over the budget, the chat is told once that it sends
+    faster than the bot can answer, and the rest is not answered (nothing was recorded: asking
+    again gets it)."""
     msg = update.effective_message
     assert msg is not None
     # it quotes the message it answers: in a volunteers' group several people ask at once, and an
@@ -224,6 +254,15 @@ async def reply(update: Update, text: str, **kwargs: object) -> None:
     if tx is not None and not tx.recorded:
         tx = None
     parts = message_parts(text)
+    if tx is None and not admitted:
+        decision = sender.admit_answer(msg.chat_id, len(parts))
+        if decision == "no":
+            return
+        if decision == "notice":
+            user = update.effective_user
+            lang = _SPEAKING.get() or pick_language(
+                None, user.language_code if user is not None else None)
+            parts, kwargs = [over_budget(lang)], {}
     last: asyncio.Future[str] | None = None
     for i, part in enumerate(parts):
         extra = {k: _jsonable(v) for k, v in kwargs.items()} if i == len(parts) - 1 else {}
@@ -234,6 +273,10 @@ async def reply(update: Update, text: str, **kwargs: object) -> None:
             last = sender.answer(OutboxMessage(None, msg.chat_id, PRIORITY_ANSWER,
                                                "sendMessage", params))
     if last is not None:
+        owed = UPDATE_ANSWERS.get()
+        if owed is not None:
+            owed.append(last)  # waited for once the handler has returned
+            return
         waiting = _ANSWERS.get()
         if waiting is not None and sender.store.current() is not None:
             waiting.append(last)  # waited for once the operation ends
@@ -328,8 +371,7 @@ async def refuse_role(update: Update, who: Caller, needed: str) -> None:
     if admitted == "no":
         return
     if admitted == "notice":
-        await reply(update, tr(who.lang, "You are sending messages faster than I can answer: "
-                               "I will answer again in a while."))
+        await reply(update, over_budget(who.lang), admitted=True)
         return
     texts = {
         "participant": tr(who.lang, "This command is for participants: open your entry's link "

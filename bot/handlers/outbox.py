@@ -9,9 +9,11 @@ Where messages come from (docs/invariants.md, "The outbox"):
   a message exists if and only if what it reports does. At start, every message still owed
   is read back from the database (``Sender.start``).
 - An answer that reports nothing recorded (a refusal, ``/billetes``, ``/clasificacion``) is
-  not stored: ``Sender.answer`` queues it first in line, and the handler waits (a while) until
-  it is sent, so the update is confirmed to Telegram only after that; a crash before then
-  means Telegram delivers the update again and it is answered again.
+  not stored: within its chat's budget (``admit_answer``), ``Sender.answer`` queues it first in
+  line, and the update processor waits (a while, once the handler has returned, holding no
+  handling place and not its chat's turn) until it is sent, so the update is confirmed to
+  Telegram only after that; a crash before then means Telegram delivers the update again and
+  it is answered again.
 
 How they go:
 
@@ -19,13 +21,20 @@ How they go:
 - Among the chats with something to send, the one holding the most urgent message goes first:
   priority 0, the answer to the person who just asked, then 1 (partners' copies, volunteers'
   lines), then 2 (notices and announcements to many). A chat inherits the priority of the
-  most urgent message it holds, since its earlier messages must go before it.
+  most urgent message it holds, since its earlier messages must go before it. While several
+  kinds wait, each has its share of the sends (``SHARES``, 4:2:1): answers by the hundred
+  never hold back the copies and the volunteers' lines.
 - ``Limits``: at most ``overall`` messages a second in all, ``private`` a second per private
   chat and ``group`` a second per group (Telegram's 30/s, 1/s and 20/min), each with a small
-  burst. An answer is held only to the overall limit: there is one per message the person
-  sent, so they set its pace. Volunteers' lines waiting for the same chat go out joined in
-  one message. Among answers, the chat answered least recently goes first: one account
-  sending 150 messages does not push anyone else's answer back.
+  burst; answers to a chat may use a bigger burst (``answer_burst``). Volunteers' lines
+  waiting for the same chat go out joined in one message. Among answers, the chat answered
+  least recently goes first: one account sending 150 messages does not push anyone else's
+  answer back.
+- Answers that report nothing recorded have a budget per chat (``admit_answer``): that chat's
+  pace with ``answer_burst``. A chat sending faster than that (a phone sending ``/billetes``
+  ten times a second) is told once that the bot will answer again in a while, and the rest of
+  such answers are dropped (nothing was recorded: asking again gets it) until it slows down;
+  it gets about what Telegram allows a chat, and no answer of it waits long.
 - Refusals of commands an account may not use (a stranger's /pista) have a budget per chat
   (``admit``): ``refusal_burst`` at once, then one every ``refusal_every`` seconds. A chat
   over it is told once that the bot will answer again in a while, then not answered until its
@@ -90,6 +99,11 @@ BUDGETS_KEPT = 10_000  # chats' answer budgets kept before the whole ones are fo
 # crash in that window sends those messages again at start (at least once, never lost).
 MARK_WAIT_BUSY, MARK_WAIT_IDLE = 0.25, 0.02
 STAFF_GAP = 1.0  # while updates are being handled, volunteers' lines go at most this often
+# Each kind of message's share of the overall limit while every kind has something waiting
+# (priority 0 answers, 1 partners' copies and volunteers' lines, 2 announcements): 4/7, 2/7 and
+# 1/7 of Telegram's 28 a second. A kind with nothing waiting leaves its share to the others,
+# and banks nothing meanwhile: an answer after a quiet moment still goes first
+SHARES = (4, 2, 1)
 # The chat id of a volunteers' line for every volunteer and organiser, one row for all of them
 # (Telegram's chat ids are never 0): ``params["texts"]`` holds the line in each language, and
 # the sender works out who gets it, in which language, when it sends it (``recipients``). One
@@ -147,6 +161,13 @@ class Limits:
     group: float = 20 / 60  # a group: 20 a minute
     burst: int = 3  # per chat; overall: ``overall_burst``
     overall_burst: int = 5
+    # answers may dip further into their chat's burst than what the bot sends by itself (a
+    # person asking three things at once gets three answers at once): this many at once in a
+    # private chat, ``group_answer_burst`` in a group (python-telegram-bot's AIORateLimiter
+    # lets a group have its 20 a minute at once). Answers that report nothing recorded are
+    # admitted to the same budget (``Sender.admit_answer``): the rest are told once and dropped
+    answer_burst: int = 5
+    group_answer_burst: int = 20
     refusal_burst: int = 5  # refusals of commands an account may not use, per chat...
     refusal_every: float = 15.0  # ...then one every this many seconds (``Sender.admit``)
 
@@ -173,8 +194,9 @@ class _Pace:
         self._slack = self._interval * (burst - 1)
         self._tat = 0.0  # theoretical arrival time of the next message
 
-    def wait(self, now: float) -> float:
-        return max(0.0, self._tat - self._slack - now)
+    def wait(self, now: float, extra: int = 0) -> float:
+        """``extra``: messages more than the burst that this one may dip into."""
+        return max(0.0, self._tat - self._slack - extra * self._interval - now)
 
     def took(self, now: float) -> None:
         self._tat = max(self._tat, now) + self._interval
@@ -215,6 +237,14 @@ class Sender:
         # they were over it, until their budget is whole again
         self._budgets: dict[int, _Pace] = {}
         self._told_over: set[int] = set()
+        # every answer reporting nothing recorded, per chat (``admit_answer``): the chat's own
+        # Telegram rate; and the chats told they were over it
+        self._answer_budgets: dict[int, _Pace] = {}
+        self._told_answers: set[int] = set()
+        # the send budget's shares (``SHARES``): each kind's pass (stride scheduling: the kind
+        # with the lowest goes next, and moves on by 1/share), and the pass of the last send
+        self._passes = [0.0] * len(SHARES)
+        self._vtime = 0.0
         self._last_sent: dict[int, float] = {}  # loop time of each chat's last send
         self._overall = _Pace(limits.overall, limits.overall_burst) if limits else None
         self._wake = asyncio.Event()
@@ -297,13 +327,43 @@ class Sender:
             budget = self._budgets[chat_id] = _Pace(1.0 / limits.refusal_every,
                                                     limits.refusal_burst)
         if budget.wait(now) <= 0:
-            budget.took(now)
-            if budget.whole(now):
+            if budget.whole(now):  # a while without refusals: told again if it floods again
                 self._told_over.discard(chat_id)
+            budget.took(now)
             return "yes"
         if chat_id in self._told_over:
             return "no"
         self._told_over.add(chat_id)
+        return "notice"
+
+    def admit_answer(self, chat_id: int, parts: int = 1) -> str:
+        """Whether an answer that reports nothing recorded may go to ``chat_id`` (``parts``
+        messages): "yes", "notice" (the first one over the chat's budget, Telegram's pace for
+        that chat with ``answer_burst``: say that the bot will answer again in a while, and
+        nothing else) or "no" (dropped: nothing recorded, the person can ask again). So a chat
+        sending faster than Telegram lets the bot answer it gets about what Telegram allows,
+        and none of its answers waits long. Without ``limits`` always "yes"."""
+        limits = self._limits
+        if limits is None:
+            return "yes"
+        now = asyncio.get_running_loop().time()
+        budget = self._answer_budgets.get(chat_id)
+        if budget is None:
+            if len(self._answer_budgets) >= BUDGETS_KEPT:
+                self._forget_budgets(now)
+            group = chat_id < 0
+            budget = self._answer_budgets[chat_id] = _Pace(
+                limits.group if group else limits.private,
+                limits.group_answer_burst if group else limits.answer_burst)
+        if budget.wait(now) <= 0:
+            if budget.whole(now):
+                self._told_answers.discard(chat_id)
+            for _ in range(parts):
+                budget.took(now)
+            return "yes"
+        if chat_id in self._told_answers:
+            return "no"
+        self._told_answers.add(chat_id)
         return "notice"
 
     def _forget_budgets(self, now: float) -> None:
@@ -311,6 +371,9 @@ class Sender:
         for chat in [c for c, b in self._budgets.items() if b.whole(now)]:
             del self._budgets[chat]
             self._told_over.discard(chat)
+        for chat in [c for c, b in self._answer_budgets.items() if b.whole(now)]:
+            del self._answer_budgets[chat]
+            self._told_answers.discard(chat)
         for chat in [c for c, t in self._last_sent.items() if c not in self._chats]:
             del self._last_sent[chat]
 
@@ -420,12 +483,21 @@ class Sender:
                     t.cancel()
 
     def _pick(self, now: float, room: int) -> tuple[list[int], float | None]:
-        """The chats to send to now, the most urgent first (at most ``room``), and how long
-        until another may go (None: nothing waits)."""
-        ready: list[tuple[tuple[int, int, float], int]] = []
+        """The chats to send to now, in the order they go (at most ``room``), and how long
+        until another may go (None: nothing waits). Each kind of message (the urgency of the
+        chat: its most urgent message) has its share of the sends (``SHARES``), the most urgent
+        first among equals."""
+        ready: dict[int, list[tuple[tuple[int, float], int]]] = {}
         soonest: float | None = None
         overall = self._overall.wait(now) if self._overall is not None else 0.0
         busy = self._quiet is not None and not self._quiet.is_set()
+        limits = self._limits
+        extra = extra_group = 0
+        if limits is not None:  # how much further than the burst an answer may dip: its
+            # budget's burst (``admit_answer``) and the notice of a chat over it, so that an
+            # answer admitted goes at once
+            extra = max(0, limits.answer_burst + 1 - limits.burst)
+            extra_group = max(0, limits.group_answer_burst + 1 - limits.burst)
         for chat, queue in self._chats.items():
             if not queue or chat in self._busy:
                 continue
@@ -439,26 +511,48 @@ class Sender:
                     soonest = gap if soonest is None else min(soonest, gap)
                     continue
             pace = self._paces.get(chat)
-            # an answer is not held to its chat's pace: there is one per message the person
-            # sent, so they set that pace (Telegram allows such bursts); what the bot sends by
-            # itself is
-            paced = pace.wait(now) if pace is not None and urgency > PRIORITY_ANSWER else 0.0
+            # every message keeps to its chat's pace (Telegram's one a second, 20 a minute in a
+            # group); an answer may use a bigger burst (a person asking three things at once)
+            paced = 0.0 if pace is None else pace.wait(now, 0 if urgency > PRIORITY_ANSWER
+                                                       else extra_group if chat < 0 else extra)
             wait = max(overall, paced)
             if wait > 0:
                 soonest = wait if soonest is None else min(soonest, wait)
                 continue
             # the least recently answered chat first among answers not stored (one flooding
             # account does not go ahead of everyone else); stored messages by their order
-            ready.append(((urgency, 0 if head.id is None else 1,
-                           head.id or self._last_sent.get(chat, -1.0)), chat))
-        if len(ready) > room:
-            ready = heapq.nsmallest(room, ready)
-        else:
-            ready.sort()
-        return [chat for _, chat in ready], soonest
+            ready.setdefault(min(urgency, len(SHARES) - 1), []).append((
+                (0 if head.id is None else 1, head.id or self._last_sent.get(chat, -1.0)),
+                chat))
+        if not ready:
+            return [], soonest
+        kinds = {kind: heapq.nsmallest(room, chats) if len(chats) > room else sorted(chats)
+                 for kind, chats in ready.items()}
+        if len(kinds) == 1:
+            return [chat for _, chat in next(iter(kinds.values()))], soonest
+        # the order the shares give (as ``_launch`` will count them)
+        passes = {kind: max(self._passes[kind], self._vtime) for kind in kinds}
+        heads = dict.fromkeys(kinds, 0)
+        order: list[int] = []
+        while len(order) < room and passes:
+            kind = min(passes, key=lambda k: (passes[k], k))
+            order.append(kinds[kind][heads[kind]][1])
+            heads[kind] += 1
+            passes[kind] += 1.0 / SHARES[kind]
+            if heads[kind] == len(kinds[kind]):
+                del passes[kind]
+        return order, soonest
+
+    def _share(self, urgency: int) -> None:
+        """One send of this kind counted against its share."""
+        kind = min(urgency, len(SHARES) - 1)
+        start = max(self._passes[kind], self._vtime)
+        self._vtime = start
+        self._passes[kind] = start + 1.0 / SHARES[kind]
 
     def _launch(self, chat: int, now: float) -> None:
         queue = self._chats[chat]
+        self._share(self._urgency[chat])
         items = self._take(queue)
         if not queue:
             del self._chats[chat]
