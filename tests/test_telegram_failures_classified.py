@@ -176,19 +176,19 @@ async def test_a_429_for_one_chat_does_not_hold_the_others(tmp_path):
     api = day.api
     slow, other = day.pairs
     try:
-        api.failures.append(Failure("429chat", chat_id=slow.phone.id, retry_after=8,
-                                    seconds=5))
+        # Telegram keeps answering 429 for one chat for 20 s, asking 6 s each time
+        limited = Failure("429chat", chat_id=slow.phone.id, retry_after=6, seconds=20)
+        api.failures.append(limited)
         api.send_message(slow.phone.user(), "/pista 1", at(10))
-        assert await api.wait_until(lambda: not api.failures or api.failures[0].ends
-                                    is not None, 10)
+        assert await api.wait_until(lambda: limited.hits >= 4, 40)  # the 4th, after ~18 s
         asked = asyncio.get_running_loop().time()
         answer = await say(api, other.phone, "/pista 1", at(10.5))
         waited = asyncio.get_running_loop().time() - asked
         assert any("Tickets left: 10" in t for t in answer), answer
-        assert waited < 4.0, f"the other pair's answer waited {waited:.1f} s"
-        # the slow chat's answer goes once its wait is over
+        assert waited < 3.0, f"the other pair's answer waited {waited:.1f} s"
+        # the slow chat's answer goes once Telegram takes it again
         assert await api.wait_until(lambda: any(
-            "Tickets left: 10" in t for t in texts(sent_to(api, slow.phone.id))), 20)
+            "Tickets left: 10" in t for t in texts(sent_to(api, slow.phone.id))), 30)
     finally:
         await close_day(day)
 

@@ -101,6 +101,7 @@ class Failure:
     seconds: float = 0.0  # > 0: every matching call fails for this long from the first, count aside
     new_chat_id: int = -1001234567890
     ends: float | None = field(default=None, repr=False)  # loop time a ``seconds`` window ends
+    hits: int = field(default=0, repr=False)  # calls answered so
 
 
 def answer(method: str, params: dict[str, Any], message_id: int,
@@ -379,6 +380,7 @@ class FakeBotAPI:
             if f.ends is None:
                 f.ends = now + f.seconds
             if now < f.ends:
+                f.hits += 1
                 return f
             self.failures.popleft()
             return self._take_failure(method, params)
