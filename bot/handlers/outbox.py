@@ -257,6 +257,10 @@ class _Pace:
     def took(self, now: float) -> None:
         self._tat = max(self._tat, now) + self._interval
 
+    def give_back(self) -> None:
+        """The last one taken did not go (Telegram out of reach): it costs nothing."""
+        self._tat -= self._interval
+
     def whole(self, now: float) -> bool:
         """Nothing taken lately: the full burst is available."""
         return self._tat <= now
@@ -307,6 +311,7 @@ class Sender:
         # Telegram out of reach: nothing is sent until a probe (``_probe``) gets an answer
         self._down = False
         self._down_since = 0.0
+        self._streak = 0  # outages since the last send that went through
         self._probing: asyncio.Task[None] | None = None
         self._halted = False  # Telegram refused the token: nothing more is sent
         self._holds: dict[int, asyncio.TimerHandle] = {}  # chats waiting out a 429
@@ -616,10 +621,12 @@ class Sender:
         if len(items) > 1:
             params["text"] = "\n".join(str(i.message.params.get("text", "")) for i in items)
         outcome: str | None = None
+        spent = False  # whether the attempt may have reached Telegram (it counts for the pace)
         try:
             await self._bot.do_api_request(m.method, api_kwargs=params, **self._rl)
             outcome = "sent"
             self.sent += len(items)
+            self._streak = 0
             if self._down:
                 self._recovered()
         except RetryAfter as exc:
@@ -638,6 +645,7 @@ class Sender:
             if not_delivered(exc):
                 self._outage(exc)
             else:
+                spent = True
                 for item in items:
                     item.ambiguous += 1
                 if max(i.ambiguous for i in items) > MAYBE_DELIVERED_RETRIES:
@@ -660,6 +668,10 @@ class Sender:
             # out of the count now, not in a done-callback after the poke: the loop would
             # wake, still see every slot taken, and sleep for good
             self._sends.discard(asyncio.current_task())  # type: ignore[arg-type,unused-ignore]
+            if outcome is None and not spent:
+                # a minute of outage retried every half second must not leave the chat's pace
+                # owing minutes once Telegram is back
+                self._give_back(chat)
             if outcome is None:  # not sent: first in its chat again
                 queue = self._chats.setdefault(chat, deque())
                 queue.extendleft(reversed(items))
@@ -684,6 +696,13 @@ class Sender:
                 self._done.append((item.row, outcome))
         self._schedule_marks()
 
+    def _give_back(self, chat: int) -> None:
+        if self._overall is not None:
+            self._overall.give_back()
+        pace = self._paces.get(chat)
+        if pace is not None:
+            pace.give_back()
+
     def _schedule_marks(self) -> None:
         if (self._done or self._notes) and (self._marking is None or self._marking.done()):
             self._marking = asyncio.get_running_loop().create_task(self._mark_all(),
@@ -699,8 +718,12 @@ class Sender:
         self._down = True
         loop = asyncio.get_running_loop()
         self._down_since = loop.time()
-        log.warning("sending failed (%s), Telegram out of reach: checking every %.1f s, "
-                    "messages wait (%s)", exc.__class__.__name__, PROBE_EVERY, exc)
+        # one line for a run of failures (Telegram answering the probes, not the sends, would
+        # log two lines a second otherwise)
+        self._streak += 1
+        log.log(logging.WARNING if self._streak == 1 else logging.DEBUG,
+                "sending failed (%s), Telegram out of reach: checking every %.1f s, messages "
+                "wait (%s)", exc.__class__.__name__, PROBE_EVERY, exc)
         if self._probing is None or self._probing.done():
             self._probing = loop.create_task(self._probe(), name="outbox-probe")
 
@@ -725,8 +748,9 @@ class Sender:
 
     def _recovered(self) -> None:
         self._down = False
-        log.info("Telegram answers again (out of reach for %.1f s): sending what is owed",
-                 asyncio.get_running_loop().time() - self._down_since)
+        log.log(logging.INFO if self._streak <= 1 else logging.DEBUG,
+                "Telegram answers again (out of reach for %.1f s): sending what is owed",
+                asyncio.get_running_loop().time() - self._down_since)
         self._poke()
 
     def _halt(self, exc: TelegramError) -> None:
