@@ -5,7 +5,8 @@ from __future__ import annotations
 import gc
 import html
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -28,10 +29,22 @@ from bot.chat.updates import PerChatUpdateProcessor
 from bot.domain.contest import Contest
 from bot.handlers import participant, registration, rounds, staff
 from bot.handlers.commands import names_for
-from bot.handlers.common import Services, attach_sender, staff_recipients
+from bot.handlers.common import (
+    Services,
+    attach_sender,
+    chat_name,
+    organiser_recipients,
+    staff_recipients,
+)
 from bot.handlers.jobs import schedule_contest_jobs, watch_the_clock
 from bot.handlers.menus import schedule_menu_changes, set_default_menus
-from bot.handlers.outbox import STAFF_GAP, TELEGRAM_LIMITS, Sender
+from bot.handlers.outbox import (
+    SELF_PACED,
+    STAFF_GAP,
+    TELEGRAM_LIMITS,
+    Sender,
+    TelegramOnlyRequest,
+)
 from bot.services.config import Config, base_url
 from bot.services.contest_day import ContestDay
 from bot.services.registrations import Registrations
@@ -99,6 +112,23 @@ class CommandRouter(CommandHandler[Any, object]):
         return await self.routes[command](update, context)
 
 
+class SenderAwareLimiter(AIORateLimiter):
+    """AIORateLimiter for every request but the outbox's (``rate_limit_args`` SELF_PACED):
+    the sender keeps to Telegram's limits itself and handles each 429 for the chat it was
+    for, where AIORateLimiter would sleep on it holding every request of the bot."""
+
+    async def process_request(
+        self, callback: Callable[..., Coroutine[Any, Any, bool | dict[str, Any]
+                                                 | list[dict[str, Any]]]],
+        args: Any, kwargs: dict[str, Any], endpoint: str, data: dict[str, Any],
+        rate_limit_args: int | None,
+    ) -> bool | dict[str, Any] | list[dict[str, Any]]:
+        if rate_limit_args == SELF_PACED:
+            return await callback(*args, **kwargs)
+        return await super().process_request(callback, args, kwargs, endpoint, data,
+                                             rate_limit_args)
+
+
 class StoreHandle:
     """Opens the one Store on first use: persistence needs it before post_init runs."""
 
@@ -125,12 +155,14 @@ def build_application(
     builder = builder.concurrent_updates(processor)
     # no Updater: chat/polling.py fetches updates and confirms each only once it is handled
     builder = builder.updater(None)
-    if request is not None:
-        builder = builder.request(request)
-    if updates_request is not None:
-        builder = builder.get_updates_request(updates_request)
+    # an answer that is not Telegram's JSON (a proxy's page) is an outage, not a refusal
+    # (``TelegramOnlyRequest``); PTB's own pool sizes (256 for calls, 1 for getUpdates)
+    builder = builder.request(request if request is not None
+                              else TelegramOnlyRequest(connection_pool_size=256))
+    builder = builder.get_updates_request(updates_request if updates_request is not None
+                                          else TelegramOnlyRequest(connection_pool_size=1))
     if rate_limiter:  # per simulated second in a rehearsal (speed 1 for real), as the sender
-        builder = builder.rate_limiter(AIORateLimiter(
+        builder = builder.rate_limiter(SenderAwareLimiter(
             overall_time_period=1 / CLOCK.speed, group_time_period=60 / CLOCK.speed,
             max_retries=3))
     handle = StoreHandle(config.db_path)
@@ -192,12 +224,15 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     # bot talks to Telegram (AIORateLimiter on); the tests' and the benchmark's fake has none.
     # In a rehearsal the pace is per simulated second, as the rest of the day (speed 1 for real)
     processor = app.update_processor
+    follow_moves(app, svc, await svc.store.chat_moves())
     sender = Sender(app.bot, svc.store,
                     TELEGRAM_LIMITS.faster(CLOCK.speed) if app.bot.rate_limiter is not None
                     else None,
                     quiet=processor.idle if isinstance(processor, PerChatUpdateProcessor)
                     else None, recipients=partial(staff_recipients, svc),
-                    staff_gap=STAFF_GAP / CLOCK.speed)
+                    staff_gap=STAFF_GAP / CLOCK.speed,
+                    organisers=partial(organiser_recipients, svc), name_of=partial(chat_name, svc),
+                    on_moved=lambda old, new: _follow_move(app, svc, old, new))
     app.bot_data["sender"] = sender
     attach_sender(app.bot, sender)
     # a press waiting since before a restart is not stamped earlier than what was recorded
@@ -212,6 +247,21 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     await print_organiser_link(app, svc)
     tune_gc()
     log.info("bot ready (%s event loop)", loop_name())
+
+
+def follow_moves(app: Application[Any, Any, Any, Any, Any, Any], svc: Services,
+                       moves: dict[int, int]) -> None:
+    """The volunteers' group moved by Telegram (kept in the database): its new id is used."""
+    for old, new in moves.items():
+        _follow_move(app, svc, old, new)
+
+
+def _follow_move(app: Application[Any, Any, Any, Any, Any, Any], svc: Services, old: int,
+                 new: int) -> None:
+    if svc.config.volunteer_chat == old:
+        svc.config = replace(svc.config, volunteer_chat=new)
+        app.bot_data["config"] = svc.config
+        log.info("the volunteers' group %s is now %s (moved by Telegram)", old, new)
 
 
 def organiser_link(username: str | None, code: str) -> str:

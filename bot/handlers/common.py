@@ -343,6 +343,22 @@ async def staff_recipients(svc: Services) -> list[tuple[int, str]]:
     return out
 
 
+async def organiser_recipients(svc: Services) -> list[tuple[int, str]]:
+    """Every organiser who has talked to the bot, with their language (the sender tells them
+    of messages Telegram refused for good)."""
+    out = []
+    for user_id in sorted(await svc.day.all_organisers()):
+        if await svc.store.person(user_id) is not None:
+            out.append((user_id, await language_of(svc, user_id)))
+    return out
+
+
+async def chat_name(svc: Services, chat_id: int) -> str | None:
+    """How the sender names a chat to the organisers: the person's name, if known."""
+    row = await svc.store.person(chat_id)
+    return str(row["name"]) if row is not None and row["name"] else None
+
+
 async def notify_entry(
     context: ContextTypes.DEFAULT_TYPE, number: int, make: Callable[[str], str],
     priority: int = PRIORITY_COPY,

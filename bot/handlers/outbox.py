@@ -41,12 +41,26 @@ How they go:
   budget comes back: refusals to a flooding account are not worth Telegram's shared 30 a
   second, and its updates, answered or not, end at once (Telegram hands the bot the next ones
   only as the first ones end).
-- Failures (``not_delivered`` says which prove that nothing was delivered): an error that
-  proves it is retried with a growing pause for every chat (0.5 s doubling up to 10 s, for as
-  long as it takes: a village hall's 4G can be gone for minutes); a 429 waits what Telegram
-  asks; a failure that may have delivered the message (a timeout once sent) is retried once,
-  then the message is marked "unconfirmed" (logged), never sent a third time; a refusal for
-  good (blocked bot, chat not found: 400/403) is marked "refused: ..." and logged.
+- Failures, each by what it proves (``_send``):
+  - Telegram's own refusal of the message for that chat (its JSON with 403: blocked, kicked;
+    400: chat not found, message too long, entities it cannot parse...): the message is
+    dropped, marked "refused: ..." and logged, and the organisers are told, one line per drop
+    (joined when several wait), at the lowest priority (never about a message to an
+    organiser: no loop);
+  - an outage: no answer, a 5xx, a timeout before anything was sent, or an answer that is not
+    Telegram's JSON (a proxy's or a hotel network's page, with any status: 200, 401, 404...,
+    ``NotTelegram``, raised by ``TelegramOnlyRequest``): nothing is marked; sending stops and
+    a cheap ``getMe`` probes every ``PROBE_EVERY`` seconds; the first probe Telegram answers
+    resumes sending at once, at the flood limit, the most urgent first;
+  - a failure that may have delivered the message (a timeout once sent) is retried once,
+    then the message is marked "unconfirmed" (logged), never sent a third time;
+  - a 429 waits what Telegram asks (at most ``RETRY_AFTER_CAP``), for the chat it was for;
+    every chat waits only when several chats got one within a second (the overall limit);
+  - ``ChatMigrated`` (a group upgraded to a supergroup): the move is kept in the database,
+    the message and every later one go to the new id (also after a restart), and the
+    organisers are told;
+  - the token refused by Telegram itself (its JSON with 401, or 404 for a malformed token):
+    sending stops for good, with one ERROR line; what is owed stays in the database.
 - Every message that was stored is marked done in the database (in batches, through the
   writer's group commit); rows done over an hour ago are pruned. A crash after Telegram took
   a message and before its mark is written sends it again at start: at least once, never
@@ -58,7 +72,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import heapq
+import json
 import logging
+import re
 import warnings
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
@@ -68,16 +84,29 @@ from typing import Any
 
 import httpx
 from telegram import Bot
-from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError, TimedOut
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    EndPointNotFound,
+    Forbidden,
+    InvalidToken,
+    NetworkError,
+    RetryAfter,
+    TelegramError,
+    TimedOut,
+)
+from telegram.request import HTTPXRequest
 from telegram.warnings import PTBDeprecationWarning, PTBUserWarning
 
 from bot.services.texts import message_parts
 from bot.storage.store import (
     OUTBOX_KEEP_SECONDS,
     PRIORITY_ANSWER,
+    PRIORITY_BULK,
     OutboxMessage,
     Store,
 )
+from bot.support.i18n import tr
 
 log = logging.getLogger(__name__)
 
@@ -89,7 +118,20 @@ warnings.filterwarnings("ignore", message=r"Please use 'Bot\.\w+' instead",
                         category=PTBUserWarning)
 
 MAYBE_DELIVERED_RETRIES = 1  # a send that may have gone through is sent again at most once
-FIRST_PAUSE, LONGEST_PAUSE = 0.5, 10.0  # after errors proving nothing was delivered
+# while Telegram is out of reach, a getMe every this many seconds (each given at most
+# PROBE_TIMEOUT): the first one answered resumes sending
+PROBE_EVERY, PROBE_TIMEOUT = 0.5, 1.5
+RETRY_AFTER_CAP = 60.0  # the longest a 429's retry_after is waited
+# 429s for this many different chats within GLOBAL_429_WINDOW seconds: the overall limit, so
+# every chat waits; fewer: only the chats they were for
+GLOBAL_429_CHATS, GLOBAL_429_WINDOW = 3, 1.0
+# the sender's sends pass this as ``rate_limit_args``: the application's rate limiter lets
+# them through untouched (the sender keeps to Telegram's limits itself, and a 429 for one chat
+# must not hold every request, as AIORateLimiter's retries do)
+SELF_PACED = -1
+DROPPED = "dropped"  # the grouping of the organisers' lines about messages dropped
+Organisers = Callable[[], Awaitable[list[tuple[int, str]]]]
+NameOf = Callable[[int], Awaitable[str | None]]
 MESSAGE_LIMIT = 4096  # Telegram's longest message: joined lines stay under it
 IN_FLIGHT = 16  # sends under way at once (to different chats)
 PRUNE_EVERY = 600.0  # seconds between prunings of the rows done long ago
@@ -123,6 +165,42 @@ _NEVER_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
 # on the way (the hall's 4G) ends in a read timeout instead, or a reset, both counted below as
 # possibly delivered
 _HUNG_UP = "Server disconnected without sending a response"
+
+
+class NotTelegram(NetworkError):
+    """An HTTP answer that is not Telegram's JSON, whatever its status (a proxy's page, a hotel
+    network's login page): it proves nothing about the message, so it is retried as an
+    outage (``not_delivered``: nothing was delivered, no cause)."""
+
+
+_TELEGRAM_JSON = re.compile(rb'\s*\{\s*"ok"\s*:')
+
+
+def telegram_json(payload: bytes) -> bool:
+    """Whether an HTTP answer is Telegram's JSON: an object with a boolean "ok" (Telegram's
+    answers start with it: checked first, without parsing the whole answer)."""
+    if _TELEGRAM_JSON.match(payload):
+        return True
+    try:
+        data = json.loads(payload)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and isinstance(data.get("ok"), bool)
+
+
+class TelegramOnlyRequest(HTTPXRequest):
+    """PTB's HTTPX request, but an answer that is not Telegram's JSON raises ``NotTelegram``
+    (a ``NetworkError``). PTB itself turns a 200 HTML page into a bare ``TelegramError``
+    ("Invalid server response"), a 404 or 401 page into ``InvalidToken`` (``EndPointNotFound``
+    from ``do_api_request``) and a 400 page into ``BadRequest``: all of which read as
+    Telegram's refusals, though Telegram never saw the request."""
+
+    async def do_request(self, *args: Any, **kwargs: Any) -> tuple[int, bytes]:
+        code, payload = await super().do_request(*args, **kwargs)
+        if not telegram_json(payload):
+            raise NotTelegram(f"HTTP {code} with an answer that is not Telegram's (something "
+                              "between the bot and Telegram answered)")
+        return code, payload
 
 
 def not_delivered(exc: NetworkError) -> bool:
@@ -201,6 +279,10 @@ class _Pace:
     def took(self, now: float) -> None:
         self._tat = max(self._tat, now) + self._interval
 
+    def give_back(self) -> None:
+        """The last one taken did not go (Telegram out of reach): it costs nothing."""
+        self._tat -= self._interval
+
     def whole(self, now: float) -> bool:
         """Nothing taken lately: the full burst is available."""
         return self._tat <= now
@@ -223,7 +305,9 @@ class Sender:
 
     def __init__(self, bot: Bot, store: Store, limits: Limits | None = TELEGRAM_LIMITS,
                  quiet: asyncio.Event | None = None,
-                 recipients: Recipients | None = None, staff_gap: float = STAFF_GAP) -> None:
+                 recipients: Recipients | None = None, staff_gap: float = STAFF_GAP,
+                 organisers: Organisers | None = None, name_of: NameOf | None = None,
+                 on_moved: Callable[[int, int], None] | None = None) -> None:
         self._bot = bot
         self.store = store
         self._limits = limits
@@ -253,8 +337,25 @@ class Sender:
         self._done: list[tuple[int, str]] = []  # stored messages done, to be marked
         self._marking: asyncio.Task[None] | None = None
         self._task: asyncio.Task[None] | None = None
-        self._failures = 0  # errors in a row proving nothing was delivered
-        self._paused_until = 0.0  # loop time: nothing is sent before (an outage, a 429)
+        self._paused_until = 0.0  # loop time: nothing is sent before (a 429 for every chat)
+        # Telegram out of reach: nothing is sent until a probe (``_probe``) gets an answer
+        self._down = False
+        self._down_since = 0.0
+        self._streak = 0  # outages since the last send that went through
+        self._probing: asyncio.Task[None] | None = None
+        self._halted = False  # Telegram refused the token: nothing more is sent
+        self._holds: dict[int, asyncio.TimerHandle] = {}  # chats waiting out a 429
+        self._recent_429: list[tuple[float, int]] = []
+        self._rl: dict[str, Any] = ({"rate_limit_args": SELF_PACED}
+                                    if getattr(bot, "rate_limiter", None) is not None else {})
+        # chats Telegram moved (a group upgraded to a supergroup): old id -> new id
+        self._moves: dict[int, int] = {}
+        self._on_moved = on_moved
+        self._organisers = organisers
+        self._name_of = name_of
+        # what the organisers are to be told, posted with the next marks: ("drop", chat, why)
+        # or ("moved", old chat, new chat)
+        self._notes: list[tuple[str, int, str]] = []
         self._last_prune = -PRUNE_EVERY
         self._held = False  # the last look held volunteers' lines for a quiet moment
         # set while no update is being handled (the update processor's): volunteers' lines
@@ -274,6 +375,8 @@ class Sender:
     def accept(self, messages: Iterable[OutboxMessage]) -> None:
         """Stored messages, committed (``Store.on_posted``; at start, what is still owed)."""
         for message in messages:
+            if self._moves and message.chat_id in self._moves:
+                message = replace(message, chat_id=self._moved_to(message.chat_id))
             self._arrive(_Item(message))
         self._poke()
 
@@ -403,6 +506,7 @@ class Sender:
     async def start(self) -> None:
         """Send what was owed when the bot stopped, then whatever the store hands over."""
         self.store.on_posted = self.accept
+        self._moves.update(await self.store.chat_moves())
         owed = await self.store.owed_messages()
         if owed:
             log.info("%d message(s) owed from before the start: sending them", len(owed))
@@ -423,6 +527,10 @@ class Sender:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        if self._probing is not None:
+            self._probing.cancel()
+        for hold in self._holds.values():
+            hold.cancel()
         if self._sends:
             await asyncio.wait(list(self._sends), timeout=grace)
         for task in list(self._sends):
@@ -430,9 +538,9 @@ class Sender:
         if self._marking is not None:
             with contextlib.suppress(Exception):
                 await self._marking
-        if self._done:
+        if self._done or self._notes:
             with contextlib.suppress(Exception):
-                await self._mark(self._take_done())
+                await self._mark(self._take_done(), self._take_notes())
 
     def owed(self) -> int:
         """Messages waiting or under way."""
@@ -442,7 +550,7 @@ class Sender:
     async def settled(self) -> None:
         """Until nothing is waiting, under way or left to mark (the tests' and the benchmark's
         "everything the bot had to say is said")."""
-        while self.owed() or self._done or (self._marking is not None
+        while self.owed() or self._done or self._notes or (self._marking is not None
                                             and not self._marking.done()):
             self._changed.clear()
             await self._changed.wait()
@@ -459,6 +567,8 @@ class Sender:
                     log.exception("could not work out who gets the volunteers' lines")
             now = loop.time()
             wait: float | None = self._paused_until - now
+            if self._down or self._halted:
+                wait = None  # until the probe finds Telegram again (never: the token refused)
             self._held = False
             if wait is not None and wait <= 0:
                 wait = None
@@ -600,55 +710,72 @@ class Sender:
 
     async def _send(self, chat: int, items: list[_Item]) -> None:
         m = items[0].message
-        params: dict[str, Any] = {**m.params, "chat_id": chat}
+        to = self._moved_to(chat)
+        params: dict[str, Any] = {**m.params, "chat_id": to}
         if len(items) > 1:
             params["text"] = "\n".join(str(i.message.params.get("text", "")) for i in items)
         outcome: str | None = None
-        loop = asyncio.get_running_loop()
+        spent = False  # whether the attempt may have reached Telegram (it counts for the pace)
         try:
-            await self._bot.do_api_request(m.method, api_kwargs=params)
+            await self._bot.do_api_request(m.method, api_kwargs=params, **self._rl)
             outcome = "sent"
-            self._failures = 0
             self.sent += len(items)
+            self._streak = 0
+            if self._down:
+                self._recovered()
         except RetryAfter as exc:
-            with warnings.catch_warnings(action="ignore", category=PTBDeprecationWarning):
-                after = exc.retry_after  # a number of seconds today, a timedelta later
-            seconds = after.total_seconds() if isinstance(after, timedelta) else float(after)
-            log.warning("Telegram asks to wait %.0f s before sending more", seconds)
-            self._paused_until = max(self._paused_until, loop.time() + seconds)
-        except BadRequest as exc:  # a NetworkError too: first
+            self._wait_asked(chat, exc)
+        except ChatMigrated as exc:  # sent again at once, to the new id
+            await self._move(to, int(exc.new_chat_id))
+        except (BadRequest, Forbidden) as exc:  # Telegram's own answer: for good (a
+            # BadRequest is a NetworkError too: first). A page from something in between is
+            # ``NotTelegram``, below
             outcome = f"refused: {exc.message}"
+            if m.grouping != DROPPED:
+                self._notes.append(("drop", to, exc.message))
+        except (InvalidToken, EndPointNotFound) as exc:  # Telegram's JSON 401 (or 404)
+            self._halt(exc)
         except NetworkError as exc:
             if not_delivered(exc):
-                self._pause_after_failure(exc)
+                self._outage(exc)
             else:
+                spent = True
                 for item in items:
                     item.ambiguous += 1
                 if max(i.ambiguous for i in items) > MAYBE_DELIVERED_RETRIES:
                     outcome = "unconfirmed"
                     log.warning("a message to chat %s may not have arrived (%s twice): not "
-                                "sent a third time", chat, exc.__class__.__name__)
+                                "sent a third time", to, exc.__class__.__name__)
                 else:
-                    self._pause_after_failure(exc)
-        except TelegramError as exc:  # blocked by the person, chat gone, token refused...
-            outcome = f"refused: {exc.__class__.__name__}: {exc.message}"
+                    self._outage(exc)
+        except TelegramError as exc:  # PTB's "Invalid server response" and the like: not
+            # Telegram's refusal of this message, so retried as an outage
+            self._outage(exc)
         except Exception as exc:  # noqa: BLE001 - a message we cannot send must not stop others
-            log.exception("could not send a message to chat %s", chat)
+            log.exception("could not send a message to chat %s", to)
             outcome = f"refused: {exc.__class__.__name__}"
+            if m.grouping != DROPPED:
+                self._notes.append(("drop", to, exc.__class__.__name__))
         finally:
-            self._busy.discard(chat)
+            if chat not in self._holds:  # a chat waiting out a 429 stays out of turn
+                self._busy.discard(chat)
             # out of the count now, not in a done-callback after the poke: the loop would
             # wake, still see every slot taken, and sleep for good
             self._sends.discard(asyncio.current_task())  # type: ignore[arg-type,unused-ignore]
+            if outcome is None and not spent:
+                # a minute of outage retried every half second must not leave the chat's pace
+                # owing minutes once Telegram is back
+                self._give_back(chat)
             if outcome is None:  # not sent: first in its chat again
                 queue = self._chats.setdefault(chat, deque())
                 queue.extendleft(reversed(items))
                 self._urgency[chat] = min(item.message.priority for item in queue)
             self._poke()
         if outcome is None:
+            self._schedule_marks()  # a move to tell
             return
         if outcome.startswith("refused"):
-            log.warning("Telegram refused a message to chat %s: %s", chat, outcome[9:])
+            log.warning("Telegram refused a message to chat %s: %s", to, outcome[9:])
         for item in items:
             if item.answered is not None and not item.answered.done():
                 item.answered.set_result(outcome)
@@ -663,18 +790,122 @@ class Sender:
                 self._done.append((item.row, outcome))
         self._schedule_marks()
 
+    def _give_back(self, chat: int) -> None:
+        if self._overall is not None:
+            self._overall.give_back()
+        pace = self._paces.get(chat)
+        if pace is not None:
+            pace.give_back()
+
     def _schedule_marks(self) -> None:
-        if self._done and (self._marking is None or self._marking.done()):
+        if (self._done or self._notes) and (self._marking is None or self._marking.done()):
             self._marking = asyncio.get_running_loop().create_task(self._mark_all(),
                                                                    name="outbox-marks")
 
-    def _pause_after_failure(self, exc: Exception) -> None:
-        self._failures += 1
-        pause = min(LONGEST_PAUSE, FIRST_PAUSE * 2 ** (self._failures - 1))
-        log.warning("sending failed (%s), trying again in %.1f s", exc.__class__.__name__,
-                    pause)
+    # -- failures ----------------------------------------------------------------------------
+
+    def _outage(self, exc: Exception) -> None:
+        """Nothing was delivered and nothing says Telegram refused it: sending stops until a
+        probe gets an answer."""
+        if self._down or self._halted:
+            return
+        self._down = True
         loop = asyncio.get_running_loop()
-        self._paused_until = max(self._paused_until, loop.time() + pause)
+        self._down_since = loop.time()
+        # one line for a run of failures (Telegram answering the probes, not the sends, would
+        # log two lines a second otherwise)
+        self._streak += 1
+        log.log(logging.WARNING if self._streak == 1 else logging.DEBUG,
+                "sending failed (%s), Telegram out of reach: checking every %.1f s, messages "
+                "wait (%s)", exc.__class__.__name__, PROBE_EVERY, exc)
+        if self._probing is None or self._probing.done():
+            self._probing = loop.create_task(self._probe(), name="outbox-probe")
+
+    async def _probe(self) -> None:
+        """A getMe every ``PROBE_EVERY`` seconds while Telegram is out of reach: the first one
+        answered (anything Telegram answers, not only a success) resumes sending."""
+        while self._down and not self._halted:
+            await asyncio.sleep(PROBE_EVERY)
+            try:
+                await self._bot.do_api_request(
+                    "getMe", connect_timeout=PROBE_TIMEOUT, read_timeout=PROBE_TIMEOUT,
+                    write_timeout=PROBE_TIMEOUT, pool_timeout=PROBE_TIMEOUT, **self._rl)
+            except (InvalidToken, EndPointNotFound) as exc:
+                self._halt(exc)
+                return
+            except RetryAfter:
+                pass  # Telegram answers: the sends wait what it asks, if it asks them too
+            except Exception:  # noqa: BLE001 - still out of reach
+                continue
+            if self._down:
+                self._recovered()
+
+    def _recovered(self) -> None:
+        self._down = False
+        log.log(logging.INFO if self._streak <= 1 else logging.DEBUG,
+                "Telegram answers again (out of reach for %.1f s): sending what is owed",
+                asyncio.get_running_loop().time() - self._down_since)
+        self._poke()
+
+    def _halt(self, exc: TelegramError) -> None:
+        if self._halted:
+            return
+        self._halted = True
+        log.error("Telegram refuses the bot's token (%s): nothing more is sent. What is owed "
+                  "stays in the database and goes at the next start: check the token "
+                  "(python -m bot setup), then start the bot again", exc.message)
+
+    def _wait_asked(self, chat: int, exc: RetryAfter) -> None:
+        """A 429: wait what Telegram asks (at most ``RETRY_AFTER_CAP``), for the chat it was
+        for; for every chat when several chats got one at once (the overall limit)."""
+        with warnings.catch_warnings(action="ignore", category=PTBDeprecationWarning):
+            after = exc.retry_after  # a number of seconds today, a timedelta later
+        seconds = after.total_seconds() if isinstance(after, timedelta) else float(after)
+        seconds = min(RETRY_AFTER_CAP, max(0.0, seconds))
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        self._recent_429 = [(t, c) for t, c in self._recent_429 if now - t < GLOBAL_429_WINDOW]
+        self._recent_429.append((now, chat))
+        if len({c for _, c in self._recent_429}) >= GLOBAL_429_CHATS:
+            log.warning("Telegram asks to wait %.0f s before sending more", seconds)
+            self._paused_until = max(self._paused_until, now + seconds)
+            return
+        log.warning("Telegram asks to wait %.0f s before sending more to chat %s", seconds,
+                    chat)
+        hold = self._holds.pop(chat, None)
+        if hold is not None:
+            hold.cancel()
+        self._holds[chat] = loop.call_later(seconds, self._release, chat)
+
+    def _release(self, chat: int) -> None:
+        self._holds.pop(chat, None)
+        self._busy.discard(chat)
+        self._poke()
+
+    def _moved_to(self, chat: int) -> int:
+        for _ in range(8):  # a chain of moves, never a loop
+            moved = self._moves.get(chat)
+            if moved is None:
+                break
+            chat = moved
+        return chat
+
+    async def _move(self, old: int, new: int) -> None:
+        """Telegram moved chat ``old`` to ``new``: kept in the database (sent there after a
+        restart too), told to the organisers and to ``on_moved`` (the volunteers' group)."""
+        if old == new or self._moves.get(old) == new:
+            return
+        self._moves[old] = new
+        log.warning("Telegram moved chat %s to %s (a group upgraded to a supergroup): "
+                    "sending there from now on", old, new)
+        try:
+            async with self.store.transaction() as tx:
+                tx.move_chat(old, new, datetime.now(UTC))
+        except Exception:  # noqa: BLE001 - followed until the restart all the same
+            log.exception("could not keep the move of chat %s to %s", old, new)
+        if self._on_moved is not None:
+            self._on_moved(old, new)
+        self._notes.append(("moved", old, str(new)))
 
     # -- marks -------------------------------------------------------------------------------
 
@@ -682,10 +913,32 @@ class Sender:
         done, self._done = self._done, []
         return done
 
+    def _take_notes(self) -> list[tuple[str, int, str]]:
+        notes, self._notes = self._notes, []
+        return notes
+
+    async def _organisers_lines(self, notes: list[tuple[str, int, str]]
+                                ) -> list[tuple[int, str]]:
+        """What the organisers are told about ``notes``: (chat, line), each in its reader's
+        language; nothing about a message to an organiser (no loop)."""
+        if not notes or self._organisers is None:
+            return []
+        people = await self._organisers()
+        organisers = {chat for chat, _ in people}
+        lines = []
+        for kind, chat, detail in notes:
+            if kind == "drop" and chat in organisers:
+                continue
+            name = await self._name_of(chat) if self._name_of is not None else None
+            for to, lang in people:
+                who = name or tr(lang, "chat {chat}", chat=chat)
+                lines.append((to, dropped_line(lang, kind, who, detail)))
+        return lines
+
     async def _mark_all(self) -> None:
         loop = asyncio.get_running_loop()
         try:
-            while self._done:
+            while self._done or self._notes:
                 start = loop.time()
                 while not self.store.batch_open:  # else join it now: its fsync is shared
                     left = start + (MARK_WAIT_BUSY if self.owed() else MARK_WAIT_IDLE) \
@@ -695,25 +948,53 @@ class Sender:
                     self._changed.clear()
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(self._changed.wait(), left)
-                done = self._take_done()
+                done, notes = self._take_done(), self._take_notes()
                 try:
-                    await self._mark(done)
+                    await self._mark(done, notes)
                 except Exception:  # noqa: BLE001 - tried again with the next ones
                     log.exception("could not mark %d sent message(s)", len(done))
                     self._done[:0] = done
+                    self._notes[:0] = notes
                     await asyncio.sleep(1.0)
         finally:
             self._changed.set()
 
-    async def _mark(self, done: list[tuple[int, str]]) -> None:
+    async def _mark(self, done: list[tuple[int, str]],
+                    notes: list[tuple[str, int, str]] | None = None) -> None:
+        """The marks, with the organisers' lines about ``notes`` in the same transaction."""
+        lines = await self._organisers_lines(notes or [])
         now = datetime.now(UTC)
         loop = asyncio.get_running_loop()
         async with self.store.transaction() as tx:
             tx.mark_done(done, now)
+            for chat, text in lines:
+                tx.post(chat, {"text": text}, priority=PRIORITY_BULK, grouping=DROPPED)
             if loop.time() - self._last_prune >= PRUNE_EVERY:
                 self._last_prune = loop.time()
                 tx.prune_outbox(now - timedelta(seconds=OUTBOX_KEEP_SECONDS))
 
 
-__all__ = ["PRIORITY_ANSWER", "STAFF_GAP", "Limits", "Sender", "TELEGRAM_LIMITS",
-           "not_delivered"]
+def dropped_line(lang: str, kind: str, who: str, detail: str) -> str:
+    """The organisers' line about a message Telegram refused for good (``kind`` "drop", with
+    Telegram's words ``detail``) or a chat it moved ("moved": ``detail`` the new id)."""
+    if kind == "moved":
+        return tr(lang, "Telegram moved {who} to a new id, {new} (a group upgraded to a "
+                  "supergroup): the bot writes there from now on. If it is the volunteers' "
+                  "group, set PUZZLEBOT_VOLUNTEER_CHAT = {new} in the settings.",
+                  who=who, new=detail)
+    words = detail.lower()
+    if "blocked" in words:
+        return tr(lang, "A message to {who} could not be delivered: Telegram says the bot was "
+                  "blocked.", who=who)
+    if "kicked" in words or "not a member" in words:
+        return tr(lang, "A message to {who} could not be delivered: Telegram says the bot was "
+                  "removed from the chat.", who=who)
+    if "chat not found" in words:
+        return tr(lang, "A message to {who} could not be delivered: Telegram says the chat "
+                  "does not exist.", who=who)
+    return tr(lang, "A message to {who} could not be delivered: Telegram says: {detail}",
+              who=who, detail=detail)
+
+
+__all__ = ["PRIORITY_ANSWER", "SELF_PACED", "STAFF_GAP", "Limits", "NotTelegram", "Sender",
+           "TELEGRAM_LIMITS", "TelegramOnlyRequest", "not_delivered"]

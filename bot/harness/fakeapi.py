@@ -14,6 +14,7 @@ Conflict (two processes polling with one token).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import json
 from collections import deque
@@ -95,6 +96,16 @@ class Failure:
     method: str | None = None
     retry_after: int = 1
     delay: float = 0.0
+    # what a proxy or Telegram itself may answer instead (``FakeBotAPI._refuse``): "html200",
+    # "html404", "html401" (a page from something in between), "json401" (Telegram refusing the
+    # token), "blocked" (403: the person blocked the bot), "migrate" (400 with
+    # migrate_to_chat_id ``new_chat_id``: from then on every call to that chat answers so, and
+    # the new id is accepted), "429chat" (a 429 for one chat only: set ``chat_id``)
+    chat_id: int | None = None  # only calls to this chat fail (None: any)
+    seconds: float = 0.0  # > 0: every matching call fails for this long from the first, count aside
+    new_chat_id: int = -1001234567890
+    ends: float | None = field(default=None, repr=False)  # loop time a ``seconds`` window ends
+    hits: int = field(default=0, repr=False)  # calls answered so
 
 
 def answer(method: str, params: dict[str, Any], message_id: int,
@@ -284,6 +295,7 @@ class FakeBotAPI:
         self.conflicts = 0  # polls answered 409 Conflict
         self._runner: web.AppRunner | None = None
         self.port = 0
+        self.migrated: dict[int, int] = {}  # groups upgraded to a supergroup: old id -> new
 
     # -- server --------------------------------------------------------------------------------
 
@@ -338,8 +350,11 @@ class FakeBotAPI:
             return web.json_response({"ok": False, "error_code": 401,
                                       "description": "Unauthorized"}, status=401)
         params = await self._params(request)
+        moved = self._moved_answer(params)
+        if moved is not None:
+            return moved
         if method != "getUpdates" or (self.failures and self.failures[0].method == method):
-            failure = self._take_failure(method)
+            failure = self._take_failure(method, params)
             if failure is not None and failure.kind == "delay":
                 await asyncio.sleep(failure.delay)
             elif failure is not None:
@@ -361,12 +376,23 @@ class FakeBotAPI:
             self.on_call(call)
         return web.json_response({"ok": True, "result": self._result(method, params)})
 
-    def _take_failure(self, method: str) -> Failure | None:
+    def _take_failure(self, method: str, params: dict[str, Any] | None = None) -> Failure | None:
         if not self.failures:
             return None
         f = self.failures[0]
         if f.method is not None and f.method != method:
             return None
+        if f.chat_id is not None and str((params or {}).get("chat_id")) != str(f.chat_id):
+            return None
+        if f.seconds > 0:
+            now = asyncio.get_running_loop().time()
+            if f.ends is None:
+                f.ends = now + f.seconds
+            if now < f.ends:
+                f.hits += 1
+                return f
+            self.failures.popleft()
+            return self._take_failure(method, params)
         f.count -= 1
         if f.count <= 0:
             self.failures.popleft()
@@ -385,6 +411,9 @@ class FakeBotAPI:
         if f.kind == "404":
             return web.json_response({"ok": False, "error_code": 404,
                                       "description": "Not Found"}, status=404)
+        refused = self._refuse(f)
+        if refused is not None:
+            return refused
         if f.kind == "500":  # an error page that echoes the request, token included
             return web.Response(status=500, text=f"<html>Internal error at {request.path} "
                                 f"(token {self.token})</html>")
@@ -392,6 +421,46 @@ class FakeBotAPI:
         if transport is not None:
             transport.close()
         return web.Response(status=500)
+
+    def _refuse(self, f: Failure) -> web.StreamResponse | None:
+        """The kinds a proxy in between or Telegram's own refusals answer (see ``Failure``)."""
+        page = "<html><head><title>{}</title></head><body>nginx</body></html>"
+        if f.kind in ("html200", "html404", "html401"):
+            status = int(f.kind[4:])
+            return web.Response(status=status, text=page.format(status),
+                                content_type="text/html")
+        if f.kind == "json401":
+            return web.json_response({"ok": False, "error_code": 401,
+                                      "description": "Unauthorized"}, status=401)
+        if f.kind == "blocked":
+            return web.json_response({"ok": False, "error_code": 403, "description":
+                                      "Forbidden: bot was blocked by the user"}, status=403)
+        if f.kind == "429chat":
+            return web.json_response(
+                {"ok": False, "error_code": 429, "description": "Too Many Requests: retry "
+                 f"after {f.retry_after}", "parameters": {"retry_after": f.retry_after}},
+                status=429)
+        if f.kind == "migrate" and f.chat_id is not None:
+            self.migrated[f.chat_id] = f.new_chat_id
+            return self._migrate_answer(f.new_chat_id)
+        return None
+
+    @staticmethod
+    def _migrate_answer(new_chat_id: int) -> web.StreamResponse:
+        return web.json_response(
+            {"ok": False, "error_code": 400, "description": "Bad Request: group chat was "
+             "upgraded to a supergroup chat", "parameters": {"migrate_to_chat_id": new_chat_id}},
+            status=400)
+
+    def _moved_answer(self, params: dict[str, Any]) -> web.StreamResponse | None:
+        """A group upgraded to a supergroup answers every call to its old id so."""
+        if not self.migrated:
+            return None
+        with contextlib.suppress(ValueError, TypeError):
+            new = self.migrated.get(int(params.get("chat_id", 0) or 0))
+            if new is not None:
+                return self._migrate_answer(new)
+        return None
 
     def _result(self, method: str, params: dict[str, Any]) -> Any:
         if method in MESSAGE_RESULT:

@@ -278,6 +278,15 @@ class Transaction:
                            [(to_ts(at), outcome, id_) for id_, outcome in outcomes])
         s._wrote("outbox")
 
+    def move_chat(self, old_id: int, new_id: int, at: datetime) -> None:
+        """Telegram moved chat ``old_id`` to ``new_id`` (a group upgraded to a supergroup):
+        kept, so that the bot sends to the new id from now on, also after a restart."""
+        s = self._owned()
+        s._raw.execute("INSERT INTO chat_moves (old_id, new_id, moved_at) VALUES (?,?,?) "
+                       "ON CONFLICT(old_id) DO UPDATE SET new_id = excluded.new_id, "
+                       "moved_at = excluded.moved_at", (old_id, new_id, to_ts(at)))
+        s._wrote("chat_moves")
+
     def prune_outbox(self, before: datetime) -> int:
         """Forget the messages done before ``before``: the file does not grow with them."""
         s = self._owned()
@@ -643,6 +652,8 @@ class Store:
             if posted is not None:
                 self._op_posts.append(posted)
             return
+        if table == "chat_moves":  # nothing is derived from it
+            return
         self._op_wrote = True
         self.writes += 1
         if table == "events":
@@ -944,6 +955,11 @@ class Store:
             "WHERE done_at IS NULL ORDER BY id")
         return [OutboxMessage(int(r[0]), int(r[1]), int(r[2]), str(r[3]), json.loads(r[4]),
                               r[5]) for r in rows]
+
+    async def chat_moves(self) -> dict[int, int]:
+        """Chats Telegram moved to a new id: old id -> new id (``Transaction.move_chat``)."""
+        rows = await self._fetchall("SELECT old_id, new_id FROM chat_moves")
+        return {int(r[0]): int(r[1]) for r in rows}
 
     async def newest_message_dates(self) -> dict[int, datetime]:
         """Per person, the newest Telegram date of a message of theirs that caused an event."""
