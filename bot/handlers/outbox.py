@@ -325,9 +325,16 @@ class Sender:
         # Telegram rate; and the chats told they were over it
         self._answer_budgets: dict[int, _Pace] = {}
         self._told_answers: set[int] = set()
-        # the send budget's shares (``SHARES``): each kind's pass (stride scheduling: the kind
-        # with the lowest goes next, and moves on by 1/share), and the pass of the last send
-        self._passes = [0.0] * len(SHARES)
+        # the send budget's shares (``SHARES``), as self-clocked fair queuing: each waiting
+        # kind's tag is when its next send would end in virtual time (a send of a kind costs
+        # 1/share of it), fixed while the kind keeps waiting; the lowest tag goes next, the
+        # most urgent among equals. A kind that starts waiting (nothing of it was waiting at
+        # the last look) is tagged from the tag of the last send (``_vtime``) or its own last
+        # one, whichever is later: it banks nothing while idle, and an answer arriving with
+        # the volunteers' line it comes with goes first
+        self._tags = [0.0] * len(SHARES)  # each kind's next send's tag, while it waits
+        self._last_tag = [0.0] * len(SHARES)  # each kind's last send's tag
+        self._waiting_kinds: set[int] = set()  # the kinds waiting at the last look
         self._vtime = 0.0
         self._last_sent: dict[int, float] = {}  # loop time of each chat's last send
         self._overall = _Pace(limits.overall, limits.overall_burst) if limits else None
@@ -598,6 +605,7 @@ class Sender:
         chat: its most urgent message) has its share of the sends (``SHARES``), the most urgent
         first among equals."""
         ready: dict[int, list[tuple[tuple[int, float], int]]] = {}
+        waiting_kinds: set[int] = set()
         soonest: float | None = None
         overall = self._overall.wait(now) if self._overall is not None else 0.0
         busy = self._quiet is not None and not self._quiet.is_set()
@@ -609,9 +617,12 @@ class Sender:
             extra = max(0, limits.answer_burst + 1 - limits.burst)
             extra_group = max(0, limits.group_answer_burst + 1 - limits.burst)
         for chat, queue in self._chats.items():
-            if not queue or chat in self._busy:
+            if not queue:
                 continue
             urgency = self._urgency[chat]
+            waiting_kinds.add(min(urgency, len(SHARES) - 1))
+            if chat in self._busy:
+                continue
             head = queue[0].message
             if busy and head.grouping is not None and urgency >= head.priority:
                 # held (unless something more urgent waits behind it): more lines may join
@@ -634,6 +645,9 @@ class Sender:
             ready.setdefault(min(urgency, len(SHARES) - 1), []).append((
                 (0 if head.id is None else 1, head.id or self._last_sent.get(chat, -1.0)),
                 chat))
+        for kind in waiting_kinds - self._waiting_kinds:  # waiting again: tagged from now
+            self._tags[kind] = max(self._last_tag[kind], self._vtime) + 1.0 / SHARES[kind]
+        self._waiting_kinds = waiting_kinds
         if not ready:
             return [], soonest
         kinds = {kind: heapq.nsmallest(room, chats) if len(chats) > room else sorted(chats)
@@ -641,24 +655,26 @@ class Sender:
         if len(kinds) == 1:
             return [chat for _, chat in next(iter(kinds.values()))], soonest
         # the order the shares give (as ``_launch`` will count them)
-        passes = {kind: max(self._passes[kind], self._vtime) for kind in kinds}
+        tags = {kind: self._tags[kind] for kind in kinds}
         heads = dict.fromkeys(kinds, 0)
         order: list[int] = []
-        while len(order) < room and passes:
-            kind = min(passes, key=lambda k: (passes[k], k))
+        while len(order) < room and tags:
+            kind = min(tags, key=lambda k: (tags[k], k))
             order.append(kinds[kind][heads[kind]][1])
             heads[kind] += 1
-            passes[kind] += 1.0 / SHARES[kind]
+            tags[kind] += 1.0 / SHARES[kind]
             if heads[kind] == len(kinds[kind]):
-                del passes[kind]
+                del tags[kind]
         return order, soonest
 
     def _share(self, urgency: int) -> None:
         """One send of this kind counted against its share."""
         kind = min(urgency, len(SHARES) - 1)
-        start = max(self._passes[kind], self._vtime)
-        self._vtime = start
-        self._passes[kind] = start + 1.0 / SHARES[kind]
+        if kind not in self._waiting_kinds:  # not seen waiting by ``_pick``: tagged now
+            self._tags[kind] = max(self._last_tag[kind], self._vtime) + 1.0 / SHARES[kind]
+            self._waiting_kinds.add(kind)
+        self._vtime = self._last_tag[kind] = self._tags[kind]
+        self._tags[kind] += 1.0 / SHARES[kind]
 
     def _launch(self, chat: int, now: float) -> None:
         queue = self._chats[chat]
