@@ -21,9 +21,9 @@ from telegram import Update
 from bot.chat.polling import Offsets
 from bot.chat.updates import PerChatUpdateProcessor
 from bot.handlers.common import UPDATE_ANSWERS
-from bot.handlers.outbox import Limits
+from bot.handlers.outbox import TELEGRAM_LIMITS, Limits, Sender, _Item
 from bot.harness.fakeapi import FakeBotAPI
-from bot.storage.store import PRIORITY_ANSWER, PRIORITY_BULK, PRIORITY_COPY
+from bot.storage.store import PRIORITY_ANSWER, PRIORITY_BULK, PRIORITY_COPY, OutboxMessage
 from tests.conftest import CASTRILLO, ROOT
 from tests.e2e import BotProcess, Phone, say
 from tests.test_e2e import ORGANISER, VOLUNTEER, staff
@@ -260,3 +260,74 @@ async def test_an_answer_waiting_to_be_sent_holds_neither_its_chat_nor_a_place()
 async def _until(condition) -> None:
     while not condition():
         await asyncio.sleep(0.005)
+
+
+class _NoStore:
+    """The sender's store, for driving ``_pick`` and ``_launch`` by hand (nothing is sent)."""
+
+    on_posted = None
+    batch_open = True
+
+
+async def test_a_kind_held_back_for_a_while_does_not_then_go_ahead_of_every_answer():
+    """The volunteers' group holds an announcement-kind message but is held by a 429 for a
+    minute, while answers and copies go out; then an announcement to 400 phones is posted as
+    answers keep coming. A kind that waited without being able to send earned nothing: the
+    answers coming in still go out at once, beside the announcement (before the fix, the
+    first 60 sends were all announcements and the first answer waited 7.9 s)."""
+    sender = Sender(None, _NoStore(), TELEGRAM_LIMITS)  # type: ignore[arg-type]
+    sender._schedule_marks = lambda: None  # type: ignore[method-assign]
+    launched: list[tuple[float, int]] = []
+
+    def item(chat: int, priority: int) -> _Item:
+        return _Item(OutboxMessage(None, chat, priority, "sendMessage", {"text": "x"}))
+
+    def drive(now: float) -> None:
+        while True:
+            chats, _ = sender._pick(now, 16)
+            went = 0
+            for chat in chats:
+                assert sender._overall is not None
+                if sender._overall.wait(now) > 0:
+                    break
+                launched.append((now, sender._urgency[chat]))
+                sender._launch(chat, now)
+                went += 1
+            for task in list(sender._sends):  # nothing is sent: each send ends at once
+                task.cancel()
+                sender._sends.discard(task)
+            sender._busy.clear()
+            if held:
+                sender._busy.add(GROUP)
+            if not went:
+                return
+
+    GROUP = -100
+    held = True
+    sender._enqueue(item(GROUP, PRIORITY_BULK))
+    sender._busy.add(GROUP)
+    chat = 1000
+    for step in range(60 * 20):  # a minute: 10 answers and 5 copies a second
+        if step % 2 == 0:
+            sender._enqueue(item(chat, PRIORITY_ANSWER))
+            chat += 1
+        if step % 4 == 0:
+            sender._enqueue(item(chat, PRIORITY_COPY))
+            chat += 1
+        drive(step / 20)
+    held = False
+    sender._busy.discard(GROUP)
+    for i in range(400):
+        sender._enqueue(item(100_000 + i, PRIORITY_BULK))
+    start = 60.0
+    launched.clear()
+    for step in range(20 * 20):
+        if step % 2 == 0:
+            sender._enqueue(item(chat, PRIORITY_ANSWER))
+            chat += 1
+        drive(start + step / 20)
+    first_answer = next(at for at, kind in launched if kind == PRIORITY_ANSWER)
+    assert first_answer - start < 0.2, "".join(str(k) for _, k in launched[:60])
+    assert not [c for c, q in sender._chats.items() if q and sender._urgency[c] == 0]
+    # and the announcement still has its share meanwhile
+    assert sum(1 for _, k in launched[:60] if k == PRIORITY_BULK) >= 8

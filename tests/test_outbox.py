@@ -12,7 +12,14 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Forbidden,
+    NetworkError,
+    RetryAfter,
+    TimedOut,
+)
 
 from bot.handlers import outbox
 from bot.handlers.outbox import TELEGRAM_LIMITS, Limits, Sender
@@ -400,3 +407,52 @@ def test_a_rehearsal_paces_per_simulated_second():
     assert fast.refusal_every == TELEGRAM_LIMITS.refusal_every / 600
     assert fast.burst == TELEGRAM_LIMITS.burst
     assert TELEGRAM_LIMITS.faster(1) == TELEGRAM_LIMITS
+
+
+class MovingGroup(Bot):
+    """A group Telegram moved to a supergroup: every send to the old id answers ChatMigrated;
+    sends to the new id take a while, and how many go at once is counted."""
+
+    OLD, NEW = -1, -1001
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.at_once = self.most_at_once = 0
+
+    async def do_api_request(self, method: str, api_kwargs: dict[str, object] | None = None,
+                             **kw: object) -> object:
+        assert api_kwargs is not None
+        if api_kwargs.get("chat_id") == self.OLD:
+            await asyncio.sleep(0.2)
+            raise ChatMigrated(self.NEW)
+        self.at_once += 1
+        self.most_at_once = max(self.most_at_once, self.at_once)
+        try:
+            await asyncio.sleep(0.1)
+            return await super().do_api_request(method, api_kwargs, **kw)
+        finally:
+            self.at_once -= 1
+
+
+async def test_a_moved_groups_messages_keep_their_order_at_its_new_id(tmp_path):
+    """Three lines wait for the group when Telegram says it moved; one more is posted while
+    the first send learns it, two once it is known: all six reach the new id in the order they were posted, one
+    at a time (before, the lines waiting and the later ones went as two queues, mixed and two
+    at once)."""
+    store = await Store.open(tmp_path / "outbox.sqlite3")
+    bot = MovingGroup()
+    sender = Sender(bot, store, None)  # type: ignore[arg-type]
+    await sender.start()
+    try:
+        await post(store, *[(bot.OLD, f"line {i}", PRIORITY_COPY) for i in (1, 2, 3)])
+        await asyncio.sleep(0.05)  # the first send is under way: the move is not known yet
+        await post(store, (bot.OLD, "line 4", PRIORITY_COPY))
+        await asyncio.sleep(0.2)  # known now, lines 1-4 still waiting: later ones go to the
+        await post(store, *[(bot.OLD, f"line {i}", PRIORITY_COPY) for i in (5, 6)])  # new id
+        await asyncio.wait_for(sender.settled(), 10)
+        assert bot.texts(bot.NEW) == [f"line {i}" for i in range(1, 7)]
+        assert bot.most_at_once == 1
+        assert not bot.texts(bot.OLD)
+    finally:
+        await sender.stop()
+        await store.close()

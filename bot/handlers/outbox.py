@@ -490,6 +490,8 @@ class Sender:
     def answer(self, message: OutboxMessage) -> asyncio.Future[str]:
         """An answer that is not stored: queued now; the future gives its outcome."""
         future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        if self._moves and message.chat_id in self._moves:
+            message = replace(message, chat_id=self._moved_to(message.chat_id))
         self._arrive(_Item(message, future))
         self._poke()
         return future
@@ -606,6 +608,7 @@ class Sender:
         first among equals."""
         ready: dict[int, list[tuple[tuple[int, float], int]]] = {}
         waiting_kinds: set[int] = set()
+        able: set[int] = set()  # kinds with a chat that could go now, but for the flood limit
         soonest: float | None = None
         overall = self._overall.wait(now) if self._overall is not None else 0.0
         busy = self._quiet is not None and not self._quiet.is_set()
@@ -636,6 +639,8 @@ class Sender:
             # group); an answer may use a bigger burst (a person asking three things at once)
             paced = 0.0 if pace is None else pace.wait(now, 0 if urgency > PRIORITY_ANSWER
                                                        else extra_group if chat < 0 else extra)
+            if paced <= 0:
+                able.add(min(urgency, len(SHARES) - 1))
             wait = max(overall, paced)
             if wait > 0:
                 soonest = wait if soonest is None else min(soonest, wait)
@@ -648,6 +653,8 @@ class Sender:
         for kind in waiting_kinds - self._waiting_kinds:  # waiting again: tagged from now
             self._tags[kind] = max(self._last_tag[kind], self._vtime) + 1.0 / SHARES[kind]
         self._waiting_kinds = waiting_kinds
+        for kind in waiting_kinds - able:  # waiting, but unable to send: it earns nothing
+            self._tags[kind] = max(self._tags[kind], self._vtime + 1.0 / SHARES[kind])
         if not ready:
             return [], soonest
         kinds = {kind: heapq.nsmallest(room, chats) if len(chats) > room else sorted(chats)
@@ -673,7 +680,8 @@ class Sender:
         if kind not in self._waiting_kinds:  # not seen waiting by ``_pick``: tagged now
             self._tags[kind] = max(self._last_tag[kind], self._vtime) + 1.0 / SHARES[kind]
             self._waiting_kinds.add(kind)
-        self._vtime = self._last_tag[kind] = self._tags[kind]
+        self._last_tag[kind] = self._tags[kind]
+        self._vtime = max(self._vtime, self._tags[kind])  # virtual time never goes back
         self._tags[kind] += 1.0 / SHARES[kind]
 
     def _launch(self, chat: int, now: float) -> None:
@@ -742,7 +750,15 @@ class Sender:
         except RetryAfter as exc:
             self._wait_asked(chat, exc)
         except ChatMigrated as exc:  # sent again at once, to the new id
-            await self._move(to, int(exc.new_chat_id))
+            new = int(exc.new_chat_id)
+            # nothing goes to the new id while the move is written: these go first there
+            held_new = new not in self._busy
+            self._busy.add(new)
+            try:
+                await self._move(to, new)
+            finally:
+                if held_new:
+                    self._busy.discard(new)
         except (BadRequest, Forbidden) as exc:  # Telegram's own answer: for good (a
             # BadRequest is a NetworkError too: first). A page from something in between is
             # ``NotTelegram``, below
@@ -783,9 +799,7 @@ class Sender:
                 # owing minutes once Telegram is back
                 self._give_back(chat)
             if outcome is None:  # not sent: first in its chat again
-                queue = self._chats.setdefault(chat, deque())
-                queue.extendleft(reversed(items))
-                self._urgency[chat] = min(item.message.priority for item in queue)
+                self._requeue(chat, items)
             self._poke()
         if outcome is None:
             self._schedule_marks()  # a move to tell
@@ -893,6 +907,20 @@ class Sender:
             hold.cancel()
         self._holds[chat] = loop.call_later(seconds, self._release, chat)
 
+    def _requeue(self, chat: int, items: list[_Item]) -> None:
+        """Messages not sent, first in their chat again; a chat Telegram moved meanwhile has
+        one queue (and one pace) under its new id, these first, so its order holds."""
+        key = self._moved_to(chat)
+        queue = self._chats.pop(chat, None) or deque()
+        queue.extendleft(reversed(items))
+        if key != chat:
+            queue.extend(self._chats.pop(key, ()))
+            self._urgency.pop(chat, None)
+            if chat in self._paces and key not in self._paces:
+                self._paces[key] = self._paces.pop(chat)
+        self._chats[key] = queue
+        self._urgency[key] = min(item.message.priority for item in queue)
+
     def _release(self, chat: int) -> None:
         self._holds.pop(chat, None)
         self._busy.discard(chat)
@@ -978,7 +1006,12 @@ class Sender:
     async def _mark(self, done: list[tuple[int, str]],
                     notes: list[tuple[str, int, str]] | None = None) -> None:
         """The marks, with the organisers' lines about ``notes`` in the same transaction."""
-        lines = await self._organisers_lines(notes or [])
+        try:
+            lines = await self._organisers_lines(notes or [])
+        except Exception:  # noqa: BLE001 - the marks must not wait for the organisers' lines
+            log.exception("could not word the organisers' lines about %d message(s)",
+                          len(notes or []))
+            lines = []
         now = datetime.now(UTC)
         loop = asyncio.get_running_loop()
         async with self.store.transaction() as tx:
