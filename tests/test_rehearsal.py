@@ -13,6 +13,8 @@ import sys
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
+import pytest
+
 from bot.harness.actions import Action, Person
 from bot.harness.fakeapi import Call
 from bot.harness.rehearsal import VOLUNTEER_IDS, Rehearsal
@@ -268,3 +270,17 @@ async def test_an_alert_is_printed_at_its_moment_once_for_everyone_who_got_it(tm
         f"  [13:00:00] bot -> #{n} and volunteers: {alert}",
         f"  [13:00:30] volunteer 2: /fin {n} -> Entry {n} finished at 2:54:43.",
     ]
+
+
+def test_the_rehearsal_clock_carries_telegrams_pace_apart_from_its_speed():
+    """Registrations run on the real clock (speed 1) but are typed in seconds: the fourth part
+    scales Telegram's flood limits alone; without it they follow the speed."""
+    start = datetime(2023, 3, 11, 10, tzinfo=MADRID)
+    registering = WallClock(start, 1000.0, 1.0, 4800.0)
+    again = WallClock.parse(registering.encode())
+    assert (again.speed, again.pace) == (1.0, 4800.0)
+    day = WallClock.parse(WallClock(start, 1000.0, 600.0).encode())
+    assert (day.speed, day.pace) == (600.0, 600.0)
+    for bad in (f"{start.isoformat()}@1000@1@0", f"{start.isoformat()}@1000@1@2@3"):
+        with pytest.raises(ValueError):
+            WallClock.parse(bad)

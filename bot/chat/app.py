@@ -163,7 +163,7 @@ def build_application(
                                           else TelegramOnlyRequest(connection_pool_size=1))
     if rate_limiter:  # per simulated second in a rehearsal (speed 1 for real), as the sender
         builder = builder.rate_limiter(SenderAwareLimiter(
-            overall_time_period=1 / CLOCK.speed, group_time_period=60 / CLOCK.speed,
+            overall_time_period=1 / CLOCK.pace, group_time_period=60 / CLOCK.pace,
             max_retries=3))
     handle = StoreHandle(config.db_path)
     builder = builder.persistence(SQLitePersistence(handle.get))
@@ -226,7 +226,7 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     processor = app.update_processor
     follow_moves(app, svc, await svc.store.chat_moves())
     sender = Sender(app.bot, svc.store,
-                    TELEGRAM_LIMITS.faster(CLOCK.speed) if app.bot.rate_limiter is not None
+                    TELEGRAM_LIMITS.faster(CLOCK.pace) if app.bot.rate_limiter is not None
                     else None,
                     quiet=processor.idle if isinstance(processor, PerChatUpdateProcessor)
                     else None, recipients=partial(staff_recipients, svc),

@@ -254,8 +254,8 @@ class Rehearsal:
     # -- the bot process ---------------------------------------------------------------------
 
     async def start_bot(self, simulated_start: datetime, speed: float,
-                        real_start: float | None = None) -> None:
-        self.clock = WallClock(simulated_start, real_start or time.time(), speed)
+                        real_start: float | None = None, pace: float | None = None) -> None:
+        self.clock = WallClock(simulated_start, real_start or time.time(), speed, pace)
         extra = {CLOCK_ENV: self.clock.encode()}
         if self.web_port:
             extra["PUZZLEBOT_WEB_PORT"] = str(self.web_port)
@@ -529,7 +529,7 @@ class Rehearsal:
         self.line(now, "*** the bot is killed (SIGKILL) and restarted ***")
         clock = self.clock
         await self.start_bot(clock.simulated_start or self.start_moment(), clock.speed,
-                             real_start=clock.real_start)
+                             real_start=clock.real_start, pace=clock.pace_speed)
 
     async def play(self, actions: list[Action]) -> list[Call]:
         assert self.clock is not None
@@ -593,8 +593,10 @@ class Rehearsal:
                  f"{self.entries} entries; one simulated second is 1/{speed:.0f} s.")
         self.plan_teams()
         try:
-            # registrations happen weeks before the day, at their own message dates
-            await self.start_bot(simulated_start, 1.0)
+            # registrations happen weeks before the day, at their own message dates, on the real
+            # clock; typed in seconds, so Telegram's pace for a chat (one message a second) is
+            # the day's pace, as if each person took their time
+            await self.start_bot(simulated_start, 1.0, pace=speed)
             await self.send(self.organiser, "/start", simulated_start - timedelta(days=60))
             places = await self.registrations()
             # the laptop goes to the hall: the bot restarts with its clock on the day

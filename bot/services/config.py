@@ -185,7 +185,7 @@ def parse_settings(env: Mapping[str, str], need_token: bool = True) -> Config:
             WallClock.parse(rehearsal)
         except ValueError:
             raise ConfigError("PUZZLEBOT_REHEARSAL_CLOCK must be <ISO instant with offset>@"
-                              "<unix time>@<speed> (set by python -m bot demo)") from None
+                              "<unix time>@<speed>[@<pace>] (set by python -m bot demo)") from None
     chat_raw = env.get("PUZZLEBOT_VOLUNTEER_CHAT", "").strip()
     base_url = env.get("TELEGRAM_BASE_URL", "").strip() or None
     check_base_url(base_url)
