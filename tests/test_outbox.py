@@ -436,9 +436,9 @@ class MovingGroup(Bot):
 
 async def test_a_moved_groups_messages_keep_their_order_at_its_new_id(tmp_path):
     """Three lines wait for the group when Telegram says it moved; one more is posted while
-    the first send learns it, two once it is known: all six reach the new id in the order they were posted, one
-    at a time (before, the lines waiting and the later ones went as two queues, mixed and two
-    at once)."""
+    the first send learns it, two once it is known: all six reach the new id in the order
+    they were posted, one at a time (before, the lines waiting and the later ones went as two
+    queues, mixed and two at once)."""
     store = await Store.open(tmp_path / "outbox.sqlite3")
     bot = MovingGroup()
     sender = Sender(bot, store, None)  # type: ignore[arg-type]
