@@ -7,10 +7,8 @@ answer, the partner's copy and the volunteers' line (a volunteers' group) reach 
 from __future__ import annotations
 
 import asyncio
-import os
 import sqlite3
 import statistics
-import sys
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -19,7 +17,7 @@ from typing import Any
 
 from common import CASTRILLO, ROOT
 
-from bot.harness.botprocess import BotProcess
+from bot.harness.botprocess import BotProcess, import_entries
 from bot.harness.fakeapi import Call, FakeBotAPI
 
 ORGANISER = 1
@@ -40,15 +38,7 @@ async def _import(db: Path, work: Path, pairs: int) -> dict[int, str]:
     csv = work / "pairs.csv"
     csv.write_text("number,category,names,born\n" + "".join(
         f"{n},parejas,Ana {n}; Bea {n},1980; 1981\n" for n in range(1, pairs + 1)))
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", "import", "entries", str(csv), "--force", cwd=ROOT,
-        env={**{k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_",
-                                                                          "PUZZLEBOT_"))},
-             "PUZZLEBOT_DB": str(db), "PUZZLEBOT_CONTEST": str(CASTRILLO)},
-        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
-    _, err = await proc.communicate()
-    if proc.returncode != 0:
-        raise RuntimeError(f"import: {err.decode()}")
+    await import_entries(db, CASTRILLO, csv, cwd=ROOT, force=True)
     with sqlite3.connect(db) as conn:
         return dict(conn.execute("SELECT number, join_code FROM entries"))
 

@@ -10,9 +10,7 @@ share of the send budget."""
 from __future__ import annotations
 
 import asyncio
-import os
 import sqlite3
-import sys
 import time
 from datetime import UTC, datetime, timedelta
 
@@ -22,6 +20,7 @@ from bot.chat.polling import Offsets
 from bot.chat.updates import PerChatUpdateProcessor
 from bot.handlers.common import UPDATE_ANSWERS
 from bot.handlers.outbox import TELEGRAM_LIMITS, Limits, Sender, _Item
+from bot.harness.botprocess import import_entries
 from bot.harness.fakeapi import FakeBotAPI
 from bot.storage.store import PRIORITY_ANSWER, PRIORITY_BULK, PRIORITY_COPY, OutboxMessage
 from tests.conftest import CASTRILLO, ROOT
@@ -48,14 +47,7 @@ async def import_pairs(db, tmp_path, pairs: int) -> dict[int, str]:
     csv = tmp_path / "pairs.csv"
     csv.write_text("number,category,names,born\n" + "".join(
         f"{n},parejas,Ana {n}; Bea {n},1980; 1981\n" for n in range(1, pairs + 1)))
-    imported = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", "import", "entries", str(csv), "--force", cwd=ROOT,
-        env={**{k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_",
-                                                                          "PUZZLEBOT_"))},
-             "PUZZLEBOT_DB": str(db), "PUZZLEBOT_CONTEST": str(CASTRILLO)},
-        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
-    _, err = await imported.communicate()
-    assert imported.returncode == 0, err.decode()
+    await import_entries(db, CASTRILLO, csv, cwd=ROOT, force=True)
     return dict(rows(db, "SELECT number, join_code FROM entries"))
 
 

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import sqlite3
-import sys
 from datetime import UTC, datetime, timedelta
 
+from bot.harness.botprocess import import_entries
 from bot.harness.fakeapi import Call, Failure, FakeBotAPI
 from tests.conftest import CASTRILLO, ROOT
 from tests.e2e import BotProcess, Phone, register, say
@@ -124,15 +123,8 @@ async def test_an_answer_overtakes_an_announcement_to_hundreds_of_phones(api, tm
     csv.write_text("number,category,names,born\n" + "".join(
         f"{n},adultos,Person {n},1970\n" for n in range(1, phones + 1))
         + f"{phones + 1},parejas,Ana Uno; Bea Dos,1980; 1981\n")
-    imported = await asyncio.create_subprocess_exec(
-        # 400 adults are more than the category's 60 places: forced, the places don't matter
-        sys.executable, "-m", "bot", "import", "entries", str(csv), "--force", cwd=ROOT,
-        env={**{k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_",
-                                                                          "PUZZLEBOT_"))},
-             "PUZZLEBOT_DB": str(db), "PUZZLEBOT_CONTEST": str(CASTRILLO)},
-        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
-    _, err = await imported.communicate()
-    assert imported.returncode == 0, err.decode()
+    # 400 adults are more than the category's 60 places: forced, the places don't matter
+    await import_entries(db, CASTRILLO, csv, cwd=ROOT, force=True)
     codes = dict(rows(db, "SELECT number, join_code FROM entries"))
     bot = BotProcess(api, db, CASTRILLO)
     await bot.start()

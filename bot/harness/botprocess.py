@@ -106,3 +106,18 @@ class BotProcess:
         except TimeoutError:
             return None
         return await self._ended()
+
+
+async def import_entries(db: Path | str, contest: Path | str, csv: Path, cwd: Path | None = None,
+                         force: bool = False) -> None:
+    """``python -m bot import entries CSV`` into ``db``, as an organiser runs it (none of the
+    environment's TELEGRAM_ or PUZZLEBOT_ settings but the database and the contest);
+    ``RuntimeError`` with what it printed when it fails."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "PUZZLEBOT_"))}
+    env.update(PUZZLEBOT_DB=str(db), PUZZLEBOT_CONTEST=str(contest))
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "import", "entries", str(csv), *(["--force"] if force else []),
+        cwd=cwd, env=env, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+    _, err = await proc.communicate()
+    if proc.returncode != 0:
+        raise RuntimeError(f"import entries exited {proc.returncode}: {err.decode()}")
