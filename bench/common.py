@@ -29,10 +29,10 @@ from telegram.warnings import PTBUserWarning
 
 from bot.chat.app import build_application
 from bot.domain.contest import Contest
-from bot.harness.fakeapi import Call, LocalBotAPI
-from bot.services.config import Config
+from bot.rehearsal.fakeapi import Call, LocalBotAPI
 from bot.services.contest_file import load_contest
 from bot.services.csvio import import_entries, read_entries
+from bot.support.config import Config
 
 ROOT = Path(__file__).resolve().parent.parent
 CASTRILLO = ROOT / "contests" / "castrillo-2023.toml"

@@ -17,8 +17,8 @@ from typing import Any
 
 from common import CASTRILLO, ROOT
 
-from bot.harness.botprocess import BotProcess, import_entries
-from bot.harness.fakeapi import Call, FakeBotAPI
+from bot.rehearsal.botprocess import BotProcess, import_entries
+from bot.rehearsal.fakeapi import Call, FakeBotAPI
 
 ORGANISER = 1
 GROUP = -100  # the volunteers' group

@@ -34,7 +34,7 @@ from workload import ORGANISER, Sizes, make_teams
 
 from bot.chat.app import build_application
 from bot.domain.escape import Kind
-from bot.harness.fakeapi import Failure, FakeBotAPI
+from bot.rehearsal.fakeapi import Failure, FakeBotAPI
 from bot.services.contest_file import load_contest
 from bot.storage.store import PRIORITY_ANSWER, PRIORITY_BULK, PRIORITY_COPY
 

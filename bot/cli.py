@@ -37,19 +37,7 @@ from telegram.error import InvalidToken, NetworkError, TelegramError
 from bot.chat.app import build_application, organiser_link
 from bot.chat.polling import PollingConflict, TokenRejected, serve
 from bot.domain.contest import Contest
-from bot.harness.rehearsal import run_demo
-from bot.services.config import (
-    Config,
-    ConfigError,
-    base_url,
-    database_path,
-    load_settings,
-    parse_settings,
-    read_settings_file,
-    settings_file_warning,
-    settings_path,
-    write_settings_file,
-)
+from bot.rehearsal.demo import run_demo
 from bot.services.contest_day import ContestDay
 from bot.services.contest_file import ContestFileError, contest_warnings, load_contest
 from bot.services.csvio import (
@@ -70,6 +58,18 @@ from bot.services.registrations import Registrations
 from bot.services.summary import summary
 from bot.services.tables import round_sheets, tables_pdf
 from bot.storage.store import Store, StoreError, copy_database, where_it_can_live
+from bot.support.config import (
+    Config,
+    ConfigError,
+    base_url,
+    database_path,
+    load_settings,
+    parse_settings,
+    read_settings_file,
+    settings_file_warning,
+    settings_path,
+    write_settings_file,
+)
 from bot.support.files import LockHeld, ProcessLock, lock_path
 from bot.support.i18n import LANGUAGES, tr
 from bot.support.logsetup import setup_logging

@@ -29,7 +29,7 @@ async def api() -> AsyncIterator[Any]:
     """Our fake Bot API server on loopback, for the tests that run the real bot over HTTP.
     Imported here, not above: the mutation run (make mutate) copies only the rules and the
     contest files, and loads this file."""
-    from bot.harness.fakeapi import FakeBotAPI
+    from bot.rehearsal.fakeapi import FakeBotAPI
 
     server = FakeBotAPI()
     await server.start()

@@ -8,8 +8,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from bot.harness.botprocess import BotProcess as _BotProcess
-from bot.harness.fakeapi import Call, FakeBotAPI
+from bot.rehearsal.botprocess import BotProcess as _BotProcess
+from bot.rehearsal.fakeapi import Call, FakeBotAPI
 
 ROOT = Path(__file__).resolve().parent.parent
 

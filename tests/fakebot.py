@@ -13,9 +13,9 @@ from typing import Any
 from telegram import Update
 
 from bot.chat.app import build_application
-from bot.harness.fakeapi import Call, LocalBotAPI
-from bot.services.config import Config
+from bot.rehearsal.fakeapi import Call, LocalBotAPI
 from bot.services.contest_file import load_contest
+from bot.support.config import Config
 
 ROOT = Path(__file__).resolve().parent.parent
 BOT_USER = {"id": 999, "is_bot": True, "first_name": "Puzzle", "username": "puzzle_test_bot",

@@ -8,7 +8,7 @@ import sqlite3
 import sys
 from datetime import UTC, datetime
 
-from bot.harness.fakeapi import FakeBotAPI
+from bot.rehearsal.fakeapi import FakeBotAPI
 from tests.conftest import CASTRILLO, ROOT
 from tests.e2e import BotProcess, Phone, say
 from tests.fakebot import Harness, Person

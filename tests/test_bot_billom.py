@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from bot.services.csvio import import_entries, read_entries
-from bot.services.texts import split_messages
+from bot.texts.common import split_messages
 from tests.conftest import BILLOM, CASTRILLO
 from tests.fakebot import Harness, Person, texts
 

@@ -27,7 +27,7 @@ import segno
 import bot.tools.cards
 from bot.cli import build_parser
 from bot.domain.registration import Member
-from bot.harness.fakeapi import FakeBotAPI
+from bot.rehearsal.fakeapi import FakeBotAPI
 from bot.services.contest_file import load_contest
 from bot.services.csvio import import_entries, read_entries
 from bot.services.registrations import Registrations

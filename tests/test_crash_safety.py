@@ -9,8 +9,8 @@ import json
 import sqlite3
 from collections import Counter
 
-from bot.handlers.outbox import Sender
-from bot.harness.rehearsal import Rehearsal
+from bot.delivery.outbox import Sender
+from bot.rehearsal.demo import Rehearsal
 from bot.storage.store import Store
 from tests.conftest import CASTRILLO
 

@@ -9,7 +9,7 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from bot.harness.fakeapi import FakeBotAPI
+from bot.rehearsal.fakeapi import FakeBotAPI
 from tests.conftest import BILLOM, CASTRILLO
 from tests.e2e import BotProcess, Phone, register, say, sent_to, tap
 

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 import httpx
 import pytest
 
-from bot.harness.fakeapi import Failure, FakeBotAPI
+from bot.rehearsal.fakeapi import Failure, FakeBotAPI
 
 
 def url(api: FakeBotAPI, method: str) -> str:

@@ -18,10 +18,10 @@ from telegram import Update
 
 from bot.chat.polling import Offsets
 from bot.chat.updates import PerChatUpdateProcessor
+from bot.delivery.outbox import TELEGRAM_LIMITS, Limits, Sender, _Item
 from bot.handlers.common import UPDATE_ANSWERS
-from bot.handlers.outbox import TELEGRAM_LIMITS, Limits, Sender, _Item
-from bot.harness.botprocess import import_entries
-from bot.harness.fakeapi import FakeBotAPI
+from bot.rehearsal.botprocess import import_entries
+from bot.rehearsal.fakeapi import FakeBotAPI
 from bot.storage.store import PRIORITY_ANSWER, PRIORITY_BULK, PRIORITY_COPY, OutboxMessage
 from tests.conftest import CASTRILLO, ROOT
 from tests.e2e import BotProcess, Phone, say

@@ -20,7 +20,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from bot.harness.fakeapi import Failure, FakeBotAPI
+from bot.rehearsal.fakeapi import Failure, FakeBotAPI
 from bot.storage.store import Store
 from bot.support.files import lock_path
 from tests.conftest import CASTRILLO, ROOT

@@ -21,8 +21,8 @@ from telegram.error import (
     TimedOut,
 )
 
-from bot.handlers import outbox
-from bot.handlers.outbox import TELEGRAM_LIMITS, Limits, Sender
+from bot.delivery import outbox
+from bot.delivery.outbox import TELEGRAM_LIMITS, Limits, Sender
 from bot.storage.store import (
     PRIORITY_ANSWER,
     PRIORITY_BULK,

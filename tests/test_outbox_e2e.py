@@ -9,8 +9,8 @@ import json
 import sqlite3
 from datetime import UTC, datetime, timedelta
 
-from bot.harness.botprocess import import_entries
-from bot.harness.fakeapi import Call, Failure, FakeBotAPI
+from bot.rehearsal.botprocess import import_entries
+from bot.rehearsal.fakeapi import Call, Failure, FakeBotAPI
 from tests.conftest import CASTRILLO, ROOT
 from tests.e2e import BotProcess, Phone, register, say
 from tests.test_e2e import ORGANISER, VOLUNTEER, staff

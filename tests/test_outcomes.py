@@ -45,9 +45,9 @@ from bot.services.contest_day import (
 )
 from bot.services.csvio import import_entries, read_entries
 from bot.services.outcomes import Done, Refusal, UnknownEntry
-from bot.services.texts import refusal
 from bot.storage.store import Store
 from bot.support.i18n import tr
+from bot.texts.common import refusal
 
 T0 = datetime(2023, 4, 22, 10, 0, tzinfo=ZoneInfo("Europe/Madrid"))
 ORGANISER = 1

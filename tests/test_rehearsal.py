@@ -15,9 +15,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.harness.actions import Action, Person
-from bot.harness.fakeapi import Call
-from bot.harness.rehearsal import VOLUNTEER_IDS, Rehearsal
+from bot.rehearsal.actions import Action, Person
+from bot.rehearsal.demo import VOLUNTEER_IDS, Rehearsal
+from bot.rehearsal.fakeapi import Call
 from bot.storage.store import Store
 from bot.support.wallclock import WallClock
 from tests.conftest import BILLOM, CASTRILLO, ROOT

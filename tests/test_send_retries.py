@@ -18,9 +18,9 @@ from telegram import Bot
 from telegram.error import NetworkError, TelegramError, TimedOut
 from telegram.request import HTTPXRequest
 
-from bot.handlers import outbox
-from bot.handlers.outbox import Sender, not_delivered
-from bot.harness.fakeapi import BOT_USER, Failure
+from bot.delivery import outbox
+from bot.delivery.outbox import Sender, not_delivered
+from bot.rehearsal.fakeapi import BOT_USER, Failure
 from bot.storage.store import PRIORITY_ANSWER, Store
 from tests.conftest import CASTRILLO
 from tests.e2e import BotProcess, Phone, say

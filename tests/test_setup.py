@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.services.config import ConfigError, load_settings, read_settings_file, settings_path
+from bot.support.config import ConfigError, load_settings, read_settings_file, settings_path
 from tests.conftest import BILLOM, CASTRILLO, ROOT
 
 LINK = re.compile(r"https://t\.me/puzzle_rehearsal_bot\?start=(o[A-Za-z0-9_-]+)")

@@ -22,7 +22,7 @@ import sqlite3
 from collections import Counter
 from datetime import UTC, datetime
 
-from bot.harness.fakeapi import Failure, FakeBotAPI
+from bot.rehearsal.fakeapi import Failure, FakeBotAPI
 from bot.services.contest_file import load_contest
 from bot.services.csvio import import_entries, read_entries
 from bot.storage.store import Store

@@ -8,7 +8,7 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from bot.harness.fakeapi import Failure, FakeBotAPI
+from bot.rehearsal.fakeapi import Failure, FakeBotAPI
 from tests.conftest import CASTRILLO
 from tests.e2e import BotProcess, Phone, register, say
 

@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from bot.harness.fakeapi import Call, Failure, FakeBotAPI
+from bot.rehearsal.fakeapi import Call, Failure, FakeBotAPI
 from tests.conftest import CASTRILLO
 from tests.e2e import BotProcess, Phone, register, say, sent_to
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from bot.services.texts import RANKING_NAME, message_parts, short, split_messages
+from bot.texts.common import RANKING_NAME, message_parts, short, split_messages
 
 
 def test_message_parts_are_what_splitting_the_lines_gives():

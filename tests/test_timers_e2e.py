@@ -9,7 +9,7 @@ import asyncio
 import signal
 from datetime import UTC, datetime, timedelta
 
-from bot.harness.fakeapi import FakeBotAPI
+from bot.rehearsal.fakeapi import FakeBotAPI
 from tests.conftest import CASTRILLO
 from tests.e2e import BotProcess, Phone, register, say, sent_to
 from tests.test_e2e import ORGANISER, staff

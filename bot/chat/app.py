@@ -26,6 +26,13 @@ from telegram.request import BaseRequest
 from bot.chat.persistence import SQLitePersistence
 from bot.chat.polling import retry_network
 from bot.chat.updates import PerChatUpdateProcessor
+from bot.delivery.outbox import (
+    SELF_PACED,
+    STAFF_GAP,
+    TELEGRAM_LIMITS,
+    Sender,
+    TelegramOnlyRequest,
+)
 from bot.domain.contest import Contest
 from bot.handlers import participant, registration, rounds, staff
 from bot.handlers.commands import names_for
@@ -38,17 +45,10 @@ from bot.handlers.common import (
 )
 from bot.handlers.jobs import schedule_contest_jobs, watch_the_clock
 from bot.handlers.menus import schedule_menu_changes, set_default_menus
-from bot.handlers.outbox import (
-    SELF_PACED,
-    STAFF_GAP,
-    TELEGRAM_LIMITS,
-    Sender,
-    TelegramOnlyRequest,
-)
-from bot.services.config import Config, base_url
 from bot.services.contest_day import ContestDay
 from bot.services.registrations import Registrations
 from bot.storage.store import Store
+from bot.support.config import Config, base_url
 from bot.support.i18n import tr
 from bot.support.loop import loop_name
 from bot.support.wallclock import CLOCK

@@ -16,12 +16,10 @@ from apscheduler.jobstores.base import JobLookupError  # type: ignore[import-unt
 from telegram import Bot, TelegramObject, Update
 from telegram.ext import Application, ContextTypes
 
+from bot.delivery.outbox import EVERY_VOLUNTEER, Sender
 from bot.domain.contest import Contest
 from bot.domain.numbers import parse_whole
-from bot.handlers.outbox import EVERY_VOLUNTEER, Sender
-from bot.services.config import Config
 from bot.services.contest_day import ContestDay, Roles
-from bot.services.texts import message_parts
 from bot.storage.store import (
     PRIORITY_ANSWER,
     PRIORITY_COPY,
@@ -30,8 +28,10 @@ from bot.storage.store import (
     Transaction,
 )
 from bot.support.commands import in_language
+from bot.support.config import Config
 from bot.support.i18n import LANGUAGES, pick_language, tr
 from bot.support.wallclock import CLOCK
+from bot.texts.common import message_parts
 
 log = logging.getLogger(__name__)
 

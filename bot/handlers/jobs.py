@@ -27,9 +27,9 @@ from bot.handlers.common import (
     services,
 )
 from bot.handlers.registration import registration_job, schedule_lapses
-from bot.services.texts import clock_time, heat_name, names
 from bot.support.i18n import tr
 from bot.support.wallclock import CLOCK
+from bot.texts.common import clock_time, heat_name, names
 
 log = logging.getLogger(__name__)
 

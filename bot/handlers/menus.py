@@ -15,9 +15,9 @@ from telegram.ext import Application, ContextTypes
 from bot.domain.contest import Contest
 from bot.handlers.commands import menu, view_for
 from bot.handlers.common import language_of, replace_job, services
-from bot.services.texts import bot_description, bot_short_description
 from bot.support.i18n import LANGUAGES
 from bot.support.wallclock import CLOCK
+from bot.texts.common import bot_description, bot_short_description
 
 log = logging.getLogger(__name__)
 

@@ -30,10 +30,10 @@ from bot.handlers.jobs import schedule_notice
 from bot.handlers.menus import refresh_menu
 from bot.services.contest_day import Cooldown, EscapeNotOver, Granted, PastLimit
 from bot.services.outcomes import Refusal
-from bot.services.texts import clock_time, names, refusal, tickets_report
 from bot.storage.store import Entry
 from bot.support.commands import BY_NAME
 from bot.support.i18n import LANGUAGES, ntr, tr
+from bot.texts.common import clock_time, names, refusal, tickets_report
 
 
 def help_text(who: Caller) -> str:

@@ -89,7 +89,10 @@ from bot.services.registrations import (
     Withdrawn,
 )
 from bot.services.summary import money
-from bot.services.texts import (
+from bot.storage.store import PRIORITY_BULK, PRIORITY_COPY, Entry
+from bot.support.i18n import ntr, tr
+from bot.support.wallclock import CLOCK
+from bot.texts.common import (
     date_text,
     displaced_note,
     heat_name,
@@ -102,9 +105,6 @@ from bot.services.texts import (
     slot_text,
     waiting_move_text,
 )
-from bot.storage.store import PRIORITY_BULK, PRIORITY_COPY, Entry
-from bot.support.i18n import ntr, tr
-from bot.support.wallclock import CLOCK
 
 CATEGORY, NAME, BIRTH, QUESTION, MORE, MEAL_ADULTS, MEAL_CHILDREN, CONFIRM = (
     "category", "name", "birth", "question", "more", "meal_adults", "meal_children", "confirm",

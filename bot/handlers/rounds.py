@@ -28,7 +28,8 @@ from bot.handlers.participant import pick_entry
 from bot.handlers.staff import number_and_time
 from bot.services.outcomes import Refusal
 from bot.services.tables import round_sheets, tables_pdf
-from bot.services.texts import (
+from bot.support.i18n import tr
+from bot.texts.common import (
     final_place_text,
     lineup_lines,
     out_text,
@@ -38,7 +39,6 @@ from bot.services.texts import (
     refusal,
     round_name,
 )
-from bot.support.i18n import tr
 
 
 async def _round_category(update: Update, who: Caller, args: list[str]) -> Category | None:

@@ -38,7 +38,9 @@ from bot.services.contest_day import FinishRecorded, FinishToConfirm
 from bot.services.outcomes import Refusal, UnknownEntry
 from bot.services.picture import ranking_png
 from bot.services.state import moment_seconds
-from bot.services.texts import (
+from bot.storage.store import PRIORITY_BULK
+from bot.support.i18n import tr
+from bot.texts.common import (
     clock_name,
     duration_error,
     event_name,
@@ -51,8 +53,6 @@ from bot.services.texts import (
     result_detail,
     round_name,
 )
-from bot.storage.store import PRIORITY_BULK
-from bot.support.i18n import tr
 
 MAX_PENALTIES = 99  # penalties recorded by one /penalizacion
 

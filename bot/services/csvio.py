@@ -31,10 +31,10 @@ from bot.domain.rounds import Heat
 from bot.services.contest_day import ContestDay
 from bot.services.outcomes import new_code
 from bot.services.registrations import Registrations
-from bot.services.texts import ineligible_text, outcome_text, slot_text
 from bot.storage.store import Entry, Store, to_ts
 from bot.support.i18n import tr
 from bot.support.wallclock import CLOCK
+from bot.texts.common import ineligible_text, outcome_text, slot_text
 
 ENTRY_COLUMNS = ["number", "category", "names", "born", "local", "join_code", "registered_at"]
 STATUS_COLUMNS = ["status", "waiting_position", "fee_total", "discount", "meal", "meal_adults",

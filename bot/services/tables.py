@@ -23,8 +23,8 @@ from bot.domain.rounds import Heat, table_number
 from bot.services.contest_day import ContestDay
 from bot.services.fonts import find_fonts
 from bot.services.state import shown_answers
-from bot.services.texts import heat_name, names, when_text
 from bot.support.i18n import tr
+from bot.texts.common import heat_name, names, when_text
 
 PAGE_W, PAGE_H = A4
 MARGIN = 15 * mm

@@ -64,7 +64,7 @@ class WallClock:
 
 
 def from_env() -> WallClock:
-    """The clock the environment asks for (a malformed value is reported by bot.services.config)."""
+    """The clock the environment asks for (a malformed value is reported by bot.support.config)."""
     raw = os.environ.get(ENV, "").strip()
     try:
         return WallClock.parse(raw) if raw else WallClock()

@@ -40,15 +40,15 @@ from telegram.error import InvalidToken, TelegramError
 from bot.domain.contest import Contest
 from bot.domain.registration import Status
 from bot.domain.rounds import Heat, table_number
-from bot.services.config import BOT_TOKEN, ConfigError, base_url, environment, load_settings
 from bot.services.contest_day import ContestDay
 from bot.services.contest_file import ContestFileError, load_contest
 from bot.services.fonts import Fonts, find_fonts
 from bot.services.registrations import Registrations
-from bot.services.texts import heat_name
 from bot.storage.store import Entry, Store, StoreError
 from bot.support import wallclock
+from bot.support.config import BOT_TOKEN, ConfigError, base_url, environment, load_settings
 from bot.support.i18n import tr
+from bot.texts.common import heat_name
 
 USERNAME_ENV = "PUZZLEBOT_BOT_USERNAME"
 INSTRUCTIONS = {

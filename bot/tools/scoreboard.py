@@ -41,11 +41,11 @@ from bot.domain.contest import Category, Contest
 from bot.domain.ranking import Row
 from bot.domain.rounds import table_number
 from bot.handlers.common import Services
-from bot.services.config import environment
 from bot.services.contest_day import ContestDay
 from bot.services.state import EntryState, standings
-from bot.services.texts import heat_name
 from bot.support import wallclock
+from bot.support.config import environment
+from bot.texts.common import heat_name
 
 log = logging.getLogger(__name__)
 

@@ -10,7 +10,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.harness.fakeapi import FakeBotAPI
+from bot.rehearsal.fakeapi import FakeBotAPI
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """What a rehearsal plays: one message of someone, at a moment of the simulated day; the
 teams it registers; and what a rehearsal offers the player of a contest in rounds
-(``bot.harness.championship``), which it runs."""
+(``bot.rehearsal.championship``), which it runs."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
 from bot.domain.contest import Category, Contest
-from bot.harness.fakeapi import Call, FakeBotAPI
+from bot.rehearsal.fakeapi import Call, FakeBotAPI
 
 
 @dataclass
@@ -47,7 +47,7 @@ class Team:
 
 
 class Stage(Protocol):
-    """What the rehearsal (``bot.harness.rehearsal.Rehearsal``) offers the championship's
+    """What the rehearsal (``bot.rehearsal.demo.Rehearsal``) offers the championship's
     days: its people, its randomness, the bot it restarts, and the messages it plays."""
 
     contest: Contest

@@ -98,7 +98,6 @@ from telegram.error import (
 from telegram.request import HTTPXRequest
 from telegram.warnings import PTBDeprecationWarning, PTBUserWarning
 
-from bot.services.texts import message_parts
 from bot.storage.store import (
     OUTBOX_KEEP_SECONDS,
     PRIORITY_ANSWER,
@@ -107,6 +106,7 @@ from bot.storage.store import (
     Store,
 )
 from bot.support.i18n import tr
+from bot.texts.common import message_parts
 
 log = logging.getLogger(__name__)
 

@@ -27,10 +27,10 @@ from zoneinfo import ZoneInfo
 
 from bot.domain.clock import CategoryClock, Pause
 from bot.domain.contest import Contest, Slot
-from bot.harness.actions import Action, Person, Team
-from bot.harness.botprocess import BotProcess
-from bot.harness.championship import DAY_SPAN, Championship
-from bot.harness.fakeapi import Call, FakeBotAPI
+from bot.rehearsal.actions import Action, Person, Team
+from bot.rehearsal.botprocess import BotProcess
+from bot.rehearsal.championship import DAY_SPAN, Championship
+from bot.rehearsal.fakeapi import Call, FakeBotAPI
 from bot.services.contest_file import load_contest
 from bot.services.registrations import Registrations
 from bot.storage.store import Store

@@ -18,8 +18,8 @@ from datetime import time as dtime
 from bot.domain.clock import CategoryClock, Pause, format_duration
 from bot.domain.contest import Category
 from bot.domain.rounds import Heat
-from bot.harness.actions import Action, Person, Stage
-from bot.harness.fakeapi import Call
+from bot.rehearsal.actions import Action, Person, Stage
+from bot.rehearsal.fakeapi import Call
 from bot.services.contest_day import ContestDay
 from bot.storage.store import Store
 

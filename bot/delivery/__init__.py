@@ -1,0 +1,1 @@
+"""Delivering what the bot owes: the sender, answers, notices and Telegram's time."""
