@@ -27,6 +27,14 @@ from bot.domain.escape import (
     check_solve,
     fold,
 )
+from bot.domain.events import (
+    CLOCK_KINDS,
+    ENTRY_KINDS,
+    ORGANISER_UNDOABLE,
+    PLACE_KINDS,
+    ROUND_KINDS,
+    VOLUNTEER_KINDS,
+)
 from bot.domain.ranking import Competitor, Row, ages_fit, rank, separate
 from bot.domain.registration import Place, Status, clean_note
 from bot.domain.rounds import (
@@ -52,8 +60,6 @@ from bot.domain.rounds import (
 from bot.services.outcomes import Done, Refusal, UnknownEntry, new_code
 from bot.services.registrations import Registrations
 from bot.services.state import (
-    CLOCK_KINDS,
-    ENTRY_KINDS,
     EntryState,
     clock_for,
     entry_state,
@@ -64,11 +70,7 @@ from bot.services.state import (
 from bot.storage.store import Entry, Event, Store, to_ts
 from bot.support.wallclock import CLOCK
 
-VOLUNTEER_KINDS = ("stage", "escape", "finish", "pieces", "penalty", "split", "outcome")
 OUTCOMES = ("dns", "dsq", "oc")  # did not start, disqualified, out of competition
-ROUND_KINDS = ("round_final",)  # who goes on: the lineups of the rounds after the first
-PLACE_KINDS = ("entry", "payment", "withdraw")
-ORGANISER_UNDOABLE = VOLUNTEER_KINDS + ("clock_start", "pause", "resume")
 
 
 @dataclass(frozen=True)

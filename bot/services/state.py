@@ -23,10 +23,6 @@ from bot.domain.escape import (
 from bot.domain.ranking import Competitor, Row, rank
 from bot.storage.store import Entry, Event, from_ts
 
-CLOCK_KINDS = ("clock_start", "pause", "resume")
-ENTRY_KINDS = ("hint", "solution", "stage", "escape", "finish", "pieces", "ready", "penalty",
-               "split", "outcome")
-
 
 def clock_for(contest: Contest, clock_events: Iterable[Event], category: str) -> CategoryClock:
     """A category's clock: its first start, the configured breaks and the organisers' pauses."""

@@ -1,0 +1,62 @@
+"""Every kind of event the history holds, as one enum; the groups of kinds derive from it.
+
+``EventKind`` is a ``StrEnum``: a kind is stored, compared and logged as its plain string."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class EventKind(StrEnum):
+    # the clocks
+    CLOCK_START = "clock_start"
+    PAUSE = "pause"
+    RESUME = "resume"
+    # the escape
+    HINT = "hint"
+    SOLUTION = "solution"
+    REQUEST_REFUSED = "request_refused"
+    READY = "ready"
+    STAGE = "stage"
+    ESCAPE = "escape"
+    HANDOVER = "handover"
+    # results
+    FINISH = "finish"
+    PIECES = "pieces"
+    PENALTY = "penalty"
+    SPLIT = "split"
+    OUTCOME = "outcome"
+    UNDO = "undo"
+    # rounds
+    ROUND_FINAL = "round_final"
+    # registration and places
+    REGISTERED = "registered"
+    PAYMENT = "payment"
+    WITHDRAW = "withdraw"
+    # who is who
+    LINK = "link"
+    VOLUNTEER_INVITE = "volunteer_invite"
+    VOLUNTEER_JOIN = "volunteer_join"
+    ORGANISER_INVITE = "organiser_invite"
+    ORGANISER_JOIN = "organiser_join"
+    # what the bot told people
+    ALERT = "alert"
+    NOTICE = "notice"
+    STATUS_NOTICE = "status_notice"
+    ANNOUNCEMENT = "announcement"
+    CLOSING_REPORT = "closing_report"
+
+
+# Not an event: the store stamps a write to the entries or members tables with this name,
+# and a correction (an event that supersedes another) with CORRECTION.
+ENTRY_ROWS = "entry"
+CORRECTION = "correction"
+
+_K = EventKind
+CLOCK_KINDS = (_K.CLOCK_START, _K.PAUSE, _K.RESUME)
+ENTRY_KINDS = (_K.HINT, _K.SOLUTION, _K.STAGE, _K.ESCAPE, _K.FINISH, _K.PIECES, _K.READY,
+               _K.PENALTY, _K.SPLIT, _K.OUTCOME)
+VOLUNTEER_KINDS = (_K.STAGE, _K.ESCAPE, _K.FINISH, _K.PIECES, _K.PENALTY, _K.SPLIT, _K.OUTCOME)
+ROUND_KINDS = (_K.ROUND_FINAL,)  # who goes on: the lineups of the rounds after the first
+PLACE_KINDS = (ENTRY_ROWS, _K.PAYMENT, _K.WITHDRAW)
+ORGANISER_UNDOABLE = VOLUNTEER_KINDS + CLOCK_KINDS
