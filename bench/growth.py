@@ -35,7 +35,9 @@ from workload import ORGANISER, Sizes, make_teams
 from bot.chat.app import build_application
 from bot.domain.escape import Kind
 from bot.rehearsal.fakeapi import Failure, FakeBotAPI
+from bot.services.clocks import start_clock
 from bot.services.contest_file import load_contest
+from bot.services.escape import request
 from bot.storage.store import PRIORITY_ANSWER, PRIORITY_BULK, PRIORITY_COPY
 
 CHUNK = 100_000  # rows per executemany transaction
@@ -301,19 +303,19 @@ async def timers_growth(tmp: Path, pairs: int, repeats: int, seed: int) -> dict[
         day = app.bot_data["services"].day
         # message dates near real now, so the notices are due in the future
         t_setup = time.perf_counter()
-        out = await day.start_clock(ORGANISER_ID, "parejas",
-                                    datetime.now(UTC) - timedelta(minutes=10), None)
+        out = await start_clock(day, ORGANISER_ID, "parejas",
+                                datetime.now(UTC) - timedelta(minutes=10), None)
         assert out.ok, out
 
         async def one(t: Any) -> None:
             user = t.phones[0].id
             now = datetime.now(UTC)
-            a = await day.request(user, t.number, Kind.HINT, 1, now - timedelta(seconds=60),
-                                  None)
+            a = await request(day, user, t.number, Kind.HINT, 1, now - timedelta(seconds=60),
+                              None)
             if not a.ok:
                 raise RuntimeError(f"hint for #{t.number} refused: {a.reason}")
-            b = await day.request(user, t.number, Kind.HINT, 2, now - timedelta(seconds=30),
-                                  None)
+            b = await request(day, user, t.number, Kind.HINT, 2, now - timedelta(seconds=30),
+                              None)
             if b.ok or b.reason != "cooldown":
                 raise RuntimeError(f"second request of #{t.number}: {b.reason}, "
                                    "expected cooldown")

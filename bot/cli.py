@@ -38,6 +38,7 @@ from bot.chat.app import build_application, organiser_link
 from bot.chat.polling import PollingConflict, TokenRejected, serve
 from bot.domain.contest import Contest
 from bot.rehearsal.demo import run_demo
+from bot.services.access import standing_organiser_invite
 from bot.services.contest_day import ContestDay
 from bot.services.contest_file import ContestFileError, contest_warnings, load_contest
 from bot.services.csvio import (
@@ -331,7 +332,7 @@ async def _standing_link(db: str, contest: Contest, username: str) -> str:
     store = await Store.open(db)
     try:
         day = ContestDay(contest, store, frozenset())
-        code = await day.standing_organiser_invite(CLOCK.now(), create=True)
+        code = await standing_organiser_invite(day, CLOCK.now(), create=True)
     finally:
         await store.close()
     assert code is not None

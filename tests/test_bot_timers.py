@@ -9,6 +9,7 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 
 from bot.handlers import jobs
+from bot.services.clocks import pending_notices
 from bot.services.csvio import import_entries, read_entries
 from tests.conftest import CASTRILLO
 from tests.fakebot import Harness, Person, texts
@@ -123,7 +124,7 @@ async def test_no_notice_when_partner_asked_meanwhile(tmp_path):
         await h.send(p[1], "/pista 2", t - timedelta(seconds=297))
         # an accepted request after the due moment makes the notice pointless: here we check
         # the cooldown refusal was recorded and a notice is owed exactly once
-        owed = await h.services.day.pending_notices()
+        owed = await pending_notices(h.services.day)
         assert [o[0] for o in owed] == [1]
     finally:
         await h.stop()

@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot.services.clocks import start_clock
 from bot.services.contest_day import ContestDay
 from bot.services.csvio import import_entries, read_entries
 from bot.storage.store import Store
@@ -31,7 +32,7 @@ async def open_day(tmp_path, castrillo) -> ContestDay:
     store = await Store.open(str(tmp_path / "day.sqlite3"))
     await import_entries(store, read_entries(castrillo, io.StringIO(CSV), "entries.csv"))
     day = ContestDay(castrillo, store, frozenset({ORGANISER}))
-    assert (await day.start_clock(ORGANISER, "adultos", T0, None)).ok
+    assert (await start_clock(day, ORGANISER, "adultos", T0, None)).ok
     return day
 
 

@@ -7,11 +7,24 @@ import pytest
 from bot.domain.contest import Contest, EscapeRules
 from bot.domain.escape import (
     Accepted,
+    AlreadySolved,
+    BeforeRequest,
+    ConfirmationClosed,
+    Cooldown,
+    CooldownPastEnd,
+    EscapeOver,
+    HintTaken,
     Kind,
-    Refused,
+    PastEscapeLimit,
     Request,
+    SolutionNeedsHint,
+    SolutionTaken,
     Solved,
+    StageBack,
     StageConfirmed,
+    StageInvalid,
+    StagePassed,
+    StageSame,
     check_confirmation,
     check_request,
     check_solve,
@@ -50,17 +63,17 @@ def test_rule_hint_costs_1_ticket_solution_costs_2(rules):
 
 def test_rule_solution_only_after_that_stages_hint(rules):
     d = check_request(empty_ledger(rules), S, 1, 0)
-    assert d == Refused("solution_needs_hint", stage=1)
+    assert d == SolutionNeedsHint(1)
     led = ask(empty_ledger(rules), H, 1, 0)
     d = check_request(led, S, 2, 10 * MIN)
-    assert isinstance(d, Refused) and d.reason == "solution_needs_hint"
+    assert d == SolutionNeedsHint(2)
 
 
 def test_rule_one_hint_and_one_solution_per_stage(rules):
     led = ask(empty_ledger(rules), H, 1, 0)
-    assert check_request(led, H, 1, 10 * MIN) == Refused("hint_taken", stage=1)
+    assert check_request(led, H, 1, 10 * MIN) == HintTaken(1)
     led = ask(led, S, 1, 10 * MIN)
-    assert check_request(led, S, 1, 20 * MIN) == Refused("solution_taken", stage=1)
+    assert check_request(led, S, 1, 20 * MIN) == SolutionTaken(1)
 
 
 def test_rule_buying_everything_would_take_15_tickets(rules):
@@ -71,39 +84,39 @@ def test_rule_buying_everything_would_take_15_tickets(rules):
 def test_rule_stages_in_order_a_passed_stage_cannot_be_chosen(rules):
     led = ask(empty_ledger(rules), H, 3, 0)  # asking for a later stage moves the pair forward
     assert led.stage == 3
-    assert check_request(led, H, 2, 10 * MIN) == Refused("stage_passed", stage=3)
-    assert check_request(led, H, 6, 10 * MIN) == Refused("stage_invalid")
-    assert check_request(led, H, 0, 10 * MIN) == Refused("stage_invalid")
+    assert check_request(led, H, 2, 10 * MIN) == StagePassed(3)
+    assert check_request(led, H, 6, 10 * MIN) == StageInvalid()
+    assert check_request(led, H, 0, 10 * MIN) == StageInvalid()
 
 
 def test_rule_volunteer_confirmation_moves_the_stage_and_cannot_go_back(rules):
     led = fold(rules, [StageConfirmed(3, 20 * MIN)])
     assert led.confirmed_stage == 3 and led.stage == 3
-    assert check_confirmation(led, 2, 30 * MIN) == Refused("stage_back", stage=3)
-    assert check_confirmation(led, 3, 30 * MIN) == Refused("stage_same", stage=3)
+    assert check_confirmation(led, 2, 30 * MIN) == StageBack(3)
+    assert check_confirmation(led, 3, 30 * MIN) == StageSame(3)
     assert check_confirmation(led, 4, 30 * MIN) is None
-    assert check_request(led, H, 2, 30 * MIN) == Refused("stage_passed", stage=3)
+    assert check_request(led, H, 2, 30 * MIN) == StagePassed(3)
 
 
 def test_rule_5_minutes_between_two_requests_of_the_same_pair(rules):
     led = ask(empty_ledger(rules), H, 1, 10 * MIN)
     d = check_request(led, H, 2, 14 * MIN + 59)  # any stage, any kind
-    assert d == Refused("cooldown", next_at=15 * MIN)
+    assert d == Cooldown(15 * MIN)
     d = check_request(led, S, 1, 12 * MIN)
-    assert d == Refused("cooldown", next_at=15 * MIN)
+    assert d == Cooldown(15 * MIN)
     assert isinstance(check_request(led, S, 1, 15 * MIN), Accepted)  # exactly 5 minutes: allowed
 
 
 def test_rule_refusal_says_when_next_request_is_allowed(rules):
     led = ask(empty_ledger(rules), H, 1, 61 * MIN)
     d = check_request(led, H, 2, 62 * MIN)
-    assert isinstance(d, Refused) and d.next_at == 66 * MIN
+    assert d == Cooldown(66 * MIN)
 
 
 def test_rule_cooldown_running_past_the_escape_end(rules):
     led = ask(empty_ledger(rules), H, 1, 87 * MIN)
     d = check_request(led, H, 2, 88 * MIN)
-    assert d == Refused("cooldown_past_end", next_at=92 * MIN)
+    assert d == CooldownPastEnd(92 * MIN)
 
 
 def test_rule_hint_paid_with_bought_ticket_adds_10_minutes(rules):
@@ -153,15 +166,15 @@ def test_rule_solution_with_one_ticket_left_uses_it_and_buys_one(rules):
 
 def test_rule_escape_ends_when_stage_5_solved(rules):
     led = fold(rules, [Solved(40 * MIN)])
-    assert check_request(led, H, 5, 41 * MIN) == Refused("escape_over")
-    assert check_solve(led, 45 * MIN) == Refused("already_solved")
+    assert check_request(led, H, 5, 41 * MIN) == EscapeOver()
+    assert check_solve(led, 45 * MIN) == AlreadySolved()
 
 
 def test_rule_escape_ends_at_90_minutes(rules):
     led = empty_ledger(rules)
     assert isinstance(check_request(led, H, 1, 90 * MIN - 1), Accepted)
-    assert check_request(led, H, 1, 90 * MIN) == Refused("escape_over")
-    assert check_solve(led, 90 * MIN + 1) == Refused("past_escape_limit")
+    assert check_request(led, H, 1, 90 * MIN) == EscapeOver()
+    assert check_solve(led, 90 * MIN + 1) == PastEscapeLimit()
     assert check_solve(led, 90 * MIN) is None
 
 
@@ -191,7 +204,7 @@ def test_rule_confirmations_after_the_grace_do_not_set_the_cap(rules):
     late = rules.time_limit + rules.confirmation_grace + 1
     led = fold(rules, [StageConfirmed(4, late)])
     assert result(led).cap == 0
-    assert check_confirmation(empty_ledger(rules), 4, late) == Refused("confirmation_closed")
+    assert check_confirmation(empty_ledger(rules), 4, late) == ConfirmationClosed()
     handover = fold(rules, [StageConfirmed(4, rules.time_limit + 60)])
     assert result(handover).cap == 6
 
@@ -228,4 +241,4 @@ def test_rule_penalties_added_even_when_unsolved(rules):
 
 def test_solve_before_an_accepted_request_is_refused(rules):
     led = ask(empty_ledger(rules), H, 1, 30 * MIN)
-    assert check_solve(led, 20 * MIN) == Refused("before_request", next_at=30 * MIN)
+    assert check_solve(led, 20 * MIN) == BeforeRequest(30 * MIN)

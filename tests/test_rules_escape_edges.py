@@ -7,11 +7,17 @@ import pytest
 from bot.domain.contest import Contest, EscapeRules
 from bot.domain.escape import (
     Accepted,
+    AlreadySolved,
+    BeforeRequest,
+    ConfirmationClosed,
+    Cooldown,
+    CooldownPastEnd,
     Kind,
-    Refused,
     Request,
     Solved,
     StageConfirmed,
+    StageInvalid,
+    StageSame,
     check_confirmation,
     check_request,
     check_solve,
@@ -62,13 +68,13 @@ def test_the_last_stage_can_be_confirmed_and_sets_the_cap_to_8(rules):
     assert check_confirmation(ledger, 5, 70 * MIN) is None
     ledger = fold(rules, [StageConfirmed(4, 60 * MIN), StageConfirmed(5, 70 * MIN)])
     assert ledger.stage == 5 and result(ledger).cap == 8
-    assert check_confirmation(ledger, 5, 75 * MIN) == Refused("stage_same", stage=5)
+    assert check_confirmation(ledger, 5, 75 * MIN) == StageSame(5)
 
 
 def test_stages_outside_1_to_5_cannot_be_confirmed(rules):
     ledger = empty_ledger(rules)
-    assert check_confirmation(ledger, 0, 10 * MIN) == Refused("stage_invalid")
-    assert check_confirmation(ledger, 6, 10 * MIN) == Refused("stage_invalid")
+    assert check_confirmation(ledger, 0, 10 * MIN) == StageInvalid()
+    assert check_confirmation(ledger, 6, 10 * MIN) == StageInvalid()
 
 
 def test_stage_1_may_always_be_confirmed_a_later_stage_only_once(rules):
@@ -76,19 +82,19 @@ def test_stage_1_may_always_be_confirmed_a_later_stage_only_once(rules):
     assert check_confirmation(ledger, 1, 10 * MIN) is None
     assert check_confirmation(fold(rules, [StageConfirmed(1, 10 * MIN)]), 1, 20 * MIN) is None
     at_2 = fold(rules, [StageConfirmed(2, 10 * MIN)])
-    assert check_confirmation(at_2, 2, 20 * MIN) == Refused("stage_same", stage=2)
+    assert check_confirmation(at_2, 2, 20 * MIN) == StageSame(2)
 
 
 def test_no_confirmation_once_solved(rules):
     ledger = fold(rules, [Solved(40 * MIN)])
-    assert check_confirmation(ledger, 5, 41 * MIN) == Refused("already_solved")
+    assert check_confirmation(ledger, 5, 41 * MIN) == AlreadySolved()
 
 
 def test_confirmation_accepted_until_the_end_of_the_grace_included(rules):
     ledger = empty_ledger(rules)
     assert check_confirmation(ledger, 4, 80 * MIN) is None  # before the limit, of course
     assert check_confirmation(ledger, 4, GRACE_END) is None
-    assert check_confirmation(ledger, 4, GRACE_END + 1) == Refused("confirmation_closed")
+    assert check_confirmation(ledger, 4, GRACE_END + 1) == ConfirmationClosed()
     assert result(fold(rules, [StageConfirmed(4, GRACE_END)])).cap == 6
     assert result(fold(rules, [StageConfirmed(4, GRACE_END + 1)])).cap == 0
 
@@ -96,15 +102,15 @@ def test_confirmation_accepted_until_the_end_of_the_grace_included(rules):
 def test_next_request_allowed_only_at_the_escape_end_is_past_the_end(rules):
     # asked at 1:25:00: the next one would be allowed at 1:30:00, when the escape is over
     ledger = fold(rules, [Request(H, 1, 85 * MIN)])
-    assert check_request(ledger, H, 2, 86 * MIN) == Refused("cooldown_past_end", next_at=LIMIT)
+    assert check_request(ledger, H, 2, 86 * MIN) == CooldownPastEnd(LIMIT)
     ledger = fold(rules, [Request(H, 1, 85 * MIN - 1)])
-    assert check_request(ledger, H, 2, 86 * MIN) == Refused("cooldown", next_at=LIMIT - 1)
+    assert check_request(ledger, H, 2, 86 * MIN) == Cooldown(LIMIT - 1)
 
 
 def test_solve_at_the_moment_of_the_last_request_is_accepted(rules):
     ledger = fold(rules, [Request(H, 5, 30 * MIN)])
     assert check_solve(ledger, 30 * MIN) is None
-    assert check_solve(ledger, 30 * MIN - 1) == Refused("before_request", next_at=30 * MIN)
+    assert check_solve(ledger, 30 * MIN - 1) == BeforeRequest(30 * MIN)
 
 
 def test_request_cost_is_recorded_with_its_stage_and_moment(rules):

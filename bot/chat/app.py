@@ -34,7 +34,7 @@ from bot.delivery.outbox import (
     TelegramOnlyRequest,
 )
 from bot.domain.contest import Contest
-from bot.handlers import participant, registration, rounds, staff
+from bot.handlers import access, clocks, escape, participant, registration, rounds, staff
 from bot.handlers.commands import names_for
 from bot.handlers.common import (
     Services,
@@ -45,6 +45,7 @@ from bot.handlers.common import (
 )
 from bot.handlers.jobs import schedule_contest_jobs, watch_the_clock
 from bot.handlers.menus import schedule_menu_changes, set_default_menus
+from bot.services.access import standing_organiser_invite
 from bot.services.contest_day import ContestDay
 from bot.services.registrations import Registrations
 from bot.storage.store import Store
@@ -57,38 +58,38 @@ from bot.tools import scoreboard
 log = logging.getLogger(__name__)
 
 HANDLERS = {
-    "start": participant.start,
-    "ayuda": participant.ayuda,
-    "idioma": participant.idioma,
-    "pista": participant.pista,
-    "solucion": participant.solucion,
-    "billetes": participant.billetes,
-    "listo": participant.listo,
-    "etapa": staff.etapa,
-    "escape": staff.escape,
+    "start": access.start,
+    "ayuda": access.ayuda,
+    "idioma": access.idioma,
+    "pista": escape.pista,
+    "solucion": escape.solucion,
+    "billetes": escape.billetes,
+    "listo": escape.listo,
+    "etapa": escape.etapa,
+    "escape": escape.escape,
     "fin": staff.fin,
     "piezas": staff.piezas,
     "penalizacion": staff.penalizacion,
     "estado": staff.estado,
     "deshacer": staff.deshacer,
     "historial": staff.historial,
-    "inicio": staff.inicio,
-    "pausa": staff.pausa,
-    "reanudar": staff.reanudar,
+    "inicio": clocks.inicio,
+    "pausa": clocks.pausa,
+    "reanudar": clocks.reanudar,
     "clasificacion": staff.clasificacion,
     "confirmar_ronda": rounds.confirmar_ronda,
     "series": rounds.series,
     "mesas": rounds.mesas,
     "parcial": rounds.parcial,
-    "voluntario": staff.voluntario,
-    "organizador": staff.organizador,
+    "voluntario": access.voluntario,
+    "organizador": access.organizador,
     "mis_inscripciones": registration.mis_inscripciones,
     "baja": registration.baja,
     "pagado": registration.pagado,
     "inscritos": registration.inscritos,
     "exportar": registration.exportar,
     "copia": registration.copia,
-    "anuncio": staff.anuncio,
+    "anuncio": clocks.anuncio,
 }
 
 
@@ -185,8 +186,8 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CallbackQueryHandler(registration.baja_button, pattern=r"^baja:"))
     app.add_handler(registration.SaveNow(app.bot_data.setdefault("flush_users", set())),
                     group=1)
-    app.add_handler(CallbackQueryHandler(participant.language_button, pattern=r"^lang:"))
-    app.add_handler(CallbackQueryHandler(participant.stage_button, pattern=r"^ask:"))
+    app.add_handler(CallbackQueryHandler(access.language_button, pattern=r"^lang:"))
+    app.add_handler(CallbackQueryHandler(escape.stage_button, pattern=r"^ask:"))
     app.add_handler(CallbackQueryHandler(staff.fin_button, pattern=r"^fin:"))
     # last: what nothing above took (free text, an unknown command) gets a pointer to /ayuda
     app.add_handler(MessageHandler(filters.TEXT & filters.ChatType.PRIVATE,
@@ -273,7 +274,7 @@ async def print_organiser_link(app: Application[Any, Any, Any, Any, Any, Any],
     """The one-time organiser link, on the console (never in the chat): made when the bot has
     no organiser at all, printed again at every start until someone opens it."""
     none_yet = not await svc.day.all_organisers()
-    code = await svc.day.standing_organiser_invite(CLOCK.now(), create=none_yet)
+    code = await standing_organiser_invite(svc.day, CLOCK.now(), create=none_yet)
     if code is None:
         return
     link = organiser_link(app.bot.username, code)

@@ -161,13 +161,95 @@ def fold(rules: EscapeRules, events: Iterable[EscapeEvent]) -> Ledger:
     return ledger
 
 
-@dataclass(frozen=True)
-class Refused:
-    """Why something is not allowed. ``next_at``: contest time it becomes allowed, if it will."""
+# -- why a request, a confirmation or a solve is not allowed: one class per reason --------------
 
-    reason: str
-    next_at: int | None = None
-    stage: int | None = None
+
+@dataclass(frozen=True)
+class EscapeOver:
+    """The escape has ended (solved, or its time limit reached)."""
+
+
+@dataclass(frozen=True)
+class StageInvalid:
+    """No such stage (stages go from 1 to the contest's ``stages``)."""
+
+
+@dataclass(frozen=True)
+class StagePassed:
+    """The pair is already in ``stage``, beyond the one asked about."""
+
+    stage: int
+
+
+@dataclass(frozen=True)
+class HintTaken:
+    stage: int
+
+
+@dataclass(frozen=True)
+class SolutionNeedsHint:
+    stage: int
+
+
+@dataclass(frozen=True)
+class SolutionTaken:
+    stage: int
+
+
+@dataclass(frozen=True)
+class Cooldown:
+    """Too soon after the last request: allowed again at contest time ``next_at``."""
+
+    next_at: int
+
+
+@dataclass(frozen=True)
+class CooldownPastEnd:
+    """Too soon, and the cooldown ends at ``next_at``, when the escape is over."""
+
+    next_at: int
+
+
+@dataclass(frozen=True)
+class AlreadySolved:
+    pass
+
+
+@dataclass(frozen=True)
+class ConfirmationClosed:
+    """After the escape time limit and its grace."""
+
+
+@dataclass(frozen=True)
+class StageBack:
+    """Below the stage already confirmed (``stage``)."""
+
+    stage: int
+
+
+@dataclass(frozen=True)
+class StageSame:
+    """Already confirmed in ``stage`` (stage 1 may always be confirmed)."""
+
+    stage: int
+
+
+@dataclass(frozen=True)
+class PastEscapeLimit:
+    pass
+
+
+@dataclass(frozen=True)
+class BeforeRequest:
+    """A request was accepted at ``next_at``, after the moment given: not solved then."""
+
+    next_at: int
+
+
+RequestRefused = (EscapeOver | StageInvalid | StagePassed | HintTaken | SolutionNeedsHint
+                  | SolutionTaken | Cooldown | CooldownPastEnd)
+ConfirmationRefused = StageInvalid | AlreadySolved | ConfirmationClosed | StageBack | StageSame
+SolveRefused = AlreadySolved | PastEscapeLimit | BeforeRequest
 
 
 @dataclass(frozen=True)
@@ -176,68 +258,56 @@ class Accepted:
     ledger: Ledger  # the ledger with this request applied
 
 
-def check_request(ledger: Ledger, kind: Kind, stage: int, at: int) -> Accepted | Refused:
-    """Decide a hint or solution request for ``stage`` at contest time ``at``.
-
-    Reasons: ``escape_over``, ``stage_invalid``, ``stage_passed``, ``hint_taken``,
-    ``solution_needs_hint``, ``solution_taken``, ``cooldown`` (with ``next_at``).
-    """
+def check_request(ledger: Ledger, kind: Kind, stage: int, at: int) -> Accepted | RequestRefused:
+    """Decide a hint or solution request for ``stage`` at contest time ``at``."""
     rules = ledger.rules
     if ledger.over(at):
-        return Refused("escape_over")
+        return EscapeOver()
     if not 1 <= stage <= rules.stages:
-        return Refused("stage_invalid")
+        return StageInvalid()
     if stage < ledger.stage:
-        return Refused("stage_passed", stage=ledger.stage)
+        return StagePassed(ledger.stage)
     if kind is Kind.HINT and stage in ledger.hints:
-        return Refused("hint_taken", stage=stage)
+        return HintTaken(stage)
     if kind is Kind.SOLUTION and stage not in ledger.hints:
-        return Refused("solution_needs_hint", stage=stage)
+        return SolutionNeedsHint(stage)
     if kind is Kind.SOLUTION and stage in ledger.solutions:
-        return Refused("solution_taken", stage=stage)
+        return SolutionTaken(stage)
     nxt = ledger.next_request_at
     if nxt is not None and at < nxt:
         if nxt >= rules.time_limit:
-            return Refused("cooldown_past_end", next_at=nxt)
-        return Refused("cooldown", next_at=nxt)
+            return CooldownPastEnd(nxt)
+        return Cooldown(nxt)
     new = apply_event(ledger, Request(kind, stage, at))
     return Accepted(new.charges[-1], new)
 
 
-def check_confirmation(ledger: Ledger, stage: int, at: int) -> Refused | None:
-    """Whether a volunteer may confirm the pair in ``stage`` at contest time ``at``.
-
-    Reasons: ``stage_invalid``, ``already_solved``, ``confirmation_closed`` (after the escape time
-    limit and its grace), ``stage_back`` (below the confirmed stage), ``stage_same`` (already
-    confirmed there; stage 1 may always be confirmed, it is where every pair starts).
-    """
+def check_confirmation(ledger: Ledger, stage: int, at: int) -> ConfirmationRefused | None:
+    """Whether a volunteer may confirm the pair in ``stage`` at contest time ``at`` (None: it
+    may)."""
     rules = ledger.rules
     if not 1 <= stage <= rules.stages:
-        return Refused("stage_invalid")
+        return StageInvalid()
     if ledger.solved_at is not None:
-        return Refused("already_solved")
+        return AlreadySolved()
     if at > rules.time_limit + rules.confirmation_grace:
-        return Refused("confirmation_closed")
+        return ConfirmationClosed()
     if stage < ledger.confirmed_stage:
-        return Refused("stage_back", stage=ledger.confirmed_stage)
+        return StageBack(ledger.confirmed_stage)
     if stage == ledger.confirmed_stage and stage > 1:
-        return Refused("stage_same", stage=stage)
+        return StageSame(stage)
     return None
 
 
-def check_solve(ledger: Ledger, at: int) -> Refused | None:
-    """Whether the escape may be recorded as solved at contest time ``at``.
-
-    Reasons: ``already_solved``, ``past_escape_limit``, ``before_request`` (a request was accepted
-    after that moment, so it cannot have been solved then).
-    """
+def check_solve(ledger: Ledger, at: int) -> SolveRefused | None:
+    """Whether the escape may be recorded as solved at contest time ``at`` (None: it may)."""
     if ledger.solved_at is not None:
-        return Refused("already_solved")
+        return AlreadySolved()
     if at > ledger.rules.time_limit:
-        return Refused("past_escape_limit")
+        return PastEscapeLimit()
     last = ledger.last_request_at
     if last is not None and at < last:
-        return Refused("before_request", next_at=last)
+        return BeforeRequest(last)
     return None
 
 

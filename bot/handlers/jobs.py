@@ -27,6 +27,7 @@ from bot.handlers.common import (
     services,
 )
 from bot.handlers.registration import registration_job, schedule_lapses
+from bot.services import clocks as clock_ops
 from bot.support.i18n import tr
 from bot.support.wallclock import CLOCK
 from bot.texts.common import clock_time, heat_name, names
@@ -47,10 +48,10 @@ async def schedule_contest_jobs(app: Application[Any, Any, Any, Any, Any, Any]) 
     """(Re)schedule every owed notice and handover from the database."""
 
     svc: Services = app.bot_data["services"]
-    for entry, key, _secs, moment in await svc.day.pending_notices():
+    for entry, key, _secs, moment in await clock_ops.pending_notices(svc.day):
         _replace(app, key, cooldown_job, moment, {"entry": entry, "key": key,
                                                    "when": moment.timestamp()})
-    for category, moment in await svc.day.handover_moments():
+    for category, moment in await clock_ops.handover_moments(svc.day):
         _replace(app, f"handover:{category}", handover_job, moment,
                  {"category": category, "when": moment.timestamp()})
     for name, moment, data in await alert_moments(svc):
@@ -107,12 +108,13 @@ async def cooldown_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
     key, entry = str(job.data["key"]), int(job.data["entry"])
     minutes = round(svc.contest.escape.cooldown / 60) if svc.contest.escape else 0
     async with recording(svc):  # the notice recorded and owed together (the outbox sends it)
-        if not await svc.day.notice_due(key):
+        if not await clock_ops.notice_due(svc.day, key):
             return
         await notify_entry(context, entry, lambda lang: tr(
             lang, "Entry #{entry}: {minutes} minutes have passed, you may ask for a hint or a "
             "solution again (/pista, /solucion).", entry=entry, minutes=minutes))
-        await svc.day.record_notice(key, entry, datetime.fromtimestamp(job.data["when"], UTC))
+        await clock_ops.record_notice(svc.day, key, entry,
+                                      datetime.fromtimestamp(job.data["when"], UTC))
 
 
 async def handover_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
@@ -123,9 +125,9 @@ async def handover_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
     category_id = str(job.data["category"])
     category = svc.contest.category(category_id)
     if category is None or not any(c == category_id for c, _ in
-                                   await svc.day.handover_moments()):
+                                   await clock_ops.handover_moments(svc.day)):
         return
-    unsolved = await svc.day.unsolved(category)
+    unsolved = await clock_ops.unsolved(svc.day, category)
     limit = svc.contest.escape.time_limit if svc.contest.escape else 0
 
     def staff_text(lang: str) -> str:
@@ -142,8 +144,8 @@ async def handover_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
         return "\n".join(lines)
 
     async with recording(svc):  # recorded with the messages it owes (the outbox sends them)
-        if not await svc.day.record_handover(category_id,
-                                             datetime.fromtimestamp(job.data["when"], UTC)):
+        if not await clock_ops.record_handover(svc.day, category_id,
+                                               datetime.fromtimestamp(job.data["when"], UTC)):
             return
         await notify_staff(context, staff_text)
         for s in unsolved:

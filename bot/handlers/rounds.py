@@ -11,6 +11,7 @@ from telegram.ext import ContextTypes
 from bot.domain.clock import format_duration
 from bot.domain.contest import Category
 from bot.domain.rounds import Heat, table_number
+from bot.handlers.access import pick_entry
 from bot.handlers.common import (
     Caller,
     caller,
@@ -24,7 +25,6 @@ from bot.handlers.common import (
     show_usage,
 )
 from bot.handlers.jobs import schedule_contest_jobs
-from bot.handlers.participant import pick_entry
 from bot.handlers.staff import number_and_time
 from bot.services.outcomes import Refusal
 from bot.services.tables import round_sheets, tables_pdf

@@ -10,23 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import date, datetime
+from datetime import datetime
 from datetime import time as dtime
 from typing import Any, ClassVar
 from zoneinfo import ZoneInfo
 
 from bot.domain.clock import CategoryClock, within_limit
 from bot.domain.contest import Category, Contest, SeparateRanking
-from bot.domain.escape import (
-    Accepted,
-    Charge,
-    Kind,
-    Refused,
-    check_confirmation,
-    check_request,
-    check_solve,
-    fold,
-)
 from bot.domain.events import (
     CLOCK_KINDS,
     ENTRY_KINDS,
@@ -38,32 +28,35 @@ from bot.domain.events import (
 from bot.domain.ranking import Competitor, Row, ages_fit, rank, separate
 from bot.domain.registration import Place, Status, clean_note
 from bot.domain.rounds import (
-    EARLY_START,
-    AfterRunning,
-    AllStarted,
     Disqualified,
     Heat,
-    HeatClock,
-    NotTimeYet,
     SplitsMissing,
-    StartNow,
     classification,
     finish_refused,
     heat_over,
     heats_by_id,
     merged,
-    next_heats,
     qualifiers,
     seat,
     table_number,
 )
-from bot.services.outcomes import Done, Refusal, UnknownEntry, new_code
+from bot.services.outcomes import (
+    AlreadyFinished,
+    AlreadyRecorded,
+    ClockNotStarted,
+    Done,
+    EscapeNotOver,
+    InTheFuture,
+    NotEscape,
+    PastLimit,
+    Refusal,
+    UnknownEntry,
+)
 from bot.services.registrations import Registrations
 from bot.services.state import (
     EntryState,
     clock_for,
     entry_state,
-    escape_events,
     general_pause_open,
     standings,
 )
@@ -101,118 +94,6 @@ class Roles:
 
 
 @dataclass(frozen=True)
-class NotEscape(Refusal):
-    code: ClassVar[str] = "not_escape"
-    entry: int
-
-
-@dataclass(frozen=True)
-class ClockNotStarted(Refusal):
-    code: ClassVar[str] = "clock_not_started"
-    entry: int
-
-
-@dataclass(frozen=True)
-class EscapeOver(Refusal):
-    code: ClassVar[str] = "escape_over"
-
-
-@dataclass(frozen=True)
-class StageInvalid(Refusal):
-    code: ClassVar[str] = "stage_invalid"
-
-
-@dataclass(frozen=True)
-class StagePassed(Refusal):
-    """The pair asked about a stage behind the one it is in (``stage``)."""
-
-    code: ClassVar[str] = "stage_passed"
-    stage: int
-
-
-@dataclass(frozen=True)
-class HintTaken(Refusal):
-    code: ClassVar[str] = "hint_taken"
-    stage: int
-
-
-@dataclass(frozen=True)
-class SolutionNeedsHint(Refusal):
-    code: ClassVar[str] = "solution_needs_hint"
-    stage: int
-
-
-@dataclass(frozen=True)
-class SolutionTaken(Refusal):
-    code: ClassVar[str] = "solution_taken"
-    stage: int
-
-
-@dataclass(frozen=True)
-class Cooldown(Refusal):
-    """Too soon after the last request: allowed again at contest time ``next_at``, the real
-    instant ``moment`` (None if the clock can't tell it)."""
-
-    code: ClassVar[str] = "cooldown"
-    entry: int
-    next_at: int
-    moment: datetime | None = None
-
-
-@dataclass(frozen=True)
-class CooldownPastEnd(Refusal):
-    code: ClassVar[str] = "cooldown_past_end"
-    next_at: int
-
-
-@dataclass(frozen=True)
-class StageBack(Refusal):
-    """A volunteer confirmed a stage below the one already confirmed (``stage``)."""
-
-    code: ClassVar[str] = "stage_back"
-    entry: int
-    stage: int
-
-
-@dataclass(frozen=True)
-class StageSame(Refusal):
-    code: ClassVar[str] = "stage_same"
-    entry: int
-    stage: int
-
-
-@dataclass(frozen=True)
-class AlreadySolved(Refusal):
-    code: ClassVar[str] = "already_solved"
-    entry: int
-
-
-@dataclass(frozen=True)
-class ConfirmationClosed(Refusal):
-    code: ClassVar[str] = "confirmation_closed"
-
-
-@dataclass(frozen=True)
-class PastEscapeLimit(Refusal):
-    code: ClassVar[str] = "past_escape_limit"
-
-
-@dataclass(frozen=True)
-class BeforeRequest(Refusal):
-    """A solve before the pair's last accepted request (at contest time ``time``)."""
-
-    code: ClassVar[str] = "before_request"
-    entry: int
-    time: int
-
-
-@dataclass(frozen=True)
-class InTheFuture(Refusal):
-    code: ClassVar[str] = "in_the_future"
-    time: int
-
-
-@dataclass(frozen=True)
 class NoTime(Refusal):
     """0:00:00 typed as a finish: nobody finishes as the clock starts (a typo)."""
 
@@ -229,31 +110,12 @@ class QuestionOutdated(Refusal):
 
 
 @dataclass(frozen=True)
-class PastLimit(Refusal):
-    code: ClassVar[str] = "past_limit"
-    time: int
-    limit: int
-
-
-@dataclass(frozen=True)
-class EscapeNotOver(Refusal):
-    code: ClassVar[str] = "escape_not_over"
-    entry: int
-
-
-@dataclass(frozen=True)
 class BeforeEscape(Refusal):
     """A finish before the escape was solved (at contest time ``time``)."""
 
     code: ClassVar[str] = "before_escape"
     entry: int
     time: int
-
-
-@dataclass(frozen=True)
-class AlreadyFinished(Refusal):
-    code: ClassVar[str] = "already_finished"
-    entry: int
 
 
 @dataclass(frozen=True)
@@ -266,13 +128,6 @@ class PiecesRange(Refusal):
 @dataclass(frozen=True)
 class NothingToUndo(Refusal):
     code: ClassVar[str] = "nothing_to_undo"
-
-
-@dataclass(frozen=True)
-class AlreadyRecorded(Refusal):
-    code: ClassVar[str] = "already_recorded"
-    entry: int
-    time: int
 
 
 @dataclass(frozen=True)
@@ -375,36 +230,6 @@ class RoundNotOver(Refusal):
 
 
 @dataclass(frozen=True)
-class NotYet(Refusal):
-    """Nothing to start now: the next heat (``heat``) is on a later ``day``, or later today
-    (``start``, its round's scheduled start)."""
-
-    code: ClassVar[str] = "not_yet"
-    heat: str
-    day: date
-    start: datetime | None = None
-
-
-@dataclass(frozen=True)
-class HeatRunning(Refusal):
-    """The category's next heat (``heat``) waits for ``running``, still being played at the
-    same venue."""
-
-    code: ClassVar[str] = "heat_running"
-    heat: str
-    running: str
-
-
-@dataclass(frozen=True)
-class NotReached(Refusal):
-    """A heat with nobody in it yet: its round is not reached (the round before is not
-    confirmed), or it has no entrants."""
-
-    code: ClassVar[str] = "not_reached"
-    heat: str
-
-
-@dataclass(frozen=True)
 class HeatNotStarted(Refusal):
     """A round can't be confirmed before each of its heats was played."""
 
@@ -421,13 +246,6 @@ class NoQualifiers(Refusal):
 
 
 @dataclass(frozen=True)
-class NothingToStart(Refusal):
-    """No category waiting for its clock, and no heat with entrants waiting for its own."""
-
-    code: ClassVar[str] = "nothing_to_start"
-
-
-@dataclass(frozen=True)
 class RoundClosed(Refusal):
     """A result of a round the organiser already confirmed: it can't change any more."""
 
@@ -441,152 +259,6 @@ class RoundsOver(Refusal):
 
     code: ClassVar[str] = "rounds_over"
     category: str
-
-
-@dataclass(frozen=True)
-class AlreadyStarted(Refusal):
-    code: ClassVar[str] = "already_started"
-    categories: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class AlreadyPaused(Refusal):
-    code: ClassVar[str] = "already_paused"
-
-
-@dataclass(frozen=True)
-class NotPaused(Refusal):
-    code: ClassVar[str] = "not_paused"
-
-
-@dataclass(frozen=True)
-class BadCode(Refusal):
-    code: ClassVar[str] = "bad_code"
-
-
-@dataclass(frozen=True)
-class InviteUsed(Refusal):
-    code: ClassVar[str] = "invite_used"
-
-
-@dataclass(frozen=True)
-class OrganiserInviteUsed(Refusal):
-    code: ClassVar[str] = "organiser_invite_used"
-
-
-@dataclass(frozen=True)
-class Unforeseen(Refusal):
-    """A reason of the domain's this module does not know (or without the data it needs)."""
-
-    what: str
-
-    @property
-    def reason(self) -> str:
-        return self.what
-
-
-def escape_refusal(refused: Refused, entry: int) -> Refusal:
-    """The domain's escape refusal (a reason code) as a typed refusal about ``entry``."""
-    match refused:
-        case Refused(reason="escape_over"):
-            return EscapeOver()
-        case Refused(reason="stage_invalid"):
-            return StageInvalid()
-        case Refused(reason="stage_passed", stage=int(stage)):
-            return StagePassed(stage)
-        case Refused(reason="hint_taken", stage=int(stage)):
-            return HintTaken(stage)
-        case Refused(reason="solution_needs_hint", stage=int(stage)):
-            return SolutionNeedsHint(stage)
-        case Refused(reason="solution_taken", stage=int(stage)):
-            return SolutionTaken(stage)
-        case Refused(reason="cooldown", next_at=int(at)):
-            return Cooldown(entry, at)
-        case Refused(reason="cooldown_past_end", next_at=int(at)):
-            return CooldownPastEnd(at)
-    return _confirmation_refusal(refused, entry)
-
-
-def _confirmation_refusal(refused: Refused, entry: int) -> Refusal:
-    """The refusals of a volunteer's /etapa and /escape (see ``escape_refusal``)."""
-    match refused:
-        case Refused(reason="stage_back", stage=int(stage)):
-            return StageBack(entry, stage)
-        case Refused(reason="stage_same", stage=int(stage)):
-            return StageSame(entry, stage)
-        case Refused(reason="already_solved"):
-            return AlreadySolved(entry)
-        case Refused(reason="confirmation_closed"):
-            return ConfirmationClosed()
-        case Refused(reason="past_escape_limit"):
-            return PastEscapeLimit()
-        case Refused(reason="before_request", next_at=int(at)):
-            return BeforeRequest(entry, at)
-    return Unforeseen(refused.reason)
-
-
-@dataclass(frozen=True)
-class Linked(Done):
-    """A phone follows ``entry`` (``already``: it did before; nothing was written)."""
-
-    entry: Entry
-    already: bool = False
-    event_id: int | None = None
-
-
-@dataclass(frozen=True)
-class VolunteerJoined(Done):
-    already: bool = False
-    event_id: int | None = None
-
-
-@dataclass(frozen=True)
-class OrganiserJoined(Done):
-    already: bool = False
-    event_id: int | None = None
-
-
-@dataclass(frozen=True)
-class ClocksStarted(Done):
-    started: tuple[str, ...]
-    already: tuple[str, ...]
-    later: tuple[str, ...] = ()  # heats whose scheduled start is still to come (not started)
-    behind: tuple[HeatRunning, ...] = ()  # heats waiting for the one before them to end
-
-
-@dataclass(frozen=True)
-class Granted(Done):
-    """A hint or solution given: what it cost and the entry's state with it."""
-
-    charge: Charge
-    state: EntryState | None
-    event_id: int | None = None
-
-
-@dataclass(frozen=True)
-class ReadyNoted(Done):
-    entry: int
-    time: int
-    event_id: int | None = None
-
-
-@dataclass(frozen=True)
-class StageRecorded(Done):
-    entry: int
-    stage: int
-    time: int
-    event_id: int | None = None
-
-
-@dataclass(frozen=True)
-class EscapeRecorded(Done):
-    """An escape time recorded; ``corrected``: it replaced ``old``."""
-
-    entry: int
-    time: int
-    old: int | None = None
-    corrected: bool = False
-    event_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -1185,7 +857,7 @@ class ContestDay:
         cache[category.id] = (states, rows)
         return rows
 
-    async def _running(
+    async def running(
         self, number: int, at: datetime, escape: bool = False
     ) -> tuple[EntryState, int] | Refusal:
         """The entry and its contest time at ``at``, or why nothing can be recorded for it."""
@@ -1219,379 +891,10 @@ class ContestDay:
             return UnknownEntry(number)
         if state.unit is None:
             return state
-        running = await self._running(number, at)
+        running = await self.running(number, at)
         return running if isinstance(running, Refusal) else running[0]
 
-    # -- linking -------------------------------------------------------------------------------
-
-    async def link(
-        self, user_id: int, code: str, at: datetime, update_id: int | None
-    ) -> Linked | Refusal:
-        async with self.store.transaction() as tx:
-            entry = await tx.entry_by_code(code)
-            if entry is None:
-                return BadCode()
-            if user_id in await self.linked_users(entry.number):
-                return Linked(entry, already=True)
-            eid = await tx.add_event(
-                at=at, kind="link", role="participant", actor=user_id, entry=entry.number,
-                ref=code, update_id=update_id,
-            )
-            return Linked(entry, event_id=eid)
-
-    async def create_invite(self, organiser: int, at: datetime, update_id: int | None) -> str:
-        """A one-time link for a volunteer, made by an organiser in the chat."""
-        return await self._invite("v", "volunteer_invite", organiser, at, update_id)
-
-    async def _invite(self, prefix: str, kind: str, organiser: int, at: datetime,
-                      update_id: int | None) -> str:
-        code = new_code(prefix)
-        async with self.store.transaction() as tx:
-            await tx.add_event(at=at, kind=kind, role="organiser", actor=organiser, ref=code,
-                               update_id=update_id)
-        return code
-
-    async def join_volunteer(
-        self, user_id: int, code: str, at: datetime, update_id: int | None
-    ) -> VolunteerJoined | Refusal:
-        async with self.store.transaction() as tx:
-            if not await tx.has_ref("volunteer_invite", code):
-                return BadCode()
-            if await tx.has_ref("volunteer_join", code):
-                return InviteUsed()
-            if user_id in await self.volunteers():
-                return VolunteerJoined(already=True)
-            eid = await tx.add_event(
-                at=at, kind="volunteer_join", role="volunteer", actor=user_id, ref=code,
-                update_id=update_id,
-            )
-            return VolunteerJoined(event_id=eid)
-
-    async def create_organiser_invite(self, organiser: int, at: datetime,
-                                      update_id: int | None) -> str:
-        """A one-time link for another organiser, made by an organiser in the chat."""
-        return await self._invite("o", "organiser_invite", organiser, at, update_id)
-
-    async def standing_organiser_invite(self, at: datetime, create: bool) -> str | None:
-        """The organiser link the bot prints at start (``python -m bot run``, ``setup``): the
-        one it made before while nobody has opened it, so every start prints the same link;
-        else, with ``create``, a new one (and None without)."""
-        async with self.store.transaction() as tx:
-            joined = {e.ref for e in await tx.events(kinds=["organiser_join"])}
-            for e in reversed(await tx.events(kinds=["organiser_invite"])):
-                if e.role == "system" and e.ref and e.ref not in joined:
-                    return e.ref
-            if not create:
-                return None
-            code = new_code("o")
-            await tx.add_event(at=at, kind="organiser_invite", role="system", ref=code)
-            return code
-
-    async def join_organiser(
-        self, user_id: int, code: str, at: datetime, update_id: int | None
-    ) -> OrganiserJoined | Refusal:
-        async with self.store.transaction() as tx:
-            if not await tx.has_ref("organiser_invite", code):
-                return BadCode()
-            if await tx.has_ref("organiser_join", code):
-                return OrganiserInviteUsed()
-            if user_id in await self.all_organisers():
-                return OrganiserJoined(already=True)  # the link stays for someone else
-            eid = await tx.add_event(
-                at=at, kind="organiser_join", role="organiser", actor=user_id, ref=code,
-                update_id=update_id,
-            )
-            return OrganiserJoined(event_id=eid)
-
-    # -- the clock -----------------------------------------------------------------------------
-
-    async def start_clock(
-        self, organiser: int, category: str | None, at: datetime, update_id: int | None
-    ) -> ClocksStarted | Refusal:
-        """Start the clock of a category, of a heat, or (``category`` None) of every category
-        not started yet. A category with rounds (by its id, or with every category) starts its
-        next heat by ``next_heats``: the first heat not started of the latest round reached,
-        on its day, from half an hour before its scheduled start, and not while the heat
-        before it at the same venue is still being played. By its own name a heat starts
-        whenever the organiser says."""
-        async with self.store.transaction() as tx:
-            heat = self.heats.get(category or "")
-            if heat is not None:
-                lineup = await self.lineups(heat.category)
-                if heat.round_index >= len(lineup) or \
-                        not lineup[heat.round_index][heat.number - 1]:
-                    return NotReached(heat.id)
-            started: list[str] = []
-            due, already, later, behind = await self._to_start(category, at)
-            for cid in due:
-                if (await self.clock(cid)).started is not None:
-                    already.append(cid)
-                    continue
-                await tx.add_event(
-                    at=at, kind="clock_start", role="organiser", actor=organiser, category=cid,
-                    update_id=update_id,
-                )
-                started.append(cid)
-            if not started and later:  # what waits says more than what already runs
-                return self.not_yet(later[0], at)
-            if not started and behind:
-                return behind[0]
-            if not started and not already:
-                return NothingToStart()
-            if not started:
-                return AlreadyStarted(tuple(already))
-            return ClocksStarted(tuple(started), tuple(already), tuple(later), tuple(behind))
-
-    def not_yet(self, heat_id: str, at: datetime) -> NotYet:
-        """Why heat ``heat_id`` is not started at ``at``: its day is to come (or its hour,
-        today)."""
-        heat = self.heats[heat_id]
-        when = heat.round.when(heat.number)
-        today = at.astimezone(ZoneInfo(self.contest.timezone)).date()
-        return NotYet(heat_id, when.date, when.start if when.date == today else None)
-
-    async def _to_start(self, category: str | None, at: datetime
-                        ) -> tuple[list[str], list[str], list[str], list[HeatRunning]]:
-        """The clocks to start; those already started; the heats left for their scheduled
-        time; the heats waiting for the one before them."""
-        if category is not None:
-            cat = self.contest.category(category)
-            if cat is None or not cat.rounds:
-                return [category], [], [], []  # a heat by its name, or a category played once
-            cats = [cat]
-        else:
-            cats = list(self.contest.categories)
-        today = at.astimezone(ZoneInfo(self.contest.timezone)).date()
-        due: list[str] = []
-        already: list[str] = []
-        later: list[str] = []
-        behind: list[HeatRunning] = []
-        for c in cats:
-            if not c.rounds:
-                due.append(c.id)
-                continue
-            lineup = await self.lineups(c)
-            r = len(lineup) - 1
-            heats = [Heat(c, r, h) for h in range(1, len(lineup[r]) + 1) if lineup[r][h - 1]]
-            clocks = [HeatClock(h.number, (await self.clock(h.id)).started is not None,
-                                await self._being_played(h, at)) for h in heats]
-            for step in next_heats(c.rounds[r], clocks, at, today, EARLY_START):
-                heat_id = Heat(c, r, step.heat).id
-                match step:
-                    case StartNow():
-                        due.append(heat_id)
-                    case AllStarted():
-                        already.append(heat_id)
-                    case NotTimeYet():
-                        later.append(heat_id)
-                    case AfterRunning(running=running):
-                        behind.append(HeatRunning(heat_id, Heat(c, r, running).id))
-        return due, already, later, behind
-
-    async def _being_played(self, heat: Heat, at: datetime) -> bool:
-        """Whether the heat's clock runs with time left and an entrant without a result."""
-        clock = await self.clock(heat.id)
-        if clock.started is None:
-            return False
-        return not heat_over(await self.heat_ranking(heat), clock.elapsed(at),
-                             heat.play.time_limit)
-
-    async def pause(self, organiser: int, at: datetime, update_id: int | None) -> Done | Refusal:
-        async with self.store.transaction() as tx:
-            if await self.paused():
-                return AlreadyPaused()
-            await tx.add_event(
-                at=at, kind="pause", role="organiser", actor=organiser, update_id=update_id
-            )
-            return Done()
-
-    async def resume(
-        self, organiser: int, at: datetime, update_id: int | None
-    ) -> Done | Refusal:
-        async with self.store.transaction() as tx:
-            if not await self.paused():
-                return NotPaused()
-            await tx.add_event(
-                at=at, kind="resume", role="organiser", actor=organiser, update_id=update_id
-            )
-            return Done()
-
-    # -- escape requests -----------------------------------------------------------------------
-
-    async def request(
-        self, user_id: int, number: int, kind: Kind, stage: int, at: datetime,
-        update_id: int | None,
-    ) -> Granted | Refusal:
-        async with self.store.transaction() as tx:
-            running = await self._running(number, at, escape=True)
-            if isinstance(running, Refusal):
-                return running
-            state, t = running
-            assert state.ledger is not None
-            decision = check_request(state.ledger, kind, stage, t)
-            if isinstance(decision, Refused):
-                refusal = escape_refusal(decision, number)
-                if isinstance(refusal, Cooldown):
-                    # when the pair may ask again, in real time: the notice is due then
-                    refusal = replace(refusal, moment=state.clock.instant_at(refusal.next_at))
-                    await tx.add_event(
-                        at=at, kind="request_refused", role="participant", actor=user_id,
-                        entry=number, stage=stage, value=decision.next_at,
-                        ref=f"cooldown:{number}:{decision.next_at}",
-                        data={"request": kind.value, "reason": decision.reason},
-                        update_id=update_id,
-                    )
-                return refusal
-            assert isinstance(decision, Accepted)
-            eid = await tx.add_event(
-                at=at, kind=kind.value, role="participant", actor=user_id, entry=number,
-                stage=stage, data={"tickets_used": decision.charge.tickets_used,
-                                   "tickets_bought": decision.charge.tickets_bought},
-                category=state.unit, update_id=update_id,
-            )
-            new_state = await self.state(number)
-            return Granted(decision.charge, new_state, eid)
-
-    async def pending_notices(self) -> list[tuple[int, str, int, datetime]]:
-        """Cooldown notices owed: (entry, key, contest seconds, real instant) not yet sent."""
-        refused = await self.store.events(kinds=["request_refused"])
-        sent = {e.ref for e in await self.store.events(kinds=["notice"])}
-        owed: dict[str, tuple[int, str, int, datetime]] = {}
-        for e in refused:
-            if e.ref is None or e.ref in sent or e.entry is None or e.value is None:
-                continue
-            state = await self.state(e.entry)
-            if state is None or state.ledger is None:
-                continue
-            if state.ledger.over(e.value) or state.ledger.next_request_at != e.value:
-                continue  # escape over, or another request was accepted since
-            moment = state.clock.instant_at(e.value)
-            if moment is not None:
-                owed[e.ref] = (e.entry, e.ref, e.value, moment)
-        return sorted(owed.values(), key=lambda x: x[3])
-
-    async def notice_due(self, key: str) -> bool:
-        """Whether a cooldown notice is still owed (not sent, still meaningful)."""
-        return any(n[1] == key for n in await self.pending_notices())
-
-    async def record_notice(self, key: str, entry: int, at: datetime) -> None:
-        async with self.store.transaction() as tx:
-            await tx.add_event(at=at, kind="notice", role="system", entry=entry, ref=key)
-
-    # -- handover at the escape time limit -----------------------------------------------------
-
-    async def handover_moments(self) -> list[tuple[str, datetime]]:
-        """Escape categories whose handover message is still owed, with its real instant."""
-        if self.contest.escape is None:
-            return []
-        sent = {e.ref for e in await self.store.events(kinds=["handover"])}
-        out = []
-        for cat in self.contest.categories:
-            if not cat.escape or f"handover:{cat.id}" in sent:
-                continue
-            moment = (await self.clock(cat.id)).instant_at(self.contest.escape.time_limit)
-            if moment is not None:
-                out.append((cat.id, moment))
-        return out
-
-    async def unsolved(self, category: Category) -> list[EntryState]:
-        return [
-            s for s in await self.states(category)
-            if s.ledger is not None and s.ledger.solved_at is None
-        ]
-
-    async def record_handover(self, category: str, at: datetime) -> bool:
-        """Record that the handover was sent; False if it already was."""
-        async with self.store.transaction() as tx:
-            if await tx.has_ref("handover", f"handover:{category}"):
-                return False
-            await tx.add_event(
-                at=at, kind="handover", role="system", category=category,
-                ref=f"handover:{category}",
-            )
-            return True
-
-    # -- participants --------------------------------------------------------------------------
-
-    async def ready(
-        self, user_id: int, number: int, at: datetime, update_id: int | None
-    ) -> ReadyNoted | Refusal:
-        async with self.store.transaction() as tx:
-            running = await self._running(number, at)
-            if isinstance(running, Refusal):
-                return running
-            state, t = running
-            if state.finish is not None:
-                return AlreadyFinished(number)
-            if state.ledger is not None and not state.ledger.over(t):
-                return EscapeNotOver(number)
-            if not within_limit(t, state.category.time_limit, self.contest.limit_inclusive):
-                return PastLimit(t, state.category.time_limit)
-            eid = await tx.add_event(
-                at=at, kind="ready", role="participant", actor=user_id, entry=number, value=t,
-                category=state.unit, update_id=update_id,
-            )
-            return ReadyNoted(number, t, eid)
-
     # -- volunteers ----------------------------------------------------------------------------
-
-    async def confirm_stage(
-        self, actor: int, role: str, number: int, stage: int, at: datetime,
-        update_id: int | None,
-    ) -> StageRecorded | Refusal:
-        async with self.store.transaction() as tx:
-            running = await self._running(number, at, escape=True)
-            if isinstance(running, Refusal):
-                return running
-            state, t = running
-            assert state.ledger is not None
-            refused = check_confirmation(state.ledger, stage, t)
-            if refused is not None:
-                return escape_refusal(refused, number)
-            eid = await tx.add_event(
-                at=at, kind="stage", role=role, actor=actor, entry=number, stage=stage,
-                category=state.unit, update_id=update_id,
-            )
-            return StageRecorded(number, stage, t, eid)
-
-    async def solve(
-        self, actor: int, role: str, number: int, typed: int | None, at: datetime,
-        update_id: int | None,
-    ) -> EscapeRecorded | Refusal:
-        async with self.store.transaction() as tx:
-            running = await self._running(number, at, escape=True)
-            if isinstance(running, Refusal):
-                return running
-            state, now_t = running
-            assert state.ledger is not None and self.contest.escape is not None
-            t = typed if typed is not None else now_t
-            if t > self.contest.escape.time_limit:
-                return PastEscapeLimit()
-            if typed is not None and typed > now_t:
-                return InTheFuture(typed)
-            previous = next(
-                (e for e in reversed(await tx.events(entry=number, kinds=["escape"]))), None
-            )
-            ledger = state.ledger
-            if previous is not None:  # a correction: decide without the old solve
-                events = [
-                    e for e in await tx.events(entry=number, kinds=("hint", "solution", "stage"))
-                ]
-                ledger = fold(self.contest.escape, escape_events(events, state.clock))
-            if previous is not None and previous.value == t:
-                return AlreadyRecorded(number, t)
-            refused = check_solve(ledger, t)
-            if refused is not None:
-                return escape_refusal(refused, number)
-            eid = await tx.add_event(
-                at=at, kind="escape", role=role, actor=actor, entry=number,
-                value=t, supersedes=previous.id if previous else None, category=state.unit,
-                update_id=update_id,
-            )
-            return EscapeRecorded(
-                number, t, old=previous.value if previous else None,
-                corrected=previous is not None, event_id=eid,
-            )
 
     async def finish(
         self, actor: int, role: str, number: int, typed: int | None, at: datetime,
@@ -1606,7 +909,7 @@ class ContestDay:
         (``basis``: its event id, 0 for none) or the entry's clock started after the question
         (``asked_at``: a heat of a later round)."""
         async with self.store.transaction() as tx:
-            running = await self._running(number, at)
+            running = await self.running(number, at)
             if isinstance(running, Refusal):
                 return running
             state, now_t = running
@@ -1737,7 +1040,7 @@ class ContestDay:
         on its clock: the next one in a fixed order, or ``puzzle`` when the puzzles are
         played in any order."""
         async with self.store.transaction() as tx:
-            running = await self._running(number, at)
+            running = await self.running(number, at)
             if isinstance(running, Refusal):
                 return running
             state, now_t = running

@@ -38,6 +38,52 @@ class UnknownEntry(Refusal):
 
 
 @dataclass(frozen=True)
+class ClockNotStarted(Refusal):
+    code: ClassVar[str] = "clock_not_started"
+    entry: int
+
+@dataclass(frozen=True)
+class NotEscape(Refusal):
+    code: ClassVar[str] = "not_escape"
+    entry: int
+
+@dataclass(frozen=True)
+class PastLimit(Refusal):
+    code: ClassVar[str] = "past_limit"
+    time: int
+    limit: int
+
+@dataclass(frozen=True)
+class InTheFuture(Refusal):
+    code: ClassVar[str] = "in_the_future"
+    time: int
+
+@dataclass(frozen=True)
+class BeforeRequest(Refusal):
+    """A solve before the pair's last accepted request (at contest time ``time``)."""
+
+    code: ClassVar[str] = "before_request"
+    entry: int
+    time: int
+
+@dataclass(frozen=True)
+class AlreadyRecorded(Refusal):
+    code: ClassVar[str] = "already_recorded"
+    entry: int
+    time: int
+
+@dataclass(frozen=True)
+class AlreadyFinished(Refusal):
+    code: ClassVar[str] = "already_finished"
+    entry: int
+
+@dataclass(frozen=True)
+class EscapeNotOver(Refusal):
+    code: ClassVar[str] = "escape_not_over"
+    entry: int
+
+
+@dataclass(frozen=True)
 class Done:
     """Something was recorded (or already was): the base of what the operations give back."""
 

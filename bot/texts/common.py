@@ -15,71 +15,56 @@ from bot.domain.contest import Category, Contest, Slot
 from bot.domain.ranking import Competitor, Row, ranking_time
 from bot.domain.registration import Ineligible
 from bot.domain.rounds import Heat, heats_by_id, table_number
+from bot.services.access import AccessRefusal
+from bot.services.clocks import ClocksRefusal
 from bot.services.contest_day import (
-    AlreadyFinished,
     AlreadyOutcome,
-    AlreadyPaused,
-    AlreadyRecorded,
     AlreadyRecordedPieces,
-    AlreadySolved,
-    AlreadyStarted,
-    BadCode,
     BeforeEscape,
-    BeforeRequest,
     BeforeSplit,
-    ClockNotStarted,
-    ConfirmationClosed,
-    Cooldown,
-    CooldownPastEnd,
     EntryDisqualified,
-    EscapeNotOver,
-    EscapeOver,
     FinishBeforeSplits,
     HeatNotStarted,
-    HeatRunning,
-    HintTaken,
-    InTheFuture,
-    InviteUsed,
     NoQualifiers,
     NoSplits,
-    NotEscape,
-    NothingToStart,
     NothingToUndo,
     NoTime,
-    NotPaused,
-    NotReached,
-    NotYet,
-    OrganiserInviteUsed,
-    PastEscapeLimit,
-    PastLimit,
     PiecesRange,
     QuestionOutdated,
     ReasonNeeded,
     RoundClosed,
     RoundNotOver,
     RoundsOver,
-    SolutionNeedsHint,
-    SolutionTaken,
     SplitsDone,
-    StageBack,
-    StageInvalid,
-    StagePassed,
-    StageSame,
     UnknownPenalty,
     WhichPuzzle,
 )
-from bot.services.outcomes import Refusal, UnknownEntry
-from bot.services.state import EntryState
+from bot.services.escape import EscapeRefusal
+from bot.services.outcomes import (
+    AlreadyFinished,
+    AlreadyRecorded,
+    BeforeRequest,
+    ClockNotStarted,
+    EscapeNotOver,
+    InTheFuture,
+    NotEscape,
+    PastLimit,
+    Refusal,
+    UnknownEntry,
+)
 from bot.storage.store import Event
 from bot.support.i18n import ntr, tr
+from bot.texts.access import access_refusal
+from bot.texts.clocks import clocks_refusal
+from bot.texts.escape import escape_refusal
+from bot.texts.names import clock_time as clock_time  # re-exported: the texts use them
+from bot.texts.names import day_text as day_text
+from bot.texts.names import heat_by_id
+from bot.texts.names import heat_name as heat_name
+from bot.texts.names import round_name as round_name
 
 MAX_MESSAGE = 4096
 RANKING_NAME = 30  # characters of each name on a ranking's line
-
-
-def clock_time(contest: Contest, moment: datetime) -> str:
-    """A real instant as the hall's wall clock shows it (contest time zone)."""
-    return moment.astimezone(ZoneInfo(contest.timezone)).strftime("%H:%M:%S")
 
 
 def duration_error(lang: str, err: DurationError) -> str:
@@ -140,16 +125,18 @@ def names(names_: Sequence[str]) -> str:
 
 
 def refusal(lang: str, refused: Refusal, contest: Contest) -> str:
-    """One line saying why something was refused."""
-    for words in (_entry_refusal, _request_refusal, _record_refusal, _desk_refusal):
+    """One line saying why something was refused: a feature's own refusals by its texts."""
+    if isinstance(refused, EscapeRefusal):
+        return escape_refusal(lang, refused, contest)
+    if isinstance(refused, ClocksRefusal):
+        return clocks_refusal(lang, refused, contest)
+    if isinstance(refused, AccessRefusal):
+        return access_refusal(lang, refused)
+    for words in (_entry_refusal, _record_refusal, _desk_refusal):
         text = words(lang, refused, contest)
         if text is not None:
             return text
     return tr(lang, "That can't be done now.")
-
-
-def _cooldown_minutes(contest: Contest) -> int:
-    return round(contest.escape.cooldown / 60) if contest.escape else 0
 
 
 def _entry_refusal(lang: str, refused: Refusal, contest: Contest) -> str | None:
@@ -183,53 +170,9 @@ def _entry_refusal(lang: str, refused: Refusal, contest: Contest) -> str | None:
     return None
 
 
-def _request_refusal(lang: str, refused: Refusal, contest: Contest) -> str | None:
-    """Refusals of a pair's request for a hint or a solution."""
-    match refused:
-        case EscapeOver():
-            return tr(lang, "The escape is over: no more hints or solutions.")
-        case StageInvalid():
-            return tr(lang, "There is no such stage: stages go from 1 to {stages}.",
-                      stages=contest.escape.stages if contest.escape else 0)
-        case StagePassed(stage=stage):
-            return tr(lang, "That stage is behind you: you are in stage {stage}.", stage=stage)
-        case HintTaken(stage=stage):
-            return tr(lang, "The hint of stage {stage} was already given.", stage=stage)
-        case SolutionNeedsHint(stage=stage):
-            return tr(lang, "The solution of stage {stage} comes only after its "
-                      "hint.", stage=stage)
-        case SolutionTaken(stage=stage):
-            return tr(lang, "The solution of stage {stage} was already given.", stage=stage)
-        case Cooldown(next_at=next_at, moment=moment):
-            return tr(lang, "Too soon: {minutes} minutes must pass between two requests. You "
-                      "may ask again at {moment} (contest time {at}); I will tell you.",
-                      moment=clock_time(contest, moment) if moment else "-",
-                      at=format_duration(next_at), minutes=_cooldown_minutes(contest))
-        case CooldownPastEnd():
-            return tr(lang, "Too soon, and the escape ends before {minutes} minutes "
-                      "have passed: no more requests are possible.",
-                      minutes=_cooldown_minutes(contest))
-    return None
-
-
 def _record_refusal(lang: str, refused: Refusal, contest: Contest) -> str | None:
     """Refusals of what a volunteer records: a stage, an escape, a finish."""
     match refused:
-        case StageBack(entry=entry, stage=stage):
-            return tr(lang, "Entry {entry} was already confirmed in stage {stage}: a stage "
-                      "can't go back (use /deshacer to correct your own mistake).",
-                      entry=entry, stage=stage)
-        case StageSame(entry=entry, stage=stage):
-            return tr(lang, "Entry {entry} is already confirmed in stage {stage}.",
-                      entry=entry, stage=stage)
-        case AlreadySolved(entry=entry):
-            return tr(lang, "Entry {entry} has already solved the escape.", entry=entry)
-        case ConfirmationClosed():
-            return tr(lang, "Too late to confirm a stage: the escape ended.")
-        case PastEscapeLimit():
-            return tr(lang, "That is past the escape's time limit ({limit}).",
-                      limit=format_duration(contest.escape.time_limit)
-                      if contest.escape else "-")
         case BeforeRequest(entry=entry, time=t):
             return tr(lang, "Entry {entry} asked for help after that moment, at "
                       "{time}: check the time.", entry=entry, time=format_duration(t))
@@ -298,57 +241,23 @@ def _record_refusal(lang: str, refused: Refusal, contest: Contest) -> str | None
 
 
 def _desk_refusal(lang: str, refused: Refusal, contest: Contest) -> str | None:
-    """Refusals of the organisers' clock commands and of the links people open."""
+    """Refusals of the organisers' round commands."""
     match refused:
-        case AlreadyStarted():
-            return tr(lang, "That clock is already running.")
-        case AlreadyPaused():
-            return tr(lang, "The clocks are already paused.")
-        case NotPaused():
-            return tr(lang, "The clocks are not paused.")
-        case BadCode():
-            return tr(lang, "That link is not valid. Ask the organisers for your entry's "
-                      "link.")
-        case InviteUsed():
-            return tr(lang, "That volunteer invitation was already used. Ask an organiser "
-                      "for a new one.")
-        case OrganiserInviteUsed():
-            return tr(lang, "That organiser invitation was already used. Ask an organiser "
-                      "for a new one.")
         case RoundNotOver(heat=heat, waiting=waiting):
             return tr(lang, "{heat} is not over: no result yet for {entries}. Record their "
                       "finish or pieces first (or wait for the time limit).",
-                      heat=_heat_by_id(lang, contest, heat),
+                      heat=heat_by_id(lang, contest, heat),
                       entries=", ".join(f"#{n}" for n in waiting[:20]))
         case RoundClosed(heat=heat):
             return tr(lang, "{heat} is confirmed: its results can't change any more.",
-                      heat=_heat_by_id(lang, contest, heat))
-        case NotYet(heat=heat, day=day, start=None):
-            return tr(lang, "Nothing to start today: {heat} is on {day}. To start it now "
-                      "anyway: /inicio {id}", heat=_heat_by_id(lang, contest, heat),
-                      day=day_text(lang, day), id=heat)
-        case NotYet(heat=heat, day=day, start=datetime() as start):
-            return tr(lang, "Nothing to start now: {heat} starts at {time}. To start it now "
-                      "anyway: /inicio {id}", heat=_heat_by_id(lang, contest, heat),
-                      time=clock_time(contest, start)[:5], id=heat)
-        case HeatRunning(heat=heat, running=running):
-            return tr(lang, "Nothing started: {heat} comes after {running}, which is still "
-                      "being played. To start it now anyway: /inicio {id}",
-                      heat=_heat_by_id(lang, contest, heat),
-                      running=_heat_by_id(lang, contest, running), id=heat)
-        case NotReached(heat=heat):
-            return tr(lang, "{heat} has nobody in it yet: its entrants are known once the round "
-                      "before is confirmed (/confirmar_ronda).",
-                      heat=_heat_by_id(lang, contest, heat))
+                      heat=heat_by_id(lang, contest, heat))
         case HeatNotStarted(heat=heat):
             return tr(lang, "{heat} has not been played: start its clock with /inicio {id} "
-                      "first.", heat=_heat_by_id(lang, contest, heat), id=heat)
+                      "first.", heat=heat_by_id(lang, contest, heat), id=heat)
         case NoQualifiers(heat=heat):
             return tr(lang, "Nobody goes through from {heat} by the contest file's rule "
                       "(advance): check the results, or the rule, before confirming.",
                       heat=_round_by_heat(lang, contest, heat))
-        case NothingToStart():
-            return tr(lang, "Nothing to start: no category or heat is waiting for its clock.")
         case RoundsOver(category=category):
             return tr(lang, "Every round of {category} is already confirmed.",
                       category=category)
@@ -365,23 +274,9 @@ def clock_name(lang: str, contest: Contest, unit_id: str) -> str:
     return category.name if category is not None else unit_id
 
 
-def _heat_by_id(lang: str, contest: Contest, heat_id: str) -> str:
-    heat = heats_by_id(contest.categories).get(heat_id)
-    return heat_name(lang, contest, heat) if heat is not None else heat_id
-
-
 def _round_by_heat(lang: str, contest: Contest, heat_id: str) -> str:
     heat = heats_by_id(contest.categories).get(heat_id)
     return round_name(lang, contest, heat.category, heat.round_index) if heat else heat_id
-
-
-# a weekday and a day in running text ("el sábado 3 de julio", "le samedi 3 juillet")
-_DAY_PATTERNS = {"es": "EEEE d 'de' MMMM"}
-
-
-def day_text(lang: str, day: date) -> str:
-    """"Saturday 3 July" in the reader's language."""
-    return format_date(day, format=_DAY_PATTERNS.get(lang, "EEEE d MMMM"), locale=lang)
 
 
 def date_text(lang: str, day: date) -> str:
@@ -417,17 +312,6 @@ def bot_description(lang: str, contest: Contest, registering: bool) -> str:
 def bot_short_description(lang: str, contest: Contest) -> str:
     """The line on the bot's profile and in shared links (at most 120 characters)."""
     return tr(lang, "Puzzle contest: {name}", name=contest.name)[:120]
-
-
-def round_name(lang: str, contest: Contest, category: Category, index: int) -> str:
-    name = category.rounds[index].name
-    return name.get(lang) or name.get(contest.language) or next(iter(name.values()))
-
-
-def heat_name(lang: str, contest: Contest, heat: Heat) -> str:
-    """"Semi-final", or "Heats 2" when the round has several heats."""
-    name = round_name(lang, contest, heat.category, heat.round_index)
-    return f"{name} {heat.number}" if heat.round.heats > 1 else name
 
 
 def when_text(lang: str, contest: Contest, heat: Heat) -> str:
@@ -493,27 +377,6 @@ def lineup_lines(lang: str, contest: Contest, category: Category, index: int,
         if not numbers:
             lines.append("  " + tr(lang, "No entries."))
     return lines
-
-
-def tickets_report(lang: str, contest: Contest, state: EntryState, now_t: int | None,
-                   next_moment: datetime | None) -> str:
-    assert state.ledger is not None
-    led = state.ledger
-    lines = [
-        tr(lang, "Entry {entry}: {left} tickets left, stage {stage}.", entry=state.entry.number,
-           left=led.tickets_left, stage=led.stage),
-        tr(lang, "Time penalties so far: {penalty}.", penalty=format_duration(led.penalty)),
-    ]
-    if now_t is None:
-        lines.append(tr(lang, "The clock has not started yet."))
-    elif led.over(now_t):
-        lines.append(tr(lang, "The escape is over."))
-    elif led.next_request_at is None or now_t >= led.next_request_at:
-        lines.append(tr(lang, "You may ask for a hint or a solution now."))
-    else:
-        lines.append(tr(lang, "Next request allowed at {moment}.",
-                        moment=clock_time(contest, next_moment) if next_moment else "-"))
-    return "\n".join(lines)
 
 
 def ranking_lines(

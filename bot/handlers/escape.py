@@ -1,0 +1,283 @@
+"""The escape in the chat: a pair's /pista, /solucion (and their stage buttons), /billetes
+and /listo; the volunteers' /etapa and /escape."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.ext import ContextTypes
+
+from bot.domain.clock import format_duration
+from bot.domain.escape import Kind
+from bot.handlers.access import pick_entry
+from bot.handlers.common import (
+    Caller,
+    already_handled,
+    button_moment,
+    caller,
+    language_of,
+    notify_entry,
+    notify_staff,
+    parse_int,
+    recorder,
+    recording,
+    refuse_role,
+    reply,
+    send,
+    show_usage,
+)
+from bot.handlers.jobs import schedule_notice
+from bot.handlers.staff import _refuse, _role, number_and_time
+from bot.services import escape as service
+from bot.services.escape import Cooldown, Granted
+from bot.services.outcomes import EscapeNotOver, PastLimit, Refusal
+from bot.support.i18n import ntr, tr
+from bot.texts.common import clock_time, names, refusal
+from bot.texts.escape import tickets_report
+
+
+async def etapa(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    who = await recorder(update, context, "volunteer")
+    if who is None:
+        return
+    args = list(context.args or [])
+    usage = "/etapa N S"
+    if len(args) != 2 or parse_int(args[0]) is None or parse_int(args[1]) is None:
+        await show_usage(update, who, usage)
+        return
+    number, stage = parse_int(args[0]), parse_int(args[1])
+    assert number is not None and stage is not None
+    async with recording(who.svc):
+        out = await service.confirm_stage(
+            who.svc.day, who.user_id, _role(who), number, stage, who.at, update.update_id
+        )
+        if isinstance(out, Refusal):
+            await _refuse(update, who, out)
+            return
+        await reply(update, tr(who.lang, "Entry {entry} confirmed in stage {stage} at {time}.",
+                               entry=number, stage=stage, time=format_duration(out.time)))
+
+
+async def escape(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    who = await recorder(update, context, "volunteer")
+    if who is None:
+        return
+    parsed = await number_and_time(update, who, list(context.args or []), "/escape N [h:mm:ss]")
+    if parsed is None:
+        return
+    number, typed = parsed
+    async with recording(who.svc):
+        out = await service.solve(
+            who.svc.day, who.user_id, _role(who), number, typed, who.at, update.update_id
+        )
+        if isinstance(out, Refusal):
+            await _refuse(update, who, out)
+            return
+        t = format_duration(out.time)
+        if out.corrected:
+            text = tr(who.lang, "Entry {entry}: escape time corrected from {old} to {time}.",
+                      entry=number, old=format_duration(out.old or 0), time=t)
+        else:
+            text = tr(who.lang, "Entry {entry} solved the escape at {time}: hand over the "
+                      "puzzle.", entry=number, time=t)
+        await reply(update, text)
+        await notify_entry(context, number, lambda lang: tr(
+            lang, "Escape solved at {time}! Now the puzzle: when you finish it, send /listo.",
+            time=t))
+
+
+async def pista(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    await _ask(update, context, Kind.HINT)
+
+
+async def solucion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    await _ask(update, context, Kind.SOLUTION)
+
+
+async def _ask(update: Update, context: ContextTypes.DEFAULT_TYPE, kind: Kind) -> None:
+    who = await caller(update, context)
+    if who is None:
+        return
+    entry, args = await pick_entry(update, who, list(context.args or []), escape_only=True,
+                                   takes_stage=True)
+    if entry is None:
+        return
+    rules = who.svc.contest.escape
+    assert rules is not None
+    if args:
+        stage = parse_int(args[0])
+        if stage is None or not 1 <= stage <= rules.stages or len(args) > 1:
+            await show_usage(update, who, "/{} [{}]".format(
+                "pista" if kind is Kind.HINT else "solucion",
+                tr(who.lang, "stage 1-{stages}", stages=rules.stages)))
+            return
+        await do_request(update, context, who, entry.number, kind, stage)
+        return
+    state = await who.svc.day.state(entry.number)
+    assert state is not None and state.ledger is not None
+    first = state.ledger.stage
+    stamp = int(who.at.timestamp())
+    buttons = [
+        InlineKeyboardButton(
+            tr(who.lang, "Stage {stage}", stage=s),
+            callback_data=f"ask:{kind.value[0]}:{entry.number}:{s}:{stamp}",
+        )
+        for s in range(first, rules.stages + 1)
+    ]
+    rows = [buttons[i:i + 3] for i in range(0, len(buttons), 3)]
+    question = (tr(who.lang, "Hint for which stage?") if kind is Kind.HINT
+                else tr(who.lang, "Solution for which stage?"))
+    await reply(update, question, reply_markup=InlineKeyboardMarkup(rows))
+
+
+async def stage_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    await query.answer()
+    who = await caller(update, context)
+    if who is None:
+        return
+    parts = query.data.split(":")
+    number = parse_int(parts[2]) if len(parts) == 5 else None
+    stage = parse_int(parts[3]) if len(parts) == 5 else None
+    if number is None or stage is None:
+        return  # not a button of ours
+    k = parts[1]
+    if number not in {e.number for e in who.roles.entries}:
+        await refuse_role(update, who, "participant")
+        return
+    kind = Kind.HINT if k == "h" else Kind.SOLUTION
+    # Stamped with the moment the buttons were shown (Telegram's date of that message, i.e.
+    # when the person asked with /pista), never with data from the button itself.
+    at = button_moment(update, context, await who.svc.day.linked_users(number))
+    if at is None:
+        return
+    if query.message is not None:
+        try:
+            await query.edit_message_reply_markup(None)
+        except Exception:  # noqa: BLE001 - the buttons may already be gone; nothing to do
+            pass
+    await do_request(update, context, who, number, kind, stage, at=at)
+
+
+async def do_request(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller, number: int, kind: Kind,
+    stage: int, at: datetime | None = None,
+) -> None:
+    svc = who.svc
+    contest = svc.contest
+    if update.callback_query is None and await already_handled(update, who):
+        return
+    async with recording(svc):
+        out = await service.request(
+            svc.day, who.user_id, number, kind, stage, at or who.at,
+            update.update_id if update.callback_query is None else None,
+        )
+        if isinstance(out, Refusal):
+            await reply(update, refusal(who.lang, out, contest))
+        else:
+            await _granted(update, context, who, out, number, kind, stage, at or who.at)
+    if isinstance(out, Cooldown) and out.moment is not None:
+        schedule_notice(context, number, f"cooldown:{number}:{out.next_at}", out.moment)
+
+
+async def _granted(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller,
+                   out: Granted, number: int, kind: Kind, stage: int, at: datetime) -> None:
+    """What a granted request is answered with, posted in its transaction: the answer, the
+    volunteers' line, the partner's copy."""
+    svc = who.svc
+    contest = svc.contest
+    charge = out.charge
+    state = out.state
+    assert state is not None and state.ledger is not None
+    rules = contest.escape
+    assert rules is not None
+    texts = rules.hints if kind is Kind.HINT else rules.solutions
+    ledger = state.ledger
+
+    def answer(lang: str) -> str:
+        what = (tr(lang, "Hint for stage {stage}", stage=stage) if kind is Kind.HINT
+                else tr(lang, "Solution for stage {stage}", stage=stage))
+        lines = [f"{what} (#{number})."]
+        if stage in texts:
+            lines.append(texts[stage])
+        else:
+            lines.append(tr(lang, "A volunteer is coming to your table."))
+        cost = ntr(lang, "Charged: {n} ticket.", "Charged: {n} tickets.", charge.tickets_used)
+        if charge.tickets_bought:
+            cost += " " + ntr(lang, "Bought with time: {n} ticket, +{penalty}.",
+                              "Bought with time: {n} tickets, +{penalty}.",
+                              charge.tickets_bought, penalty=format_duration(charge.penalty))
+        lines.append(cost)
+        lines.append(tr(lang, "Tickets left: {left}. Penalties so far: {penalty}.",
+                        left=ledger.tickets_left, penalty=format_duration(ledger.penalty)))
+        return "\n".join(lines)
+
+    await reply(update, answer(who.lang))
+    t = state.clock.elapsed(at) or 0
+
+    def staff_line(lang: str) -> str:
+        kind_text = tr(lang, "hint") if kind is Kind.HINT else tr(lang, "solution")
+        return tr(lang, "#{entry} {names}: {kind} stage {stage} at {time} ({clock}). "
+                  "Tickets used {used}, bought {bought}; {left} left.",
+                  entry=number, names=names(state.entry.names), kind=kind_text, stage=stage,
+                  time=format_duration(t), clock=clock_time(contest, at),
+                  used=charge.tickets_used, bought=charge.tickets_bought,
+                  left=state.ledger.tickets_left if state.ledger else 0)
+
+    await notify_staff(context, staff_line)
+    # the partner's phone hears it too
+    for partner in await svc.day.linked_users(number):
+        if partner != who.user_id:
+            await send(context, partner, answer(await language_of(svc, partner)))
+
+
+async def billetes(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    who = await caller(update, context)
+    if who is None:
+        return
+    entry, _ = await pick_entry(update, who, list(context.args or []), escape_only=True)
+    if entry is None:
+        return
+    state = await who.svc.day.state(entry.number)
+    assert state is not None and state.ledger is not None
+    now_t = state.clock.elapsed(who.at)
+    nxt = state.ledger.next_request_at
+    moment = state.clock.instant_at(nxt) if nxt is not None else None
+    await reply(update, tickets_report(who.lang, who.svc.contest, state, now_t, moment))
+
+
+async def listo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    who = await caller(update, context)
+    if who is None:
+        return
+    entry, _ = await pick_entry(update, who, list(context.args or []), escape_only=False)
+    if entry is None:
+        return
+    if await already_handled(update, who):
+        return
+    contest = who.svc.contest
+    async with recording(who.svc):
+        out = await service.ready(who.svc.day, who.user_id, entry.number, who.at,
+                                  update.update_id)
+        if isinstance(out, PastLimit):  # the participants' answer, not the volunteers'
+            await reply(update, tr(who.lang, "Time is up ({limit}): hands off the puzzle. A "
+                                   "volunteer will count your pieces.",
+                                   limit=format_duration(out.limit)))
+            return
+        if isinstance(out, EscapeNotOver):  # the participants' answer, not the volunteers'
+            await reply(update, tr(who.lang, "Your escape is not over yet: when you solve it, "
+                                   "call a volunteer, who records it. Then the puzzle!"))
+            return
+        if isinstance(out, Refusal):
+            await reply(update, refusal(who.lang, out, contest))
+            return
+        t = out.time
+        await reply(update, tr(who.lang, "Noted: finished at {time} ({clock}). A volunteer is "
+                               "coming to check.", time=format_duration(t),
+                               clock=clock_time(contest, who.at)))
+        await notify_staff(context, lambda lang: tr(
+            lang, "FINISHED? #{entry} {names} says done at {time} ({clock}): go and check, "
+            "then /fin {entry}.", entry=entry.number, names=names(entry.names),
+            time=format_duration(t), clock=clock_time(contest, who.at)))
