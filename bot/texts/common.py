@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date, datetime
 from functools import cache
@@ -14,7 +14,7 @@ from bot.domain.clock import DurationError, format_duration
 from bot.domain.contest import Category, Contest, Slot
 from bot.domain.ranking import Competitor, Row, ranking_time
 from bot.domain.registration import Ineligible
-from bot.domain.rounds import Heat, heats_by_id, table_number
+from bot.domain.rounds import heats_by_id
 from bot.services.contest_day import (
     AlreadyFinished,
     AlreadyOutcome,
@@ -35,12 +35,10 @@ from bot.services.contest_day import (
     EscapeNotOver,
     EscapeOver,
     FinishBeforeSplits,
-    HeatNotStarted,
     HeatRunning,
     HintTaken,
     InTheFuture,
     InviteUsed,
-    NoQualifiers,
     NoSplits,
     NotEscape,
     NothingToStart,
@@ -56,8 +54,6 @@ from bot.services.contest_day import (
     QuestionOutdated,
     ReasonNeeded,
     RoundClosed,
-    RoundNotOver,
-    RoundsOver,
     SolutionNeedsHint,
     SolutionTaken,
     SplitsDone,
@@ -69,17 +65,17 @@ from bot.services.contest_day import (
     WhichPuzzle,
 )
 from bot.services.outcomes import Refusal, UnknownEntry
+from bot.services.rounds import HeatNotStarted, NoQualifiers, RoundNotOver, RoundsOver
 from bot.services.state import EntryState
 from bot.storage.store import Event
 from bot.support.i18n import ntr, tr
+from bot.texts.basics import clock_time as clock_time
+from bot.texts.basics import day_text as day_text
+from bot.texts.basics import names as names
+from bot.texts.rounds import heat_name, round_name, rounds_refusal
 
 MAX_MESSAGE = 4096
 RANKING_NAME = 30  # characters of each name on a ranking's line
-
-
-def clock_time(contest: Contest, moment: datetime) -> str:
-    """A real instant as the hall's wall clock shows it (contest time zone)."""
-    return moment.astimezone(ZoneInfo(contest.timezone)).strftime("%H:%M:%S")
 
 
 def duration_error(lang: str, err: DurationError) -> str:
@@ -133,10 +129,6 @@ def _between(lang: str) -> str | None:
     if template.startswith("\0L") and template.endswith("\0V") and template.count("\0") == 2:
         return template[2:-2]
     return None
-
-
-def names(names_: Sequence[str]) -> str:
-    return " / ".join(names_) if names_ else "-"
 
 
 def refusal(lang: str, refused: Refusal, contest: Contest) -> str:
@@ -315,43 +307,11 @@ def _desk_refusal(lang: str, refused: Refusal, contest: Contest) -> str | None:
         case OrganiserInviteUsed():
             return tr(lang, "That organiser invitation was already used. Ask an organiser "
                       "for a new one.")
-        case RoundNotOver(heat=heat, waiting=waiting):
-            return tr(lang, "{heat} is not over: no result yet for {entries}. Record their "
-                      "finish or pieces first (or wait for the time limit).",
-                      heat=_heat_by_id(lang, contest, heat),
-                      entries=", ".join(f"#{n}" for n in waiting[:20]))
-        case RoundClosed(heat=heat):
-            return tr(lang, "{heat} is confirmed: its results can't change any more.",
-                      heat=_heat_by_id(lang, contest, heat))
-        case NotYet(heat=heat, day=day, start=None):
-            return tr(lang, "Nothing to start today: {heat} is on {day}. To start it now "
-                      "anyway: /inicio {id}", heat=_heat_by_id(lang, contest, heat),
-                      day=day_text(lang, day), id=heat)
-        case NotYet(heat=heat, day=day, start=datetime() as start):
-            return tr(lang, "Nothing to start now: {heat} starts at {time}. To start it now "
-                      "anyway: /inicio {id}", heat=_heat_by_id(lang, contest, heat),
-                      time=clock_time(contest, start)[:5], id=heat)
-        case HeatRunning(heat=heat, running=running):
-            return tr(lang, "Nothing started: {heat} comes after {running}, which is still "
-                      "being played. To start it now anyway: /inicio {id}",
-                      heat=_heat_by_id(lang, contest, heat),
-                      running=_heat_by_id(lang, contest, running), id=heat)
-        case NotReached(heat=heat):
-            return tr(lang, "{heat} has nobody in it yet: its entrants are known once the round "
-                      "before is confirmed (/confirmar_ronda).",
-                      heat=_heat_by_id(lang, contest, heat))
-        case HeatNotStarted(heat=heat):
-            return tr(lang, "{heat} has not been played: start its clock with /inicio {id} "
-                      "first.", heat=_heat_by_id(lang, contest, heat), id=heat)
-        case NoQualifiers(heat=heat):
-            return tr(lang, "Nobody goes through from {heat} by the contest file's rule "
-                      "(advance): check the results, or the rule, before confirming.",
-                      heat=_round_by_heat(lang, contest, heat))
         case NothingToStart():
             return tr(lang, "Nothing to start: no category or heat is waiting for its clock.")
-        case RoundsOver(category=category):
-            return tr(lang, "Every round of {category} is already confirmed.",
-                      category=category)
+        case (RoundNotOver() | RoundClosed() | NotYet() | HeatRunning() | NotReached()
+              | HeatNotStarted() | NoQualifiers() | RoundsOver()):
+            return rounds_refusal(lang, refused, contest)
     return None
 
 
@@ -363,25 +323,6 @@ def clock_name(lang: str, contest: Contest, unit_id: str) -> str:
         return f"{heat_name(lang, contest, heat)} ({heat.category.name})"
     category = contest.category(unit_id)
     return category.name if category is not None else unit_id
-
-
-def _heat_by_id(lang: str, contest: Contest, heat_id: str) -> str:
-    heat = heats_by_id(contest.categories).get(heat_id)
-    return heat_name(lang, contest, heat) if heat is not None else heat_id
-
-
-def _round_by_heat(lang: str, contest: Contest, heat_id: str) -> str:
-    heat = heats_by_id(contest.categories).get(heat_id)
-    return round_name(lang, contest, heat.category, heat.round_index) if heat else heat_id
-
-
-# a weekday and a day in running text ("el sábado 3 de julio", "le samedi 3 juillet")
-_DAY_PATTERNS = {"es": "EEEE d 'de' MMMM"}
-
-
-def day_text(lang: str, day: date) -> str:
-    """"Saturday 3 July" in the reader's language."""
-    return format_date(day, format=_DAY_PATTERNS.get(lang, "EEEE d MMMM"), locale=lang)
 
 
 def date_text(lang: str, day: date) -> str:
@@ -417,82 +358,6 @@ def bot_description(lang: str, contest: Contest, registering: bool) -> str:
 def bot_short_description(lang: str, contest: Contest) -> str:
     """The line on the bot's profile and in shared links (at most 120 characters)."""
     return tr(lang, "Puzzle contest: {name}", name=contest.name)[:120]
-
-
-def round_name(lang: str, contest: Contest, category: Category, index: int) -> str:
-    name = category.rounds[index].name
-    return name.get(lang) or name.get(contest.language) or next(iter(name.values()))
-
-
-def heat_name(lang: str, contest: Contest, heat: Heat) -> str:
-    """"Semi-final", or "Heats 2" when the round has several heats."""
-    name = round_name(lang, contest, heat.category, heat.round_index)
-    return f"{name} {heat.number}" if heat.round.heats > 1 else name
-
-
-def when_text(lang: str, contest: Contest, heat: Heat) -> str:
-    """"Saturday 3 July at 10:00", and the heat's own venue when it has one."""
-    when = heat.round.when(heat.number)
-    text = day_text(lang, when.date) if when.start is None else tr(
-        lang, "{day} at {time}", day=day_text(lang, when.date),
-        time=clock_time(contest, when.start)[:5])
-    return f"{text}, {when.venue}" if when.venue else text
-
-
-def qualified_text(lang: str, contest: Contest, number: int, heat: Heat, table: int) -> str:
-    return tr(lang, "Entry #{entry} goes through to {round} ({category}): {when}, table "
-              "{table}. Well done!", entry=number, round=heat_name(lang, contest, heat),
-              category=heat.category.name, when=when_text(lang, contest, heat), table=table)
-
-
-def plays_text(lang: str, contest: Contest, number: int, heat: Heat, table: int) -> str:
-    return tr(lang, "Entry #{entry} plays {round} ({category}): {when}, table {table}.",
-              entry=number, round=heat_name(lang, contest, heat), category=heat.category.name,
-              when=when_text(lang, contest, heat), table=table)
-
-
-def out_text(lang: str, contest: Contest, number: int, category: Category, index: int,
-             row: Row | None, played: bool = False) -> str:
-    """To an entry that did not go through to the next round (``played``: its place there
-    is not at hand, as for /series)."""
-    name = round_name(lang, contest, category, index)
-    if played and index == len(category.rounds) - 1:
-        return tr(lang, "Entry #{entry}: {round} of {category} is over; its results are "
-                  "final.", entry=number, round=name, category=category.name)
-    if played:
-        return tr(lang, "Entry #{entry} did not go through after {round} of {category}. "
-                  "Thank you for taking part!", entry=number, round=name,
-                  category=category.name)
-    if row is None or row.position is None:
-        return tr(lang, "Entry #{entry}: {round} of {category} is over, and it has no result "
-                  "in it. Thank you for taking part!", entry=number, round=name,
-                  category=category.name)
-    return tr(lang, "Entry #{entry}: {round} of {category} is over. Place {position} in it; "
-              "not enough to go through this time. Thank you for taking part!", entry=number,
-              round=name, category=category.name, position=row.position)
-
-
-def final_place_text(lang: str, category: Category, number: int, row: Row) -> str:
-    text = tr(lang, "Entry #{entry}: final classification of {category}: place {position}.",
-              entry=number, category=category.name, position=row.position)
-    return text + (f" {row.prize}" if row.prize else "")
-
-
-def lineup_lines(lang: str, contest: Contest, category: Category, index: int,
-                 heats: Sequence[Sequence[int]], who: Mapping[int, Sequence[str]]) -> list[str]:
-    """The heats of a round, each entry with its table."""
-    lines = []
-    for h, numbers in enumerate(heats, 1):
-        heat = Heat(category, index, h)
-        lines.append(tr(lang, "{heat} ({when}):", heat=heat_name(lang, contest, heat),
-                        when=when_text(lang, contest, heat)))
-        for i, n in enumerate(numbers):
-            lines.append(tr(lang, "  table {table}: #{entry} {names}",
-                            table=table_number(i, heat.round.per_table), entry=n,
-                            names=names(who.get(n, ()))))
-        if not numbers:
-            lines.append("  " + tr(lang, "No entries."))
-    return lines
 
 
 def tickets_report(lang: str, contest: Contest, state: EntryState, now_t: int | None,
