@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from bot.services import rounds
 from bot.services.csvio import result_rows
 from tests.fakebot import Harness, Person
 from tests.test_rounds import BOSS, CONTEST, DAY1, TZ, VIC, open_day, play_heats, said
@@ -41,7 +42,7 @@ venue = "Hall B"
 
 
 async def started(h: Harness) -> list[str]:
-    return [u.id for u in await h.services.day.current_units()
+    return [u.id for u in await rounds.current_units(h.services.day)
             if (await h.services.day.clock(u.id)).started is not None]
 
 

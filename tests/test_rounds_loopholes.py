@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from bot.services import rounds
 from bot.services.csvio import import_entries, read_entries
 from bot.services.registrations import Registrations
 from tests.fakebot import Harness
@@ -35,7 +36,7 @@ async def heats(h: Harness) -> None:
 async def heats_ranking(h: Harness) -> list[Any]:
     cat = h.services.contest.categories[0]
     return [(r.position, r.number, r.time)
-            for r in (await h.services.day.round_ranking(cat, 0))[1]]
+            for r in (await rounds.round_ranking(h.services.day, cat, 0))[1]]
 
 
 async def test_nothing_changes_a_confirmed_rounds_results(tmp_path: Path) -> None:

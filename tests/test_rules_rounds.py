@@ -15,8 +15,15 @@ import pytest
 from bot.domain.contest import Advancement, Category, ExtraPrize, Round, Slot
 from bot.domain.ranking import Competitor, Row, rank
 from bot.domain.rounds import (
+    AllConfirmed,
+    Confirmable,
     Heat,
+    NobodyThrough,
+    NotPlayed,
+    PlayedHeat,
+    StillPlayed,
     classification,
+    confirm_verdict,
     draw,
     heat_id,
     heats_by_id,
@@ -356,6 +363,46 @@ def test_the_rules_together_in_order() -> None:
 
 
 # -- the classification over rounds ---------------------------------------------------------
+
+
+# -- confirming a round ----------------------------------------------------------------------
+
+
+def verdict(*heats: tuple[Sequence[Competitor], bool, int | None], round_index: int = 0,
+            confirmed: bool = False, category: Category = PAIRS) -> object:
+    rows = heat_rankings(category, round_index, *(c for c, _, _ in heats))
+    played = [PlayedHeat(r, started, elapsed)
+              for r, (_, started, elapsed) in zip(rows, heats, strict=True)]
+    return confirm_verdict(category, round_index, confirmed, played,
+                           merged(category, round_index, rows), lambda n: None)
+
+
+def test_confirming_a_round_already_confirmed() -> None:
+    assert verdict(([done(1, 100)], True, 200), confirmed=True) == AllConfirmed()
+
+
+def test_confirming_needs_every_heat_with_entrants_played() -> None:
+    # heat 2 has entrants and no clock; an empty heat 3 never needs one
+    assert verdict(([done(1, 100)], True, 200), ([nothing(2)], False, None),
+                   ([], False, None)) == NotPlayed(2)
+
+
+def test_confirming_waits_for_a_heat_still_played() -> None:
+    # heats' limit 3600: #2 and #3 have no result and time is left; at the limit it is over
+    still = ([done(1, 100), nothing(2), nothing(3)], True, 3599)
+    assert verdict(still, ([done(4, 100)], True, 3599)) == StillPlayed(1, (2, 3))
+    over = ([done(1, 100), nothing(2)], True, 3600)
+    heats = verdict(over, ([done(4, 100)], True, 3600), ([done(5, 90)], True, 3600))
+    assert heats == Confirmable((5, 1, 4), ([5, 1, 4],))  # per_heat 2: all who finished
+
+
+def test_confirming_a_round_nobody_goes_through() -> None:
+    assert verdict(([nothing(1)], True, 3600), ([], True, 3600),
+                   ([], False, None)) == NobodyThrough()
+
+
+def test_confirming_the_last_round_seats_nobody() -> None:
+    assert verdict(([done(1, 100)], True, 200), round_index=2) == Confirmable((), ())
 
 
 def three_rounds(final: Sequence[Competitor]) -> list[tuple[list[Competitor], set[int]]]:

@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bot.domain.ranking import Competitor, ages_fit, rank, separate
+from bot.services import rounds
 from bot.services.contest_file import ContestFileError, parse_contest
 from bot.services.csvio import import_entries, read_entries, result_rows
 from tests.fakebot import Harness, Person, staff
@@ -163,7 +164,7 @@ async def test_a_separate_ranking_pools_the_prizes_of_a_shared_place_when_the_co
         at = T0 + timedelta(minutes=59)
         for n, t in ((1, "0:40:00"), (2, "0:45:00"), (5, "0:45:00")):
             await h.send(VIC, f"/fin {n} {t}", at)
-        separate_rankings = await svc.day.separate_rankings(svc.contest.categories[0])
+        separate_rankings = await rounds.separate_rankings(svc.day, svc.contest.categories[0])
         prizes = {sr.id: [(r.number, r.position, r.prize) for r in rows]
                   for sr, rows in separate_rankings}
         # 2 and 5 share the residents' 1st place, taking up places 1 and 2: both prizes

@@ -320,6 +320,81 @@ def qualifiers(rule: Advancement, heats: Sequence[Sequence[Row]], ranking: Seque
     return [r.number for r in ranked if r.number in chosen]
 
 
+# -- confirming a round ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayedHeat:
+    """A heat of the round to confirm: its ranking, whether its clock started, and its
+    contest time now (None: not started)."""
+
+    rows: Sequence[Row]
+    started: bool
+    elapsed: int | None
+
+
+@dataclass(frozen=True)
+class AllConfirmed:
+    """Every round of the category is already confirmed."""
+
+
+@dataclass(frozen=True)
+class NotPlayed:
+    """Heat ``heat`` (1-based) has entrants but its clock never started."""
+
+    heat: int
+
+
+@dataclass(frozen=True)
+class StillPlayed:
+    """Heat ``heat`` (1-based) is still being played: ``waiting`` have no result yet."""
+
+    heat: int
+    waiting: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class NobodyThrough:
+    """The round's advancement rule lets nobody through."""
+
+
+@dataclass(frozen=True)
+class Confirmable:
+    """The round may be confirmed: ``qualifiers`` (best first) seated in the next round's
+    ``heats`` (both empty after the last round)."""
+
+    qualifiers: tuple[int, ...]
+    heats: tuple[list[int], ...]
+
+
+RoundVerdict = AllConfirmed | NotPlayed | StillPlayed | NobodyThrough | Confirmable
+
+
+def confirm_verdict(category: Category, round_index: int, confirmed: bool,
+                    heats: Sequence[PlayedHeat], ranking: Sequence[Row],
+                    group_of: Callable[[int], str | None]) -> RoundVerdict:
+    """Whether the category's round ``round_index`` (``confirmed``: already) may be confirmed
+    final: each heat with entrants was played and is over (time up, or a result for each
+    entrant), and its rule (``advance``) lets someone through to the next round."""
+    if confirmed:
+        return AllConfirmed()
+    for h, played in enumerate(heats, 1):
+        if played.rows and not played.started:
+            return NotPlayed(h)
+        waiting = tuple(r.number for r in played.rows
+                        if r.position is None and r.competitor.outcome is None)
+        if waiting and not heat_over(played.rows, played.elapsed,
+                                     Heat(category, round_index, h).play.time_limit):
+            return StillPlayed(h, waiting)
+    rule = category.rounds[round_index].advance
+    if rule is None:
+        return Confirmable((), ())
+    chosen = qualifiers(rule, [p.rows for p in heats], ranking, group_of)
+    if not chosen:
+        return NobodyThrough()
+    return Confirmable(tuple(chosen), tuple(seat(category, round_index + 1, chosen)))
+
+
 def classification(category: Category, rounds: Sequence[tuple[Sequence[Competitor], set[int]]],
                    limit_inclusive: bool = True, penalised_finish_counts: bool = True,
                    tie_break: str = "shared", shared_prizes: str = "each",

@@ -28,9 +28,11 @@ from bot.handlers.common import (
 )
 from bot.handlers.registration import registration_job, schedule_lapses
 from bot.services import clocks as clock_ops
+from bot.services.rounds import unit, units
 from bot.support.i18n import tr
 from bot.support.wallclock import CLOCK
-from bot.texts.common import clock_time, heat_name, names
+from bot.texts.common import clock_time, names
+from bot.texts.rounds import heat_name
 
 log = logging.getLogger(__name__)
 
@@ -167,7 +169,7 @@ async def alert_moments(svc: Any) -> list[tuple[str, datetime, dict[str, Any]]]:
     now = CLOCK.now()
     out: list[tuple[str, datetime, dict[str, Any]]] = []
     running = False
-    for cat in await svc.day.units():  # the categories, and the heats of their rounds
+    for cat in await units(svc.day):  # the categories, and the heats of their rounds
         clock = await svc.day.clock(cat.id)
         if clock.started is None:
             continue
@@ -198,7 +200,7 @@ async def alert_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
     svc = services(context)
     name = str(data["name"])
     contest = svc.contest
-    category = await svc.day.unit(str(data.get("category", "")))
+    category = await unit(svc.day, str(data.get("category", "")))
     heat = svc.day.heats.get(category.id) if category is not None else None
 
     def text(lang: str) -> str:

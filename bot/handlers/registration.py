@@ -95,16 +95,15 @@ from bot.support.wallclock import CLOCK
 from bot.texts.common import (
     date_text,
     displaced_note,
-    heat_name,
     ineligible_text,
     labelled,
     lost_place_text,
     moment_text,
     names,
-    round_name,
     slot_text,
     waiting_move_text,
 )
+from bot.texts.rounds import heat_name, round_name
 
 CATEGORY, NAME, BIRTH, QUESTION, MORE, MEAL_ADULTS, MEAL_CHILDREN, CONFIRM = (
     "category", "name", "birth", "question", "more", "meal_adults", "meal_children", "confirm",

@@ -27,16 +27,16 @@ from bot.handlers.common import (
 from bot.handlers.jobs import schedule_contest_jobs
 from bot.handlers.staff import number_and_time
 from bot.services.outcomes import Refusal
+from bot.services.rounds import confirm_round, table_of
 from bot.services.tables import round_sheets, tables_pdf
 from bot.support.i18n import tr
-from bot.texts.common import (
+from bot.texts.common import ranking_lines, refusal
+from bot.texts.rounds import (
     final_place_text,
     lineup_lines,
     out_text,
     plays_text,
     qualified_text,
-    ranking_lines,
-    refusal,
     round_name,
 )
 
@@ -72,7 +72,8 @@ async def confirmar_ronda(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     svc = who.svc
     contest = svc.contest
     async with recording(svc):
-        out = await svc.day.confirm_round(who.user_id, category, who.at, update.update_id)
+        out = await confirm_round(svc.day, who.user_id, category, who.at,
+                                  update.update_id)
         if isinstance(out, Refusal):
             await reply(update, refusal(who.lang, out, contest))
             return
@@ -134,7 +135,7 @@ async def series(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         for entry in followed:
             category = contest.category(entry.category)
             heat = await svc.day.heat_of(entry.number, category) if category else None
-            table = await svc.day.table_of(entry.number, heat) if heat else None
+            table = await table_of(svc.day, entry.number, heat) if heat else None
             if heat is None or table is None or category is None:
                 continue
             if await svc.day.confirmed_rounds(category) > heat.round_index:

@@ -34,20 +34,20 @@ from bot.handlers.jobs import schedule_contest_jobs
 from bot.services.contest_day import FinishRecorded, FinishToConfirm
 from bot.services.outcomes import Refusal, UnknownEntry
 from bot.services.picture import ranking_png
+from bot.services.rounds import round_ranking, separate_rankings, unit
 from bot.services.state import moment_seconds
 from bot.support.i18n import tr
 from bot.texts.common import (
     duration_error,
     event_name,
-    heat_name,
     history_lines,
     outcome_text,
     penalty_name,
     ranking_lines,
     refusal,
     result_detail,
-    round_name,
 )
+from bot.texts.rounds import heat_name, round_name
 
 MAX_PENALTIES = 99  # penalties recorded by one /penalizacion
 
@@ -385,13 +385,13 @@ async def clasificacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     if args and args[0].lower() in who.svc.day.rounds and len(args) == 1 and not picture:
         category, index = who.svc.day.rounds[args[0].lower()]
         title = f"{category.name} — {round_name(who.lang, contest, category, index)}"
-        _, rows = await who.svc.day.round_ranking(category, index)
+        _, rows = await round_ranking(who.svc.day, category, index)
         await reply(update, "\n".join(ranking_lines(
             who.lang, contest, Heat(category, index, 1).play, rows,
             tr(who.lang, "{category} - ranking", category=title))))
         return
     if args:
-        cat = await who.svc.day.unit(args[0].lower()) or contest.category(args[0].lower())
+        cat = await unit(who.svc.day, args[0].lower()) or contest.category(args[0].lower())
         if cat is None or len(args) > 1:
             await reply(update, tr(who.lang, "Unknown category. Categories: {ids}",
                                    ids=", ".join([c.id for c in contest.categories]
@@ -432,7 +432,7 @@ async def clasificacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
 async def separate_lines(who: Caller, category: Category) -> list[str]:
     """The category's rankings of their own (under 18s...), each after a blank line."""
     lines: list[str] = []
-    for sr, rows in await who.svc.day.separate_rankings(category):
+    for sr, rows in await separate_rankings(who.svc.day, category):
         name = sr.name.get(who.lang) or sr.name.get(who.svc.contest.language) or sr.id
         title = tr(who.lang, "{category} - ranking", category=f"{category.name} — {name}")
         lines += [""] + ranking_lines(who.lang, who.svc.contest, category, rows, title)

@@ -25,7 +25,7 @@ from bot.domain.events import (
     ROUND_KINDS,
     VOLUNTEER_KINDS,
 )
-from bot.domain.ranking import Competitor, Row, ages_fit, rank, separate
+from bot.domain.ranking import Competitor, Row, ages_fit, rank
 from bot.domain.registration import Place, Status, clean_note
 from bot.domain.rounds import (
     Disqualified,
@@ -33,12 +33,9 @@ from bot.domain.rounds import (
     SplitsMissing,
     classification,
     finish_refused,
-    heat_over,
     heats_by_id,
     merged,
-    qualifiers,
     seat,
-    table_number,
 )
 from bot.services.outcomes import (
     AlreadyFinished,
@@ -221,44 +218,11 @@ class AlreadyOutcome(Refusal):
 
 
 @dataclass(frozen=True)
-class RoundNotOver(Refusal):
-    """A heat still running, with entries that have no result yet."""
-
-    code: ClassVar[str] = "round_not_over"
-    heat: str
-    waiting: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class HeatNotStarted(Refusal):
-    """A round can't be confirmed before each of its heats was played."""
-
-    code: ClassVar[str] = "heat_not_started"
-    heat: str
-
-
-@dataclass(frozen=True)
-class NoQualifiers(Refusal):
-    """The round's advancement rule lets nobody through: the next round would be empty."""
-
-    code: ClassVar[str] = "no_qualifiers"
-    heat: str
-
-
-@dataclass(frozen=True)
 class RoundClosed(Refusal):
     """A result of a round the organiser already confirmed: it can't change any more."""
 
     code: ClassVar[str] = "round_closed"
     heat: str
-
-
-@dataclass(frozen=True)
-class RoundsOver(Refusal):
-    """Every round of the category is already confirmed."""
-
-    code: ClassVar[str] = "rounds_over"
-    category: str
 
 
 @dataclass(frozen=True)
@@ -356,19 +320,6 @@ def pieces_left(state: EntryState) -> int:
 def round_ref(category: Category, round_index: int) -> str:
     """What the confirmation of a round is recorded under."""
     return f"{category.id}/{category.rounds[round_index].id}"
-
-
-@dataclass(frozen=True)
-class RoundConfirmed(Done):
-    """A round confirmed final: ``qualifiers`` (best first) make up the next round's
-    ``heats`` (empty after the last round)."""
-
-    category: Category
-    round_index: int
-    qualifiers: tuple[int, ...]
-    ranking: tuple[Row, ...]
-    heats: tuple[list[int], ...]
-    event_id: int | None = None
 
 
 def in_ranking(contest: Contest, sr: SeparateRanking, entry: Entry) -> bool:
@@ -585,44 +536,11 @@ class ContestDay:
                     return Heat(category, r, h)
         return None
 
-    async def table_of(self, number: int, heat: Heat) -> int | None:
-        """The entry's table in its heat (1: the front, where the best seed sits)."""
-        lineup = await self.lineups(heat.category)
-        numbers = lineup[heat.round_index][heat.number - 1]
-        return table_number(numbers.index(number), heat.round.per_table) \
-            if number in numbers else None
-
     async def confirmed_rounds(self, category: Category) -> int:
         """How many of the category's rounds the organiser confirmed as final."""
         return len(await self.lineups(category)) - 1 + int(
             await self.store.has_ref("round_final", round_ref(category,
                                                               len(category.rounds) - 1)))
-
-    async def units(self, latest_only: bool = False) -> list[Category]:
-        """What has a clock: each category without rounds, and each heat of a round reached
-        (as a category of its own: its pieces and limit); ``latest_only``: only the heats of
-        the latest round each category reached (what the projector shows)."""
-        out: list[Category] = []
-        for c in self.contest.categories:
-            if not c.rounds:
-                out.append(c)
-                continue
-            lineup = await self.lineups(c)
-            first = len(lineup) - 1 if latest_only else 0
-            for r in range(first, len(lineup)):
-                out.extend(Heat(c, r, h).play for h in range(1, len(lineup[r]) + 1))
-        return out
-
-    async def current_units(self) -> list[Category]:
-        return await self.units(latest_only=True)
-
-    async def unit(self, unit_id: str) -> Category | None:
-        """A category without rounds, or a heat, by id."""
-        heat = self.heats.get(unit_id)
-        if heat is not None:
-            return heat.play
-        category = self.contest.category(unit_id)
-        return category if category is not None and not category.rounds else None
 
     async def _round_states(self, heat: Heat, entries: list[Entry]) -> list[EntryState]:
         """The results of ``entries`` in ``heat`` (from the events tagged with it)."""
@@ -667,14 +585,6 @@ class ContestDay:
         return rank(heat.play, await self._competitors(heat), self.contest.limit_inclusive,
                     self.contest.penalised_finish_counts, self.contest.tie_break)
 
-    async def round_ranking(self, category: Category, round_index: int
-                            ) -> tuple[list[list[Row]], list[Row]]:
-        """A round's ranking in each heat, and over all its heats."""
-        heats = [await self.heat_ranking(Heat(category, round_index, h))
-                 for h in range(1, category.rounds[round_index].heats + 1)]
-        return heats, merged(category, round_index, heats, self.contest.limit_inclusive,
-                             self.contest.penalised_finish_counts, self.contest.tie_break)
-
     async def classification(self, category: Category) -> list[Row]:
         """The category's classification over its rounds (see ``bot.domain.rounds``)."""
         lineup = await self.lineups(category)
@@ -688,65 +598,6 @@ class ContestDay:
                               self.contest.penalised_finish_counts, self.contest.tie_break,
                               self.contest.shared_prizes,
                               final=await self.confirmed_rounds(category) >= len(lineup))
-
-    async def separate_rankings(self, category: Category
-                                ) -> list[tuple[SeparateRanking, list[Row]]]:
-        """The category's rankings of their own (under 18s, residents): its ranking (its
-        classification, with rounds) among the entries each one takes."""
-        if not category.separate:
-            return []
-        rows = await self.ranking(category)
-        entries = {e.number: e for e in await self.store.entries(category.id)}
-        out = []
-        for sr in category.separate:
-
-            def keep(number: int, sr: SeparateRanking = sr) -> bool:
-                entry = entries.get(number)
-                return entry is not None and in_ranking(self.contest, sr, entry)
-
-            out.append((sr, separate(rows, keep, sr.prizes, self.contest.shared_prizes)))
-        return out
-
-    async def confirm_round(self, organiser: int, category: Category, at: datetime,
-                            update_id: int | None) -> RoundConfirmed | Refusal:
-        """The organiser says the category's current round is final: its qualifiers are
-        recorded (best first), and they make up the next round's heats."""
-        async with self.store.transaction() as tx:
-            lineup = await self.lineups(category)
-            index = len(lineup) - 1
-            if await tx.has_ref("round_final", round_ref(category, index)):
-                return RoundsOver(category.id)
-            heats, ranking = await self.round_ranking(category, index)
-            for h, rows in enumerate(heats, 1):
-                heat = Heat(category, index, h)
-                clock = await self.clock(heat.id)
-                if rows and clock.started is None:
-                    return HeatNotStarted(heat.id)
-                waiting = tuple(r.number for r in rows
-                                if r.position is None and r.competitor.outcome is None)
-                if waiting and not heat_over(rows, clock.elapsed(at), heat.play.time_limit):
-                    return RoundNotOver(heat.id, waiting)
-            rule = category.rounds[index].advance
-            chosen: list[int] = []
-            if rule is not None:
-                by = rule.by
-                entries = {e.number: e for e in await self.store.entries(category.id)}
-
-                def group_of(number: int) -> str | None:
-                    e = entries.get(number)
-                    return e.answer(by) if e is not None and by is not None else None
-
-                chosen = qualifiers(rule, heats, ranking, group_of)
-                if not chosen:
-                    return NoQualifiers(Heat(category, index, 1).id)
-            await tx.add_event(
-                at=at, kind="round_final", role="organiser", actor=organiser,
-                ref=round_ref(category, index), data={"qualifiers": chosen},
-                update_id=update_id,
-            )
-            return RoundConfirmed(category, index, tuple(chosen), tuple(ranking),
-                                  tuple(seat(category, index + 1, chosen))
-                                  if rule is not None else ())
 
     async def states(self, category: Category, at: datetime | None = None) -> list[EntryState]:
         """The entries holding a place in a category (at ``at``; default now), with their

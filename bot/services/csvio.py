@@ -31,6 +31,7 @@ from bot.domain.rounds import Heat
 from bot.services.contest_day import ContestDay
 from bot.services.outcomes import new_code
 from bot.services.registrations import Registrations
+from bot.services.rounds import round_ranking, separate_rankings
 from bot.storage.store import Entry, Store, to_ts
 from bot.support.i18n import tr
 from bot.support.wallclock import CLOCK
@@ -660,11 +661,11 @@ async def result_rows(contest: Contest, day: ContestDay, category: str | None = 
     for cat in cats:
         extras = {x.id: x.name for x in cat.extra_prizes}
         pieces_in = {r.id: r.pieces for r in cat.rounds}
-        ranking = (await day.round_ranking(*whole))[1] if whole is not None else \
+        ranking = (await round_ranking(day, *whole))[1] if whole is not None else \
             await day.ranking(cat, at)
         others: dict[int, list[str]] = {}  # "u18 2 (Best young puzzler)"
         if heat is None:
-            for sr, sub in await day.separate_rankings(cat):
+            for sr, sub in await separate_rankings(day, cat):
                 for r in sub:
                     if r.position is not None:
                         others.setdefault(r.number, []).append(

@@ -24,7 +24,8 @@ from bot.services.contest_day import ContestDay
 from bot.services.fonts import find_fonts
 from bot.services.state import shown_answers
 from bot.support.i18n import tr
-from bot.texts.common import heat_name, names, when_text
+from bot.texts.common import names
+from bot.texts.rounds import heat_name, when_text
 
 PAGE_W, PAGE_H = A4
 MARGIN = 15 * mm

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date, datetime
 from functools import cache
@@ -14,7 +14,7 @@ from bot.domain.clock import DurationError, format_duration
 from bot.domain.contest import Category, Contest, Slot
 from bot.domain.ranking import Competitor, Row, ranking_time
 from bot.domain.registration import Ineligible
-from bot.domain.rounds import Heat, heats_by_id, table_number
+from bot.domain.rounds import heats_by_id
 from bot.services.access import AccessRefusal
 from bot.services.clocks import ClocksRefusal
 from bot.services.contest_day import (
@@ -24,17 +24,12 @@ from bot.services.contest_day import (
     BeforeSplit,
     EntryDisqualified,
     FinishBeforeSplits,
-    HeatNotStarted,
-    NoQualifiers,
     NoSplits,
     NothingToUndo,
     NoTime,
     PiecesRange,
     QuestionOutdated,
     ReasonNeeded,
-    RoundClosed,
-    RoundNotOver,
-    RoundsOver,
     SplitsDone,
     UnknownPenalty,
     WhichPuzzle,
@@ -52,6 +47,7 @@ from bot.services.outcomes import (
     Refusal,
     UnknownEntry,
 )
+from bot.services.rounds import RoundsRefusal
 from bot.storage.store import Event
 from bot.support.i18n import ntr, tr
 from bot.texts.access import access_refusal
@@ -59,9 +55,10 @@ from bot.texts.clocks import clocks_refusal
 from bot.texts.escape import escape_refusal
 from bot.texts.names import clock_time as clock_time  # re-exported: the texts use them
 from bot.texts.names import day_text as day_text
-from bot.texts.names import heat_by_id
 from bot.texts.names import heat_name as heat_name
+from bot.texts.names import names as names
 from bot.texts.names import round_name as round_name
+from bot.texts.rounds import rounds_refusal
 
 MAX_MESSAGE = 4096
 RANKING_NAME = 30  # characters of each name on a ranking's line
@@ -120,10 +117,6 @@ def _between(lang: str) -> str | None:
     return None
 
 
-def names(names_: Sequence[str]) -> str:
-    return " / ".join(names_) if names_ else "-"
-
-
 def refusal(lang: str, refused: Refusal, contest: Contest) -> str:
     """One line saying why something was refused: a feature's own refusals by its texts."""
     if isinstance(refused, EscapeRefusal):
@@ -132,7 +125,9 @@ def refusal(lang: str, refused: Refusal, contest: Contest) -> str:
         return clocks_refusal(lang, refused, contest)
     if isinstance(refused, AccessRefusal):
         return access_refusal(lang, refused)
-    for words in (_entry_refusal, _record_refusal, _desk_refusal):
+    if isinstance(refused, RoundsRefusal):
+        return rounds_refusal(lang, refused, contest)
+    for words in (_entry_refusal, _record_refusal):
         text = words(lang, refused, contest)
         if text is not None:
             return text
@@ -240,30 +235,6 @@ def _record_refusal(lang: str, refused: Refusal, contest: Contest) -> str | None
     return None
 
 
-def _desk_refusal(lang: str, refused: Refusal, contest: Contest) -> str | None:
-    """Refusals of the organisers' round commands."""
-    match refused:
-        case RoundNotOver(heat=heat, waiting=waiting):
-            return tr(lang, "{heat} is not over: no result yet for {entries}. Record their "
-                      "finish or pieces first (or wait for the time limit).",
-                      heat=heat_by_id(lang, contest, heat),
-                      entries=", ".join(f"#{n}" for n in waiting[:20]))
-        case RoundClosed(heat=heat):
-            return tr(lang, "{heat} is confirmed: its results can't change any more.",
-                      heat=heat_by_id(lang, contest, heat))
-        case HeatNotStarted(heat=heat):
-            return tr(lang, "{heat} has not been played: start its clock with /inicio {id} "
-                      "first.", heat=heat_by_id(lang, contest, heat), id=heat)
-        case NoQualifiers(heat=heat):
-            return tr(lang, "Nobody goes through from {heat} by the contest file's rule "
-                      "(advance): check the results, or the rule, before confirming.",
-                      heat=_round_by_heat(lang, contest, heat))
-        case RoundsOver(category=category):
-            return tr(lang, "Every round of {category} is already confirmed.",
-                      category=category)
-    return None
-
-
 def clock_name(lang: str, contest: Contest, unit_id: str) -> str:
     """What a clock is called in running text: a category's name ("Individual"), a heat's
     with its category ("Heats 2 (Individual)"), never the id the contest file gives them."""
@@ -272,11 +243,6 @@ def clock_name(lang: str, contest: Contest, unit_id: str) -> str:
         return f"{heat_name(lang, contest, heat)} ({heat.category.name})"
     category = contest.category(unit_id)
     return category.name if category is not None else unit_id
-
-
-def _round_by_heat(lang: str, contest: Contest, heat_id: str) -> str:
-    heat = heats_by_id(contest.categories).get(heat_id)
-    return round_name(lang, contest, heat.category, heat.round_index) if heat else heat_id
 
 
 def date_text(lang: str, day: date) -> str:
@@ -312,71 +278,6 @@ def bot_description(lang: str, contest: Contest, registering: bool) -> str:
 def bot_short_description(lang: str, contest: Contest) -> str:
     """The line on the bot's profile and in shared links (at most 120 characters)."""
     return tr(lang, "Puzzle contest: {name}", name=contest.name)[:120]
-
-
-def when_text(lang: str, contest: Contest, heat: Heat) -> str:
-    """"Saturday 3 July at 10:00", and the heat's own venue when it has one."""
-    when = heat.round.when(heat.number)
-    text = day_text(lang, when.date) if when.start is None else tr(
-        lang, "{day} at {time}", day=day_text(lang, when.date),
-        time=clock_time(contest, when.start)[:5])
-    return f"{text}, {when.venue}" if when.venue else text
-
-
-def qualified_text(lang: str, contest: Contest, number: int, heat: Heat, table: int) -> str:
-    return tr(lang, "Entry #{entry} goes through to {round} ({category}): {when}, table "
-              "{table}. Well done!", entry=number, round=heat_name(lang, contest, heat),
-              category=heat.category.name, when=when_text(lang, contest, heat), table=table)
-
-
-def plays_text(lang: str, contest: Contest, number: int, heat: Heat, table: int) -> str:
-    return tr(lang, "Entry #{entry} plays {round} ({category}): {when}, table {table}.",
-              entry=number, round=heat_name(lang, contest, heat), category=heat.category.name,
-              when=when_text(lang, contest, heat), table=table)
-
-
-def out_text(lang: str, contest: Contest, number: int, category: Category, index: int,
-             row: Row | None, played: bool = False) -> str:
-    """To an entry that did not go through to the next round (``played``: its place there
-    is not at hand, as for /series)."""
-    name = round_name(lang, contest, category, index)
-    if played and index == len(category.rounds) - 1:
-        return tr(lang, "Entry #{entry}: {round} of {category} is over; its results are "
-                  "final.", entry=number, round=name, category=category.name)
-    if played:
-        return tr(lang, "Entry #{entry} did not go through after {round} of {category}. "
-                  "Thank you for taking part!", entry=number, round=name,
-                  category=category.name)
-    if row is None or row.position is None:
-        return tr(lang, "Entry #{entry}: {round} of {category} is over, and it has no result "
-                  "in it. Thank you for taking part!", entry=number, round=name,
-                  category=category.name)
-    return tr(lang, "Entry #{entry}: {round} of {category} is over. Place {position} in it; "
-              "not enough to go through this time. Thank you for taking part!", entry=number,
-              round=name, category=category.name, position=row.position)
-
-
-def final_place_text(lang: str, category: Category, number: int, row: Row) -> str:
-    text = tr(lang, "Entry #{entry}: final classification of {category}: place {position}.",
-              entry=number, category=category.name, position=row.position)
-    return text + (f" {row.prize}" if row.prize else "")
-
-
-def lineup_lines(lang: str, contest: Contest, category: Category, index: int,
-                 heats: Sequence[Sequence[int]], who: Mapping[int, Sequence[str]]) -> list[str]:
-    """The heats of a round, each entry with its table."""
-    lines = []
-    for h, numbers in enumerate(heats, 1):
-        heat = Heat(category, index, h)
-        lines.append(tr(lang, "{heat} ({when}):", heat=heat_name(lang, contest, heat),
-                        when=when_text(lang, contest, heat)))
-        for i, n in enumerate(numbers):
-            lines.append(tr(lang, "  table {table}: #{entry} {names}",
-                            table=table_number(i, heat.round.per_table), entry=n,
-                            names=names(who.get(n, ()))))
-        if not numbers:
-            lines.append("  " + tr(lang, "No entries."))
-    return lines
 
 
 def ranking_lines(

@@ -3,6 +3,7 @@ and the features' texts, so that each of them may use these."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
@@ -10,6 +11,11 @@ from babel.dates import format_date
 
 from bot.domain.contest import Category, Contest
 from bot.domain.rounds import Heat, heats_by_id
+
+
+def names(names_: Sequence[str]) -> str:
+    return " / ".join(names_) if names_ else "-"
+
 
 # a weekday and a day in running text ("el sábado 3 de julio", "le samedi 3 juillet")
 _DAY_PATTERNS = {"es": "EEEE d 'de' MMMM"}

@@ -48,7 +48,7 @@ from bot.storage.store import Entry, Store, StoreError
 from bot.support import wallclock
 from bot.support.config import BOT_TOKEN, ConfigError, base_url, environment, load_settings
 from bot.support.i18n import tr
-from bot.texts.common import heat_name
+from bot.texts.rounds import heat_name
 
 USERNAME_ENV = "PUZZLEBOT_BOT_USERNAME"
 INSTRUCTIONS = {

@@ -42,10 +42,11 @@ from bot.domain.ranking import Row
 from bot.domain.rounds import table_number
 from bot.handlers.common import Services
 from bot.services.contest_day import ContestDay
+from bot.services.rounds import current_units
 from bot.services.state import EntryState, standings
 from bot.support import wallclock
 from bot.support.config import environment
-from bot.texts.common import heat_name
+from bot.texts.rounds import heat_name
 
 log = logging.getLogger(__name__)
 
@@ -304,7 +305,7 @@ async def scoreboard_data(day: ContestDay, contest: Contest, now: datetime,
         "now": now.isoformat(),
         "paused": await day.paused(),
         "categories": [await category_data(day, contest, c, now, rate)
-                       for c in await day.current_units()],
+                       for c in await current_units(day)],
     }
 
 

@@ -1,0 +1,192 @@
+"""Reading a category's ``[[categories.rounds]]`` of a contest file: heats, their days,
+times and venues, who advances, how they are seated, the puzzles each round plays."""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime
+from typing import Any
+
+from bot.domain.contest import Advancement, HeatSchedule, Question, Round
+from bot.domain.rounds import SEATINGS
+from bot.services.contest_toml import Table, lang_texts, new_id
+
+ROUND_ID = re.compile(r"[a-z0-9_]{1,24}")
+MAX_HEATS = 50
+MAX_PER_TABLE = 4  # entries sharing one table
+MAX_DAYS = 31  # rounds within a month of the contest's first day
+
+
+def _advancement(t: Table, qids: set[str]) -> Advancement:
+    """``advance = { per_heat = 2, best = 8, max_per = 2, by = "country" }``."""
+    rule = Advancement(
+        per_heat=t.int("per_heat", None, minimum=1),
+        best=t.int("best", None, minimum=1),
+        top_percent=t.int("top_percent", None, minimum=1, maximum=100),
+        better_than=t.duration("better_than", None),
+        max_per=t.int("max_per", None, minimum=1),
+        by=t.get("by", str, None),
+    )
+    t.done()
+    if (rule.per_heat, rule.best, rule.top_percent, rule.better_than) == (None,) * 4:
+        raise t.ctx.error(t.where, "needs per_heat, best, top_percent or better_than")
+    if (rule.max_per is None) != (rule.by is None):
+        raise t.ctx.error(t.key("by" if rule.by is None else "max_per"),
+                          "is required with " + ("max_per" if rule.by is None else "by"))
+    if rule.by is not None and rule.by not in qids:
+        raise t.ctx.error(t.key("by"), f"must be a choice or text question (or a yes/no "
+                          f"one asked per entry), not {rule.by!r}")
+    return rule
+
+
+def read_puzzles(t: Table) -> tuple[int, ...]:
+    """``puzzles = [500, 500]``: puzzles played one after the other (split times)."""
+    v = t.get("puzzles", list, [])
+    for i, n in enumerate(v):
+        if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+            raise t.ctx.error(f"{t.key('puzzles')}[{i}]", "must be a number of pieces (1 or more)")
+    if len(v) == 1:
+        raise t.ctx.error(t.key("puzzles"), "needs two puzzles or more (one puzzle: pieces)")
+    return tuple(v)
+
+
+def _heat_schedule(h: Table, day: date) -> HeatSchedule:
+    """``[[categories.rounds.heat]]``: one heat's own ``date``, ``start`` and ``venue``."""
+    when = h.get("date", date, day)
+    if not h.ctx.day <= when <= h.ctx.day.fromordinal(h.ctx.day.toordinal() + MAX_DAYS):
+        raise h.ctx.error(h.key("date"), f"must be from the contest's date ({h.ctx.day}) to "
+                          f"{MAX_DAYS} days after it, not {when}")
+    schedule = HeatSchedule(when, h.clock_time("start", when) if h.has("start") else None,
+                            h.get("venue", str, ""))
+    h.seen.add("start")
+    h.done()
+    return schedule
+
+
+def puzzle_rules(t: Table, puzzles: tuple[int, ...]) -> dict[str, Any]:
+    """``puzzle_order = "any"`` and ``play = N`` (N of the listed puzzles, chosen by each
+    entry), for puzzles in sequence."""
+    order = t.get("puzzle_order", str, "fixed")
+    if order not in ("fixed", "any"):
+        raise t.ctx.error(t.key("puzzle_order"), f'must be "fixed" or "any", not {order!r}')
+    play = t.int("play", None, minimum=2) or 0
+    if (order != "fixed" or play) and not puzzles:
+        raise t.ctx.error(t.key("puzzle_order" if order != "fixed" else "play"),
+                          "needs puzzles (two or more)")
+    if play > len(puzzles):
+        raise t.ctx.error(t.key("play"), f"is more than the {len(puzzles)} puzzles")
+    if play and order != "any":
+        raise t.ctx.error(t.key("play"), 'needs puzzle_order = "any" (each entry chooses)')
+    return {"puzzle_order": order, "play": play if play != len(puzzles) else 0}
+
+
+def read_pieces(t: Table, puzzles: tuple[int, ...], default: Any = ...) -> int:
+    """``pieces``: the puzzles' total when they are listed (and then it may be left out)."""
+    if puzzles and not t.has("pieces"):
+        t.seen.add("pieces")
+        return sum(puzzles)
+    pieces: int = t.int("pieces", default, minimum=1)
+    if puzzles and pieces != sum(puzzles):
+        raise t.ctx.error(t.key("pieces"), f"is {pieces}, but the puzzles add up to "
+                          f"{sum(puzzles)}")
+    return pieces
+
+
+def read_rounds(t: Table, pieces: int, time_limit: int, qids: set[str],
+                cat_puzzles: tuple[int, ...], questions: dict[str, Question]) -> tuple[Round, ...]:
+    """``[[categories.rounds]]``: heats, semi-finals, the final, each on its own day."""
+    rounds: list[Round] = []
+    items = t.tables("rounds")
+    for i, r in enumerate(items):
+        rounds.append(_round(r, rounds, i == len(items) - 1, pieces, time_limit, qids,
+                             cat_puzzles, questions))
+    return tuple(rounds)
+
+
+def _round(r: Table, rounds: list[Round], last: bool, pieces: int, time_limit: int,
+           qids: set[str], cat_puzzles: tuple[int, ...], questions: dict[str, Question]
+           ) -> Round:
+    """One round, after ``rounds`` (``last``: the category's final)."""
+    rid = new_id(r, ROUND_ID, "lowercase letters, digits or _ (at most 24)",
+                 {x.id for x in rounds})
+    day, start = _round_day(r, rounds)
+    a = _round_advance(r, last)
+    puzzles = read_puzzles(r) or (cat_puzzles if not r.has("pieces") else ())
+    heats, heats_by = _round_heats(r, rounds, questions)
+    schedule = tuple(_heat_schedule(h, day) for h in r.tables("heat"))
+    if schedule and len(schedule) != heats:
+        raise r.ctx.error(r.key("heat"), f"lists {len(schedule)} heats, but the round "
+                          f"has {heats}")
+    seating = _seating(r, rounds)
+    rnd = Round(
+        id=rid, name=lang_texts(r, "name", True), date=day, start=start,
+        pieces=read_pieces(r, puzzles, pieces),
+        puzzles=puzzles,
+        time_limit=r.duration("time_limit", None) or time_limit,
+        heats=heats, heats_by=heats_by, schedule=schedule,
+        heat_choices=tuple(c.id for c in questions[heats_by].choices) if heats_by else (),
+        advance=_advancement(a, qids) if a is not None else None,
+        seating=seating,
+        per_table=r.int("per_table", 1, minimum=1, maximum=MAX_PER_TABLE),
+        **puzzle_rules(r, puzzles),
+    )
+    r.done()
+    return rnd
+
+
+def _round_day(r: Table, rounds: list[Round]) -> tuple[date, datetime | None]:
+    """The round's ``date`` and ``start``: within the contest's month, after the round before."""
+    day = r.get("date", date, r.ctx.day)
+    if not r.ctx.day <= day <= r.ctx.day.fromordinal(r.ctx.day.toordinal() + MAX_DAYS):
+        raise r.ctx.error(r.key("date"), f"must be from the contest's date ({r.ctx.day}) "
+                          f"to {MAX_DAYS} days after it, not {day}")
+    if rounds and day < max([rounds[-1].date] + [h.date for h in rounds[-1].schedule]):
+        raise r.ctx.error(r.key("date"), "is before the round before (or one of its heats)")
+    start = r.clock_time("start", day) if r.has("start") else None
+    r.seen.add("start")
+    if start is not None and rounds and rounds[-1].start is not None \
+            and start <= rounds[-1].start:
+        raise r.ctx.error(r.key("start"), "is not after the round before's start")
+    return day, start
+
+
+def _round_advance(r: Table, last: bool) -> Table | None:
+    """``advance``: required before the last round, not in it."""
+    a = r.table("advance")
+    if a is None and not last:
+        raise r.ctx.error(r.key("advance"), "is required (who goes to the next round)")
+    if a is not None and last:
+        raise r.ctx.error(r.key("advance"), "is for rounds before the last")
+    return a
+
+
+def _round_heats(r: Table, rounds: list[Round], questions: dict[str, Question]
+                 ) -> tuple[int, str | None]:
+    """``heats``, or ``heats_by``: a choice question of the first round, a heat per choice."""
+    heats_by = r.get("heats_by", str, None)
+    heats: int = r.int("heats", 1, minimum=1, maximum=MAX_HEATS)
+    if heats_by is None:
+        return heats, None
+    q = questions.get(heats_by)
+    if q is None or not q.choices or not q.per_entry:
+        raise r.ctx.error(r.key("heats_by"), "must be a choice question asked once "
+                          f"per entry (per = \"entry\"), not {heats_by!r}")
+    if rounds:
+        raise r.ctx.error(r.key("heats_by"), "is for the first round (the entries "
+                          "choose at registration)")
+    if r.has("heats") and heats != len(q.choices):
+        raise r.ctx.error(r.key("heats"), f"is {heats}, but {heats_by} has "
+                          f"{len(q.choices)} choices (one heat each)")
+    return len(q.choices), heats_by
+
+
+def _seating(r: Table, rounds: list[Round]) -> str:
+    """``seating``: one of ``SEATINGS``; seeded only after a round (its results)."""
+    seating: str = r.get("seating", str, "")
+    if seating and seating not in SEATINGS:
+        raise r.ctx.error(r.key("seating"), f"must be one of {', '.join(SEATINGS)}, "
+                          f"not {seating!r}")
+    if seating == "seeded" and not rounds:
+        raise r.ctx.error(r.key("seating"), "seeded needs a round before (its results); "
+                          "the first round is seated in blocks or drawn")
+    return seating

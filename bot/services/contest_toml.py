@@ -1,0 +1,234 @@
+"""The reader under every section of a contest file: one TOML table at a time, each key
+used once and its type checked, and the one error (``ContestFileError``) every problem is."""
+
+from __future__ import annotations
+
+import math
+import re
+from datetime import date, datetime, time
+from typing import Any, TypeVar
+from zoneinfo import ZoneInfo
+
+from bot.domain.clock import DurationError, parse_duration
+
+LANGUAGES = ("es", "fr", "en")
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+T = TypeVar("T")
+
+
+class ContestFileError(Exception):
+    def __init__(self, path: str, key: str, problem: str) -> None:
+        self.path, self.key, self.problem = path, key, problem
+        where = f"{path}: {key}: " if key else f"{path}: "
+        super().__init__(where + problem)
+
+
+class Table:
+    """One TOML table being read: every key must be used, every type checked."""
+
+    def __init__(self, ctx: Ctx, data: Any, where: str) -> None:
+        self.ctx = ctx
+        self.where = where
+        if not isinstance(data, dict):
+            raise ctx.error(where, f"must be a table, not {kind_of(data)}")
+        self.data: dict[str, Any] = data
+        self.seen: set[str] = set()
+
+    def key(self, name: str) -> str:
+        return f"{self.where}.{name}" if self.where else name
+
+    def has(self, name: str) -> bool:
+        return name in self.data
+
+    def get(self, name: str, kind: type[T] | tuple[type, ...], default: Any = ...) -> Any:
+        self.seen.add(name)
+        if name not in self.data:
+            if default is ...:
+                raise self.ctx.error(self.key(name), "is required")
+            return default
+        value = self.data[name]
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        ok = isinstance(value, kinds) and not (isinstance(value, bool) and bool not in kinds)
+        if kinds == (date,) and isinstance(value, datetime):
+            ok = False
+        if not ok:
+            names = " or ".join(_type_name(k) for k in kinds)
+            raise self.ctx.error(self.key(name), f"must be {names}, not {kind_of(value)}")
+        return value
+
+    def int(self, name: str, default: Any = ..., minimum: int = 0,
+            maximum: int | None = None) -> Any:
+        v = self.get(name, int, default)
+        if isinstance(v, int) and v < minimum:
+            raise self.ctx.error(self.key(name), f"must be at least {minimum}, not {v}")
+        if isinstance(v, int) and maximum is not None and v > maximum:
+            raise self.ctx.error(self.key(name), f"must be at most {maximum}, not {v}")
+        return v
+
+    def money(self, name: str, default: Any = ...) -> Any:
+        v = self.get(name, (int, float), default)
+        if v is None or v is default:
+            return v
+        if not math.isfinite(v):
+            raise self.ctx.error(self.key(name), f"must be an amount of money, not {v}")
+        if v < 0:
+            raise self.ctx.error(self.key(name), f"must not be negative, not {v}")
+        cents = round(v * 100)
+        if abs(cents - v * 100) > 1e-6:
+            raise self.ctx.error(self.key(name), f"has more than two decimals: {v}")
+        return cents
+
+    def duration(self, name: str, default: Any = ...) -> Any:
+        v = self.get(name, str, default)
+        if not isinstance(v, str):
+            return v
+        try:
+            return parse_duration(v)
+        except DurationError:
+            raise self.ctx.error(
+                self.key(name), f'must be a duration like "1:30:00" or "5:00", not {v!r}'
+            ) from None
+
+    def moment(self, name: str, default: Any = ...) -> Any:
+        """A local date-time (contest time zone) or a plain date (its midnight)."""
+        v = self.get(name, (datetime, date, str), default)
+        if v is None or v is default:
+            return v
+        if isinstance(v, str):
+            try:
+                v = datetime.fromisoformat(v)
+            except ValueError:
+                raise self.ctx.error(
+                    self.key(name), f"is not a date-time like 2023-04-15T00:00:00: {v!r}"
+                ) from None
+        if isinstance(v, datetime):
+            if v.tzinfo is not None:
+                raise self.ctx.error(
+                    self.key(name), "give local time without an offset (the contest's timezone)"
+                )
+            return v.replace(tzinfo=self.ctx.tz)
+        return datetime.combine(v, time(0), self.ctx.tz)
+
+    def clock_time(self, name: str, day: date | None = None) -> datetime:
+        """A time of day on the contest day, or on ``day`` ("15:15")."""
+        v = self.get(name, (str, time))
+        if isinstance(v, str):
+            try:
+                v = time.fromisoformat(v)
+            except ValueError:
+                raise self.ctx.error(self.key(name), f'is not a time like "15:15": {v!r}') from None
+        assert isinstance(v, time)
+        return datetime.combine(day or self.ctx.day, v, self.ctx.tz)
+
+    def table(self, name: str, required: bool = False) -> Table | None:
+        self.seen.add(name)
+        if name not in self.data:
+            if required:
+                raise self.ctx.error(self.key(name), "is required")
+            return None
+        return Table(self.ctx, self.data[name], self.key(name))
+
+    def tables(self, name: str, required: bool = False) -> list[Table]:
+        self.seen.add(name)
+        if name not in self.data:
+            if required:
+                raise self.ctx.error(self.key(name), "is required")
+            return []
+        items = self.data[name]
+        if not isinstance(items, list):
+            raise self.ctx.error(self.key(name), f"must be a list of tables, not {kind_of(items)}")
+        return [Table(self.ctx, item, f"{self.key(name)}[{i}]") for i, item in enumerate(items)]
+
+    def strings(self, name: str, default: Any = ...) -> Any:
+        v = self.get(name, list, default)
+        if not isinstance(v, list):
+            return v
+        for i, item in enumerate(v):
+            if not isinstance(item, str):
+                raise self.ctx.error(f"{self.key(name)}[{i}]", f"must be text, not {kind_of(item)}")
+        return tuple(v)
+
+    def done(self) -> None:
+        unknown = sorted(set(self.data) - self.seen)
+        if unknown:
+            # A quoted TOML key may hold anything (a newline...): show it quoted, on one line.
+            name = unknown[0] if _BARE_KEY.fullmatch(unknown[0]) else repr(unknown[0])
+            raise self.ctx.error(self.key(name), "unknown key")
+
+
+class Ctx:
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.tz: ZoneInfo = ZoneInfo("UTC")
+        self.day: date = date(1970, 1, 1)
+
+    def error(self, key: str, problem: str) -> ContestFileError:
+        return ContestFileError(self.path, key, problem)
+
+
+def _type_name(k: type) -> str:
+    return {
+        str: "text",
+        int: "a whole number",
+        float: "a number",
+        bool: "true or false",
+        list: "a list",
+        dict: "a table",
+        date: "a date (2023-04-22)",
+        datetime: "a date-time (2023-04-15T00:00:00)",
+        time: "a time (15:15)",
+    }.get(k, k.__name__)
+
+
+def kind_of(v: Any) -> str:
+    if isinstance(v, bool):
+        return f"{str(v).lower()} (true/false)"
+    if isinstance(v, datetime):
+        return f"the date-time {v.isoformat()}"
+    if isinstance(v, date):
+        return f"the date {v.isoformat()}"
+    if isinstance(v, (int, float)):
+        return f"the number {v}"
+    if isinstance(v, str):
+        return f"the text {v!r}"
+    if isinstance(v, list):
+        return "a list"
+    if isinstance(v, dict):
+        return "a table"
+    return type(v).__name__
+
+
+def lang_texts(t: Table, name: str, required: bool) -> dict[str, str]:
+    """A text per language: ``{es = "...", fr = "...", en = "..."}``, or one plain text."""
+    t.seen.add(name)
+    if name not in t.data:
+        if required:
+            raise t.ctx.error(t.key(name), "is required")
+        return {}
+    v = t.data[name]
+    if isinstance(v, str):
+        return {lang: v for lang in LANGUAGES}
+    sub = Table(t.ctx, v, t.key(name))
+    out = {lang: sub.get(lang, str, None) for lang in LANGUAGES}
+    sub.done()
+    texts = {k: s for k, s in out.items() if s is not None}
+    if not texts:
+        raise t.ctx.error(t.key(name), "needs at least one of es, fr, en")
+    return texts
+
+
+def new_id(t: Table, pattern: re.Pattern[str], rule: str, taken: set[str]) -> str:
+    """``id``: matching ``pattern`` (described by ``rule``), and not one of ``taken``."""
+    value: str = t.get("id", str)
+    if not pattern.fullmatch(value):
+        raise t.ctx.error(t.key("id"), f"must be {rule}, not {value!r}")
+    if value in taken:
+        raise t.ctx.error(t.key("id"), f"{value!r} is used twice")
+    return value
+
+
+def one_line(t: Table, name: str, texts: dict[str, str]) -> None:
+    for lang, text in texts.items():
+        if not text.strip() or "\n" in text:
+            raise t.ctx.error(f"{t.key(name)}.{lang}" if len(set(texts.values())) > 1
+                              else t.key(name), "must be one line of text")

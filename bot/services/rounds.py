@@ -1,0 +1,200 @@
+"""Rounds: confirming a round final, and what is read of heats and tables (the heats that
+have a clock, an entry's table, a round's ranking, the separate rankings).
+
+The queries the day's state and rankings need (lineups, heat_of, heat_ranking,
+classification...) stay in ``ContestDay``, which never imports a feature.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import ClassVar
+
+from bot.domain.contest import Category, SeparateRanking
+from bot.domain.events import EventKind
+from bot.domain.ranking import Row, separate
+from bot.domain.rounds import (
+    AllConfirmed,
+    Confirmable,
+    Heat,
+    NobodyThrough,
+    NotPlayed,
+    PlayedHeat,
+    StillPlayed,
+    confirm_verdict,
+    merged,
+    table_number,
+)
+from bot.services.contest_day import (
+    ContestDay,
+    RoundClosed,
+    in_ranking,
+    round_ref,
+)
+from bot.services.outcomes import Done, Refusal
+
+# -- what the rounds' operations give back -----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RoundNotOver(Refusal):
+    """A heat still running, with entries that have no result yet."""
+
+    code: ClassVar[str] = "round_not_over"
+    heat: str
+    waiting: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class HeatNotStarted(Refusal):
+    """A round can't be confirmed before each of its heats was played."""
+
+    code: ClassVar[str] = "heat_not_started"
+    heat: str
+
+
+@dataclass(frozen=True)
+class NoQualifiers(Refusal):
+    """The round's advancement rule lets nobody through: the next round would be empty."""
+
+    code: ClassVar[str] = "no_qualifiers"
+    heat: str
+
+
+@dataclass(frozen=True)
+class RoundsOver(Refusal):
+    """Every round of the category is already confirmed."""
+
+    code: ClassVar[str] = "rounds_over"
+    category: str
+
+
+# NotYet, HeatRunning and NotReached (starting a heat) and RoundClosed (recording in a
+# confirmed round) stay in contest_day.py while ContestDay gives them back.
+RoundsRefusal = RoundNotOver | HeatNotStarted | NoQualifiers | RoundsOver | RoundClosed
+
+
+@dataclass(frozen=True)
+class RoundConfirmed(Done):
+    """A round confirmed final: ``qualifiers`` (best first) make up the next round's
+    ``heats`` (empty after the last round)."""
+
+    category: Category
+    round_index: int
+    qualifiers: tuple[int, ...]
+    ranking: tuple[Row, ...]
+    heats: tuple[list[int], ...]
+    event_id: int | None = None
+
+
+# -- confirming a round ------------------------------------------------------------------------
+
+
+async def confirm_round(day: ContestDay, organiser: int, category: Category, at: datetime,
+                        update_id: int | None) -> RoundConfirmed | Refusal:
+    """The organiser says the category's current round is final: its qualifiers are
+    recorded (best first), and they make up the next round's heats."""
+    async with day.store.transaction() as tx:
+        lineup = await day.lineups(category)
+        index = len(lineup) - 1
+        confirmed = await tx.has_ref(EventKind.ROUND_FINAL, round_ref(category, index))
+        heats, ranking = ([], []) if confirmed else await round_ranking(day, category, index)
+        played = []
+        for h, rows in enumerate(heats, 1):
+            clock = await day.clock(Heat(category, index, h).id)
+            played.append(PlayedHeat(rows, clock.started is not None, clock.elapsed(at)))
+        rule = category.rounds[index].advance
+        entries = {e.number: e for e in await day.store.entries(category.id)} \
+            if rule is not None and not confirmed else {}
+        by = rule.by if rule is not None else None
+
+        def group_of(number: int) -> str | None:
+            e = entries.get(number)
+            return e.answer(by) if e is not None and by is not None else None
+
+        match confirm_verdict(category, index, confirmed, played, ranking, group_of):
+            case AllConfirmed():
+                return RoundsOver(category.id)
+            case NotPlayed(heat=h):
+                return HeatNotStarted(Heat(category, index, h).id)
+            case StillPlayed(heat=h, waiting=waiting):
+                return RoundNotOver(Heat(category, index, h).id, waiting)
+            case NobodyThrough():
+                return NoQualifiers(Heat(category, index, 1).id)
+            case Confirmable(qualifiers=chosen, heats=seated):
+                await tx.add_event(
+                    at=at, kind=EventKind.ROUND_FINAL, role="organiser", actor=organiser,
+                    ref=round_ref(category, index), data={"qualifiers": list(chosen)},
+                    update_id=update_id,
+                )
+                return RoundConfirmed(category, index, chosen, tuple(ranking), seated)
+
+
+# -- heats, tables and rankings ----------------------------------------------------------------
+
+
+async def round_ranking(day: ContestDay, category: Category, round_index: int
+                        ) -> tuple[list[list[Row]], list[Row]]:
+    """A round's ranking in each heat, and over all its heats."""
+    contest = day.contest
+    heats = [await day.heat_ranking(Heat(category, round_index, h))
+             for h in range(1, category.rounds[round_index].heats + 1)]
+    return heats, merged(category, round_index, heats, contest.limit_inclusive,
+                         contest.penalised_finish_counts, contest.tie_break)
+
+
+async def table_of(day: ContestDay, number: int, heat: Heat) -> int | None:
+    """The entry's table in its heat (1: the front, where the best seed sits)."""
+    lineup = await day.lineups(heat.category)
+    numbers = lineup[heat.round_index][heat.number - 1]
+    return table_number(numbers.index(number), heat.round.per_table) \
+        if number in numbers else None
+
+
+async def units(day: ContestDay, latest_only: bool = False) -> list[Category]:
+    """What has a clock: each category without rounds, and each heat of a round reached
+    (as a category of its own: its pieces and limit); ``latest_only``: only the heats of
+    the latest round each category reached (what the projector shows)."""
+    out: list[Category] = []
+    for c in day.contest.categories:
+        if not c.rounds:
+            out.append(c)
+            continue
+        lineup = await day.lineups(c)
+        first = len(lineup) - 1 if latest_only else 0
+        for r in range(first, len(lineup)):
+            out.extend(Heat(c, r, h).play for h in range(1, len(lineup[r]) + 1))
+    return out
+
+
+async def current_units(day: ContestDay) -> list[Category]:
+    return await units(day, latest_only=True)
+
+
+async def unit(day: ContestDay, unit_id: str) -> Category | None:
+    """A category without rounds, or a heat, by id."""
+    heat = day.heats.get(unit_id)
+    if heat is not None:
+        return heat.play
+    category = day.contest.category(unit_id)
+    return category if category is not None and not category.rounds else None
+
+
+async def separate_rankings(day: ContestDay, category: Category
+                            ) -> list[tuple[SeparateRanking, list[Row]]]:
+    """The category's rankings of their own (under 18s, residents): its ranking (its
+    classification, with rounds) among the entries each one takes."""
+    if not category.separate:
+        return []
+    rows = await day.ranking(category)
+    entries = {e.number: e for e in await day.store.entries(category.id)}
+    out = []
+    for sr in category.separate:
+
+        def keep(number: int, sr: SeparateRanking = sr) -> bool:
+            entry = entries.get(number)
+            return entry is not None and in_ranking(day.contest, sr, entry)
+
+        out.append((sr, separate(rows, keep, sr.prizes, day.contest.shared_prizes)))
+    return out

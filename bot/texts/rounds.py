@@ -1,0 +1,119 @@
+"""What people read about rounds: the names of rounds and heats, when and where a heat is
+played, who goes through, the heats' lists, and why a rounds operation was refused."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import assert_never
+
+from bot.domain.contest import Category, Contest
+from bot.domain.ranking import Row
+from bot.domain.rounds import Heat, heats_by_id, table_number
+from bot.services.contest_day import RoundClosed
+from bot.services.rounds import (
+    HeatNotStarted,
+    NoQualifiers,
+    RoundNotOver,
+    RoundsOver,
+    RoundsRefusal,
+)
+from bot.support.i18n import tr
+from bot.texts.names import clock_time, day_text, heat_by_id, names
+from bot.texts.names import heat_name as heat_name  # re-exported: rounds' names live in names.py
+from bot.texts.names import round_name as round_name
+
+
+def when_text(lang: str, contest: Contest, heat: Heat) -> str:
+    """"Saturday 3 July at 10:00", and the heat's own venue when it has one."""
+    when = heat.round.when(heat.number)
+    text = day_text(lang, when.date) if when.start is None else tr(
+        lang, "{day} at {time}", day=day_text(lang, when.date),
+        time=clock_time(contest, when.start)[:5])
+    return f"{text}, {when.venue}" if when.venue else text
+
+
+def qualified_text(lang: str, contest: Contest, number: int, heat: Heat, table: int) -> str:
+    return tr(lang, "Entry #{entry} goes through to {round} ({category}): {when}, table "
+              "{table}. Well done!", entry=number, round=heat_name(lang, contest, heat),
+              category=heat.category.name, when=when_text(lang, contest, heat), table=table)
+
+
+def plays_text(lang: str, contest: Contest, number: int, heat: Heat, table: int) -> str:
+    return tr(lang, "Entry #{entry} plays {round} ({category}): {when}, table {table}.",
+              entry=number, round=heat_name(lang, contest, heat), category=heat.category.name,
+              when=when_text(lang, contest, heat), table=table)
+
+
+def out_text(lang: str, contest: Contest, number: int, category: Category, index: int,
+             row: Row | None, played: bool = False) -> str:
+    """To an entry that did not go through to the next round (``played``: its place there
+    is not at hand, as for /series)."""
+    name = round_name(lang, contest, category, index)
+    if played and index == len(category.rounds) - 1:
+        return tr(lang, "Entry #{entry}: {round} of {category} is over; its results are "
+                  "final.", entry=number, round=name, category=category.name)
+    if played:
+        return tr(lang, "Entry #{entry} did not go through after {round} of {category}. "
+                  "Thank you for taking part!", entry=number, round=name,
+                  category=category.name)
+    if row is None or row.position is None:
+        return tr(lang, "Entry #{entry}: {round} of {category} is over, and it has no result "
+                  "in it. Thank you for taking part!", entry=number, round=name,
+                  category=category.name)
+    return tr(lang, "Entry #{entry}: {round} of {category} is over. Place {position} in it; "
+              "not enough to go through this time. Thank you for taking part!", entry=number,
+              round=name, category=category.name, position=row.position)
+
+
+def final_place_text(lang: str, category: Category, number: int, row: Row) -> str:
+    text = tr(lang, "Entry #{entry}: final classification of {category}: place {position}.",
+              entry=number, category=category.name, position=row.position)
+    return text + (f" {row.prize}" if row.prize else "")
+
+
+def lineup_lines(lang: str, contest: Contest, category: Category, index: int,
+                 heats: Sequence[Sequence[int]], who: Mapping[int, Sequence[str]]) -> list[str]:
+    """The heats of a round, each entry with its table."""
+    lines = []
+    for h, numbers in enumerate(heats, 1):
+        heat = Heat(category, index, h)
+        lines.append(tr(lang, "{heat} ({when}):", heat=heat_name(lang, contest, heat),
+                        when=when_text(lang, contest, heat)))
+        for i, n in enumerate(numbers):
+            lines.append(tr(lang, "  table {table}: #{entry} {names}",
+                            table=table_number(i, heat.round.per_table), entry=n,
+                            names=names(who.get(n, ()))))
+        if not numbers:
+            lines.append("  " + tr(lang, "No entries."))
+    return lines
+
+
+def _round_by_heat(lang: str, contest: Contest, heat_id: str) -> str:
+    heat = heats_by_id(contest.categories).get(heat_id)
+    return round_name(lang, contest, heat.category, heat.round_index) if heat else heat_id
+
+
+def rounds_refusal(lang: str, refused: RoundsRefusal, contest: Contest) -> str:
+    """One line saying why a rounds operation (or a result in a confirmed round) was
+    refused."""
+    match refused:
+        case RoundNotOver(heat=heat, waiting=waiting):
+            return tr(lang, "{heat} is not over: no result yet for {entries}. Record their "
+                      "finish or pieces first (or wait for the time limit).",
+                      heat=heat_by_id(lang, contest, heat),
+                      entries=", ".join(f"#{n}" for n in waiting[:20]))
+        case RoundClosed(heat=heat):
+            return tr(lang, "{heat} is confirmed: its results can't change any more.",
+                      heat=heat_by_id(lang, contest, heat))
+        case HeatNotStarted(heat=heat):
+            return tr(lang, "{heat} has not been played: start its clock with /inicio {id} "
+                      "first.", heat=heat_by_id(lang, contest, heat), id=heat)
+        case NoQualifiers(heat=heat):
+            return tr(lang, "Nobody goes through from {heat} by the contest file's rule "
+                      "(advance): check the results, or the rule, before confirming.",
+                      heat=_round_by_heat(lang, contest, heat))
+        case RoundsOver(category=category):
+            return tr(lang, "Every round of {category} is already confirmed.",
+                      category=category)
+        case _:
+            assert_never(refused)
