@@ -136,6 +136,10 @@ class Paid(Done):
     displaced: tuple[tuple[Entry, Place], ...] = ()
 
 
+# why a new entry is not taken (``Registrations.register``)
+RegistrationRefusal = RegistrationShut | NotEligible | AlreadyEntered | HeatStarted
+
+
 class Registrations:
     def __init__(self, contest: Contest, store: Store) -> None:
         self.contest = contest
@@ -224,7 +228,7 @@ class Registrations:
         self, user_id: int, category: Category, members: Sequence[Member], meal_adults: int,
         meal_children: int, at: datetime, update_id: int | None,
         values: Sequence[tuple[str, str]] = (),
-    ) -> Registered | RegistrationShut | NotEligible | AlreadyEntered | HeatStarted:
+    ) -> Registered | RegistrationRefusal:
         """A new entry from the chat; ``values``: its answers to the per-entry questions."""
         window = registration_window(self.contest, at, members)
         if window is not None:
