@@ -12,9 +12,9 @@ from zoneinfo import ZoneInfo
 from telegram import InputFile, Update
 from telegram.ext import ContextTypes
 
-from bot.domain.contest import Contest
+from bot.domain.contest import Category, Contest
 from bot.domain.numbers import YEARS, ascii_digits
-from bot.domain.registration import Status
+from bot.domain.places import Status
 from bot.handlers.common import (
     Services,
     language_of,
@@ -35,7 +35,7 @@ from bot.services.csvio import (
     results_by_category,
     xlsx,
 )
-from bot.services.registrations import EntryStatus, Paid, Registrations
+from bot.services.registrations import CategorySummary, EntryStatus, Paid, Registrations
 from bot.services.summary import money
 from bot.storage.store import PRIORITY_BULK, PRIORITY_COPY
 from bot.support.i18n import ntr, tr
@@ -136,43 +136,11 @@ async def inscritos(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                         taken=confirmed, capacity=shared))
     for cat in cats:
         s = await regs.category_summary(cat, who.at)
-        taken = s["taken"]
-        assert isinstance(taken, list)
-        line = labelled(who.lang, cat.name,
-                        ntr(who.lang, "{n} confirmed", "{n} confirmed", len(taken)))
-        free = s["free"]
-        if isinstance(free, int):
-            line += ", " + ntr(who.lang, "{n} free", "{n} free", free)
-        if s["reserved_left"]:
-            line += " " + tr(who.lang, "({reserved} of them only for local entries)",
-                             reserved=s["reserved_left"])
-        pending = s["pending"]
-        assert isinstance(pending, list)
-        if pending:
-            line += ", " + ntr(who.lang, "{n} pending payment", "{n} pending payment",
-                                   len(pending))
-        lapsed = s["lapsed"]
-        assert isinstance(lapsed, list)
-        if lapsed:
-            line += ", " + tr(who.lang, "{count} lapsed (not paid in time): {list}",
-                              count=len(lapsed),
-                              list=", ".join(f"#{x.entry.number}" for x in lapsed))
-        lines.append(line)
-        waiting = s["waiting"]
-        assert isinstance(waiting, list)
+        lines.append(_places_line(who.lang, cat, s))
         if shared is None:  # the category's own waiting list
-            lines += [_waiting_line(who.lang, w) for w in waiting]
-        refunds = s["refunds"]
-        assert isinstance(refunds, list)
-        if refunds and contest.registration.refunds:
-            lines.append("  " + tr(who.lang, "Refunds due:"))
-            for r in refunds:
-                lines.append("  " + tr(who.lang, "#{entry} {names}: {amount} ({percent} % of "
-                                       "{paid})", entry=r.entry.number,
-                                       names=names(r.entry.names),
-                                       amount=money(r.refund, contest.currency),
-                                       percent=r.place.refund_percent,
-                                       paid=money(r.fee.total, contest.currency)))
+            lines += [_waiting_line(who.lang, w) for w in s.waiting]
+        if s.refunds and contest.registration.refunds:
+            lines += _refund_lines(who.lang, contest, s.refunds)
     if shared is not None:
         # one waiting list for every category: once, in its order, each with its category
         line_up = sorted((s for s in await regs.statuses(who.at)
@@ -182,6 +150,35 @@ async def inscritos(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             lines.append(tr(who.lang, "Waiting list (all categories):"))
             lines += [_waiting_line(who.lang, w, contest) for w in line_up]
     await reply(update, "\n".join(lines))
+
+
+def _places_line(lang: str, cat: Category, s: CategorySummary) -> str:
+    """``Pairs: 3 confirmed, 2 free, 1 pending payment``: a category's places."""
+    line = labelled(lang, cat.name, ntr(lang, "{n} confirmed", "{n} confirmed", len(s.taken)))
+    if s.free is not None:
+        line += ", " + ntr(lang, "{n} free", "{n} free", s.free)
+    if s.reserved_left:
+        line += " " + tr(lang, "({reserved} of them only for local entries)",
+                         reserved=s.reserved_left)
+    if s.pending:
+        line += ", " + ntr(lang, "{n} pending payment", "{n} pending payment", len(s.pending))
+    if s.lapsed:
+        line += ", " + tr(lang, "{count} lapsed (not paid in time): {list}",
+                          count=len(s.lapsed),
+                          list=", ".join(f"#{x.entry.number}" for x in s.lapsed))
+    return line
+
+
+def _refund_lines(lang: str, contest: Contest, refunds: list[EntryStatus]) -> list[str]:
+    lines = ["  " + tr(lang, "Refunds due:")]
+    for r in refunds:
+        lines.append("  " + tr(lang, "#{entry} {names}: {amount} ({percent} % of "
+                               "{paid})", entry=r.entry.number,
+                               names=names(r.entry.names),
+                               amount=money(r.refund, contest.currency),
+                               percent=r.place.refund_percent,
+                               paid=money(r.fee.total, contest.currency)))
+    return lines
 
 
 def _waiting_line(lang: str, w: EntryStatus, contest: Contest | None = None) -> str:

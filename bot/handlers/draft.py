@@ -183,6 +183,9 @@ async def save_now(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     user = update.effective_user if isinstance(update, Update) else None
     if user is not None and user.id in pending:
         pending.discard(user.id)
+        # python-telegram-bot marks the user's data for saving only once the update is done,
+        # after this: marked now, the first step's draft and the last one's removal are saved
+        context.application.mark_data_for_update_persistence(user_ids=user.id)
         await context.application.update_persistence()
 
 

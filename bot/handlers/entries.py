@@ -7,7 +7,7 @@ from telegram import Update
 from telegram.ext import ContextTypes
 
 from bot.domain.contest import Contest
-from bot.domain.registration import Place, Status
+from bot.domain.places import Place, Status
 from bot.handlers.common import (
     button_moment,
     buttons,

@@ -35,8 +35,9 @@ from bot.domain.events import (
     ROUND_KINDS,
     VOLUNTEER_KINDS,
 )
+from bot.domain.places import Place, Status
 from bot.domain.ranking import Competitor, Row, ages_fit, rank, separate
-from bot.domain.registration import Place, Status, clean_note
+from bot.domain.registration import clean_note
 from bot.domain.rounds import (
     EARLY_START,
     AfterRunning,

@@ -14,10 +14,10 @@ from zoneinfo import ZoneInfo
 from bot.domain.clock import format_duration
 from bot.domain.contest import YES_NO, Category, Contest, Question
 from bot.domain.numbers import YEARS, ascii_digits, parse_whole, parse_year
+from bot.domain.places import Status
 from bot.domain.registration import (
     NAME_SEPARATOR,
     Member,
-    Status,
     already_entered,
     check_entry,
     clean_name,

@@ -8,13 +8,12 @@ from dataclasses import replace
 from typing import assert_never
 
 from bot.domain.contest import Category, Contest, Question, Slot
+from bot.domain.places import Place, Status
 from bot.domain.registration import (
     NAME_SEPARATOR,
     Fee,
     Ineligible,
     Member,
-    Place,
-    Status,
     check_members,
     fee,
     fitting_categories,
