@@ -13,6 +13,7 @@ from telegram import InputFile, Update
 from telegram.ext import ContextTypes
 
 from bot.domain.contest import Category, Contest
+from bot.domain.events import EventKind
 from bot.domain.numbers import YEARS, ascii_digits
 from bot.domain.places import Status
 from bot.handlers.common import (
@@ -260,10 +261,10 @@ async def closing_report(app: Any, now: datetime) -> None:
     regs: Registrations = app.bot_data["registrations"]
     svc = app.bot_data["services"]
     async with recording(svc) as tx:
-        if await tx.has_ref("closing_report", "closing"):
+        if await tx.has_ref(EventKind.CLOSING_REPORT, "closing"):
             return
         await _closing_report(app, svc, regs, now)
-        await tx.add_event(at=now, kind="closing_report", role="system", ref="closing")
+        await tx.add_event(at=now, kind=EventKind.CLOSING_REPORT, role="system", ref="closing")
 
 
 async def _closing_report(app: Any, svc: Services, regs: Registrations, now: datetime) -> None:
