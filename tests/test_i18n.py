@@ -16,10 +16,10 @@ from babel.messages.pofile import read_po
 
 from bot.domain.contest import Contest
 from bot.domain.ranking import Competitor, Row
-from bot.handlers.registration import closed_text
 from bot.support.commands import in_language
 from bot.support.i18n import LOCALES, ntr, pick_language, tr
 from bot.texts.common import day_text, ranking_lines
+from bot.texts.registration import closed_text
 from tests.conftest import BILLOM, CASTRILLO
 from tests.fakebot import Harness, Person
 

@@ -20,8 +20,9 @@ import pytest
 from openpyxl import load_workbook  # type: ignore[import-untyped, unused-ignore]
 
 from bot.domain.contest import Contest
+from bot.domain.places import Application, Status, allocate
 from bot.domain.ranking import Competitor, Row
-from bot.domain.registration import Application, Member, Status, allocate, entry_value
+from bot.domain.registration import Member, entry_value
 from bot.services.contest_file import ContestFileError, load_contest
 from bot.services.csvio import (
     ImportError_,

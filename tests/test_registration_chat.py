@@ -27,8 +27,8 @@ import pytest
 from openpyxl import load_workbook
 
 from bot.domain.registration import Member
+from bot.handlers.desk import announce_changes, closing_report
 from bot.handlers.jobs import registration_job
-from bot.handlers.registration import announce_changes, closing_report
 from bot.services.registrations import Registered
 from tests.conftest import BILLOM, CASTRILLO
 from tests.fakebot import Call, Harness, Person, texts

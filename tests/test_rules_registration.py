@@ -8,11 +8,9 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bot.domain.contest import Contest
+from bot.domain.places import Application, Status, allocate
 from bot.domain.registration import (
-    Application,
     Member,
-    Status,
-    allocate,
     check_entry,
     check_members,
     fee,

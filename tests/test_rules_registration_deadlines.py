@@ -22,16 +22,15 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bot.domain.contest import Contest
-from bot.domain.registration import (
+from bot.domain.places import (
     Application,
-    Member,
     Status,
     allocate,
     lapses_at,
     refund_amount,
     refund_percent,
-    registration_window,
 )
+from bot.domain.registration import Member, registration_window
 from bot.handlers.jobs import registration_job
 from bot.services.contest_file import ContestFileError, load_contest
 from bot.services.csvio import check_import, entry_rows, read_entries

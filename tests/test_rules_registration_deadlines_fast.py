@@ -19,19 +19,16 @@ from bot.domain.contest import (
     RefundTier,
     RegistrationRules,
 )
-from bot.domain.registration import (
+from bot.domain.places import (
     Application,
-    Member,
     Place,
     Status,
     allocate,
-    entry_value,
-    is_member,
     lapses_at,
     refund_amount,
     refund_percent,
-    registration_window,
 )
+from bot.domain.registration import Member, entry_value, is_member, registration_window
 
 SECOND = timedelta(seconds=1)
 WEEK = timedelta(days=7)

@@ -7,17 +7,8 @@ from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from bot.domain.contest import Contest, Slot
-from bot.domain.registration import (
-    Application,
-    Member,
-    Place,
-    Status,
-    allocate,
-    check_entry,
-    check_members,
-    fee,
-    slot_accepts,
-)
+from bot.domain.places import Application, Place, Status, allocate
+from bot.domain.registration import Member, check_entry, check_members, fee, slot_accepts
 
 MADRID = ZoneInfo("Europe/Madrid")
 PARIS = ZoneInfo("Europe/Paris")

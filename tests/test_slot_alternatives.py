@@ -16,7 +16,7 @@ from bot.domain.registration import Member, check_entry, check_members
 from bot.services.contest_file import ContestFileError, load_contest, parse_contest
 from bot.services.csvio import ImportError_, read_entries
 from bot.services.summary import summary
-from bot.texts.common import ineligible_text, slot_text
+from bot.texts.registration import ineligible_text, slot_text
 from tests.conftest import BILLOM
 from tests.test_registration_chat import (
     ANA,

@@ -34,7 +34,19 @@ from bot.delivery.outbox import (
     TelegramOnlyRequest,
 )
 from bot.domain.contest import Contest
-from bot.handlers import access, clocks, escape, participant, registration, rounds, staff
+from bot.handlers import (
+    access,
+    backup,
+    clocks,
+    desk,
+    draft,
+    entries,
+    escape,
+    participant,
+    registration,
+    rounds,
+    staff,
+)
 from bot.handlers.commands import names_for
 from bot.handlers.common import (
     Services,
@@ -83,12 +95,12 @@ HANDLERS = {
     "parcial": rounds.parcial,
     "voluntario": access.voluntario,
     "organizador": access.organizador,
-    "mis_inscripciones": registration.mis_inscripciones,
-    "baja": registration.baja,
-    "pagado": registration.pagado,
-    "inscritos": registration.inscritos,
-    "exportar": registration.exportar,
-    "copia": registration.copia,
+    "mis_inscripciones": entries.mis_inscripciones,
+    "baja": entries.baja,
+    "pagado": desk.pagado,
+    "inscritos": desk.inscritos,
+    "exportar": desk.exportar,
+    "copia": backup.copia,
     "anuncio": clocks.anuncio,
 }
 
@@ -183,8 +195,8 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(registration.conversation())
     app.add_handler(CallbackQueryHandler(registration.stale_button, pattern=r"^reg:"))
     app.add_handler(CommandRouter({"cancelar": registration.nothing_to_cancel, **HANDLERS}))
-    app.add_handler(CallbackQueryHandler(registration.baja_button, pattern=r"^baja:"))
-    app.add_handler(registration.SaveNow(app.bot_data.setdefault("flush_users", set())),
+    app.add_handler(CallbackQueryHandler(entries.baja_button, pattern=r"^baja:"))
+    app.add_handler(draft.SaveNow(app.bot_data.setdefault("flush_users", set())),
                     group=1)
     app.add_handler(CallbackQueryHandler(access.language_button, pattern=r"^lang:"))
     app.add_handler(CallbackQueryHandler(escape.stage_button, pattern=r"^ask:"))

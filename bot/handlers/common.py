@@ -13,13 +13,14 @@ from datetime import datetime
 from typing import Any
 
 from apscheduler.jobstores.base import JobLookupError  # type: ignore[import-untyped]
-from telegram import Bot, TelegramObject, Update
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, TelegramObject, Update
 from telegram.ext import Application, ContextTypes
 
 from bot.delivery.outbox import EVERY_VOLUNTEER, Sender
 from bot.domain.contest import Contest
 from bot.domain.numbers import parse_whole
 from bot.services.contest_day import ContestDay, Roles
+from bot.services.registrations import Registrations
 from bot.storage.store import (
     PRIORITY_ANSWER,
     PRIORITY_COPY,
@@ -410,6 +411,28 @@ def parse_int(text: str) -> int | None:
     """An entry number, a stage or a count as people type it: the one policy of
     ``bot.domain.numbers`` (digits of any script, at most 9, one leading "#" allowed)."""
     return parse_whole(text, hash_mark=True)
+
+
+def registrations(context: ContextTypes.DEFAULT_TYPE) -> Registrations:
+    regs: Registrations = context.bot_data["registrations"]
+    return regs
+
+
+async def pressed(update: Update,
+                  context: ContextTypes.DEFAULT_TYPE) -> tuple[str, Caller | None]:
+    """A button: answered at once (Telegram stops the spinner), its data and who pressed it
+    (None: nobody the bot can serve)."""
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    await query.answer()
+    return query.data, await caller(update, context)
+
+
+def buttons(rows: list[list[tuple[str, str]]]) -> InlineKeyboardMarkup:
+    """Inline buttons from rows of (text, callback data)."""
+    return InlineKeyboardMarkup(
+        [[InlineKeyboardButton(text, callback_data=data) for text, data in row] for row in rows]
+    )
 
 
 class TelegramTime:

@@ -26,8 +26,9 @@ from bot.handlers.common import (
     send,
     services,
 )
-from bot.handlers.registration import registration_job, schedule_lapses
+from bot.handlers.desk import announce_changes, closing_report
 from bot.services import clocks as clock_ops
+from bot.services.registrations import Registrations
 from bot.services.rounds import unit, units
 from bot.support.i18n import tr
 from bot.support.wallclock import CLOCK
@@ -238,3 +239,51 @@ async def alert_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
         await tx.add_event(at=datetime.fromtimestamp(data["when"], UTC), kind="alert",
                            role="system", category=category.id if category else None,
                            ref=name)
+
+
+# -- registrations: quotas released, the closing, lapses ------------------------------------
+
+
+async def registration_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
+    """A reserved quota is released, registrations close or an entry lapses for want of
+    payment: places may change by themselves."""
+
+    job = context.job
+    assert job is not None and isinstance(job.data, dict)
+    moment = datetime.fromtimestamp(job.data["when"], UTC)
+    await announce_changes(context.application, moment)
+    if job.data["name"] == "closing":
+        await closing_report(context.application, moment)
+
+
+def _lapse_job(app: Application[Any, Any, Any, Any, Any, Any], number: int,
+               moment: datetime) -> None:
+    name = f"lapse:{number}"
+    replace_job(app, name, registration_job, moment, {"name": name, "when": moment.timestamp()})
+
+
+async def schedule_lapse(app: Application[Any, Any, Any, Any, Any, Any], number: int) -> None:
+    """The moment entry ``number`` lapses unless paid (``pay_within``), as a job."""
+    regs: Registrations = app.bot_data["registrations"]
+    moment = await regs.lapse_of(number)
+    if moment is not None:
+        _lapse_job(app, number, moment)
+
+
+async def schedule_lapses(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """Every lapse still to come is a job at its moment. Those already past (the bot was off)
+    are announced once, now: run at their own moments, one after the other, they would tell
+    people places they have had since, out of order."""
+    regs: Registrations | None = app.bot_data.get("registrations")
+    if regs is None:
+        return
+    now = CLOCK.now()
+    past = False
+    for number, moment in await regs.lapse_moments():
+        if moment > now:
+            _lapse_job(app, number, moment)
+        else:
+            past = True
+    if past:
+        replace_job(app, "lapses", registration_job, now,
+                    {"name": "lapses", "when": now.timestamp()})

@@ -25,8 +25,9 @@ from bot.domain.events import (
     ROUND_KINDS,
     VOLUNTEER_KINDS,
 )
+from bot.domain.places import Place, Status
 from bot.domain.ranking import Competitor, Row, ages_fit, rank
-from bot.domain.registration import Place, Status, clean_note
+from bot.domain.registration import clean_note
 from bot.domain.rounds import (
     Disqualified,
     Heat,

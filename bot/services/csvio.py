@@ -14,10 +14,10 @@ from zoneinfo import ZoneInfo
 from bot.domain.clock import format_duration
 from bot.domain.contest import YES_NO, Category, Contest, Question
 from bot.domain.numbers import YEARS, ascii_digits, parse_whole, parse_year
+from bot.domain.places import Status
 from bot.domain.registration import (
     NAME_SEPARATOR,
     Member,
-    Status,
     already_entered,
     check_entry,
     clean_name,
@@ -35,7 +35,8 @@ from bot.services.rounds import round_ranking, separate_rankings
 from bot.storage.store import Entry, Store, to_ts
 from bot.support.i18n import tr
 from bot.support.wallclock import CLOCK
-from bot.texts.common import ineligible_text, outcome_text, slot_text
+from bot.texts.common import outcome_text
+from bot.texts.registration import ineligible_text, slot_text
 
 ENTRY_COLUMNS = ["number", "category", "names", "born", "local", "join_code", "registered_at"]
 STATUS_COLUMNS = ["status", "waiting_position", "fee_total", "discount", "meal", "meal_adults",

@@ -15,22 +15,17 @@ from datetime import datetime
 from typing import ClassVar
 
 from bot.domain.contest import Category, Contest
+from bot.domain.places import Application, Place, Status, allocate, lapses_at, refund_amount
 from bot.domain.registration import (
-    Application,
     Fee,
     HeatBegun,
     Ineligible,
     Member,
-    Place,
-    Status,
-    allocate,
     already_entered,
     check_entry,
     fee,
     heat_choices_open,
     is_local,
-    lapses_at,
-    refund_amount,
     registration_window,
     too_late_to_join,
 )
@@ -136,6 +131,23 @@ class Paid(Done):
     displaced: tuple[tuple[Entry, Place], ...] = ()
 
 
+@dataclass(frozen=True)
+class CategorySummary:
+    """A category's places for the organisers (/inscritos)."""
+
+    taken: list[EntryStatus]
+    waiting: list[EntryStatus]  # waiting or left out, in the list's order
+    pending: list[EntryStatus]
+    free: int | None  # None: the category has no capacity of its own
+    reserved_left: int  # of the free places, those only local entries may take
+    lapsed: list[EntryStatus]
+    refunds: list[EntryStatus]
+
+
+# why a new entry is not taken (``Registrations.register``)
+RegistrationRefusal = RegistrationShut | NotEligible | AlreadyEntered | HeatStarted
+
+
 class Registrations:
     def __init__(self, contest: Contest, store: Store) -> None:
         self.contest = contest
@@ -224,7 +236,7 @@ class Registrations:
         self, user_id: int, category: Category, members: Sequence[Member], meal_adults: int,
         meal_children: int, at: datetime, update_id: int | None,
         values: Sequence[tuple[str, str]] = (),
-    ) -> Registered | RegistrationShut | NotEligible | AlreadyEntered | HeatStarted:
+    ) -> Registered | RegistrationRefusal:
         """A new entry from the chat; ``values``: its answers to the per-entry questions."""
         window = registration_window(self.contest, at, members)
         if window is not None:
@@ -416,7 +428,7 @@ class Registrations:
         """When this entry lapses (None: it does not)."""
         return next((m for n, m in await self.lapse_moments() if n == number), None)
 
-    async def category_summary(self, category: Category, now: datetime) -> dict[str, object]:
+    async def category_summary(self, category: Category, now: datetime) -> CategorySummary:
         statuses = [s for s in await self.statuses(now) if s.entry.category == category.id]
         taken = [s for s in statuses if s.place.status is Status.CONFIRMED]
         waiting = sorted((s for s in statuses if s.place.status in (Status.WAITING,
@@ -434,5 +446,5 @@ class Registrations:
                     non_local = sum(1 for s in taken if not s.entry.local)
                     room_for_anyone = max(0, category.capacity - q.places - non_local)
                     reserved_left += free - min(free, room_for_anyone)
-        return {"taken": taken, "waiting": waiting, "pending": pending, "free": free,
-                "reserved_left": reserved_left, "lapsed": lapsed, "refunds": refunds}
+        return CategorySummary(taken=taken, waiting=waiting, pending=pending, free=free,
+                               reserved_left=reserved_left, lapsed=lapsed, refunds=refunds)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from datetime import date, datetime
 from functools import cache
 from zoneinfo import ZoneInfo
@@ -11,9 +10,8 @@ from zoneinfo import ZoneInfo
 from babel.dates import format_date
 
 from bot.domain.clock import DurationError, format_duration
-from bot.domain.contest import Category, Contest, Slot
+from bot.domain.contest import Category, Contest
 from bot.domain.ranking import Competitor, Row, ranking_time
-from bot.domain.registration import Ineligible
 from bot.domain.rounds import heats_by_id
 from bot.services.access import AccessRefusal
 from bot.services.clocks import ClocksRefusal
@@ -463,73 +461,3 @@ def event_name(lang: str, kind: str) -> str:
         "announcement": tr(lang, "announcement"),
     }
     return names_.get(kind, kind)
-
-
-def slot_text(lang: str, slot: Slot) -> str:
-    own = _own_slot_text(lang, replace(slot, alternatives=()))
-    if slot.alternatives:
-        return tr(lang, " or ").join([own, *(_own_slot_text(lang, a) for a in slot.alternatives)])
-    return own
-
-
-def _own_slot_text(lang: str, slot: Slot) -> str:
-    if slot.with_adult is not None:
-        rest = replace(slot, with_adult=None)
-        adult = tr(lang, "with a member aged {age} or more", age=slot.with_adult)
-        return adult if rest.is_open else f"{_own_slot_text(lang, rest)} {adult}"
-    if slot.is_open:
-        return tr(lang, "anyone")
-    if slot.born_from is not None and slot.born_to is not None:
-        return tr(lang, "born {start}-{end}", start=slot.born_from, end=slot.born_to)
-    if slot.born_from is not None:
-        return tr(lang, "born {year} or later", year=slot.born_from)
-    if slot.born_to is not None:
-        return tr(lang, "born {year} or earlier", year=slot.born_to)
-    if slot.min_age is not None and slot.max_age is not None:
-        return tr(lang, "aged {low}-{high} on the contest day", low=slot.min_age,
-                  high=slot.max_age)
-    if slot.min_age is not None:
-        return tr(lang, "aged {age} or more on the contest day", age=slot.min_age)
-    return tr(lang, "under {age} on the contest day", age=(slot.max_age or 0) + 1)
-
-
-def ineligible_text(lang: str, problem: Ineligible, name: str = "") -> str:
-    """Why a member cannot be in the category; ``name``: the member's, said where the member
-    named is not the one just entered (a place "with an adult")."""
-    who = (tr(lang, "born {year}", year=problem.born_year) if problem.age is None
-           else tr(lang, "aged {age} on the contest day", age=problem.age))
-    if problem.reason == "adult_needed":
-        return tr(lang, "Not possible: {name}{who}, so this category needs someone aged "
-                  "{adult} or more in the same entry.", name=f"{name}, " if name else "",
-                  who=who, adult=problem.adult_age)
-    needs = tr(lang, " or ").join(slot_text(lang, s) for s in problem.needs) or "-"
-    return tr(lang, "Not possible: {who}, and this category needs {needs}.", who=who,
-              needs=needs)
-
-
-# -- registration: what changed on the waiting list -------------------------------------------
-
-
-def lost_place_text(lang: str, entry: int, by: int, day: str) -> str:
-    """Why an entry lost its place: a payment recorded late (dated ``day``) came before."""
-    return tr(lang, "Entry #{entry} has lost its place: the payment of entry #{other}, dated "
-              "{day}, came before it.", entry=entry, other=by, day=day)
-
-
-def waiting_move_text(lang: str, entry: int, before: int, position: int) -> str:
-    """An entry's place on the waiting list changed (the list moved up, or an entry that paid
-    earlier came in ahead)."""
-    return tr(lang, "Entry #{entry}: you are now number {position} on the waiting list (you were "
-              "number {before}). I will tell you if a place frees up.", entry=entry,
-              position=position, before=before)
-
-
-def displaced_note(lang: str, entry: int, names_: Sequence[str], position: int | None) -> str:
-    """For the organiser who recorded the payment: the entry it took the place of."""
-    if position is None:
-        return tr(lang, "Entry #{entry} ({names}) loses its place to this payment: no place is "
-                  "left for it, and it is owed a refund. Its people are told.", entry=entry,
-                  names=names(names_))
-    return tr(lang, "Entry #{entry} ({names}) loses its place to this payment: it is now number "
-              "{position} on the waiting list. Its people are told.", entry=entry,
-              names=names(names_), position=position)

@@ -38,7 +38,7 @@ from telegram import Bot
 from telegram.error import InvalidToken, TelegramError
 
 from bot.domain.contest import Contest
-from bot.domain.registration import Status
+from bot.domain.places import Status
 from bot.domain.rounds import Heat, table_number
 from bot.services.contest_day import ContestDay
 from bot.services.contest_file import ContestFileError, load_contest

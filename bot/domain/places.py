@@ -1,0 +1,313 @@
+"""Places: who holds one, who waits, who is left out, lapsed or refunded, replayed from the
+entries' registrations, payments and withdrawals at the moment asked (``allocate``)."""
+
+from __future__ import annotations
+
+from bisect import insort
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+
+from bot.domain.contest import Contest
+
+
+class Status(StrEnum):
+    CONFIRMED = "confirmed"
+    PENDING_PAYMENT = "pending_payment"  # registered; no place is held until paid
+    WAITING = "waiting"
+    LEFT_OUT = "left_out"  # paid but without a place when registrations closed: refunded
+    WITHDRAWN = "withdrawn"
+    LAPSED = "lapsed"  # not paid within ``pay_within`` of registering: out, place freed
+
+
+@dataclass(frozen=True)
+class Application:
+    """What allocation needs to know of one entry."""
+
+    number: int
+    category: str
+    local: bool
+    registered_at: datetime
+    paid_at: datetime | None = None
+    withdrawn_at: datetime | None = None
+    preconfirmed: bool = False  # registered elsewhere (imported): holds its place as given
+    # the entry's answers to the questions with a quota: (question id, answer)
+    quota_values: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class Place:
+    number: int
+    status: Status
+    waiting_position: int | None = None  # 1 = next in line (per category, or contest-wide
+    # when the contest shares its capacity)
+    refundable: bool = False  # the contest's rule gives back (some of) what was paid
+    confirmed_at: datetime | None = None
+    refund_percent: int = 0  # how much of what was paid is given back (withdrawn, left out)
+
+
+def refund_percent(contest: Contest, withdrawn_at: datetime) -> int:
+    """The share of what was paid a withdrawal giving up its place at ``withdrawn_at`` gets
+    back: the first ``refunds`` tier it comes before (0 after the last), else 100 before
+    ``withdrawal_refund_until`` (0 from then), else always 100. Each ``until`` is the first
+    moment the tier no longer applies."""
+    rules = contest.registration
+    if rules.refunds:
+        return next((t.percent for t in rules.refunds if withdrawn_at < t.until), 0)
+    until = rules.withdrawal_refund_until
+    return 0 if until is not None and withdrawn_at >= until else 100
+
+
+def refund_amount(paid: int, percent: int) -> int:
+    """``percent`` % of ``paid`` cents, to the nearest cent (half a cent up)."""
+    return (paid * percent + 50) // 100
+
+
+def lapses_at(contest: Contest, a: Application) -> datetime | None:
+    """When an entry lapses for want of payment (``pay_within`` after registering), or None: the
+    contest sets no delay, the entry was registered elsewhere (imported: it holds its place as
+    given), paid before the deadline (the payment's date counts, whenever it was recorded) or
+    withdrew first."""
+    delay = contest.registration.pay_within
+    if delay is None or a.preconfirmed:
+        return None
+    deadline = a.registered_at + delay
+    if a.paid_at is not None and a.paid_at < deadline:
+        return None
+    if a.withdrawn_at is not None and a.withdrawn_at <= deadline:
+        return None
+    return deadline
+
+
+def _priority(contest: Contest, a: Application) -> tuple[datetime, datetime, int]:
+    if contest.registration.priority == "payment" and a.paid_at is not None:
+        return (a.paid_at, a.registered_at, a.number)
+    return (a.registered_at, a.registered_at, a.number)
+
+
+def _candidate_from(contest: Contest, a: Application) -> datetime | None:
+    """From when an entry competes for a place (None: not yet)."""
+    if contest.registration.payment_required and not a.preconfirmed:
+        if a.paid_at is None:
+            return None
+        return max(a.paid_at, a.registered_at)
+    return a.registered_at
+
+
+class _Pool:
+    """The places held so far, with counts kept as they change (allocation stays linear)."""
+
+    def __init__(self, contest: Contest) -> None:
+        self.contest = contest
+        self.confirmed: dict[int, Application] = {}
+        self.in_category: dict[str, int] = {}
+        self.non_local: dict[str, int] = {}
+        # places held per (category, question id, answer), for the questions with a quota
+        self.same_answer: dict[tuple[str, str, str], int] = {}
+        self.quotas = {q.id: q.quota for q in contest.questions if q.quota is not None}
+        # a choice's own places (a qualifier event's capacity): before the question's quota
+        self.choice_places = {(q.id, c.id): c.places for q in contest.questions
+                              for c in q.choices if c.places is not None}
+
+    def add(self, a: Application) -> None:
+        self.confirmed[a.number] = a
+        self.in_category[a.category] = self.in_category.get(a.category, 0) + 1
+        if not a.local:
+            self.non_local[a.category] = self.non_local.get(a.category, 0) + 1
+        for qid, value in a.quota_values:
+            key = (a.category, qid, value)
+            self.same_answer[key] = self.same_answer.get(key, 0) + 1
+
+    def remove(self, number: int) -> None:
+        a = self.confirmed.pop(number)
+        self.in_category[a.category] -= 1
+        if not a.local:
+            self.non_local[a.category] -= 1
+        for qid, value in a.quota_values:
+            self.same_answer[(a.category, qid, value)] -= 1
+
+    def fits(self, a: Application, at: datetime) -> bool:
+        contest = self.contest
+        cat = contest.category(a.category)
+        if cat is None:
+            return False
+        shared = contest.registration.shared_capacity
+        if shared is not None and len(self.confirmed) >= shared:
+            return False
+        for qid, value in a.quota_values:
+            most = self.choice_places.get((qid, value), self.quotas.get(qid))
+            if most is not None and self.same_answer.get((a.category, qid, value), 0) >= most:
+                return False  # "at most 2 teams per country": this answer's places are taken
+        if cat.capacity is not None:
+            if self.in_category.get(a.category, 0) >= cat.capacity:
+                return False
+            for quota in cat.reserved:
+                if at < quota.until and quota.for_kind == "local" and not a.local:
+                    if self.non_local.get(a.category, 0) >= cat.capacity - quota.places:
+                        return False
+        return True
+
+
+# Steps of the allocation replay, in this order when they happen at the same moment: a
+# withdrawal or a lapse frees its place, a reserved quota ends, then new candidates compete for
+# places.
+_WITHDRAWAL = 0
+_LAPSE = 1
+_RELEASE = 2
+_CANDIDATE = 3
+_Key = tuple[datetime, datetime, int]  # (first priority, then registration, then number)
+_Step = tuple[datetime, int, _Key]
+_NO_KEY_NUMBER = -1  # a quota release concerns no entry
+
+
+def _withdrawn_by(a: Application, now: datetime) -> bool:
+    return a.withdrawn_at is not None and a.withdrawn_at <= now
+
+
+def _entry_steps(contest: Contest, a: Application, now: datetime) -> list[_Step]:
+    """When an entry starts competing for a place, and when it withdraws or lapses, up to
+    ``now``."""
+    steps: list[_Step] = []
+    start = _candidate_from(contest, a)
+    if a.preconfirmed and start is not None:
+        start = min(start, now)  # registered elsewhere: its place is held whenever asked
+    withdrawn = a.withdrawn_at
+    gone = withdrawn is not None and withdrawn <= (start or now)  # withdrew before competing
+    lapse = lapses_at(contest, a)
+    if lapse is not None and start is not None and lapse <= start:
+        gone = True  # paid only after the deadline: it never competes
+    if start is not None and start <= now and not gone:
+        steps.append((start, _CANDIDATE, _priority(contest, a)))
+    if lapse is not None:
+        if lapse <= now:
+            steps.append((lapse, _LAPSE, (lapse, lapse, a.number)))
+    elif withdrawn is not None and withdrawn <= now:
+        steps.append((withdrawn, _WITHDRAWAL, (withdrawn, withdrawn, a.number)))
+    return steps
+
+
+def _release_steps(contest: Contest, now: datetime) -> list[_Step]:
+    """The moments reserved quotas ended, up to ``now``: their places open to anyone."""
+    return [
+        (quota.until, _RELEASE, (quota.until, quota.until, _NO_KEY_NUMBER))
+        for cat in contest.categories
+        for quota in cat.reserved
+        if quota.until <= now
+    ]
+
+
+def _timeline(contest: Contest, apps: Iterable[Application], now: datetime) -> list[_Step]:
+    steps = _release_steps(contest, now)
+    for a in apps:
+        steps += _entry_steps(contest, a, now)
+    steps.sort()
+    return steps
+
+
+class _Replay:
+    """Places as the timeline is replayed: the places held, the waiting list, and when each
+    entry got its place or left."""
+
+    def __init__(self, contest: Contest, apps: dict[int, Application]) -> None:
+        self.apps = apps
+        self.pool = _Pool(contest)
+        self.waiting: list[_Key] = []  # in priority order
+        self.confirmed_at: dict[int, datetime] = {}
+        self.gave_up_place: set[int] = set()  # withdrew from a confirmed place
+
+    def step(self, at: datetime, kind: int, key: _Key) -> None:
+        if kind in (_WITHDRAWAL, _LAPSE):
+            self.withdraw(key[2], at)
+        elif kind == _RELEASE:
+            self.promote(at)
+        else:
+            self.compete(key, at)
+
+    def confirm(self, a: Application, at: datetime) -> None:
+        self.pool.add(a)
+        self.confirmed_at[a.number] = at
+
+    def promote(self, at: datetime) -> None:
+        """Freed places go to the waiting entries that fit, first in line first."""
+        for key in list(self.waiting):
+            a = self.apps[key[2]]
+            if self.pool.fits(a, at):
+                self.waiting.remove(key)
+                self.confirm(a, at)
+
+    def withdraw(self, number: int, at: datetime) -> None:
+        if number in self.pool.confirmed:
+            self.pool.remove(number)
+            self.gave_up_place.add(number)
+            self.promote(at)
+        else:
+            self.waiting = [k for k in self.waiting if k[2] != number]
+
+    def compete(self, key: _Key, at: datetime) -> None:
+        # Every waiting entry that fits was promoted when its place freed up, so the ones still
+        # waiting cannot use this place: a newcomer that fits takes it.
+        a = self.apps[key[2]]
+        if a.preconfirmed or self.pool.fits(a, at):
+            self.confirm(a, at)
+        else:
+            insort(self.waiting, key)
+
+    def waiting_positions(self, shared: bool) -> dict[int, int]:
+        """1 = next in line, per category (or over the whole contest when it shares places)."""
+        positions: dict[int, int] = {}
+        counters: dict[str | None, int] = {}
+        for key in self.waiting:
+            a = self.apps[key[2]]
+            line = None if shared else a.category
+            counters[line] = counters.get(line, 0) + 1
+            positions[a.number] = counters[line]
+        return positions
+
+
+def _withdrawn_place(contest: Contest, a: Application, gave_up_place: bool) -> Place:
+    """A withdrawal from the waiting list (or before holding a place) is refunded in full; one
+    giving up a place gets back what the contest's rules give at that moment
+    (``refund_percent``)."""
+    percent = 100
+    if gave_up_place and a.withdrawn_at is not None:
+        percent = refund_percent(contest, a.withdrawn_at)
+    return Place(a.number, Status.WITHDRAWN, refundable=percent > 0, refund_percent=percent)
+
+
+def _waiting_place(contest: Contest, a: Application, position: int, now: datetime) -> Place:
+    """Still waiting; once registrations close, a paid entry without a place is left out."""
+    closes = contest.registration.closes
+    closed = closes is not None and now >= closes
+    status = Status.LEFT_OUT if closed and contest.registration.payment_required else Status.WAITING
+    return Place(a.number, status, position, refundable=True, refund_percent=100)
+
+
+def allocate(
+    contest: Contest, applications: Iterable[Application], now: datetime
+) -> dict[int, Place]:
+    """Every entry's place at ``now``, replaying registrations, payments, withdrawals and quota
+    releases in the order they happened. A confirmed place is never taken back by a later event;
+    a freed place goes to the first waiting entry that fits."""
+    apps = {a.number: a for a in applications}
+    replay = _Replay(contest, apps)
+    for at, kind, key in _timeline(contest, apps.values(), now):
+        replay.step(at, kind, key)
+    positions = replay.waiting_positions(contest.registration.shared_capacity is not None)
+    places: dict[int, Place] = {}
+    for a in apps.values():
+        lapse = lapses_at(contest, a)
+        if lapse is not None and lapse <= now:
+            # anything paid (after the deadline) is given back
+            places[a.number] = Place(a.number, Status.LAPSED, refundable=True,
+                                     refund_percent=100)
+        elif _withdrawn_by(a, now):
+            places[a.number] = _withdrawn_place(contest, a, a.number in replay.gave_up_place)
+        elif a.number in replay.pool.confirmed:
+            confirmed_at = replay.confirmed_at[a.number]
+            places[a.number] = Place(a.number, Status.CONFIRMED, confirmed_at=confirmed_at)
+        elif a.number in positions:
+            places[a.number] = _waiting_place(contest, a, positions[a.number], now)
+        else:
+            places[a.number] = Place(a.number, Status.PENDING_PAYMENT)
+    return places
