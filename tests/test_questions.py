@@ -23,16 +23,8 @@ from bot.domain.contest import Contest
 from bot.domain.ranking import Competitor, Row
 from bot.domain.registration import Application, Member, Status, allocate, entry_value
 from bot.services.contest_file import ContestFileError, load_contest
-from bot.services.csvio import (
-    ImportError_,
-    check_import,
-    entry_rows,
-    export_entries,
-    export_results,
-    import_entries,
-    read_entries,
-    xlsx,
-)
+from bot.services.csvio import ImportError_, check_import, import_entries, read_entries
+from bot.services.exports import entry_rows, export_entries, export_results, xlsx
 from bot.services.registrations import Registered, Registrations
 from bot.services.summary import summary
 from bot.storage.store import Entry, Store

@@ -69,7 +69,7 @@ from bot.handlers.common import (
     show_usage,
 )
 from bot.handlers.menus import refresh_menu
-from bot.services.csvio import (
+from bot.services.exports import (
     Printable,
     entry_rows,
     export_entries,

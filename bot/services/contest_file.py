@@ -43,7 +43,7 @@ from bot.domain.contest import (
 from bot.domain.ranking import SHARED_PRIZES, TIE_BREAKS
 from bot.domain.registration import heat_begins
 from bot.domain.rounds import SEATINGS, heats_of
-from bot.services.csvio import ENTRY_COLUMNS, REFUND_COLUMN, RESULT_COLUMNS, STATUS_COLUMNS
+from bot.services.exports import ENTRY_COLUMNS, REFUND_COLUMN, RESULT_COLUMNS, STATUS_COLUMNS
 
 LANGUAGES = ("es", "fr", "en")
 MAX_MEMBERS = 8  # teams are 1-4 people; eligibility tries every seating, so keep it small
