@@ -437,34 +437,58 @@ async def check_import(contest: Contest, registrations: Registrations,
     (``import entries --force``): organisers may have their reasons, but not without a word.
     A line without ``registered_at`` imported after the closing is only noted: the file does not
     say when it was registered elsewhere, and importing late is what organisers do."""
-    rules = contest.registration
-    problems: list[str] = []
-    notes: list[str] = []
+    found = ImportCheck([], [])
     for r in rows:
-        early = _too_early(contest, r)
-        if early is not None:
-            (notes if r.reimported else problems).append(
-                early + (": kept, as when it was first imported (source import)"
-                         if r.reimported else ""))
-        if rules.closes is not None and r.registered_at >= rules.closes:
-            if r.reimported:
-                notes.append(f"{r.where}: registered_at {_when(r.registered_at, contest)} is "
-                             f"after registration closed ({_when(rules.closes, contest)}): "
-                             "kept, as when it was first imported (source import)")
-            elif r.dated:
-                problems.append(f"{r.where}: registered_at {_when(r.registered_at, contest)} is "
-                                f"after registration closed ({_when(rules.closes, contest)}, "
-                                "registration.closes)")
-            else:
-                notes.append(f"{r.where}: no registered_at, imported after registration closed "
-                             f"({_when(rules.closes, contest)}): registered now")
-        if rules.payment_required and r.paid_at is None:
-            problems.append(f"{r.where}: no paid_at, and a place is held only once paid "
-                            "(registration.payment_required)")
+        _check_dates(contest, r, found)
+        if contest.registration.payment_required and r.paid_at is None:
+            found.problems.append(f"{r.where}: no paid_at, and a place is held only once paid "
+                                  "(registration.payment_required)")
     held: dict[str, int] = {}
     for status in await registrations.statuses(now):
         if status.place.status is Status.CONFIRMED:
             held[status.entry.category] = held.get(status.entry.category, 0) + 1
+    found.problems += _over_capacity(contest, rows, held)
+    found.problems += await _over_quota(contest, registrations, rows, now)
+    shared = contest.registration.shared_capacity
+    if shared is not None:
+        taken = sum(held.values())
+        if taken + len(rows) > shared:
+            found.problems.append(
+                f"the contest has {shared} places in all (registration.shared_capacity), "
+                f"{taken} already taken: the file's {len(rows)} entries go "
+                f"{taken + len(rows) - shared} over")
+    return found
+
+
+def _check_dates(contest: Contest, r: ImportRow, found: ImportCheck) -> None:
+    """A line registered before registration opened for it, or after it closed: a problem,
+    or a note where the bot's own import kept it (source import) or the file gives no date."""
+    rules = contest.registration
+    early = _too_early(contest, r)
+    if early is not None:
+        (found.notes if r.reimported else found.problems).append(
+            early + (": kept, as when it was first imported (source import)"
+                     if r.reimported else ""))
+    if rules.closes is None or r.registered_at < rules.closes:
+        return
+    if r.reimported:
+        found.notes.append(f"{r.where}: registered_at {_when(r.registered_at, contest)} is "
+                           f"after registration closed ({_when(rules.closes, contest)}): "
+                           "kept, as when it was first imported (source import)")
+    elif r.dated:
+        found.problems.append(f"{r.where}: registered_at {_when(r.registered_at, contest)} is "
+                              f"after registration closed ({_when(rules.closes, contest)}, "
+                              "registration.closes)")
+    else:
+        found.notes.append(f"{r.where}: no registered_at, imported after registration closed "
+                           f"({_when(rules.closes, contest)}): registered now")
+
+
+def _over_capacity(contest: Contest, rows: Sequence[ImportRow],
+                   held: dict[str, int]) -> list[str]:
+    """Per category with places of its own, the file's entries beyond them (``held``: the
+    places already confirmed, by category)."""
+    problems = []
     for cat in contest.categories:
         if cat.capacity is None:
             continue
@@ -475,15 +499,7 @@ async def check_import(contest: Contest, registrations: Registrations,
             problems.append(f"{cat.id} has {cat.capacity} places (categories.capacity), "
                             f"{taken} already taken: the file's {len(new)} entries go "
                             f"{taken + len(new) - cat.capacity} over (lines {over})")
-    problems += await _over_quota(contest, registrations, rows, now)
-    shared = rules.shared_capacity
-    if shared is not None:
-        taken = sum(held.values())
-        if taken + len(rows) > shared:
-            problems.append(f"the contest has {shared} places in all "
-                            f"(registration.shared_capacity), {taken} already taken: the file's "
-                            f"{len(rows)} entries go {taken + len(rows) - shared} over")
-    return ImportCheck(problems, notes)
+    return problems
 
 
 async def refuse_entries_too_late(contest: Contest, registrations: Registrations,

@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import datetime
-from typing import TextIO
+from typing import Any, TextIO
 
 from bot.domain.clock import format_duration
-from bot.domain.contest import Contest, Question
+from bot.domain.contest import Category, Contest, Question
+from bot.domain.escape import EscapeResult
+from bot.domain.ranking import Row
 from bot.domain.registration import Member, Status
 from bot.domain.rounds import Heat
 from bot.services.contest_day import ContestDay
@@ -101,58 +105,100 @@ async def result_rows(contest: Contest, day: ContestDay, category: str | None = 
     # after the fixed columns, one per choice or text question (a country, a club)
     asked = [q for q in contest.questions if not q.yes_no]
     rows: list[list[object]] = [[*RESULT_COLUMNS, *(q.id for q in asked)]]
+    entries = {e.number: e for e in await day.store.entries()} if asked else {}
+    for cat, ranking, shown in await _rankings(contest, day, category, at):
+        for r in ranking:
+            entry = entries.get(r.competitor.number)
+            rows.append([*result_cells(shown, cat, r),
+                         *(answer_cell(q, entry) if entry is not None else "" for q in asked)])
+    return rows
+
+
+async def _rankings(contest: Contest, day: ContestDay, category: str | None,
+                    at: datetime | None) -> list[tuple[Category, list[Row], ResultShown]]:
+    """The rankings a results table shows: every category's (or one's), a heat's, or a round's
+    over all its heats; each with what its rows say of it."""
     heat = day.heats.get(category or "")
     whole = day.rounds.get(category or "")  # a round of several heats, over all of them
     if whole is not None:
         heat = Heat(whole[0], whole[1], 1)
     cats = [heat.play] if heat is not None else [
         c for c in contest.categories if category is None or c.id == category]
-    entries = {e.number: e for e in await day.store.entries()} if asked else {}
+    out = []
     for cat in cats:
-        extras = {x.id: x.name for x in cat.extra_prizes}
-        pieces_in = {r.id: r.pieces for r in cat.rounds}
         ranking = (await day.round_ranking(*whole))[1] if whole is not None else \
             await day.ranking(cat, at)
-        others: dict[int, list[str]] = {}  # "u18 2 (Best young puzzler)"
-        if heat is None:
-            for sr, sub in await day.separate_rankings(cat):
-                for r in sub:
-                    if r.position is not None:
-                        others.setdefault(r.number, []).append(
-                            f"{sr.id} {r.position}" + (f" ({r.prize})" if r.prize else ""))
-        for r in ranking:
-            c = r.competitor
-            size = pieces_in.get(r.round or "", cat.pieces)
-            esc = c.escape
-            entry = entries.get(c.number)
-            rows.append([
-                category if whole is not None else cat.id,
-                r.position if r.position is not None else "",
-                c.number,
-                "; ".join(c.names),
-                "yes" if r.finished else "no",
-                format_duration(c.finish) if c.finish is not None else "",
-                format_duration(esc.escape_time) if esc else "",
-                esc.tickets_left if esc else "",
-                format_duration(esc.compensation) if esc else "",
-                format_duration(esc.penalty) if esc else "",
-                format_duration(r.time) if r.time is not None else "",
-                # pushed past the limit by its penalties: ranked with every piece placed
-                (size if c.finish is not None and not r.finished
-                 else c.pieces if c.pieces is not None else ""),
-                "yes" if c.local else "no",
-                r.prize or "",
-                "; ".join(extras.get(x, x) for x in r.extra_prizes),
-                format_duration(c.time_penalty) if c.time_penalty else "",
-                "; ".join(f"{kind} {count}" for kind, count in c.penalties),
-                r.round or (heat.round.id if heat is not None else ""),
-                "; ".join(format_duration(t) for t in c.splits),
-                c.outcome or "",
-                c.outcome_reason,
-                "; ".join(others.get(c.number, [])),
-                *(answer_cell(q, entry) if entry is not None else "" for q in asked),
-            ])
-    return rows
+        shown = ResultShown(
+            category if whole is not None and category is not None else cat.id,
+            heat.round.id if heat is not None else "",
+            {x.id: x.name for x in cat.extra_prizes},
+            await _other_rankings(day, cat) if heat is None else {})
+        out.append((cat, ranking, shown))
+    return out
+
+
+@dataclass(frozen=True)
+class ResultShown:
+    """What a results table says of every row of one category (or heat, or round)."""
+
+    category: str  # the category's id, or the heat's or round's asked for
+    round: str  # the heat's round, for a row that names none
+    extras: dict[str, str]  # the special prizes' names by id
+    others: dict[int, list[str]]  # by entry: its places in the separate rankings
+
+
+async def _other_rankings(day: ContestDay, cat: Category) -> dict[int, list[str]]:
+    """Each entry's places in the category's separate rankings: "u18 2 (Best young puzzler)"."""
+    others: dict[int, list[str]] = {}
+    for sr, sub in await day.separate_rankings(cat):
+        for r in sub:
+            if r.position is not None:
+                others.setdefault(r.number, []).append(
+                    f"{sr.id} {r.position}" + (f" ({r.prize})" if r.prize else ""))
+    return others
+
+
+def result_cells(shown: ResultShown, cat: Category, r: Row) -> list[object]:
+    """One row of the results table, the fixed columns (``RESULT_COLUMNS``)."""
+    c = r.competitor
+    return [
+        shown.category,
+        r.position if r.position is not None else "",
+        c.number,
+        "; ".join(c.names),
+        "yes" if r.finished else "no",
+        format_duration(c.finish) if c.finish is not None else "",
+        *_escape_cells(c.escape),
+        format_duration(r.time) if r.time is not None else "",
+        _pieces(cat, r),
+        "yes" if c.local else "no",
+        r.prize or "",
+        "; ".join(shown.extras.get(x, x) for x in r.extra_prizes),
+        format_duration(c.time_penalty) if c.time_penalty else "",
+        "; ".join(f"{kind} {count}" for kind, count in c.penalties),
+        r.round or shown.round,
+        "; ".join(format_duration(t) for t in c.splits),
+        c.outcome or "",
+        c.outcome_reason,
+        "; ".join(shown.others.get(c.number, [])),
+    ]
+
+
+def _escape_cells(esc: EscapeResult | None) -> list[object]:
+    """escape_time, tickets_left, compensation, penalty: empty without an escape stage."""
+    if esc is None:
+        return ["", "", "", ""]
+    return [format_duration(esc.escape_time), esc.tickets_left,
+            format_duration(esc.compensation), format_duration(esc.penalty)]
+
+
+def _pieces(cat: Category, r: Row) -> object:
+    """The pieces column: pushed past the limit by its penalties, a finish is ranked with every
+    piece placed; otherwise the count recorded, if any."""
+    c = r.competitor
+    if c.finish is not None and not r.finished:
+        return {x.id: x.pieces for x in cat.rounds}.get(r.round or "", cat.pieces)
+    return c.pieces if c.pieces is not None else ""
 
 
 async def export_results(contest: Contest, day: ContestDay, out: TextIO,
@@ -289,53 +335,76 @@ def xlsx(sheets: dict[str, list[list[object]]], words: Printable | None = None) 
     from openpyxl.styles import Font  # type: ignore[import-untyped, unused-ignore]
 
     book = Workbook()
-    first = True
     used: set[str] = set()
-    for title, table in sheets.items():
-        sheet = book.active if first else book.create_sheet()
+    for k, (title, table) in enumerate(sheets.items()):
+        sheet = book.active if k == 0 else book.create_sheet()
         assert sheet is not None
-        first = False
-        name = title[:31]
-        while name in used:  # titles are unique, within Excel's 31 characters
-            name = name[:28] + f" {len(used)}"
-        used.add(name)
-        sheet.title = name
-        header = [str(h) for h in table[0]] if table else []
-        keep = [i for i, h in enumerate(header) if h not in PRIVATE_COLUMNS]
-        for r, row in enumerate(table):
-            cells = [row[i] for i in keep if i < len(row)]
-            formats: list[str | None] = []
-            values: list[object] = []
-            for i, v in zip(keep, cells, strict=False):
-                if words is not None:
-                    v = words.cell(header[i], v) if r else words.title(header[i])
-                value, fmt = _typed(header[i], v) if r else (v, None)
-                values.append(value)
-                formats.append(fmt)
-            # control characters (stored before names were cleaned) would make openpyxl refuse
-            # the whole workbook: they become spaces
-            sheet.append([v if isinstance(v, int | float)
-                          else ILLEGAL_CHARACTERS_RE.sub(" ", str(v)) for v in values])
-            for cell, fmt in zip(sheet[sheet.max_row], formats, strict=False):
-                if fmt is not None:
-                    cell.number_format = fmt
-                if isinstance(cell.value, str) and inert(cell.value) != cell.value:
-                    # text, never a formula ("=1+1" would be one for openpyxl), and marked as
-                    # the spreadsheet marks a cell typed with a leading apostrophe: it stays
-                    # text when edited or saved again as CSV
-                    cell.data_type = "s"
-                    cell.quotePrefix = True
+        sheet.title = _sheet_name(title, used)
+        for values, formats in sheet_cells(table, words):
+            _append(sheet, values, formats, ILLEGAL_CHARACTERS_RE)
         for cell in sheet[1]:
             cell.font = Font(bold=True)
-        sheet.freeze_panes = "A2"
-        sheet.print_title_rows = "1:1"  # the header on every printed page
-        sheet.page_setup.orientation = "landscape"
-        sheet.page_setup.fitToWidth = 1
-        sheet.page_setup.fitToHeight = 0
-        sheet.sheet_properties.pageSetUpPr.fitToPage = True
-        for column in sheet.columns:
-            width = max((len(str(c.value)) for c in column if c.value is not None), default=8)
-            sheet.column_dimensions[column[0].column_letter].width = min(60, max(8, width + 2))
+        _set_up_page(sheet)
     buf = io.BytesIO()
     book.save(buf)
     return buf.getvalue()
+
+
+def _sheet_name(title: str, used: set[str]) -> str:
+    """A sheet's name: unique, within Excel's 31 characters (added to ``used``)."""
+    name = title[:31]
+    while name in used:
+        name = name[:28] + f" {len(used)}"
+    used.add(name)
+    return name
+
+
+def sheet_cells(table: list[list[object]], words: Printable | None
+                ) -> Iterator[tuple[list[object], list[str | None]]]:
+    """Each row of a sheet: its values (join codes left out; in ``words``' language) and their
+    number formats (the header row: titles, no formats)."""
+    header = [str(h) for h in table[0]] if table else []
+    keep = [i for i, h in enumerate(header) if h not in PRIVATE_COLUMNS]
+    for r, row in enumerate(table):
+        cells = [row[i] for i in keep if i < len(row)]
+        formats: list[str | None] = []
+        values: list[object] = []
+        for i, v in zip(keep, cells, strict=False):
+            if words is not None:
+                v = words.cell(header[i], v) if r else words.title(header[i])
+            value, fmt = _typed(header[i], v) if r else (v, None)
+            values.append(value)
+            formats.append(fmt)
+        yield values, formats
+
+
+def _append(sheet: Any, values: list[object], formats: list[str | None],
+            illegal: re.Pattern[str]) -> None:
+    """One row at the foot of ``sheet``, each cell with its number format."""
+    # control characters (``illegal``: stored before names were cleaned) would make openpyxl
+    # refuse the whole workbook: they become spaces
+    sheet.append([v if isinstance(v, int | float) else illegal.sub(" ", str(v))
+                  for v in values])
+    for cell, fmt in zip(sheet[sheet.max_row], formats, strict=False):
+        if fmt is not None:
+            cell.number_format = fmt
+        if isinstance(cell.value, str) and inert(cell.value) != cell.value:
+            # text, never a formula ("=1+1" would be one for openpyxl), and marked as
+            # the spreadsheet marks a cell typed with a leading apostrophe: it stays
+            # text when edited or saved again as CSV
+            cell.data_type = "s"
+            cell.quotePrefix = True
+
+
+def _set_up_page(sheet: Any) -> None:
+    """The header frozen and on every printed page; landscape, fitted to the page's width;
+    each column as wide as its widest cell (8 to 60 characters)."""
+    sheet.freeze_panes = "A2"
+    sheet.print_title_rows = "1:1"  # the header on every printed page
+    sheet.page_setup.orientation = "landscape"
+    sheet.page_setup.fitToWidth = 1
+    sheet.page_setup.fitToHeight = 0
+    sheet.sheet_properties.pageSetUpPr.fitToPage = True
+    for column in sheet.columns:
+        width = max((len(str(c.value)) for c in column if c.value is not None), default=8)
+        sheet.column_dimensions[column[0].column_letter].width = min(60, max(8, width + 2))
