@@ -43,18 +43,14 @@ from bot.services.contest_day import ContestDay
 from bot.services.contest_file import ContestFileError, contest_warnings, load_contest
 from bot.services.csvio import (
     ImportError_,
-    Printable,
     check_import,
-    entry_rows,
     import_entries,
     read_entries,
     refuse_entries_too_late,
     refuse_people_entered_twice,
-    result_rows,
-    results_by_category,
     write_csv,
-    xlsx,
 )
+from bot.services.exports import Printable, entry_rows, result_rows, results_by_category, xlsx
 from bot.services.registrations import Registrations
 from bot.services.summary import summary
 from bot.services.tables import round_sheets, tables_pdf

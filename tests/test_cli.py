@@ -14,7 +14,7 @@ import pytest
 from openpyxl import load_workbook
 
 import bot.cli as cli
-from bot.services.csvio import _typed
+from bot.services.exports import _typed
 from bot.storage import store as storage
 from bot.support.logsetup import RedactToken
 from tests.conftest import CASTRILLO, ROOT

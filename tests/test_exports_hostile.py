@@ -14,15 +14,8 @@ from openpyxl import load_workbook  # type: ignore[import-untyped, unused-ignore
 
 from bot.domain.registration import clean_name
 from bot.services.contest_file import load_contest
-from bot.services.csvio import (
-    entry_rows,
-    export_entries,
-    import_entries,
-    inert,
-    read_entries,
-    uninert,
-    xlsx,
-)
+from bot.services.csvio import import_entries, inert, read_entries, uninert
+from bot.services.exports import entry_rows, export_entries, xlsx
 from bot.storage.store import Store
 from tests.conftest import CASTRILLO
 

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from bot.services import rounds
-from bot.services.csvio import result_rows
+from bot.services.exports import result_rows
 from tests.fakebot import Harness, Person
 from tests.test_rounds import BOSS, CONTEST, DAY1, TZ, VIC, open_day, play_heats, said
 

@@ -5,17 +5,31 @@ volunteers' list, and an empty chat says what the bot is for (issue 17)."""
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
 
 from bot.handlers import menus
 from bot.handlers.menus import MENU_CHANGE
+from bot.services.contest_file import load_contest
+from bot.services.csvio import import_entries, read_entries
+from bot.support.commands import (
+    BY_NAME,
+    COMMANDS,
+    ESCAPE,
+    PENALTIES,
+    ROUNDS,
+    SPLITS,
+    features,
+)
 from tests.conftest import BILLOM, CASTRILLO, ROOT
 from tests.fakebot import Call, FrozenClock, Harness, Person
-from tests.test_bot_commands import ORGANISER, P3, P50, VOLUNTEER, menu_calls, open_day
+from tests.test_bot_commands import CSV, ORGANISER, P3, P50, VOLUNTEER, menu_calls, open_day
 
 MADRID = ZoneInfo("Europe/Madrid")
 CHAMPIONSHIP = ROOT / "contests" / "championship-2027.toml"
@@ -161,3 +175,107 @@ async def test_nobody_is_offered_the_heats_before_following_an_entry(tmp_path):
         assert not {"series", "heats"} & {c for menu in default.values() for c in menu}
     finally:
         await h.stop()
+
+
+# -- menus from the contest file: what a hint and a solution cost, only the commands it has ----
+
+
+def castrillo_with(tmp_path: Path, old: str, new: str) -> Path:
+    """Castrillo's contest file with ``old`` (which must be there) replaced by ``new``."""
+    text = CASTRILLO.read_text()
+    assert old in text
+    path = tmp_path / "contest.toml"
+    path.write_text(text.replace(old, new))
+    return path
+
+
+def menu_items(calls: Sequence[Call], who: Person) -> dict[str, str]:
+    """The last menu set for ``who``'s chat: command -> description."""
+    (last, *_) = [c for c in reversed(calls) if c.method == "setMyCommands"
+                  and c.params.get("scope") == {"type": "chat", "chat_id": who.id}]
+    return {x["command"]: x["description"] for x in last.params["commands"]}
+
+
+CONTEST_DAY = datetime(2023, 4, 22, 10, tzinfo=MADRID)
+
+
+async def linked_day(tmp_path: Path, contest: Path,
+                     **options: Any) -> tuple[Harness, dict[int, str]]:
+    """The bot of ``contest`` with the entries of tests/test_bot_commands.py imported, and
+    their join codes."""
+    h = await Harness(tmp_path, contest, **options).start()
+    await import_entries(h.services.store,
+                         read_entries(h.services.contest, io.StringIO(CSV), "entries.csv"))
+    return h, {e.number: e.join_code for e in await h.services.store.entries()}
+
+
+async def test_menus_name_what_a_hint_and_a_solution_cost_in_the_contest(tmp_path):
+    contest = castrillo_with(tmp_path, "hint_cost = 1\nsolution_cost = 2\n",
+                             "hint_cost = 2\nsolution_cost = 1\n")
+    h, codes = await linked_day(tmp_path, contest)
+    try:
+        ana, juan, lea = Person(103, "Ana", "en"), Person(104, "Juan", "es"), \
+            Person(105, "Léa", "fr")
+        menus_of = {}
+        for who in (ana, juan, lea):
+            menus_of[who.lang] = menu_items(
+                await h.send(who, f"/start {codes[3]}", CONTEST_DAY), who)
+        assert menus_of["en"]["hint"] == "Ask for a hint (2 tickets)"
+        assert menus_of["en"]["solution"] == "Ask for the solution (1 ticket)"
+        assert menus_of["es"]["pista"] == "Pedir una pista (2 billetes)"
+        assert menus_of["es"]["solucion"] == "Pedir la solución (1 billete)"
+        assert menus_of["fr"]["indice"] == "Demander un indice (2 billets)"
+        assert menus_of["fr"]["solution"] == "Demander la solution (1 billet)"
+        # /ayuda lists the same lines
+        (text,) = [c.text for c in await h.send(juan, "/ayuda", CONTEST_DAY)
+                   if c.method == "sendMessage"]
+        assert "/pista - Pedir una pista (2 billetes)" in text
+        assert "/solucion - Pedir la solución (1 billete)" in text
+    finally:
+        await h.stop()
+
+
+ESCAPE_NAMES = {"pista", "indice", "hint", "solucion", "solution", "billetes", "billets",
+                "tickets", "etapa", "etape", "stage", "escape", "evasion", "escaped"}
+
+
+async def test_a_contest_without_the_escape_has_no_escape_command_in_any_menu(tmp_path):
+    text = CASTRILLO.read_text()
+    escape = text[text.index("[escape]\n"):text.index("[[categories]]")]
+    contest = castrillo_with(tmp_path, escape, "")
+    contest.write_text(contest.read_text().replace("escape = true\n", ""))
+    organiser, volunteer_group = Person(1, "Olga", "fr"), -100123
+    h, codes = await linked_day(tmp_path, contest, organisers=frozenset({organiser.id}),
+                                volunteer_chat=volunteer_group)
+    try:
+        assert h.services.contest.escape is None
+        offered: set[str] = set()
+        for c in h.request.calls:  # the default menus and the volunteers' group's
+            if c.method == "setMyCommands":
+                offered |= {x["command"] for x in c.params["commands"]}
+        assert "fin" in offered  # the volunteers' group, in the contest's language
+        for lang, number in (("es", 3), ("fr", 20), ("en", 50)):
+            pair = Person(200 + number, "Ana", lang)
+            offered |= set(menu_items(
+                await h.send(pair, f"/start {codes[number]}", CONTEST_DAY), pair))
+            (help_text,) = [c.text for c in await h.send(pair, "/ayuda", CONTEST_DAY)
+                            if c.method == "sendMessage"]
+            offered |= {line.split()[0].lstrip("/") for line in help_text.splitlines()
+                        if line.startswith("/")}
+        offered |= set(menu_items(await h.send(organiser, "/start", CONTEST_DAY), organiser))
+        assert {"listo", "fini", "done", "depart", "classement"} <= offered
+        assert not ESCAPE_NAMES & offered
+    finally:
+        await h.stop()
+
+
+def test_each_command_says_what_the_contest_must_have_for_it() -> None:
+    needs = {f: {c.name for c in COMMANDS if c.needs == f} for f in (ESCAPE, ROUNDS)}
+    assert needs[ESCAPE] == {"pista", "solucion", "billetes", "etapa", "escape"}
+    assert needs[ROUNDS] == {"series", "confirmar_ronda", "mesas"}
+    assert BY_NAME["penalizacion"].needs == PENALTIES and BY_NAME["parcial"].needs == SPLITS
+    castrillo = load_contest(CASTRILLO)
+    assert features(castrillo) == {ESCAPE}
+    assert features(castrillo, ["adultos"]) == frozenset()
+    assert features(load_contest(BILLOM)) == frozenset()
+    assert features(load_contest(CHAMPIONSHIP)) >= {ROUNDS}

@@ -17,7 +17,8 @@ import pytest
 from bot.domain.contest import PenaltyKind
 from bot.domain.ranking import Competitor, rank, ranking_time
 from bot.services.contest_file import ContestFileError, load_contest, parse_contest
-from bot.services.csvio import import_entries, read_entries, result_rows
+from bot.services.csvio import import_entries, read_entries
+from bot.services.exports import result_rows
 from bot.services.summary import summary
 from tests.conftest import CASTRILLO
 from tests.fakebot import Harness, Person, staff

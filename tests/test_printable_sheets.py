@@ -17,15 +17,8 @@ from bot.domain.contest import Contest
 from bot.domain.registration import Member
 from bot.services.contest_day import ContestDay
 from bot.services.contest_file import load_contest
-from bot.services.csvio import (
-    Printable,
-    entry_rows,
-    export_entries,
-    import_entries,
-    read_entries,
-    results_by_category,
-    xlsx,
-)
+from bot.services.csvio import import_entries, read_entries
+from bot.services.exports import Printable, entry_rows, export_entries, results_by_category, xlsx
 from bot.services.registrations import Registrations
 from bot.storage.store import Store
 from tests.conftest import BILLOM, CASTRILLO

@@ -24,16 +24,8 @@ from bot.domain.places import Application, Status, allocate
 from bot.domain.ranking import Competitor, Row
 from bot.domain.registration import Member, entry_value
 from bot.services.contest_file import ContestFileError, load_contest
-from bot.services.csvio import (
-    ImportError_,
-    check_import,
-    entry_rows,
-    export_entries,
-    export_results,
-    import_entries,
-    read_entries,
-    xlsx,
-)
+from bot.services.csvio import ImportError_, check_import, import_entries, read_entries
+from bot.services.exports import entry_rows, export_entries, export_results, xlsx
 from bot.services.registrations import Registered, Registrations
 from bot.services.summary import summary
 from bot.storage.store import Entry, Store

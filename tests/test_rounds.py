@@ -27,7 +27,8 @@ from bot.domain.rounds import (
     table_number,
 )
 from bot.services.contest_file import ContestFileError, load_contest, parse_contest
-from bot.services.csvio import import_entries, read_entries, result_rows
+from bot.services.csvio import import_entries, read_entries
+from bot.services.exports import result_rows
 from bot.tools.scoreboard import scoreboard_data
 from tests.conftest import CASTRILLO
 from tests.fakebot import Harness, Person, staff

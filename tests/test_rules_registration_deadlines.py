@@ -33,7 +33,8 @@ from bot.domain.places import (
 from bot.domain.registration import Member, registration_window
 from bot.handlers.jobs import registration_job
 from bot.services.contest_file import ContestFileError, load_contest
-from bot.services.csvio import check_import, entry_rows, read_entries
+from bot.services.csvio import check_import, read_entries
+from bot.services.exports import entry_rows
 from bot.services.registrations import Registrations
 from bot.services.summary import summary
 from bot.storage.store import Store

@@ -16,7 +16,8 @@ import pytest
 from bot.domain.ranking import Competitor, ages_fit, rank, separate
 from bot.services import rounds
 from bot.services.contest_file import ContestFileError, parse_contest
-from bot.services.csvio import import_entries, read_entries, result_rows
+from bot.services.csvio import import_entries, read_entries
+from bot.services.exports import result_rows
 from tests.fakebot import Harness, Person, staff
 
 TZ = ZoneInfo("Europe/Madrid")

@@ -8,9 +8,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from bot.domain.contest import Contest
+from bot.domain.contest import Contest, EscapeRules
 from bot.domain.registration import registration_window
-from bot.support.commands import BY_NAME, COMMANDS, Command
+from bot.support.commands import BY_NAME, COMMANDS, ESCAPE, Command, features
+from bot.support.i18n import ntr
 
 
 def allowed(command: Command, role: str) -> bool:
@@ -28,43 +29,32 @@ def names_for(name: str) -> list[str]:
 
 ENTRY_COMMANDS = ("pista", "solucion", "billetes", "listo")
 
-# commands that only some contests, or only some moments, have a use for
-ESCAPE_COMMANDS = ("pista", "solucion", "billetes", "etapa", "escape")
-ROUND_COMMANDS = ("series", "confirmar_ronda", "mesas")
+# commands of use only at some moments (what a contest must have is each command's ``needs``)
 REGISTERING_COMMANDS = ("inscribir", "cancelar", "baja")
 
 
 @dataclass(frozen=True)
 class MenuView:
-    """What a menu is made for: the contest's features (for a participant, those of the
-    categories of the entries they follow), whether they follow an entry, and whether
+    """What a menu is made for: what commands need that the contest has (``features``; for a
+    participant, in the categories of the entries they follow), its escape's rules where it
+    has one (what a hint and a solution cost), whether they follow an entry, and whether
     registration is open."""
 
-    escape: bool = True
-    rounds: bool = True
-    penalties: bool = True
-    splits: bool = True
-    follows_entry: bool = True
-    registering: bool = True
+    has: frozenset[str]
+    escape: EscapeRules | None
+    follows_entry: bool
+    registering: bool
 
 
 def view_of(contest: Contest, at: datetime, categories: Iterable[str] | None = None, *,
             follows_entry: bool, registering: bool | None = None) -> MenuView:
     """The view for someone who follows entries of ``categories`` (None: the whole contest).
     ``registering`` None: whether registration is open at ``at`` (until the contest day)."""
-    wanted = None if categories is None else set(categories)
-    cats = [c for c in contest.categories if wanted is None or c.id in wanted]
     if registering is None:
         local_day = at.astimezone(ZoneInfo(contest.timezone)).date()
         registering = registration_window(contest, at) != "closed" and local_day < contest.date
-    return MenuView(
-        escape=contest.escape is not None and any(c.escape for c in cats),
-        rounds=any(c.rounds for c in cats),
-        penalties=bool(contest.penalties),
-        splits=any(c.puzzles or any(r.puzzles for r in c.rounds) for c in cats),
-        follows_entry=follows_entry,
-        registering=registering,
-    )
+    has = features(contest, categories)
+    return MenuView(has, contest.escape if ESCAPE in has else None, follows_entry, registering)
 
 
 def view_for(contest: Contest, at: datetime, role: str, entry_categories: Sequence[str], *,
@@ -76,31 +66,42 @@ def view_for(contest: Contest, at: datetime, role: str, entry_categories: Sequen
 
 
 def _shown(c: Command, role: str, view: MenuView) -> bool:
-    if not allowed(c, role):
+    if not allowed(c, role) or (c.needs and c.needs not in view.has):
         return False
     staff = role in ("volunteer", "organiser")
-    if c.name in ENTRY_COMMANDS and not view.follows_entry:
-        return False
-    if c.name in ESCAPE_COMMANDS and not view.escape:
-        return False
-    if c.name in ROUND_COMMANDS and not view.rounds:
-        return False
-    if c.name == "series" and not (view.follows_entry or staff):
-        return False  # the heat of one's own entry: nothing to show before linking
-    if c.name == "penalizacion" and not view.penalties:
-        return False
-    if c.name == "parcial" and not view.splits:
-        return False
+    if c.name in ENTRY_COMMANDS:
+        return view.follows_entry
+    if c.name == "series":
+        return view.follows_entry or staff  # the heat of one's own entry: none before linking
     if c.name in REGISTERING_COMMANDS:
-        # staff register like anyone else, but their menu is for the day's work
-        return view.registering and (not staff or view.follows_entry) and \
-            (c.name != "baja" or view.follows_entry)
+        return _registering_shown(c, staff, view)
     if c.name == "mis_inscripciones":
         return view.follows_entry or (view.registering and not staff)
     return True
 
 
-def menu(role: str, lang: str, view: MenuView = MenuView()) -> list[tuple[str, str]]:
+def _registering_shown(c: Command, staff: bool, view: MenuView) -> bool:
+    """Registration's commands while it is open: staff register like anyone else, but their
+    menu is for the day's work; /baja only for someone with an entry to withdraw."""
+    return view.registering and (not staff or view.follows_entry) and \
+        (c.name != "baja" or view.follows_entry)
+
+
+def description(c: Command, lang: str, view: MenuView) -> str:
+    """A command's line in a menu in ``lang``: the hint's and the solution's say what they cost
+    in the contest."""
+    escape = view.escape
+    if c.cost == "hint" and escape is not None:
+        return ntr(lang, "Ask for a hint ({n} ticket)", "Ask for a hint ({n} tickets)",
+                   escape.hint_cost)
+    if c.cost == "solution" and escape is not None:
+        return ntr(lang, "Ask for the solution ({n} ticket)",
+                   "Ask for the solution ({n} tickets)", escape.solution_cost)
+    return c.description[lang]
+
+
+def menu(role: str, lang: str, view: MenuView) -> list[tuple[str, str]]:
     """(command, description) for a role's menu in a language, with only the commands that
     ``view`` has a use for."""
-    return [(c.name_in(lang), c.description[lang]) for c in COMMANDS if _shown(c, role, view)]
+    return [(c.name_in(lang), description(c, lang, view)) for c in COMMANDS
+            if _shown(c, role, view)]

@@ -28,7 +28,7 @@ from bot.handlers.common import (
     reply,
     show_usage,
 )
-from bot.services.csvio import (
+from bot.services.exports import (
     Printable,
     entry_rows,
     export_entries,

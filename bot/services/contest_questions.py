@@ -16,7 +16,7 @@ from bot.domain.contest import (
     Question,
 )
 from bot.services.contest_toml import Table, kind_of, lang_texts, one_line
-from bot.services.csvio import ENTRY_COLUMNS, REFUND_COLUMN, RESULT_COLUMNS, STATUS_COLUMNS
+from bot.services.exports import ENTRY_COLUMNS, REFUND_COLUMN, RESULT_COLUMNS, STATUS_COLUMNS
 
 QUESTION_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
 # a choice is stored, exported ("ES; FR") and joined ("ES/FR"): none of ; / , or line breaks

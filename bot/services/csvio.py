@@ -1,9 +1,10 @@
-"""CSV import of entries registered elsewhere, and CSV exports of entries and results."""
+"""CSV files: cells kept inert both ways (``inert``, ``uninert``, ``write_csv``), and the import of
+entries registered elsewhere with its checks against the registration rules. The exports'
+tables are in ``exports.py``."""
 
 from __future__ import annotations
 
 import csv
-import io
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -11,7 +12,6 @@ from datetime import UTC, date, datetime
 from typing import TextIO
 from zoneinfo import ZoneInfo
 
-from bot.domain.clock import format_duration
 from bot.domain.contest import YES_NO, Category, Contest, Question
 from bot.domain.numbers import YEARS, ascii_digits, parse_whole, parse_year
 from bot.domain.places import Status
@@ -28,27 +28,11 @@ from bot.domain.registration import (
     registration_window,
 )
 from bot.domain.rounds import Heat
-from bot.services.contest_day import ContestDay
 from bot.services.outcomes import new_code
 from bot.services.registrations import Registrations
-from bot.services.rounds import round_ranking, separate_rankings
-from bot.storage.store import Entry, Store, to_ts
-from bot.support.i18n import tr
-from bot.support.wallclock import CLOCK
-from bot.texts.common import outcome_text
+from bot.storage.store import Store, to_ts
 from bot.texts.registration import ineligible_text, slot_text
 
-ENTRY_COLUMNS = ["number", "category", "names", "born", "local", "join_code", "registered_at"]
-STATUS_COLUMNS = ["status", "waiting_position", "fee_total", "discount", "meal", "meal_adults",
-                  "meal_children", "paid_at", "refund_due", "source"]
-# after the status columns, for contests with [[registration.refunds]]: the amount to give back
-REFUND_COLUMN = "refund_amount"
-RESULT_COLUMNS = [
-    "category", "position", "number", "names", "finished", "time", "escape_time",
-    "tickets_left", "compensation", "penalty", "adjusted_time", "pieces", "local", "prize",
-    "extra_prizes", "time_penalties", "penalty_detail", "round", "splits", "outcome",
-    "outcome_reason", "other_rankings",
-]
 JOIN_CODE = re.compile(r"(?![vo])[A-Za-z0-9_-]{16,64}")  # v..., o...: invitations
 YES = {"yes", "y", "si", "sí", "s", "oui", "o", "1", "true", "x"}
 NO = {"no", "n", "non", "0", "false", ""}
@@ -106,6 +90,12 @@ def inert(cell: object) -> object:
 def uninert(cell: str) -> str:
     """A text cell as it was before ``inert`` (an exported file imported again)."""
     return cell[1:] if cell.startswith(QUOTE) else cell
+
+
+def write_csv(out: TextIO, rows: Iterable[Sequence[object]], delimiter: str = ",") -> None:
+    """Every CSV the bot writes: cells made inert (``inert``), quoted where needed; ``;``
+    between cells for the spreadsheets of Spain and France (``export --excel``)."""
+    csv.writer(out, delimiter=delimiter).writerows([inert(v) for v in row] for row in rows)
 
 
 def _born(text: str, where: str) -> tuple[date | None, int | None]:
@@ -447,34 +437,58 @@ async def check_import(contest: Contest, registrations: Registrations,
     (``import entries --force``): organisers may have their reasons, but not without a word.
     A line without ``registered_at`` imported after the closing is only noted: the file does not
     say when it was registered elsewhere, and importing late is what organisers do."""
-    rules = contest.registration
-    problems: list[str] = []
-    notes: list[str] = []
+    found = ImportCheck([], [])
     for r in rows:
-        early = _too_early(contest, r)
-        if early is not None:
-            (notes if r.reimported else problems).append(
-                early + (": kept, as when it was first imported (source import)"
-                         if r.reimported else ""))
-        if rules.closes is not None and r.registered_at >= rules.closes:
-            if r.reimported:
-                notes.append(f"{r.where}: registered_at {_when(r.registered_at, contest)} is "
-                             f"after registration closed ({_when(rules.closes, contest)}): "
-                             "kept, as when it was first imported (source import)")
-            elif r.dated:
-                problems.append(f"{r.where}: registered_at {_when(r.registered_at, contest)} is "
-                                f"after registration closed ({_when(rules.closes, contest)}, "
-                                "registration.closes)")
-            else:
-                notes.append(f"{r.where}: no registered_at, imported after registration closed "
-                             f"({_when(rules.closes, contest)}): registered now")
-        if rules.payment_required and r.paid_at is None:
-            problems.append(f"{r.where}: no paid_at, and a place is held only once paid "
-                            "(registration.payment_required)")
+        _check_dates(contest, r, found)
+        if contest.registration.payment_required and r.paid_at is None:
+            found.problems.append(f"{r.where}: no paid_at, and a place is held only once paid "
+                                  "(registration.payment_required)")
     held: dict[str, int] = {}
     for status in await registrations.statuses(now):
         if status.place.status is Status.CONFIRMED:
             held[status.entry.category] = held.get(status.entry.category, 0) + 1
+    found.problems += _over_capacity(contest, rows, held)
+    found.problems += await _over_quota(contest, registrations, rows, now)
+    shared = contest.registration.shared_capacity
+    if shared is not None:
+        taken = sum(held.values())
+        if taken + len(rows) > shared:
+            found.problems.append(
+                f"the contest has {shared} places in all (registration.shared_capacity), "
+                f"{taken} already taken: the file's {len(rows)} entries go "
+                f"{taken + len(rows) - shared} over")
+    return found
+
+
+def _check_dates(contest: Contest, r: ImportRow, found: ImportCheck) -> None:
+    """A line registered before registration opened for it, or after it closed: a problem,
+    or a note where the bot's own import kept it (source import) or the file gives no date."""
+    rules = contest.registration
+    early = _too_early(contest, r)
+    if early is not None:
+        (found.notes if r.reimported else found.problems).append(
+            early + (": kept, as when it was first imported (source import)"
+                     if r.reimported else ""))
+    if rules.closes is None or r.registered_at < rules.closes:
+        return
+    if r.reimported:
+        found.notes.append(f"{r.where}: registered_at {_when(r.registered_at, contest)} is "
+                           f"after registration closed ({_when(rules.closes, contest)}): "
+                           "kept, as when it was first imported (source import)")
+    elif r.dated:
+        found.problems.append(f"{r.where}: registered_at {_when(r.registered_at, contest)} is "
+                              f"after registration closed ({_when(rules.closes, contest)}, "
+                              "registration.closes)")
+    else:
+        found.notes.append(f"{r.where}: no registered_at, imported after registration closed "
+                           f"({_when(rules.closes, contest)}): registered now")
+
+
+def _over_capacity(contest: Contest, rows: Sequence[ImportRow],
+                   held: dict[str, int]) -> list[str]:
+    """Per category with places of its own, the file's entries beyond them (``held``: the
+    places already confirmed, by category)."""
+    problems = []
     for cat in contest.categories:
         if cat.capacity is None:
             continue
@@ -485,15 +499,7 @@ async def check_import(contest: Contest, registrations: Registrations,
             problems.append(f"{cat.id} has {cat.capacity} places (categories.capacity), "
                             f"{taken} already taken: the file's {len(new)} entries go "
                             f"{taken + len(new) - cat.capacity} over (lines {over})")
-    problems += await _over_quota(contest, registrations, rows, now)
-    shared = rules.shared_capacity
-    if shared is not None:
-        taken = sum(held.values())
-        if taken + len(rows) > shared:
-            problems.append(f"the contest has {shared} places in all "
-                            f"(registration.shared_capacity), {taken} already taken: the file's "
-                            f"{len(rows)} entries go {taken + len(rows) - shared} over")
-    return ImportCheck(problems, notes)
+    return problems
 
 
 async def refuse_entries_too_late(contest: Contest, registrations: Registrations,
@@ -576,317 +582,3 @@ async def _over_quota(contest: Contest, registrations: Registrations,
                             f"{value!r} to {q.id} ({where}): the file goes {len(lines)} over "
                             f"(lines {', '.join(lines)})")
     return problems
-
-
-def answer_cell(q: Question, entry: Entry) -> str:
-    """A question's cell for an entry in the exports (what the import reads back): per member
-    ``;``-separated (yes/no, or the answer, empty where none), one answer for a per-entry
-    question."""
-    if q.per_entry:
-        return entry.answer(q.id) or ""
-    if q.yes_no:
-        return "; ".join("yes" if q.id in m.answers else "no" for m in entry.members)
-    return "; ".join(m.value(q.id) or "" for m in entry.members)
-
-
-def _born_text(m: Member) -> str:
-    if m.born is not None:
-        return m.born.isoformat()
-    return str(m.born_year) if m.born_year is not None else ""
-
-
-async def entry_rows(contest: Contest, store: Store,
-                     registrations: Registrations | None = None,
-                     at: datetime | None = None) -> list[list[object]]:
-    """The entries table (header first), for CSV and XLSX alike."""
-    question_ids = [q.id for q in contest.questions]
-    regs = registrations or Registrations(contest, store)
-    tiers = bool(contest.registration.refunds)
-    header: list[object] = [*ENTRY_COLUMNS, *question_ids, *STATUS_COLUMNS]
-    rows: list[list[object]] = [header + ([REFUND_COLUMN] if tiers else [])]
-    for s in await regs.statuses(at or CLOCK.now()):
-        e = s.entry
-        due = s.place.refundable and (
-            s.place.status in (Status.WITHDRAWN, Status.LEFT_OUT)
-            or (s.place.status is Status.LAPSED and s.paid_at is not None))  # paid too late
-        rows.append(
-            [e.number, e.category, "; ".join(e.names),
-             "; ".join(_born_text(m) for m in e.members), "yes" if e.local else "no",
-             e.join_code, e.registered_at.isoformat()]
-            + [answer_cell(q, e) for q in contest.questions]
-            + [s.place.status.value, s.place.waiting_position or "",
-               _euros(s.fee.total), _euros(s.fee.discount), _euros(s.fee.meal),
-               e.meal_adults, e.meal_children,
-               s.paid_at.isoformat() if s.paid_at else "", "yes" if due else "no", e.source]
-            + ([_euros(s.refund)] if tiers else [])
-        )
-    return rows
-
-
-async def export_entries(contest: Contest, store: Store, out: TextIO,
-                         registrations: Registrations | None = None,
-                         at: datetime | None = None) -> None:
-    write_csv(out, await entry_rows(contest, store, registrations, at))
-
-
-def write_csv(out: TextIO, rows: Iterable[Sequence[object]], delimiter: str = ",") -> None:
-    """Every CSV the bot writes: cells made inert (``inert``), quoted where needed; ``;``
-    between cells for the spreadsheets of Spain and France (``export --excel``)."""
-    csv.writer(out, delimiter=delimiter).writerows([inert(v) for v in row] for row in rows)
-
-
-async def results_by_category(contest: Contest, day: ContestDay, at: datetime | None = None,
-                              category: str | None = None) -> dict[str, list[list[object]]]:
-    """The results, one table per category (its name), for a workbook with a sheet each."""
-    return {c.name: await result_rows(contest, day, c.id, at) for c in contest.categories
-            if category is None or c.id == category}
-
-
-def _euros(cents: int) -> str:
-    return f"{cents / 100:.2f}"
-
-
-async def result_rows(contest: Contest, day: ContestDay, category: str | None = None,
-                      at: datetime | None = None) -> list[list[object]]:
-    """The results table (header first), per category in ranking order."""
-    # after the fixed columns, one per choice or text question (a country, a club)
-    asked = [q for q in contest.questions if not q.yes_no]
-    rows: list[list[object]] = [[*RESULT_COLUMNS, *(q.id for q in asked)]]
-    heat = day.heats.get(category or "")
-    whole = day.rounds.get(category or "")  # a round of several heats, over all of them
-    if whole is not None:
-        heat = Heat(whole[0], whole[1], 1)
-    cats = [heat.play] if heat is not None else [
-        c for c in contest.categories if category is None or c.id == category]
-    entries = {e.number: e for e in await day.store.entries()} if asked else {}
-    for cat in cats:
-        extras = {x.id: x.name for x in cat.extra_prizes}
-        pieces_in = {r.id: r.pieces for r in cat.rounds}
-        ranking = (await round_ranking(day, *whole))[1] if whole is not None else \
-            await day.ranking(cat, at)
-        others: dict[int, list[str]] = {}  # "u18 2 (Best young puzzler)"
-        if heat is None:
-            for sr, sub in await separate_rankings(day, cat):
-                for r in sub:
-                    if r.position is not None:
-                        others.setdefault(r.number, []).append(
-                            f"{sr.id} {r.position}" + (f" ({r.prize})" if r.prize else ""))
-        for r in ranking:
-            c = r.competitor
-            size = pieces_in.get(r.round or "", cat.pieces)
-            esc = c.escape
-            entry = entries.get(c.number)
-            rows.append([
-                category if whole is not None else cat.id,
-                r.position if r.position is not None else "",
-                c.number,
-                "; ".join(c.names),
-                "yes" if r.finished else "no",
-                format_duration(c.finish) if c.finish is not None else "",
-                format_duration(esc.escape_time) if esc else "",
-                esc.tickets_left if esc else "",
-                format_duration(esc.compensation) if esc else "",
-                format_duration(esc.penalty) if esc else "",
-                format_duration(r.time) if r.time is not None else "",
-                # pushed past the limit by its penalties: ranked with every piece placed
-                (size if c.finish is not None and not r.finished
-                 else c.pieces if c.pieces is not None else ""),
-                "yes" if c.local else "no",
-                r.prize or "",
-                "; ".join(extras.get(x, x) for x in r.extra_prizes),
-                format_duration(c.time_penalty) if c.time_penalty else "",
-                "; ".join(f"{kind} {count}" for kind, count in c.penalties),
-                r.round or (heat.round.id if heat is not None else ""),
-                "; ".join(format_duration(t) for t in c.splits),
-                c.outcome or "",
-                c.outcome_reason,
-                "; ".join(others.get(c.number, [])),
-                *(answer_cell(q, entry) if entry is not None else "" for q in asked),
-            ])
-    return rows
-
-
-async def export_results(contest: Contest, day: ContestDay, out: TextIO,
-                         category: str | None = None, at: datetime | None = None) -> None:
-    write_csv(out, await result_rows(contest, day, category, at))
-
-
-# columns written as numbers in spreadsheets (a duration as a time, money with two decimals)
-DURATION_COLUMNS = frozenset({"time", "escape_time", "compensation", "penalty", "adjusted_time",
-                              "time_penalties"})
-MONEY_COLUMNS = frozenset({"fee_total", "discount", "meal", REFUND_COLUMN})
-WHOLE_COLUMNS = frozenset({"position", "number", "pieces", "tickets_left", "waiting_position",
-                           "meal_adults", "meal_children"})
-PRIVATE_COLUMNS = frozenset({"join_code"})  # a printed sheet must not let anyone link a phone
-_DURATION_CELL = re.compile(r"\A(\d+):([0-5]\d):([0-5]\d)\Z")
-_MONEY_CELL = re.compile(r"\A\d+\.\d\d\Z")
-
-
-def _typed(header: str, value: object) -> tuple[object, str | None]:
-    """A cell as a spreadsheet should hold it: (value, number format or None)."""
-    if isinstance(value, str) and header in DURATION_COLUMNS:
-        m = _DURATION_CELL.match(value)
-        if m:
-            h, mi, se = (int(x) for x in m.groups())
-            return (h * 3600 + mi * 60 + se) / 86400, "[h]:mm:ss"
-    if isinstance(value, str) and header in MONEY_COLUMNS and _MONEY_CELL.match(value):
-        return float(value), "0.00"
-    if isinstance(value, str) and header in WHOLE_COLUMNS and value.isascii() \
-            and value.isdigit() and len(value) <= 9:
-        return int(value), None
-    return value, None
-
-
-def column_titles(lang: str) -> dict[str, str]:
-    """The printable sheet's headers (XLSX), in words, by column (the CSV keeps the names)."""
-    return {
-        "number": tr(lang, "Number"), "category": tr(lang, "Category"),
-        "names": tr(lang, "Names"), "born": tr(lang, "Born"), "local": tr(lang, "Local"),
-        "registered_at": tr(lang, "Registered at"), "status": tr(lang, "Status"),
-        "waiting_position": tr(lang, "Place on the waiting list"),
-        "fee_total": tr(lang, "Amount due"), "discount": tr(lang, "Discount"),
-        "meal": tr(lang, "Meals"), "meal_adults": tr(lang, "Adult meals"),
-        "meal_children": tr(lang, "Children's meals"), "paid_at": tr(lang, "Paid on"),
-        "refund_due": tr(lang, "Refund due"), "source": tr(lang, "Registered through"),
-        REFUND_COLUMN: tr(lang, "Amount to refund"), "position": tr(lang, "Position"),
-        "finished": tr(lang, "Finished"), "time": tr(lang, "Finish time"),
-        "escape_time": tr(lang, "Escape time"), "tickets_left": tr(lang, "Tickets left"),
-        "compensation": tr(lang, "Time for unused tickets"),
-        "penalty": tr(lang, "Time for bought tickets"),
-        "adjusted_time": tr(lang, "Ranking time"), "pieces": tr(lang, "Pieces"),
-        "prize": tr(lang, "Prize"), "extra_prizes": tr(lang, "Other prizes"),
-        "time_penalties": tr(lang, "Time penalties"),
-        "penalty_detail": tr(lang, "Penalties"), "round": tr(lang, "Round"),
-        "splits": tr(lang, "Intermediate times"), "outcome": tr(lang, "Did not compete"),
-        "outcome_reason": tr(lang, "Reason"), "other_rankings": tr(lang, "Other rankings"),
-    }
-
-
-def status_word(lang: str, status: str) -> str:
-    """An entry's status (``Status``) as the printable sheet shows it."""
-    words = {
-        Status.CONFIRMED.value: tr(lang, "confirmed"),
-        Status.PENDING_PAYMENT.value: tr(lang, "pending payment"),
-        Status.WAITING.value: tr(lang, "on the waiting list"),
-        Status.LEFT_OUT.value: tr(lang, "left out"),
-        Status.WITHDRAWN.value: tr(lang, "withdrawn"),
-        Status.LAPSED.value: tr(lang, "lapsed"),
-    }
-    return words.get(status, status)
-
-
-YES_NO_COLUMNS = frozenset({"local", "finished", "refund_due"})
-_MEMBERS = re.compile(r"\s*;\s*")  # "yes; no": one answer per member
-
-
-class Printable:
-    """The cells of a printable sheet in one language (``lang``, by default the contest's):
-    headers in words, yes/no in the language, categories, choices and statuses by their
-    names. The CSV files keep the codes (their columns are a contract)."""
-
-    def __init__(self, contest: Contest, lang: str | None = None) -> None:
-        self.contest = contest
-        self.lang = lang or contest.language
-        self.titles = column_titles(self.lang)
-        self.questions = {q.id: q for q in contest.questions}
-
-    def title(self, column: str) -> str:
-        q = self.questions.get(column)
-        if q is not None and column not in self.titles:  # its short name, else the question
-            return q.label_in(self.lang) if q.label else q.asked(self.lang)
-        return self.titles.get(column, column)
-
-    def cell(self, column: str, value: object) -> object:
-        if not isinstance(value, str) or not value:
-            return value
-        q = self.questions.get(column)
-        if q is not None and column not in self.titles:
-            if not q.yes_no and not q.choices:
-                return value  # a text, as typed
-            return "; ".join(self._answer(q, part) for part in _MEMBERS.split(value))
-        if column in YES_NO_COLUMNS:
-            return self._yes_no(value)
-        if column == "category":
-            category = self.contest.category(value)
-            return category.name if category is not None else value  # a round: its id
-        if column == "status":
-            return status_word(self.lang, value)
-        if column == "outcome":
-            return outcome_text(self.lang, value)
-        return value
-
-    def _yes_no(self, value: str) -> str:
-        return {"yes": tr(self.lang, "yes"), "no": tr(self.lang, "no")}.get(value, value)
-
-    def _answer(self, q: Question, value: str) -> str:
-        if q.yes_no:
-            return self._yes_no(value)
-        choice = q.choice(value)
-        return choice.shown(self.lang) if choice is not None else value
-
-
-def xlsx(sheets: dict[str, list[list[object]]], words: Printable | None = None) -> bytes:
-    """A workbook with one sheet per table (openpyxl), header row bold, frozen and printed on
-    every page; landscape, fitted to the page's width; durations, money and counts stored as
-    numbers (with their formats), join codes left out. ``words``: headers and values in a
-    language (``Printable``); without it, the tables' own codes."""
-    # imported here, not at the top: openpyxl takes about 220 ms to import, on every start of
-    # a bot that may never make a workbook. No stubs for openpyxl in the dev dependencies; the
-    # ignores are unused once types-openpyxl is installed
-    from openpyxl import Workbook  # type: ignore[import-untyped, unused-ignore]
-    from openpyxl.cell.cell import (  # type: ignore[import-untyped, unused-ignore]
-        ILLEGAL_CHARACTERS_RE,
-    )
-    from openpyxl.styles import Font  # type: ignore[import-untyped, unused-ignore]
-
-    book = Workbook()
-    first = True
-    used: set[str] = set()
-    for title, table in sheets.items():
-        sheet = book.active if first else book.create_sheet()
-        assert sheet is not None
-        first = False
-        name = title[:31]
-        while name in used:  # titles are unique, within Excel's 31 characters
-            name = name[:28] + f" {len(used)}"
-        used.add(name)
-        sheet.title = name
-        header = [str(h) for h in table[0]] if table else []
-        keep = [i for i, h in enumerate(header) if h not in PRIVATE_COLUMNS]
-        for r, row in enumerate(table):
-            cells = [row[i] for i in keep if i < len(row)]
-            formats: list[str | None] = []
-            values: list[object] = []
-            for i, v in zip(keep, cells, strict=False):
-                if words is not None:
-                    v = words.cell(header[i], v) if r else words.title(header[i])
-                value, fmt = _typed(header[i], v) if r else (v, None)
-                values.append(value)
-                formats.append(fmt)
-            # control characters (stored before names were cleaned) would make openpyxl refuse
-            # the whole workbook: they become spaces
-            sheet.append([v if isinstance(v, int | float)
-                          else ILLEGAL_CHARACTERS_RE.sub(" ", str(v)) for v in values])
-            for cell, fmt in zip(sheet[sheet.max_row], formats, strict=False):
-                if fmt is not None:
-                    cell.number_format = fmt
-                if isinstance(cell.value, str) and inert(cell.value) != cell.value:
-                    # text, never a formula ("=1+1" would be one for openpyxl), and marked as
-                    # the spreadsheet marks a cell typed with a leading apostrophe: it stays
-                    # text when edited or saved again as CSV
-                    cell.data_type = "s"
-                    cell.quotePrefix = True
-        for cell in sheet[1]:
-            cell.font = Font(bold=True)
-        sheet.freeze_panes = "A2"
-        sheet.print_title_rows = "1:1"  # the header on every printed page
-        sheet.page_setup.orientation = "landscape"
-        sheet.page_setup.fitToWidth = 1
-        sheet.page_setup.fitToHeight = 0
-        sheet.sheet_properties.pageSetUpPr.fitToPage = True
-        for column in sheet.columns:
-            width = max((len(str(c.value)) for c in column if c.value is not None), default=8)
-            sheet.column_dimensions[column[0].column_letter].width = min(60, max(8, width + 2))
-    buf = io.BytesIO()
-    book.save(buf)
-    return buf.getvalue()

@@ -179,35 +179,50 @@ def ranking_layout(lang: str, contest: Contest, category: Category, rows: Sequen
     rule = placed[-1].y + line_height(placed[-1].style) + 10
     y = rule + 14
     stripes: list[tuple[int, int]] = []
-    extras = {x.id: x for x in category.extra_prizes}
+    extras = {x.id: x.name for x in category.extra_prizes}
     if not rows:
         placed.append(Placed(MARGIN, y + PAD, tr(lang, "No entries."), "names"))
         y += line_height("names") + 2 * PAD
     for i, r in enumerate(rows):
-        top = y + PAD
-        names = [Placed(NAMES[0], top + k * line_height("names"), line, "names")
-                 for k, line in enumerate(name_lines(r))]
-        below = top + len(names) * line_height("names")
-        for x in r.extra_prizes:
-            tag = fit("★ " + (extras[x].name if x in extras else x), "extra", NAMES[1])
-            names.append(Placed(NAMES[0], below, tag, "extra"))
-            below += line_height("extra")
-        text, style = result_text(lang, r)
-        shift = 3 if style == "status" else 0  # the smaller type on the same baseline
-        result = [Placed(RESULT[0], top + shift + k * line_height(style), line, style)
-                  for k, line in enumerate(wrap(text, style, RESULT[1], 2))]
-        prize = [Placed(PRIZE[0], top + 3 + k * line_height("prize"), line, "prize")
-                 for k, line in enumerate(wrap(r.prize or "", "prize", PRIZE[1], PRIZE_LINES))
-                 if line]
-        position = str(r.position) if r.position is not None else "-"
-        placed += [Placed(POSITION[0], top, position, "position"),
-                   Placed(NUMBER[0], top, f"#{r.number}", "number"), *names, *result, *prize]
-        bottom = max([below, top + line_height("names")]
-                     + [p.y + line_height(p.style) for p in result + prize]) + PAD
+        texts, bottom = row_texts(lang, r, extras, y + PAD)
+        placed += texts
         if i % 2 == 0:
             stripes.append((y, bottom))
         y = bottom
-    y += 14
+    footer, y = footer_texts(category, rows, y + 14)
+    placed += footer
+    return Layout(WIDTH, y + MARGIN, tuple(placed), tuple(stripes), rule)
+
+
+def row_texts(lang: str, r: Row, extras: dict[str, str], top: int) -> tuple[list[Placed], int]:
+    """One entry's texts from ``top`` (``extras``: the special prizes' names by id), and the
+    bottom of its row."""
+    names = [Placed(NAMES[0], top + k * line_height("names"), line, "names")
+             for k, line in enumerate(name_lines(r))]
+    below = top + len(names) * line_height("names")
+    for x in r.extra_prizes:
+        tag = fit("★ " + extras.get(x, x), "extra", NAMES[1])
+        names.append(Placed(NAMES[0], below, tag, "extra"))
+        below += line_height("extra")
+    text, style = result_text(lang, r)
+    shift = 3 if style == "status" else 0  # the smaller type on the same baseline
+    result = [Placed(RESULT[0], top + shift + k * line_height(style), line, style)
+              for k, line in enumerate(wrap(text, style, RESULT[1], 2))]
+    prize = [Placed(PRIZE[0], top + 3 + k * line_height("prize"), line, "prize")
+             for k, line in enumerate(wrap(r.prize or "", "prize", PRIZE[1], PRIZE_LINES))
+             if line]
+    position = str(r.position) if r.position is not None else "-"
+    texts = [Placed(POSITION[0], top, position, "position"),
+             Placed(NUMBER[0], top, f"#{r.number}", "number"), *names, *result, *prize]
+    bottom = max([below, top + line_height("names")]
+                 + [p.y + line_height(p.style) for p in result + prize]) + PAD
+    return texts, bottom
+
+
+def footer_texts(category: Category, rows: Sequence[Row], y: int) -> tuple[list[Placed], int]:
+    """The special prizes under the rows, from ``y``: each one's winners and prize; and where
+    the footer ends."""
+    placed: list[Placed] = []
     for extra in category.extra_prizes:
         winners = [r for r in rows if extra.id in r.extra_prizes]
         if not winners:
@@ -219,7 +234,7 @@ def ranking_layout(lang: str, contest: Contest, category: Category, rows: Sequen
             placed.append(Placed(MARGIN, y, line, "footer"))
             y += line_height("footer")
         y += 6
-    return Layout(WIDTH, y + MARGIN, tuple(placed), tuple(stripes), rule)
+    return placed, y
 
 
 def ranking_png(lang: str, contest: Contest, category: Category, rows: Sequence[Row],

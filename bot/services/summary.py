@@ -6,7 +6,15 @@ from dataclasses import replace
 from datetime import datetime
 
 from bot.domain.clock import format_duration
-from bot.domain.contest import Advancement, Contest, Round, Slot
+from bot.domain.contest import (
+    Advancement,
+    Category,
+    Contest,
+    Question,
+    Round,
+    SeparateRanking,
+    Slot,
+)
 
 
 def money(cents: int, currency: str = "EUR") -> str:
@@ -46,7 +54,18 @@ def _when(dt: object) -> str:
 
 
 def summary(contest: Contest) -> str:
-    cur = contest.currency
+    lines = [*_heading(contest), *_registration(contest), *_questions(contest),
+             *_day(contest), "Categories:"]
+    for c in contest.categories:
+        lines += _category(contest, c)
+    lines += _escape(contest)
+    if contest.results_at is not None:
+        lines.append(f"Results announced at {contest.results_at.strftime('%H:%M')}")
+    return "\n".join(lines)
+
+
+def _heading(contest: Contest) -> list[str]:
+    """The name, the day, where and when it starts."""
     lines = [
         f"{contest.name}",
         f"  date {contest.date.isoformat()}, time zone {contest.timezone}, "
@@ -56,8 +75,13 @@ def summary(contest: Contest) -> str:
         lines.append(f"  venue: {contest.venue}")
     if contest.start is not None:
         lines.append(f"  scheduled start {contest.start.strftime('%H:%M')}")
+    return lines
+
+
+def _registration(contest: Contest) -> list[str]:
+    """When registration opens and closes, how places are held, payments and refunds."""
     reg = contest.registration
-    lines.append(
+    lines = [
         f"Registration: opens {_when(reg.opens)}, closes {_when(reg.closes)}; "
         + (
             "places held once paid, by payment date then registration date"
@@ -65,7 +89,7 @@ def summary(contest: Contest) -> str:
             else "first come, first served"
         )
         + ("" if reg.shared_capacity is None else f"; {reg.shared_capacity} places in all")
-    )
+    ]
     if reg.members_open is not None:
         lines.append(f"  entries with a member answering yes to {' or '.join(reg.members_if)} "
                      f"may register from {_when(reg.members_open)}")
@@ -81,6 +105,13 @@ def summary(contest: Contest) -> str:
         lines.append("  one entry per person per category (same name and birth)")
     if reg.left_out_refund:
         lines.append(f"  entries left without a place are refunded {reg.left_out_refund}")
+    return lines
+
+
+def _questions(contest: Contest) -> list[str]:
+    """The discount, what makes an entry local, the questions asked and the meal."""
+    cur = contest.currency
+    lines = []
     if contest.discount is not None:
         lines.append(
             f"Discount: {money(contest.discount.amount, cur)} per member who answers yes to "
@@ -91,22 +122,32 @@ def summary(contest: Contest) -> str:
     for asked in contest.questions:
         if asked.yes_no and not asked.per_entry:
             continue  # the usual kind: named by the discount and local lines
-        what = (f"one of {', '.join(c.id for c in asked.choices)}" if asked.choices else
-                f"a line of text (at most {asked.max_length} characters)"
-                if asked.kind == "text" else "yes or no")
-        places = [f"{c.id} {c.places}" for c in asked.choices if c.places is not None]
-        lines.append(f"Question {asked.id}: {what}, "
-                     + ("once per entry" if asked.per_entry else "per member")
-                     + (f" (only in {', '.join(asked.categories)})" if asked.categories else "")
-                     + (f"; places per answer: {', '.join(places)}" if places else "")
-                     + (f"; at most {asked.quota} entries with the same answer hold a place "
-                        "in a category" if asked.quota is not None else "")
-                     + ("; shown in rankings" if asked.show else ""))
+        lines.append(_question(asked))
     if contest.meal is not None:
         lines.append(
             f"Meal: {money(contest.meal.adult, cur)} per adult, "
             f"{money(contest.meal.child, cur)} per child"
         )
+    return lines
+
+
+def _question(asked: Question) -> str:
+    what = (f"one of {', '.join(c.id for c in asked.choices)}" if asked.choices else
+            f"a line of text (at most {asked.max_length} characters)"
+            if asked.kind == "text" else "yes or no")
+    places = [f"{c.id} {c.places}" for c in asked.choices if c.places is not None]
+    return (f"Question {asked.id}: {what}, "
+            + ("once per entry" if asked.per_entry else "per member")
+            + (f" (only in {', '.join(asked.categories)})" if asked.categories else "")
+            + (f"; places per answer: {', '.join(places)}" if places else "")
+            + (f"; at most {asked.quota} entries with the same answer hold a place "
+               "in a category" if asked.quota is not None else "")
+            + ("; shown in rankings" if asked.show else ""))
+
+
+def _day(contest: Contest) -> list[str]:
+    """The breaks, the penalties and how ties are ranked."""
+    lines = []
     for b in contest.breaks:
         lines.append(
             f"Break: {b.start.strftime('%H:%M')}-{b.end.strftime('%H:%M')} (clocks paused)"
@@ -126,77 +167,91 @@ def summary(contest: Contest) -> str:
                                              if contest.shared_prizes == "each" else
                                              "a shared place's entries share the prizes of "
                                              "the places they take up"))
-    lines.append("Categories:")
-    for c in contest.categories:
-        who = "; ".join(describe_slot(s) for s in c.slots)
-        cap = "no own limit" if c.capacity is None else f"{c.capacity} places"
+    return lines
+
+
+def _category(contest: Contest, c: Category) -> list[str]:
+    """A category's line, then its reserved places, rounds, separate rankings and prizes."""
+    who = "; ".join(describe_slot(s) for s in c.slots)
+    cap = "no own limit" if c.capacity is None else f"{c.capacity} places"
+    lines = [
+        f"  {c.id}: {c.name} - "
+        + (f"{c.members}" if c.fewest == c.members else f"{c.fewest} to {c.members}")
+        + f" member(s) ({who}), {c.pieces} pieces, "
+        f"limit {format_duration(c.time_limit)}, {cap}, fee {money(c.fee, contest.currency)}"
+        + (", escape stage" if c.escape else "")
+    ]
+    for q in c.reserved:
         lines.append(
-            f"  {c.id}: {c.name} - "
-            + (f"{c.members}" if c.fewest == c.members else f"{c.fewest} to {c.members}")
-            + f" member(s) ({who}), {c.pieces} pieces, "
-            f"limit {format_duration(c.time_limit)}, {cap}, fee {money(c.fee, cur)}"
-            + (", escape stage" if c.escape else "")
+            f"    {q.places} places kept for {q.for_kind} entries until {_when(q.until)}"
         )
-        for q in c.reserved:
-            lines.append(
-                f"    {q.places} places kept for {q.for_kind} entries until {_when(q.until)}"
-            )
-        for i, r in enumerate(c.rounds):
-            seating = {"blocks": "seated by entry number", "draw": "seated by a draw",
-                       "seeded": "seeded by the round before, fastest at the front"}[
-                r.seating_rule(i == 0)]
-            if r.schedule:  # heats of their own days (qualifiers held as events)
-                heats = "; ".join(
-                    (f"{r.heat_choices[k]}: " if r.heat_choices else f"heat {k + 1}: ")
-                    + f"{h.date}" + (f" {h.start.strftime('%H:%M')}" if h.start else "")
-                    + (f" at {h.venue}" if h.venue else "") for k, h in enumerate(r.schedule))
-                when = f"heats {heats}, "
-            else:
-                when = f"{_round_when(r)}, " + (
-                    f"{r.heats} heats one after the other, " if r.heats > 1 else "")
-            lines.append(f"    round {r.id} ({_round_name(contest, r)}): {when}"
-                         + (f"each entry in the heat of its answer to {r.heats_by}, "
-                            if r.heats_by else "")
-                         + f"{seating}, "
-                         + (f"{r.per_table} entries per table, " if r.per_table > 1 else "")
-                         + (f"puzzles {' + '.join(str(p) for p in r.puzzles)} pieces"
-                            if r.puzzles else f"{r.pieces} pieces")
-                         + f", limit {format_duration(r.time_limit)}"
-                         + (f"; advance: {describe_advance(r.advance)}" if r.advance else ""))
-        for sr in c.separate:
-            who_in = ", ".join(part for part in (
-                f"aged {sr.min_age}+" if sr.min_age is not None and sr.max_age is None else "",
-                f"aged {sr.max_age} or less" if sr.max_age is not None and sr.min_age is None
-                else "",
-                f"aged {sr.min_age}-{sr.max_age}" if None not in (sr.min_age, sr.max_age)
-                else "",
-                f"{sr.question} {'/'.join(sr.answers)}" if sr.question else "") if part)
-            prizes = f"; prizes {', '.join(sr.prizes)}" if sr.prizes else ""
-            lines.append(f"    ranking {sr.id} ({sr.name.get(contest.language) or sr.id}): "
-                         f"{who_in}{prizes}")
-        if c.puzzles:
-            lines.append(f"    puzzles in sequence: {' + '.join(str(p) for p in c.puzzles)} "
-                         "pieces (split times with /parcial)")
-        for i, p in enumerate(c.prizes, 1):
-            lines.append(f"    prize {i}: {p}")
-        for x in c.extra_prizes:
-            lines.append(f"    {x.name} ({x.among}): {x.prize}")
+    for i, r in enumerate(c.rounds):
+        lines.append(_round(contest, r, i == 0))
+    for sr in c.separate:
+        lines.append(_separate(contest, sr))
+    if c.puzzles:
+        lines.append(f"    puzzles in sequence: {' + '.join(str(p) for p in c.puzzles)} "
+                     "pieces (split times with /parcial)")
+    for i, p in enumerate(c.prizes, 1):
+        lines.append(f"    prize {i}: {p}")
+    for x in c.extra_prizes:
+        lines.append(f"    {x.name} ({x.among}): {x.prize}")
+    return lines
+
+
+def _round(contest: Contest, r: Round, first: bool) -> str:
+    seating = {"blocks": "seated by entry number", "draw": "seated by a draw",
+               "seeded": "seeded by the round before, fastest at the front"}[
+        r.seating_rule(first)]
+    return (f"    round {r.id} ({_round_name(contest, r)}): {_round_heats(r)}"
+            + (f"each entry in the heat of its answer to {r.heats_by}, "
+               if r.heats_by else "")
+            + f"{seating}, "
+            + (f"{r.per_table} entries per table, " if r.per_table > 1 else "")
+            + (f"puzzles {' + '.join(str(p) for p in r.puzzles)} pieces"
+               if r.puzzles else f"{r.pieces} pieces")
+            + f", limit {format_duration(r.time_limit)}"
+            + (f"; advance: {describe_advance(r.advance)}" if r.advance else ""))
+
+
+def _round_heats(r: Round) -> str:
+    """When a round's heats are played, as the round's line says it (ending ", ")."""
+    if r.schedule:  # heats of their own days (qualifiers held as events)
+        heats = "; ".join(
+            (f"{r.heat_choices[k]}: " if r.heat_choices else f"heat {k + 1}: ")
+            + f"{h.date}" + (f" {h.start.strftime('%H:%M')}" if h.start else "")
+            + (f" at {h.venue}" if h.venue else "") for k, h in enumerate(r.schedule))
+        return f"heats {heats}, "
+    return f"{_round_when(r)}, " + (
+        f"{r.heats} heats one after the other, " if r.heats > 1 else "")
+
+
+def _separate(contest: Contest, sr: SeparateRanking) -> str:
+    who_in = ", ".join(part for part in (
+        f"aged {sr.min_age}+" if sr.min_age is not None and sr.max_age is None else "",
+        f"aged {sr.max_age} or less" if sr.max_age is not None and sr.min_age is None
+        else "",
+        f"aged {sr.min_age}-{sr.max_age}" if None not in (sr.min_age, sr.max_age)
+        else "",
+        f"{sr.question} {'/'.join(sr.answers)}" if sr.question else "") if part)
+    prizes = f"; prizes {', '.join(sr.prizes)}" if sr.prizes else ""
+    return (f"    ranking {sr.id} ({sr.name.get(contest.language) or sr.id}): "
+            f"{who_in}{prizes}")
+
+
+def _escape(contest: Contest) -> list[str]:
     e = contest.escape
-    if e is not None:
-        lines.append(
-            f"Escape: {e.stages} stages, {e.initial_tickets} tickets, hint {e.hint_cost} / "
-            f"solution {e.solution_cost} ticket(s), {format_duration(e.cooldown)} between "
-            f"requests, ends at {format_duration(e.time_limit)}"
-        )
-        lines.append(
-            f"  unused ticket worth {format_duration(e.ticket_value)}, cap {e.cap_solved} if "
-            f"solved, else by confirmed stage {list(e.caps_by_stage)}; bought ticket "
-            f"+{format_duration(e.hint_ticket_penalty)} (hint) / "
-            f"+{format_duration(e.solution_ticket_penalty)} (solution)"
-        )
-    if contest.results_at is not None:
-        lines.append(f"Results announced at {contest.results_at.strftime('%H:%M')}")
-    return "\n".join(lines)
+    if e is None:
+        return []
+    return [
+        f"Escape: {e.stages} stages, {e.initial_tickets} tickets, hint {e.hint_cost} / "
+        f"solution {e.solution_cost} ticket(s), {format_duration(e.cooldown)} between "
+        f"requests, ends at {format_duration(e.time_limit)}",
+        f"  unused ticket worth {format_duration(e.ticket_value)}, cap {e.cap_solved} if "
+        f"solved, else by confirmed stage {list(e.caps_by_stage)}; bought ticket "
+        f"+{format_duration(e.hint_ticket_penalty)} (hint) / "
+        f"+{format_duration(e.solution_ticket_penalty)} (solution)",
+    ]
 
 
 def _round_name(contest: Contest, r: Round) -> str:

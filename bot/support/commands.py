@@ -1,16 +1,27 @@
-"""The command list: names, who may use them, menu descriptions and aliases per language.
+"""The command list: names, who may use them, what a contest must have for each to be of use,
+menu descriptions and aliases per language.
 
 The Spanish names are the contract (``/pista``, ``/fin``...). French and English aliases work for
 everyone and are what the French and English menus show. ``in_language`` writes the commands named
 inside a text (usage lines, instructions) the way a reader of that language types them.
+``features`` is what a contest (or some of its categories) has of what commands need.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
+from bot.domain.contest import Contest
+
 ROLES = ("participant", "volunteer", "organiser")
+
+# what a contest may have that some commands are for (``Command.needs``)
+ESCAPE = "escape"
+ROUNDS = "rounds"
+PENALTIES = "penalties"
+SPLITS = "splits"
 
 
 @dataclass(frozen=True)
@@ -19,19 +30,23 @@ class Command:
     role: str  # the least role that may use it
     description: dict[str, str]
     aliases: dict[str, str]  # language -> alias shown in that language's menu
+    needs: str = ""  # what the contest must have (ESCAPE...) for the command to be of use
+    # "hint" or "solution": the menu's description says what it costs in the contest (and
+    # ``description`` is its words without the cost)
+    cost: str = ""
 
     def name_in(self, lang: str) -> str:
         return self.aliases.get(lang, self.name)
 
 
 def _c(name: str, role: str, es: str, fr: str, en: str, fr_alias: str = "",
-       en_alias: str = "") -> Command:
+       en_alias: str = "", needs: str = "", cost: str = "") -> Command:
     aliases = {}
     if fr_alias:
         aliases["fr"] = fr_alias
     if en_alias:
         aliases["en"] = en_alias
-    return Command(name, role, {"es": es, "fr": fr, "en": en}, aliases)
+    return Command(name, role, {"es": es, "fr": fr, "en": en}, aliases, needs, cost)
 
 
 COMMANDS: tuple[Command, ...] = (
@@ -39,13 +54,13 @@ COMMANDS: tuple[Command, ...] = (
        "Commencer / lier mon inscription", "Start / link my entry"),
     _c("ayuda", "participant", "Qué puedo hacer", "Ce que je peux faire", "What I can do",
        "aide", "help"),
-    _c("pista", "participant", "Pedir una pista (1 billete)", "Demander un indice (1 billet)",
-       "Ask for a hint (1 ticket)", "indice", "hint"),
-    _c("solucion", "participant", "Pedir la solución (2 billetes)",
-       "Demander la solution (2 billets)", "Ask for the solution (2 tickets)", "solution",
-       "solution"),
+    _c("pista", "participant", "Pedir una pista", "Demander un indice", "Ask for a hint",
+       "indice", "hint", ESCAPE, "hint"),
+    _c("solucion", "participant", "Pedir la solución", "Demander la solution",
+       "Ask for the solution", "solution", "solution", ESCAPE, "solution"),
     _c("billetes", "participant", "Billetes, etapa y penalizaciones",
-       "Billets, étape et pénalités", "Tickets, stage and penalties", "billets", "tickets"),
+       "Billets, étape et pénalités", "Tickets, stage and penalties", "billets", "tickets",
+       ESCAPE),
     _c("listo", "participant", "¡Hemos terminado el puzzle!", "Nous avons fini le puzzle !",
        "We have finished the puzzle!", "fini", "done"),
     _c("idioma", "participant", "Cambiar de idioma", "Changer de langue", "Change language",
@@ -61,10 +76,11 @@ COMMANDS: tuple[Command, ...] = (
        "Abandonner l'inscription en cours", "Cancel the registration in progress", "abandon",
        "cancel"),
     _c("etapa", "volunteer", "N S: la inscripción N está en la etapa S",
-       "N S : l'inscription N est à l'étape S", "N S: entry N is in stage S", "etape", "stage"),
+       "N S : l'inscription N est à l'étape S", "N S: entry N is in stage S", "etape", "stage",
+       ESCAPE),
     _c("escape", "volunteer", "N [h:mm:ss]: N ha resuelto el escape",
        "N [h:mm:ss] : N a résolu l'escape", "N [h:mm:ss]: N solved the escape", "evasion",
-       "escaped"),
+       "escaped", ESCAPE),
     _c("fin", "volunteer", "N [h:mm:ss]: N ha terminado el puzzle",
        "N [h:mm:ss] : N a fini le puzzle", "N [h:mm:ss]: N finished the puzzle", "termine",
        "finish"),
@@ -72,16 +88,16 @@ COMMANDS: tuple[Command, ...] = (
        "N P: pieces placed by N", "pieces", "pieces"),
     _c("penalizacion", "volunteer", "N TIPO [cuántas]: penalización para N",
        "N TYPE [combien] : pénalité pour N", "N KIND [how many]: penalty for N", "penalite",
-       "penalty"),
+       "penalty", PENALTIES),
     _c("estado", "volunteer", "N dns|dsq|oc [motivo]: no se presentó, descalificada, fuera de "
        "concurso", "N dns|dsq|oc [motif] : absente, disqualifiée, hors concours",
        "N dns|dsq|oc [reason]: did not start, disqualified, out of competition", "statut",
        "status"),
     _c("parcial", "volunteer", "N [h:mm:ss]: N ha terminado uno de sus puzzles",
        "N [h:mm:ss] : N a fini un de ses puzzles", "N [h:mm:ss]: N finished one of its puzzles",
-       "intermediaire", "split"),
+       "intermediaire", "split", SPLITS),
     _c("series", "participant", "Series de la ronda y mesas", "Séries de la manche et tables",
-       "Heats of the round and tables", "series", "heats"),
+       "Heats of the round and tables", "series", "heats", ROUNDS),
     _c("deshacer", "volunteer", "Deshacer mi última anotación", "Annuler ma dernière saisie",
        "Take back my last entry", "annuler", "undo"),
     _c("historial", "volunteer", "N: historial de la inscripción N",
@@ -97,10 +113,10 @@ COMMANDS: tuple[Command, ...] = (
        "ranking"),
     _c("confirmar_ronda", "organiser", "[categoría]: resultados de la ronda definitivos",
        "[catégorie] : résultats de la manche définitifs", "[category]: the round's results "
-       "are final", "valider_manche", "confirm_round"),
+       "are final", "valider_manche", "confirm_round", ROUNDS),
     _c("mesas", "organiser", "[categoría]: listas de mesas de la ronda (PDF)",
        "[catégorie] : listes des tables de la manche (PDF)", "[category]: the round's table "
-       "lists (PDF)", "tables", "tables"),
+       "lists (PDF)", "tables", "tables", ROUNDS),
     _c("pagado", "organiser", "N [fecha]: la inscripción N ha pagado",
        "N [date] : l'inscription N a payé", "N [date]: entry N has paid", "paye", "paid"),
     _c("inscritos", "organiser", "[categoría]: plazas, reservas y lista de espera",
@@ -122,6 +138,21 @@ COMMANDS: tuple[Command, ...] = (
 )
 
 BY_NAME = {c.name: c for c in COMMANDS}
+
+
+def features(contest: Contest, categories: Iterable[str] | None = None) -> frozenset[str]:
+    """What commands need (``Command.needs``) that the contest has, in the categories of
+    ``categories`` (None: in any of its categories): an escape stage, rounds, penalty kinds,
+    puzzles with split times."""
+    wanted = None if categories is None else set(categories)
+    cats = [c for c in contest.categories if wanted is None or c.id in wanted]
+    has = {
+        ESCAPE: contest.escape is not None and any(c.escape for c in cats),
+        ROUNDS: any(c.rounds for c in cats),
+        PENALTIES: bool(contest.penalties),
+        SPLITS: any(c.puzzles or any(r.puzzles for r in c.rounds) for c in cats),
+    }
+    return frozenset(f for f, yes in has.items() if yes)
 
 
 _NAMED = re.compile(r"(?<![\w/.:@-])/([a-z_]+)")
