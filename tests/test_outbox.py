@@ -21,8 +21,9 @@ from telegram.error import (
     TimedOut,
 )
 
-from bot.delivery import outbox
-from bot.delivery.outbox import TELEGRAM_LIMITS, Limits, Sender
+from bot.delivery import sender as outbox
+from bot.delivery.limits import TELEGRAM_LIMITS, Limits
+from bot.delivery.sender import Sender
 from bot.storage.store import (
     PRIORITY_ANSWER,
     PRIORITY_BULK,

@@ -5,14 +5,13 @@ from __future__ import annotations
 import gc
 import html
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from functools import partial
 from typing import Any
 
 from telegram import Update
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
@@ -26,13 +25,9 @@ from telegram.request import BaseRequest
 from bot.chat.persistence import SQLitePersistence
 from bot.chat.polling import retry_network
 from bot.chat.updates import PerChatUpdateProcessor
-from bot.delivery.outbox import (
-    SELF_PACED,
-    STAFF_GAP,
-    TELEGRAM_LIMITS,
-    Sender,
-    TelegramOnlyRequest,
-)
+from bot.delivery.limits import TELEGRAM_LIMITS, SenderAwareLimiter
+from bot.delivery.requests import TelegramOnlyRequest
+from bot.delivery.sender import STAFF_GAP, Sender
 from bot.domain.contest import Contest
 from bot.handlers import participant, registration, rounds, staff
 from bot.handlers.commands import names_for
@@ -110,23 +105,6 @@ class CommandRouter(CommandHandler[Any, object]):
         assert msg is not None and msg.text is not None and msg.entities
         command = msg.text[1:msg.entities[0].length].split("@")[0].lower()
         return await self.routes[command](update, context)
-
-
-class SenderAwareLimiter(AIORateLimiter):
-    """AIORateLimiter for every request but the outbox's (``rate_limit_args`` SELF_PACED):
-    the sender keeps to Telegram's limits itself and handles each 429 for the chat it was
-    for, where AIORateLimiter would sleep on it holding every request of the bot."""
-
-    async def process_request(
-        self, callback: Callable[..., Coroutine[Any, Any, bool | dict[str, Any]
-                                                 | list[dict[str, Any]]]],
-        args: Any, kwargs: dict[str, Any], endpoint: str, data: dict[str, Any],
-        rate_limit_args: int | None,
-    ) -> bool | dict[str, Any] | list[dict[str, Any]]:
-        if rate_limit_args == SELF_PACED:
-            return await callback(*args, **kwargs)
-        return await super().process_request(callback, args, kwargs, endpoint, data,
-                                             rate_limit_args)
 
 
 class StoreHandle:

@@ -16,7 +16,7 @@ from apscheduler.jobstores.base import JobLookupError  # type: ignore[import-unt
 from telegram import Bot, TelegramObject, Update
 from telegram.ext import Application, ContextTypes
 
-from bot.delivery.outbox import EVERY_VOLUNTEER, Sender
+from bot.delivery.sender import EVERY_VOLUNTEER, Sender
 from bot.domain.contest import Contest
 from bot.domain.numbers import parse_whole
 from bot.services.contest_day import ContestDay, Roles
