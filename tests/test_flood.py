@@ -18,10 +18,10 @@ from telegram import Update
 
 from bot.chat.polling import Offsets
 from bot.chat.updates import PerChatUpdateProcessor
+from bot.delivery.answers import UPDATE_ANSWERS
 from bot.delivery.items import Item
 from bot.delivery.limits import TELEGRAM_LIMITS, Limits
 from bot.delivery.sender import Sender
-from bot.handlers.common import UPDATE_ANSWERS
 from bot.rehearsal.botprocess import import_entries
 from bot.rehearsal.fakeapi import FakeBotAPI
 from bot.storage.store import PRIORITY_ANSWER, PRIORITY_BULK, PRIORITY_COPY, OutboxMessage

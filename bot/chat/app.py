@@ -25,19 +25,15 @@ from telegram.request import BaseRequest
 from bot.chat.persistence import SQLitePersistence
 from bot.chat.polling import retry_network
 from bot.chat.updates import PerChatUpdateProcessor
+from bot.delivery.deprecated import attach_bot
 from bot.delivery.limits import TELEGRAM_LIMITS, SenderAwareLimiter
+from bot.delivery.posting import chat_name, organiser_recipients, staff_recipients
 from bot.delivery.requests import TelegramOnlyRequest
 from bot.delivery.sender import STAFF_GAP, Sender
+from bot.delivery.services import Services
 from bot.domain.contest import Contest
 from bot.handlers import participant, registration, rounds, staff
 from bot.handlers.commands import names_for
-from bot.handlers.common import (
-    Services,
-    attach_sender,
-    chat_name,
-    organiser_recipients,
-    staff_recipients,
-)
 from bot.handlers.jobs import schedule_contest_jobs, watch_the_clock
 from bot.handlers.menus import schedule_menu_changes, set_default_menus
 from bot.services.contest_day import ContestDay
@@ -212,7 +208,8 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
                     organisers=partial(organiser_recipients, svc), name_of=partial(chat_name, svc),
                     on_moved=lambda old, new: _follow_move(app, svc, old, new))
     app.bot_data["sender"] = sender
-    attach_sender(app.bot, sender)
+    svc.attach_sender(sender)
+    attach_bot(app.bot, svc)  # deprecated: the handlers still calling ``reply``
     # a press waiting since before a restart is not stamped earlier than what was recorded
     for user_id, moment in (await svc.store.newest_message_dates()).items():
         app.bot_data["telegram_time"].seen(user_id, moment)
@@ -268,7 +265,10 @@ async def _stop_sending(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     sender: Sender | None = app.bot_data.pop("sender", None)
     if sender is not None:
         await sender.stop()
-        attach_sender(app.bot, None)
+        attach_bot(app.bot, None)
+        svc: Services | None = app.bot_data.get("services")
+        if svc is not None:
+            svc.attach_sender(None)
 
 
 async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
