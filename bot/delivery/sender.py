@@ -85,7 +85,6 @@ class Sender:
                  on_moved: Callable[[int, int], None] | None = None) -> None:
         self._bot = bot
         self.store = store
-        self._limits = limits
         self._chats: dict[int, deque[Item]] = {}
         # each chat's most urgent priority waiting (kept as items come and go: a chat's
         # earlier messages go first, so the chat as a whole has that urgency)
