@@ -14,7 +14,7 @@ from telegram import Update
 from telegram.ext import CallbackContext
 
 from bot.chat.updates import PerChatUpdateProcessor
-from bot.handlers.common import notify_staff
+from bot.delivery.posting import notify_staff
 from bot.services.csvio import import_entries, read_entries
 from tests.conftest import CASTRILLO
 from tests.fakebot import Harness, Person

@@ -9,7 +9,7 @@ import json
 import sqlite3
 from collections import Counter
 
-from bot.delivery.outbox import Sender
+from bot.delivery.sender import Sender
 from bot.rehearsal.demo import Rehearsal
 from bot.storage.store import Store
 from tests.conftest import CASTRILLO

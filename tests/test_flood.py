@@ -18,8 +18,10 @@ from telegram import Update
 
 from bot.chat.polling import Offsets
 from bot.chat.updates import PerChatUpdateProcessor
-from bot.delivery.outbox import TELEGRAM_LIMITS, Limits, Sender, _Item
-from bot.handlers.common import UPDATE_ANSWERS
+from bot.delivery.answers import UPDATE_ANSWERS
+from bot.delivery.items import Item
+from bot.delivery.limits import TELEGRAM_LIMITS, Limits
+from bot.delivery.sender import Sender
 from bot.rehearsal.botprocess import import_entries
 from bot.rehearsal.fakeapi import FakeBotAPI
 from bot.storage.store import PRIORITY_ANSWER, PRIORITY_BULK, PRIORITY_COPY, OutboxMessage
@@ -271,8 +273,8 @@ async def test_a_kind_held_back_for_a_while_does_not_then_go_ahead_of_every_answ
     sender._schedule_marks = lambda: None  # type: ignore[method-assign]
     launched: list[tuple[float, int]] = []
 
-    def item(chat: int, priority: int) -> _Item:
-        return _Item(OutboxMessage(None, chat, priority, "sendMessage", {"text": "x"}))
+    def item(chat: int, priority: int) -> Item:
+        return Item(OutboxMessage(None, chat, priority, "sendMessage", {"text": "x"}))
 
     def drive(now: float) -> None:
         while True:

@@ -21,8 +21,9 @@ from telegram.error import (
     TimedOut,
 )
 
-from bot.delivery import outbox
-from bot.delivery.outbox import TELEGRAM_LIMITS, Limits, Sender
+from bot.delivery import sender as outbox
+from bot.delivery.limits import TELEGRAM_LIMITS, Limits
+from bot.delivery.sender import Sender
 from bot.storage.store import (
     PRIORITY_ANSWER,
     PRIORITY_BULK,
@@ -194,7 +195,7 @@ async def test_an_answer_overtakes_an_announcement_under_the_flood_limit(tmp_pat
         assert bot.texts().index("your hint") <= posted + 1
         assert len(bot.calls) < 20  # the announcement is still going out
     finally:
-        await sender.stop()
+        await sender.stop(grace=0)  # the rest of the announcement is not waited for
         await store.close()
 
 

@@ -18,8 +18,9 @@ from telegram import Bot
 from telegram.error import NetworkError, TelegramError, TimedOut
 from telegram.request import HTTPXRequest
 
-from bot.delivery import outbox
-from bot.delivery.outbox import Sender, not_delivered
+from bot.delivery import sender as outbox
+from bot.delivery.requests import not_delivered
+from bot.delivery.sender import Sender
 from bot.rehearsal.fakeapi import BOT_USER, Failure
 from bot.storage.store import PRIORITY_ANSWER, Store
 from tests.conftest import CASTRILLO

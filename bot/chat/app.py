@@ -5,14 +5,13 @@ from __future__ import annotations
 import gc
 import html
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from functools import partial
 from typing import Any
 
 from telegram import Update
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
@@ -26,13 +25,12 @@ from telegram.request import BaseRequest
 from bot.chat.persistence import SQLitePersistence
 from bot.chat.polling import retry_network
 from bot.chat.updates import PerChatUpdateProcessor
-from bot.delivery.outbox import (
-    SELF_PACED,
-    STAFF_GAP,
-    TELEGRAM_LIMITS,
-    Sender,
-    TelegramOnlyRequest,
-)
+from bot.delivery.deprecated import attach_bot
+from bot.delivery.limits import TELEGRAM_LIMITS, SenderAwareLimiter
+from bot.delivery.posting import chat_name, organiser_recipients, staff_recipients
+from bot.delivery.requests import TelegramOnlyRequest
+from bot.delivery.sender import STAFF_GAP, Sender
+from bot.delivery.services import Services
 from bot.domain.contest import Contest
 from bot.handlers import (
     access,
@@ -48,13 +46,6 @@ from bot.handlers import (
     staff,
 )
 from bot.handlers.commands import names_for
-from bot.handlers.common import (
-    Services,
-    attach_sender,
-    chat_name,
-    organiser_recipients,
-    staff_recipients,
-)
 from bot.handlers.jobs import schedule_contest_jobs, watch_the_clock
 from bot.handlers.menus import schedule_menu_changes, set_default_menus
 from bot.services.access import standing_organiser_invite
@@ -123,23 +114,6 @@ class CommandRouter(CommandHandler[Any, object]):
         assert msg is not None and msg.text is not None and msg.entities
         command = msg.text[1:msg.entities[0].length].split("@")[0].lower()
         return await self.routes[command](update, context)
-
-
-class SenderAwareLimiter(AIORateLimiter):
-    """AIORateLimiter for every request but the outbox's (``rate_limit_args`` SELF_PACED):
-    the sender keeps to Telegram's limits itself and handles each 429 for the chat it was
-    for, where AIORateLimiter would sleep on it holding every request of the bot."""
-
-    async def process_request(
-        self, callback: Callable[..., Coroutine[Any, Any, bool | dict[str, Any]
-                                                 | list[dict[str, Any]]]],
-        args: Any, kwargs: dict[str, Any], endpoint: str, data: dict[str, Any],
-        rate_limit_args: int | None,
-    ) -> bool | dict[str, Any] | list[dict[str, Any]]:
-        if rate_limit_args == SELF_PACED:
-            return await callback(*args, **kwargs)
-        return await super().process_request(callback, args, kwargs, endpoint, data,
-                                             rate_limit_args)
 
 
 class StoreHandle:
@@ -247,7 +221,8 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
                     organisers=partial(organiser_recipients, svc), name_of=partial(chat_name, svc),
                     on_moved=lambda old, new: _follow_move(app, svc, old, new))
     app.bot_data["sender"] = sender
-    attach_sender(app.bot, sender)
+    svc.attach_sender(sender)
+    attach_bot(app.bot, svc)  # deprecated: the handlers still calling ``reply``
     # a press waiting since before a restart is not stamped earlier than what was recorded
     for user_id, moment in (await svc.store.newest_message_dates()).items():
         app.bot_data["telegram_time"].seen(user_id, moment)
@@ -303,7 +278,10 @@ async def _stop_sending(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     sender: Sender | None = app.bot_data.pop("sender", None)
     if sender is not None:
         await sender.stop()
-        attach_sender(app.bot, None)
+        attach_bot(app.bot, None)
+        svc: Services | None = app.bot_data.get("services")
+        if svc is not None:
+            svc.attach_sender(None)
 
 
 async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:

@@ -7,7 +7,7 @@ the ``MAX_CONCURRENT`` being handled: one account sending a hundred messages at 
 one message at a time while everyone else's go ahead.
 
 An answer that reports nothing recorded is waited for here, once its handler has returned
-(``handlers/common.py``, ``UPDATE_ANSWERS``): the update is reported finished (and confirmed to
+(``delivery/answers.py``, ``UPDATE_ANSWERS``): the update is reported finished (and confirmed to
 Telegram) only once its answers are sent, but while they wait their turn, or for Telegram, the
 update holds neither a place nor its chat's turn. One chat's answers still go in order (the
 sender sends each chat's messages in the order they came).
@@ -22,7 +22,8 @@ from typing import Any
 from telegram import Update
 from telegram.ext import BaseUpdateProcessor
 
-from bot.handlers.common import UPDATE_ANSWERS, TelegramTime, answers_sent
+from bot.delivery.answers import UPDATE_ANSWERS, answers_sent
+from bot.delivery.telegram_time import TelegramTime
 
 # How many updates are handled at once. The bot is one event loop in front of one SQLite writer.
 # More updates in flight make bigger group commits (fewer fsyncs) and keep the loop busy while
@@ -47,7 +48,7 @@ class PerChatUpdateProcessor(BaseUpdateProcessor):
         self.handled_at_once = max_concurrent_updates
         # each person's newest message date, told of each update as it arrives, in Telegram's
         # order (before the chat locks reorder them): button presses are stamped with it
-        # (handlers/common.py)
+        # (delivery/telegram_time.py)
         self.telegram_time = telegram_time or TelegramTime()
         self._locks: dict[int, asyncio.Lock] = {}
         self._users: dict[int, int] = {}

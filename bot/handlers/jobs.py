@@ -14,18 +14,11 @@ from typing import Any
 
 from telegram.ext import Application, CallbackContext, ContextTypes
 
+from bot.delivery.answers import recording
+from bot.delivery.posting import notify_entry, notify_staff, send
+from bot.delivery.services import Services, language_of, services
 from bot.domain.clock import format_duration
-from bot.handlers.common import (
-    LATE_IS_STILL_OWED,
-    Services,
-    language_of,
-    notify_entry,
-    notify_staff,
-    recording,
-    replace_job,
-    send,
-    services,
-)
+from bot.handlers.common import LATE_IS_STILL_OWED, replace_job
 from bot.handlers.desk import announce_changes, closing_report
 from bot.services import clocks as clock_ops
 from bot.services.registrations import Registrations

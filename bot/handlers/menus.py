@@ -12,9 +12,10 @@ from telegram import BotCommand, BotCommandScopeAllPrivateChats, BotCommandScope
 from telegram.error import TelegramError
 from telegram.ext import Application, ContextTypes
 
+from bot.delivery.services import language_of, services
 from bot.domain.contest import Contest
 from bot.handlers.commands import menu, view_for
-from bot.handlers.common import language_of, replace_job, services
+from bot.handlers.common import replace_job
 from bot.support.i18n import LANGUAGES
 from bot.support.wallclock import CLOCK
 from bot.texts.common import bot_description, bot_short_description

@@ -8,6 +8,8 @@ from functools import partial
 from telegram import InputFile, Update
 from telegram.ext import ContextTypes
 
+from bot.delivery.answers import answer, answer_now, recording
+from bot.delivery.posting import notify_entry
 from bot.domain.clock import format_duration
 from bot.domain.contest import Category
 from bot.domain.rounds import Heat, table_number
@@ -15,13 +17,10 @@ from bot.handlers.access import pick_entry
 from bot.handlers.common import (
     Caller,
     caller,
-    notify_entry,
     organiser,
     parse_int,
     recorder,
-    recording,
     refuse_role,
-    reply,
     show_usage,
 )
 from bot.handlers.jobs import schedule_contest_jobs
@@ -46,15 +45,16 @@ async def _round_category(update: Update, who: Caller, args: list[str]) -> Categ
     contest = who.svc.contest
     with_rounds = [c for c in contest.categories if c.rounds]
     if not with_rounds:
-        await reply(update, tr(who.lang, "This contest has no rounds: each category is played "
-                               "once, and /clasificacion gives its ranking."))
+        await answer_now(who.svc, update, tr(
+            who.lang, "This contest has no rounds: each category is played once, and "
+            "/clasificacion gives its ranking."))
         return None
     if not args and len(with_rounds) == 1:
         return with_rounds[0]
     category = contest.category(args[0].lower()) if len(args) == 1 else None
     if category is None or not category.rounds:
-        await reply(update, tr(who.lang, "Which category? Categories with rounds: {ids}",
-                               ids=", ".join(c.id for c in with_rounds)))
+        await answer_now(who.svc, update, tr(who.lang, "Which category? Categories with rounds: "
+                                             "{ids}", ids=", ".join(c.id for c in with_rounds)))
         return None
     return category
 
@@ -75,7 +75,7 @@ async def confirmar_ronda(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
         out = await confirm_round(svc.day, who.user_id, category, who.at,
                                   update.update_id)
         if isinstance(out, Refusal):
-            await reply(update, refusal(who.lang, out, contest))
+            await answer_now(svc, update, refusal(who.lang, out, contest))
             return
         index = out.round_index
         name = round_name(who.lang, contest, category, index)
@@ -107,7 +107,7 @@ async def confirmar_ronda(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
                 if row.position is not None:
                     await notify_entry(context, row.number, partial(
                         final_place_text, category=category, number=row.number, row=row))
-        await reply(update, "\n".join(lines))
+        await answer(svc, update, "\n".join(lines))
     await schedule_contest_jobs(context.application)
 
 
@@ -143,7 +143,7 @@ async def series(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                                       heat.round_index, None, played=True))
             else:
                 lines.append(plays_text(who.lang, contest, entry.number, heat, table))
-        await reply(update, "\n".join(lines) or tr(
+        await answer_now(svc, update, "\n".join(lines) or tr(
             who.lang, "Your entry is not in a heat: heats are for categories played in "
             "rounds."))
         return
@@ -156,7 +156,7 @@ async def series(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lines = [tr(who.lang, "{category}: {round}", category=category.name,
                 round=round_name(who.lang, contest, category, index))]
     lines += lineup_lines(who.lang, contest, category, index, lineup[index], who_is)
-    await reply(update, "\n".join(lines))
+    await answer_now(svc, update, "\n".join(lines))
 
 
 async def mesas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -200,7 +200,7 @@ async def parcial(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         out = await who.svc.day.split(who.user_id, role, number, typed, who.at,
                                       update.update_id, puzzle)
         if isinstance(out, Refusal):
-            await reply(update, refusal(who.lang, out, who.svc.contest))
+            await answer_now(who.svc, update, refusal(who.lang, out, who.svc.contest))
             return
         t = format_duration(out.time)
         if out.puzzle == out.position:
@@ -210,7 +210,7 @@ async def parcial(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             text = tr(who.lang, "Entry {entry}: puzzle {puzzle} done at {time} ({position} of "
                       "{puzzles}).", entry=number, puzzle=out.puzzle, time=t,
                       position=out.position, puzzles=out.puzzles)
-        await reply(update, text)
+        await answer(who.svc, update, text)
         await notify_entry(context, number, lambda lang: tr(
             lang, "Puzzle {puzzle} of {puzzles} done at {time}: on to the next one!",
             puzzle=out.position, puzzles=out.puzzles, time=t))

@@ -36,11 +36,11 @@ from zoneinfo import ZoneInfo
 
 from aiohttp import web
 
+from bot.delivery.services import Services
 from bot.domain.clock import CategoryClock, format_duration
 from bot.domain.contest import Category, Contest
 from bot.domain.ranking import Row
 from bot.domain.rounds import table_number
-from bot.handlers.common import Services
 from bot.services.contest_day import ContestDay
 from bot.services.rounds import current_units
 from bot.services.state import EntryState, standings

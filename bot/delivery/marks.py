@@ -1,0 +1,154 @@
+"""What the sender has done, written down: each stored message marked done in batches through
+the writer's group commit, with the organisers' lines about messages Telegram refused for good
+or chats it moved in the same transaction; rows done long ago pruned."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime, timedelta
+
+from bot.storage.store import OUTBOX_KEEP_SECONDS, PRIORITY_BULK, Store
+from bot.support.i18n import tr
+
+log = logging.getLogger(__name__)
+
+DROPPED = "dropped"  # the grouping of the organisers' lines about messages dropped
+Organisers = Callable[[], Awaitable[list[tuple[int, str]]]]
+NameOf = Callable[[int], Awaitable[str | None]]
+PRUNE_EVERY = 600.0  # seconds between prunings of the rows done long ago
+# Marks wait (at most this long) for a batch of the writer's to join, sharing its fsync, rather
+# than costing one each: longer while messages are still going out, short once all are out. A
+# crash in that window sends those messages again at start (at least once, never lost).
+MARK_WAIT_BUSY, MARK_WAIT_IDLE = 0.25, 0.02
+
+
+class Marks:
+    """The rows done (``done``: row, outcome) and the notes for the organisers (``notes``:
+    ("drop", chat, Telegram's words) or ("moved", old chat, new chat)), written by ``schedule``
+    in the background; ``owed`` and ``changed`` are the sender's (marks wait longer while
+    messages are still going out; ``changed`` wakes the wait)."""
+
+    def __init__(self, store: Store, owed: Callable[[], int], changed: asyncio.Event,
+                 organisers: Organisers | None = None, name_of: NameOf | None = None) -> None:
+        self.store = store
+        self._owed = owed
+        self._changed = changed
+        self._organisers = organisers
+        self._name_of = name_of
+        self.done: list[tuple[int, str]] = []  # stored messages done, to be marked
+        self.notes: list[tuple[str, int, str]] = []
+        self._marking: asyncio.Task[None] | None = None
+        self._last_prune = -PRUNE_EVERY
+
+    def pending(self) -> bool:
+        """Anything left to mark, or a marking under way."""
+        return bool(self.done or self.notes) or (self._marking is not None
+                                                 and not self._marking.done())
+
+    def schedule(self) -> None:
+        if (self.done or self.notes) and (self._marking is None or self._marking.done()):
+            self._marking = asyncio.get_running_loop().create_task(self._mark_all(),
+                                                                   name="outbox-marks")
+
+    async def flush(self) -> None:
+        """At a stop: the marking under way ends, and whatever is left is written."""
+        if self._marking is not None:
+            with contextlib.suppress(Exception):
+                await self._marking
+        if self.done or self.notes:
+            with contextlib.suppress(Exception):
+                await self._mark(self._take_done(), self._take_notes())
+
+    def _take_done(self) -> list[tuple[int, str]]:
+        done, self.done = self.done, []
+        return done
+
+    def _take_notes(self) -> list[tuple[str, int, str]]:
+        notes, self.notes = self.notes, []
+        return notes
+
+    async def _organisers_lines(self, notes: list[tuple[str, int, str]]
+                                ) -> list[tuple[int, str]]:
+        """What the organisers are told about ``notes``: (chat, line), each in its reader's
+        language; nothing about a message to an organiser (no loop)."""
+        if not notes or self._organisers is None:
+            return []
+        people = await self._organisers()
+        organisers = {chat for chat, _ in people}
+        lines = []
+        for kind, chat, detail in notes:
+            if kind == "drop" and chat in organisers:
+                continue
+            name = await self._name_of(chat) if self._name_of is not None else None
+            for to, lang in people:
+                who = name or tr(lang, "chat {chat}", chat=chat)
+                lines.append((to, dropped_line(lang, kind, who, detail)))
+        return lines
+
+    async def _mark_all(self) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while self.done or self.notes:
+                start = loop.time()
+                while not self.store.batch_open:  # else join it now: its fsync is shared
+                    left = start + (MARK_WAIT_BUSY if self._owed() else MARK_WAIT_IDLE) \
+                        - loop.time()
+                    if left <= 0:
+                        break
+                    self._changed.clear()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._changed.wait(), left)
+                done, notes = self._take_done(), self._take_notes()
+                try:
+                    await self._mark(done, notes)
+                except Exception:  # noqa: BLE001 - tried again with the next ones
+                    log.exception("could not mark %d sent message(s)", len(done))
+                    self.done[:0] = done
+                    self.notes[:0] = notes
+                    await asyncio.sleep(1.0)
+        finally:
+            self._changed.set()
+
+    async def _mark(self, done: list[tuple[int, str]],
+                    notes: list[tuple[str, int, str]] | None = None) -> None:
+        """The marks, with the organisers' lines about ``notes`` in the same transaction."""
+        try:
+            lines = await self._organisers_lines(notes or [])
+        except Exception:  # noqa: BLE001 - the marks must not wait for the organisers' lines
+            log.exception("could not word the organisers' lines about %d message(s)",
+                          len(notes or []))
+            lines = []
+        now = datetime.now(UTC)
+        loop = asyncio.get_running_loop()
+        async with self.store.transaction() as tx:
+            tx.mark_done(done, now)
+            for chat, text in lines:
+                tx.post(chat, {"text": text}, priority=PRIORITY_BULK, grouping=DROPPED)
+            if loop.time() - self._last_prune >= PRUNE_EVERY:
+                self._last_prune = loop.time()
+                tx.prune_outbox(now - timedelta(seconds=OUTBOX_KEEP_SECONDS))
+
+
+def dropped_line(lang: str, kind: str, who: str, detail: str) -> str:
+    """The organisers' line about a message Telegram refused for good (``kind`` "drop", with
+    Telegram's words ``detail``) or a chat it moved ("moved": ``detail`` the new id)."""
+    if kind == "moved":
+        return tr(lang, "Telegram moved {who} to a new id, {new} (a group upgraded to a "
+                  "supergroup): the bot writes there from now on. If it is the volunteers' "
+                  "group, set PUZZLEBOT_VOLUNTEER_CHAT = {new} in the settings.",
+                  who=who, new=detail)
+    words = detail.lower()
+    if "blocked" in words:
+        return tr(lang, "A message to {who} could not be delivered: Telegram says the bot was "
+                  "blocked.", who=who)
+    if "kicked" in words or "not a member" in words:
+        return tr(lang, "A message to {who} could not be delivered: Telegram says the bot was "
+                  "removed from the chat.", who=who)
+    if "chat not found" in words:
+        return tr(lang, "A message to {who} could not be delivered: Telegram says the chat "
+                  "does not exist.", who=who)
+    return tr(lang, "A message to {who} could not be delivered: Telegram says: {detail}",
+              who=who, detail=detail)
