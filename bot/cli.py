@@ -335,6 +335,47 @@ async def _standing_link(db: str, contest: Contest, username: str) -> str:
     return organiser_link(username, code)
 
 
+class _SetupFailed(Exception):
+    """What ``setup`` stops on: its message, as ``fail`` prints it."""
+
+
+def _setup_contest(args: argparse.Namespace, saved: dict[str, str]) -> tuple[str, Contest]:
+    """The contest file (the option, the environment, else asked) and the contest in it."""
+    contest_file = args.contest or os.environ.get("PUZZLEBOT_CONTEST", "").strip()
+    if not contest_file:
+        default = saved.get("PUZZLEBOT_CONTEST", "")
+        contest_file = _ask(f"Contest file{f' [{default}]' if default else ''}: ") or default
+    if not contest_file:
+        raise _SetupFailed("no contest file given (e.g. contests/castrillo-2023.toml)")
+    try:
+        return contest_file, load_contest(contest_file)
+    except ContestFileError as exc:
+        raise _SetupFailed(str(exc)) from None
+
+
+def _setup_token(saved: dict[str, str]) -> str:
+    token = os.environ.get("TELEGRAM_BOT_TOKEN", "").strip()
+    if not token:
+        keep = saved.get("TELEGRAM_BOT_TOKEN", "")
+        token = _ask("Bot token from @BotFather (not shown)"
+                     + (" [Enter keeps the saved one]" if keep else "") + ": ",
+                     secret=True) or keep
+    if not token:
+        raise _SetupFailed("no token given: get one from @BotFather (/newbot)")
+    return token
+
+
+def _setup_username(values: dict[str, str], token: str, url: str | None) -> str:
+    """Every setting as the bot will read it (the environment winning), then Telegram's word
+    on the token."""
+    try:
+        parse_settings({**values, **{k: v for k, v in os.environ.items() if v.strip()},
+                        "TELEGRAM_BOT_TOKEN": token})
+        return asyncio.run(_bot_username(token, url))
+    except ConfigError as exc:
+        raise _SetupFailed(str(exc).replace(token, "[token]")) from None
+
+
 def _setup(args: argparse.Namespace) -> int:
     """Ask for what the bot needs, check it, and write the settings file beside the database:
     the contest file (read as ``check-contest`` does), the token (getMe at Telegram, or at
@@ -344,48 +385,23 @@ def _setup(args: argparse.Namespace) -> int:
     path = settings_path(db)
     try:
         saved = read_settings_file(path)
-    except ConfigError as exc:
-        return fail(str(exc))
-    contest_file = args.contest or os.environ.get("PUZZLEBOT_CONTEST", "").strip()
-    if not contest_file:
-        default = saved.get("PUZZLEBOT_CONTEST", "")
-        contest_file = _ask(f"Contest file{f' [{default}]' if default else ''}: ") or default
-    if not contest_file:
-        return fail("no contest file given (e.g. contests/castrillo-2023.toml)")
-    try:
-        contest = load_contest(contest_file)
-    except ContestFileError as exc:
-        return fail(str(exc))
-    print(f"contest: {contest.name}, {contest.date.isoformat()} (file checked)")
-    token = os.environ.get("TELEGRAM_BOT_TOKEN", "").strip()
-    if not token:
-        keep = saved.get("TELEGRAM_BOT_TOKEN", "")
-        token = _ask("Bot token from @BotFather (not shown)"
-                     + (" [Enter keeps the saved one]" if keep else "") + ": ",
-                     secret=True) or keep
-    if not token:
-        return fail("no token given: get one from @BotFather (/newbot)")
-    url = os.environ.get("TELEGRAM_BASE_URL", "").strip() or \
-        saved.get("TELEGRAM_BASE_URL", "").strip() or None
-    values = {**saved, "TELEGRAM_BOT_TOKEN": token,
-              "PUZZLEBOT_CONTEST": str(Path(contest_file).resolve())}
-    if url is not None:
-        values["TELEGRAM_BASE_URL"] = url
-    try:
-        # every setting as the bot will read it (the environment winning) before asking Telegram
-        parse_settings({**values, **{k: v for k, v in os.environ.items() if v.strip()},
-                        "TELEGRAM_BOT_TOKEN": token})
-        username = asyncio.run(_bot_username(token, url))
-    except ConfigError as exc:
-        return fail(str(exc).replace(token, "[token]"))
-    print(f"bot: @{username} (Telegram accepted the token)")
-    try:
-        link = asyncio.run(_standing_link(db, contest, username))
-    except StoreError as exc:
-        return fail(f"{db}: {exc}")
-    try:
+        contest_file, contest = _setup_contest(args, saved)
+        print(f"contest: {contest.name}, {contest.date.isoformat()} (file checked)")
+        token = _setup_token(saved)
+        url = os.environ.get("TELEGRAM_BASE_URL", "").strip() or \
+            saved.get("TELEGRAM_BASE_URL", "").strip() or None
+        values = {**saved, "TELEGRAM_BOT_TOKEN": token,
+                  "PUZZLEBOT_CONTEST": str(Path(contest_file).resolve())}
+        if url is not None:
+            values["TELEGRAM_BASE_URL"] = url
+        username = _setup_username(values, token, url)
+        print(f"bot: @{username} (Telegram accepted the token)")
+        try:
+            link = asyncio.run(_standing_link(db, contest, username))
+        except StoreError as exc:
+            raise _SetupFailed(f"{db}: {exc}") from None
         write_settings_file(path, values)
-    except ConfigError as exc:
+    except (ConfigError, _SetupFailed) as exc:
         return fail(str(exc))
     print("organiser link (it works once: open it on the organiser's phone, who can then "
           "invite others with /organizador):")

@@ -107,7 +107,7 @@ async def test_a_read_only_database_is_named_read_only_not_damaged(tmp_path: Pat
     db = tmp_path / "ro.sqlite3"
     await (await storage.Store.open(db)).close()
     real = os.access
-    monkeypatch.setattr(storage.os, "access",
+    monkeypatch.setattr(os, "access",
                         lambda p, mode: False if Path(p) in (db, tmp_path) else real(p, mode))
     with pytest.raises(storage.StoreError, match="read-only"):
         await storage.Store.open(db)

@@ -11,6 +11,7 @@ contest's day like any heat.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from datetime import time as dtime
@@ -18,13 +19,15 @@ from datetime import time as dtime
 from bot.domain.clock import CategoryClock, Pause, format_duration
 from bot.domain.contest import Category
 from bot.domain.rounds import Heat
-from bot.rehearsal.actions import Action, Person, Stage
+from bot.rehearsal.actions import Action, Person, Stage, Team
 from bot.rehearsal.fakeapi import Call
 from bot.services.contest_day import ContestDay
 from bot.storage.store import Store
 
 GAP = timedelta(minutes=20)  # between a heat's time limit and the next heat's start
 DAY_SPAN = 10 * 3600  # simulated seconds of a championship day, played in ``day_seconds``
+
+Add = Callable[[datetime, Person, str], None]  # an action planned: when, who, what they send
 
 
 @dataclass
@@ -102,50 +105,13 @@ class Championship:
     def plan(self, sessions: list[Session]) -> list[Action]:
         reh = self.reh
         actions: list[Action] = []
-        organiser = reh.organiser
 
         def add(at: datetime, who: Person, text: str) -> None:
             actions.append(Action(at.replace(microsecond=0), reh.next_order(), who, text))
 
         ends: dict[str, datetime] = {}
         for s in sessions:
-            add(s.start, organiser, f"/inicio {s.unit}")
-            clock = self.clock(s.start)
-
-            def real(seconds: float, clock: CategoryClock = clock) -> datetime:
-                moment = clock.instant_at(int(seconds))
-                assert moment is not None
-                return moment
-
-            # once in the rehearsal: an entry that does not turn up, and one disqualified
-            no_show = s.numbers[0] if not self.outcomes and len(s.numbers) >= 3 else None
-            cheat = s.numbers[-1] if no_show is not None else None
-            if no_show is not None:
-                self.outcomes = True
-                add(real(5 * 60), reh.volunteers[0], f"/estado {no_show} dns")
-            for n in s.numbers:
-                team = next((t for t in reh.teams if t.number == n), None)
-                if team is None or n == no_show:
-                    continue
-                vol = reh.rng.choice(reh.volunteers)
-                if n == cheat:
-                    add(real(s.time_limit + 240), reh.volunteers[0],
-                        f"/estado {n} dsq pieces taken from another table")
-                finish = reh.rng.uniform(0.45, 1.2) * s.time_limit
-                for k in range(1, s.puzzles):
-                    split = min(finish, s.time_limit) * k / s.puzzles
-                    add(real(split + 30), vol, f"/parcial {n} {format_duration(int(split))}")
-                if finish <= s.time_limit - 30:
-                    add(real(finish), reh.rng.choice(team.phones), "/listo")
-                    add(real(finish + reh.rng.uniform(30, 150)), vol, f"/fin {n}")
-                else:  # with puzzles in sequence, the count of the last one (not finished)
-                    left = s.sizes[s.puzzles - 1] if s.puzzles > 1 else s.pieces
-                    pieces = int(left * reh.rng.uniform(0.55, 0.97))
-                    add(real(s.time_limit + 120), vol, f"/piezas {n} {pieces}")
-                if self.contest.penalties and reh.rng.random() < 0.15:
-                    kind = reh.rng.choice(self.contest.penalties).id
-                    add(real(s.time_limit + 180), vol, f"/penalizacion {n} {kind}")
-            end = real(s.time_limit + 300)
+            end = self._plan_session(s, add)
             key = s.category.id
             ends[key] = max(end, ends.get(key, end))
             self.played.add(s.unit)
@@ -157,8 +123,56 @@ class Championship:
             heats = [Heat(category, r, h).id for h, numbers
                      in enumerate(self.known[category_id][r], 1) if numbers]
             if all(h in self.played for h in heats):  # a qualifier on a later day: not yet
-                add(end, organiser, f"/confirmar_ronda {category_id}")
+                add(end, reh.organiser, f"/confirmar_ronda {category_id}")
         return sorted(actions)
+
+    def _plan_session(self, s: Session, add: Add) -> datetime:
+        """A session's messages, from its start to its results; when it is over."""
+        reh = self.reh
+        add(s.start, reh.organiser, f"/inicio {s.unit}")
+        clock = self.clock(s.start)
+
+        def real(seconds: float) -> datetime:
+            moment = clock.instant_at(int(seconds))
+            assert moment is not None
+            return moment
+
+        # once in the rehearsal: an entry that does not turn up, and one disqualified
+        no_show = s.numbers[0] if not self.outcomes and len(s.numbers) >= 3 else None
+        cheat = s.numbers[-1] if no_show is not None else None
+        if no_show is not None:
+            self.outcomes = True
+            add(real(5 * 60), reh.volunteers[0], f"/estado {no_show} dns")
+        for n in s.numbers:
+            team = next((t for t in reh.teams if t.number == n), None)
+            if team is None or n == no_show:
+                continue
+            self._plan_entry(s, team, n == cheat, real, add)
+        return real(s.time_limit + 300)
+
+    def _plan_entry(self, s: Session, team: Team, cheat: bool,
+                    real: Callable[[float], datetime], add: Add) -> None:
+        """An entry's split times, its finish or pieces, now and then a penalty."""
+        reh = self.reh
+        n = team.number
+        vol = reh.rng.choice(reh.volunteers)
+        if cheat:
+            add(real(s.time_limit + 240), reh.volunteers[0],
+                f"/estado {n} dsq pieces taken from another table")
+        finish = reh.rng.uniform(0.45, 1.2) * s.time_limit
+        for k in range(1, s.puzzles):
+            split = min(finish, s.time_limit) * k / s.puzzles
+            add(real(split + 30), vol, f"/parcial {n} {format_duration(int(split))}")
+        if finish <= s.time_limit - 30:
+            add(real(finish), reh.rng.choice(team.phones), "/listo")
+            add(real(finish + reh.rng.uniform(30, 150)), vol, f"/fin {n}")
+        else:  # with puzzles in sequence, the count of the last one (not finished)
+            left = s.sizes[s.puzzles - 1] if s.puzzles > 1 else s.pieces
+            pieces = int(left * reh.rng.uniform(0.55, 0.97))
+            add(real(s.time_limit + 120), vol, f"/piezas {n} {pieces}")
+        if self.contest.penalties and reh.rng.random() < 0.15:
+            kind = reh.rng.choice(self.contest.penalties).id
+            add(real(s.time_limit + 180), vol, f"/penalizacion {n} {kind}")
 
     async def run(self) -> list[Call]:
         """Every day in turn; the final rankings (``/clasificacion``) at the end."""

@@ -19,14 +19,14 @@ import sys
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import datetime, timedelta
 from datetime import time as dtime
 from pathlib import Path
 from typing import TextIO
 from zoneinfo import ZoneInfo
 
-from bot.domain.clock import CategoryClock, Pause
-from bot.domain.contest import Contest, Slot
+from bot.domain.contest import Contest
+from bot.rehearsal import plan
 from bot.rehearsal.actions import Action, Person, Team
 from bot.rehearsal.botprocess import BotProcess
 from bot.rehearsal.championship import DAY_SPAN, Championship
@@ -39,13 +39,6 @@ from bot.support.wallclock import WallClock
 
 ORGANISER_ID = 1
 VOLUNTEER_IDS = (2, 3)
-FIRST_NAMES = ["Ana", "Bruno", "Carla", "David", "Elena", "Fernando", "Gloria", "Hugo", "Inés",
-               "Javier", "Lucía", "Mario", "Nuria", "Óscar", "Paula", "Raúl", "Sara", "Tomás",
-               "Úrsula", "Víctor", "Chloé", "Louis", "Manon", "Théo", "Camille", "Léa"]
-LAST_NAMES = ["García", "López", "Martín", "Sánchez", "Pérez", "Gómez", "Ruiz", "Díaz",
-              "Moreno", "Álvarez", "Dubois", "Lefèvre", "Bernard", "Roux", "Fournier"]
-
-
 @dataclass
 class Window:
     """A message being played, from ``actor``, dated ``at``; ``mark`` is the fake server's
@@ -299,57 +292,8 @@ class Rehearsal:
 
     # -- registration ------------------------------------------------------------------------
 
-    def _birth(self, slot: Slot) -> date:
-        day = self.contest.date
-        rng = self.rng
-        if slot.born_from is not None or slot.born_to is not None:
-            low = slot.born_from if slot.born_from is not None else 1950
-            high = slot.born_to if slot.born_to is not None else day.year - 8
-            year = rng.randint(max(low, high - 45) if slot.born_from is None else low, high)
-            return date(year, rng.randint(1, 12), rng.randint(1, 28))
-        low_age = slot.min_age if slot.min_age is not None else 7
-        high_age = slot.max_age if slot.max_age is not None else 70
-        if slot.max_age is None:
-            high_age = max(low_age + 1, min(70, low_age + 40))
-        age = rng.randint(low_age, high_age)
-        born = date(day.year - age - 1, 1, 1) + timedelta(days=rng.randint(0, 360))
-        if day.year - born.year - ((day.month, day.day) < (born.month, born.day)) != age:
-            born = date(day.year - age - 1, day.month, 1) + timedelta(days=rng.randint(0, 27))
-        return born
-
     def plan_teams(self) -> None:
-        cats = list(self.contest.categories)
-        weights = [3 if c.escape else (2 if c.members > 1 else 1) for c in cats]
-        for i in range(self.entries):
-            category = cats[i] if i < len(cats) else self.rng.choices(cats, weights)[0]
-            members, answers, phones = [], [], []
-            family = self.rng.choice(LAST_NAMES)
-            size = len(category.slots)
-            if category.fewest < category.members:  # teams of varying size
-                size = self.rng.randint(category.fewest, category.members)
-            slots = category.slots[:size]
-            firsts = self.rng.sample(FIRST_NAMES, size)
-            for slot, first in zip(slots, firsts, strict=True):
-                last = family if self.rng.random() < 0.5 else self.rng.choice(LAST_NAMES)
-                name = f"{first} {last}"
-                members.append((name, self._birth(slot)))
-                ans = {q.id for q in self.contest.questions if self.rng.random() < 0.25}
-                answers.append(ans)
-            phones.append(self.new_person(members[0][0].split()[0]))
-            if category.members > 1:
-                phones.append(self.new_person(members[1][0].split()[0]))
-            meal = (0, 0)
-            if self.contest.meal is not None and self.rng.random() < 0.6:
-                meal = (self.rng.randint(1, 3), self.rng.randint(0, 2))
-            self.teams.append(Team(category, members, answers, phones, meal=meal))
-        rules = self.contest.registration
-        closes = rules.closes or datetime.combine(self.contest.date, dtime(0), self.tz)
-        opens = rules.opens or closes - timedelta(days=45)
-        span = (closes - opens).total_seconds()
-        moments = sorted(opens + timedelta(seconds=self.rng.uniform(0.02, 0.9) * span)
-                         for _ in self.teams)
-        for team, moment in zip(self.teams, moments, strict=True):
-            team.registered_at = moment.replace(microsecond=0)
+        plan.plan_teams(self, self.entries, self.new_person)
 
     async def register(self, team: Team) -> None:
         phone = team.phones[0]
@@ -357,6 +301,19 @@ class Rehearsal:
         assert at is not None
         await self.send(phone, "/inscribir", at)
         await self.press(phone, f"reg:cat:{team.category.id}", at)
+        await self._members(phone, team, at)
+        for i, q in enumerate(self.contest.questions):
+            if q.per_entry and q.asks(team.category.id):
+                await self.answer(phone, i, q.id in team.answers[0], self.teams.index(team), at)
+        if self.contest.meal is not None and team.meal == (0, 0):
+            await self.press(phone, "reg:meal:no", at)  # one tap
+        elif self.contest.meal is not None:
+            await self.press(phone, f"reg:ma:{team.meal[0]}", at)
+            await self.press(phone, f"reg:mc:{team.meal[1]}", at)
+        self._registered(team, await self.press(phone, "reg:ok", at), at)
+
+    async def _members(self, phone: Person, team: Team, at: datetime) -> None:
+        """Each member's name, birth and answers, and whether another one follows."""
         full_date = team.category.checks_age
         for k, ((name, born), answers) in enumerate(zip(team.members, team.answers,
                                                         strict=True)):
@@ -370,15 +327,10 @@ class Rehearsal:
                 # "Another member?": yes while the team has more, else "that is the team"
                 more = "y" if entered < len(team.members) else "n"
                 await self.press(phone, f"reg:more:{more}", at)
-        for i, q in enumerate(self.contest.questions):
-            if q.per_entry and q.asks(team.category.id):
-                await self.answer(phone, i, q.id in team.answers[0], self.teams.index(team), at)
-        if self.contest.meal is not None and team.meal == (0, 0):
-            await self.press(phone, "reg:meal:no", at)  # one tap
-        elif self.contest.meal is not None:
-            await self.press(phone, f"reg:ma:{team.meal[0]}", at)
-            await self.press(phone, f"reg:mc:{team.meal[1]}", at)
-        replies = await self.press(phone, "reg:ok", at)
+
+    def _registered(self, team: Team, replies: list[Call], at: datetime) -> None:
+        """The bot's answer to the summary confirmed: the entry's number and link, or why
+        it was refused, in the transcript."""
         text = "\n".join(c.text for c in replies)
         found = re.search(r"#(\d+)", text)
         number = int(found.group(1)) if found else 0
@@ -446,77 +398,8 @@ class Rehearsal:
             return self.contest.start
         return datetime.combine(self.contest.date, dtime(10, 0), self.tz)
 
-    def category_clock(self, start: datetime) -> CategoryClock:
-        return CategoryClock.build(start, [Pause(b.start, b.end) for b in self.contest.breaks])
-
     def plan_day(self, start: datetime, confirmed: set[int]) -> list[Action]:
-        actions: list[Action] = []
-
-        def add(at: datetime, who: Person, text: str) -> None:
-            actions.append(Action(at.replace(microsecond=0), self.next_order(), who, text))
-
-        add(start, self.organiser, "/inicio")
-        clock = self.category_clock(start)
-
-        def real(contest_seconds: float) -> datetime:
-            moment = clock.instant_at(int(contest_seconds))
-            assert moment is not None
-            return moment
-
-        vol = self.volunteers
-        rules = self.contest.escape
-        for team in self.teams:
-            if team.number not in confirmed:
-                continue
-            cat = team.category
-            limit = cat.time_limit
-            n = team.number
-            escape_end = 0
-            if cat.escape and rules is not None:
-                solve = self.rng.uniform(0.3, 1.15) * rules.time_limit
-                solved = solve <= rules.time_limit
-                stage_time = (min(solve, rules.time_limit) / rules.stages)
-                last_request = -10_000.0
-                reached = 1
-                for stage in range(1, rules.stages + 1):
-                    begin = (stage - 1) * stage_time + 60
-                    if begin >= rules.time_limit:
-                        break
-                    reached = stage
-                    if self.rng.random() < 0.45:
-                        t = max(begin + self.rng.uniform(60, stage_time * 0.6),
-                                last_request + rules.cooldown + 5)
-                        if t < rules.time_limit - 60:
-                            phone = self.rng.choice(team.phones)
-                            if self.rng.random() < 0.3 and last_request > 0:
-                                # too early: the bot refuses and tells them when
-                                add(real(last_request + 120), phone, f"/pista {stage}")
-                            add(real(t), phone, f"/pista {stage}")
-                            last_request = t
-                            if self.rng.random() < 0.35:
-                                t2 = t + rules.cooldown + self.rng.uniform(10, 120)
-                                if t2 < min(stage * stage_time, rules.time_limit - 30):
-                                    add(real(t2), phone, f"/solucion {stage}")
-                                    last_request = t2
-                    if stage > 1 and self.rng.random() < 0.7:
-                        add(real(begin + 90), self.rng.choice(vol), f"/etapa {n} {stage}")
-                if solved:
-                    add(real(solve), self.rng.choice(vol), f"/escape {n}")
-                    escape_end = int(solve)
-                else:
-                    add(real(rules.time_limit + 60), self.rng.choice(vol), f"/etapa {n} {reached}")
-                    escape_end = rules.time_limit
-            finish = escape_end + self.rng.uniform(0.45, 1.2) * (limit - escape_end)
-            if finish <= limit - 30:
-                phone = self.rng.choice(team.phones)
-                add(real(finish), phone, "/listo")
-                add(real(finish + self.rng.uniform(30, 150)), self.rng.choice(vol), f"/fin {n}")
-            else:
-                pieces = int(cat.pieces * self.rng.uniform(0.55, 0.97))
-                add(real(limit + 120), self.rng.choice(vol), f"/piezas {n} {pieces}")
-        end = max(real(c.time_limit) for c in self.contest.categories)
-        add(end + timedelta(minutes=10), self.organiser, "/clasificacion")
-        return sorted(actions)
+        return plan.plan_day(self, start, confirmed)
 
     async def kill_and_restart(self) -> None:
         """The laptop loses power: SIGKILL, no goodbye; then the bot starts again on the file."""
@@ -578,54 +461,69 @@ class Rehearsal:
         started = time.monotonic()
         self.api.on_call = self._on_call
         await self.api.start()
-        start = self.start_moment()
-        last_limit = max(c.time_limit for c in self.contest.categories)
-        breaks = sum((b.end - b.start).total_seconds() for b in self.contest.breaks)
-        day = 30 * 60 + last_limit + breaks + 15 * 60
-        rounds = self.contest.has_rounds()
-        if rounds:  # heats one after the other, day after day: each day is played as long
-            day = DAY_SPAN
-            start = min([start] + [r.start for c in self.contest.categories for r in c.rounds
-                                   if r.start is not None and r.date == self.contest.date])
-        speed = max(1.0, day / self.day_seconds)
+        start, speed = self._start_and_speed()
         simulated_start = start - timedelta(minutes=30)
         self.say(f"Rehearsal of {self.contest.name} ({self.contest_path}), seed {self.seed}, "
                  f"{self.entries} entries; one simulated second is 1/{speed:.0f} s.")
         self.plan_teams()
         try:
-            # registrations happen weeks before the day, at their own message dates, on the real
-            # clock; typed in seconds, so Telegram's pace for a chat (one message a second) is
-            # the day's pace, as if each person took their time
-            await self.start_bot(simulated_start, 1.0, pace=speed)
-            await self.send(self.organiser, "/start", simulated_start - timedelta(days=60))
-            places = await self.registrations()
-            # the laptop goes to the hall: the bot restarts with its clock on the day
-            await self.stop_bot()
-            await self.flush()
-            self.say("Places:")
-            for c in places:
-                for line in c.text.splitlines():
-                    self.say(f"  {line}")
-            self._on_the_day = True
-            await self.start_bot(simulated_start, speed)
-            for v in self.volunteers:
-                replies = await self.send(self.organiser, "/voluntario",
-                                          simulated_start - timedelta(minutes=5))
-                code = replies[0].text.split("start=")[-1].split()[0] if replies else ""
-                await self.send(v, f"/start {code}", simulated_start - timedelta(minutes=4))
-            confirmed = await self.confirmed_numbers(simulated_start)
-            if rounds:
-                final = await Championship(self, confirmed).run()
-            else:
-                self.say("")
-                self.say(f"The day ({start:%Y-%m-%d}, clock times {self.contest.timezone}):")
-                final = await self.play(self.plan_day(start, confirmed))
+            await self._weeks_before(simulated_start, speed)
+            final = await self._the_day(start, simulated_start, speed)
         finally:
             log = await self.stop_bot()
             try:
                 await self.flush()  # what it sent before it stopped
             finally:
                 await self.api.stop()
+        return self._report(final, log, started)
+
+    def _start_and_speed(self) -> tuple[datetime, float]:
+        """When the day starts, and how fast its clock runs to last ``day_seconds``."""
+        start = self.start_moment()
+        last_limit = max(c.time_limit for c in self.contest.categories)
+        breaks = sum((b.end - b.start).total_seconds() for b in self.contest.breaks)
+        day = 30 * 60 + last_limit + breaks + 15 * 60
+        if self.contest.has_rounds():
+            # heats one after the other, day after day: each day is played as long
+            day = DAY_SPAN
+            start = min([start] + [r.start for c in self.contest.categories for r in c.rounds
+                                   if r.start is not None and r.date == self.contest.date])
+        return start, max(1.0, day / self.day_seconds)
+
+    async def _weeks_before(self, simulated_start: datetime, speed: float) -> None:
+        """Registrations happen weeks before the day, at their own message dates, on the real
+        clock; typed in seconds, so Telegram's pace for a chat (one message a second) is the
+        day's pace, as if each person took their time."""
+        await self.start_bot(simulated_start, 1.0, pace=speed)
+        await self.send(self.organiser, "/start", simulated_start - timedelta(days=60))
+        places = await self.registrations()
+        # the laptop goes to the hall: the bot restarts with its clock on the day
+        await self.stop_bot()
+        await self.flush()
+        self.say("Places:")
+        for c in places:
+            for line in c.text.splitlines():
+                self.say(f"  {line}")
+
+    async def _the_day(self, start: datetime, simulated_start: datetime,
+                       speed: float) -> list[Call]:
+        """The volunteers join, then the day is played; the final rankings' answer."""
+        self._on_the_day = True
+        await self.start_bot(simulated_start, speed)
+        for v in self.volunteers:
+            replies = await self.send(self.organiser, "/voluntario",
+                                      simulated_start - timedelta(minutes=5))
+            code = replies[0].text.split("start=")[-1].split()[0] if replies else ""
+            await self.send(v, f"/start {code}", simulated_start - timedelta(minutes=4))
+        confirmed = await self.confirmed_numbers(simulated_start)
+        if self.contest.has_rounds():
+            return await Championship(self, confirmed).run()
+        self.say("")
+        self.say(f"The day ({start:%Y-%m-%d}, clock times {self.contest.timezone}):")
+        return await self.play(self.plan_day(start, confirmed))
+
+    def _report(self, final: list[Call], log: str, started: float) -> int:
+        """The rankings, the checks of every call and of the bot's log, where the file is."""
         self.say("")
         self.say("Rankings:")
         for c in final:

@@ -15,19 +15,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import json
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 from aiohttp import BodyPartReader, web
 from telegram.request import BaseRequest, RequestData
 
-SPEC_FILE = Path(__file__).resolve().parents[1] / "apispec" / "methods.json"
+from bot.rehearsal.apicheck import check_call, load_spec, spec
+
 BOT_USER = {"id": 7000000001, "is_bot": True, "first_name": "PuzzleBot",
             "username": "puzzle_rehearsal_bot", "can_join_groups": True,
             "can_read_all_group_messages": False, "supports_inline_queries": False}
@@ -35,12 +34,6 @@ CONFLICT = ("Conflict: terminated by other getUpdates request; make sure that on
             "instance is running")
 MESSAGE_RESULT = {"sendMessage", "editMessageText", "editMessageReplyMarkup", "sendDocument",
                   "sendPhoto"}
-
-
-def load_spec() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(SPEC_FILE.read_text(encoding="utf-8"))
-    methods: dict[str, Any] = data["methods"]
-    return {name.lower(): m for name, m in methods.items()}
 
 
 @dataclass
@@ -143,7 +136,7 @@ class LocalBotAPI(BaseRequest):
         self.count = 0
         self.violations: list[str] = []
         self._message_id = 10_000
-        self._spec = _spec()
+        self._spec = spec()
 
     async def initialize(self) -> None:
         return None
@@ -190,85 +183,6 @@ class LocalBotAPI(BaseRequest):
     def sent(self, chat_id: int | None = None) -> list[str]:
         return [c.text for c in self.calls
                 if c.method == "sendMessage" and (chat_id is None or c.chat_id == chat_id)]
-
-
-@functools.cache
-def _spec() -> dict[str, Any]:
-    return load_spec()
-
-
-def check_call(spec: dict[str, Any], method: str, params: dict[str, Any]) -> str | None:
-    """What is wrong with a call by the Bot API's spec and limits (None: nothing)."""
-    m = spec.get(method.lower())
-    if m is None:
-        return f"{method} is not a Bot API method"
-    problem = (_check_names(_fields_of(m), params) or _check_lengths(params)
-               or _check_markup(params) or _check_commands(params))
-    return f"{method}: {problem}" if problem is not None else None
-
-
-def _fields_of(method: dict[str, Any]) -> tuple[tuple[str, ...], frozenset[str]]:
-    """A method's required parameters and all its parameters, worked out once per method."""
-    known = method.get("_fields")
-    if known is None:
-        known = method["_fields"] = (
-            tuple(f["name"] for f in method["fields"] if f["required"]),
-            frozenset(f["name"] for f in method["fields"]))
-    fields: tuple[tuple[str, ...], frozenset[str]] = known
-    return fields
-
-
-def _check_names(fields: tuple[tuple[str, ...], frozenset[str]],
-                 params: dict[str, Any]) -> str | None:
-    required, names = fields
-    for name in required:
-        if name not in params:
-            return f"missing required parameter {name}"
-    for p in params:
-        if p not in names:
-            return f"unknown parameter {p}"
-    return None
-
-
-def _check_lengths(params: dict[str, Any]) -> str | None:
-    text = params.get("text")
-    if isinstance(text, str) and not 1 <= len(text) <= 4096:
-        return f"text of {len(text)} characters (1-4096)"
-    caption = params.get("caption")
-    if isinstance(caption, str) and len(caption) > 1024:
-        return f"caption of {len(caption)} characters"
-    return None
-
-
-def _check_markup(params: dict[str, Any]) -> str | None:
-    markup = params.get("reply_markup")
-    if isinstance(markup, str):
-        try:
-            markup = json.loads(markup)
-        except ValueError:
-            return "reply_markup is not JSON"
-    if not isinstance(markup, dict):
-        return None
-    for row in markup.get("inline_keyboard", []):
-        for button in row:
-            data = button.get("callback_data")
-            if data is not None and not 1 <= len(str(data).encode()) <= 64:
-                return f"callback_data of {len(str(data).encode())} bytes"
-    return None
-
-
-def _check_commands(params: dict[str, Any]) -> str | None:
-    commands = params.get("commands")
-    if isinstance(commands, str):
-        commands = json.loads(commands)
-    if not isinstance(commands, list):
-        return None
-    for c in commands:
-        if not 1 <= len(c.get("command", "")) <= 32:
-            return f"command name {c.get('command')!r}"
-        if not 1 <= len(c.get("description", "")) <= 256:
-            return f"command description of {c.get('command')!r}"
-    return None
 
 
 @dataclass

@@ -1,0 +1,153 @@
+"""What a rehearsal plays, drawn from its seed: the teams it registers and, for a contest
+played once, the messages of the day. The same seed draws the same day."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from datetime import date, datetime, timedelta
+from datetime import time as dtime
+
+from bot.domain.clock import CategoryClock, Pause
+from bot.domain.contest import Contest, Slot
+from bot.rehearsal.actions import Action, Person, Stage, Team
+
+FIRST_NAMES = ["Ana", "Bruno", "Carla", "David", "Elena", "Fernando", "Gloria", "Hugo", "Inés",
+               "Javier", "Lucía", "Mario", "Nuria", "Óscar", "Paula", "Raúl", "Sara", "Tomás",
+               "Úrsula", "Víctor", "Chloé", "Louis", "Manon", "Théo", "Camille", "Léa"]
+LAST_NAMES = ["García", "López", "Martín", "Sánchez", "Pérez", "Gómez", "Ruiz", "Díaz",
+              "Moreno", "Álvarez", "Dubois", "Lefèvre", "Bernard", "Roux", "Fournier"]
+
+
+def birth(contest: Contest, rng: random.Random, slot: Slot) -> date:
+    """A birth date that fits ``slot`` on the contest's day."""
+    day = contest.date
+    if slot.born_from is not None or slot.born_to is not None:
+        low = slot.born_from if slot.born_from is not None else 1950
+        high = slot.born_to if slot.born_to is not None else day.year - 8
+        year = rng.randint(max(low, high - 45) if slot.born_from is None else low, high)
+        return date(year, rng.randint(1, 12), rng.randint(1, 28))
+    low_age = slot.min_age if slot.min_age is not None else 7
+    high_age = slot.max_age if slot.max_age is not None else 70
+    if slot.max_age is None:
+        high_age = max(low_age + 1, min(70, low_age + 40))
+    age = rng.randint(low_age, high_age)
+    born = date(day.year - age - 1, 1, 1) + timedelta(days=rng.randint(0, 360))
+    if day.year - born.year - ((day.month, day.day) < (born.month, born.day)) != age:
+        born = date(day.year - age - 1, day.month, 1) + timedelta(days=rng.randint(0, 27))
+    return born
+
+
+def plan_teams(reh: Stage, entries: int, new_person: Callable[[str], Person]) -> None:
+    """``entries`` teams in ``reh.teams``, each with its members, answers, phones and the
+    moment it registers."""
+    contest, rng = reh.contest, reh.rng
+    cats = list(contest.categories)
+    weights = [3 if c.escape else (2 if c.members > 1 else 1) for c in cats]
+    for i in range(entries):
+        category = cats[i] if i < len(cats) else rng.choices(cats, weights)[0]
+        members, answers, phones = [], [], []
+        family = rng.choice(LAST_NAMES)
+        size = len(category.slots)
+        if category.fewest < category.members:  # teams of varying size
+            size = rng.randint(category.fewest, category.members)
+        slots = category.slots[:size]
+        firsts = rng.sample(FIRST_NAMES, size)
+        for slot, first in zip(slots, firsts, strict=True):
+            last = family if rng.random() < 0.5 else rng.choice(LAST_NAMES)
+            name = f"{first} {last}"
+            members.append((name, birth(contest, rng, slot)))
+            ans = {q.id for q in contest.questions if rng.random() < 0.25}
+            answers.append(ans)
+        phones.append(new_person(members[0][0].split()[0]))
+        if category.members > 1:
+            phones.append(new_person(members[1][0].split()[0]))
+        meal = (0, 0)
+        if contest.meal is not None and rng.random() < 0.6:
+            meal = (rng.randint(1, 3), rng.randint(0, 2))
+        reh.teams.append(Team(category, members, answers, phones, meal=meal))
+    rules = contest.registration
+    closes = rules.closes or datetime.combine(contest.date, dtime(0), reh.tz)
+    opens = rules.opens or closes - timedelta(days=45)
+    span = (closes - opens).total_seconds()
+    moments = sorted(opens + timedelta(seconds=rng.uniform(0.02, 0.9) * span)
+                     for _ in reh.teams)
+    for team, moment in zip(reh.teams, moments, strict=True):
+        team.registered_at = moment.replace(microsecond=0)
+
+
+def category_clock(contest: Contest, start: datetime) -> CategoryClock:
+    return CategoryClock.build(start, [Pause(b.start, b.end) for b in contest.breaks])
+
+
+def plan_day(reh: Stage, start: datetime, confirmed: set[int]) -> list[Action]:
+    """The messages of a contest played once: the organiser's start, the escape's hints and
+    stages, finishes and pieces, the rankings at the end."""
+    contest, rng = reh.contest, reh.rng
+    actions: list[Action] = []
+
+    def add(at: datetime, who: Person, text: str) -> None:
+        actions.append(Action(at.replace(microsecond=0), reh.next_order(), who, text))
+
+    add(start, reh.organiser, "/inicio")
+    clock = category_clock(contest, start)
+
+    def real(contest_seconds: float) -> datetime:
+        moment = clock.instant_at(int(contest_seconds))
+        assert moment is not None
+        return moment
+
+    vol = reh.volunteers
+    rules = contest.escape
+    for team in reh.teams:
+        if team.number not in confirmed:
+            continue
+        cat = team.category
+        limit = cat.time_limit
+        n = team.number
+        escape_end = 0
+        if cat.escape and rules is not None:
+            solve = rng.uniform(0.3, 1.15) * rules.time_limit
+            solved = solve <= rules.time_limit
+            stage_time = (min(solve, rules.time_limit) / rules.stages)
+            last_request = -10_000.0
+            reached = 1
+            for stage in range(1, rules.stages + 1):
+                begin = (stage - 1) * stage_time + 60
+                if begin >= rules.time_limit:
+                    break
+                reached = stage
+                if rng.random() < 0.45:
+                    t = max(begin + rng.uniform(60, stage_time * 0.6),
+                            last_request + rules.cooldown + 5)
+                    if t < rules.time_limit - 60:
+                        phone = rng.choice(team.phones)
+                        if rng.random() < 0.3 and last_request > 0:
+                            # too early: the bot refuses and tells them when
+                            add(real(last_request + 120), phone, f"/pista {stage}")
+                        add(real(t), phone, f"/pista {stage}")
+                        last_request = t
+                        if rng.random() < 0.35:
+                            t2 = t + rules.cooldown + rng.uniform(10, 120)
+                            if t2 < min(stage * stage_time, rules.time_limit - 30):
+                                add(real(t2), phone, f"/solucion {stage}")
+                                last_request = t2
+                if stage > 1 and rng.random() < 0.7:
+                    add(real(begin + 90), rng.choice(vol), f"/etapa {n} {stage}")
+            if solved:
+                add(real(solve), rng.choice(vol), f"/escape {n}")
+                escape_end = int(solve)
+            else:
+                add(real(rules.time_limit + 60), rng.choice(vol), f"/etapa {n} {reached}")
+                escape_end = rules.time_limit
+        finish = escape_end + rng.uniform(0.45, 1.2) * (limit - escape_end)
+        if finish <= limit - 30:
+            phone = rng.choice(team.phones)
+            add(real(finish), phone, "/listo")
+            add(real(finish + rng.uniform(30, 150)), rng.choice(vol), f"/fin {n}")
+        else:
+            pieces = int(cat.pieces * rng.uniform(0.55, 0.97))
+            add(real(limit + 120), rng.choice(vol), f"/piezas {n} {pieces}")
+    end = max(real(c.time_limit) for c in contest.categories)
+    add(end + timedelta(minutes=10), reh.organiser, "/clasificacion")
+    return sorted(actions)

@@ -1,0 +1,85 @@
+"""The outbox rows (messages owed, done, pruned) and the chats Telegram moved."""
+
+from __future__ import annotations
+
+import json
+import time as _time
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from bot.storage.db import Database, StoreError, TransactionCore
+from bot.storage.records import OutboxMessage, to_ts
+
+
+class OutboxWrites(TransactionCore):
+    """A transaction's writes of the outbox and of ``chat_moves``."""
+
+    __slots__ = ()
+
+    def post(self, chat_id: int, params: dict[str, Any], *, priority: int,
+             grouping: str | None = None, method: str = "sendMessage") -> OutboxMessage:
+        """A message owed to ``chat_id``, in this transaction: it exists (and is sent) if and
+        only if this transaction commits (the transactional outbox)."""
+        s = self._owned()
+        text = json.dumps(params, ensure_ascii=False, separators=(",", ":"))
+        cur = s._raw.execute(
+            "INSERT INTO outbox (chat_id, priority, grouping, method, params, created_at) "
+            "VALUES (?,?,?,?,?,?)", (chat_id, priority, grouping, method, text,
+                                     int(_time.time())))
+        if cur.lastrowid is None:
+            raise StoreError("SQLite gave no id for a new outbox row")
+        message = OutboxMessage(cur.lastrowid, chat_id, priority, method, params, grouping)
+        s._wrote("outbox", posted=message)
+        return message
+
+    def mark_done(self, outcomes: Sequence[tuple[int, str]], at: datetime) -> None:
+        """Messages no longer owed: (id, outcome) with outcome "sent", "unconfirmed" or
+        "refused: ..." (Telegram will never take it)."""
+        s = self._owned()
+        s._raw.executemany("UPDATE outbox SET done_at = ?, outcome = ? WHERE id = ?",
+                           [(to_ts(at), outcome, id_) for id_, outcome in outcomes])
+        s._wrote("outbox")
+
+    def move_chat(self, old_id: int, new_id: int, at: datetime) -> None:
+        """Telegram moved chat ``old_id`` to ``new_id`` (a group upgraded to a supergroup):
+        kept, so that the bot sends to the new id from now on, also after a restart."""
+        s = self._owned()
+        s._raw.execute("INSERT INTO chat_moves (old_id, new_id, moved_at) VALUES (?,?,?) "
+                       "ON CONFLICT(old_id) DO UPDATE SET new_id = excluded.new_id, "
+                       "moved_at = excluded.moved_at", (old_id, new_id, to_ts(at)))
+        s._wrote("chat_moves")
+
+    def prune_outbox(self, before: datetime) -> int:
+        """Forget the messages done before ``before``: the file does not grow with them."""
+        s = self._owned()
+        cur = s._raw.execute("DELETE FROM outbox WHERE done_at IS NOT NULL AND done_at < ?",
+                             (to_ts(before),))
+        s._wrote("outbox")
+        return cur.rowcount
+
+
+class OutboxReads(Database):
+    """The reads of the outbox and of ``chat_moves``."""
+
+    async def owed_messages(self) -> list[OutboxMessage]:
+        """Every message still owed (committed and not done), in the order it was posted."""
+        rows = await self._fetchall(
+            "SELECT id, chat_id, priority, method, params, grouping FROM outbox "
+            "WHERE done_at IS NULL ORDER BY id")
+        return [OutboxMessage(int(r[0]), int(r[1]), int(r[2]), str(r[3]), json.loads(r[4]),
+                              r[5]) for r in rows]
+
+    async def chat_moves(self) -> dict[int, int]:
+        """Chats Telegram moved to a new id: old id -> new id (``Transaction.move_chat``)."""
+        rows = await self._fetchall("SELECT old_id, new_id FROM chat_moves")
+        return {int(r[0]): int(r[1]) for r in rows}
+
+    async def outbox_counts(self) -> dict[str, int]:
+        """How many rows the outbox holds: owed, and done by outcome (sent, unconfirmed,
+        refused)."""
+        rows = await self._fetchall(
+            "SELECT CASE WHEN done_at IS NULL THEN 'owed' "
+            "WHEN outcome LIKE 'refused%' THEN 'refused' ELSE outcome END, COUNT(*) "
+            "FROM outbox GROUP BY 1")
+        return {str(r[0]): int(r[1]) for r in rows}
