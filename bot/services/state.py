@@ -20,6 +20,7 @@ from bot.domain.escape import (
     fold,
     result,
 )
+from bot.domain.events import EventKind
 from bot.domain.ranking import Competitor, Row, rank
 from bot.storage.store import Entry, Event, from_ts
 
@@ -149,27 +150,13 @@ def entry_state(
     round these events are from (its pieces and limit), instead of the entry's category."""
     category = play or contest.category(entry.category)
     assert category is not None, f"entry {entry.number} in unknown category {entry.category}"
-    ledger = None
-    folded_until = None
-    if category.escape and contest.escape is not None:
-        folded = _fold_more(previous, entry_events, clock)
-        if folded is None:
-            evs = escape_events(entry_events, clock)
-            folded = fold(contest.escape, evs), max((e.at for e in evs), default=None)
-        ledger, folded_until = folded
-    finish_event = next((e for e in reversed(entry_events) if e.kind == "finish"), None)
-    pieces_event = next((e for e in reversed(entry_events) if e.kind == "pieces"), None)
-    ready = next((e for e in reversed(entry_events) if e.kind == "ready"), None)
+    ledger, folded_until = _ledger(contest, category, entry_events, clock, previous)
+    finish_event = _latest(entry_events, EventKind.FINISH)
+    pieces_event = _latest(entry_events, EventKind.PIECES)
+    ready = _latest(entry_events, EventKind.READY)
     if ready is not None and finish_event is not None and finish_event.id > ready.id:
         ready = None
-    counts: dict[str, int] = {}
-    for e in entry_events:
-        if e.kind == "penalty" and e.ref is not None and e.value:
-            counts[e.ref] = counts.get(e.ref, 0) + e.value
-    time_penalty = 0
-    for kind_id, count in counts.items():
-        kind = contest.penalty(kind_id)
-        time_penalty += kind.seconds * count if kind is not None else 0
+    counts = _penalty_counts(entry_events)
     finished = splits_of(entry_events) if category.puzzles else ()
     return EntryState(
         entry=entry,
@@ -178,22 +165,61 @@ def entry_state(
         ledger=ledger,
         finish=moment_seconds(finish_event, clock) if finish_event else None,
         finish_event=finish_event,
-        # with puzzles in sequence, the count typed is of the puzzles not finished yet: the
-        # finished ones count whole
-        pieces=(pieces_event.value + sum(category.puzzles[k - 1] for k, _ in finished
-                                         if k <= len(category.puzzles))
-                if pieces_event and pieces_event.value is not None else None),
+        pieces=_pieces(category, pieces_event, finished),
         pieces_event=pieces_event,
         ready=ready,
         penalties=tuple(counts.items()),
-        time_penalty=time_penalty,
+        time_penalty=_time_penalty(contest, counts),
         shown=shown_answers(contest, entry),
         basis=tuple(e.id for e in entry_events),
         folded_until=folded_until,
         unit=play.id if play is not None else None,
         split_puzzles=finished,
-        outcome=next((e for e in reversed(entry_events) if e.kind == "outcome"), None),
+        outcome=_latest(entry_events, EventKind.OUTCOME),
     )
+
+
+def _ledger(contest: Contest, category: Category, entry_events: Sequence[Event],
+            clock: CategoryClock, previous: EntryState | None
+            ) -> tuple[Ledger | None, int | None]:
+    """The escape ledger and the contest time folded until (None, None without an escape)."""
+    if not category.escape or contest.escape is None:
+        return None, None
+    folded = _fold_more(previous, entry_events, clock)
+    if folded is None:
+        evs = escape_events(entry_events, clock)
+        folded = fold(contest.escape, evs), max((e.at for e in evs), default=None)
+    return folded
+
+
+def _latest(entry_events: Sequence[Event], kind: EventKind) -> Event | None:
+    return next((e for e in reversed(entry_events) if e.kind == kind), None)
+
+
+def _penalty_counts(entry_events: Sequence[Event]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for e in entry_events:
+        if e.kind == EventKind.PENALTY and e.ref is not None and e.value:
+            counts[e.ref] = counts.get(e.ref, 0) + e.value
+    return counts
+
+
+def _time_penalty(contest: Contest, counts: dict[str, int]) -> int:
+    total = 0
+    for kind_id, count in counts.items():
+        kind = contest.penalty(kind_id)
+        total += kind.seconds * count if kind is not None else 0
+    return total
+
+
+def _pieces(category: Category, pieces_event: Event | None,
+            finished: tuple[tuple[int, int], ...]) -> int | None:
+    """With puzzles in sequence, the count typed is of the puzzles not finished yet: the
+    finished ones count whole."""
+    if pieces_event is None or pieces_event.value is None:
+        return None
+    return pieces_event.value + sum(category.puzzles[k - 1] for k, _ in finished
+                                    if k <= len(category.puzzles))
 
 
 def splits_of(entry_events: Sequence[Event]) -> tuple[tuple[int, int], ...]:
