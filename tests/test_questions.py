@@ -36,7 +36,7 @@ from bot.services.csvio import (
 from bot.services.registrations import Registered, Registrations
 from bot.services.summary import summary
 from bot.storage.store import Entry, Store
-from bot.texts.common import ranking_lines
+from bot.texts.result_lines import ranking_lines
 from tests.conftest import CASTRILLO
 from tests.fakebot import Call, Harness, Person, texts
 from tests.test_contest_file import MINIMAL, edit

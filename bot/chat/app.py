@@ -34,7 +34,7 @@ from bot.delivery.outbox import (
     TelegramOnlyRequest,
 )
 from bot.domain.contest import Contest
-from bot.handlers import participant, registration, rounds, staff
+from bot.handlers import participant, registration, results, rounds, staff
 from bot.handlers.commands import names_for
 from bot.handlers.common import (
     Services,
@@ -66,20 +66,20 @@ HANDLERS = {
     "listo": participant.listo,
     "etapa": staff.etapa,
     "escape": staff.escape,
-    "fin": staff.fin,
-    "piezas": staff.piezas,
-    "penalizacion": staff.penalizacion,
-    "estado": staff.estado,
-    "deshacer": staff.deshacer,
-    "historial": staff.historial,
+    "fin": results.fin,
+    "piezas": results.piezas,
+    "penalizacion": results.penalizacion,
+    "estado": results.estado,
+    "deshacer": results.deshacer,
+    "historial": results.historial,
     "inicio": staff.inicio,
     "pausa": staff.pausa,
     "reanudar": staff.reanudar,
-    "clasificacion": staff.clasificacion,
+    "clasificacion": results.clasificacion,
     "confirmar_ronda": rounds.confirmar_ronda,
     "series": rounds.series,
     "mesas": rounds.mesas,
-    "parcial": rounds.parcial,
+    "parcial": results.parcial,
     "voluntario": staff.voluntario,
     "organizador": staff.organizador,
     "mis_inscripciones": registration.mis_inscripciones,
@@ -187,7 +187,7 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
                     group=1)
     app.add_handler(CallbackQueryHandler(participant.language_button, pattern=r"^lang:"))
     app.add_handler(CallbackQueryHandler(participant.stage_button, pattern=r"^ask:"))
-    app.add_handler(CallbackQueryHandler(staff.fin_button, pattern=r"^fin:"))
+    app.add_handler(CallbackQueryHandler(results.fin_button, pattern=r"^fin:"))
     # last: what nothing above took (free text, an unknown command) gets a pointer to /ayuda
     app.add_handler(MessageHandler(filters.TEXT & filters.ChatType.PRIVATE,
                                    participant.not_understood))

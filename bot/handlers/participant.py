@@ -28,8 +28,8 @@ from bot.handlers.common import (
 )
 from bot.handlers.jobs import schedule_notice
 from bot.handlers.menus import refresh_menu
-from bot.services.contest_day import Cooldown, EscapeNotOver, Granted, PastLimit
-from bot.services.outcomes import Refusal
+from bot.services.contest_day import Cooldown, Granted
+from bot.services.outcomes import EscapeNotOver, PastLimit, Refusal
 from bot.storage.store import Entry
 from bot.support.commands import BY_NAME
 from bot.support.i18n import LANGUAGES, ntr, tr

@@ -34,7 +34,8 @@ from bot.services.registrations import Registrations
 from bot.storage.store import Entry, Store, to_ts
 from bot.support.i18n import tr
 from bot.support.wallclock import CLOCK
-from bot.texts.common import ineligible_text, outcome_text, slot_text
+from bot.texts.common import ineligible_text, slot_text
+from bot.texts.results import outcome_text
 
 ENTRY_COLUMNS = ["number", "category", "names", "born", "local", "join_code", "registered_at"]
 STATUS_COLUMNS = ["status", "waiting_position", "fee_total", "discount", "meal", "meal_adults",

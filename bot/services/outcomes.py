@@ -44,3 +44,49 @@ class Done:
     @property
     def ok(self) -> bool:
         return True
+
+
+@dataclass(frozen=True)
+class ClockNotStarted(Refusal):
+    code: ClassVar[str] = "clock_not_started"
+    entry: int
+
+
+@dataclass(frozen=True)
+class InTheFuture(Refusal):
+    code: ClassVar[str] = "in_the_future"
+    time: int
+
+
+@dataclass(frozen=True)
+class NoTime(Refusal):
+    """0:00:00 typed as a finish: nobody finishes as the clock starts (a typo)."""
+
+    code: ClassVar[str] = "no_time"
+
+
+@dataclass(frozen=True)
+class PastLimit(Refusal):
+    code: ClassVar[str] = "past_limit"
+    time: int
+    limit: int
+
+
+@dataclass(frozen=True)
+class EscapeNotOver(Refusal):
+    code: ClassVar[str] = "escape_not_over"
+    entry: int
+
+
+@dataclass(frozen=True)
+class AlreadyFinished(Refusal):
+    code: ClassVar[str] = "already_finished"
+    entry: int
+
+
+
+@dataclass(frozen=True)
+class AlreadyRecorded(Refusal):
+    code: ClassVar[str] = "already_recorded"
+    entry: int
+    time: int

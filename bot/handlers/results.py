@@ -1,0 +1,504 @@
+"""Results: volunteers record finishes (/fin and its confirming buttons), split times
+(/parcial), pieces, penalties, did-not-start or disqualified (/estado), take their own back
+(/deshacer) and read an entry's history (/historial); organisers read the ranking
+(/clasificacion)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputFile, Update
+from telegram.ext import ContextTypes
+
+from bot.domain.clock import CategoryClock, format_duration, hours_reading
+from bot.domain.contest import Category
+from bot.domain.events import CLOCK_KINDS, EventKind
+from bot.domain.ranking import Competitor, Row, ranking_time
+from bot.domain.rounds import Heat
+from bot.handlers.common import (
+    Caller,
+    button_moment,
+    language_of,
+    notify_entry,
+    organiser,
+    parse_int,
+    person_name,
+    recorder,
+    recording,
+    reply,
+    send,
+    services,
+    show_usage,
+)
+from bot.handlers.jobs import schedule_contest_jobs
+from bot.handlers.volunteers import number_and_time, refuse, role
+from bot.services import results
+from bot.services.outcomes import Refusal, UnknownEntry
+from bot.services.picture import ranking_png
+from bot.services.results import FinishRecorded, FinishToConfirm
+from bot.services.state import moment_seconds
+from bot.storage.store import Event
+from bot.support.i18n import tr
+from bot.texts.common import heat_name, round_name
+from bot.texts.result_lines import history_lines, ranking_lines
+from bot.texts.results import event_name, outcome_text, penalty_name, result_detail
+
+MAX_PENALTIES = 99  # penalties recorded by one /penalizacion
+
+
+async def fin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    who = await recorder(update, context, "volunteer")
+    if who is None:
+        return
+    args = list(context.args or [])
+    parsed = await number_and_time(update, who, args, "/fin N [h:mm:ss]")
+    if parsed is None:
+        return
+    number, typed = parsed
+    other = hours_reading(args[1]) if len(args) == 2 else None
+    async with recording(who.svc):
+        out = await results.finish(
+            who.svc.day, who.user_id, role(who), number, typed, who.at, update.update_id,
+            other=other)
+        await _finish_answer(update, context, who, number, out)
+
+
+FINISH_BUTTON = "fin:"
+
+
+def _confirm_buttons(lang: str, asked: FinishToConfirm) -> InlineKeyboardMarkup:
+    """One button per time the volunteer may have meant, and one that changes nothing."""
+    # each button names the finish it was asked on: pressed after that changed, it is refused
+    rows = [[InlineKeyboardButton(tr(lang, "Record {time}", time=format_duration(t)),
+                                  callback_data=f"{FINISH_BUTTON}{asked.entry}:{t}:{asked.basis}")]
+            for t in (asked.time, asked.other) if t is not None]
+    keep = tr(lang, "Keep {time}", time=format_duration(asked.old)) if asked.old is not None \
+        else tr(lang, "Record nothing")
+    rows.append([InlineKeyboardButton(
+        keep, callback_data=f"{FINISH_BUTTON}{asked.entry}:-:{asked.basis}")])
+    return InlineKeyboardMarkup(rows)
+
+
+def _confirm_text(lang: str, asked: FinishToConfirm) -> str:
+    t = format_duration(asked.time)
+    lines = []
+    if asked.old is not None:
+        lines.append(tr(lang, "Entry {entry} already finished at {old}: {time} would move it by "
+                        "{moved}.", entry=asked.entry, old=format_duration(asked.old), time=t,
+                        moved=format_duration(abs(asked.time - asked.old))))
+    if asked.other is not None:
+        lines.append(tr(lang, "Entry {entry}: {time} or {other}?", entry=asked.entry, time=t,
+                        other=format_duration(asked.other)))
+    lines.append(tr(lang, "Nothing is recorded until you choose:"))
+    return "\n".join(lines)
+
+
+async def _finish_answer(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller,
+                         number: int, out: FinishRecorded | FinishToConfirm | Refusal) -> None:
+    """The answer to a /fin (or to its confirming button), inside its recording transaction."""
+    if isinstance(out, Refusal):
+        await refuse(update, who, out)
+        return
+    if isinstance(out, FinishToConfirm):
+        await reply(update, _confirm_text(who.lang, out),
+                    reply_markup=_confirm_buttons(who.lang, out))
+        return
+    t = format_duration(out.time)
+    old = format_duration(out.old) if out.old is not None else "-"
+    if out.corrected and out.old_actor not in (None, who.user_id):
+        # another volunteer's time replaced (two at the same table, or a correction):
+        # both see what is recorded, and the first one is told by whom
+        assert out.old_actor is not None
+        first = await person_name(who.svc, out.old_actor)
+        text = tr(who.lang, "Entry {entry}: finish corrected from {old} (recorded by "
+                  "{name}) to {time}.", entry=number, old=old, name=first, time=t)
+        by = await person_name(who.svc, who.user_id)
+        lang = await language_of(who.svc, out.old_actor)
+        await send(context, out.old_actor, tr(
+            lang, "Entry {entry}: the finish time you recorded ({old}) was replaced by "
+            "{name}'s {time}. If {name} is wrong, send /fin {entry} with the right time.",
+            entry=number,
+            old=old, name=by, time=t))
+    elif out.corrected:
+        text = tr(who.lang, "Entry {entry}: finish corrected from {old} to {time}.",
+                  entry=number, old=old, time=t)
+    elif out.from_ready:
+        text = tr(who.lang, "Entry {entry} finished at {time} (the moment they said "
+                  "/listo).", entry=number, time=t)
+    else:
+        text = tr(who.lang, "Entry {entry} finished at {time}.", entry=number, time=t)
+    await reply(update, text)
+    await notify_entry(context, number, lambda lang: tr(
+        lang, "Your finish is recorded: {time}. Well done!", time=t))
+
+
+async def fin_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The volunteer's choice after a /fin that asked first: the time chosen is recorded at
+    the moment the question was shown (or later: see ``button_moment``), nothing else asked."""
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    await query.answer()
+    parts = query.data.removeprefix(FINISH_BUTTON).split(":")
+    number = parse_int(parts[0]) if len(parts) == 3 else None
+    chosen = parse_int(parts[1]) if len(parts) == 3 and parts[1] != "-" else None
+    basis = parse_int(parts[2]) if len(parts) == 3 else None
+    if number is None or basis is None or (chosen is None and parts[1] != "-"):
+        return  # not a button of ours
+    who = await recorder(update, context, "volunteer")
+    if who is None:
+        return
+    if chosen is None:
+        await reply(update, tr(who.lang, "Nothing changed for entry {entry}.", entry=number))
+        return
+    at = button_moment(update, context)
+    message = query.message
+    asked_at = message.date if message is not None else None  # Telegram's: not forgeable
+    if at is None:
+        return
+    async with recording(who.svc):
+        out = await results.finish(who.svc.day, who.user_id, role(who), number, chosen, at,
+                                   update.update_id, confirmed=True, basis=basis,
+                                   asked_at=asked_at)
+        await _finish_answer(update, context, who, number, out)
+
+
+async def piezas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    who = await recorder(update, context, "volunteer")
+    if who is None:
+        return
+    args = list(context.args or [])
+    number = parse_int(args[0]) if len(args) == 2 else None
+    count = parse_int(args[1]) if len(args) == 2 else None
+    if count is None and len(args) == 2 and args[1].startswith("-") and (
+            parse_int(args[1][1:]) is not None):
+        count = -1  # a negative count: the service answers with the range it must be in
+    if number is None or count is None:
+        await show_usage(update, who, "/piezas N P")
+        return
+    async with recording(who.svc):
+        out = await results.pieces(
+            who.svc.day, who.user_id, role(who), number, count, who.at, update.update_id
+        )
+        if isinstance(out, Refusal):
+            await refuse(update, who, out)
+            return
+        if out.corrected:
+            text = tr(who.lang, "Entry {entry}: pieces corrected from {old} to {count}.",
+                      entry=number, old=out.old, count=count)
+        else:
+            text = tr(who.lang, "Entry {entry}: {count} pieces.", entry=number, count=count)
+        await reply(update, text)
+
+
+OUTCOME_WORDS = {"dns": "dns", "np": "dns", "abs": "dns", "dsq": "dsq", "dq": "dsq",
+                 "oc": "oc", "fc": "oc", "hc": "oc"}
+MAX_REASON = 200
+
+
+async def estado(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/estado N dns|dsq|oc [REASON]``: entry N did not start, is disqualified (a reason is
+    needed) or plays out of competition: it is not placed and never advances. /deshacer
+    takes it back."""
+    who = await recorder(update, context, "volunteer")
+    if who is None:
+        return
+    msg = update.effective_message
+    words = ((msg.text or "") if msg is not None else "").split(maxsplit=3)[1:]
+    number = parse_int(words[0]) if words else None
+    outcome = OUTCOME_WORDS.get(words[1].lower()) if len(words) >= 2 else None
+    if number is None or outcome is None:
+        await show_usage(update, who, "/estado N dns|dsq|oc [REASON]")
+        return
+    reason = " ".join(words[2].split())[:MAX_REASON] if len(words) == 3 else ""
+    async with recording(who.svc):
+        out = await results.outcome(who.svc.day, who.user_id, role(who), number, outcome,
+                                    reason, who.at, update.update_id)
+        if isinstance(out, Refusal):
+            await refuse(update, who, out)
+            return
+        await reply(update, tr(who.lang, "Entry {entry}: {outcome}. It is not placed and does "
+                               "not advance (/deshacer to take it back).", entry=number,
+                               outcome=outcome_text(who.lang, outcome, out.reason)))
+        await notify_entry(context, number, lambda lang: tr(
+            lang, "Your entry is recorded as {outcome}. Ask the organisers if this is wrong.",
+            outcome=outcome_text(lang, outcome, out.reason)))
+
+
+async def penalizacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/penalizacion N KIND [COUNT]``: COUNT (1 if not given) penalties of KIND for entry N,
+    added to its ranking time as the contest file says; /deshacer takes the last one back."""
+    who = await recorder(update, context, "volunteer")
+    if who is None:
+        return
+    args = list(context.args or [])
+    kinds = who.svc.contest.penalties
+    number = parse_int(args[0]) if 2 <= len(args) <= 3 else None
+    count = parse_int(args[2]) if len(args) == 3 else 1
+    if number is None or count is None or not 1 <= count <= MAX_PENALTIES:
+        usage = "/penalizacion N " + ("|".join(k.id for k in kinds) or "KIND") + " [1-99]"
+        await show_usage(update, who, usage)
+        return
+    async with recording(who.svc):
+        out = await results.penalty(who.svc.day, who.user_id, role(who), number,
+                                    args[1].lower(), count, who.at, update.update_id)
+        if isinstance(out, Refusal):
+            await refuse(update, who, out)
+            return
+        contest = who.svc.contest
+        await reply(update, tr(
+            who.lang, "Entry {entry}: penalty recorded, {what} ×{count} (+{time}). Its "
+            "penalties now total {total}.", entry=number,
+            what=penalty_name(who.lang, contest, out.kind), count=count,
+            time=format_duration(out.seconds), total=format_duration(out.total)))
+        await notify_entry(context, number, lambda lang: tr(
+            lang, "A penalty was recorded for your entry: {what} ×{count} (+{time}).",
+            what=penalty_name(lang, contest, out.kind), count=count,
+            time=format_duration(out.seconds)))
+
+
+async def deshacer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    who = await recorder(update, context, "volunteer")
+    if who is None:
+        return
+    async with recording(who.svc):
+        out = await results.undo(who.svc.day, who.user_id, role(who), who.at, update.update_id)
+        if isinstance(out, Refusal):
+            await refuse(update, who, out)
+            return
+        ev = out.event
+        target = f"#{ev.entry}" if ev.entry is not None else (ev.category or "")
+        what = f"{event_name(who.lang, ev.kind)} {target}".strip()
+        await reply(update, tr(who.lang, "Taken back: {what}.", what=what))
+        if ev.kind == EventKind.PENALTY and ev.entry is not None and ev.ref is not None:
+            # the entry's people were told of it: they are told it is gone
+            contest, count = who.svc.contest, ev.value
+            await notify_entry(context, ev.entry, lambda lang: tr(
+                lang, "A penalty recorded for your entry was taken back: {what} ×{count}.",
+                what=penalty_name(lang, contest, ev.ref or ""), count=count))
+    if ev.kind in CLOCK_KINDS:
+        await schedule_contest_jobs(context.application)
+
+
+async def historial(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    who = await recorder(update, context, "volunteer")
+    if who is None:
+        return
+    args = list(context.args or [])
+    number = parse_int(args[0]) if len(args) == 1 else None
+    if number is None:
+        await show_usage(update, who, "/historial N")
+        return
+    events = await results.history(who.svc.day, number)
+    if events is None:
+        await refuse(update, who, UnknownEntry(number))
+        return
+    alive = await who.svc.store.effective_ids()
+    people = await _people(who, events)
+    times = await _event_times(who, number, events)
+    lines = history_lines(who.lang, who.svc.contest, number, events, alive, people, times)
+    if len(lines) == 1:
+        lines.append(tr(who.lang, "Nothing recorded yet."))
+    state = await who.svc.day.state(number)
+    detail = result_detail(who.lang, state.competitor()) if state is not None else ""
+    if state is not None and detail:
+        lines.append(_result_line(who.lang, state.competitor(), detail))
+    await reply(update, "\n".join(lines))
+
+
+async def _people(who: Caller, events: Sequence[Event]) -> dict[int, str]:
+    """The name of each person who recorded one of ``events`` (their id without one)."""
+    people = {}
+    for e in events:
+        if e.actor is not None and e.actor not in people:
+            row = await who.svc.store.person(e.actor)
+            people[e.actor] = (row["name"] if row is not None and row["name"] else str(e.actor))
+    return people
+
+
+_AT_MOMENT = (EventKind.FINISH, EventKind.ESCAPE, EventKind.READY, EventKind.SPLIT)
+
+
+async def _event_times(who: Caller, number: int, events: Sequence[Event]
+                       ) -> dict[int, int | None]:
+    """The contest time each event of entry ``number`` stands for."""
+    entry = await who.svc.store.entry(number)
+    assert entry is not None
+    clocks: dict[str | None, CategoryClock] = {None: await who.svc.day.clock(entry.category)}
+    for e in events:  # in rounds, each result is on its heat's clock
+        if e.category is not None and e.category not in clocks:
+            clocks[e.category] = await who.svc.day.clock(e.category)
+    return {e.id: moment_seconds(e, clocks[e.category]) if e.kind in _AT_MOMENT
+            else clocks[e.category].elapsed(e.at) for e in events}
+
+
+def _result_line(lang: str, competitor: Competitor, detail: str) -> str:
+    result = ranking_time(competitor)
+    return tr(lang, "Result: {time} ({detail})", detail=detail,
+              time=format_duration(result) if result is not None else
+              tr(lang, "{pieces} pieces", pieces=competitor.pieces)
+              if competitor.pieces is not None else tr(lang, "no result yet"))
+
+
+async def parcial(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/parcial N [h:mm:ss]``: entry N finished its next puzzle (a split time); the last
+    puzzle's finish is /fin."""
+    who = await recorder(update, context, "volunteer")
+    if who is None:
+        return
+    args = list(context.args or [])
+    puzzle = None
+    if len(args) >= 2 and ":" not in args[1]:  # /parcial N P [h:mm:ss]: which puzzle
+        puzzle = parse_int(args[1])
+        if puzzle is None or len(args) > 3:
+            await show_usage(update, who, "/parcial N [PUZZLE] [h:mm:ss]")
+            return
+        args = args[:1] + args[2:]
+    parsed = await number_and_time(update, who, args, "/parcial N [PUZZLE] [h:mm:ss]")
+    if parsed is None:
+        return
+    number, typed = parsed
+    async with recording(who.svc):
+        out = await results.split(who.svc.day, who.user_id, role(who), number, typed, who.at,
+                                  update.update_id, puzzle)
+        if isinstance(out, Refusal):
+            await refuse(update, who, out)
+            return
+        t = format_duration(out.time)
+        if out.puzzle == out.position:
+            text = tr(who.lang, "Entry {entry}: puzzle {puzzle} of {puzzles} done at {time}.",
+                      entry=number, puzzle=out.puzzle, puzzles=out.puzzles, time=t)
+        else:  # puzzles in any order: which one, and how many so far
+            text = tr(who.lang, "Entry {entry}: puzzle {puzzle} done at {time} ({position} of "
+                      "{puzzles}).", entry=number, puzzle=out.puzzle, time=t,
+                      position=out.position, puzzles=out.puzzles)
+        await reply(update, text)
+        await notify_entry(context, number, lambda lang: tr(
+            lang, "Puzzle {puzzle} of {puzzles} done at {time}: on to the next one!",
+            puzzle=out.position, puzzles=out.puzzles, time=t))
+
+
+def _lines_of(context: ContextTypes.DEFAULT_TYPE, lang: str, cat: Category,
+              rows: list[Row]) -> list[str]:
+    """A category's ranking lines, written again only when its rows changed (the day's
+    ranking gives back the same list while none of the category's entries changed)."""
+    written: dict[tuple[str, str], tuple[list[Row], list[str]]] = context.bot_data.setdefault(
+        "ranking_lines", {})
+    hit = written.get((lang, cat.id))
+    if hit is None or hit[0] is not rows:
+        hit = written[(lang, cat.id)] = (rows, ranking_lines(
+            lang, services(context).contest, cat, rows))
+    return hit[1]
+
+
+async def clasificacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    who = await organiser(update, context)
+    if who is None:
+        return
+    args = list(context.args or [])
+    picture = bool(args) and args[-1].lower() in PICTURE_WORDS
+    if picture:
+        args = args[:-1]
+    if args and args[0].lower() in who.svc.day.rounds and len(args) == 1 and not picture:
+        await reply(update, "\n".join(await _round_of_heats(who, args[0].lower())))
+        return
+    cats = await _categories(update, who, args)
+    if cats is None:
+        return
+    if picture:
+        await _pictures(update, who, cats, bool(args))
+        return
+    lines: list[str] = []
+    for cat in cats:
+        if cat.rounds:
+            if lines:
+                lines.append("")
+            lines.extend(await round_ranking_lines(who, cat))
+            lines.extend(await separate_lines(who, cat))
+            continue
+        rows = await who.svc.day.ranking(cat, who.at)
+        if not rows and not args:
+            continue
+        if lines:
+            lines.append("")
+        lines.extend(_lines_of(context, who.lang, cat, rows))
+        lines.extend(await separate_lines(who, cat))
+    await reply(update, "\n".join(lines) or tr(who.lang, "No entries."))
+
+
+async def _round_of_heats(who: Caller, name: str) -> list[str]:
+    """The ranking over all the heats of a round of several ("pairs-heats")."""
+    contest = who.svc.contest
+    category, index = who.svc.day.rounds[name]
+    title = f"{category.name} — {round_name(who.lang, contest, category, index)}"
+    _, rows = await who.svc.day.round_ranking(category, index)
+    return ranking_lines(who.lang, contest, Heat(category, index, 1).play, rows,
+                         tr(who.lang, "{category} - ranking", category=title))
+
+
+async def _categories(update: Update, who: Caller, args: list[str]) -> list[Category] | None:
+    """The category (or heat) named, or every category; None once answered."""
+    contest = who.svc.contest
+    if not args:
+        return list(contest.categories)
+    cat = await who.svc.day.unit(args[0].lower()) or contest.category(args[0].lower())
+    if cat is None or len(args) > 1:
+        await reply(update, tr(who.lang, "Unknown category. Categories: {ids}",
+                               ids=", ".join([c.id for c in contest.categories]
+                                             + list(who.svc.day.rounds)
+                                             + list(who.svc.day.heats))))
+        return None
+    return [cat]
+
+
+async def _pictures(update: Update, who: Caller, cats: list[Category], named: bool) -> None:
+    """/clasificacion foto: each ranking as a picture (a category's ranking in rounds too)."""
+    contest = who.svc.contest
+    pictures: list[tuple[str, bytes]] = []
+    for cat in cats:
+        rows = await who.svc.day.ranking(cat, who.at)
+        if not rows and not named:
+            continue
+        title = tr(who.lang, "{category} - ranking", category=cat.name)
+        pictures.append((title, ranking_png(who.lang, contest, cat, rows, title)))
+    if not pictures:
+        await reply(update, tr(who.lang, "No entries."))
+        return
+    msg = update.effective_message
+    assert msg is not None
+    for title, png in pictures:
+        await msg.reply_photo(InputFile(png, filename="ranking.png"), caption=title[:1024],
+                              do_quote=True)
+
+
+async def separate_lines(who: Caller, category: Category) -> list[str]:
+    """The category's rankings of their own (under 18s...), each after a blank line."""
+    lines: list[str] = []
+    for sr, rows in await who.svc.day.separate_rankings(category):
+        name = sr.name.get(who.lang) or sr.name.get(who.svc.contest.language) or sr.id
+        title = tr(who.lang, "{category} - ranking", category=f"{category.name} — {name}")
+        lines += [""] + ranking_lines(who.lang, who.svc.contest, category, rows, title)
+    return lines
+
+
+async def round_ranking_lines(who: Caller, category: Category) -> list[str]:
+    """A category played in rounds: the heats of the round being played (while it is not
+    confirmed), then the classification over the rounds so far."""
+    day = who.svc.day
+    contest = who.svc.contest
+    lines: list[str] = []
+    lineup = await day.lineups(category)
+    index = len(lineup) - 1
+    if await day.confirmed_rounds(category) <= index:
+        for h in range(1, len(lineup[index]) + 1):
+            heat = Heat(category, index, h)
+            title = f"{category.name} — {heat_name(who.lang, contest, heat)}"
+            lines.extend(ranking_lines(who.lang, contest, heat.play, await day.ranking(heat.play),
+                                       tr(who.lang, "{category} - ranking", category=title)))
+            lines.append("")
+    lines.extend(ranking_lines(who.lang, contest, category, await day.classification(category),
+                               tr(who.lang, "{category} - classification",
+                                  category=category.name)))
+    return lines
+
+
+PICTURE_WORDS = {"foto", "imagen", "image", "photo", "picture", "img"}
