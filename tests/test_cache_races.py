@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot.services import results
 from bot.services.clocks import start_clock
 from bot.services.contest_day import ContestDay
 from bot.services.csvio import import_entries, read_entries
@@ -52,7 +53,7 @@ async def test_a_finish_written_while_a_ranking_reads_is_in_the_next_ranking(tmp
         read = await original(*args, **kwargs)
         if not raced and kwargs.get("entry") == 1:
             raced = True  # the volunteer's /fin lands between the ranking's read and its use
-            outcome = await day.finish(VOLUNTEER, "volunteer", 1, None,
+            outcome = await results.finish(day, VOLUNTEER, "volunteer", 1, None,
                                        T0 + timedelta(hours=1, minutes=40), None)
             assert outcome.ok, outcome
         return read
@@ -69,7 +70,7 @@ async def test_a_finish_written_while_a_ranking_reads_is_in_the_next_ranking(tmp
     state = await day.state(1)
     assert state is not None and state.finish == 100 * 60
     # a second /fin with the same time is refused as already recorded, not written twice
-    again = await day.finish(VOLUNTEER, "volunteer", 1, None,
+    again = await results.finish(day, VOLUNTEER, "volunteer", 1, None,
                              T0 + timedelta(hours=1, minutes=40), None)
     assert not again.ok and again.reason == "already_recorded"
     await day.store.close()

@@ -18,8 +18,9 @@ from bot.domain.contest import Contest
 from bot.domain.ranking import Competitor, Row
 from bot.support.commands import in_language
 from bot.support.i18n import LOCALES, ntr, pick_language, tr
-from bot.texts.common import day_text, ranking_lines
+from bot.texts.common import day_text
 from bot.texts.registration import closed_text
+from bot.texts.result_lines import ranking_lines
 from tests.conftest import BILLOM, CASTRILLO
 from tests.fakebot import Harness, Person
 

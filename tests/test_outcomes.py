@@ -14,15 +14,9 @@ import pytest
 from bot.domain import escape as rules
 from bot.domain.contest import Contest
 from bot.domain.escape import Kind
-from bot.services import registrations
+from bot.services import registrations, results
 from bot.services.clocks import ClocksStarted, pause, pending_notices, start_clock
-from bot.services.contest_day import (
-    ContestDay,
-    FinishRecorded,
-    PiecesRange,
-    PiecesRecorded,
-    Undone,
-)
+from bot.services.contest_day import ContestDay
 from bot.services.csvio import import_entries, read_entries
 from bot.services.escape import (
     AlreadySolved,
@@ -57,6 +51,7 @@ from bot.services.outcomes import (
     Refusal,
     UnknownEntry,
 )
+from bot.services.results import FinishRecorded, PiecesRange, PiecesRecorded, Undone
 from bot.storage.store import Store
 from bot.support.i18n import tr
 from bot.texts.common import refusal
@@ -190,8 +185,9 @@ async def open_day(tmp_path, castrillo: Contest) -> ContestDay:
 
 async def test_the_operations_give_typed_values(tmp_path, castrillo: Contest) -> None:
     day = await open_day(tmp_path, castrillo)
-    assert await day.finish(VOLUNTEER, "volunteer", 4, None, T0, None) == ClockNotStarted(4)
-    assert await day.pieces(VOLUNTEER, "volunteer", 99, 10, T0, None) == UnknownEntry(99)
+    assert await results.finish(day, VOLUNTEER, "volunteer", 4, None, T0,
+                                None) == ClockNotStarted(4)
+    assert await results.pieces(day, VOLUNTEER, "volunteer", 99, 10, T0, None) == UnknownEntry(99)
     started = await start_clock(day, ORGANISER, None, T0, None)
     assert isinstance(started, ClocksStarted) and started.ok
     assert set(started.started) == {c.id for c in castrillo.categories}
@@ -218,15 +214,15 @@ async def test_the_operations_give_typed_values(tmp_path, castrillo: Contest) ->
     assert isinstance(corrected, EscapeRecorded)
     assert (corrected.corrected, corrected.old, corrected.time) == (True, 40 * 60, 39 * 60)
 
-    pieces = await day.pieces(VOLUNTEER, "volunteer", 4, 120, T0 + 50 * minute, None)
+    pieces = await results.pieces(day, VOLUNTEER, "volunteer", 4, 120, T0 + 50 * minute, None)
     assert isinstance(pieces, PiecesRecorded) and (pieces.corrected, pieces.old) == (False, None)
-    finished = await day.finish(VOLUNTEER, "volunteer", 4, None, T0 + 100 * minute, None)
+    finished = await results.finish(day, VOLUNTEER, "volunteer", 4, None, T0 + 100 * minute, None)
     assert isinstance(finished, FinishRecorded)
     assert (finished.time, finished.corrected, finished.from_ready) == (100 * 60, False, False)
-    assert await day.finish(VOLUNTEER, "volunteer", 4, 100 * 60, T0 + 101 * minute,
+    assert await results.finish(day, VOLUNTEER, "volunteer", 4, 100 * 60, T0 + 101 * minute,
                             None) == AlreadyRecorded(4, 100 * 60)
 
-    undone = await day.undo(VOLUNTEER, "volunteer", T0 + 102 * minute, None)
+    undone = await results.undo(day, VOLUNTEER, "volunteer", T0 + 102 * minute, None)
     assert isinstance(undone, Undone) and undone.event.kind == "finish"
     paused = await pause(day, ORGANISER, T0 + 103 * minute, None)
     assert isinstance(paused, Done) and paused.ok

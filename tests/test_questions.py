@@ -29,7 +29,7 @@ from bot.services.exports import entry_rows, export_entries, export_results, xls
 from bot.services.registrations import Registered, Registrations
 from bot.services.summary import summary
 from bot.storage.store import Entry, Store
-from bot.texts.common import ranking_lines
+from bot.texts.result_lines import ranking_lines
 from tests.conftest import CASTRILLO
 from tests.fakebot import Call, Harness, Person, texts
 from tests.test_contest_file import MINIMAL, edit

@@ -42,8 +42,8 @@ from bot.handlers import (
     escape,
     participant,
     registration,
+    results,
     rounds,
-    staff,
 )
 from bot.handlers.commands import names_for
 from bot.handlers.jobs import schedule_contest_jobs, watch_the_clock
@@ -70,20 +70,20 @@ HANDLERS = {
     "listo": escape.listo,
     "etapa": escape.etapa,
     "escape": escape.escape,
-    "fin": staff.fin,
-    "piezas": staff.piezas,
-    "penalizacion": staff.penalizacion,
-    "estado": staff.estado,
-    "deshacer": staff.deshacer,
-    "historial": staff.historial,
+    "fin": results.fin,
+    "piezas": results.piezas,
+    "penalizacion": results.penalizacion,
+    "estado": results.estado,
+    "deshacer": results.deshacer,
+    "historial": results.historial,
     "inicio": clocks.inicio,
     "pausa": clocks.pausa,
     "reanudar": clocks.reanudar,
-    "clasificacion": staff.clasificacion,
+    "clasificacion": results.clasificacion,
     "confirmar_ronda": rounds.confirmar_ronda,
     "series": rounds.series,
     "mesas": rounds.mesas,
-    "parcial": rounds.parcial,
+    "parcial": results.parcial,
     "voluntario": access.voluntario,
     "organizador": access.organizador,
     "mis_inscripciones": entries.mis_inscripciones,
@@ -174,7 +174,7 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
                     group=1)
     app.add_handler(CallbackQueryHandler(access.language_button, pattern=r"^lang:"))
     app.add_handler(CallbackQueryHandler(escape.stage_button, pattern=r"^ask:"))
-    app.add_handler(CallbackQueryHandler(staff.fin_button, pattern=r"^fin:"))
+    app.add_handler(CallbackQueryHandler(results.fin_button, pattern=r"^fin:"))
     # last: what nothing above took (free text, an unknown command) gets a pointer to /ayuda
     app.add_handler(MessageHandler(filters.TEXT & filters.ChatType.PRIVATE,
                                    participant.not_understood))

@@ -11,7 +11,7 @@ from telegram.ext import ContextTypes
 from bot.domain.events import EventKind
 from bot.handlers.common import recorder, recording, reply, send, show_usage
 from bot.handlers.jobs import schedule_contest_jobs
-from bot.handlers.staff import _refuse
+from bot.handlers.volunteers import refuse as _refuse
 from bot.services import clocks as service
 from bot.services.outcomes import Refusal
 from bot.storage.store import PRIORITY_BULK

@@ -28,7 +28,9 @@ from bot.handlers.common import (
     show_usage,
 )
 from bot.handlers.jobs import schedule_notice
-from bot.handlers.staff import _refuse, _role, number_and_time
+from bot.handlers.volunteers import number_and_time
+from bot.handlers.volunteers import refuse as _refuse
+from bot.handlers.volunteers import role as _role
 from bot.services import escape as service
 from bot.services.escape import Cooldown, Granted
 from bot.services.outcomes import EscapeNotOver, PastLimit, Refusal

@@ -1,5 +1,5 @@
 """Rounds: the organiser confirms a round (/confirmar_ronda), everyone sees the heats and
-their tables (/series), volunteers record split times between puzzles (/parcial)."""
+their tables (/series); split times (/parcial) are results."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from telegram.ext import ContextTypes
 
 from bot.delivery.answers import answer, answer_now, recording
 from bot.delivery.posting import notify_entry
-from bot.domain.clock import format_duration
 from bot.domain.contest import Category
 from bot.domain.rounds import Heat, table_number
 from bot.handlers.access import pick_entry
@@ -21,15 +20,14 @@ from bot.handlers.common import (
     parse_int,
     recorder,
     refuse_role,
-    show_usage,
 )
 from bot.handlers.jobs import schedule_contest_jobs
-from bot.handlers.staff import number_and_time
 from bot.services.outcomes import Refusal
 from bot.services.rounds import confirm_round, table_of
 from bot.services.tables import round_sheets, tables_pdf
 from bot.support.i18n import tr
-from bot.texts.common import ranking_lines, refusal
+from bot.texts.common import refusal
+from bot.texts.result_lines import ranking_lines
 from bot.texts.rounds import (
     final_place_text,
     lineup_lines,
@@ -177,40 +175,3 @@ async def mesas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                              do_quote=True)
 
 
-async def parcial(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """``/parcial N [h:mm:ss]``: entry N finished its next puzzle (a split time); the last
-    puzzle's finish is /fin."""
-    who = await recorder(update, context, "volunteer")
-    if who is None:
-        return
-    args = list(context.args or [])
-    puzzle = None
-    if len(args) >= 2 and ":" not in args[1]:  # /parcial N P [h:mm:ss]: which puzzle
-        puzzle = parse_int(args[1])
-        if puzzle is None or len(args) > 3:
-            await show_usage(update, who, "/parcial N [PUZZLE] [h:mm:ss]")
-            return
-        args = args[:1] + args[2:]
-    parsed = await number_and_time(update, who, args, "/parcial N [PUZZLE] [h:mm:ss]")
-    if parsed is None:
-        return
-    number, typed = parsed
-    role = "organiser" if who.roles.organiser else "volunteer"
-    async with recording(who.svc):
-        out = await who.svc.day.split(who.user_id, role, number, typed, who.at,
-                                      update.update_id, puzzle)
-        if isinstance(out, Refusal):
-            await answer_now(who.svc, update, refusal(who.lang, out, who.svc.contest))
-            return
-        t = format_duration(out.time)
-        if out.puzzle == out.position:
-            text = tr(who.lang, "Entry {entry}: puzzle {puzzle} of {puzzles} done at {time}.",
-                      entry=number, puzzle=out.puzzle, puzzles=out.puzzles, time=t)
-        else:  # puzzles in any order: which one, and how many so far
-            text = tr(who.lang, "Entry {entry}: puzzle {puzzle} done at {time} ({position} of "
-                      "{puzzles}).", entry=number, puzzle=out.puzzle, time=t,
-                      position=out.position, puzzles=out.puzzles)
-        await answer(who.svc, update, text)
-        await notify_entry(context, number, lambda lang: tr(
-            lang, "Puzzle {puzzle} of {puzzles} done at {time}: on to the next one!",
-            puzzle=out.position, puzzles=out.puzzles, time=t))

@@ -8,45 +8,32 @@ handlers turn them into messages in the person's language.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from datetime import time as dtime
 from typing import Any, ClassVar
 from zoneinfo import ZoneInfo
 
-from bot.domain.clock import CategoryClock, within_limit
+from bot.domain.clock import CategoryClock
 from bot.domain.contest import Category, Contest, SeparateRanking
 from bot.domain.events import (
     CLOCK_KINDS,
     ENTRY_KINDS,
-    ORGANISER_UNDOABLE,
     PLACE_KINDS,
     ROUND_KINDS,
-    VOLUNTEER_KINDS,
 )
 from bot.domain.places import Place, Status
 from bot.domain.ranking import Competitor, Row, ages_fit, rank
-from bot.domain.registration import clean_note
 from bot.domain.rounds import (
-    Disqualified,
     Heat,
-    SplitsMissing,
     classification,
-    finish_refused,
     heats_by_id,
     merged,
     seat,
 )
 from bot.services.outcomes import (
-    AlreadyFinished,
-    AlreadyRecorded,
     ClockNotStarted,
-    Done,
-    EscapeNotOver,
-    InTheFuture,
     NotEscape,
-    PastLimit,
     Refusal,
     UnknownEntry,
 )
@@ -58,7 +45,7 @@ from bot.services.state import (
     general_pause_open,
     standings,
 )
-from bot.storage.store import Entry, Event, Store, to_ts
+from bot.storage.store import Entry, Event, Store
 from bot.support.wallclock import CLOCK
 
 OUTCOMES = ("dns", "dsq", "oc")  # did not start, disqualified, out of competition
@@ -92,218 +79,11 @@ class Roles:
 
 
 @dataclass(frozen=True)
-class NoTime(Refusal):
-    """0:00:00 typed as a finish: nobody finishes as the clock starts (a typo)."""
-
-    code: ClassVar[str] = "no_time"
-
-
-@dataclass(frozen=True)
-class QuestionOutdated(Refusal):
-    """A /fin confirmation pressed after the entry's finish changed, or after the heat it was
-    asked in gave way to another: the question no longer says what it would record."""
-
-    code: ClassVar[str] = "question_outdated"
-    entry: int
-
-
-@dataclass(frozen=True)
-class BeforeEscape(Refusal):
-    """A finish before the escape was solved (at contest time ``time``)."""
-
-    code: ClassVar[str] = "before_escape"
-    entry: int
-    time: int
-
-
-@dataclass(frozen=True)
-class PiecesRange(Refusal):
-    code: ClassVar[str] = "pieces_range"
-    count: int
-    size: int
-
-
-@dataclass(frozen=True)
-class NothingToUndo(Refusal):
-    code: ClassVar[str] = "nothing_to_undo"
-
-
-@dataclass(frozen=True)
-class AlreadyRecordedPieces(Refusal):
-    code: ClassVar[str] = "already_recorded_pieces"
-    entry: int
-    count: int
-
-
-@dataclass(frozen=True)
-class UnknownPenalty(Refusal):
-    """No such penalty kind in the contest file (``known``: the ones there are)."""
-
-    code: ClassVar[str] = "unknown_penalty"
-    given: str
-    known: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class NoSplits(Refusal):
-    """The entry plays one puzzle: its finish is /fin."""
-
-    code: ClassVar[str] = "no_splits"
-    entry: int
-
-
-@dataclass(frozen=True)
-class FinishBeforeSplits(Refusal):
-    """A finish before every puzzle but the last has its split (``missing`` splits; ``left``:
-    the puzzles /parcial may name, ``any_order``: the entry chooses which)."""
-
-    code: ClassVar[str] = "finish_before_splits"
-    entry: int
-    missing: int
-    left: tuple[int, ...]
-    played: int
-    any_order: bool = False
-
-
-@dataclass(frozen=True)
-class EntryDisqualified(Refusal):
-    """A result for a disqualified entry: nothing changes."""
-
-    code: ClassVar[str] = "entry_disqualified"
-    entry: int
-    why: str  # the disqualification's reason
-
-
-@dataclass(frozen=True)
-class SplitsDone(Refusal):
-    """Every puzzle but the last already has its split: the last one's finish is /fin."""
-
-    code: ClassVar[str] = "splits_done"
-    entry: int
-    puzzles: int
-
-
-@dataclass(frozen=True)
-class WhichPuzzle(Refusal):
-    """The puzzle a split is about is missing or not one of those ``left``."""
-
-    code: ClassVar[str] = "which_puzzle"
-    entry: int
-    left: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class BeforeSplit(Refusal):
-    """A split at or before the previous one (``time``)."""
-
-    code: ClassVar[str] = "before_split"
-    entry: int
-    time: int
-
-
-@dataclass(frozen=True)
-class ReasonNeeded(Refusal):
-    """A disqualification is recorded with its reason."""
-
-    code: ClassVar[str] = "reason_needed"
-    entry: int
-
-
-@dataclass(frozen=True)
-class AlreadyOutcome(Refusal):
-    """The entry already has this outcome recorded."""
-
-    code: ClassVar[str] = "already_outcome"
-    entry: int
-    outcome: str
-
-
-@dataclass(frozen=True)
 class RoundClosed(Refusal):
     """A result of a round the organiser already confirmed: it can't change any more."""
 
     code: ClassVar[str] = "round_closed"
     heat: str
-
-
-@dataclass(frozen=True)
-class FinishToConfirm(Done):
-    """Nothing recorded yet: the volunteer confirms with a button. ``old``: the recorded finish
-    the time would move by more than the contest allows without asking; ``other``: the other
-    reading of an ambiguous time (``1:47`` typed: 0:01:47, or 1:47:00)."""
-
-    entry: int
-    time: int
-    old: int | None = None
-    other: int | None = None
-    basis: int = 0  # the id of the finish the question was asked on (0: none)
-
-
-@dataclass(frozen=True)
-class FinishRecorded(Done):
-    """A finish recorded; ``corrected``: it replaced ``old``; ``from_ready``: its time is the
-    moment the entry said /listo."""
-
-    entry: int
-    time: int
-    old: int | None = None
-    corrected: bool = False
-    from_ready: bool = False
-    event_id: int | None = None
-    old_actor: int | None = None  # who recorded the finish it replaced
-
-
-@dataclass(frozen=True)
-class PiecesRecorded(Done):
-    entry: int
-    count: int
-    old: int | None = None
-    corrected: bool = False
-    event_id: int | None = None
-
-
-@dataclass(frozen=True)
-class PenaltyRecorded(Done):
-    """``count`` penalties of ``kind`` recorded for ``entry``; ``total``: the seconds all its
-    penalties now add."""
-
-    entry: int
-    kind: str
-    count: int
-    seconds: int
-    total: int
-    event_id: int | None = None
-
-
-@dataclass(frozen=True)
-class SplitRecorded(Done):
-    """Entry ``entry`` finished puzzle ``puzzle`` at contest time ``time``: the
-    ``position``-th of the ``puzzles`` it plays."""
-
-    entry: int
-    puzzle: int
-    puzzles: int
-    time: int
-    event_id: int | None = None
-    position: int = 0
-
-
-@dataclass(frozen=True)
-class OutcomeRecorded(Done):
-    """Entry ``entry`` recorded as ``outcome`` ("dns" or "dsq"), with ``reason``."""
-
-    entry: int
-    outcome: str
-    reason: str
-    event_id: int | None = None
-
-
-@dataclass(frozen=True)
-class Undone(Done):
-    """``event`` was taken back."""
-
-    event: Event
-    event_id: int | None = None
 
 
 def pieces_left(state: EntryState) -> int:
@@ -718,7 +498,7 @@ class ContestDay:
             return UnknownEntry(number)
         if escape and state.ledger is None:
             return NotEscape(number)
-        closed = await self._closed(state)
+        closed = await self.closed(state)
         if closed is not None:
             return closed
         t = state.clock.elapsed(at)
@@ -726,7 +506,7 @@ class ContestDay:
             return ClockNotStarted(number)
         return state, t
 
-    async def _closed(self, state: EntryState) -> Refusal | None:
+    async def closed(self, state: EntryState) -> Refusal | None:
         """Why nothing can be recorded in the entry's heat any more: its round was confirmed
         (an entry that went out stays in its last heat). None for a category played once."""
         heat = self.heats.get(state.unit or "")
@@ -734,241 +514,5 @@ class ContestDay:
             return RoundClosed(heat.id)
         return None
 
-    async def _in_play(self, number: int, at: datetime) -> EntryState | Refusal:
-        """The entry's state, for pieces and penalties: recorded at any time in a category
-        played once (as ever); in a round, only once its heat started and until the round is
-        confirmed."""
-        state = await self.state(number)
-        if state is None:
-            return UnknownEntry(number)
-        if state.unit is None:
-            return state
-        running = await self.running(number, at)
-        return running if isinstance(running, Refusal) else running[0]
-
     # -- volunteers ----------------------------------------------------------------------------
 
-    async def finish(
-        self, actor: int, role: str, number: int, typed: int | None, at: datetime,
-        update_id: int | None, *, other: int | None = None, confirmed: bool = False,
-        basis: int = 0, asked_at: datetime | None = None,
-    ) -> FinishRecorded | FinishToConfirm | Refusal:
-        """Record entry ``number``'s finish. Unless ``confirmed``, nothing is recorded and the
-        volunteer is asked first when the time moves a recorded finish by more than the
-        contest's ``confirm_correction``, or when ``other`` (the other reading of what they
-        typed, ``1:47`` as 1:47:00) is a finish just as possible. A confirmation (``confirmed``)
-        is refused when the finish recorded is no longer the one the question was asked on
-        (``basis``: its event id, 0 for none) or the entry's clock started after the question
-        (``asked_at``: a heat of a later round)."""
-        async with self.store.transaction() as tx:
-            running = await self.running(number, at)
-            if isinstance(running, Refusal):
-                return running
-            state, now_t = running
-            refused = finish_refused(
-                state.category, [k for k, _ in state.split_puzzles],
-                state.outcome.ref if state.outcome is not None else None,
-                str(state.outcome.data.get("reason", "")) if state.outcome is not None else "")
-            match refused:
-                case Disqualified(reason=reason):
-                    return EntryDisqualified(number, reason)
-                case SplitsMissing(missing=missing, left=left, played=played, any_order=anyo):
-                    return FinishBeforeSplits(number, missing, left, played, anyo)
-            data: dict[str, Any] = {}
-            limit = state.category.time_limit
-            if confirmed:
-                previous_id = state.finish_event.id if state.finish_event is not None else 0
-                started = state.clock.started
-                if previous_id != basis or (asked_at is not None and started is not None
-                                            and started > asked_at):
-                    return QuestionOutdated(number)
-            if typed == 0:
-                return NoTime()
-            if typed is not None:
-                t = typed
-                if not within_limit(t, limit, self.contest.limit_inclusive):
-                    return PastLimit(t, limit)
-                if typed > now_t:
-                    return InTheFuture(typed)
-            elif state.ready is not None:
-                t = state.clock.elapsed(state.ready.at) or 0
-                data["moment"] = to_ts(state.ready.at)
-                data["ready_event"] = state.ready.id
-            else:
-                t = now_t
-                data["moment"] = to_ts(at)
-            if not within_limit(t, limit, self.contest.limit_inclusive):
-                return PastLimit(t, limit)
-            if state.ledger is not None:
-                ledger = state.ledger
-                if not ledger.over(t):
-                    return EscapeNotOver(number)
-                if ledger.solved_at is not None and t < ledger.solved_at:
-                    return BeforeEscape(number, ledger.solved_at)
-            if state.splits and t <= state.splits[-1]:
-                return BeforeSplit(number, state.splits[-1])
-            previous = state.finish_event
-            if previous is not None and state.finish == t:
-                return AlreadyRecorded(number, t)
-            if not confirmed:
-                possible = other is not None and other != t and other <= now_t and \
-                    within_limit(other, limit, self.contest.limit_inclusive)
-                moved = previous is not None and state.finish is not None and \
-                    self.contest.confirm_correction > 0 and \
-                    abs(t - state.finish) > self.contest.confirm_correction
-                if possible or moved:
-                    return FinishToConfirm(number, t, old=state.finish if moved else None,
-                                           other=other if possible else None,
-                                           basis=previous.id if previous is not None else 0)
-            eid = await tx.add_event(
-                at=at, kind="finish", role=role, actor=actor, entry=number, value=typed,
-                data=data, supersedes=previous.id if previous else None, category=state.unit,
-                update_id=update_id,
-            )
-            return FinishRecorded(
-                number, t, old=state.finish, corrected=previous is not None,
-                from_ready="ready_event" in data, event_id=eid,
-                old_actor=previous.actor if previous is not None else None,
-            )
-
-    async def pieces(
-        self, actor: int, role: str, number: int, count: int, at: datetime,
-        update_id: int | None,
-    ) -> PiecesRecorded | Refusal:
-        async with self.store.transaction() as tx:
-            state = await self._in_play(number, at)
-            if isinstance(state, Refusal):
-                return state
-            most = pieces_left(state)
-            if count < 0 or count > most:
-                return PiecesRange(count, most)
-            if state.finish is not None:
-                return AlreadyFinished(number)
-            previous = state.pieces_event
-            if previous is not None and state.pieces == count:
-                return AlreadyRecordedPieces(number, count)
-            eid = await tx.add_event(
-                at=at, kind="pieces", role=role, actor=actor, entry=number, value=count,
-                supersedes=previous.id if previous else None, category=state.unit,
-                update_id=update_id,
-            )
-            return PiecesRecorded(
-                number, count, old=state.pieces, corrected=previous is not None, event_id=eid,
-            )
-
-    async def outcome(
-        self, actor: int, role: str, number: int, outcome: str, reason: str, at: datetime,
-        update_id: int | None,
-    ) -> OutcomeRecorded | Refusal:
-        """Entry ``number`` did not start ("dns"), is disqualified ("dsq", with a reason) or
-        plays out of competition ("oc": a late team, a guest): not placed in its heat's (or
-        category's) ranking, never advancing, whatever its results; /deshacer takes it
-        back."""
-        assert outcome in OUTCOMES
-        reason = clean_note(reason)
-        async with self.store.transaction() as tx:
-            state = await self.state(number)
-            if state is None:
-                return UnknownEntry(number)
-            closed = await self._closed(state)
-            if closed is not None:
-                return closed
-            if outcome == "dsq" and not reason:
-                return ReasonNeeded(number)
-            if state.outcome is not None and state.outcome.ref == outcome:
-                return AlreadyOutcome(number, outcome)
-            eid = await tx.add_event(
-                at=at, kind="outcome", role=role, actor=actor, entry=number, ref=outcome,
-                data={"reason": reason} if reason else None, category=state.unit,
-                update_id=update_id,
-            )
-            return OutcomeRecorded(number, outcome, reason, eid)
-
-    async def split(
-        self, actor: int, role: str, number: int, typed: int | None, at: datetime,
-        update_id: int | None, puzzle: int | None = None,
-    ) -> SplitRecorded | Refusal:
-        """The entry finished a puzzle (not its last one: that is /fin), at ``typed`` or now
-        on its clock: the next one in a fixed order, or ``puzzle`` when the puzzles are
-        played in any order."""
-        async with self.store.transaction() as tx:
-            running = await self.running(number, at)
-            if isinstance(running, Refusal):
-                return running
-            state, now_t = running
-            category = state.category
-            puzzles = len(category.puzzles)
-            played = category.puzzles_played
-            if puzzles < 2:
-                return NoSplits(number)
-            if state.finish is not None:
-                return AlreadyFinished(number)
-            done = [k for k, _ in state.split_puzzles]
-            if len(done) >= played - 1:
-                return SplitsDone(number, played)
-            left = tuple(k for k in range(1, puzzles + 1) if k not in done)
-            if category.puzzle_order == "any":
-                if puzzle is None or puzzle not in left:
-                    return WhichPuzzle(number, left)
-            elif puzzle is not None and puzzle != len(done) + 1:
-                return WhichPuzzle(number, (len(done) + 1,))
-            else:
-                puzzle = len(done) + 1
-            t = typed if typed is not None else now_t
-            if t > now_t:
-                return InTheFuture(t)
-            limit = category.time_limit
-            if not within_limit(t, limit, self.contest.limit_inclusive):
-                return PastLimit(t, limit)
-            if state.splits and t <= state.splits[-1]:
-                return BeforeSplit(number, state.splits[-1])
-            eid = await tx.add_event(
-                at=at, kind="split", role=role, actor=actor, entry=number, stage=puzzle,
-                value=t, category=state.unit, update_id=update_id,
-            )
-            return SplitRecorded(number, puzzle, played, t, eid, position=len(done) + 1)
-
-    async def penalty(
-        self, actor: int, role: str, number: int, kind_id: str, count: int, at: datetime,
-        update_id: int | None,
-    ) -> PenaltyRecorded | Refusal:
-        """``count`` penalties of ``kind_id`` for entry ``number`` (added to the ones it has;
-        /deshacer takes the last one back)."""
-        kind = self.contest.penalty(kind_id)
-        if kind is None:
-            return UnknownPenalty(kind_id, tuple(k.id for k in self.contest.penalties))
-        async with self.store.transaction() as tx:
-            state = await self._in_play(number, at)
-            if isinstance(state, Refusal):
-                return state
-            eid = await tx.add_event(
-                at=at, kind="penalty", role=role, actor=actor, entry=number, value=count,
-                ref=kind.id, category=state.unit, update_id=update_id,
-            )
-            return PenaltyRecorded(number, kind.id, count, kind.seconds * count,
-                                   state.time_penalty + kind.seconds * count, eid)
-
-    async def undo(
-        self, actor: int, role: str, at: datetime, update_id: int | None
-    ) -> Undone | Refusal:
-        kinds = ORGANISER_UNDOABLE if role == "organiser" else VOLUNTEER_KINDS
-        async with self.store.transaction() as tx:
-            mine = await tx.events(actor=actor, kinds=kinds)
-            if not mine:
-                return NothingToUndo()
-            last = mine[-1]
-            heat = self.heats.get(last.category or "")
-            if heat is not None and \
-                    await self.confirmed_rounds(heat.category) > heat.round_index:
-                return RoundClosed(heat.id)  # a result, or its clock: its qualifiers are known
-            eid = await tx.add_event(
-                at=at, kind="undo", role=role, actor=actor, entry=last.entry,
-                category=last.category, supersedes=last.id, update_id=update_id,
-                data={"kind": last.kind},
-            )
-            return Undone(last, eid)
-
-    async def history(self, number: int) -> Sequence[Event] | None:
-        if await self.store.entry(number) is None:
-            return None
-        return await self.store.events(entry=number, effective=False)

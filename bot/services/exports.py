@@ -24,7 +24,7 @@ from bot.services.rounds import round_ranking, separate_rankings
 from bot.storage.store import Entry, Store
 from bot.support.i18n import tr
 from bot.support.wallclock import CLOCK
-from bot.texts.common import outcome_text
+from bot.texts.results import outcome_text
 
 ENTRY_COLUMNS = ["number", "category", "names", "born", "local", "join_code", "registered_at"]
 STATUS_COLUMNS = ["status", "waiting_position", "fee_total", "discount", "meal", "meal_adults",

@@ -90,3 +90,10 @@ class Done:
     @property
     def ok(self) -> bool:
         return True
+
+
+@dataclass(frozen=True)
+class NoTime(Refusal):
+    """0:00:00 typed as a finish: nobody finishes as the clock starts (a typo)."""
+
+    code: ClassVar[str] = "no_time"

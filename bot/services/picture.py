@@ -24,7 +24,7 @@ from bot.domain.contest import Category, Contest
 from bot.domain.ranking import Row, ranking_time
 from bot.support.i18n import tr
 from bot.texts.common import names as joined_names
-from bot.texts.common import outcome_text
+from bot.texts.results import outcome_text
 
 FONT_DIRS = [Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/dejavu")]
 WIDTH = 1400

@@ -1,19 +1,19 @@
-"""Volunteers (/fin, /piezas, /deshacer, /historial) and organisers (/clasificacion)."""
+"""Results: volunteers record finishes (/fin and its confirming buttons), split times
+(/parcial), pieces, penalties, did-not-start or disqualified (/estado), take their own back
+(/deshacer) and read an entry's history (/historial); organisers read the ranking
+(/clasificacion)."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputFile, Update
 from telegram.ext import ContextTypes
 
-from bot.domain.clock import (
-    CategoryClock,
-    DurationError,
-    format_duration,
-    hours_reading,
-    parse_duration,
-)
+from bot.domain.clock import CategoryClock, format_duration, hours_reading
 from bot.domain.contest import Category
-from bot.domain.ranking import Row, ranking_time
+from bot.domain.events import CLOCK_KINDS, EventKind
+from bot.domain.ranking import Competitor, Row, ranking_time
 from bot.domain.rounds import Heat
 from bot.handlers.common import (
     Caller,
@@ -31,53 +31,20 @@ from bot.handlers.common import (
     show_usage,
 )
 from bot.handlers.jobs import schedule_contest_jobs
-from bot.services.contest_day import FinishRecorded, FinishToConfirm
+from bot.handlers.volunteers import number_and_time, refuse, role
+from bot.services import results
+from bot.services import rounds as round_ops
 from bot.services.outcomes import Refusal, UnknownEntry
 from bot.services.picture import ranking_png
-from bot.services.rounds import round_ranking, separate_rankings, unit
+from bot.services.results import FinishRecorded, FinishToConfirm
 from bot.services.state import moment_seconds
+from bot.storage.store import Event
 from bot.support.i18n import tr
-from bot.texts.common import (
-    duration_error,
-    event_name,
-    history_lines,
-    outcome_text,
-    penalty_name,
-    ranking_lines,
-    refusal,
-    result_detail,
-)
-from bot.texts.rounds import heat_name, round_name
+from bot.texts.common import heat_name, round_name
+from bot.texts.result_lines import history_lines, ranking_lines
+from bot.texts.results import event_name, outcome_text, penalty_name, result_detail
 
 MAX_PENALTIES = 99  # penalties recorded by one /penalizacion
-
-
-def _role(who: Caller) -> str:
-    return "organiser" if who.roles.organiser else "volunteer"
-
-
-async def number_and_time(
-    update: Update, who: Caller, args: list[str], usage: str
-) -> tuple[int, int | None] | None:
-    if not 1 <= len(args) <= 2:
-        await show_usage(update, who, usage)
-        return None
-    number = parse_int(args[0])
-    if number is None:
-        await show_usage(update, who, usage)
-        return None
-    typed = None
-    if len(args) == 2:
-        try:
-            typed = parse_duration(args[1])
-        except DurationError as err:
-            await reply(update, duration_error(who.lang, err))
-            return None
-    return number, typed
-
-
-async def _refuse(update: Update, who: Caller, refused: Refusal) -> None:
-    await reply(update, refusal(who.lang, refused, who.svc.contest))
 
 
 async def fin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -91,9 +58,9 @@ async def fin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     number, typed = parsed
     other = hours_reading(args[1]) if len(args) == 2 else None
     async with recording(who.svc):
-        out = await who.svc.day.finish(
-            who.user_id, _role(who), number, typed, who.at, update.update_id, other=other
-        )
+        out = await results.finish(
+            who.svc.day, who.user_id, role(who), number, typed, who.at, update.update_id,
+            other=other)
         await _finish_answer(update, context, who, number, out)
 
 
@@ -131,7 +98,7 @@ async def _finish_answer(update: Update, context: ContextTypes.DEFAULT_TYPE, who
                          number: int, out: FinishRecorded | FinishToConfirm | Refusal) -> None:
     """The answer to a /fin (or to its confirming button), inside its recording transaction."""
     if isinstance(out, Refusal):
-        await _refuse(update, who, out)
+        await refuse(update, who, out)
         return
     if isinstance(out, FinishToConfirm):
         await reply(update, _confirm_text(who.lang, out),
@@ -190,9 +157,9 @@ async def fin_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     if at is None:
         return
     async with recording(who.svc):
-        out = await who.svc.day.finish(who.user_id, _role(who), number, chosen, at,
-                                       update.update_id, confirmed=True, basis=basis,
-                                       asked_at=asked_at)
+        out = await results.finish(who.svc.day, who.user_id, role(who), number, chosen, at,
+                                   update.update_id, confirmed=True, basis=basis,
+                                   asked_at=asked_at)
         await _finish_answer(update, context, who, number, out)
 
 
@@ -210,11 +177,11 @@ async def piezas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await show_usage(update, who, "/piezas N P")
         return
     async with recording(who.svc):
-        out = await who.svc.day.pieces(
-            who.user_id, _role(who), number, count, who.at, update.update_id
+        out = await results.pieces(
+            who.svc.day, who.user_id, role(who), number, count, who.at, update.update_id
         )
         if isinstance(out, Refusal):
-            await _refuse(update, who, out)
+            await refuse(update, who, out)
             return
         if out.corrected:
             text = tr(who.lang, "Entry {entry}: pieces corrected from {old} to {count}.",
@@ -245,10 +212,10 @@ async def estado(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     reason = " ".join(words[2].split())[:MAX_REASON] if len(words) == 3 else ""
     async with recording(who.svc):
-        out = await who.svc.day.outcome(who.user_id, _role(who), number, outcome, reason,
-                                        who.at, update.update_id)
+        out = await results.outcome(who.svc.day, who.user_id, role(who), number, outcome,
+                                    reason, who.at, update.update_id)
         if isinstance(out, Refusal):
-            await _refuse(update, who, out)
+            await refuse(update, who, out)
             return
         await reply(update, tr(who.lang, "Entry {entry}: {outcome}. It is not placed and does "
                                "not advance (/deshacer to take it back).", entry=number,
@@ -273,10 +240,10 @@ async def penalizacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         await show_usage(update, who, usage)
         return
     async with recording(who.svc):
-        out = await who.svc.day.penalty(who.user_id, _role(who), number, args[1].lower(),
-                                        count, who.at, update.update_id)
+        out = await results.penalty(who.svc.day, who.user_id, role(who), number,
+                                    args[1].lower(), count, who.at, update.update_id)
         if isinstance(out, Refusal):
-            await _refuse(update, who, out)
+            await refuse(update, who, out)
             return
         contest = who.svc.contest
         await reply(update, tr(
@@ -295,21 +262,21 @@ async def deshacer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if who is None:
         return
     async with recording(who.svc):
-        out = await who.svc.day.undo(who.user_id, _role(who), who.at, update.update_id)
+        out = await results.undo(who.svc.day, who.user_id, role(who), who.at, update.update_id)
         if isinstance(out, Refusal):
-            await _refuse(update, who, out)
+            await refuse(update, who, out)
             return
         ev = out.event
         target = f"#{ev.entry}" if ev.entry is not None else (ev.category or "")
         what = f"{event_name(who.lang, ev.kind)} {target}".strip()
         await reply(update, tr(who.lang, "Taken back: {what}.", what=what))
-        if ev.kind == "penalty" and ev.entry is not None and ev.ref is not None:
+        if ev.kind == EventKind.PENALTY and ev.entry is not None and ev.ref is not None:
             # the entry's people were told of it: they are told it is gone
             contest, count = who.svc.contest, ev.value
             await notify_entry(context, ev.entry, lambda lang: tr(
                 lang, "A penalty recorded for your entry was taken back: {what} ×{count}.",
                 what=penalty_name(lang, contest, ev.ref or ""), count=count))
-    if ev.kind in ("clock_start", "pause", "resume"):
+    if ev.kind in CLOCK_KINDS:
         await schedule_contest_jobs(context.application)
 
 
@@ -322,41 +289,93 @@ async def historial(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if number is None:
         await show_usage(update, who, "/historial N")
         return
-    events = await who.svc.day.history(number)
+    events = await results.history(who.svc.day, number)
     if events is None:
-        await _refuse(update, who, UnknownEntry(number))
+        await refuse(update, who, UnknownEntry(number))
         return
     alive = await who.svc.store.effective_ids()
-    people = {}
-    for e in events:
-        if e.actor is not None and e.actor not in people:
-            row = await who.svc.store.person(e.actor)
-            people[e.actor] = (row["name"] if row is not None and row["name"] else str(e.actor))
-    entry = await who.svc.store.entry(number)
-    assert entry is not None
-    clocks: dict[str | None, CategoryClock] = {None: await who.svc.day.clock(entry.category)}
-    for e in events:  # in rounds, each result is on its heat's clock
-        if e.category is not None and e.category not in clocks:
-            clocks[e.category] = await who.svc.day.clock(e.category)
-    times = {e.id: moment_seconds(e, clocks[e.category]) if e.kind in ("finish", "escape",
-                                                                        "ready", "split")
-             else clocks[e.category].elapsed(e.at) for e in events}
+    people = await _people(who, events)
+    times = await _event_times(who, number, events)
     lines = history_lines(who.lang, who.svc.contest, number, events, alive, people, times)
     if len(lines) == 1:
         lines.append(tr(who.lang, "Nothing recorded yet."))
     state = await who.svc.day.state(number)
     detail = result_detail(who.lang, state.competitor()) if state is not None else ""
     if state is not None and detail:
-        competitor = state.competitor()
-        result = ranking_time(competitor)
-        lines.append(tr(who.lang, "Result: {time} ({detail})", detail=detail,
-                        time=format_duration(result) if result is not None else
-                        tr(who.lang, "{pieces} pieces", pieces=competitor.pieces)
-                        if competitor.pieces is not None else tr(who.lang, "no result yet")))
+        lines.append(_result_line(who.lang, state.competitor(), detail))
     await reply(update, "\n".join(lines))
 
 
-# -- organisers ------------------------------------------------------------------------------
+async def _people(who: Caller, events: Sequence[Event]) -> dict[int, str]:
+    """The name of each person who recorded one of ``events`` (their id without one)."""
+    people = {}
+    for e in events:
+        if e.actor is not None and e.actor not in people:
+            row = await who.svc.store.person(e.actor)
+            people[e.actor] = (row["name"] if row is not None and row["name"] else str(e.actor))
+    return people
+
+
+_AT_MOMENT = (EventKind.FINISH, EventKind.ESCAPE, EventKind.READY, EventKind.SPLIT)
+
+
+async def _event_times(who: Caller, number: int, events: Sequence[Event]
+                       ) -> dict[int, int | None]:
+    """The contest time each event of entry ``number`` stands for."""
+    entry = await who.svc.store.entry(number)
+    assert entry is not None
+    clocks: dict[str | None, CategoryClock] = {None: await who.svc.day.clock(entry.category)}
+    for e in events:  # in rounds, each result is on its heat's clock
+        if e.category is not None and e.category not in clocks:
+            clocks[e.category] = await who.svc.day.clock(e.category)
+    return {e.id: moment_seconds(e, clocks[e.category]) if e.kind in _AT_MOMENT
+            else clocks[e.category].elapsed(e.at) for e in events}
+
+
+def _result_line(lang: str, competitor: Competitor, detail: str) -> str:
+    result = ranking_time(competitor)
+    return tr(lang, "Result: {time} ({detail})", detail=detail,
+              time=format_duration(result) if result is not None else
+              tr(lang, "{pieces} pieces", pieces=competitor.pieces)
+              if competitor.pieces is not None else tr(lang, "no result yet"))
+
+
+async def parcial(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/parcial N [h:mm:ss]``: entry N finished its next puzzle (a split time); the last
+    puzzle's finish is /fin."""
+    who = await recorder(update, context, "volunteer")
+    if who is None:
+        return
+    args = list(context.args or [])
+    puzzle = None
+    if len(args) >= 2 and ":" not in args[1]:  # /parcial N P [h:mm:ss]: which puzzle
+        puzzle = parse_int(args[1])
+        if puzzle is None or len(args) > 3:
+            await show_usage(update, who, "/parcial N [PUZZLE] [h:mm:ss]")
+            return
+        args = args[:1] + args[2:]
+    parsed = await number_and_time(update, who, args, "/parcial N [PUZZLE] [h:mm:ss]")
+    if parsed is None:
+        return
+    number, typed = parsed
+    async with recording(who.svc):
+        out = await results.split(who.svc.day, who.user_id, role(who), number, typed, who.at,
+                                  update.update_id, puzzle)
+        if isinstance(out, Refusal):
+            await refuse(update, who, out)
+            return
+        t = format_duration(out.time)
+        if out.puzzle == out.position:
+            text = tr(who.lang, "Entry {entry}: puzzle {puzzle} of {puzzles} done at {time}.",
+                      entry=number, puzzle=out.puzzle, puzzles=out.puzzles, time=t)
+        else:  # puzzles in any order: which one, and how many so far
+            text = tr(who.lang, "Entry {entry}: puzzle {puzzle} done at {time} ({position} of "
+                      "{puzzles}).", entry=number, puzzle=out.puzzle, time=t,
+                      position=out.position, puzzles=out.puzzles)
+        await reply(update, text)
+        await notify_entry(context, number, lambda lang: tr(
+            lang, "Puzzle {puzzle} of {puzzles} done at {time}: on to the next one!",
+            puzzle=out.position, puzzles=out.puzzles, time=t))
 
 
 def _lines_of(context: ContextTypes.DEFAULT_TYPE, lang: str, cat: Category,
@@ -376,33 +395,22 @@ async def clasificacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     who = await organiser(update, context)
     if who is None:
         return
-    contest = who.svc.contest
     args = list(context.args or [])
     picture = bool(args) and args[-1].lower() in PICTURE_WORDS
     if picture:
         args = args[:-1]
-    cats = list(contest.categories)
     if args and args[0].lower() in who.svc.day.rounds and len(args) == 1 and not picture:
-        category, index = who.svc.day.rounds[args[0].lower()]
-        title = f"{category.name} — {round_name(who.lang, contest, category, index)}"
-        _, rows = await round_ranking(who.svc.day, category, index)
-        await reply(update, "\n".join(ranking_lines(
-            who.lang, contest, Heat(category, index, 1).play, rows,
-            tr(who.lang, "{category} - ranking", category=title))))
+        await reply(update, "\n".join(await _round_of_heats(who, args[0].lower())))
         return
-    if args:
-        cat = await unit(who.svc.day, args[0].lower()) or contest.category(args[0].lower())
-        if cat is None or len(args) > 1:
-            await reply(update, tr(who.lang, "Unknown category. Categories: {ids}",
-                                   ids=", ".join([c.id for c in contest.categories]
-                                                 + list(who.svc.day.rounds)
-                                                 + list(who.svc.day.heats))))
-            return
-        cats = [cat]
+    cats = await _categories(update, who, args)
+    if cats is None:
+        return
+    if picture:
+        await _pictures(update, who, cats, bool(args))
+        return
     lines: list[str] = []
-    pictures: list[tuple[str, bytes]] = []
     for cat in cats:
-        if cat.rounds and not picture:
+        if cat.rounds:
             if lines:
                 lines.append("")
             lines.extend(await round_ranking_lines(who, cat))
@@ -411,28 +419,62 @@ async def clasificacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         rows = await who.svc.day.ranking(cat, who.at)
         if not rows and not args:
             continue
-        if picture:
-            title = tr(who.lang, "{category} - ranking", category=cat.name)
-            pictures.append((title, ranking_png(who.lang, contest, cat, rows, title)))
-            continue
         if lines:
             lines.append("")
         lines.extend(_lines_of(context, who.lang, cat, rows))
         lines.extend(await separate_lines(who, cat))
-    if picture and pictures:
-        msg = update.effective_message
-        assert msg is not None
-        for title, png in pictures:
-            await msg.reply_photo(InputFile(png, filename="ranking.png"), caption=title[:1024],
-                                  do_quote=True)
-        return
     await reply(update, "\n".join(lines) or tr(who.lang, "No entries."))
+
+
+async def _round_of_heats(who: Caller, name: str) -> list[str]:
+    """The ranking over all the heats of a round of several ("pairs-heats")."""
+    contest = who.svc.contest
+    category, index = who.svc.day.rounds[name]
+    title = f"{category.name} — {round_name(who.lang, contest, category, index)}"
+    _, rows = await round_ops.round_ranking(who.svc.day, category, index)
+    return ranking_lines(who.lang, contest, Heat(category, index, 1).play, rows,
+                         tr(who.lang, "{category} - ranking", category=title))
+
+
+async def _categories(update: Update, who: Caller, args: list[str]) -> list[Category] | None:
+    """The category (or heat) named, or every category; None once answered."""
+    contest = who.svc.contest
+    if not args:
+        return list(contest.categories)
+    cat = await round_ops.unit(who.svc.day, args[0].lower()) or contest.category(args[0].lower())
+    if cat is None or len(args) > 1:
+        await reply(update, tr(who.lang, "Unknown category. Categories: {ids}",
+                               ids=", ".join([c.id for c in contest.categories]
+                                             + list(who.svc.day.rounds)
+                                             + list(who.svc.day.heats))))
+        return None
+    return [cat]
+
+
+async def _pictures(update: Update, who: Caller, cats: list[Category], named: bool) -> None:
+    """/clasificacion foto: each ranking as a picture (a category's ranking in rounds too)."""
+    contest = who.svc.contest
+    pictures: list[tuple[str, bytes]] = []
+    for cat in cats:
+        rows = await who.svc.day.ranking(cat, who.at)
+        if not rows and not named:
+            continue
+        title = tr(who.lang, "{category} - ranking", category=cat.name)
+        pictures.append((title, ranking_png(who.lang, contest, cat, rows, title)))
+    if not pictures:
+        await reply(update, tr(who.lang, "No entries."))
+        return
+    msg = update.effective_message
+    assert msg is not None
+    for title, png in pictures:
+        await msg.reply_photo(InputFile(png, filename="ranking.png"), caption=title[:1024],
+                              do_quote=True)
 
 
 async def separate_lines(who: Caller, category: Category) -> list[str]:
     """The category's rankings of their own (under 18s...), each after a blank line."""
     lines: list[str] = []
-    for sr, rows in await separate_rankings(who.svc.day, category):
+    for sr, rows in await round_ops.separate_rankings(who.svc.day, category):
         name = sr.name.get(who.lang) or sr.name.get(who.svc.contest.language) or sr.id
         title = tr(who.lang, "{category} - ranking", category=f"{category.name} — {name}")
         lines += [""] + ranking_lines(who.lang, who.svc.contest, category, rows, title)
@@ -458,7 +500,6 @@ async def round_ranking_lines(who: Caller, category: Category) -> list[str]:
                                tr(who.lang, "{category} - classification",
                                   category=category.name)))
     return lines
-
 
 
 PICTURE_WORDS = {"foto", "imagen", "image", "photo", "picture", "img"}

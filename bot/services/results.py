@@ -1,0 +1,535 @@
+"""Results: what volunteers record for an entry (a finish, pieces, a penalty, a split time, a
+did-not-start or disqualification), taking their own back, and an entry's history.
+
+Each operation is one transaction: it reads the entry's state from the day, asks
+bot/domain/results.py, and appends what it says; refusals are typed, one class per reason."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, ClassVar, assert_never
+
+from bot.domain import results as rules
+from bot.domain.events import ORGANISER_UNDOABLE, VOLUNTEER_KINDS, EventKind
+from bot.domain.registration import clean_note
+from bot.domain.rounds import Disqualified, SplitsMissing, finish_refused
+from bot.services.contest_day import ContestDay, RoundClosed
+from bot.services.outcomes import (
+    AlreadyFinished,
+    AlreadyRecorded,
+    Done,
+    EscapeNotOver,
+    InTheFuture,
+    NoTime,
+    PastLimit,
+    Refusal,
+    UnknownEntry,
+)
+from bot.services.state import EntryState
+from bot.storage.store import Event, to_ts
+
+# -- what the results' operations give back ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class QuestionOutdated(Refusal):
+    """A /fin confirmation pressed after the entry's finish changed, or after the heat it was
+    asked in gave way to another: the question no longer says what it would record."""
+
+    code: ClassVar[str] = "question_outdated"
+    entry: int
+
+
+@dataclass(frozen=True)
+class BeforeEscape(Refusal):
+    """A finish before the escape was solved (at contest time ``time``)."""
+
+    code: ClassVar[str] = "before_escape"
+    entry: int
+    time: int
+
+
+@dataclass(frozen=True)
+class PiecesRange(Refusal):
+    code: ClassVar[str] = "pieces_range"
+    count: int
+    size: int
+
+
+@dataclass(frozen=True)
+class NothingToUndo(Refusal):
+    code: ClassVar[str] = "nothing_to_undo"
+
+
+
+@dataclass(frozen=True)
+class AlreadyRecordedPieces(Refusal):
+    code: ClassVar[str] = "already_recorded_pieces"
+    entry: int
+    count: int
+
+
+@dataclass(frozen=True)
+class UnknownPenalty(Refusal):
+    """No such penalty kind in the contest file (``known``: the ones there are)."""
+
+    code: ClassVar[str] = "unknown_penalty"
+    given: str
+    known: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class NoSplits(Refusal):
+    """The entry plays one puzzle: its finish is /fin."""
+
+    code: ClassVar[str] = "no_splits"
+    entry: int
+
+
+@dataclass(frozen=True)
+class FinishBeforeSplits(Refusal):
+    """A finish before every puzzle but the last has its split (``missing`` splits; ``left``:
+    the puzzles /parcial may name, ``any_order``: the entry chooses which)."""
+
+    code: ClassVar[str] = "finish_before_splits"
+    entry: int
+    missing: int
+    left: tuple[int, ...]
+    played: int
+    any_order: bool = False
+
+
+@dataclass(frozen=True)
+class EntryDisqualified(Refusal):
+    """A result for a disqualified entry: nothing changes."""
+
+    code: ClassVar[str] = "entry_disqualified"
+    entry: int
+    why: str  # the disqualification's reason
+
+
+@dataclass(frozen=True)
+class SplitsDone(Refusal):
+    """Every puzzle but the last already has its split: the last one's finish is /fin."""
+
+    code: ClassVar[str] = "splits_done"
+    entry: int
+    puzzles: int
+
+
+@dataclass(frozen=True)
+class WhichPuzzle(Refusal):
+    """The puzzle a split is about is missing or not one of those ``left``."""
+
+    code: ClassVar[str] = "which_puzzle"
+    entry: int
+    left: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class BeforeSplit(Refusal):
+    """A split at or before the previous one (``time``)."""
+
+    code: ClassVar[str] = "before_split"
+    entry: int
+    time: int
+
+
+@dataclass(frozen=True)
+class ReasonNeeded(Refusal):
+    """A disqualification is recorded with its reason."""
+
+    code: ClassVar[str] = "reason_needed"
+    entry: int
+
+
+@dataclass(frozen=True)
+class AlreadyOutcome(Refusal):
+    """The entry already has this outcome recorded."""
+
+    code: ClassVar[str] = "already_outcome"
+    entry: int
+    outcome: str
+
+
+# The refusals only results give (those shared with other features are in outcomes.py).
+ResultsRefusal = (QuestionOutdated | BeforeEscape | PiecesRange | NothingToUndo
+                  | AlreadyRecordedPieces | UnknownPenalty | NoSplits | FinishBeforeSplits
+                  | EntryDisqualified | SplitsDone | WhichPuzzle | BeforeSplit | ReasonNeeded
+                  | AlreadyOutcome)
+
+
+@dataclass(frozen=True)
+class FinishToConfirm(Done):
+    """Nothing recorded yet: the volunteer confirms with a button. ``old``: the recorded finish
+    the time would move by more than the contest allows without asking; ``other``: the other
+    reading of an ambiguous time (``1:47`` typed: 0:01:47, or 1:47:00)."""
+
+    entry: int
+    time: int
+    old: int | None = None
+    other: int | None = None
+    basis: int = 0  # the id of the finish the question was asked on (0: none)
+
+
+@dataclass(frozen=True)
+class FinishRecorded(Done):
+    """A finish recorded; ``corrected``: it replaced ``old``; ``from_ready``: its time is the
+    moment the entry said /listo."""
+
+    entry: int
+    time: int
+    old: int | None = None
+    corrected: bool = False
+    from_ready: bool = False
+    event_id: int | None = None
+    old_actor: int | None = None  # who recorded the finish it replaced
+
+
+@dataclass(frozen=True)
+class PiecesRecorded(Done):
+    entry: int
+    count: int
+    old: int | None = None
+    corrected: bool = False
+    event_id: int | None = None
+
+
+@dataclass(frozen=True)
+class PenaltyRecorded(Done):
+    """``count`` penalties of ``kind`` recorded for ``entry``; ``total``: the seconds all its
+    penalties now add."""
+
+    entry: int
+    kind: str
+    count: int
+    seconds: int
+    total: int
+    event_id: int | None = None
+
+
+@dataclass(frozen=True)
+class SplitRecorded(Done):
+    """Entry ``entry`` finished puzzle ``puzzle`` at contest time ``time``: the
+    ``position``-th of the ``puzzles`` it plays."""
+
+    entry: int
+    puzzle: int
+    puzzles: int
+    time: int
+    event_id: int | None = None
+    position: int = 0
+
+
+@dataclass(frozen=True)
+class OutcomeRecorded(Done):
+    """Entry ``entry`` recorded as ``outcome`` ("dns" or "dsq"), with ``reason``."""
+
+    entry: int
+    outcome: str
+    reason: str
+    event_id: int | None = None
+
+
+@dataclass(frozen=True)
+class Undone(Done):
+    """``event`` was taken back."""
+
+    event: Event
+    event_id: int | None = None
+
+
+def pieces_left(state: EntryState) -> int:
+    """The most pieces a count typed in /piezas may say (see the domain's ``pieces_left``)."""
+    return rules.pieces_left(state.category, {k for k, _ in state.split_puzzles})
+
+
+# -- the operations ----------------------------------------------------------------------------
+
+
+async def _in_play(day: ContestDay, number: int, at: datetime) -> EntryState | Refusal:
+    """The entry's state, for pieces and penalties: recorded at any time in a category
+    played once (as ever); in a round, only once its heat started and until the round is
+    confirmed."""
+    state = await day.state(number)
+    if state is None:
+        return UnknownEntry(number)
+    if state.unit is None:
+        return state
+    running = await day.running(number, at)
+    return running if isinstance(running, Refusal) else running[0]
+
+
+def _splits_refusal(number: int, state: EntryState) -> Refusal | None:
+    """Why no finish can be recorded for the entry whatever its time: disqualified, or splits
+    still missing before its last puzzle."""
+    refused = finish_refused(
+        state.category, [k for k, _ in state.split_puzzles],
+        state.outcome.ref if state.outcome is not None else None,
+        str(state.outcome.data.get("reason", "")) if state.outcome is not None else "")
+    match refused:
+        case Disqualified(reason=reason):
+            return EntryDisqualified(number, reason)
+        case SplitsMissing(missing=missing, left=left, played=played, any_order=anyo):
+            return FinishBeforeSplits(number, missing, left, played, anyo)
+        case None:
+            return None
+        case _:
+            assert_never(refused)
+
+
+def _finish_case(day: ContestDay, state: EntryState, typed: int | None, now_t: int,
+                 other: int | None, confirmed: bool) -> rules.FinishCase:
+    ready = (state.clock.elapsed(state.ready.at) or 0) if state.ready is not None else None
+    return rules.FinishCase(
+        typed=typed, now=now_t,
+        limit=rules.Limit(state.category.time_limit, day.contest.limit_inclusive),
+        ready=ready, recorded=state.finish, has_recorded=state.finish_event is not None,
+        last_split=state.splits[-1] if state.splits else None, escape=state.ledger,
+        confirm_correction=day.contest.confirm_correction, other=other, confirmed=confirmed)
+
+
+def _finish_refusal(number: int, decision: rules.FinishDecision, basis: int
+                    ) -> Refusal | FinishToConfirm | None:
+    """What the domain's decision on a finish gives back; None: record it."""
+    match decision:
+        case rules.ZeroTime():
+            return NoTime()
+        case rules.TooLate(time=t, limit=limit):
+            return PastLimit(t, limit)
+        case rules.Ahead(time=t):
+            return InTheFuture(t)
+        case rules.EscapeOpen():
+            return EscapeNotOver(number)
+        case rules.BeforeSolve(solved_at=solved_at):
+            return BeforeEscape(number, solved_at)
+        case rules.NotAfterSplit(split=split):
+            return BeforeSplit(number, split)
+        case rules.Unchanged(value=t):
+            return AlreadyRecorded(number, t)
+        case rules.Ask(time=t, old=old, other=other):
+            return FinishToConfirm(number, t, old=old, other=other, basis=basis)
+        case rules.Record():
+            return None
+        case _:
+            assert_never(decision)
+
+
+async def finish(
+    day: ContestDay, actor: int, role: str, number: int, typed: int | None, at: datetime,
+    update_id: int | None, *, other: int | None = None, confirmed: bool = False,
+    basis: int = 0, asked_at: datetime | None = None,
+) -> FinishRecorded | FinishToConfirm | Refusal:
+    """Record entry ``number``'s finish. Unless ``confirmed``, nothing is recorded and the
+    volunteer is asked first when the time moves a recorded finish by more than the
+    contest's ``confirm_correction``, or when ``other`` (the other reading of what they
+    typed, ``1:47`` as 1:47:00) is a finish just as possible. A confirmation (``confirmed``)
+    is refused when the finish recorded is no longer the one the question was asked on
+    (``basis``: its event id, 0 for none) or the entry's clock started after the question
+    (``asked_at``: a heat of a later round)."""
+    async with day.store.transaction() as tx:
+        running = await day.running(number, at)
+        if isinstance(running, Refusal):
+            return running
+        state, now_t = running
+        refused = _splits_refusal(number, state)
+        if refused is not None:
+            return refused
+        previous = state.finish_event
+        previous_id = previous.id if previous is not None else 0
+        if confirmed and rules.question_outdated(previous_id, basis, state.clock.started,
+                                                 asked_at):
+            return QuestionOutdated(number)
+        case = _finish_case(day, state, typed, now_t, other, confirmed)
+        answer = _finish_refusal(number, rules.decide_finish(case), previous_id)
+        if answer is not None:
+            return answer
+        t = rules.finish_time(case)
+        data: dict[str, Any] = {}
+        if typed is None and state.ready is not None:
+            data["moment"] = to_ts(state.ready.at)
+            data["ready_event"] = state.ready.id
+        elif typed is None:
+            data["moment"] = to_ts(at)
+        eid = await tx.add_event(
+            at=at, kind=EventKind.FINISH, role=role, actor=actor, entry=number, value=typed,
+            data=data, supersedes=previous.id if previous else None, category=state.unit,
+            update_id=update_id,
+        )
+        return FinishRecorded(
+            number, t, old=state.finish, corrected=previous is not None,
+            from_ready="ready_event" in data, event_id=eid,
+            old_actor=previous.actor if previous is not None else None,
+        )
+
+
+async def pieces(
+    day: ContestDay, actor: int, role: str, number: int, count: int, at: datetime,
+    update_id: int | None,
+) -> PiecesRecorded | Refusal:
+    async with day.store.transaction() as tx:
+        state = await _in_play(day, number, at)
+        if isinstance(state, Refusal):
+            return state
+        previous = state.pieces_event
+        decision = rules.decide_pieces(count, pieces_left(state), state.finish is not None,
+                                       state.pieces, previous is not None)
+        match decision:
+            case rules.OutOfRange(count=typed, most=most):
+                return PiecesRange(typed, most)
+            case rules.Finished():
+                return AlreadyFinished(number)
+            case rules.Unchanged(value=same):
+                return AlreadyRecordedPieces(number, same)
+            case rules.Record():
+                pass
+            case _:
+                assert_never(decision)
+        eid = await tx.add_event(
+            at=at, kind=EventKind.PIECES, role=role, actor=actor, entry=number, value=count,
+            supersedes=previous.id if previous else None, category=state.unit,
+            update_id=update_id,
+        )
+        return PiecesRecorded(
+            number, count, old=state.pieces, corrected=previous is not None, event_id=eid,
+        )
+
+
+async def outcome(
+    day: ContestDay, actor: int, role: str, number: int, outcome: str, reason: str,
+    at: datetime, update_id: int | None,
+) -> OutcomeRecorded | Refusal:
+    """Entry ``number`` did not start ("dns"), is disqualified ("dsq", with a reason) or
+    plays out of competition ("oc": a late team, a guest): not placed in its heat's (or
+    category's) ranking, never advancing, whatever its results; /deshacer takes it
+    back."""
+    assert outcome in rules.OUTCOMES
+    reason = clean_note(reason)
+    async with day.store.transaction() as tx:
+        state = await day.state(number)
+        if state is None:
+            return UnknownEntry(number)
+        closed = await day.closed(state)
+        if closed is not None:
+            return closed
+        decision = rules.decide_outcome(
+            outcome, reason, state.outcome.ref if state.outcome is not None else None)
+        match decision:
+            case rules.NeedsReason():
+                return ReasonNeeded(number)
+            case rules.SameOutcome():
+                return AlreadyOutcome(number, outcome)
+            case None:
+                pass
+            case _:
+                assert_never(decision)
+        eid = await tx.add_event(
+            at=at, kind=EventKind.OUTCOME, role=role, actor=actor, entry=number, ref=outcome,
+            data={"reason": reason} if reason else None, category=state.unit,
+            update_id=update_id,
+        )
+        return OutcomeRecorded(number, outcome, reason, eid)
+
+
+def _split_refusal(number: int, decision: rules.SplitDecision) -> Refusal | None:
+    """What the domain's decision on a split gives back; None: record it."""
+    match decision:
+        case rules.OnePuzzle():
+            return NoSplits(number)
+        case rules.Finished():
+            return AlreadyFinished(number)
+        case rules.AllSplit(played=played):
+            return SplitsDone(number, played)
+        case rules.Which(left=left):
+            return WhichPuzzle(number, left)
+        case rules.Ahead(time=t):
+            return InTheFuture(t)
+        case rules.TooLate(time=t, limit=limit):
+            return PastLimit(t, limit)
+        case rules.NotAfterSplit(split=split):
+            return BeforeSplit(number, split)
+        case rules.SplitAt():
+            return None
+        case _:
+            assert_never(decision)
+
+
+async def split(
+    day: ContestDay, actor: int, role: str, number: int, typed: int | None, at: datetime,
+    update_id: int | None, puzzle: int | None = None,
+) -> SplitRecorded | Refusal:
+    """The entry finished a puzzle (not its last one: that is /fin), at ``typed`` or now
+    on its clock: the next one in a fixed order, or ``puzzle`` when the puzzles are
+    played in any order."""
+    async with day.store.transaction() as tx:
+        running = await day.running(number, at)
+        if isinstance(running, Refusal):
+            return running
+        state, now_t = running
+        category = state.category
+        decision = rules.decide_split(rules.SplitCase(
+            category=category, done=tuple(k for k, _ in state.split_puzzles),
+            finished=state.finish is not None, typed=typed, now=now_t,
+            limit=rules.Limit(category.time_limit, day.contest.limit_inclusive),
+            puzzle=puzzle, last_split=state.splits[-1] if state.splits else None))
+        if not isinstance(decision, rules.SplitAt):
+            refused = _split_refusal(number, decision)
+            assert refused is not None
+            return refused
+        eid = await tx.add_event(
+            at=at, kind=EventKind.SPLIT, role=role, actor=actor, entry=number,
+            stage=decision.puzzle, value=decision.time, category=state.unit,
+            update_id=update_id,
+        )
+        return SplitRecorded(number, decision.puzzle, category.puzzles_played, decision.time,
+                             eid, position=decision.position)
+
+
+async def penalty(
+    day: ContestDay, actor: int, role: str, number: int, kind_id: str, count: int,
+    at: datetime, update_id: int | None,
+) -> PenaltyRecorded | Refusal:
+    """``count`` penalties of ``kind_id`` for entry ``number`` (added to the ones it has;
+    /deshacer takes the last one back)."""
+    kind = day.contest.penalty(kind_id)
+    if kind is None:
+        return UnknownPenalty(kind_id, tuple(k.id for k in day.contest.penalties))
+    async with day.store.transaction() as tx:
+        state = await _in_play(day, number, at)
+        if isinstance(state, Refusal):
+            return state
+        eid = await tx.add_event(
+            at=at, kind=EventKind.PENALTY, role=role, actor=actor, entry=number, value=count,
+            ref=kind.id, category=state.unit, update_id=update_id,
+        )
+        return PenaltyRecorded(number, kind.id, count, kind.seconds * count,
+                               state.time_penalty + kind.seconds * count, eid)
+
+
+async def undo(
+    day: ContestDay, actor: int, role: str, at: datetime, update_id: int | None
+) -> Undone | Refusal:
+    kinds = ORGANISER_UNDOABLE if role == "organiser" else VOLUNTEER_KINDS
+    async with day.store.transaction() as tx:
+        mine = await tx.events(actor=actor, kinds=kinds)
+        if not mine:
+            return NothingToUndo()
+        last = mine[-1]
+        heat = day.heats.get(last.category or "")
+        if heat is not None and \
+                await day.confirmed_rounds(heat.category) > heat.round_index:
+            return RoundClosed(heat.id)  # a result, or its clock: its qualifiers are known
+        eid = await tx.add_event(
+            at=at, kind=EventKind.UNDO, role=role, actor=actor, entry=last.entry,
+            category=last.category, supersedes=last.id, update_id=update_id,
+            data={"kind": last.kind},
+        )
+        return Undone(last, eid)
+
+
+async def history(day: ContestDay, number: int) -> Sequence[Event] | None:
+    if await day.store.entry(number) is None:
+        return None
+    return await day.store.events(entry=number, effective=False)
