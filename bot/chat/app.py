@@ -192,12 +192,8 @@ async def open_services(app: Application[Any, Any, Any, Any, Any, Any]) -> Servi
     return svc
 
 
-# The garbage collector's young generation is collected every GC_YOUNG allocations (CPython's
-# default is 700). Every update allocates a few hundred short-lived objects (python-telegram-bot's
-# Update, Message, User, Chat...), so with the default the collector ran every few updates and a
-# full collection, walking every object the bot holds, every few hundred: 40-50 ms pauses in the
-# middle of a rush. Measured on the benchmark day (7 runs each): rate 4,950 -> 5,190 updates/s,
-# and the runs with a p99 over 40 ms are gone.
+# Collect the young generation every 10,000 allocations, not 700: each update allocates a few
+# hundred short-lived objects, and the default ran full collections mid-rush (bench/README.md).
 GC_YOUNG, GC_OLDER = 10_000, 20
 
 

@@ -25,14 +25,8 @@ from telegram.ext import BaseUpdateProcessor
 from bot.delivery.answers import UPDATE_ANSWERS, answers_sent
 from bot.delivery.telegram_time import TelegramTime
 
-# How many updates are handled at once. The bot is one event loop in front of one SQLite writer.
-# More updates in flight make bigger group commits (fewer fsyncs) and keep the loop busy while
-# one commits, but each update also waits behind all the others. Since updates waiting for their
-# chat no longer hold a place (below), every place is an update being handled: measured on the
-# benchmark day (full `make bench`, the outbox in place), 2,124 updates/s and p50/p99 11.8/37.2 ms
-# with 32; 2,151/s and 7.4/20.4 ms with 20. The same rate, half the wait. On the day the answers
-# that report nothing wait for Telegram (50-400 ms a call from a hall's 4G): 20 of them in flight
-# still keep Telegram's 30 messages a second busy at 400 ms a call.
+# Updates handled at once: enough for big group commits and to keep Telegram's 30 messages a
+# second busy at 400 ms a call, few enough not to wait behind each other (bench/README.md).
 MAX_CONCURRENT = 20
 # Updates let in to wait for their chat's turn (python-telegram-bot's semaphore). Waiting for
 # its chat takes none of the places above: an account sending 150 messages at once has one of
