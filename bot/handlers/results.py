@@ -6,28 +6,26 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputFile, Update
 from telegram.ext import ContextTypes
 
-from bot.domain.clock import CategoryClock, format_duration, hours_reading
+from bot.delivery.answers import answer, answer_now, recording
+from bot.delivery.posting import notify_entry, send
+from bot.delivery.services import language_of, services
+from bot.domain.clock import CategoryClock, hours_reading
 from bot.domain.contest import Category
 from bot.domain.events import CLOCK_KINDS, EventKind
-from bot.domain.ranking import Competitor, Row, ranking_time
+from bot.domain.ranking import Row
 from bot.domain.rounds import Heat
 from bot.handlers.common import (
     Caller,
     button_moment,
-    language_of,
-    notify_entry,
     organiser,
     parse_int,
     person_name,
     recorder,
-    recording,
-    reply,
-    send,
-    services,
     show_usage,
 )
 from bot.handlers.jobs import schedule_contest_jobs
@@ -39,10 +37,35 @@ from bot.services.picture import ranking_png
 from bot.services.results import FinishRecorded, FinishToConfirm
 from bot.services.state import moment_seconds
 from bot.storage.store import Event
-from bot.support.i18n import tr
-from bot.texts.common import heat_name, round_name
-from bot.texts.result_lines import history_lines, ranking_lines
-from bot.texts.results import event_name, outcome_text, penalty_name, result_detail
+from bot.texts.result_lines import (
+    history_text,
+    no_entries,
+    ranking_lines,
+    ranking_title,
+    rankings_text,
+    round_of_heats_text,
+    round_ranking_lines,
+    separate_lines,
+    unknown_category,
+)
+from bot.texts.results import (
+    confirm_question,
+    finish_answer,
+    finish_notice,
+    finish_replaced_notice,
+    keep_button,
+    nothing_changed,
+    outcome_answer,
+    outcome_notice,
+    penalty_answer,
+    penalty_notice,
+    pieces_answer,
+    record_button,
+    split_answer,
+    split_notice,
+    undo_answer,
+    undo_notice,
+)
 
 MAX_PENALTIES = 99  # penalties recorded by one /penalizacion
 
@@ -61,7 +84,7 @@ async def fin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         out = await results.finish(
             who.svc.day, who.user_id, role(who), number, typed, who.at, update.update_id,
             other=other)
-        await _finish_answer(update, context, who, number, out)
+        await _finish_answer(update, context, who, out)
 
 
 FINISH_BUTTON = "fin:"
@@ -70,67 +93,35 @@ FINISH_BUTTON = "fin:"
 def _confirm_buttons(lang: str, asked: FinishToConfirm) -> InlineKeyboardMarkup:
     """One button per time the volunteer may have meant, and one that changes nothing."""
     # each button names the finish it was asked on: pressed after that changed, it is refused
-    rows = [[InlineKeyboardButton(tr(lang, "Record {time}", time=format_duration(t)),
+    rows = [[InlineKeyboardButton(record_button(lang, t),
                                   callback_data=f"{FINISH_BUTTON}{asked.entry}:{t}:{asked.basis}")]
             for t in (asked.time, asked.other) if t is not None]
-    keep = tr(lang, "Keep {time}", time=format_duration(asked.old)) if asked.old is not None \
-        else tr(lang, "Record nothing")
     rows.append([InlineKeyboardButton(
-        keep, callback_data=f"{FINISH_BUTTON}{asked.entry}:-:{asked.basis}")])
+        keep_button(lang, asked), callback_data=f"{FINISH_BUTTON}{asked.entry}:-:{asked.basis}")])
     return InlineKeyboardMarkup(rows)
 
 
-def _confirm_text(lang: str, asked: FinishToConfirm) -> str:
-    t = format_duration(asked.time)
-    lines = []
-    if asked.old is not None:
-        lines.append(tr(lang, "Entry {entry} already finished at {old}: {time} would move it by "
-                        "{moved}.", entry=asked.entry, old=format_duration(asked.old), time=t,
-                        moved=format_duration(abs(asked.time - asked.old))))
-    if asked.other is not None:
-        lines.append(tr(lang, "Entry {entry}: {time} or {other}?", entry=asked.entry, time=t,
-                        other=format_duration(asked.other)))
-    lines.append(tr(lang, "Nothing is recorded until you choose:"))
-    return "\n".join(lines)
-
-
 async def _finish_answer(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller,
-                         number: int, out: FinishRecorded | FinishToConfirm | Refusal) -> None:
+                         out: FinishRecorded | FinishToConfirm | Refusal) -> None:
     """The answer to a /fin (or to its confirming button), inside its recording transaction."""
     if isinstance(out, Refusal):
         await refuse(update, who, out)
         return
-    if isinstance(out, FinishToConfirm):
-        await reply(update, _confirm_text(who.lang, out),
-                    reply_markup=_confirm_buttons(who.lang, out))
+    if isinstance(out, FinishToConfirm):  # a question: nothing recorded yet
+        await answer_now(who.svc, update, confirm_question(who.lang, out),
+                         reply_markup=_confirm_buttons(who.lang, out))
         return
-    t = format_duration(out.time)
-    old = format_duration(out.old) if out.old is not None else "-"
+    first = None
     if out.corrected and out.old_actor not in (None, who.user_id):
         # another volunteer's time replaced (two at the same table, or a correction):
         # both see what is recorded, and the first one is told by whom
         assert out.old_actor is not None
         first = await person_name(who.svc, out.old_actor)
-        text = tr(who.lang, "Entry {entry}: finish corrected from {old} (recorded by "
-                  "{name}) to {time}.", entry=number, old=old, name=first, time=t)
         by = await person_name(who.svc, who.user_id)
         lang = await language_of(who.svc, out.old_actor)
-        await send(context, out.old_actor, tr(
-            lang, "Entry {entry}: the finish time you recorded ({old}) was replaced by "
-            "{name}'s {time}. If {name} is wrong, send /fin {entry} with the right time.",
-            entry=number,
-            old=old, name=by, time=t))
-    elif out.corrected:
-        text = tr(who.lang, "Entry {entry}: finish corrected from {old} to {time}.",
-                  entry=number, old=old, time=t)
-    elif out.from_ready:
-        text = tr(who.lang, "Entry {entry} finished at {time} (the moment they said "
-                  "/listo).", entry=number, time=t)
-    else:
-        text = tr(who.lang, "Entry {entry} finished at {time}.", entry=number, time=t)
-    await reply(update, text)
-    await notify_entry(context, number, lambda lang: tr(
-        lang, "Your finish is recorded: {time}. Well done!", time=t))
+        await send(context, out.old_actor, finish_replaced_notice(lang, out, by))
+    await answer(who.svc, update, finish_answer(who.lang, out, first))
+    await notify_entry(context, out.entry, partial(finish_notice, out=out))
 
 
 async def fin_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -149,7 +140,7 @@ async def fin_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     if who is None:
         return
     if chosen is None:
-        await reply(update, tr(who.lang, "Nothing changed for entry {entry}.", entry=number))
+        await answer_now(who.svc, update, nothing_changed(who.lang, number))
         return
     at = button_moment(update, context)
     message = query.message
@@ -160,7 +151,7 @@ async def fin_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
         out = await results.finish(who.svc.day, who.user_id, role(who), number, chosen, at,
                                    update.update_id, confirmed=True, basis=basis,
                                    asked_at=asked_at)
-        await _finish_answer(update, context, who, number, out)
+        await _finish_answer(update, context, who, out)
 
 
 async def piezas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -183,12 +174,7 @@ async def piezas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if isinstance(out, Refusal):
             await refuse(update, who, out)
             return
-        if out.corrected:
-            text = tr(who.lang, "Entry {entry}: pieces corrected from {old} to {count}.",
-                      entry=number, old=out.old, count=count)
-        else:
-            text = tr(who.lang, "Entry {entry}: {count} pieces.", entry=number, count=count)
-        await reply(update, text)
+        await answer(who.svc, update, pieces_answer(who.lang, out))
 
 
 OUTCOME_WORDS = {"dns": "dns", "np": "dns", "abs": "dns", "dsq": "dsq", "dq": "dsq",
@@ -217,12 +203,8 @@ async def estado(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if isinstance(out, Refusal):
             await refuse(update, who, out)
             return
-        await reply(update, tr(who.lang, "Entry {entry}: {outcome}. It is not placed and does "
-                               "not advance (/deshacer to take it back).", entry=number,
-                               outcome=outcome_text(who.lang, outcome, out.reason)))
-        await notify_entry(context, number, lambda lang: tr(
-            lang, "Your entry is recorded as {outcome}. Ask the organisers if this is wrong.",
-            outcome=outcome_text(lang, outcome, out.reason)))
+        await answer(who.svc, update, outcome_answer(who.lang, out))
+        await notify_entry(context, number, partial(outcome_notice, out=out))
 
 
 async def penalizacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -246,15 +228,8 @@ async def penalizacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
             await refuse(update, who, out)
             return
         contest = who.svc.contest
-        await reply(update, tr(
-            who.lang, "Entry {entry}: penalty recorded, {what} ×{count} (+{time}). Its "
-            "penalties now total {total}.", entry=number,
-            what=penalty_name(who.lang, contest, out.kind), count=count,
-            time=format_duration(out.seconds), total=format_duration(out.total)))
-        await notify_entry(context, number, lambda lang: tr(
-            lang, "A penalty was recorded for your entry: {what} ×{count} (+{time}).",
-            what=penalty_name(lang, contest, out.kind), count=count,
-            time=format_duration(out.seconds)))
+        await answer(who.svc, update, penalty_answer(who.lang, contest, out))
+        await notify_entry(context, number, partial(penalty_notice, contest=contest, out=out))
 
 
 async def deshacer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -267,15 +242,11 @@ async def deshacer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await refuse(update, who, out)
             return
         ev = out.event
-        target = f"#{ev.entry}" if ev.entry is not None else (ev.category or "")
-        what = f"{event_name(who.lang, ev.kind)} {target}".strip()
-        await reply(update, tr(who.lang, "Taken back: {what}.", what=what))
+        await answer(who.svc, update, undo_answer(who.lang, out))
         if ev.kind == EventKind.PENALTY and ev.entry is not None and ev.ref is not None:
             # the entry's people were told of it: they are told it is gone
-            contest, count = who.svc.contest, ev.value
-            await notify_entry(context, ev.entry, lambda lang: tr(
-                lang, "A penalty recorded for your entry was taken back: {what} ×{count}.",
-                what=penalty_name(lang, contest, ev.ref or ""), count=count))
+            await notify_entry(context, ev.entry, partial(
+                undo_notice, contest=who.svc.contest, out=out))
     if ev.kind in CLOCK_KINDS:
         await schedule_contest_jobs(context.application)
 
@@ -296,14 +267,10 @@ async def historial(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     alive = await who.svc.store.effective_ids()
     people = await _people(who, events)
     times = await _event_times(who, number, events)
-    lines = history_lines(who.lang, who.svc.contest, number, events, alive, people, times)
-    if len(lines) == 1:
-        lines.append(tr(who.lang, "Nothing recorded yet."))
     state = await who.svc.day.state(number)
-    detail = result_detail(who.lang, state.competitor()) if state is not None else ""
-    if state is not None and detail:
-        lines.append(_result_line(who.lang, state.competitor(), detail))
-    await reply(update, "\n".join(lines))
+    await answer_now(who.svc, update, history_text(
+        who.lang, who.svc.contest, number, events, alive, people, times,
+        state.competitor() if state is not None else None))
 
 
 async def _people(who: Caller, events: Sequence[Event]) -> dict[int, str]:
@@ -332,14 +299,6 @@ async def _event_times(who: Caller, number: int, events: Sequence[Event]
             else clocks[e.category].elapsed(e.at) for e in events}
 
 
-def _result_line(lang: str, competitor: Competitor, detail: str) -> str:
-    result = ranking_time(competitor)
-    return tr(lang, "Result: {time} ({detail})", detail=detail,
-              time=format_duration(result) if result is not None else
-              tr(lang, "{pieces} pieces", pieces=competitor.pieces)
-              if competitor.pieces is not None else tr(lang, "no result yet"))
-
-
 async def parcial(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/parcial N [h:mm:ss]``: entry N finished its next puzzle (a split time); the last
     puzzle's finish is /fin."""
@@ -364,18 +323,8 @@ async def parcial(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if isinstance(out, Refusal):
             await refuse(update, who, out)
             return
-        t = format_duration(out.time)
-        if out.puzzle == out.position:
-            text = tr(who.lang, "Entry {entry}: puzzle {puzzle} of {puzzles} done at {time}.",
-                      entry=number, puzzle=out.puzzle, puzzles=out.puzzles, time=t)
-        else:  # puzzles in any order: which one, and how many so far
-            text = tr(who.lang, "Entry {entry}: puzzle {puzzle} done at {time} ({position} of "
-                      "{puzzles}).", entry=number, puzzle=out.puzzle, time=t,
-                      position=out.position, puzzles=out.puzzles)
-        await reply(update, text)
-        await notify_entry(context, number, lambda lang: tr(
-            lang, "Puzzle {puzzle} of {puzzles} done at {time}: on to the next one!",
-            puzzle=out.position, puzzles=out.puzzles, time=t))
+        await answer(who.svc, update, split_answer(who.lang, out))
+        await notify_entry(context, number, partial(split_notice, out=out))
 
 
 def _lines_of(context: ContextTypes.DEFAULT_TYPE, lang: str, cat: Category,
@@ -400,7 +349,7 @@ async def clasificacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     if picture:
         args = args[:-1]
     if args and args[0].lower() in who.svc.day.rounds and len(args) == 1 and not picture:
-        await reply(update, "\n".join(await _round_of_heats(who, args[0].lower())))
+        await answer_now(who.svc, update, await _round_of_heats(who, args[0].lower()))
         return
     cats = await _categories(update, who, args)
     if cats is None:
@@ -413,8 +362,8 @@ async def clasificacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         if cat.rounds:
             if lines:
                 lines.append("")
-            lines.extend(await round_ranking_lines(who, cat))
-            lines.extend(await separate_lines(who, cat))
+            lines.extend(await _round_ranking_lines(who, cat))
+            lines.extend(await _separate_lines(who, cat))
             continue
         rows = await who.svc.day.ranking(cat, who.at)
         if not rows and not args:
@@ -422,18 +371,15 @@ async def clasificacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         if lines:
             lines.append("")
         lines.extend(_lines_of(context, who.lang, cat, rows))
-        lines.extend(await separate_lines(who, cat))
-    await reply(update, "\n".join(lines) or tr(who.lang, "No entries."))
+        lines.extend(await _separate_lines(who, cat))
+    await answer_now(who.svc, update, rankings_text(who.lang, lines))
 
 
-async def _round_of_heats(who: Caller, name: str) -> list[str]:
+async def _round_of_heats(who: Caller, name: str) -> str:
     """The ranking over all the heats of a round of several ("pairs-heats")."""
-    contest = who.svc.contest
     category, index = who.svc.day.rounds[name]
-    title = f"{category.name} — {round_name(who.lang, contest, category, index)}"
     _, rows = await round_ops.round_ranking(who.svc.day, category, index)
-    return ranking_lines(who.lang, contest, Heat(category, index, 1).play, rows,
-                         tr(who.lang, "{category} - ranking", category=title))
+    return round_of_heats_text(who.lang, who.svc.contest, category, index, rows)
 
 
 async def _categories(update: Update, who: Caller, args: list[str]) -> list[Category] | None:
@@ -443,10 +389,9 @@ async def _categories(update: Update, who: Caller, args: list[str]) -> list[Cate
         return list(contest.categories)
     cat = await round_ops.unit(who.svc.day, args[0].lower()) or contest.category(args[0].lower())
     if cat is None or len(args) > 1:
-        await reply(update, tr(who.lang, "Unknown category. Categories: {ids}",
-                               ids=", ".join([c.id for c in contest.categories]
-                                             + list(who.svc.day.rounds)
-                                             + list(who.svc.day.heats))))
+        await answer_now(who.svc, update, unknown_category(
+            who.lang, [c.id for c in contest.categories] + list(who.svc.day.rounds)
+            + list(who.svc.day.heats)))
         return None
     return [cat]
 
@@ -459,10 +404,10 @@ async def _pictures(update: Update, who: Caller, cats: list[Category], named: bo
         rows = await who.svc.day.ranking(cat, who.at)
         if not rows and not named:
             continue
-        title = tr(who.lang, "{category} - ranking", category=cat.name)
+        title = ranking_title(who.lang, cat.name)
         pictures.append((title, ranking_png(who.lang, contest, cat, rows, title)))
     if not pictures:
-        await reply(update, tr(who.lang, "No entries."))
+        await answer_now(who.svc, update, no_entries(who.lang))
         return
     msg = update.effective_message
     assert msg is not None
@@ -471,35 +416,25 @@ async def _pictures(update: Update, who: Caller, cats: list[Category], named: bo
                               do_quote=True)
 
 
-async def separate_lines(who: Caller, category: Category) -> list[str]:
+async def _separate_lines(who: Caller, category: Category) -> list[str]:
     """The category's rankings of their own (under 18s...), each after a blank line."""
-    lines: list[str] = []
-    for sr, rows in await round_ops.separate_rankings(who.svc.day, category):
-        name = sr.name.get(who.lang) or sr.name.get(who.svc.contest.language) or sr.id
-        title = tr(who.lang, "{category} - ranking", category=f"{category.name} — {name}")
-        lines += [""] + ranking_lines(who.lang, who.svc.contest, category, rows, title)
-    return lines
+    separate = await round_ops.separate_rankings(who.svc.day, category)
+    return separate_lines(who.lang, who.svc.contest, category, separate)
 
 
-async def round_ranking_lines(who: Caller, category: Category) -> list[str]:
+async def _round_ranking_lines(who: Caller, category: Category) -> list[str]:
     """A category played in rounds: the heats of the round being played (while it is not
     confirmed), then the classification over the rounds so far."""
     day = who.svc.day
-    contest = who.svc.contest
-    lines: list[str] = []
     lineup = await day.lineups(category)
     index = len(lineup) - 1
+    heats: list[tuple[Heat, list[Row]]] = []
     if await day.confirmed_rounds(category) <= index:
         for h in range(1, len(lineup[index]) + 1):
             heat = Heat(category, index, h)
-            title = f"{category.name} — {heat_name(who.lang, contest, heat)}"
-            lines.extend(ranking_lines(who.lang, contest, heat.play, await day.ranking(heat.play),
-                                       tr(who.lang, "{category} - ranking", category=title)))
-            lines.append("")
-    lines.extend(ranking_lines(who.lang, contest, category, await day.classification(category),
-                               tr(who.lang, "{category} - classification",
-                                  category=category.name)))
-    return lines
+            heats.append((heat, await day.ranking(heat.play)))
+    return round_ranking_lines(who.lang, who.svc.contest, category, heats,
+                               await day.classification(category))
 
 
 PICTURE_WORDS = {"foto", "imagen", "image", "photo", "picture", "img"}

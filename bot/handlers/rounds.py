@@ -25,16 +25,18 @@ from bot.handlers.jobs import schedule_contest_jobs
 from bot.services.outcomes import Refusal
 from bot.services.rounds import confirm_round, table_of
 from bot.services.tables import round_sheets, tables_pdf
-from bot.support.i18n import tr
 from bot.texts.common import refusal
-from bot.texts.result_lines import ranking_lines
+from bot.texts.result_lines import final_classification_text
 from bot.texts.rounds import (
+    confirmed_text,
+    entries_heats_text,
     final_place_text,
-    lineup_lines,
+    lineup_text,
+    no_rounds,
     out_text,
     plays_text,
     qualified_text,
-    round_name,
+    which_category,
 )
 
 
@@ -43,16 +45,13 @@ async def _round_category(update: Update, who: Caller, args: list[str]) -> Categ
     contest = who.svc.contest
     with_rounds = [c for c in contest.categories if c.rounds]
     if not with_rounds:
-        await answer_now(who.svc, update, tr(
-            who.lang, "This contest has no rounds: each category is played once, and "
-            "/clasificacion gives its ranking."))
+        await answer_now(who.svc, update, no_rounds(who.lang))
         return None
     if not args and len(with_rounds) == 1:
         return with_rounds[0]
     category = contest.category(args[0].lower()) if len(args) == 1 else None
     if category is None or not category.rounds:
-        await answer_now(who.svc, update, tr(who.lang, "Which category? Categories with rounds: "
-                                             "{ids}", ids=", ".join(c.id for c in with_rounds)))
+        await answer_now(who.svc, update, which_category(who.lang, with_rounds))
         return None
     return category
 
@@ -76,15 +75,9 @@ async def confirmar_ronda(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
             await answer_now(svc, update, refusal(who.lang, out, contest))
             return
         index = out.round_index
-        name = round_name(who.lang, contest, category, index)
-        entries = {e.number: e for e in await svc.store.entries(category.id)}
-        who_is = {n: e.names for n, e in entries.items()}
         if out.heats:
-            lines = [tr(who.lang, "{category}: {round} confirmed. {count} go through to "
-                        "{next}:", category=category.name, round=name,
-                        count=len(out.qualifiers),
-                        next=round_name(who.lang, contest, category, index + 1))]
-            lines += lineup_lines(who.lang, contest, category, index + 1, out.heats, who_is)
+            who_is = {e.number: e.names for e in await svc.store.entries(category.id)}
+            text = confirmed_text(who.lang, contest, out, who_is)
             for h, numbers in enumerate(out.heats, 1):
                 heat = Heat(category, index + 1, h)
                 for i, n in enumerate(numbers):
@@ -98,14 +91,12 @@ async def confirmar_ronda(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
                                                        row=rows.get(n)))
         else:
             rows_list = await svc.day.classification(category)
-            lines = ranking_lines(who.lang, contest, category, rows_list,
-                                  tr(who.lang, "{category}: {round} confirmed. Final "
-                                     "classification:", category=category.name, round=name))
+            text = final_classification_text(who.lang, contest, category, index, rows_list)
             for row in rows_list:
                 if row.position is not None:
                     await notify_entry(context, row.number, partial(
                         final_place_text, category=category, number=row.number, row=row))
-        await answer(svc, update, "\n".join(lines))
+        await answer(svc, update, text)
     await schedule_contest_jobs(context.application)
 
 
@@ -141,9 +132,7 @@ async def series(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                                       heat.round_index, None, played=True))
             else:
                 lines.append(plays_text(who.lang, contest, entry.number, heat, table))
-        await answer_now(svc, update, "\n".join(lines) or tr(
-            who.lang, "Your entry is not in a heat: heats are for categories played in "
-            "rounds."))
+        await answer_now(svc, update, entries_heats_text(who.lang, lines))
         return
     category = await _round_category(update, who, args)
     if category is None:
@@ -151,10 +140,8 @@ async def series(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lineup = await svc.day.lineups(category)
     index = len(lineup) - 1
     who_is = {e.number: e.names for e in await svc.store.entries(category.id)}
-    lines = [tr(who.lang, "{category}: {round}", category=category.name,
-                round=round_name(who.lang, contest, category, index))]
-    lines += lineup_lines(who.lang, contest, category, index, lineup[index], who_is)
-    await answer_now(svc, update, "\n".join(lines))
+    await answer_now(svc, update, lineup_text(who.lang, contest, category, index,
+                                              lineup[index], who_is))
 
 
 async def mesas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -1,5 +1,5 @@
 """The long texts of results, on the shared formatting of bot/texts/common.py: a ranking's
-lines (/clasificacion) and an entry's history (/historial)."""
+lines (/clasificacion, a round's final classification) and an entry's history (/historial)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from collections.abc import Sequence
 from zoneinfo import ZoneInfo
 
 from bot.domain.clock import format_duration
-from bot.domain.contest import Category, Contest
+from bot.domain.contest import Category, Contest, SeparateRanking
 from bot.domain.events import EventKind
 from bot.domain.ranking import Competitor, Row, ranking_time
-from bot.domain.rounds import heats_by_id
+from bot.domain.rounds import Heat, heats_by_id
 from bot.storage.store import Event
 from bot.support.i18n import tr
 from bot.texts.common import (
@@ -23,7 +23,13 @@ from bot.texts.common import (
     round_name,
     short,
 )
-from bot.texts.results import event_name, outcome_text, penalties_text, penalty_name
+from bot.texts.results import (
+    event_name,
+    outcome_text,
+    penalties_text,
+    penalty_name,
+    result_detail,
+)
 
 
 def ranking_lines(
@@ -134,3 +140,89 @@ def _event_what(lang: str, contest: Contest, e: Event, times: dict[int, int | No
     elif times.get(e.id) is not None:
         what += f" {format_duration(times[e.id] or 0)}"
     return what
+
+
+def history_text(lang: str, contest: Contest, number: int, events: Sequence[Event],
+                 alive: set[int], people: dict[int, str], times: dict[int, int | None],
+                 competitor: Competitor | None) -> str:
+    """/historial: every event of the entry (``history_lines``), then how its result is made
+    up (``competitor``: its state, None if it has none)."""
+    lines = history_lines(lang, contest, number, events, alive, people, times)
+    if len(lines) == 1:
+        lines.append(tr(lang, "Nothing recorded yet."))
+    detail = result_detail(lang, competitor) if competitor is not None else ""
+    if competitor is not None and detail:
+        lines.append(_result_line(lang, competitor, detail))
+    return "\n".join(lines)
+
+
+def _result_line(lang: str, competitor: Competitor, detail: str) -> str:
+    result = ranking_time(competitor)
+    return tr(lang, "Result: {time} ({detail})", detail=detail,
+              time=format_duration(result) if result is not None else
+              tr(lang, "{pieces} pieces", pieces=competitor.pieces)
+              if competitor.pieces is not None else tr(lang, "no result yet"))
+
+
+# -- /clasificacion --------------------------------------------------------------------------
+
+
+def ranking_title(lang: str, name: str) -> str:
+    """"Open - ranking" (a picture's caption too)."""
+    return tr(lang, "{category} - ranking", category=name)
+
+
+def rankings_text(lang: str, lines: Sequence[str]) -> str:
+    """The rankings asked for, or "No entries." when there is none to show."""
+    return "\n".join(lines) or no_entries(lang)
+
+
+def no_entries(lang: str) -> str:
+    return tr(lang, "No entries.")
+
+
+def unknown_category(lang: str, ids: Sequence[str]) -> str:
+    return tr(lang, "Unknown category. Categories: {ids}", ids=", ".join(ids))
+
+
+def round_of_heats_text(lang: str, contest: Contest, category: Category, index: int,
+                        rows: Sequence[Row]) -> str:
+    """The ranking over all the heats of a round of several ("pairs-heats")."""
+    title = f"{category.name} — {round_name(lang, contest, category, index)}"
+    return "\n".join(ranking_lines(lang, contest, Heat(category, index, 1).play, rows,
+                                    ranking_title(lang, title)))
+
+
+def separate_lines(lang: str, contest: Contest, category: Category,
+                   separate: Sequence[tuple[SeparateRanking, Sequence[Row]]]) -> list[str]:
+    """The category's rankings of their own (under 18s...), each after a blank line."""
+    lines: list[str] = []
+    for sr, rows in separate:
+        name = sr.name.get(lang) or sr.name.get(contest.language) or sr.id
+        title = ranking_title(lang, f"{category.name} — {name}")
+        lines += [""] + ranking_lines(lang, contest, category, rows, title)
+    return lines
+
+
+def round_ranking_lines(lang: str, contest: Contest, category: Category,
+                        heats: Sequence[tuple[Heat, Sequence[Row]]],
+                        classification: Sequence[Row]) -> list[str]:
+    """A category played in rounds: ``heats``, those of the round being played (while it is
+    not confirmed) with their rankings, then the classification over the rounds so far."""
+    lines: list[str] = []
+    for heat, rows in heats:
+        title = f"{category.name} — {heat_name(lang, contest, heat)}"
+        lines.extend(ranking_lines(lang, contest, heat.play, rows, ranking_title(lang, title)))
+        lines.append("")
+    lines.extend(ranking_lines(lang, contest, category, classification,
+                               tr(lang, "{category} - classification", category=category.name)))
+    return lines
+
+
+def final_classification_text(lang: str, contest: Contest, category: Category, index: int,
+                              rows: Sequence[Row]) -> str:
+    """/confirmar_ronda after the last round: the final classification."""
+    return "\n".join(ranking_lines(lang, contest, category, rows,
+                                    tr(lang, "{category}: {round} confirmed. Final "
+                                       "classification:", category=category.name,
+                                       round=round_name(lang, contest, category, index))))

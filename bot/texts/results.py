@@ -21,13 +21,20 @@ from bot.services.results import (
     BeforeSplit,
     EntryDisqualified,
     FinishBeforeSplits,
+    FinishRecorded,
+    FinishToConfirm,
     NoSplits,
     NothingToUndo,
+    OutcomeRecorded,
+    PenaltyRecorded,
     PiecesRange,
+    PiecesRecorded,
     QuestionOutdated,
     ReasonNeeded,
     ResultsRefusal,
+    SplitRecorded,
     SplitsDone,
+    Undone,
     UnknownPenalty,
     WhichPuzzle,
 )
@@ -182,3 +189,128 @@ def event_name(lang: str, kind: str) -> str:
         _K.ANNOUNCEMENT: tr(lang, "announcement"),
     }
     return names_.get(kind, kind)
+
+
+# -- what a volunteer's /fin, /piezas, /estado, /penalizacion, /deshacer, /parcial answer ------
+
+
+def confirm_question(lang: str, asked: FinishToConfirm) -> str:
+    """A /fin that asks first: what the time would change, then "choose"."""
+    t = format_duration(asked.time)
+    lines = []
+    if asked.old is not None:
+        lines.append(tr(lang, "Entry {entry} already finished at {old}: {time} would move it by "
+                        "{moved}.", entry=asked.entry, old=format_duration(asked.old), time=t,
+                        moved=format_duration(abs(asked.time - asked.old))))
+    if asked.other is not None:
+        lines.append(tr(lang, "Entry {entry}: {time} or {other}?", entry=asked.entry, time=t,
+                        other=format_duration(asked.other)))
+    lines.append(tr(lang, "Nothing is recorded until you choose:"))
+    return "\n".join(lines)
+
+
+def record_button(lang: str, time: int) -> str:
+    return tr(lang, "Record {time}", time=format_duration(time))
+
+
+def keep_button(lang: str, asked: FinishToConfirm) -> str:
+    """The button that changes nothing."""
+    return tr(lang, "Keep {time}", time=format_duration(asked.old)) if asked.old is not None \
+        else tr(lang, "Record nothing")
+
+
+def nothing_changed(lang: str, entry: int) -> str:
+    return tr(lang, "Nothing changed for entry {entry}.", entry=entry)
+
+
+def _old(out: FinishRecorded) -> str:
+    return format_duration(out.old) if out.old is not None else "-"
+
+
+def finish_answer(lang: str, out: FinishRecorded, first: str | None = None) -> str:
+    """To the volunteer; ``first``: who recorded the finish replaced, when someone else did."""
+    t = format_duration(out.time)
+    if out.corrected and first is not None:
+        return tr(lang, "Entry {entry}: finish corrected from {old} (recorded by "
+                  "{name}) to {time}.", entry=out.entry, old=_old(out), name=first, time=t)
+    if out.corrected:
+        return tr(lang, "Entry {entry}: finish corrected from {old} to {time}.",
+                  entry=out.entry, old=_old(out), time=t)
+    if out.from_ready:
+        return tr(lang, "Entry {entry} finished at {time} (the moment they said "
+                  "/listo).", entry=out.entry, time=t)
+    return tr(lang, "Entry {entry} finished at {time}.", entry=out.entry, time=t)
+
+
+def finish_replaced_notice(lang: str, out: FinishRecorded, by: str) -> str:
+    """To the volunteer whose finish time ``by`` replaced."""
+    return tr(lang, "Entry {entry}: the finish time you recorded ({old}) was replaced by "
+              "{name}'s {time}. If {name} is wrong, send /fin {entry} with the right time.",
+              entry=out.entry, old=_old(out), name=by, time=format_duration(out.time))
+
+
+def finish_notice(lang: str, out: FinishRecorded) -> str:
+    """To the entry's phones."""
+    return tr(lang, "Your finish is recorded: {time}. Well done!",
+              time=format_duration(out.time))
+
+
+def pieces_answer(lang: str, out: PiecesRecorded) -> str:
+    if out.corrected:
+        return tr(lang, "Entry {entry}: pieces corrected from {old} to {count}.",
+                  entry=out.entry, old=out.old, count=out.count)
+    return tr(lang, "Entry {entry}: {count} pieces.", entry=out.entry, count=out.count)
+
+
+def outcome_answer(lang: str, out: OutcomeRecorded) -> str:
+    return tr(lang, "Entry {entry}: {outcome}. It is not placed and does "
+              "not advance (/deshacer to take it back).", entry=out.entry,
+              outcome=outcome_text(lang, out.outcome, out.reason))
+
+
+def outcome_notice(lang: str, out: OutcomeRecorded) -> str:
+    return tr(lang, "Your entry is recorded as {outcome}. Ask the organisers if this is wrong.",
+              outcome=outcome_text(lang, out.outcome, out.reason))
+
+
+def penalty_answer(lang: str, contest: Contest, out: PenaltyRecorded) -> str:
+    return tr(lang, "Entry {entry}: penalty recorded, {what} ×{count} (+{time}). Its "
+              "penalties now total {total}.", entry=out.entry,
+              what=penalty_name(lang, contest, out.kind), count=out.count,
+              time=format_duration(out.seconds), total=format_duration(out.total))
+
+
+def penalty_notice(lang: str, contest: Contest, out: PenaltyRecorded) -> str:
+    return tr(lang, "A penalty was recorded for your entry: {what} ×{count} (+{time}).",
+              what=penalty_name(lang, contest, out.kind), count=out.count,
+              time=format_duration(out.seconds))
+
+
+def undo_answer(lang: str, out: Undone) -> str:
+    ev = out.event
+    target = f"#{ev.entry}" if ev.entry is not None else (ev.category or "")
+    what = f"{event_name(lang, ev.kind)} {target}".strip()
+    return tr(lang, "Taken back: {what}.", what=what)
+
+
+def undo_notice(lang: str, contest: Contest, out: Undone) -> str:
+    """To the entry's phones, told of a penalty taken back (they were told of it)."""
+    ev = out.event
+    return tr(lang, "A penalty recorded for your entry was taken back: {what} ×{count}.",
+              what=penalty_name(lang, contest, ev.ref or ""), count=ev.value)
+
+
+def split_answer(lang: str, out: SplitRecorded) -> str:
+    t = format_duration(out.time)
+    if out.puzzle == out.position:
+        return tr(lang, "Entry {entry}: puzzle {puzzle} of {puzzles} done at {time}.",
+                  entry=out.entry, puzzle=out.puzzle, puzzles=out.puzzles, time=t)
+    # puzzles in any order: which one, and how many so far
+    return tr(lang, "Entry {entry}: puzzle {puzzle} done at {time} ({position} of "
+              "{puzzles}).", entry=out.entry, puzzle=out.puzzle, time=t,
+              position=out.position, puzzles=out.puzzles)
+
+
+def split_notice(lang: str, out: SplitRecorded) -> str:
+    return tr(lang, "Puzzle {puzzle} of {puzzles} done at {time}: on to the next one!",
+              puzzle=out.position, puzzles=out.puzzles, time=format_duration(out.time))

@@ -13,6 +13,7 @@ from bot.services.contest_day import RoundClosed
 from bot.services.rounds import (
     HeatNotStarted,
     NoQualifiers,
+    RoundConfirmed,
     RoundNotOver,
     RoundsOver,
     RoundsRefusal,
@@ -117,3 +118,46 @@ def rounds_refusal(lang: str, refused: RoundsRefusal, contest: Contest) -> str:
                       category=category)
         case _:
             assert_never(refused)
+
+
+# -- /confirmar_ronda, /series, /mesas -------------------------------------------------------
+
+
+def no_rounds(lang: str) -> str:
+    return tr(lang, "This contest has no rounds: each category is played once, and "
+              "/clasificacion gives its ranking.")
+
+
+def which_category(lang: str, with_rounds: Sequence[Category]) -> str:
+    return tr(lang, "Which category? Categories with rounds: "
+              "{ids}", ids=", ".join(c.id for c in with_rounds))
+
+
+def confirmed_text(lang: str, contest: Contest, out: RoundConfirmed,
+                   who: Mapping[int, Sequence[str]]) -> str:
+    """To the organiser, a round confirmed with a next one: who goes through, in its heats."""
+    category, index = out.category, out.round_index
+    lines = [tr(lang, "{category}: {round} confirmed. {count} go through to "
+                "{next}:", category=category.name,
+                round=round_name(lang, contest, category, index),
+                count=len(out.qualifiers),
+                next=round_name(lang, contest, category, index + 1))]
+    lines += lineup_lines(lang, contest, category, index + 1, out.heats, who)
+    return "\n".join(lines)
+
+
+def lineup_text(lang: str, contest: Contest, category: Category, index: int,
+                heats: Sequence[Sequence[int]], who: Mapping[int, Sequence[str]]) -> str:
+    """/series: the round being played, its heats and their tables."""
+    lines = [tr(lang, "{category}: {round}", category=category.name,
+                round=round_name(lang, contest, category, index))]
+    lines += lineup_lines(lang, contest, category, index, heats, who)
+    return "\n".join(lines)
+
+
+def entries_heats_text(lang: str, lines: Sequence[str]) -> str:
+    """/series for a participant: each followed entry's heat and table (``plays_text``,
+    ``out_text``)."""
+    return "\n".join(lines) or tr(
+        lang, "Your entry is not in a heat: heats are for categories played in "
+        "rounds.")
