@@ -7,6 +7,7 @@ from __future__ import annotations
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
 
+from bot.delivery.answers import answer, answer_now, recording
 from bot.handlers.commands import menu, view_for
 from bot.handlers.common import (
     Caller,
@@ -14,35 +15,24 @@ from bot.handlers.common import (
     caller,
     parse_int,
     recorder,
-    recording,
     refuse_role,
     remember,
-    reply,
 )
 from bot.handlers.menus import refresh_menu
 from bot.services import access as service
 from bot.services.outcomes import Refusal
 from bot.storage.store import Entry
-from bot.support.i18n import LANGUAGES, tr
-from bot.texts.common import names, refusal
+from bot.support.i18n import LANGUAGES
+from bot.texts import access as texts
+from bot.texts.common import refusal
 
 
 def help_text(who: Caller) -> str:
-    lang = who.lang
-    lines = [tr(lang, "Puzzle contest: {name}", name=who.svc.contest.name)]
-    if who.roles.entries:
-        lines.append(tr(lang, "Your entries: {entries}",
-                        entries=", ".join(f"#{e.number} {names(e.names)}"
-                                          for e in who.roles.entries)))
     # what their menu shows, and the registration's commands while registration is open
     view = view_for(who.svc.contest, who.at, who.roles.name,
                     [e.category for e in who.roles.entries])
-    for name, description in menu(who.roles.name, lang, view):
-        lines.append(f"/{name} - {description}")
-    if len(who.roles.entries) > 1:
-        lines.append(tr(lang, "You follow several entries: put the entry number first, e.g. "
-                        "/billetes {n}.", n=who.roles.entries[0].number))
-    return "\n".join(lines)
+    return texts.help_text(who.lang, who.svc.contest, who.roles.entries,
+                           menu(who.roles.name, who.lang, view))
 
 
 async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -51,42 +41,46 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     code = context.args[0] if context.args else ""
     if not code:
-        text = tr(who.lang, "Hello! I run the puzzle contest on the day.")
-        if not who.roles.entries and not who.roles.staff:
-            text += "\n" + tr(who.lang, "To follow your entry, open the link the organisers gave "
-                              "you (or scan the QR code on your table).")
-        await reply(update, text + "\n\n" + help_text(who))
+        known = bool(who.roles.entries or who.roles.staff)
+        await answer_now(who.svc, update, texts.hello(who.lang, known, help_text(who)))
         await refresh_menu(context, who.user_id)
         return
     if await already_handled(update, who):
         return
-    day = who.svc.day
     if code.startswith("o"):
         await _join_organiser(update, context, who, code)
         return
     if code.startswith("v"):
-        async with recording(who.svc):
-            joined = await service.join_volunteer(day, who.user_id, code, who.at,
-                                                  update.update_id)
-            if isinstance(joined, Refusal):
-                await reply(update, refusal(who.lang, joined, who.svc.contest))
-                return
-            await remember(update, context)
-            if joined.already:
-                await reply(update, tr(who.lang, "You are already a volunteer."))
-            else:
-                await reply(update, tr(who.lang, "Welcome, volunteer! You can now record "
-                                       "stages, escapes, finishes and pieces.") + "\n\n"
-                            + help_text(await caller(update, context) or who))
-        await refresh_menu(context, who.user_id)
+        await _join_volunteer(update, context, who, code)
         return
     async with recording(who.svc):
-        out = await service.link(day, who.user_id, code, who.at, update.update_id)
+        out = await service.link(who.svc.day, who.user_id, code, who.at, update.update_id)
         if isinstance(out, Refusal):
-            await reply(update, refusal(who.lang, out, who.svc.contest))
+            await answer_now(who.svc, update, refusal(who.lang, out, who.svc.contest))
             return
         await remember(update, context)
-        await reply(update, _linked_text(who, out.entry, out.already))
+        said = texts.linked(who.lang, who.svc.contest, out.entry, out.already)
+        if out.already:  # nothing recorded
+            await answer_now(who.svc, update, said)
+        else:
+            await answer(who.svc, update, said)
+    await refresh_menu(context, who.user_id)
+
+
+async def _join_volunteer(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller,
+                          code: str) -> None:
+    async with recording(who.svc):
+        joined = await service.join_volunteer(who.svc.day, who.user_id, code, who.at,
+                                              update.update_id)
+        if isinstance(joined, Refusal):
+            await answer_now(who.svc, update, refusal(who.lang, joined, who.svc.contest))
+            return
+        await remember(update, context)
+        if joined.already:
+            await answer_now(who.svc, update, texts.already_volunteer(who.lang))
+        else:
+            await answer(who.svc, update, texts.welcome_volunteer(
+                who.lang, help_text(await caller(update, context) or who)))
     await refresh_menu(context, who.user_id)
 
 
@@ -96,42 +90,22 @@ async def _join_organiser(update: Update, context: ContextTypes.DEFAULT_TYPE, wh
         joined = await service.join_organiser(who.svc.day, who.user_id, code, who.at,
                                               update.update_id)
         if isinstance(joined, Refusal):
-            await reply(update, refusal(who.lang, joined, who.svc.contest))
+            await answer_now(who.svc, update, refusal(who.lang, joined, who.svc.contest))
             return
         await remember(update, context)
         if joined.already:
-            await reply(update, tr(who.lang, "You are already an organiser."))
+            await answer_now(who.svc, update, texts.already_organiser(who.lang))
         else:
-            await reply(update, tr(who.lang, "Welcome, organiser! You can now start the clocks, "
-                                   "see the rankings and invite volunteers (/voluntario).")
-                        + "\n\n" + help_text(await caller(update, context) or who))
+            await answer(who.svc, update, texts.welcome_organiser(
+                who.lang, help_text(await caller(update, context) or who)))
     await refresh_menu(context, who.user_id)
-
-
-def _linked_text(who: Caller, entry: Entry, already: bool) -> str:
-    category = who.svc.contest.category(entry.category)
-    text = tr(who.lang, "You follow entry #{entry} ({names}), category {category}.",
-              entry=entry.number, names=names(entry.names),
-              category=category.name if category else entry.category)
-    if already:
-        text = tr(who.lang, "You already follow entry #{entry}.", entry=entry.number)
-    if category is not None and category.escape:
-        text += "\n" + tr(who.lang, "During the escape: /pista for a hint, /solucion for a "
-                          "solution, /billetes for your tickets. When you finish the puzzle: "
-                          "/listo.")
-    elif category is not None:
-        text += "\n" + tr(who.lang, "When you finish the puzzle, send /listo.")
-    return text
 
 
 async def ayuda(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     who = await caller(update, context)
     if who is None:
         return
-    await reply(update, help_text(who))
-
-
-LANGUAGE_NAMES = {"es": "Español", "fr": "Français", "en": "English"}
+    await answer_now(who.svc, update, help_text(who))
 
 
 async def idioma(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -141,21 +115,21 @@ async def idioma(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if context.args:
         choice = context.args[0].lower()[:2]
         if choice not in LANGUAGES:
-            await reply(update, tr(who.lang, "Languages: es, fr, en. Example: /idioma fr"))
+            await answer_now(who.svc, update, texts.languages_usage(who.lang))
             return
         await set_language(update, context, who, choice)
         return
-    buttons = [[InlineKeyboardButton(LANGUAGE_NAMES[code], callback_data=f"lang:{code}")
+    buttons = [[InlineKeyboardButton(texts.LANGUAGE_NAMES[code], callback_data=f"lang:{code}")
                 for code in LANGUAGES]]
-    await reply(update, tr(who.lang, "Choose your language:"),
-                reply_markup=InlineKeyboardMarkup(buttons))
+    await answer_now(who.svc, update, texts.choose_language(who.lang),
+                     reply_markup=InlineKeyboardMarkup(buttons))
 
 
 async def set_language(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller,
                        choice: str) -> None:
     await who.svc.store.set_language(who.user_id, choice)
     await refresh_menu(context, who.user_id)
-    await reply(update, tr(choice, "I will write to you in English."))
+    await answer_now(who.svc, update, texts.language_set(choice))
 
 
 async def language_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -193,26 +167,22 @@ async def pick_entry(
         number = parse_int(explicit)
         chosen = next((e for e in followed if e.number == number), None)
         if chosen is None:
-            await reply(update, tr(who.lang, "You don't follow entry {entry}. Your entries: "
-                                   "{list}.", entry=explicit[:12],
-                                   list=", ".join(f"#{e.number}" for e in followed)))
+            await answer_now(who.svc, update, texts.not_followed(who.lang, explicit, followed))
             return None, args
         if escape_only and not has_escape(chosen):
-            await reply(update, tr(who.lang, "Entry {entry} has no escape stage.",
-                                   entry=chosen.number))
+            await answer_now(who.svc, update,
+                             texts.entry_without_escape(who.lang, chosen.number))
             return None, args
         return chosen, args[1:]
     candidates = [e for e in followed if not escape_only or has_escape(e)]
     if not candidates:
-        await reply(update, tr(who.lang, "Your entry has no escape stage."))
+        await answer_now(who.svc, update, texts.no_escape_entry(who.lang))
         return None, args
     if len(candidates) == 1:
         return candidates[0], args
     msg = update.effective_message
     command = (msg.text or "/").split()[0][1:].split("@")[0] if msg is not None else ""
-    await reply(update, tr(who.lang, "You follow entries {list}: put the number first, e.g. "
-                           "/{command} {n}.", list=", ".join(f"#{e.number}" for e in candidates),
-                           command=command, n=candidates[0].number))
+    await answer_now(who.svc, update, texts.which_entry(who.lang, candidates, command))
     return None, args
 
 
@@ -222,9 +192,8 @@ async def voluntario(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
         return
     async with recording(who.svc):
         code = await service.create_invite(who.svc.day, who.user_id, who.at, update.update_id)
-        link = f"https://t.me/{context.bot.username}?start={code}"
-        await reply(update, tr(who.lang, "Invitation for one volunteer (works once): {link}",
-                               link=link))
+        await answer(who.svc, update,
+                     texts.volunteer_invite(who.lang, context.bot.username, code))
 
 
 async def organizador(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -234,6 +203,5 @@ async def organizador(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     async with recording(who.svc):
         code = await service.create_organiser_invite(who.svc.day, who.user_id, who.at,
                                                      update.update_id)
-        link = f"https://t.me/{context.bot.username}?start={code}"
-        await reply(update, tr(who.lang, "Invitation for one more organiser (works once; whoever "
-                               "opens it can do everything you can): {link}", link=link))
+        await answer(who.svc, update,
+                     texts.organiser_invite(who.lang, context.bot.username, code))

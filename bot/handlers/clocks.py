@@ -3,20 +3,19 @@ everyone following an entry."""
 
 from __future__ import annotations
 
-import math
-
 from telegram import Update
 from telegram.ext import ContextTypes
 
+from bot.delivery.answers import answer, answer_now, recording
+from bot.delivery.posting import send
 from bot.domain.events import EventKind
-from bot.handlers.common import recorder, recording, reply, send, show_usage
+from bot.handlers.common import recorder, show_usage
 from bot.handlers.jobs import schedule_contest_jobs
 from bot.handlers.volunteers import refuse as _refuse
 from bot.services import clocks as service
 from bot.services.outcomes import Refusal
 from bot.storage.store import PRIORITY_BULK
-from bot.support.i18n import tr
-from bot.texts.common import clock_name, refusal
+from bot.texts import clocks as texts
 
 
 async def inicio(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -30,9 +29,8 @@ async def inicio(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         chosen = args[0].lower()
         if (contest.category(chosen) is None and chosen not in who.svc.day.heats) \
                 or len(args) > 1:
-            await reply(update, tr(who.lang, "Unknown category. Categories: {ids}",
-                                   ids=", ".join([c.id for c in contest.categories]
-                                                 + list(who.svc.day.heats))))
+            await answer_now(who.svc, update,
+                             texts.unknown_category(who.lang, contest, who.svc.day.heats))
             return
     async with recording(who.svc):
         out = await service.start_clock(who.svc.day, who.user_id, chosen, who.at,
@@ -40,14 +38,9 @@ async def inicio(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if isinstance(out, Refusal):
             await _refuse(update, who, out)
             return
-        started = ", ".join(clock_name(who.lang, contest, cid) for cid in out.started)
-        text = tr(who.lang, "Clock started for: {categories}.", categories=started)
-        for heat_id in out.later:  # a heat of another day or hour: not started with the rest
-            text += "\n" + refusal(who.lang, service.not_yet(who.svc.day, heat_id, who.at),
-                                   contest)
-        for waits in out.behind:  # the next heat at a venue whose heat is still played
-            text += "\n" + refusal(who.lang, waits, contest)
-        await reply(update, text)
+        # a heat of another day or hour: not started with the rest
+        later = [service.not_yet(who.svc.day, heat_id, who.at) for heat_id in out.later]
+        await answer(who.svc, update, texts.clocks_started(who.lang, contest, out, later))
     await schedule_contest_jobs(context.application)
 
 
@@ -60,7 +53,7 @@ async def pausa(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if isinstance(out, Refusal):
             await _refuse(update, who, out)
             return
-        await reply(update, tr(who.lang, "Break: every clock is paused. /reanudar to go on."))
+        await answer(who.svc, update, texts.paused(who.lang))
     await schedule_contest_jobs(context.application)
 
 
@@ -73,7 +66,7 @@ async def reanudar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if isinstance(out, Refusal):
             await _refuse(update, who, out)
             return
-        await reply(update, tr(who.lang, "The clocks run again."))
+        await answer(who.svc, update, texts.resumed(who.lang))
     await schedule_contest_jobs(context.application)
 
 
@@ -96,8 +89,5 @@ async def anuncio(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                            actor=who.user_id, data={"text": text, "recipients": len(users)},
                            update_id=update.update_id)
         for user_id in users:
-            await send(context, user_id, "📣 " + text, PRIORITY_BULK)
-        # Telegram takes about 30 messages a second from a bot, fewer while people ask
-        await reply(update, tr(who.lang, "Announcement recorded: it goes to {count} people, "
-                               "in about {seconds} s.", count=len(users),
-                               seconds=max(1, math.ceil(len(users) / 25))))
+            await send(context, user_id, texts.announcement(text), PRIORITY_BULK)
+        await answer(who.svc, update, texts.announcement_recorded(who.lang, len(users)))

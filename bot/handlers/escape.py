@@ -8,7 +8,9 @@ from datetime import datetime
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
 
-from bot.domain.clock import format_duration
+from bot.delivery.answers import answer, answer_now, recording
+from bot.delivery.posting import notify_entry, notify_staff, send
+from bot.delivery.services import language_of
 from bot.domain.escape import Kind
 from bot.handlers.access import pick_entry
 from bot.handlers.common import (
@@ -16,15 +18,9 @@ from bot.handlers.common import (
     already_handled,
     button_moment,
     caller,
-    language_of,
-    notify_entry,
-    notify_staff,
     parse_int,
     recorder,
-    recording,
     refuse_role,
-    reply,
-    send,
     show_usage,
 )
 from bot.handlers.jobs import schedule_notice
@@ -34,9 +30,8 @@ from bot.handlers.volunteers import role as _role
 from bot.services import escape as service
 from bot.services.escape import Cooldown, Granted
 from bot.services.outcomes import EscapeNotOver, PastLimit, Refusal
-from bot.support.i18n import ntr, tr
-from bot.texts.common import clock_time, names, refusal
-from bot.texts.escape import tickets_report
+from bot.texts import escape as texts
+from bot.texts.common import refusal
 
 
 async def etapa(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -57,8 +52,7 @@ async def etapa(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if isinstance(out, Refusal):
             await _refuse(update, who, out)
             return
-        await reply(update, tr(who.lang, "Entry {entry} confirmed in stage {stage} at {time}.",
-                               entry=number, stage=stage, time=format_duration(out.time)))
+        await answer(who.svc, update, texts.stage_confirmed(who.lang, out))
 
 
 async def escape(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -76,17 +70,8 @@ async def escape(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if isinstance(out, Refusal):
             await _refuse(update, who, out)
             return
-        t = format_duration(out.time)
-        if out.corrected:
-            text = tr(who.lang, "Entry {entry}: escape time corrected from {old} to {time}.",
-                      entry=number, old=format_duration(out.old or 0), time=t)
-        else:
-            text = tr(who.lang, "Entry {entry} solved the escape at {time}: hand over the "
-                      "puzzle.", entry=number, time=t)
-        await reply(update, text)
-        await notify_entry(context, number, lambda lang: tr(
-            lang, "Escape solved at {time}! Now the puzzle: when you finish it, send /listo.",
-            time=t))
+        await answer(who.svc, update, texts.solved(who.lang, out))
+        await notify_entry(context, number, lambda lang: texts.solved_notice(lang, out))
 
 
 async def pista(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -110,9 +95,7 @@ async def _ask(update: Update, context: ContextTypes.DEFAULT_TYPE, kind: Kind) -
     if args:
         stage = parse_int(args[0])
         if stage is None or not 1 <= stage <= rules.stages or len(args) > 1:
-            await show_usage(update, who, "/{} [{}]".format(
-                "pista" if kind is Kind.HINT else "solucion",
-                tr(who.lang, "stage 1-{stages}", stages=rules.stages)))
+            await show_usage(update, who, texts.stage_usage(who.lang, kind, rules.stages))
             return
         await do_request(update, context, who, entry.number, kind, stage)
         return
@@ -122,15 +105,14 @@ async def _ask(update: Update, context: ContextTypes.DEFAULT_TYPE, kind: Kind) -
     stamp = int(who.at.timestamp())
     buttons = [
         InlineKeyboardButton(
-            tr(who.lang, "Stage {stage}", stage=s),
+            texts.stage_button(who.lang, s),
             callback_data=f"ask:{kind.value[0]}:{entry.number}:{s}:{stamp}",
         )
         for s in range(first, rules.stages + 1)
     ]
     rows = [buttons[i:i + 3] for i in range(0, len(buttons), 3)]
-    question = (tr(who.lang, "Hint for which stage?") if kind is Kind.HINT
-                else tr(who.lang, "Solution for which stage?"))
-    await reply(update, question, reply_markup=InlineKeyboardMarkup(rows))
+    await answer_now(who.svc, update, texts.which_stage(who.lang, kind),
+                     reply_markup=InlineKeyboardMarkup(rows))
 
 
 async def stage_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -176,8 +158,10 @@ async def do_request(
             svc.day, who.user_id, number, kind, stage, at or who.at,
             update.update_id if update.callback_query is None else None,
         )
-        if isinstance(out, Refusal):
-            await reply(update, refusal(who.lang, out, contest))
+        if isinstance(out, Cooldown):  # recorded: the notice owed when they may ask again
+            await answer(svc, update, refusal(who.lang, out, contest))
+        elif isinstance(out, Refusal):
+            await answer_now(svc, update, refusal(who.lang, out, contest))
         else:
             await _granted(update, context, who, out, number, kind, stage, at or who.at)
     if isinstance(out, Cooldown) and out.moment is not None:
@@ -190,49 +174,14 @@ async def _granted(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Call
     volunteers' line, the partner's copy."""
     svc = who.svc
     contest = svc.contest
-    charge = out.charge
-    state = out.state
-    assert state is not None and state.ledger is not None
-    rules = contest.escape
-    assert rules is not None
-    texts = rules.hints if kind is Kind.HINT else rules.solutions
-    ledger = state.ledger
-
-    def answer(lang: str) -> str:
-        what = (tr(lang, "Hint for stage {stage}", stage=stage) if kind is Kind.HINT
-                else tr(lang, "Solution for stage {stage}", stage=stage))
-        lines = [f"{what} (#{number})."]
-        if stage in texts:
-            lines.append(texts[stage])
-        else:
-            lines.append(tr(lang, "A volunteer is coming to your table."))
-        cost = ntr(lang, "Charged: {n} ticket.", "Charged: {n} tickets.", charge.tickets_used)
-        if charge.tickets_bought:
-            cost += " " + ntr(lang, "Bought with time: {n} ticket, +{penalty}.",
-                              "Bought with time: {n} tickets, +{penalty}.",
-                              charge.tickets_bought, penalty=format_duration(charge.penalty))
-        lines.append(cost)
-        lines.append(tr(lang, "Tickets left: {left}. Penalties so far: {penalty}.",
-                        left=ledger.tickets_left, penalty=format_duration(ledger.penalty)))
-        return "\n".join(lines)
-
-    await reply(update, answer(who.lang))
-    t = state.clock.elapsed(at) or 0
-
-    def staff_line(lang: str) -> str:
-        kind_text = tr(lang, "hint") if kind is Kind.HINT else tr(lang, "solution")
-        return tr(lang, "#{entry} {names}: {kind} stage {stage} at {time} ({clock}). "
-                  "Tickets used {used}, bought {bought}; {left} left.",
-                  entry=number, names=names(state.entry.names), kind=kind_text, stage=stage,
-                  time=format_duration(t), clock=clock_time(contest, at),
-                  used=charge.tickets_used, bought=charge.tickets_bought,
-                  left=state.ledger.tickets_left if state.ledger else 0)
-
-    await notify_staff(context, staff_line)
+    await answer(svc, update, texts.granted(who.lang, contest, out, number, kind, stage))
+    await notify_staff(context, lambda lang: texts.granted_staff_line(
+        lang, contest, out, number, kind, stage, at))
     # the partner's phone hears it too
     for partner in await svc.day.linked_users(number):
         if partner != who.user_id:
-            await send(context, partner, answer(await language_of(svc, partner)))
+            await send(context, partner, texts.granted(await language_of(svc, partner),
+                                                       contest, out, number, kind, stage))
 
 
 async def billetes(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -247,7 +196,8 @@ async def billetes(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     now_t = state.clock.elapsed(who.at)
     nxt = state.ledger.next_request_at
     moment = state.clock.instant_at(nxt) if nxt is not None else None
-    await reply(update, tickets_report(who.lang, who.svc.contest, state, now_t, moment))
+    await answer_now(who.svc, update,
+                     texts.tickets_report(who.lang, who.svc.contest, state, now_t, moment))
 
 
 async def listo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -263,23 +213,12 @@ async def listo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     async with recording(who.svc):
         out = await service.ready(who.svc.day, who.user_id, entry.number, who.at,
                                   update.update_id)
-        if isinstance(out, PastLimit):  # the participants' answer, not the volunteers'
-            await reply(update, tr(who.lang, "Time is up ({limit}): hands off the puzzle. A "
-                                   "volunteer will count your pieces.",
-                                   limit=format_duration(out.limit)))
-            return
-        if isinstance(out, EscapeNotOver):  # the participants' answer, not the volunteers'
-            await reply(update, tr(who.lang, "Your escape is not over yet: when you solve it, "
-                                   "call a volunteer, who records it. Then the puzzle!"))
+        if isinstance(out, PastLimit | EscapeNotOver):  # the participants' answer
+            await answer_now(who.svc, update, texts.ready_refusal(who.lang, out))
             return
         if isinstance(out, Refusal):
-            await reply(update, refusal(who.lang, out, contest))
+            await answer_now(who.svc, update, refusal(who.lang, out, contest))
             return
-        t = out.time
-        await reply(update, tr(who.lang, "Noted: finished at {time} ({clock}). A volunteer is "
-                               "coming to check.", time=format_duration(t),
-                               clock=clock_time(contest, who.at)))
-        await notify_staff(context, lambda lang: tr(
-            lang, "FINISHED? #{entry} {names} says done at {time} ({clock}): go and check, "
-            "then /fin {entry}.", entry=entry.number, names=names(entry.names),
-            time=format_duration(t), clock=clock_time(contest, who.at)))
+        await answer(who.svc, update, texts.ready(who.lang, contest, out, who.at))
+        await notify_staff(context, lambda lang: texts.ready_staff_line(
+            lang, contest, entry, out, who.at))

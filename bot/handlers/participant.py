@@ -5,13 +5,9 @@ from __future__ import annotations
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from bot.handlers.common import (
-    caller,
-    reply,
-    sender_for,
-)
-from bot.support.commands import BY_NAME
-from bot.support.i18n import tr
+from bot.delivery.answers import answer_now
+from bot.handlers.common import caller
+from bot.texts.access import not_understood as not_understood_text
 
 
 async def not_understood(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -25,13 +21,7 @@ async def not_understood(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
             first.split("@", 1)[1].lower() != (context.bot.username or "").lower():
         return  # a command for another bot
     who = await caller(update, context)
-    if who is None or sender_for(msg.get_bot()).admit(msg.chat_id) == "no":
+    if who is None or who.svc.sender.admit(msg.chat_id) == "no":
         return
-    help_name = BY_NAME["ayuda"].name_in(who.lang)
-    if (msg.text or "").startswith("/"):
-        text = tr(who.lang, "I don't know that command. /{help} lists what you can do.",
-                  help=help_name)
-    else:
-        text = tr(who.lang, "I only understand commands. /{help} lists what you can do.",
-                  help=help_name)
-    await reply(update, text)
+    await answer_now(who.svc, update,
+                     not_understood_text(who.lang, (msg.text or "").startswith("/")))

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from telegram import Update
 
+from bot.delivery.answers import answer_now
 from bot.domain.clock import DurationError, parse_duration
-from bot.handlers.common import Caller, parse_int, reply, show_usage
+from bot.handlers.common import Caller, parse_int, show_usage
 from bot.services.outcomes import Refusal
 from bot.texts.common import duration_error, refusal
 
@@ -30,10 +31,10 @@ async def number_and_time(
         try:
             typed = parse_duration(args[1])
         except DurationError as err:
-            await reply(update, duration_error(who.lang, err))
+            await answer_now(who.svc, update, duration_error(who.lang, err))
             return None
     return number, typed
 
 
 async def refuse(update: Update, who: Caller, refused: Refusal) -> None:
-    await reply(update, refusal(who.lang, refused, who.svc.contest))
+    await answer_now(who.svc, update, refusal(who.lang, refused, who.svc.contest))

@@ -1,11 +1,21 @@
-"""What the access outcomes read as: why a link someone opened did nothing."""
+"""What the access outcomes read as: why a link someone opened did nothing, what /start,
+/ayuda, /idioma and the invitations answer, which entry a participant's command is about,
+and the answer to what the bot does not understand."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import assert_never
 
+from bot.domain.contest import Contest
 from bot.services.access import AccessRefusal, BadCode, InviteUsed, OrganiserInviteUsed
+from bot.storage.store import Entry
+from bot.support.commands import BY_NAME
 from bot.support.i18n import tr
+from bot.texts.names import names
+
+# the language buttons of /idioma, each in its own language
+LANGUAGE_NAMES = {"es": "Español", "fr": "Français", "en": "English"}
 
 
 def access_refusal(lang: str, refused: AccessRefusal) -> str:
@@ -22,3 +32,122 @@ def access_refusal(lang: str, refused: AccessRefusal) -> str:
                       "for a new one.")
         case _:
             assert_never(refused)
+
+
+def help_text(lang: str, contest: Contest, entries: Sequence[Entry],
+              commands: Iterable[tuple[str, str]]) -> str:
+    """/ayuda: the contest, the entries followed and ``commands`` (the reader's menu: name,
+    description)."""
+    lines = [tr(lang, "Puzzle contest: {name}", name=contest.name)]
+    if entries:
+        lines.append(tr(lang, "Your entries: {entries}",
+                        entries=", ".join(f"#{e.number} {names(e.names)}" for e in entries)))
+    for name, description in commands:
+        lines.append(f"/{name} - {description}")
+    if len(entries) > 1:
+        lines.append(tr(lang, "You follow several entries: put the entry number first, e.g. "
+                        "/billetes {n}.", n=entries[0].number))
+    return "\n".join(lines)
+
+
+def hello(lang: str, known: bool, help_: str) -> str:
+    """/start without a link (``known``: someone who follows an entry or helps), then the
+    help."""
+    text = tr(lang, "Hello! I run the puzzle contest on the day.")
+    if not known:
+        text += "\n" + tr(lang, "To follow your entry, open the link the organisers gave "
+                          "you (or scan the QR code on your table).")
+    return text + "\n\n" + help_
+
+
+def already_volunteer(lang: str) -> str:
+    return tr(lang, "You are already a volunteer.")
+
+
+def welcome_volunteer(lang: str, help_: str) -> str:
+    return tr(lang, "Welcome, volunteer! You can now record stages, escapes, finishes and "
+              "pieces.") + "\n\n" + help_
+
+
+def already_organiser(lang: str) -> str:
+    return tr(lang, "You are already an organiser.")
+
+
+def welcome_organiser(lang: str, help_: str) -> str:
+    return tr(lang, "Welcome, organiser! You can now start the clocks, see the rankings and "
+              "invite volunteers (/voluntario).") + "\n\n" + help_
+
+
+def linked(lang: str, contest: Contest, entry: Entry, already: bool) -> str:
+    """An entry's link opened: which entry the phone follows, and what to do with it."""
+    category = contest.category(entry.category)
+    text = tr(lang, "You follow entry #{entry} ({names}), category {category}.",
+              entry=entry.number, names=names(entry.names),
+              category=category.name if category else entry.category)
+    if already:
+        text = tr(lang, "You already follow entry #{entry}.", entry=entry.number)
+    if category is not None and category.escape:
+        text += "\n" + tr(lang, "During the escape: /pista for a hint, /solucion for a "
+                          "solution, /billetes for your tickets. When you finish the puzzle: "
+                          "/listo.")
+    elif category is not None:
+        text += "\n" + tr(lang, "When you finish the puzzle, send /listo.")
+    return text
+
+
+def languages_usage(lang: str) -> str:
+    return tr(lang, "Languages: es, fr, en. Example: /idioma fr")
+
+
+def choose_language(lang: str) -> str:
+    return tr(lang, "Choose your language:")
+
+
+def language_set(choice: str) -> str:
+    """Said in the language just chosen."""
+    return tr(choice, "I will write to you in English.")
+
+
+def not_followed(lang: str, typed: str, followed: Iterable[Entry]) -> str:
+    """A participant's command naming an entry they don't follow."""
+    return tr(lang, "You don't follow entry {entry}. Your entries: {list}.", entry=typed[:12],
+              list=", ".join(f"#{e.number}" for e in followed))
+
+
+def entry_without_escape(lang: str, number: int) -> str:
+    return tr(lang, "Entry {entry} has no escape stage.", entry=number)
+
+
+def no_escape_entry(lang: str) -> str:
+    return tr(lang, "Your entry has no escape stage.")
+
+
+def which_entry(lang: str, candidates: Sequence[Entry], command: str) -> str:
+    """A participant following several entries, asked which one ``command`` is about."""
+    return tr(lang, "You follow entries {list}: put the number first, e.g. /{command} {n}.",
+              list=", ".join(f"#{e.number}" for e in candidates), command=command,
+              n=candidates[0].number)
+
+
+def _invite_link(bot_name: str, code: str) -> str:
+    return f"https://t.me/{bot_name}?start={code}"
+
+
+def volunteer_invite(lang: str, bot_name: str, code: str) -> str:
+    return tr(lang, "Invitation for one volunteer (works once): {link}",
+              link=_invite_link(bot_name, code))
+
+
+def organiser_invite(lang: str, bot_name: str, code: str) -> str:
+    return tr(lang, "Invitation for one more organiser (works once; whoever opens it can do "
+              "everything you can): {link}", link=_invite_link(bot_name, code))
+
+
+def not_understood(lang: str, command: bool) -> str:
+    """Free text (``command`` False) or a command the bot does not know, in a private chat."""
+    help_name = BY_NAME["ayuda"].name_in(lang)
+    if command:
+        return tr(lang, "I don't know that command. /{help} lists what you can do.",
+                  help=help_name)
+    return tr(lang, "I only understand commands. /{help} lists what you can do.",
+              help=help_name)

@@ -1,14 +1,19 @@
-"""What the clocks' outcomes read as: why a clock was not started, paused or resumed."""
+"""What the clocks' outcomes read as: which clocks started, why a clock was not started,
+paused or resumed, and an organiser's announcement."""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterable, Sequence
 from typing import assert_never
 
 from bot.domain.contest import Contest
+from bot.domain.rounds import heats_by_id
 from bot.services.clocks import (
     AlreadyPaused,
     AlreadyStarted,
     ClocksRefusal,
+    ClocksStarted,
     HeatRunning,
     NothingToStart,
     NotPaused,
@@ -16,7 +21,7 @@ from bot.services.clocks import (
     NotYet,
 )
 from bot.support.i18n import tr
-from bot.texts.names import clock_time, day_text, heat_by_id
+from bot.texts.names import clock_time, day_text, heat_by_id, heat_name
 
 
 def clocks_refusal(lang: str, refused: ClocksRefusal, contest: Contest) -> str:
@@ -49,3 +54,51 @@ def clocks_refusal(lang: str, refused: ClocksRefusal, contest: Contest) -> str:
             return tr(lang, "Nothing to start: no category or heat is waiting for its clock.")
         case _:
             assert_never(refused)
+
+
+def clock_name(lang: str, contest: Contest, unit_id: str) -> str:
+    """What a clock is called in running text: a category's name ("Individual"), a heat's
+    with its category ("Heats 2 (Individual)"), never the id the contest file gives them."""
+    heat = heats_by_id(contest.categories).get(unit_id)
+    if heat is not None:
+        return f"{heat_name(lang, contest, heat)} ({heat.category.name})"
+    category = contest.category(unit_id)
+    return category.name if category is not None else unit_id
+
+
+def unknown_category(lang: str, contest: Contest, heats: Iterable[str]) -> str:
+    """/inicio naming neither a category nor a heat (``heats``: the day's heat ids)."""
+    return tr(lang, "Unknown category. Categories: {ids}",
+              ids=", ".join([c.id for c in contest.categories] + list(heats)))
+
+
+def clocks_started(lang: str, contest: Contest, out: ClocksStarted,
+                   later: Sequence[NotYet]) -> str:
+    """/inicio's answer: the clocks started, then why each heat left waits (``later``: those
+    of another day or hour; ``out.behind``: those after a heat still played)."""
+    started = ", ".join(clock_name(lang, contest, cid) for cid in out.started)
+    text = tr(lang, "Clock started for: {categories}.", categories=started)
+    for waits in later:
+        text += "\n" + clocks_refusal(lang, waits, contest)
+    for behind in out.behind:
+        text += "\n" + clocks_refusal(lang, behind, contest)
+    return text
+
+
+def paused(lang: str) -> str:
+    return tr(lang, "Break: every clock is paused. /reanudar to go on.")
+
+
+def resumed(lang: str) -> str:
+    return tr(lang, "The clocks run again.")
+
+
+def announcement(text: str) -> str:
+    """An organiser's announcement as each participant reads it."""
+    return "📣 " + text
+
+
+def announcement_recorded(lang: str, recipients: int) -> str:
+    # Telegram takes about 30 messages a second from a bot, fewer while people ask
+    return tr(lang, "Announcement recorded: it goes to {count} people, in about {seconds} s.",
+              count=recipients, seconds=max(1, math.ceil(recipients / 25)))

@@ -11,7 +11,6 @@ from babel.dates import format_date
 
 from bot.domain.clock import DurationError, format_duration
 from bot.domain.contest import Contest
-from bot.domain.rounds import heats_by_id
 from bot.services.access import AccessRefusal
 from bot.services.clocks import ClocksRefusal
 from bot.services.escape import EscapeRefusal
@@ -155,16 +154,6 @@ def _record_refusal(lang: str, refused: Refusal, contest: Contest) -> str | None
             return tr(lang, "Entry {entry} has not finished the escape yet: record it "
                       "with /escape first.", entry=entry)
     return None
-
-
-def clock_name(lang: str, contest: Contest, unit_id: str) -> str:
-    """What a clock is called in running text: a category's name ("Individual"), a heat's
-    with its category ("Heats 2 (Individual)"), never the id the contest file gives them."""
-    heat = heats_by_id(contest.categories).get(unit_id)
-    if heat is not None:
-        return f"{heat_name(lang, contest, heat)} ({heat.category.name})"
-    category = contest.category(unit_id)
-    return category.name if category is not None else unit_id
 
 
 def date_text(lang: str, day: date) -> str:
