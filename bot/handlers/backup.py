@@ -10,8 +10,7 @@ from telegram import InputFile, Update
 from telegram.ext import ContextTypes
 
 from bot.handlers.common import organiser
-from bot.support.i18n import tr
-from bot.texts.common import moment_text
+from bot.texts.backup import backup_caption
 
 
 async def copia(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -27,6 +26,5 @@ async def copia(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         stamp = who.at.astimezone(ZoneInfo(who.svc.contest.timezone)).strftime("%Y%m%d-%H%M")
         await msg.reply_document(InputFile(path.read_bytes(),
                                            filename=f"puzzlebot-{stamp}.sqlite3"),
-                                 caption=tr(who.lang, "Backup of the database ({when}).",
-                                            when=moment_text(who.lang, who.svc.contest,
-                                                             who.at)), do_quote=True)
+                                 caption=backup_caption(who.lang, who.svc.contest, who.at),
+                                 do_quote=True)

@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 from bot.domain.contest import Contest, EscapeRules
 from bot.domain.registration import registration_window
 from bot.support.commands import BY_NAME, COMMANDS, ESCAPE, Command, features
-from bot.support.i18n import ntr
+from bot.texts.menus import command_description
 
 
 def allowed(command: Command, role: str) -> bool:
@@ -87,21 +87,8 @@ def _registering_shown(c: Command, staff: bool, view: MenuView) -> bool:
         (c.name != "baja" or view.follows_entry)
 
 
-def description(c: Command, lang: str, view: MenuView) -> str:
-    """A command's line in a menu in ``lang``: the hint's and the solution's say what they cost
-    in the contest."""
-    escape = view.escape
-    if c.cost == "hint" and escape is not None:
-        return ntr(lang, "Ask for a hint ({n} ticket)", "Ask for a hint ({n} tickets)",
-                   escape.hint_cost)
-    if c.cost == "solution" and escape is not None:
-        return ntr(lang, "Ask for the solution ({n} ticket)",
-                   "Ask for the solution ({n} tickets)", escape.solution_cost)
-    return c.description[lang]
-
-
 def menu(role: str, lang: str, view: MenuView) -> list[tuple[str, str]]:
     """(command, description) for a role's menu in a language, with only the commands that
     ``view`` has a use for."""
-    return [(c.name_in(lang), description(c, lang, view)) for c in COMMANDS
+    return [(c.name_in(lang), command_description(lang, c, view.escape)) for c in COMMANDS
             if _shown(c, role, view)]

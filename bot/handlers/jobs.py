@@ -17,16 +17,21 @@ from telegram.ext import Application, CallbackContext, ContextTypes
 from bot.delivery.answers import recording
 from bot.delivery.posting import notify_entry, notify_staff, send
 from bot.delivery.services import Services, language_of, services
-from bot.domain.clock import format_duration
+from bot.domain.events import EventKind
 from bot.handlers.common import LATE_IS_STILL_OWED, replace_job
 from bot.handlers.desk import announce_changes, closing_report
 from bot.services import clocks as clock_ops
 from bot.services.registrations import Registrations
 from bot.services.rounds import unit, units
-from bot.support.i18n import tr
 from bot.support.wallclock import CLOCK
-from bot.texts.common import clock_time, names
-from bot.texts.rounds import heat_name
+from bot.texts.alerts import (
+    break_text,
+    cooldown_over_text,
+    handover_entry_text,
+    handover_staff_text,
+    results_now_text,
+    time_alert_text,
+)
 
 log = logging.getLogger(__name__)
 
@@ -106,9 +111,8 @@ async def cooldown_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
     async with recording(svc):  # the notice recorded and owed together (the outbox sends it)
         if not await clock_ops.notice_due(svc.day, key):
             return
-        await notify_entry(context, entry, lambda lang: tr(
-            lang, "Entry #{entry}: {minutes} minutes have passed, you may ask for a hint or a "
-            "solution again (/pista, /solucion).", entry=entry, minutes=minutes))
+        await notify_entry(context, entry,
+                           lambda lang: cooldown_over_text(lang, entry, minutes))
         await clock_ops.record_notice(svc.day, key, entry,
                                       datetime.fromtimestamp(job.data["when"], UTC))
 
@@ -126,28 +130,14 @@ async def handover_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
     unsolved = await clock_ops.unsolved(svc.day, category)
     limit = svc.contest.escape.time_limit if svc.contest.escape else 0
 
-    def staff_text(lang: str) -> str:
-        lines = [tr(lang, "{time}: the escape is over in {category}. Unsolved pairs get the "
-                    "puzzle now. Confirm their stage with /etapa N S before the bonus is "
-                    "counted:", time=format_duration(limit), category=category.name)]
-        for s in unsolved:
-            assert s.ledger is not None
-            lines.append(tr(lang, "#{entry} {names}: says stage {reported}, confirmed stage "
-                            "{confirmed}", entry=s.entry.number, names=names(s.entry.names),
-                            reported=s.ledger.reported_stage, confirmed=s.ledger.confirmed_stage))
-        if not unsolved:
-            lines.append(tr(lang, "Every pair solved the escape."))
-        return "\n".join(lines)
-
     async with recording(svc):  # recorded with the messages it owes (the outbox sends them)
         if not await clock_ops.record_handover(svc.day, category_id,
                                                datetime.fromtimestamp(job.data["when"], UTC)):
             return
-        await notify_staff(context, staff_text)
+        await notify_staff(context,
+                           lambda lang: handover_staff_text(lang, limit, category, unsolved))
         for s in unsolved:
-            await notify_entry(context, s.entry.number, lambda lang: tr(
-                lang, "Time is up for the escape: collect your puzzle from the volunteers "
-                "now."))
+            await notify_entry(context, s.entry.number, handover_entry_text)
     log.info("handover sent for %s (%d unsolved)", category_id, len(unsolved))
 
 
@@ -159,7 +149,7 @@ async def alert_moments(svc: Any) -> list[tuple[str, datetime, dict[str, Any]]]:
     """Clock alerts still owed: 15 and 5 minutes before time's up and at time's up for each
     running category; the configured breaks' start and end; the results announcement."""
     contest = svc.contest
-    sent = {e.ref for e in await svc.store.events(kinds=["alert"])}
+    sent = {e.ref for e in await svc.store.events(kinds=[EventKind.ALERT])}
     now = CLOCK.now()
     out: list[tuple[str, datetime, dict[str, Any]]] = []
     running = False
@@ -199,21 +189,11 @@ async def alert_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
 
     def text(lang: str) -> str:
         if category is not None:
-            name = category.name if heat is None else \
-                f"{category.name} — {heat_name(lang, contest, heat)}"
-            minutes = int(data["minutes"])
-            if minutes == 0:
-                return tr(lang, "{category}: time is up! Hands off the puzzle; a volunteer "
-                          "counts the pieces.", category=name)
-            return tr(lang, "{category}: {minutes} minutes left.", category=name,
-                      minutes=minutes)
+            return time_alert_text(lang, contest, category, heat, int(data["minutes"]))
         if "break" in data:
-            b = contest.breaks[int(data["break"])]
-            if data["edge"] == "start":
-                return tr(lang, "Break: every clock is paused until {end}.",
-                          end=clock_time(contest, b.end)[:5])
-            return tr(lang, "The break is over: the clocks run again.")
-        return tr(lang, "The results are being announced now, in the hall.")
+            return break_text(lang, contest, contest.breaks[int(data["break"])],
+                              str(data["edge"]))
+        return results_now_text(lang)
 
     users: set[int] = set()
     if category is not None:
@@ -224,12 +204,12 @@ async def alert_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
     else:
         users.update(await svc.day.participants())
     async with recording(svc) as tx:  # recorded with the messages it owes
-        if await tx.has_ref("alert", name):
+        if await tx.has_ref(EventKind.ALERT, name):
             return
         for user_id in sorted(users):
             await send(context, user_id, text(await language_of(svc, user_id)))
         await notify_staff(context, text)
-        await tx.add_event(at=datetime.fromtimestamp(data["when"], UTC), kind="alert",
+        await tx.add_event(at=datetime.fromtimestamp(data["when"], UTC), kind=EventKind.ALERT,
                            role="system", category=category.id if category else None,
                            ref=name)
 

@@ -8,13 +8,22 @@ from datetime import datetime
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes, ConversationHandler
 
+from bot.delivery.answers import answer_now
 from bot.domain.contest import Category, Contest, Question
 from bot.domain.registration import Member
-from bot.handlers.common import Caller, buttons, registrations, reply
+from bot.handlers.common import Caller, buttons, registrations
 from bot.handlers.draft import Draft
-from bot.support.i18n import tr
 from bot.texts.common import labelled
-from bot.texts.registration import heat_started_text, meal_prompt, name_prompt, summary_text
+from bot.texts.registration import (
+    heat_started_text,
+    meal_prompt,
+    more_members_prompt,
+    name_prompt,
+    summary_labels,
+    summary_text,
+    text_answer_hint,
+    yes_no_labels,
+)
 
 CATEGORY, NAME, BIRTH, QUESTION, MORE, MEAL_ADULTS, MEAL_CHILDREN, CONFIRM = (
     "category", "name", "birth", "question", "more", "meal_adults", "meal_children", "confirm",
@@ -33,7 +42,8 @@ def category_of(contest: Contest, draft: Draft) -> Category:
 
 async def ask_name(update: Update, who: Caller, category: Category,
                    members: list[Member]) -> str:
-    await reply(update, name_prompt(who.lang, who.svc.contest, category, members))
+    await answer_now(who.svc, update, name_prompt(who.lang, who.svc.contest, category,
+                                                  members))
     return NAME
 
 
@@ -55,13 +65,12 @@ async def ask(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller, d
         assert draft.current is not None
         text = labelled(who.lang, draft.current.name, text)
     if q.kind == "text":
-        await reply(update, text + "\n" + tr(who.lang, "(Write the answer: one line, at most "
-                                               "{max} characters.)", max=q.max_length))
+        await answer_now(who.svc, update, text + "\n" + text_answer_hint(who.lang, q))
         return TEXT_ANSWER
     if q.kind != "choice":
-        await reply(update, text, reply_markup=buttons([[(tr(who.lang, "Yes"), f"reg:q:{index}:y"),
-                                                         (tr(who.lang, "No"),
-                                                          f"reg:q:{index}:n")]]))
+        yes, no = yes_no_labels(who.lang)
+        await answer_now(who.svc, update, text, reply_markup=buttons(
+            [[(yes, f"reg:q:{index}:y"), (no, f"reg:q:{index}:n")]]))
         return QUESTION
     offered = list(enumerate(q.choices))
     category = heats_question(who.svc.contest, draft, q)
@@ -72,24 +81,21 @@ async def ask(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller, d
         offered = [(k, c) for k, c in offered if c.id in still]
         late = await regs.too_late(category, moment) if not offered else None
         if late is not None:
-            await reply(update, heat_started_text(who.lang, who.svc.contest, late))
+            await answer_now(who.svc, update, heat_started_text(who.lang, who.svc.contest, late))
             draft.discard()
             return ConversationHandler.END
     choices = [(c.shown(who.lang), f"reg:c:{index}:{k}") for k, c in offered]
-    await reply(update, text, reply_markup=buttons([choices[i:i + CHOICES_PER_ROW]
-                                                    for i in range(0, len(choices),
-                                                                   CHOICES_PER_ROW)]))
+    await answer_now(who.svc, update, text, reply_markup=buttons(
+        [choices[i:i + CHOICES_PER_ROW] for i in range(0, len(choices), CHOICES_PER_ROW)]))
     return QUESTION
 
 
 async def ask_more(update: Update, who: Caller, draft: Draft, category: Category) -> str:
     """Teams of varying size: another member, or that is the team."""
     n = len(draft.members)
-    await reply(update, tr(who.lang, "Members so far: {n} (this category takes {low} to {high}). "
-                           "Another member?", n=n, low=category.fewest, high=category.members),
-                reply_markup=buttons([[(tr(who.lang, "Add member {n}", n=n + 1), "reg:more:y"),
-                                       (tr(who.lang, "That is the whole team"),
-                                        "reg:more:n")]]))
+    question, more, whole = more_members_prompt(who.lang, category, n)
+    await answer_now(who.svc, update, question,
+                     reply_markup=buttons([[(more, "reg:more:y"), (whole, "reg:more:n")]]))
     return MORE
 
 
@@ -99,7 +105,7 @@ async def ask_meal(update: Update, who: Caller, adding: bool) -> str:
     keys = count_buttons("ma")
     rows = [list(row) for row in keys.inline_keyboard]
     rows.append([InlineKeyboardButton(none, callback_data="reg:meal:no")])
-    await reply(update, text, reply_markup=InlineKeyboardMarkup(rows))
+    await answer_now(who.svc, update, text, reply_markup=InlineKeyboardMarkup(rows))
     return MEAL_ADULTS
 
 
@@ -110,12 +116,12 @@ def count_buttons(prefix: str) -> InlineKeyboardMarkup:
 
 async def show_summary(update: Update, who: Caller, draft: Draft) -> str:
     contest = who.svc.contest
-    rows = [[(tr(who.lang, "Confirm"), "reg:ok"), (tr(who.lang, "Cancel"), "reg:no")]]
+    ok, cancel, add = summary_labels(who.lang)
+    rows = [[(ok, "reg:ok"), (cancel, "reg:no")]]
     if contest.meal is not None and draft.meal_with:
-        rows.append([(tr(who.lang, "Add people to the meal"), "reg:meal:add")])
-    await reply(update, summary_text(who.lang, contest, category_of(contest, draft),
-                                     draft.member_list(), draft.values or {},
-                                     (draft.meal_adults or 0, draft.meal_children or 0),
-                                     draft.meal_with),
-                reply_markup=buttons(rows))
+        rows.append([(add, "reg:meal:add")])
+    text = summary_text(who.lang, contest, category_of(contest, draft), draft.member_list(),
+                        draft.values or {}, (draft.meal_adults or 0, draft.meal_children or 0),
+                        draft.meal_with)
+    await answer_now(who.svc, update, text, reply_markup=buttons(rows))
     return CONFIRM

@@ -22,6 +22,9 @@ from telegram.ext import (
 )
 from telegram.warnings import PTBUserWarning
 
+from bot.delivery.answers import answer, answer_now, recording
+from bot.delivery.posting import send
+from bot.delivery.services import language_of, services
 from bot.domain.contest import Category
 from bot.domain.numbers import ascii_digits, parse_year
 from bot.domain.registration import (
@@ -40,15 +43,10 @@ from bot.handlers.common import (
     button_moment,
     buttons,
     caller,
-    language_of,
     parse_int,
     pressed,
-    recording,
     registrations,
     remember,
-    reply,
-    send,
-    services,
 )
 from bot.handlers.draft import Draft, MemberDraft, step
 from bot.handlers.jobs import schedule_lapse
@@ -74,17 +72,29 @@ from bot.handlers.prompts import (
     show_summary,
 )
 from bot.services.registrations import HeatStarted, Registered
-from bot.services.summary import money
-from bot.support.i18n import tr
 from bot.texts.registration import (
+    all_begun_text,
+    bad_name_text,
     birth_prompt,
+    cancelled_text,
+    category_label,
+    category_text,
+    children_prompt,
     closed_text,
     heat_started_text,
     ineligible_text,
-    place_text,
+    nothing_to_cancel_text,
     refusal_text,
     refused_birth_lines,
+    registered_text,
+    separator_in_name_text,
+    stale_button_text,
+    switch_label,
     text_answer_problem,
+    timed_out_text,
+    unreadable_birth_text,
+    use_buttons_text,
+    which_category_text,
 )
 
 TIMEOUT_SECONDS = 15 * 60
@@ -97,7 +107,7 @@ async def stale_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     assert query is not None
     who = await caller(update, context)
     lang = who.lang if who is not None else "es"
-    await query.answer(tr(lang, "This button is no longer active. /inscribir to register."))
+    await query.answer(stale_button_text(lang))
 
 
 async def inscribir(update: Update, context: ContextTypes.DEFAULT_TYPE,
@@ -109,21 +119,18 @@ async def inscribir(update: Update, context: ContextTypes.DEFAULT_TYPE,
 
     window = registration_window(contest, who.at)
     if window is not None:
-        await reply(update, closed_text(who.lang, contest, window))
+        await answer_now(who.svc, update, closed_text(who.lang, contest, window))
         return ConversationHandler.END
     # a category whose first round has begun (every heat, where heats are chosen) takes no
     # more entries: it is not offered
     regs = registrations(context)
     joinable = [c for c in contest.categories if await regs.too_late(c, who.at) is None]
     if not joinable:
-        await reply(update, tr(who.lang, "Too late to register: every category has begun "
-                               "playing."))
+        await answer_now(who.svc, update, all_begun_text(who.lang))
         return ConversationHandler.END
     draft.restart(int(who.at.timestamp()))
-    rows = [[(f"{c.name} ({money(c.fee, contest.currency)})", f"reg:cat:{c.id}")]
-            for c in joinable]
-    await reply(update, tr(who.lang, "Which category? (/cancelar to stop at any time)"),
-                reply_markup=buttons(rows))
+    rows = [[(category_label(contest, c), f"reg:cat:{c.id}")] for c in joinable]
+    await answer_now(who.svc, update, which_category_text(who.lang), reply_markup=buttons(rows))
     return CATEGORY
 
 
@@ -138,7 +145,7 @@ async def pick_category(update: Update, context: ContextTypes.DEFAULT_TYPE,
     late = await registrations(context).too_late(
         category, button_moment(update, context) or who.at)
     if late is not None:  # a list shown before its first round began
-        await reply(update, heat_started_text(who.lang, who.svc.contest, late))
+        await answer_now(who.svc, update, heat_started_text(who.lang, who.svc.contest, late))
         return CATEGORY
     draft.category, draft.members, draft.current = category.id, [], None
     return await ask_name(update, who, category, [])
@@ -152,17 +159,14 @@ async def got_name(update: Update, context: ContextTypes.DEFAULT_TYPE,
         return ConversationHandler.END
     name = clean_name(msg.text or "")
     if not name_key(name) or len(name) > MAX_NAME:  # nothing visible, or too long
-        await reply(update, tr(who.lang, "Please write a name of 1 to {max} characters.",
-                               max=MAX_NAME))
+        await answer_now(who.svc, update, bad_name_text(who.lang, MAX_NAME))
         return NAME
     if NAME_SEPARATOR in name:
-        await reply(update, tr(who.lang, "A name cannot contain \"{sign}\": the organisers' files "
-                               "use it between the members' names. Please write the name "
-                               "without it.",
-                               sign=NAME_SEPARATOR))
+        await answer_now(who.svc, update, separator_in_name_text(who.lang))
         return NAME
     draft.current = MemberDraft(name)
-    await reply(update, birth_prompt(who.lang, category_of(who.svc.contest, draft), name))
+    await answer_now(who.svc, update, birth_prompt(who.lang, category_of(who.svc.contest, draft),
+                                                   name))
     return BIRTH
 
 
@@ -190,9 +194,7 @@ async def got_birth(update: Update, context: ContextTypes.DEFAULT_TYPE,
     category = category_of(contest, draft)
     parsed = parse_birth(msg.text or "", category.checks_age)
     if parsed is None or not 1900 <= (parsed[1] or 0) <= contest.date.year:
-        await reply(update, tr(who.lang, "I can't read that: write the date like 2004-06-21.")
-                    if category.checks_age else
-                    tr(who.lang, "I can't read that: write the year with 4 digits, like 2015."))
+        await answer_now(who.svc, update, unreadable_birth_text(who.lang, category))
         return BIRTH
     current = draft.current or MemberDraft("")
     current = MemberDraft(current.name, list(current.answers), parsed[0], parsed[1],
@@ -222,10 +224,9 @@ async def _refuse_birth(update: Update, who: Caller, category: Category,
     lang, contest = who.lang, who.svc.contest
     fits = fitting_categories(contest, category, candidate, contest.date)
     lines = refused_birth_lines(lang, contest, category, candidate, problem, fits)
-    markup = buttons([[(tr(lang, "Switch to {category}", category=f"{c.name} ("
-                            f"{money(c.fee, contest.currency)})"), f"reg:sw:{c.id}")]
+    markup = buttons([[(switch_label(lang, contest, c), f"reg:sw:{c.id}")]
                       for c in fits]) if fits else None
-    await reply(update, "\n".join(lines), reply_markup=markup)
+    await answer_now(who.svc, update, "\n".join(lines), reply_markup=markup)
 
 
 async def switch_category(update: Update, context: ContextTypes.DEFAULT_TYPE,
@@ -246,7 +247,7 @@ async def switch_category(update: Update, context: ContextTypes.DEFAULT_TYPE,
                                                            contest.date)}:
         return BIRTH  # not one offered for what is typed now
     draft.category, draft.refused = target.id, None
-    await reply(update, tr(who.lang, "Category: {category}", category=target.name))
+    await answer_now(who.svc, update, category_text(who.lang, target))
     return await _member_entered(update, context, who, draft, refused)
 
 
@@ -290,7 +291,8 @@ async def more_members(update: Update, context: ContextTypes.DEFAULT_TYPE,
     # the team as it is: complete, so places "with an adult" are decided now
     problem = check_members(category, members, contest.date, complete=True)
     if problem is not None:
-        await reply(update, ineligible_text(who.lang, problem, members[problem.member].name))
+        await answer_now(who.svc, update, ineligible_text(who.lang, problem,
+                                                          members[problem.member].name))
         return await ask_more(update, who, draft, category)
     return await _after_members(update, context, who, draft)
 
@@ -301,7 +303,7 @@ async def _after_members(update: Update, context: ContextTypes.DEFAULT_TYPE, who
     ``opens``, only an entry with a member (``members_if``) goes on."""
     window = registration_window(who.svc.contest, who.at, draft.member_list())
     if window is not None:
-        await reply(update, closed_text(who.lang, who.svc.contest, window))
+        await answer_now(who.svc, update, closed_text(who.lang, who.svc.contest, window))
         draft.discard()
         return ConversationHandler.END
     draft.phase, draft.question, draft.values = "entry", 0, {}
@@ -393,7 +395,7 @@ async def answer_choice(update: Update, context: ContextTypes.DEFAULT_TYPE,
         at = button_moment(update, context) or who.at
         late = await registrations(context).too_late(category, at, {q.id: q.choices[k].id})
         if late is not None:
-            await reply(update, heat_started_text(who.lang, who.svc.contest, late))
+            await answer_now(who.svc, update, heat_started_text(who.lang, who.svc.contest, late))
             if late.open_choices:
                 return await ask(update, context, who, draft, index, q, at)
             draft.discard()
@@ -425,7 +427,7 @@ async def got_text_answer(update: Update, context: ContextTypes.DEFAULT_TYPE,
         draft.answers()[q.id] = answer
         draft.question = index + 1
         return await _next_question(update, context, who, draft)
-    await reply(update, why + "\n" + q.asked(who.lang))
+    await answer_now(who.svc, update, why + "\n" + q.asked(who.lang))
     return TEXT_ANSWER
 
 
@@ -441,8 +443,8 @@ async def meal_count(update: Update, context: ContextTypes.DEFAULT_TYPE,
         return MEAL_ADULTS if parts[1] == "ma" else MEAL_CHILDREN
     if parts[1] == "ma":
         draft.meal_adults = n
-        await reply(update, tr(who.lang, "How many children for the meal?"),
-                    reply_markup=count_buttons("mc"))
+        await answer_now(who.svc, update, children_prompt(who.lang),
+                         reply_markup=count_buttons("mc"))
         return MEAL_CHILDREN
     draft.meal_children = n
     return await show_summary(update, who, draft)
@@ -465,10 +467,11 @@ async def confirm(update: Update, context: ContextTypes.DEFAULT_TYPE, draft: Dra
             draft.meal_children or 0, at, None, values=tuple((draft.values or {}).items()),
         )
         if not isinstance(out, Registered):
-            await reply(update, refusal_text(who.lang, contest, out))
+            await answer_now(who.svc, update, refusal_text(who.lang, contest, out))
         else:
             await remember(update, context)
-            await reply(update, await _registered_text(context, who, category, out))
+            await answer(who.svc, update, registered_text(
+                who.lang, contest, category, out, await _partner_link(context, who, out)))
             await schedule_lapse(context.application, out.number)
     if isinstance(out, HeatStarted) and out.open_choices:
         # the heat chosen began while the summary was open: choose a later one, then confirm
@@ -482,18 +485,12 @@ async def confirm(update: Update, context: ContextTypes.DEFAULT_TYPE, draft: Dra
     return ConversationHandler.END
 
 
-async def _registered_text(context: ContextTypes.DEFAULT_TYPE, who: Caller, category: Category,
-                           out: Registered) -> str:
-    contest = who.svc.contest
+async def _partner_link(context: ContextTypes.DEFAULT_TYPE, who: Caller,
+                        out: Registered) -> str:
+    """The link a partner opens to follow the entry just registered."""
     entry = await who.svc.store.entry(out.number)
     assert entry is not None
-    lines = [place_text(who.lang, contest, out.number, out.place)]
-    if category.members > 1:
-        link = f"https://t.me/{context.bot.username}?start={entry.join_code}"
-        lines.append(tr(who.lang, "Send this link to your partner so they can follow the "
-                        "entry on their phone: {link}", link=link))
-    lines.append(tr(who.lang, "Your entries and payments: /mis_inscripciones"))
-    return "\n".join(lines)
+    return f"https://t.me/{context.bot.username}?start={entry.join_code}"
 
 
 async def cancelar(update: Update, context: ContextTypes.DEFAULT_TYPE, draft: Draft) -> int:
@@ -502,14 +499,14 @@ async def cancelar(update: Update, context: ContextTypes.DEFAULT_TYPE, draft: Dr
     if update.callback_query is not None and update.callback_query.data != "reg:no":
         await update.callback_query.answer()
     if who is not None:
-        await reply(update, tr(who.lang, "Registration cancelled: nothing was recorded."))
+        await answer_now(who.svc, update, cancelled_text(who.lang))
     return ConversationHandler.END
 
 
 async def nothing_to_cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     who = await caller(update, context)
     if who is not None:
-        await reply(update, tr(who.lang, "There is no registration in progress to cancel."))
+        await answer_now(who.svc, update, nothing_to_cancel_text(who.lang))
 
 
 async def timed_out(update: Update, context: ContextTypes.DEFAULT_TYPE, draft: Draft) -> None:
@@ -518,15 +515,13 @@ async def timed_out(update: Update, context: ContextTypes.DEFAULT_TYPE, draft: D
     if user is not None:
         svc = services(context)
         lang = await language_of(svc, user.id)
-        await send(context, user.id, tr(lang, "Registration cancelled after {minutes} minutes "
-                                        "without an answer. Send /inscribir to start again.",
-                                        minutes=TIMEOUT_SECONDS // 60))
+        await send(context, user.id, timed_out_text(lang, TIMEOUT_SECONDS // 60))
 
 
 async def not_understood(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     who = await caller(update, context)
     if who is not None:
-        await reply(update, tr(who.lang, "Please use the buttons above, or /cancelar."))
+        await answer_now(who.svc, update, use_buttons_text(who.lang))
 
 
 def conversation() -> ConversationHandler[Any]:

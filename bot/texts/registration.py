@@ -25,6 +25,7 @@ from bot.services.registrations import (
     AlreadyEntered,
     HeatStarted,
     NotEligible,
+    Registered,
     RegistrationRefusal,
     RegistrationShut,
 )
@@ -362,3 +363,102 @@ def meal_prompt(lang: str, contest: Contest, adding: bool) -> tuple[str, str]:
                    "How many adults?", **prices), tr(lang, "Add nobody"))
     return (tr(lang, "Meal after the contest ({adult} per adult, {child} per child). "
                "How many adults?", **prices), tr(lang, "No meal"))
+
+
+# -- the conversation's answers ---------------------------------------------------------------
+
+
+def stale_button_text(lang: str) -> str:
+    return tr(lang, "This button is no longer active. /inscribir to register.")
+
+
+def all_begun_text(lang: str) -> str:
+    return tr(lang, "Too late to register: every category has begun playing.")
+
+
+def category_label(contest: Contest, category: Category) -> str:
+    """A category as its button offers it: its name and its fee."""
+    return f"{category.name} ({money(category.fee, contest.currency)})"
+
+
+def which_category_text(lang: str) -> str:
+    return tr(lang, "Which category? (/cancelar to stop at any time)")
+
+
+def bad_name_text(lang: str, longest: int) -> str:
+    return tr(lang, "Please write a name of 1 to {max} characters.", max=longest)
+
+
+def separator_in_name_text(lang: str) -> str:
+    return tr(lang, "A name cannot contain \"{sign}\": the organisers' files "
+              "use it between the members' names. Please write the name "
+              "without it.",
+              sign=NAME_SEPARATOR)
+
+
+def unreadable_birth_text(lang: str, category: Category) -> str:
+    if category.checks_age:
+        return tr(lang, "I can't read that: write the date like 2004-06-21.")
+    return tr(lang, "I can't read that: write the year with 4 digits, like 2015.")
+
+
+def switch_label(lang: str, contest: Contest, category: Category) -> str:
+    return tr(lang, "Switch to {category}", category=category_label(contest, category))
+
+
+def category_text(lang: str, category: Category) -> str:
+    return tr(lang, "Category: {category}", category=category.name)
+
+
+def text_answer_hint(lang: str, q: Question) -> str:
+    return tr(lang, "(Write the answer: one line, at most {max} characters.)", max=q.max_length)
+
+
+def yes_no_labels(lang: str) -> tuple[str, str]:
+    return tr(lang, "Yes"), tr(lang, "No")
+
+
+def more_members_prompt(lang: str, category: Category, n: int) -> tuple[str, str, str]:
+    """Teams of varying size, ``n`` members so far: the question and its two buttons."""
+    return (tr(lang, "Members so far: {n} (this category takes {low} to {high}). "
+               "Another member?", n=n, low=category.fewest, high=category.members),
+            tr(lang, "Add member {n}", n=n + 1), tr(lang, "That is the whole team"))
+
+
+def children_prompt(lang: str) -> str:
+    return tr(lang, "How many children for the meal?")
+
+
+def summary_labels(lang: str) -> tuple[str, str, str]:
+    """The summary's buttons: confirm, cancel, and add people to a meal booked before."""
+    return tr(lang, "Confirm"), tr(lang, "Cancel"), tr(lang, "Add people to the meal")
+
+
+def registered_text(lang: str, contest: Contest, category: Category, out: Registered,
+                    link: str) -> str:
+    """The answer to a confirmed registration: its place, the partner's ``link`` for a team,
+    and where to see one's entries."""
+    lines = [place_text(lang, contest, out.number, out.place)]
+    if category.members > 1:
+        lines.append(tr(lang, "Send this link to your partner so they can follow the "
+                        "entry on their phone: {link}", link=link))
+    lines.append(tr(lang, "Your entries and payments: /mis_inscripciones"))
+    return "\n".join(lines)
+
+
+def cancelled_text(lang: str) -> str:
+    return tr(lang, "Registration cancelled: nothing was recorded.")
+
+
+def nothing_to_cancel_text(lang: str) -> str:
+    return tr(lang, "There is no registration in progress to cancel.")
+
+
+def timed_out_text(lang: str, minutes: int) -> str:
+    return tr(lang, "Registration cancelled after {minutes} minutes "
+              "without an answer. Send /inscribir to start again.",
+              minutes=minutes)
+
+
+def use_buttons_text(lang: str) -> str:
+    return tr(lang, "Please use the buttons above, or /cancelar.")

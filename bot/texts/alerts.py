@@ -1,0 +1,61 @@
+"""What the timers announce: a cooldown over, the escape's handover, the clock alerts (minutes
+left, time up), the breaks and the results."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.domain.clock import format_duration
+from bot.domain.contest import Break, Category, Contest
+from bot.domain.rounds import Heat
+from bot.services.state import EntryState
+from bot.support.i18n import tr
+from bot.texts.names import clock_time, heat_name, names
+
+
+def cooldown_over_text(lang: str, entry: int, minutes: int) -> str:
+    return tr(lang, "Entry #{entry}: {minutes} minutes have passed, you may ask for a hint or a "
+              "solution again (/pista, /solucion).", entry=entry, minutes=minutes)
+
+
+def handover_staff_text(lang: str, limit: int, category: Category,
+                        unsolved: Sequence[EntryState]) -> str:
+    """The volunteers' line at the escape's time limit: the unsolved pairs and their stages."""
+    lines = [tr(lang, "{time}: the escape is over in {category}. Unsolved pairs get the "
+                "puzzle now. Confirm their stage with /etapa N S before the bonus is "
+                "counted:", time=format_duration(limit), category=category.name)]
+    for s in unsolved:
+        assert s.ledger is not None
+        lines.append(tr(lang, "#{entry} {names}: says stage {reported}, confirmed stage "
+                        "{confirmed}", entry=s.entry.number, names=names(s.entry.names),
+                        reported=s.ledger.reported_stage, confirmed=s.ledger.confirmed_stage))
+    if not unsolved:
+        lines.append(tr(lang, "Every pair solved the escape."))
+    return "\n".join(lines)
+
+
+def handover_entry_text(lang: str) -> str:
+    return tr(lang, "Time is up for the escape: collect your puzzle from the volunteers now.")
+
+
+def time_alert_text(lang: str, contest: Contest, category: Category, heat: Heat | None,
+                    minutes: int) -> str:
+    """``minutes`` left on a category's (or heat's) clock; 0: time is up."""
+    name = category.name if heat is None else \
+        f"{category.name} — {heat_name(lang, contest, heat)}"
+    if minutes == 0:
+        return tr(lang, "{category}: time is up! Hands off the puzzle; a volunteer "
+                  "counts the pieces.", category=name)
+    return tr(lang, "{category}: {minutes} minutes left.", category=name, minutes=minutes)
+
+
+def break_text(lang: str, contest: Contest, brk: Break, edge: str) -> str:
+    """A configured break begins (``edge`` "start") or ends."""
+    if edge == "start":
+        return tr(lang, "Break: every clock is paused until {end}.",
+                  end=clock_time(contest, brk.end)[:5])
+    return tr(lang, "The break is over: the clocks run again.")
+
+
+def results_now_text(lang: str) -> str:
+    return tr(lang, "The results are being announced now, in the hall.")

@@ -1,0 +1,139 @@
+"""What the organisers' desk reads (/pagado, /inscritos, /exportar, the closing report) and
+what people are told when their entry's place changes by itself."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import date
+
+from bot.domain.contest import Category, Contest
+from bot.domain.places import Place, Status
+from bot.services.registrations import CategorySummary, EntryStatus, Paid
+from bot.services.summary import money
+from bot.support.i18n import ntr, tr
+from bot.texts.common import date_text, labelled, names
+from bot.texts.registration import (
+    displaced_note,
+    lost_place_text,
+    place_text,
+    waiting_move_text,
+)
+
+
+def bad_date_text(lang: str, typed: str) -> str:
+    return tr(lang, "I can't use the date {text}: write a past date like 2012-02-15.",
+              text=typed[:20])
+
+
+def no_entry_text(lang: str, number: int) -> str:
+    return tr(lang, "There is no entry number {entry}.", entry=number)
+
+
+def paid_text(lang: str, contest: Contest, out: Paid, day_paid: date) -> str:
+    """The organiser's answer to /pagado: the payment, the entry's place, and the entries it
+    took the place of."""
+    lines = [tr(lang, "Payment of entry #{entry} recorded on {day}.", entry=out.entry,
+                day=date_text(lang, day_paid)),
+             place_text(lang, contest, out.entry, out.place)]
+    for entry, place in out.displaced:
+        lines.append(displaced_note(lang, entry.number, entry.names,
+                                    place.waiting_position
+                                    if place.status is Status.WAITING else None))
+    return "\n".join(lines)
+
+
+def lost_to(entry: int, by: int, day: date) -> Callable[[str], str]:
+    """Why entry ``entry`` lost its place, in each reader's language: the payment of entry
+    ``by``, dated ``day``, came before it."""
+    return lambda lang: lost_place_text(lang, entry, by, date_text(lang, day))
+
+
+def unknown_category_text(lang: str, contest: Contest) -> str:
+    return tr(lang, "Unknown category. Categories: {ids}",
+              ids=", ".join(c.id for c in contest.categories))
+
+
+def shared_places_line(lang: str, taken: int, capacity: int) -> str:
+    return tr(lang, "All categories: {taken} of {capacity} places taken.", taken=taken,
+              capacity=capacity)
+
+
+def shared_waiting_lines(lang: str, contest: Contest, line_up: Sequence[EntryStatus]) -> list[str]:
+    """One waiting list for every category: in its order, each with its category."""
+    if not line_up:
+        return []
+    return [tr(lang, "Waiting list (all categories):"),
+            *(waiting_line(lang, w, contest) for w in line_up)]
+
+
+def places_line(lang: str, cat: Category, s: CategorySummary) -> str:
+    """``Pairs: 3 confirmed, 2 free, 1 pending payment``: a category's places."""
+    line = labelled(lang, cat.name, ntr(lang, "{n} confirmed", "{n} confirmed", len(s.taken)))
+    if s.free is not None:
+        line += ", " + ntr(lang, "{n} free", "{n} free", s.free)
+    if s.reserved_left:
+        line += " " + tr(lang, "({reserved} of them only for local entries)",
+                         reserved=s.reserved_left)
+    if s.pending:
+        line += ", " + ntr(lang, "{n} pending payment", "{n} pending payment", len(s.pending))
+    if s.lapsed:
+        line += ", " + tr(lang, "{count} lapsed (not paid in time): {list}",
+                          count=len(s.lapsed),
+                          list=", ".join(f"#{x.entry.number}" for x in s.lapsed))
+    return line
+
+
+def refund_lines(lang: str, contest: Contest, refunds: Sequence[EntryStatus]) -> list[str]:
+    lines = ["  " + tr(lang, "Refunds due:")]
+    for r in refunds:
+        lines.append("  " + tr(lang, "#{entry} {names}: {amount} ({percent} % of "
+                               "{paid})", entry=r.entry.number,
+                               names=names(r.entry.names),
+                               amount=money(r.refund, contest.currency),
+                               percent=r.place.refund_percent,
+                               paid=money(r.fee.total, contest.currency)))
+    return lines
+
+
+def waiting_line(lang: str, w: EntryStatus, contest: Contest | None = None) -> str:
+    """``  2. #31 Bea / Ben``, with its category's name on a list shared by all of them."""
+    category = contest.category(w.entry.category) if contest is not None else None
+    return (f"  {w.place.waiting_position}. #{w.entry.number} {names(w.entry.names)}"
+            + (f" ({category.name})" if category is not None else "")
+            + (" (" + tr(lang, "local entry") + ")" if w.entry.local else ""))
+
+
+def export_captions(lang: str) -> tuple[str, str, str]:
+    """/exportar's documents: the entries, the results, the spreadsheet (whose entries' sheet
+    is named with the first)."""
+    return (tr(lang, "Entries"), tr(lang, "Results"),
+            tr(lang, "Entries and results (spreadsheet)"))
+
+
+def place_change_text(lang: str, contest: Contest, number: int, place: Place,
+                      before: str | None, position: int | None) -> str:
+    """An entry's place changed by itself: ``before`` the status its people were last told
+    (and ``position``, on the waiting list)."""
+    if place.status is Status.CONFIRMED and \
+            before in (Status.PENDING_PAYMENT.value, Status.LAPSED.value):
+        return tr(lang, "Payment received: entry #{entry} has a confirmed place.",
+                  entry=number)
+    if place.status is Status.CONFIRMED:
+        return tr(lang, "Good news: a place freed up and entry #{entry} now has a "
+                  "confirmed place.", entry=number)
+    if place.status is Status.WAITING and before == Status.WAITING.value and \
+            position is not None and place.waiting_position is not None:
+        return waiting_move_text(lang, number, position, place.waiting_position)
+    return place_text(lang, contest, number, place)
+
+
+def closing_report_text(lang: str, contest: Contest, left_out: Sequence[EntryStatus]) -> str:
+    """For each organiser at the closing: the entries left out and owed a refund."""
+    lines = [tr(lang, "Registrations are closed. Entries left without a place, to be "
+                "refunded ({when}):", when=contest.registration.left_out_refund or "-")]
+    for s in left_out:
+        lines.append(labelled(lang, f"#{s.entry.number} {names(s.entry.names)}",
+                              money(s.fee.total, contest.currency)))
+    if not left_out:
+        lines.append(tr(lang, "None: every paid entry has a place."))
+    return "\n".join(lines)
