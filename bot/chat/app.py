@@ -25,7 +25,6 @@ from telegram.request import BaseRequest
 from bot.chat.persistence import SQLitePersistence
 from bot.chat.polling import retry_network
 from bot.chat.updates import PerChatUpdateProcessor
-from bot.delivery.deprecated import attach_bot
 from bot.delivery.limits import TELEGRAM_LIMITS, SenderAwareLimiter
 from bot.delivery.posting import chat_name, organiser_recipients, staff_recipients
 from bot.delivery.requests import TelegramOnlyRequest
@@ -218,7 +217,6 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
                     on_moved=lambda old, new: _follow_move(app, svc, old, new))
     app.bot_data["sender"] = sender
     svc.attach_sender(sender)
-    attach_bot(app.bot, svc)  # deprecated: the handlers still calling ``reply``
     # a press waiting since before a restart is not stamped earlier than what was recorded
     for user_id, moment in (await svc.store.newest_message_dates()).items():
         app.bot_data["telegram_time"].seen(user_id, moment)
@@ -274,7 +272,6 @@ async def _stop_sending(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     sender: Sender | None = app.bot_data.pop("sender", None)
     if sender is not None:
         await sender.stop()
-        attach_bot(app.bot, None)
         svc: Services | None = app.bot_data.get("services")
         if svc is not None:
             svc.attach_sender(None)

@@ -13,16 +13,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import Application, ContextTypes
 
 from bot.delivery.answers import SPEAKING, answer_now, over_budget
-from bot.delivery.answers import recording as recording
-from bot.delivery.deprecated import post_text_by_bot
-from bot.delivery.deprecated import reply as reply
-from bot.delivery.deprecated import sender_for as sender_for
-from bot.delivery.posting import notify_entry as notify_entry
-from bot.delivery.posting import notify_staff as notify_staff
-from bot.delivery.posting import send as send
-from bot.delivery.services import Services as Services
-from bot.delivery.services import language_of as language_of
-from bot.delivery.services import services as services
+from bot.delivery.services import Services, language_of, services
 from bot.delivery.telegram_time import TelegramTime
 from bot.domain.numbers import parse_whole
 from bot.services.contest_day import Roles
@@ -30,10 +21,6 @@ from bot.services.registrations import Registrations
 from bot.support.commands import in_language
 from bot.support.i18n import tr
 from bot.support.wallclock import CLOCK
-
-# ``post_text``, ``reply`` and ``sender_for`` (bot/delivery/deprecated.py) and the names above
-# imported "as" themselves are here for the handlers not yet importing them from bot/delivery
-post_text = post_text_by_bot
 
 log = logging.getLogger(__name__)
 
