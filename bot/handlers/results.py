@@ -37,6 +37,7 @@ from bot.services.picture import ranking_png
 from bot.services.results import FinishRecorded, FinishToConfirm
 from bot.services.state import moment_seconds
 from bot.storage.store import Event
+from bot.texts.common import DayRefusal
 from bot.texts.result_lines import (
     history_text,
     no_entries,
@@ -102,7 +103,7 @@ def _confirm_buttons(lang: str, asked: FinishToConfirm) -> InlineKeyboardMarkup:
 
 
 async def _finish_answer(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller,
-                         out: FinishRecorded | FinishToConfirm | Refusal) -> None:
+                         out: FinishRecorded | FinishToConfirm | DayRefusal) -> None:
     """The answer to a /fin (or to its confirming button), inside its recording transaction."""
     if isinstance(out, Refusal):
         await refuse(update, who, out)

@@ -8,8 +8,7 @@ from telegram import Update
 from bot.delivery.answers import answer_now
 from bot.domain.clock import DurationError, parse_duration
 from bot.handlers.common import Caller, parse_int, show_usage
-from bot.services.outcomes import Refusal
-from bot.texts.common import duration_error, refusal
+from bot.texts.common import DayRefusal, duration_error, refusal
 
 
 def role(who: Caller) -> str:
@@ -36,5 +35,5 @@ async def number_and_time(
     return number, typed
 
 
-async def refuse(update: Update, who: Caller, refused: Refusal) -> None:
+async def refuse(update: Update, who: Caller, refused: DayRefusal) -> None:
     await answer_now(who.svc, update, refusal(who.lang, refused, who.svc.contest))

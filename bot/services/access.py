@@ -9,7 +9,7 @@ from typing import ClassVar
 
 from bot.domain.events import EventKind
 from bot.services.contest_day import ContestDay
-from bot.services.outcomes import Done, Refusal, new_code
+from bot.services.outcomes import Done, Refusal, SharedRefusal, new_code
 from bot.storage.store import Entry
 
 
@@ -54,7 +54,7 @@ class OrganiserJoined(Done):
 
 async def link(
     day: ContestDay, user_id: int, code: str, at: datetime, update_id: int | None
-) -> Linked | Refusal:
+) -> Linked | AccessRefusal | SharedRefusal:
     async with day.store.transaction() as tx:
         entry = await tx.entry_by_code(code)
         if entry is None:
@@ -85,7 +85,7 @@ async def _invite(day: ContestDay, prefix: str, kind: str, organiser: int, at: d
 
 async def join_volunteer(
     day: ContestDay, user_id: int, code: str, at: datetime, update_id: int | None
-) -> VolunteerJoined | Refusal:
+) -> VolunteerJoined | AccessRefusal | SharedRefusal:
     async with day.store.transaction() as tx:
         if not await tx.has_ref(EventKind.VOLUNTEER_INVITE, code):
             return BadCode()
@@ -124,7 +124,7 @@ async def standing_organiser_invite(day: ContestDay, at: datetime, create: bool)
 
 async def join_organiser(
     day: ContestDay, user_id: int, code: str, at: datetime, update_id: int | None
-) -> OrganiserJoined | Refusal:
+) -> OrganiserJoined | AccessRefusal | SharedRefusal:
     async with day.store.transaction() as tx:
         if not await tx.has_ref(EventKind.ORGANISER_INVITE, code):
             return BadCode()

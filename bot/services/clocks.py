@@ -23,7 +23,7 @@ from bot.domain.rounds import (
     next_heats,
 )
 from bot.services.contest_day import ContestDay
-from bot.services.outcomes import Done, Refusal
+from bot.services.outcomes import Done, Refusal, SharedRefusal
 from bot.services.state import EntryState
 
 
@@ -94,7 +94,7 @@ class ClocksStarted(Done):
 
 async def start_clock(
     day: ContestDay, organiser: int, category: str | None, at: datetime, update_id: int | None
-) -> ClocksStarted | Refusal:
+) -> ClocksStarted | ClocksRefusal | SharedRefusal:
     """Start the clock of a category, of a heat, or (``category`` None) of every category
     not started yet. A category with rounds (by its id, or with every category) starts its
     next heat by ``next_heats``: the first heat not started of the latest round reached,
@@ -188,7 +188,7 @@ async def _being_played(day: ContestDay, heat: Heat, at: datetime) -> bool:
 
 
 async def pause(day: ContestDay, organiser: int, at: datetime,
-                update_id: int | None) -> Done | Refusal:
+                update_id: int | None) -> Done | ClocksRefusal | SharedRefusal:
     async with day.store.transaction() as tx:
         if await day.paused():
             return AlreadyPaused()
@@ -200,7 +200,7 @@ async def pause(day: ContestDay, organiser: int, at: datetime,
 
 async def resume(
     day: ContestDay, organiser: int, at: datetime, update_id: int | None
-) -> Done | Refusal:
+) -> Done | ClocksRefusal | SharedRefusal:
     async with day.store.transaction() as tx:
         if not await day.paused():
             return NotPaused()

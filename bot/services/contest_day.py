@@ -491,7 +491,7 @@ class ContestDay:
 
     async def running(
         self, number: int, at: datetime, escape: bool = False
-    ) -> tuple[EntryState, int] | Refusal:
+    ) -> tuple[EntryState, int] | UnknownEntry | NotEscape | ClockNotStarted | RoundClosed:
         """The entry and its contest time at ``at``, or why nothing can be recorded for it."""
         state = await self.state(number)
         if state is None:
@@ -506,7 +506,7 @@ class ContestDay:
             return ClockNotStarted(number)
         return state, t
 
-    async def closed(self, state: EntryState) -> Refusal | None:
+    async def closed(self, state: EntryState) -> RoundClosed | None:
         """Why nothing can be recorded in the entry's heat any more: its round was confirmed
         (an entry that went out stays in its last heat). None for a category played once."""
         heat = self.heats.get(state.unit or "")

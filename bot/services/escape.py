@@ -21,7 +21,7 @@ from bot.domain.escape import (
     fold,
 )
 from bot.domain.events import EventKind
-from bot.services.contest_day import ContestDay
+from bot.services.contest_day import ContestDay, RoundClosed
 from bot.services.outcomes import (
     AlreadyFinished,
     AlreadyRecorded,
@@ -31,6 +31,7 @@ from bot.services.outcomes import (
     InTheFuture,
     PastLimit,
     Refusal,
+    SharedRefusal,
 )
 from bot.services.state import EntryState, escape_events
 
@@ -204,7 +205,7 @@ def confirmation_refusal(refused: rules.ConfirmationRefused, entry: int) -> Esca
             assert_never(refused)
 
 
-def solve_refusal(refused: rules.SolveRefused, entry: int) -> Refusal:
+def solve_refusal(refused: rules.SolveRefused, entry: int) -> EscapeRefusal | SharedRefusal:
     """The domain's refusal of a volunteer's /escape as the day's, about ``entry``."""
     match refused:
         case rules.AlreadySolved():
@@ -220,7 +221,7 @@ def solve_refusal(refused: rules.SolveRefused, entry: int) -> Refusal:
 async def request(
     day: ContestDay, user_id: int, number: int, kind: Kind, stage: int, at: datetime,
     update_id: int | None,
-) -> Granted | Refusal:
+) -> Granted | EscapeRefusal | SharedRefusal | RoundClosed:
     async with day.store.transaction() as tx:
         running = await day.running(number, at, escape=True)
         if isinstance(running, Refusal):
@@ -253,7 +254,7 @@ async def request(
 
 async def ready(
     day: ContestDay, user_id: int, number: int, at: datetime, update_id: int | None
-) -> ReadyNoted | Refusal:
+) -> ReadyNoted | EscapeRefusal | SharedRefusal | RoundClosed:
     async with day.store.transaction() as tx:
         running = await day.running(number, at)
         if isinstance(running, Refusal):
@@ -275,7 +276,7 @@ async def ready(
 async def confirm_stage(
     day: ContestDay, actor: int, role: str, number: int, stage: int, at: datetime,
     update_id: int | None,
-) -> StageRecorded | Refusal:
+) -> StageRecorded | EscapeRefusal | SharedRefusal | RoundClosed:
     async with day.store.transaction() as tx:
         running = await day.running(number, at, escape=True)
         if isinstance(running, Refusal):
@@ -295,7 +296,7 @@ async def confirm_stage(
 async def solve(
     day: ContestDay, actor: int, role: str, number: int, typed: int | None, at: datetime,
     update_id: int | None,
-) -> EscapeRecorded | Refusal:
+) -> EscapeRecorded | EscapeRefusal | SharedRefusal | RoundClosed:
     async with day.store.transaction() as tx:
         running = await day.running(number, at, escape=True)
         if isinstance(running, Refusal):

@@ -97,3 +97,8 @@ class NoTime(Refusal):
     """0:00:00 typed as a finish: nobody finishes as the clock starts (a typo)."""
 
     code: ClassVar[str] = "no_time"
+
+
+# the refusals several features give (each feature's own are its module's union)
+SharedRefusal = (UnknownEntry | ClockNotStarted | NotEscape | PastLimit | InTheFuture
+                 | BeforeRequest | AlreadyRecorded | AlreadyFinished | EscapeNotOver | NoTime)

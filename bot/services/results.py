@@ -25,6 +25,7 @@ from bot.services.outcomes import (
     NoTime,
     PastLimit,
     Refusal,
+    SharedRefusal,
     UnknownEntry,
 )
 from bot.services.state import EntryState
@@ -249,7 +250,8 @@ def pieces_left(state: EntryState) -> int:
 # -- the operations ----------------------------------------------------------------------------
 
 
-async def _in_play(day: ContestDay, number: int, at: datetime) -> EntryState | Refusal:
+async def _in_play(day: ContestDay, number: int, at: datetime
+                   ) -> EntryState | ResultsRefusal | SharedRefusal | RoundClosed:
     """The entry's state, for pieces and penalties: recorded at any time in a category
     played once (as ever); in a round, only once its heat started and until the round is
     confirmed."""
@@ -262,7 +264,7 @@ async def _in_play(day: ContestDay, number: int, at: datetime) -> EntryState | R
     return running if isinstance(running, Refusal) else running[0]
 
 
-def _splits_refusal(number: int, state: EntryState) -> Refusal | None:
+def _splits_refusal(number: int, state: EntryState) -> ResultsRefusal | SharedRefusal | None:
     """Why no finish can be recorded for the entry whatever its time: disqualified, or splits
     still missing before its last puzzle."""
     refused = finish_refused(
@@ -292,7 +294,7 @@ def _finish_case(day: ContestDay, state: EntryState, typed: int | None, now_t: i
 
 
 def _finish_refusal(number: int, decision: rules.FinishDecision, basis: int
-                    ) -> Refusal | FinishToConfirm | None:
+                    ) -> ResultsRefusal | SharedRefusal | FinishToConfirm | None:
     """What the domain's decision on a finish gives back; None: record it."""
     match decision:
         case rules.ZeroTime():
@@ -321,7 +323,7 @@ async def finish(
     day: ContestDay, actor: int, role: str, number: int, typed: int | None, at: datetime,
     update_id: int | None, *, other: int | None = None, confirmed: bool = False,
     basis: int = 0, asked_at: datetime | None = None,
-) -> FinishRecorded | FinishToConfirm | Refusal:
+) -> FinishRecorded | FinishToConfirm | ResultsRefusal | SharedRefusal | RoundClosed:
     """Record entry ``number``'s finish. Unless ``confirmed``, nothing is recorded and the
     volunteer is asked first when the time moves a recorded finish by more than the
     contest's ``confirm_correction``, or when ``other`` (the other reading of what they
@@ -368,7 +370,7 @@ async def finish(
 async def pieces(
     day: ContestDay, actor: int, role: str, number: int, count: int, at: datetime,
     update_id: int | None,
-) -> PiecesRecorded | Refusal:
+) -> PiecesRecorded | ResultsRefusal | SharedRefusal | RoundClosed:
     async with day.store.transaction() as tx:
         state = await _in_play(day, number, at)
         if isinstance(state, Refusal):
@@ -400,7 +402,7 @@ async def pieces(
 async def outcome(
     day: ContestDay, actor: int, role: str, number: int, outcome: str, reason: str,
     at: datetime, update_id: int | None,
-) -> OutcomeRecorded | Refusal:
+) -> OutcomeRecorded | ResultsRefusal | SharedRefusal | RoundClosed:
     """Entry ``number`` did not start ("dns"), is disqualified ("dsq", with a reason) or
     plays out of competition ("oc": a late team, a guest): not placed in its heat's (or
     category's) ranking, never advancing, whatever its results; /deshacer takes it
@@ -433,7 +435,8 @@ async def outcome(
         return OutcomeRecorded(number, outcome, reason, eid)
 
 
-def _split_refusal(number: int, decision: rules.SplitDecision) -> Refusal | None:
+def _split_refusal(number: int, decision: rules.SplitDecision
+                   ) -> ResultsRefusal | SharedRefusal | None:
     """What the domain's decision on a split gives back; None: record it."""
     match decision:
         case rules.OnePuzzle():
@@ -459,7 +462,7 @@ def _split_refusal(number: int, decision: rules.SplitDecision) -> Refusal | None
 async def split(
     day: ContestDay, actor: int, role: str, number: int, typed: int | None, at: datetime,
     update_id: int | None, puzzle: int | None = None,
-) -> SplitRecorded | Refusal:
+) -> SplitRecorded | ResultsRefusal | SharedRefusal | RoundClosed:
     """The entry finished a puzzle (not its last one: that is /fin), at ``typed`` or now
     on its clock: the next one in a fixed order, or ``puzzle`` when the puzzles are
     played in any order."""
@@ -490,7 +493,7 @@ async def split(
 async def penalty(
     day: ContestDay, actor: int, role: str, number: int, kind_id: str, count: int,
     at: datetime, update_id: int | None,
-) -> PenaltyRecorded | Refusal:
+) -> PenaltyRecorded | ResultsRefusal | SharedRefusal | RoundClosed:
     """``count`` penalties of ``kind_id`` for entry ``number`` (added to the ones it has;
     /deshacer takes the last one back)."""
     kind = day.contest.penalty(kind_id)
@@ -510,7 +513,7 @@ async def penalty(
 
 async def undo(
     day: ContestDay, actor: int, role: str, at: datetime, update_id: int | None
-) -> Undone | Refusal:
+) -> Undone | ResultsRefusal | SharedRefusal | RoundClosed:
     kinds = ORGANISER_UNDOABLE if role == "organiser" else VOLUNTEER_KINDS
     async with day.store.transaction() as tx:
         mine = await tx.events(actor=actor, kinds=kinds)

@@ -32,7 +32,7 @@ from bot.services.contest_day import (
     in_ranking,
     round_ref,
 )
-from bot.services.outcomes import Done, Refusal
+from bot.services.outcomes import Done, Refusal, SharedRefusal
 
 # -- what the rounds' operations give back -----------------------------------------------------
 
@@ -92,7 +92,7 @@ class RoundConfirmed(Done):
 
 
 async def confirm_round(day: ContestDay, organiser: int, category: Category, at: datetime,
-                        update_id: int | None) -> RoundConfirmed | Refusal:
+                        update_id: int | None) -> RoundConfirmed | RoundsRefusal | SharedRefusal:
     """The organiser says the category's current round is final: its qualifiers are
     recorded (best first), and they make up the next round's heats."""
     async with day.store.transaction() as tx:

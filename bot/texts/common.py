@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date, datetime
 from functools import cache
+from typing import assert_never
 from zoneinfo import ZoneInfo
 
 from babel.dates import format_date
@@ -24,7 +25,7 @@ from bot.services.outcomes import (
     NotEscape,
     NoTime,
     PastLimit,
-    Refusal,
+    SharedRefusal,
     UnknownEntry,
 )
 from bot.services.results import ResultsRefusal
@@ -98,8 +99,13 @@ def _between(lang: str) -> str | None:
     return None
 
 
-def refusal(lang: str, refused: Refusal, contest: Contest) -> str:
-    """One line saying why something was refused: a feature's own refusals by its texts."""
+DayRefusal = (SharedRefusal | EscapeRefusal | ClocksRefusal | AccessRefusal | RoundsRefusal
+              | ResultsRefusal)
+
+
+def refusal(lang: str, refused: DayRefusal, contest: Contest) -> str:
+    """One line saying why something was refused: each feature's refusals by its own texts.
+    mypy proves every refusal an operation can give has its text (no fallback)."""
     if isinstance(refused, EscapeRefusal):
         return escape_refusal(lang, refused, contest)
     if isinstance(refused, ClocksRefusal):
@@ -110,15 +116,11 @@ def refusal(lang: str, refused: Refusal, contest: Contest) -> str:
         return rounds_refusal(lang, refused, contest)
     if isinstance(refused, ResultsRefusal):
         return results_refusal(lang, refused, contest)
-    for words in (_entry_refusal, _record_refusal):
-        text = words(lang, refused, contest)
-        if text is not None:
-            return text
-    return tr(lang, "That can't be done now.")
+    return shared_refusal(lang, refused)
 
 
-def _entry_refusal(lang: str, refused: Refusal, contest: Contest) -> str | None:
-    """Refusals about the entry itself (any command naming one)."""
+def shared_refusal(lang: str, refused: SharedRefusal) -> str:
+    """The refusals several features give: about the entry itself, or the time typed."""
     match refused:
         case UnknownEntry(entry=entry):
             return tr(lang, "There is no entry number {entry}.", entry=entry)
@@ -132,12 +134,6 @@ def _entry_refusal(lang: str, refused: Refusal, contest: Contest) -> str | None:
         case AlreadyRecorded(entry=entry, time=t):
             return tr(lang, "Entry {entry} already has {time} recorded: nothing "
                       "changed.", entry=entry, time=format_duration(t))
-    return None
-
-
-def _record_refusal(lang: str, refused: Refusal, contest: Contest) -> str | None:
-    """Refusals of what a volunteer records: a stage, an escape, a finish."""
-    match refused:
         case BeforeRequest(entry=entry, time=t):
             return tr(lang, "Entry {entry} asked for help after that moment, at "
                       "{time}: check the time.", entry=entry, time=format_duration(t))
@@ -153,7 +149,8 @@ def _record_refusal(lang: str, refused: Refusal, contest: Contest) -> str | None
         case EscapeNotOver(entry=entry):
             return tr(lang, "Entry {entry} has not finished the escape yet: record it "
                       "with /escape first.", entry=entry)
-    return None
+        case _:
+            assert_never(refused)
 
 
 def date_text(lang: str, day: date) -> str:
