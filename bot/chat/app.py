@@ -5,7 +5,6 @@ from __future__ import annotations
 import gc
 import html
 import logging
-from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from functools import partial
 from typing import Any
@@ -45,6 +44,7 @@ from bot.handlers import (
     rounds,
 )
 from bot.handlers.commands import names_for
+from bot.handlers.common import Callback
 from bot.handlers.jobs import schedule_contest_jobs, watch_the_clock
 from bot.handlers.menus import schedule_menu_changes, set_default_menus
 from bot.services.access import standing_organiser_invite
@@ -59,43 +59,17 @@ from bot.tools import scoreboard
 
 log = logging.getLogger(__name__)
 
-HANDLERS = {
-    "start": access.start,
-    "ayuda": access.ayuda,
-    "idioma": access.idioma,
-    "pista": escape.pista,
-    "solucion": escape.solucion,
-    "billetes": escape.billetes,
-    "listo": escape.listo,
-    "etapa": escape.etapa,
-    "escape": escape.escape,
-    "fin": results.fin,
-    "piezas": results.piezas,
-    "penalizacion": results.penalizacion,
-    "estado": results.estado,
-    "deshacer": results.deshacer,
-    "historial": results.historial,
-    "inicio": clocks.inicio,
-    "pausa": clocks.pausa,
-    "reanudar": clocks.reanudar,
-    "clasificacion": results.clasificacion,
-    "confirmar_ronda": rounds.confirmar_ronda,
-    "series": rounds.series,
-    "mesas": rounds.mesas,
-    "parcial": results.parcial,
-    "voluntario": access.voluntario,
-    "organizador": access.organizador,
-    "mis_inscripciones": entries.mis_inscripciones,
-    "baja": entries.baja,
-    "pagado": desk.pagado,
-    "inscritos": desk.inscritos,
-    "exportar": desk.exportar,
-    "copia": backup.copia,
-    "anuncio": clocks.anuncio,
+HANDLERS: dict[str, Callback] = {
+    **access.COMMANDS,
+    **escape.COMMANDS,
+    **results.COMMANDS,
+    **clocks.COMMANDS,
+    **rounds.COMMANDS,
+    **entries.COMMANDS,
+    **desk.COMMANDS,
+    **backup.COMMANDS,
 }
 
-
-Callback = Callable[[Update, ContextTypes.DEFAULT_TYPE], Awaitable[object]]
 
 
 class CommandRouter(CommandHandler[Any, object]):

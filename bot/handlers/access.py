@@ -10,6 +10,7 @@ from telegram.ext import ContextTypes
 from bot.delivery.answers import answer, answer_now, recording
 from bot.handlers.commands import menu, view_for
 from bot.handlers.common import (
+    Callback,
     Caller,
     already_handled,
     caller,
@@ -205,3 +206,13 @@ async def organizador(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
                                                      update.update_id)
         await answer(who.svc, update,
                      texts.organiser_invite(who.lang, context.bot.username, code))
+
+
+# the commands this feature answers (bot/chat/app.py registers every feature's)
+COMMANDS: dict[str, Callback] = {
+    "start": start,
+    "ayuda": ayuda,
+    "idioma": idioma,
+    "voluntario": voluntario,
+    "organizador": organizador,
+}

@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 from telegram import InputFile, Update
 from telegram.ext import ContextTypes
 
-from bot.handlers.common import organiser
+from bot.handlers.common import Callback, organiser
 from bot.texts.backup import backup_caption
 
 
@@ -28,3 +28,9 @@ async def copia(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                                            filename=f"puzzlebot-{stamp}.sqlite3"),
                                  caption=backup_caption(who.lang, who.svc.contest, who.at),
                                  do_quote=True)
+
+
+# the commands this feature answers (bot/chat/app.py registers every feature's)
+COMMANDS: dict[str, Callback] = {
+    "copia": copia,
+}

@@ -9,7 +9,7 @@ from telegram.ext import ContextTypes
 from bot.delivery.answers import answer, answer_now, recording
 from bot.delivery.posting import send
 from bot.domain.events import EventKind
-from bot.handlers.common import recorder, show_usage
+from bot.handlers.common import Callback, recorder, show_usage
 from bot.handlers.jobs import schedule_contest_jobs
 from bot.handlers.volunteers import refuse as _refuse
 from bot.services import clocks as service
@@ -91,3 +91,12 @@ async def anuncio(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         for user_id in users:
             await send(context, user_id, texts.announcement(text), PRIORITY_BULK)
         await answer(who.svc, update, texts.announcement_recorded(who.lang, len(users)))
+
+
+# the commands this feature answers (bot/chat/app.py registers every feature's)
+COMMANDS: dict[str, Callback] = {
+    "inicio": inicio,
+    "pausa": pausa,
+    "reanudar": reanudar,
+    "anuncio": anuncio,
+}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -23,6 +23,9 @@ from bot.support.i18n import tr
 from bot.support.wallclock import CLOCK
 
 log = logging.getLogger(__name__)
+
+# a command's handler, as each feature lists them in its COMMANDS
+Callback = Callable[[Update, ContextTypes.DEFAULT_TYPE], Awaitable[object]]
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from bot.domain.events import EventKind
 from bot.domain.numbers import YEARS, ascii_digits
 from bot.domain.places import Status
 from bot.handlers.common import (
+    Callback,
     organiser,
     parse_int,
     recorder,
@@ -212,3 +213,11 @@ async def _closing_report(svc: Services, regs: Registrations, now: datetime) -> 
         lang = await language_of(svc, organiser_id)
         await post_text(svc, organiser_id, closing_report_text(lang, contest, left_out),
                         PRIORITY_COPY)
+
+
+# the commands this feature answers (bot/chat/app.py registers every feature's)
+COMMANDS: dict[str, Callback] = {
+    "pagado": pagado,
+    "inscritos": inscritos,
+    "exportar": exportar,
+}

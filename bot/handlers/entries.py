@@ -9,6 +9,7 @@ from telegram.ext import ContextTypes
 from bot.delivery.answers import answer, answer_now, recording
 from bot.domain.places import Place, Status
 from bot.handlers.common import (
+    Callback,
     button_moment,
     buttons,
     caller,
@@ -114,3 +115,10 @@ async def baja_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
             return
         await answer(who.svc, update, withdrawn_text(who.lang, who.svc.contest, out))
         await announce_changes(context.application, at)
+
+
+# the commands this feature answers (bot/chat/app.py registers every feature's)
+COMMANDS: dict[str, Callback] = {
+    "mis_inscripciones": mis_inscripciones,
+    "baja": baja,
+}

@@ -14,6 +14,7 @@ from bot.delivery.services import language_of
 from bot.domain.escape import Kind
 from bot.handlers.access import pick_entry
 from bot.handlers.common import (
+    Callback,
     Caller,
     already_handled,
     button_moment,
@@ -222,3 +223,14 @@ async def listo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await answer(who.svc, update, texts.ready(who.lang, contest, out, who.at))
         await notify_staff(context, lambda lang: texts.ready_staff_line(
             lang, contest, entry, out, who.at))
+
+
+# the commands this feature answers (bot/chat/app.py registers every feature's)
+COMMANDS: dict[str, Callback] = {
+    "pista": pista,
+    "solucion": solucion,
+    "billetes": billetes,
+    "listo": listo,
+    "etapa": etapa,
+    "escape": escape,
+}

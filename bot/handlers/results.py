@@ -20,6 +20,7 @@ from bot.domain.events import CLOCK_KINDS, EventKind
 from bot.domain.ranking import Row
 from bot.domain.rounds import Heat
 from bot.handlers.common import (
+    Callback,
     Caller,
     button_moment,
     organiser,
@@ -439,3 +440,16 @@ async def _round_ranking_lines(who: Caller, category: Category) -> list[str]:
 
 
 PICTURE_WORDS = {"foto", "imagen", "image", "photo", "picture", "img"}
+
+
+# the commands this feature answers (bot/chat/app.py registers every feature's)
+COMMANDS: dict[str, Callback] = {
+    "fin": fin,
+    "piezas": piezas,
+    "penalizacion": penalizacion,
+    "estado": estado,
+    "deshacer": deshacer,
+    "historial": historial,
+    "clasificacion": clasificacion,
+    "parcial": parcial,
+}

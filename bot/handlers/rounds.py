@@ -14,6 +14,7 @@ from bot.domain.contest import Category
 from bot.domain.rounds import Heat, table_number
 from bot.handlers.access import pick_entry
 from bot.handlers.common import (
+    Callback,
     Caller,
     caller,
     organiser,
@@ -162,3 +163,9 @@ async def mesas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                              do_quote=True)
 
 
+# the commands this feature answers (bot/chat/app.py registers every feature's)
+COMMANDS: dict[str, Callback] = {
+    "confirmar_ronda": confirmar_ronda,
+    "series": series,
+    "mesas": mesas,
+}
