@@ -19,10 +19,11 @@ typecheck: $(STAMP)
 	$(VENV)/bin/mypy --strict bot
 
 # two workers (pytest-xdist): half the suite waits on a bot process or a timer, so two keep a
-# 2-core machine busy; PYTEST_WORKERS=0 runs it in one process
+# 2-core machine busy; PYTEST_WORKERS=0 runs it in one process. Two tests at a time from one
+# queue, the bot-process ones first (tests/conftest.py): no worker is left alone with them
 PYTEST_WORKERS ?= 2
 pytest: $(STAMP)
-	$(PY) -m pytest -q -n $(PYTEST_WORKERS)
+	$(PY) -m pytest -q -n $(PYTEST_WORKERS) --maxschedchunk=2
 
 # dev only, not part of `make test`: the soak and the outages at their full length (minutes)
 soak: $(STAMP)
