@@ -2,7 +2,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install test lint typecheck pytest check-contests check setup run demo clean mutate
+.PHONY: install test lint typecheck pytest check-contests check setup run demo clean mutate soak
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -18,8 +18,17 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy --strict bot
 
+# two workers (pytest-xdist): half the suite waits on a bot process or a timer, so two keep a
+# 2-core machine busy; PYTEST_WORKERS=0 runs it in one process. Two tests at a time from one
+# queue, the bot-process ones first (tests/conftest.py): no worker is left alone with them
+PYTEST_WORKERS ?= 2
 pytest: $(STAMP)
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(PYTEST_WORKERS) --maxschedchunk=2
+
+# dev only, not part of `make test`: the soak and the outages at their full length (minutes)
+soak: $(STAMP)
+	PUZZLEBOT_FULL_TESTS=1 $(PY) -m pytest -q tests/test_soak.py tests/test_outbox_e2e.py \
+		tests/test_telegram_failures_classified.py tests/test_crash_safety.py
 
 check-contests: $(STAMP)
 	for f in contests/*.toml; do $(PY) -m bot check-contest $$f > /dev/null || exit 1; done

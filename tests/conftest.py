@@ -14,6 +14,18 @@ CASTRILLO = ROOT / "contests" / "castrillo-2023.toml"
 BILLOM = ROOT / "contests" / "billom-2012.toml"
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests that run the real bot process (seconds each, mostly waiting on it) go first:
+    under pytest-xdist (make test), one of them picked up last would keep its worker busy
+    alone at the end. The rest keep their order."""
+
+    def runs_the_bot(item: pytest.Item) -> bool:
+        module = getattr(item, "module", None)
+        return any(hasattr(module, name) for name in ("BotProcess", "Rehearsal"))
+
+    items.sort(key=lambda item: not runs_the_bot(item))
+
+
 @pytest.fixture(scope="session")
 def castrillo() -> Contest:
     return load_contest(CASTRILLO)

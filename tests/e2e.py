@@ -2,16 +2,28 @@
 
 from __future__ import annotations
 
+import os
 import re
+import time
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from bot.rehearsal.botprocess import BotProcess as _BotProcess
 from bot.rehearsal.fakeapi import Call, FakeBotAPI
+from bot.support.wallclock import ENV as CLOCK_ENV
+from bot.support.wallclock import WallClock
 
 ROOT = Path(__file__).resolve().parent.parent
+# Telegram's flood limits this many times faster (the rehearsal clock's pace, on the real
+# clock): a scripted phone types a dozen messages a second, and at a person's pace the bot
+# would drop the answers it owes nothing for and the helpers below wait for them in vain.
+# Tests of the pacing itself pass ``pace=None``.
+PACE = 50.0
+# ``make soak``: the long tests at their full size (the soak, the outages of a minute); ``make
+# test`` runs them shorter, with the same phases and checks
+FULL = os.environ.get("PUZZLEBOT_FULL_TESTS") == "1"
 
 
 @dataclass
@@ -29,6 +41,14 @@ class BotProcess(_BotProcess):
     """The bot process of the tests: run from the project's folder."""
 
     cwd: Path | None = ROOT
+    pace: float | None = PACE
+
+    async def launch(self, **env_now: str) -> None:
+        if self.pace is not None and CLOCK_ENV not in {**self.extra_env, **env_now}:
+            now = time.time()
+            clock = WallClock(datetime.fromtimestamp(now, UTC), now, 1.0, self.pace)
+            env_now = {CLOCK_ENV: clock.encode(), **env_now}
+        await super().launch(**env_now)
 
 
 async def say(api: FakeBotAPI, who: Phone, text: str, at: datetime) -> list[str]:

@@ -64,6 +64,10 @@ class Harness:
         self.app = build_application(self.config(), contest, request=self.request,
                                      updates_request=self.request, rate_limiter=False)
         await self.app.initialize()
+        # no fsync per commit in this harness: nothing here loses power or is killed, and the
+        # durability tests run the real process (SIGKILL) on the bot's own settings
+        store = await self.app.bot_data["store_handle"].get()
+        await store.conn.execute("PRAGMA synchronous=OFF")
         await self.app.post_init(self.app)
         if jobs:
             await self.app.start()

@@ -31,16 +31,16 @@ async def test_a_notice_due_while_the_process_was_stopped_arrives_when_it_resume
                        march, (0, 0))
         now = datetime.now(UTC).replace(microsecond=0)
         await say(api, ORGANISER, "/inicio", now - timedelta(minutes=10))
-        # the cooldown ends 10 s from now; asking again too soon makes a notice owed then
-        await say(api, pair, "/pista 1", now - timedelta(seconds=290))
-        refused = await say(api, pair, "/pista 2", now - timedelta(seconds=289))
+        # the cooldown ends 6 s from now; asking again too soon makes a notice owed then
+        await say(api, pair, "/pista 1", now - timedelta(seconds=294))
+        refused = await say(api, pair, "/pista 2", now - timedelta(seconds=293))
         assert "Too soon" in refused[0]
         assert bot.proc is not None
         bot.proc.send_signal(signal.SIGSTOP)  # the laptop's lid is closed
         try:
             frozen_at = datetime.now(UTC)
             # frozen across the moment, and for longer than APScheduler's default grace
-            while datetime.now(UTC) < max(now + timedelta(seconds=13),
+            while datetime.now(UTC) < max(now + timedelta(seconds=9),
                                           frozen_at + timedelta(seconds=3)):
                 await asyncio.sleep(0.2)
             sent_while_frozen = notices(api, pair)
