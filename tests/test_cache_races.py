@@ -14,10 +14,13 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot.domain.events import PLACE_KINDS
+from bot.domain.places import Status
 from bot.services import results
 from bot.services.clocks import start_clock
 from bot.services.contest_day import ContestDay
 from bot.services.csvio import import_entries, read_entries
+from bot.services.registrations import Registrations
 from bot.storage.store import Store
 
 T0 = datetime(2023, 4, 22, 10, 0, tzinfo=ZoneInfo("Europe/Madrid"))
@@ -217,3 +220,22 @@ async def test_a_correction_undone_with_its_operation_leaves_the_corrected_event
         assert [e.value for e in await store.events(entry=1, kinds=["finish"])] == [6200]
     finally:
         await store.close()
+
+
+async def test_a_registration_write_empties_the_registrations_projections(tmp_path, castrillo):
+    """The places are kept in the day's read model (``ContestDay.read``); a withdrawal or a
+    payment, even through another ``Registrations`` on the store, must reach them."""
+    day = await open_day(tmp_path, castrillo)
+    later = T0 + timedelta(hours=2)
+    places = await day.registrations.places(later)
+    assert places[1].status is Status.CONFIRMED
+    assert await day.registrations.places(later) is places  # served from the read model
+    assert day.read.projection("allocation", PLACE_KINDS)["at"][1] is places
+
+    desk = Registrations(castrillo, day.store)  # its own read model: the same stamps
+    assert (await desk.withdraw(ORGANISER, "organiser", 1, T0, None)).ok
+    assert (await day.registrations.places(later))[1].status is Status.WITHDRAWN
+    assert [a.withdrawn_at for a in await day.registrations.applications()] == [T0, None]
+
+    assert (await day.registrations.pay(ORGANISER, 2, T0, T0, None)).ok
+    assert [a.paid_at for a in await day.registrations.applications()] == [None, T0]

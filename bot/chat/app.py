@@ -49,7 +49,6 @@ from bot.handlers.jobs import schedule_contest_jobs, watch_the_clock
 from bot.handlers.menus import schedule_menu_changes, set_default_menus
 from bot.services.access import standing_organiser_invite
 from bot.services.contest_day import ContestDay
-from bot.services.registrations import Registrations
 from bot.storage.store import Store
 from bot.support.config import Config, base_url
 from bot.support.i18n import tr
@@ -161,7 +160,7 @@ async def open_services(app: Application[Any, Any, Any, Any, Any, Any]) -> Servi
     store = await handle.get()
     svc = Services(config, contest, store, ContestDay(contest, store, config.organisers))
     app.bot_data["services"] = svc
-    app.bot_data["registrations"] = Registrations(contest, store)
+    app.bot_data["registrations"] = svc.day.registrations  # the day's read model
     return svc
 
 

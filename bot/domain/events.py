@@ -48,9 +48,10 @@ class EventKind(StrEnum):
 
 
 # Not an event: the store stamps a write to the entries or members tables with this name,
-# and a correction (an event that supersedes another) with CORRECTION.
+# a correction (an event that supersedes another) with CORRECTION, writes undone with UNDONE.
 ENTRY_ROWS = "entry"
 CORRECTION = "correction"
+UNDONE = "undone"
 
 _K = EventKind
 CLOCK_KINDS = (_K.CLOCK_START, _K.PAUSE, _K.RESUME)

@@ -26,6 +26,7 @@ from typing import TextIO
 from zoneinfo import ZoneInfo
 
 from bot.domain.contest import Contest
+from bot.domain.events import EventKind
 from bot.rehearsal import plan
 from bot.rehearsal.actions import Action, Person, Team
 from bot.rehearsal.botprocess import BotProcess
@@ -225,10 +226,12 @@ class Rehearsal:
         their entry, ``#N``)."""
         store = await Store.open(self.db_path)
         try:
-            events = await store.events(kinds=["alert", "notice", "handover"])
+            events = await store.events(
+                kinds=[EventKind.ALERT, EventKind.NOTICE, EventKind.HANDOVER])
         finally:
             await store.close()
-        return sorted((e.at, f"#{e.entry}" if e.kind == "notice" else None) for e in events)
+        return sorted((e.at, f"#{e.entry}" if e.kind == EventKind.NOTICE else None)
+                      for e in events)
 
     def _moment_of(self, line: Line, timers: list[tuple[datetime, str | None]]) -> datetime:
         """When a message the bot sent by itself, after the message played last had its answer,

@@ -19,8 +19,10 @@ from bot.domain.contest import Category, Contest, SeparateRanking
 from bot.domain.events import (
     CLOCK_KINDS,
     ENTRY_KINDS,
+    ENTRY_ROWS,
     PLACE_KINDS,
     ROUND_KINDS,
+    EventKind,
 )
 from bot.domain.places import Place, Status
 from bot.domain.ranking import Competitor, Row, ages_fit, rank
@@ -37,6 +39,7 @@ from bot.services.outcomes import (
     Refusal,
     UnknownEntry,
 )
+from bot.services.readmodel import ReadModel
 from bot.services.registrations import Registrations
 from bot.services.state import (
     EntryState,
@@ -127,7 +130,8 @@ class ContestDay:
         self.contest = contest
         self.store = store
         self.organisers = organisers
-        self._caches: dict[str, tuple[tuple[int, ...], dict[Any, Any], int]] = {}
+        self.read = ReadModel(store)  # every cache of derived state, stamped one way
+        self.registrations = Registrations(contest, store, self.read)
         self.heats: dict[str, Heat] = heats_by_id(contest.categories)
         # rounds of several heats, by name ("pairs-heats"): their ranking over all the heats
         self.rounds: dict[str, tuple[Category, int]] = {
@@ -136,24 +140,12 @@ class ContestDay:
 
     # -- who is who ----------------------------------------------------------------------------
 
-    def _cached(self, name: str, kinds: tuple[str, ...]) -> tuple[tuple[int, ...], dict[Any, Any]]:
-        """A cache of derived state, valid while no event of ``kinds`` (nor a correction) has
-        been written. The database stays the source of truth: a miss reads it again."""
-        cached = self._caches.get(name)
-        writes = self.store.writes
-        if cached is not None and cached[2] == writes:
-            return cached[0], cached[1]  # nothing at all written since it was stamped
-        versions = self.store.versions
-        stamp = (*[versions.get(k, 0) for k in kinds], versions.get("correction", 0))
-        data = cached[1] if cached is not None and cached[0] == stamp else {}
-        self._caches[name] = (stamp, data, writes)
-        return stamp, data
-
     async def volunteers(self) -> set[int]:
-        _, cache = self._cached("volunteers", ("volunteer_join",))
+        cache = self.read.projection("volunteers", (EventKind.VOLUNTEER_JOIN,))
         if "all" not in cache:
             cache["all"] = {
-                e.actor for e in await self.store.events(kinds=["volunteer_join"]) if e.actor
+                e.actor for e in await self.store.events(kinds=[EventKind.VOLUNTEER_JOIN])
+                if e.actor
             }
         result: set[int] = cache["all"]
         return result
@@ -161,20 +153,21 @@ class ContestDay:
     async def all_organisers(self) -> frozenset[int]:
         """The organisers: those of the settings (``PUZZLEBOT_ORGANISERS``) and everyone who
         opened an organiser link."""
-        _, cache = self._cached("organisers", ("organiser_join",))
+        cache = self.read.projection("organisers", (EventKind.ORGANISER_JOIN,))
         if "all" not in cache:
             cache["all"] = self.organisers | {
-                e.actor for e in await self.store.events(kinds=["organiser_join"]) if e.actor
+                e.actor for e in await self.store.events(kinds=[EventKind.ORGANISER_JOIN])
+                if e.actor
             }
         result: frozenset[int] = cache["all"]
         return result
 
     async def linked_entries(self, user_id: int) -> list[Entry]:
-        _, cache = self._cached("links_by_user", ("link", "entry"))
+        cache = self.read.projection("links_by_user", (EventKind.LINK, ENTRY_ROWS))
         if user_id not in cache:
             # everyone's links in one read: at the start of the day every phone asks once
             by_user: dict[int, set[int]] = {}
-            for e in await self.store.events(kinds=["link"]):
+            for e in await self.store.events(kinds=[EventKind.LINK]):
                 if e.actor is not None and e.entry:
                     by_user.setdefault(e.actor, set()).add(e.entry)
             for actor, numbers in by_user.items():
@@ -185,16 +178,16 @@ class ContestDay:
         return list(result)
 
     async def linked_users(self, number: int) -> list[int]:
-        _, cache = self._cached("links_by_entry", ("link",))
+        cache = self.read.projection("links_by_entry", (EventKind.LINK,))
         if number not in cache:
-            events = await self.store.events(entry=number, kinds=["link"])
+            events = await self.store.events(entry=number, kinds=[EventKind.LINK])
             cache[number] = sorted({e.actor for e in events if e.actor is not None})
         result: list[int] = cache[number]
         return list(result)
 
     async def participants(self) -> list[int]:
         """Everyone who follows at least one entry."""
-        return sorted({e.actor for e in await self.store.events(kinds=["link"])
+        return sorted({e.actor for e in await self.store.events(kinds=[EventKind.LINK])
                        if e.actor is not None})
 
     async def roles(self, user_id: int) -> Roles:
@@ -212,7 +205,7 @@ class ContestDay:
     # -- derived state -------------------------------------------------------------------------
 
     async def _clock_events(self) -> tuple[dict[Any, Any], list[Event]]:
-        _, cache = self._cached("clock", CLOCK_KINDS)
+        cache = self.read.projection("clock", CLOCK_KINDS)
         if "events" not in cache:
             cache["events"] = await self.store.events(kinds=CLOCK_KINDS)
         events: list[Event] = cache["events"]
@@ -240,8 +233,8 @@ class ContestDay:
             return None if heat is None else (await self._round_states(heat, [entry]))[0]
         # the cache and the version first: whatever is written while the state is read below
         # makes the result stale, and then it must be stamped older than what was written
-        _, cache = self._cached("entry_state", CLOCK_KINDS)
-        version = self.store.entry_versions.get(number, 0)
+        cache = self.read.projection("entry_state", CLOCK_KINDS)
+        version = self.read.entry_stamp(number)
         hit = cache.get(number)
         if hit is not None and hit[0] == version:
             state: EntryState = hit[1]
@@ -262,7 +255,7 @@ class ContestDay:
         clock started: until then, as they are now, or at the round's scheduled start (its
         day's midnight) while that is still to come (a payment at the desk in the morning
         still counts); from then on, a withdrawal or a late payment no longer moves anyone."""
-        _, cache = self._cached("lineups", PLACE_KINDS + ROUND_KINDS + CLOCK_KINDS)
+        cache = self.read.projection("lineups", PLACE_KINDS + ROUND_KINDS + CLOCK_KINDS)
         hit = cache.get(category.id)
         if hit is not None:
             result: list[list[list[int]]] = hit
@@ -274,7 +267,7 @@ class ContestDay:
         # the entries first, then their places: an entry registered between the two reads
         # has a place but is not listed (never listed without a place)
         everyone = {e.number: e for e in await self.store.entries(category.id)}
-        regs = Registrations(self.contest, self.store)
+        regs = self.registrations
         by = first.heats_by
 
         def answer(number: int) -> str | None:  # the heat the entry chose at registration
@@ -320,17 +313,17 @@ class ContestDay:
     async def confirmed_rounds(self, category: Category) -> int:
         """How many of the category's rounds the organiser confirmed as final."""
         return len(await self.lineups(category)) - 1 + int(
-            await self.store.has_ref("round_final", round_ref(category,
+            await self.store.has_ref(EventKind.ROUND_FINAL, round_ref(category,
                                                               len(category.rounds) - 1)))
 
     async def _round_states(self, heat: Heat, entries: list[Entry]) -> list[EntryState]:
         """The results of ``entries`` in ``heat`` (from the events tagged with it)."""
-        _, cache = self._cached("round_state", CLOCK_KINDS + ROUND_KINDS)
+        cache = self.read.projection("round_state", CLOCK_KINDS + ROUND_KINDS)
         clock = await self.clock(heat.id)
         out = []
         for e in entries:
             key = (e.number, heat.id)
-            version = self.store.entry_versions.get(e.number, 0)  # before the read: see state
+            version = self.read.entry_stamp(e.number)  # before the read: see state
             hit = cache.get(key)
             if hit is None or hit[0] != version:
                 events = [ev for ev in await self.store.events(entry=e.number, kinds=ENTRY_KINDS)
@@ -387,7 +380,7 @@ class ContestDay:
         a category with rounds: the entrants of the latest round it reached."""
         if category.id in self.heats or category.rounds:
             return await self._states_in_rounds(category)
-        _, cache = self._cached("entry_state", CLOCK_KINDS)  # before the clock: see state()
+        cache = self.read.projection("entry_state", CLOCK_KINDS)  # before the clock: see state()
         clock = await self.clock(category.id)
         entries = await self._holding_places(category, at or CLOCK.now())
         missing, seen = self._stale(cache, entries)
@@ -416,12 +409,12 @@ class ContestDay:
     ) -> tuple[list[Entry], dict[int, int]]:
         """The entries whose cached state is missing or older than their history, with the
         version of each that its history is about to be read at."""
-        versions = self.store.entry_versions
+        stamp = self.read.entry_stamp
         missing = [e for e in entries
-                   if (hit := cache.get(e.number)) is None or hit[0] != versions.get(e.number, 0)]
+                   if (hit := cache.get(e.number)) is None or hit[0] != stamp(e.number)]
         # the versions the events below are read at: an event written while they are read
         # (another update, between two awaits) must not be stamped as seen by them
-        seen = {e.number: versions.get(e.number, 0) for e in missing}
+        seen = {e.number: stamp(e.number) for e in missing}
         return missing, seen
 
     async def _histories(self, entries: list[Entry]) -> dict[int, list[Event]]:
@@ -459,11 +452,11 @@ class ContestDay:
         """Every entry and its place at ``at``, read once for all the categories of a ranking
         asked at that moment (each would otherwise read them again)."""
 
-        _, cache = self._cached("places", ("entry", "payment", "withdraw"))
+        cache = self.read.projection("places", PLACE_KINDS)
         hit = cache.get(at)
         if hit is None:
             everyone = await self.store.entries()
-            places = await Registrations(self.contest, self.store).places(at)
+            places = await self.registrations.places(at)
             cache.clear()  # only the latest moment is worth keeping
             hit = cache[at] = (places, everyone)
         result: tuple[dict[int, Place], list[Entry]] = hit
@@ -479,7 +472,7 @@ class ContestDay:
         if category.rounds:
             return await self.classification(category)
         states = await self.states(category, at)
-        _, cache = self._cached("ranking", CLOCK_KINDS)
+        cache = self.read.projection("ranking", CLOCK_KINDS)
         hit = cache.get(category.id)
         if hit is not None and len(hit[0]) == len(states) and all(
                 a is b for a, b in zip(hit[0], states, strict=True)):

@@ -13,6 +13,7 @@ from typing import TextIO
 from zoneinfo import ZoneInfo
 
 from bot.domain.contest import YES_NO, Category, Contest, Question
+from bot.domain.events import EventKind
 from bot.domain.numbers import YEARS, ascii_digits, parse_whole, parse_year
 from bot.domain.places import Status
 from bot.domain.registration import (
@@ -389,8 +390,8 @@ async def import_entries(store: Store, rows: Iterable[ImportRow]) -> list[int]:
                 values=r.values,
             )
             if r.paid_at is not None:
-                await tx.add_event(at=r.paid_at, kind="payment", role="organiser", actor=None,
-                                   entry=n, value=to_ts(r.paid_at))
+                await tx.add_event(at=r.paid_at, kind=EventKind.PAYMENT, role="organiser",
+                                   actor=None, entry=n, value=to_ts(r.paid_at))
             existing.add(n)
             numbers.append(n)
     return numbers

@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import ClassVar
 
 from bot.domain.contest import Category, Contest
+from bot.domain.events import PLACE_KINDS, EventKind
 from bot.domain.places import Application, Place, Status, allocate, lapses_at, refund_amount
 from bot.domain.registration import (
     Fee,
@@ -31,6 +32,7 @@ from bot.domain.registration import (
 )
 from bot.domain.rounds import heat_id
 from bot.services.outcomes import Done, Refusal, UnknownEntry, new_code
+from bot.services.readmodel import ReadModel
 from bot.storage.store import Entry, Store, from_ts, to_ts
 
 
@@ -149,29 +151,32 @@ RegistrationRefusal = RegistrationShut | NotEligible | AlreadyEntered | HeatStar
 
 
 class Registrations:
-    def __init__(self, contest: Contest, store: Store) -> None:
+    def __init__(self, contest: Contest, store: Store, read: ReadModel | None = None) -> None:
         self.contest = contest
         self.store = store
+        # the day's read model (``ContestDay.registrations``); alone, one of its own
+        self.read = read if read is not None else ReadModel(store)
 
     async def applications(self) -> list[Application]:
+        cache = self.read.projection("applications", PLACE_KINDS)
+        # the table's size too: another process's import adds entries without a write here
         entries = await self.store.entries()
-        key = (len(entries), entries[-1].number if entries else 0,
-               *(self.store.versions.get(k, 0) for k in ("payment", "withdraw", "correction")))
-        cached = self.store.derived.get("applications")
-        if cached is not None and cached[0] == key:
-            result: list[Application] = cached[1]
+        size = (len(entries), entries[-1].number if entries else 0)
+        hit = cache.get("all")
+        if hit is not None and hit[0] == size:
+            result: list[Application] = hit[1]
             return result
         apps = await self._applications()
-        self.store.derived["applications"] = (key, apps)
+        cache["all"] = (size, apps)
         return apps
 
     async def _applications(self) -> list[Application]:
         paid: dict[int, datetime] = {}
         withdrawn: dict[int, datetime] = {}
-        for e in await self.store.events(kinds=["payment", "withdraw"]):
+        for e in await self.store.events(kinds=[EventKind.PAYMENT, EventKind.WITHDRAW]):
             if e.entry is None:
                 continue
-            if e.kind == "payment":
+            if e.kind == EventKind.PAYMENT:
                 paid[e.entry] = from_ts(e.value) if e.value is not None else e.at
             else:
                 withdrawn.setdefault(e.entry, e.at)
@@ -196,23 +201,23 @@ class Registrations:
         """Places at ``now``. Allocation depends on time only through the dates of
         registrations, payments and withdrawals and the moments when places change by
         themselves: it is recomputed only when one of those is on the other side of ``now``."""
+        cache = self.read.projection("allocation", PLACE_KINDS)
         apps = await self.applications()
-        key = (
+        key = (  # which side of ``now`` each date that moves a place is on
             len(apps),
             sum(1 for a in apps if a.registered_at <= now),
             sum(1 for a in apps if a.paid_at is not None and a.paid_at <= now),
             sum(1 for a in apps if a.withdrawn_at is not None and a.withdrawn_at <= now),
-            *(self.store.versions.get(k, 0) for k in ("payment", "withdraw", "correction")),
             tuple(now >= m for _, m in self.moments()),
             sum(1 for a in apps if (lapse := lapses_at(self.contest, a)) is not None
                 and lapse <= now) if self.contest.registration.pay_within else 0,
         )
-        cached = self.store.derived.get("places")
-        if cached is not None and cached[0] == key:
-            result: dict[int, Place] = cached[1]
+        hit = cache.get("at")
+        if hit is not None and hit[0] == key:
+            result: dict[int, Place] = hit[1]
             return result
         places = allocate(self.contest, apps, now)
-        self.store.derived["places"] = (key, places)
+        cache["at"] = (key, places)
         return places
 
     def fee_of(self, entry: Entry) -> Fee:
@@ -258,9 +263,9 @@ class Registrations:
                 source="chat", registered_by=user_id, meal_adults=meal_adults,
                 meal_children=meal_children, values=values,
             )
-            await tx.add_event(at=at, kind="registered", role="participant", actor=user_id,
+            await tx.add_event(at=at, kind=EventKind.REGISTERED, role="participant", actor=user_id,
                                entry=number, category=category.id, update_id=update_id)
-            await tx.add_event(at=at, kind="link", role="participant", actor=user_id,
+            await tx.add_event(at=at, kind=EventKind.LINK, role="participant", actor=user_id,
                                entry=number, ref="registration")
         place = (await self.places(at))[number]
         await self.record_status(number, place, at)
@@ -271,7 +276,7 @@ class Registrations:
         if not category.rounds:
             return set()
         ids = {heat_id(category, 0, h): h for h in range(1, category.rounds[0].heats + 1)}
-        return {ids[e.category] for e in await self.store.events(kinds=["clock_start"])
+        return {ids[e.category] for e in await self.store.events(kinds=[EventKind.CLOCK_START])
                 if e.category in ids}
 
     async def open_choices(self, category: Category, at: datetime) -> tuple[str, ...]:
@@ -324,8 +329,8 @@ class Registrations:
                 return AlreadyWithdrawn(number)
             if before.status is Status.LAPSED:
                 return AlreadyLapsed(number)
-            await tx.add_event(at=at, kind="withdraw", role=role, actor=user_id, entry=number,
-                               update_id=update_id)
+            await tx.add_event(at=at, kind=EventKind.WITHDRAW, role=role, actor=user_id,
+                               entry=number, update_id=update_id)
         place = (await self.places(at))[number]
         await self.record_status(number, place, at)
         [status] = await self.statuses(at, [number])
@@ -338,10 +343,10 @@ class Registrations:
             entry = await tx.entry(number)
             if entry is None:
                 return UnknownEntry(number)
-            previous = next(iter(reversed(await tx.events(entry=number, kinds=["payment"]))),
-                            None)
+            paid = await tx.events(entry=number, kinds=[EventKind.PAYMENT])
+            previous = next(iter(reversed(paid)), None)
             before = await self.places(at)
-            await tx.add_event(at=at, kind="payment", role="organiser", actor=organiser,
+            await tx.add_event(at=at, kind=EventKind.PAYMENT, role="organiser", actor=organiser,
                                entry=number, value=to_ts(paid_at),
                                supersedes=previous.id if previous else None,
                                update_id=update_id)
@@ -375,14 +380,14 @@ class Registrations:
 
     async def announced(self) -> dict[int, str]:
         last: dict[int, str] = {}
-        for e in await self.store.events(kinds=["status_notice"]):
+        for e in await self.store.events(kinds=[EventKind.STATUS_NOTICE]):
             if e.entry is not None and e.ref is not None:
                 last[e.entry] = e.ref
         return last
 
     async def record_status(self, number: int, place: Place, at: datetime) -> None:
         async with self.store.transaction() as tx:
-            await tx.add_event(at=at, kind="status_notice", role="system", entry=number,
+            await tx.add_event(at=at, kind=EventKind.STATUS_NOTICE, role="system", entry=number,
                                ref=self.status_key(number, place))
 
     async def changes(self, now: datetime) -> list[tuple[Entry, Place]]:
@@ -403,7 +408,7 @@ class Registrations:
         return out
 
     async def recipients(self, number: int) -> list[int]:
-        events = await self.store.events(entry=number, kinds=["link", "registered"])
+        events = await self.store.events(entry=number, kinds=[EventKind.LINK, EventKind.REGISTERED])
         return sorted({e.actor for e in events if e.actor is not None})
 
     def moments(self) -> list[tuple[str, datetime]]:

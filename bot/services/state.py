@@ -31,11 +31,11 @@ def clock_for(contest: Contest, clock_events: Iterable[Event], category: str) ->
     pauses: list[Pause] = [Pause(b.start, b.end) for b in contest.breaks]
     open_pause = None
     for e in sorted(clock_events, key=lambda e: (e.at, e.id)):
-        if e.kind == "clock_start" and e.category == category and started is None:
+        if e.kind == EventKind.CLOCK_START and e.category == category and started is None:
             started = e.at
-        elif e.kind == "pause" and open_pause is None:
+        elif e.kind == EventKind.PAUSE and open_pause is None:
             open_pause = e.at
-        elif e.kind == "resume" and open_pause is not None:
+        elif e.kind == EventKind.RESUME and open_pause is not None:
             pauses.append(Pause(open_pause, e.at))
             open_pause = None
     if open_pause is not None:
@@ -46,9 +46,9 @@ def clock_for(contest: Contest, clock_events: Iterable[Event], category: str) ->
 def general_pause_open(clock_events: Iterable[Event]) -> bool:
     state = False
     for e in sorted(clock_events, key=lambda e: (e.at, e.id)):
-        if e.kind == "pause":
+        if e.kind == EventKind.PAUSE:
             state = True
-        elif e.kind == "resume":
+        elif e.kind == EventKind.RESUME:
             state = False
     return state
 
@@ -65,14 +65,16 @@ def moment_seconds(event: Event, clock: CategoryClock) -> int | None:
 def escape_events(events: Iterable[Event], clock: CategoryClock) -> list[EscapeEvent]:
     out: list[EscapeEvent] = []
     for e in events:
-        t = clock.elapsed(e.at) if e.kind in ("hint", "solution") else None
-        if e.kind in ("hint", "solution") and t is not None and e.stage is not None:
-            out.append(Request(Kind.HINT if e.kind == "hint" else Kind.SOLUTION, e.stage, t))
-        elif e.kind == "stage" and e.stage is not None:
+        asked = e.kind in (EventKind.HINT, EventKind.SOLUTION)
+        t = clock.elapsed(e.at) if asked else None
+        if asked and t is not None and e.stage is not None:
+            kind = Kind.HINT if e.kind == EventKind.HINT else Kind.SOLUTION
+            out.append(Request(kind, e.stage, t))
+        elif e.kind == EventKind.STAGE and e.stage is not None:
             at = clock.elapsed(e.at)
             if at is not None:
                 out.append(StageConfirmed(e.stage, at))
-        elif e.kind == "escape":
+        elif e.kind == EventKind.ESCAPE:
             at = moment_seconds(e, clock)
             if at is not None:
                 out.append(Solved(at))
@@ -227,7 +229,7 @@ def splits_of(entry_events: Sequence[Event]) -> tuple[tuple[int, int], ...]:
     order they were finished; the latest record of each puzzle."""
     latest: dict[int, int] = {}
     for e in entry_events:
-        if e.kind == "split" and e.stage is not None and e.value is not None:
+        if e.kind == EventKind.SPLIT and e.stage is not None and e.value is not None:
             latest[e.stage] = e.value
     return tuple(sorted(latest.items(), key=lambda kv: (kv[1], kv[0])))
 

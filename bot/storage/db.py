@@ -13,6 +13,7 @@ from typing import Any
 
 import aiosqlite
 
+from bot.domain.events import CORRECTION, ENTRY_ROWS, UNDONE
 from bot.domain.history import effective_ids
 from bot.storage.records import Entry, Event, OutboxMessage
 
@@ -138,7 +139,6 @@ class Database:
         self.writes = 0  # goes up with any of them: nothing changed while it stays the same
         self._entries: dict[int, Entry] = {}
         self.entry_versions: dict[int, int] = {}  # events written per entry since start
-        self.derived: dict[str, Any] = {}  # caches of state derived from this database
         self._all_entries: tuple[tuple[int, int], list[Entry]] | None = None
         self._people: dict[int, tuple[str, str | None, str | None]] = {}
         self._people_writes = 0
@@ -197,9 +197,9 @@ class Database:
                event: Event | None = None, update_id: int | None = None,
                person: int | None = None, posted: OutboxMessage | None = None) -> None:
         """The one hook every write goes through (``Transaction``): what was derived from the
-        table written is made stale. Caches outside the store (contest day, registrations,
-        scoreboard) are stamped with ``versions``/``entry_versions``/``writes`` and compare
-        them; those change here and in ``_forget_derived`` (an undo), nowhere else. A new
+        table written is made stale. The caches outside the store (``services/readmodel.py``)
+        are stamped with ``versions``/``entry_versions``/``writes`` and compare them; those
+        change here and in ``_forget_derived`` (an undo), nowhere else. A new
         event (``event_id``, ``kind``, ``entry``, ``supersedes``) comes with its row as read
         back (``event``) when its entry's history is held in memory. Nothing is derived from
         the outbox: a message ``posted`` waits for the commit, and marks change no cache."""
@@ -217,7 +217,7 @@ class Database:
             else:
                 self._event_written(event_id, kind, entry, supersedes, event, update_id)
         elif table in ("entries", "members"):
-            self._bump("entry")
+            self._bump(ENTRY_ROWS)
         elif table == "people":
             if person is None:
                 self._people.clear()
@@ -243,7 +243,7 @@ class Database:
                 self._op_marks = (set(self._dead), dict(self._supersedes))
             self._supersedes[event_id] = supersedes
             self._recompute_dead()
-            self._bump("correction")
+            self._bump(CORRECTION)
 
     def _bump(self, kind: str) -> None:
         self.versions[kind] = self.versions.get(kind, 0) + 1
@@ -256,8 +256,7 @@ class Database:
             self.versions[kind] += 1
         for entry in self.entry_versions:
             self.entry_versions[entry] += 1
-        self._bump("undone")
-        self.derived.clear()
+        self._bump(UNDONE)
         self._entries.clear()
         self._all_entries = None
         self._people.clear()

@@ -359,7 +359,6 @@ class Scoreboard:
         self.computations = 0  # how many times the data was computed (for tests and logs)
         self._services: Services | None = None
         self._runner: web.AppRunner | None = None
-        self._cache: tuple[float, tuple[tuple[str, int], ...], bytes] | None = None
         self._lock = asyncio.Lock()
         self._page = PAGE.read_text(encoding="utf-8")
         self._page_headers = {
@@ -416,34 +415,39 @@ class Scoreboard:
         runner, self._runner = self._runner, None
         if runner is not None:
             await runner.cleanup()
-        self._cache = None
+        if self._services is not None:
+            self._services.day.read.projection("scoreboard", None).pop(self, None)
 
     async def data(self) -> dict[str, Any]:
         result: dict[str, Any] = json.loads(await self.data_bytes())
         return result
 
     async def data_bytes(self) -> bytes:
-        """The JSON, computed at most once per ``cache_seconds`` while nothing is recorded."""
+        """The JSON, computed at most once per ``cache_seconds`` while nothing is recorded
+        (kept in the day's read model, stamped with every kind)."""
         svc = self._services
         assert svc is not None, "start() first"
-        stamp = tuple(sorted(svc.store.versions.items()))
-        cached = self._cache
-        if cached is not None and self._fresh(cached, stamp):
-            return cached[2]
+        held = self._held(svc)
+        if held is not None:
+            return held
         async with self._lock:  # many viewers at once: one computation
-            cached = self._cache
-            if cached is not None and self._fresh(cached, stamp):
-                return cached[2]
+            held = self._held(svc)
+            if held is not None:
+                return held
+            pages = svc.day.read.projection("scoreboard", None)  # stamped before computing
             clock = self.clock
             data = await scoreboard_data(svc.day, svc.contest, clock.now(), clock.speed)
             body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
             self.computations += 1
-            self._cache = (time.monotonic(), stamp, body)
+            pages[self] = (time.monotonic(), body)
             return body
 
-    def _fresh(self, cached: tuple[float, tuple[tuple[str, int], ...], bytes],
-               stamp: tuple[tuple[str, int], ...]) -> bool:
-        return cached[1] == stamp and time.monotonic() - cached[0] < self.cache_seconds
+    def _held(self, svc: Services) -> bytes | None:
+        """The JSON computed less than ``cache_seconds`` ago, if nothing was recorded since."""
+        hit: tuple[float, bytes] | None = svc.day.read.projection("scoreboard", None).get(self)
+        if hit is None or time.monotonic() - hit[0] >= self.cache_seconds:
+            return None
+        return hit[1]
 
     async def _page_handler(self, request: web.Request) -> web.Response:
         return web.Response(text=self._page, content_type="text/html", charset="utf-8",
