@@ -49,10 +49,10 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if await already_handled(update, who):
         return
     if code.startswith("o"):
-        await _join_organiser(update, context, who, code)
+        await _join(update, context, who, code, organiser=True)
         return
     if code.startswith("v"):
-        await _join_volunteer(update, context, who, code)
+        await _join(update, context, who, code, organiser=False)
         return
     async with recording(who.svc):
         out = await service.link(who.svc.day, who.user_id, code, who.at, update.update_id)
@@ -68,36 +68,22 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await refresh_menu(context, who.user_id)
 
 
-async def _join_volunteer(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller,
-                          code: str) -> None:
+async def _join(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller, code: str,
+                organiser: bool) -> None:
+    """An invitation opened: as a volunteer, or as an organiser (``organiser``)."""
+    join = service.join_organiser if organiser else service.join_volunteer
     async with recording(who.svc):
-        joined = await service.join_volunteer(who.svc.day, who.user_id, code, who.at,
-                                              update.update_id)
+        joined = await join(who.svc.day, who.user_id, code, who.at, update.update_id)
         if isinstance(joined, Refusal):
             await answer_now(who.svc, update, refusal(who.lang, joined, who.svc.contest))
             return
         await remember(update, context)
         if joined.already:
-            await answer_now(who.svc, update, texts.already_volunteer(who.lang))
+            await answer_now(who.svc, update, texts.already_organiser(who.lang) if organiser
+                             else texts.already_volunteer(who.lang))
         else:
-            await answer(who.svc, update, texts.welcome_volunteer(
-                who.lang, help_text(await caller(update, context) or who)))
-    await refresh_menu(context, who.user_id)
-
-
-async def _join_organiser(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller,
-                          code: str) -> None:
-    async with recording(who.svc):
-        joined = await service.join_organiser(who.svc.day, who.user_id, code, who.at,
-                                              update.update_id)
-        if isinstance(joined, Refusal):
-            await answer_now(who.svc, update, refusal(who.lang, joined, who.svc.contest))
-            return
-        await remember(update, context)
-        if joined.already:
-            await answer_now(who.svc, update, texts.already_organiser(who.lang))
-        else:
-            await answer(who.svc, update, texts.welcome_organiser(
+            welcome = texts.welcome_organiser if organiser else texts.welcome_volunteer
+            await answer(who.svc, update, welcome(
                 who.lang, help_text(await caller(update, context) or who)))
     await refresh_menu(context, who.user_id)
 
