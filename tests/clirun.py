@@ -27,7 +27,7 @@ def bot_main(args: list[str], env: Mapping[str, str], *, stdin: str = "",
     capture_output=True, text=text, input=stdin)`` gives (stdout and stderr in UTF-8, as with
     PYTHONIOENCODING=utf-8), from ``bot.cli.main``. Not in a running event loop: from an
     async test, ``await asyncio.to_thread(bot_main, ...)``."""
-    saved_env = dict(os.environ)
+    env, saved_env = dict(env), dict(os.environ)  # env may be os.environ itself
     saved_cwd = os.getcwd()
     saved_streams = sys.stdin, sys.stdout, sys.stderr
     saved_logging = [(logging.getLogger(name), logging.getLogger(name).handlers[:],
@@ -72,5 +72,6 @@ def bot_process(args: list[str], env: Mapping[str, str], *, stdin: str | None = 
     """``python -m bot ARGS`` as a real child process (``env`` is its whole environment)."""
     return subprocess.run([sys.executable, "-m", "bot", *args], cwd=cwd,
                           env={**env, "PYTHONIOENCODING": "utf-8"}, capture_output=True,
-                          text=text, timeout=60, input=stdin if text else None,
+                          text=text, encoding="utf-8" if text else None, timeout=60,
+                          input=stdin if text else None,
                           stdin=None if text else subprocess.DEVNULL)
