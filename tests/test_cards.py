@@ -42,6 +42,7 @@ from bot.tools.cards import (
     find_fonts,
     join_link,
 )
+from tests.clirun import bot_main
 from tests.conftest import BILLOM, CASTRILLO, ROOT
 
 try:
@@ -339,8 +340,9 @@ def cli_env(env: dict[str, str]) -> dict[str, str]:
 
 
 def run_cards(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([sys.executable, *cards_argv(), *args], cwd=ROOT, env=cli_env(env),
-                          capture_output=True, timeout=60, stdin=subprocess.DEVNULL)
+    """``python -m bot cards ARGS``, in this process (tests/clirun.py); the real process is
+    test_cli_asks_telegram_for_the_username's."""
+    return bot_main(["cards", *args], cli_env(env), text=False)
 
 
 def one_error_line(proc: subprocess.CompletedProcess[bytes]) -> str:

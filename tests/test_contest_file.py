@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
@@ -28,6 +27,7 @@ from bot.domain.contest import (
     Slot,
 )
 from bot.services.contest_file import ContestFileError, load_contest
+from tests.clirun import bot_main, bot_process
 
 ROOT = Path(__file__).resolve().parent.parent
 CASTRILLO = ROOT / "contests" / "castrillo-2023.toml"
@@ -52,16 +52,12 @@ fee = 10
 """
 
 
-def run_cli(path: Path | str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "bot", "check-contest", str(path)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
-        timeout=60,
-    )
+def run_cli(path: Path | str, process: bool = False) -> subprocess.CompletedProcess[str]:
+    """``python -m bot check-contest PATH``, in this process (tests/clirun.py), or with
+    ``process`` as a real child process."""
+    if process:
+        return bot_process(["check-contest", str(path)], os.environ)
+    return bot_main(["check-contest", str(path)], os.environ)
 
 
 def edit(text: str, old: str, new: str) -> str:
@@ -306,7 +302,8 @@ SUMMARY_FRAGMENTS = {
 @pytest.mark.parametrize("name", list(SUMMARY_FRAGMENTS))
 def test_cli_check_contest_prints_summary(name: str):
     path, fragments = SUMMARY_FRAGMENTS[name]
-    result = run_cli(path)
+    # the first as a real process: nothing else on its stderr, its exit status
+    result = run_cli(path, process=name == next(iter(SUMMARY_FRAGMENTS)))
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
     missing = [f for f in fragments if f not in result.stdout]
@@ -440,7 +437,7 @@ def test_load_contest_raises_contest_file_error_with_key(tmp_path: Path, name: s
 def test_cli_reports_bad_file_on_one_line_exit_2(tmp_path: Path, name: str):
     case = BAD[name]
     path = write_bad(tmp_path, case)
-    result = run_cli(path)
+    result = run_cli(path, process=name == next(iter(BAD)))  # the first as a real process
     assert "Traceback" not in result.stdout + result.stderr
     assert result.returncode == 2, result.stderr
     assert result.stdout == ""

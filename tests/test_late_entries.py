@@ -10,7 +10,6 @@ import io
 import json
 import os
 import subprocess
-import sys
 from datetime import datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -22,6 +21,7 @@ from bot.services.contest_file import contest_warnings, load_contest
 from bot.services.csvio import ImportError_, import_entries, read_entries, refuse_entries_too_late
 from bot.services.registrations import Registrations
 from bot.tools.scoreboard import scoreboard_data
+from tests.clirun import bot_main
 from tests.fakebot import Call, Harness, Person, texts
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -315,10 +315,10 @@ async def test_the_import_refuses_a_line_for_a_heat_that_has_begun_naming_it(
 
 
 def cli(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """``python -m bot ARGS``, in this process (tests/clirun.py)."""
     full = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "PUZZLEBOT_"))}
-    full.update(env, PYTHONIOENCODING="utf-8")
-    return subprocess.run([sys.executable, "-m", "bot", *args], cwd=ROOT, env=full,
-                          capture_output=True, text=True, timeout=60)
+    full.update(env)
+    return bot_main(args, full)
 
 
 def test_import_entries_refuses_a_heat_already_played_and_imports_nothing(tmp_path: Path) -> None:

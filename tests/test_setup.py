@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from bot.support.config import ConfigError, load_settings, read_settings_file, settings_path
+from tests.clirun import bot_main
 from tests.conftest import BILLOM, CASTRILLO, ROOT
 
 LINK = re.compile(r"https://t\.me/puzzle_rehearsal_bot\?start=(o[A-Za-z0-9_-]+)")
@@ -29,11 +30,17 @@ class Done:
     err: str
 
 
-async def bot_cli(args: list[str], env: dict[str, str], stdin: str = "") -> Done:
-    """``python -m bot ARGS`` as a child process; the event loop keeps serving the fake API
-    meanwhile. Only the variables given are set (none of the caller's TELEGRAM_/PUZZLEBOT_)."""
+async def bot_cli(args: list[str], env: dict[str, str], stdin: str = "",
+                  process: bool = False) -> Done:
+    """``python -m bot ARGS``, in this process on a thread of its own (tests/clirun.py), or
+    with ``process`` as a child process; the event loop keeps serving the fake API meanwhile.
+    Only the variables given are set (none of the caller's TELEGRAM_/PUZZLEBOT_)."""
     full = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "PUZZLEBOT_"))}
-    full.update(env, PYTHONIOENCODING="utf-8")
+    full.update(env)
+    if not process:
+        ran = await asyncio.to_thread(bot_main, args, full, stdin=stdin)
+        return Done(ran.returncode, ran.stdout, ran.stderr)
+    full.update(PYTHONIOENCODING="utf-8")
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", *args, cwd=ROOT, env=full, stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
@@ -61,7 +68,8 @@ def one_error_line(done: Done, *needles: str) -> str:
 async def test_setup_checks_the_token_with_telegram_and_writes_a_private_file(api, tmp_path):
     db = tmp_path / "contest.sqlite3"
     env = {"TELEGRAM_BOT_TOKEN": api.token, "TELEGRAM_BASE_URL": api.base_url}
-    done = await bot_cli(["setup", "--contest", str(CASTRILLO), "--db", str(db)], env)
+    done = await bot_cli(["setup", "--contest", str(CASTRILLO), "--db", str(db)], env,
+                         process=True)  # a real process: its exit status, all it printed
     assert done.code == 0, done.err
     assert "@puzzle_rehearsal_bot" in done.out and "Castrillo" in done.out
     [code] = LINK.findall(done.out)
@@ -102,7 +110,8 @@ async def test_setup_with_a_refused_token_says_so_and_writes_nothing(api, tmp_pa
     wrong = "987654321:AAH-not-the-right-token-abcdefghijkl"
     db = tmp_path / "c.sqlite3"
     done = await bot_cli(["setup", "--contest", str(CASTRILLO), "--db", str(db)],
-                         {"TELEGRAM_BASE_URL": api.base_url}, stdin=wrong + "\n")
+                         {"TELEGRAM_BASE_URL": api.base_url}, stdin=wrong + "\n",
+                         process=True)  # exit 2 from a real process, the token unprinted
     one_error_line(done, "Telegram refused this token", "@BotFather")
     assert wrong not in done.out + done.err and "987654321" not in done.err
     assert not (tmp_path / "c.toml").exists() and not db.exists()
