@@ -23,6 +23,7 @@ from bot.delivery.requests import not_delivered
 from bot.delivery.sender import Sender
 from bot.rehearsal.fakeapi import BOT_USER, Failure
 from bot.storage.store import PRIORITY_ANSWER, Store
+from bot.support.config import ConfigError, parse_settings
 from tests.conftest import CASTRILLO
 from tests.e2e import BotProcess, Phone, say
 
@@ -206,12 +207,15 @@ def test_what_proves_a_message_was_not_delivered(exc, cause, proven):
 
 
 BOSS = Phone(1, "Olga")
+READ_TIMEOUT = 1.0
 
 
 @pytest.fixture
 async def running(api, tmp_path):
     """The real bot against the fake Bot API, its organiser already greeted; stopped after."""
-    bot = BotProcess(api, tmp_path / "retries.sqlite3", CASTRILLO)
+    # a 1 s read timeout (python-telegram-bot's is 5 s): the slow answers below take 2 s
+    bot = BotProcess(api, tmp_path / "retries.sqlite3", CASTRILLO,
+                     extra_env={"PUZZLEBOT_READ_TIMEOUT": str(READ_TIMEOUT)})
     await bot.start()
     try:
         assert await say(api, BOSS, "/start", datetime.now(UTC))
@@ -222,13 +226,14 @@ async def running(api, tmp_path):
 
 async def test_end_to_end_a_reply_that_times_out_is_sent_at_most_twice(api, running):
     """The real bot against the fake Bot API: Telegram takes longer than the bot's read
-    timeout (python-telegram-bot's 5 s) to answer, but does deliver. The bot sends the reply
+    timeout (PUZZLEBOT_READ_TIMEOUT, here 1 s) to answer, but does deliver. The bot sends the reply
     twice, then marks it "unconfirmed" (and logs it) instead of sending four more copies."""
     bot = running
     asked = await api.reply_to(BOSS.user(), "/voluntario", datetime.now(UTC))
     assert [c.method for c in asked] == ["sendMessage"]  # one message, the reply
     reply = asked[0].text
-    api.failures.append(Failure("delay", count=2, delay=6.0, method="sendMessage"))
+    api.failures.append(Failure("delay", count=2, delay=2 * READ_TIMEOUT,
+                                method="sendMessage"))
     before = len(api.calls)
     api.send_message(BOSS.user(), "/voluntario", datetime.now(UTC))
     message = api._next_message
@@ -259,3 +264,12 @@ async def test_end_to_end_a_reply_refused_with_502_goes_through(api, running):
     await bot.stop()
     # a 502 page is not Telegram's JSON: an outage (NotTelegram, a NetworkError), never a refusal
     assert bot.log.count(b"sending failed (NotTelegram)") == 1  # one line for the run of 4
+
+
+def test_the_read_timeout_is_five_seconds_unless_set():
+    env = {"TELEGRAM_BOT_TOKEN": "1:abc", "PUZZLEBOT_CONTEST": str(CASTRILLO)}
+    assert parse_settings(env).read_timeout == 5.0
+    assert parse_settings({**env, "PUZZLEBOT_READ_TIMEOUT": "0.5"}).read_timeout == 0.5
+    for bad in ("0", "-1", "soon", "inf", "nan"):
+        with pytest.raises(ConfigError, match="PUZZLEBOT_READ_TIMEOUT"):
+            parse_settings({**env, "PUZZLEBOT_READ_TIMEOUT": bad})

@@ -117,7 +117,8 @@ def build_application(
     # an answer that is not Telegram's JSON (a proxy's page) is an outage, not a refusal
     # (``TelegramOnlyRequest``); PTB's own pool sizes (256 for calls, 1 for getUpdates)
     builder = builder.request(request if request is not None
-                              else TelegramOnlyRequest(connection_pool_size=256))
+                              else TelegramOnlyRequest(connection_pool_size=256,
+                                                       read_timeout=config.read_timeout))
     builder = builder.get_updates_request(updates_request if updates_request is not None
                                           else TelegramOnlyRequest(connection_pool_size=1))
     if rate_limiter:  # per simulated second in a rehearsal (speed 1 for real), as the sender

@@ -210,6 +210,7 @@ class FakeBotAPI:
         self._runner: web.AppRunner | None = None
         self.port = 0
         self.migrated: dict[int, int] = {}  # groups upgraded to a supergroup: old id -> new
+        self._quiet_at = -1  # len(calls) when the bot was last found silent (settle)
 
     # -- server --------------------------------------------------------------------------------
 
@@ -495,7 +496,14 @@ class FakeBotAPI:
             seen = len(self.calls)
             await asyncio.sleep(self.quiet if quiet is None else quiet)
             if len(self.calls) == seen and not self._updates:
+                self._quiet_at = seen
                 return
+
+    async def _settle_unless_quiet(self) -> None:
+        """``settle`` unless the bot was found silent since its last call, nothing sent since:
+        the quiet period after one answer is the one before the next message."""
+        if self._quiet_at != len(self.calls) or self._updates:
+            await self.settle()
 
     async def reply_to(self, user: dict[str, Any], text: str, date: datetime,
                        timeout: float = 10.0) -> list[Call]:
@@ -503,7 +511,7 @@ class FakeBotAPI:
         person's chat, the answers first (those replying to this message: the bot quotes the
         message it answers, so a volunteers' line or a notice sent to the same chat meanwhile is
         never taken for the answer)."""
-        await self.settle()
+        await self._settle_unless_quiet()
         before = len(self.calls)
         self.send_message(user, text, date)
         return await self._answers(user["id"], self._next_message, before, timeout)
@@ -514,7 +522,7 @@ class FakeBotAPI:
         """Tap a button and wait for the bot's answer (replying to the message carrying it);
         a tap answered only by a toast or an edited keyboard waits ``answer_timeout`` once its
         update is confirmed."""
-        await self.settle()
+        await self._settle_unless_quiet()
         before = len(self.calls)
         update_id = self.press(user, data, date)
         message_id = self._next_message  # the message carrying the button

@@ -31,6 +31,9 @@ class Config:
     base_url: str | None = None
     organisers: frozenset[int] = frozenset()
     volunteer_chat: int | None = None
+    # seconds a call to Telegram may wait for its answer (python-telegram-bot's default); the
+    # tests of a slow answer set PUZZLEBOT_READ_TIMEOUT lower so as not to wait 5 s each time
+    read_timeout: float = 5.0
 
 
 def _int(name: str, value: str) -> int:
@@ -38,6 +41,19 @@ def _int(name: str, value: str) -> int:
         return int(value.strip())
     except ValueError:
         raise ConfigError(f"{name} must be a Telegram id (a whole number), not {value!r}") from None
+
+
+def _seconds(name: str, value: str) -> float | None:
+    """A positive number of seconds (None: unset)."""
+    if not value.strip():
+        return None
+    try:
+        seconds = float(value.strip())
+    except ValueError:
+        seconds = 0.0
+    if not seconds > 0 or seconds == float("inf"):
+        raise ConfigError(f"{name} must be a number of seconds above 0, not {value!r}")
+    return seconds
 
 
 DEFAULT_DB = "puzzlebot.sqlite3"
@@ -189,6 +205,7 @@ def parse_settings(env: Mapping[str, str], need_token: bool = True) -> Config:
     chat_raw = env.get("PUZZLEBOT_VOLUNTEER_CHAT", "").strip()
     base_url = env.get("TELEGRAM_BASE_URL", "").strip() or None
     check_base_url(base_url)
+    read_timeout = _seconds("PUZZLEBOT_READ_TIMEOUT", env.get("PUZZLEBOT_READ_TIMEOUT", ""))
     return Config(
         token=token,
         contest_file=contest,
@@ -196,6 +213,7 @@ def parse_settings(env: Mapping[str, str], need_token: bool = True) -> Config:
         base_url=base_url,
         organisers=organisers,
         volunteer_chat=_int("PUZZLEBOT_VOLUNTEER_CHAT", chat_raw) if chat_raw else None,
+        read_timeout=read_timeout if read_timeout is not None else 5.0,
     )
 
 
