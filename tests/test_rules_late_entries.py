@@ -243,3 +243,14 @@ def test_a_choice_still_to_make_closes_only_when_every_heat_has_begun() -> None:
     assert too_late_to_join(C, TEAMS, early, {2}, chosen=False) is None
     assert too_late_to_join(C, TEAMS, early, {1, 2}, chosen=False) == HeatBegun(
         1, PORTO, started=True)
+
+
+def test_a_chosen_heat_with_no_time_closes_at_midnight_of_its_day() -> None:
+    # the second qualifier has a day but no time: it begins at midnight, in the contest's zone
+    dated = category("dated", replace(QUALIFIER, schedule=(
+        HeatSchedule(D1, PORTO, "Porto"), HeatSchedule(D2, None, "Valladolid"))), FINAL)
+    assert heat_choices_open(C, dated, MIDNIGHT_D2 - SECOND) == ("valladolid",)
+    assert heat_choices_open(C, dated, MIDNIGHT_D2) == ()
+    new_york = contest("America/New_York")
+    assert heat_choices_open(new_york, dated, MIDNIGHT_D2) == ("valladolid",)
+    assert heat_choices_open(new_york, dated, MIDNIGHT_D2 + timedelta(hours=6)) == ()
