@@ -1,11 +1,10 @@
 """Results: volunteers record finishes (/fin and its confirming buttons), split times
-(/parcial), pieces, penalties, did-not-start or disqualified (/estado), take their own back
-(/deshacer) and read an entry's history (/historial); organisers read the ranking
-(/clasificacion)."""
+(/parcial), pieces, penalties, did-not-start or disqualified (/estado); organisers read the
+ranking (/clasificacion). Taking them back (/deshacer) and an entry's history (/historial) are
+bot/handlers/history.py's."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import partial
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputFile, Update
@@ -14,9 +13,8 @@ from telegram.ext import ContextTypes
 from bot.delivery.answers import answer, answer_now, recording
 from bot.delivery.posting import notify_entry, send
 from bot.delivery.services import language_of, services
-from bot.domain.clock import CategoryClock, hours_reading
+from bot.domain.clock import hours_reading
 from bot.domain.contest import Category
-from bot.domain.events import CLOCK_KINDS, EventKind
 from bot.domain.ranking import Row
 from bot.domain.rounds import Heat
 from bot.handlers.common import (
@@ -29,18 +27,14 @@ from bot.handlers.common import (
     recorder,
     show_usage,
 )
-from bot.handlers.jobs import schedule_contest_jobs
 from bot.handlers.volunteers import number_and_time, refuse, role
 from bot.services import results
 from bot.services import rounds as round_ops
-from bot.services.outcomes import Refusal, UnknownEntry
+from bot.services.outcomes import Refusal
 from bot.services.picture import ranking_png
 from bot.services.results import FinishRecorded, FinishToConfirm
-from bot.services.state import moment_seconds
-from bot.storage.store import Event
 from bot.texts.common import DayRefusal
 from bot.texts.result_lines import (
-    history_text,
     no_entries,
     ranking_lines,
     ranking_title,
@@ -65,8 +59,6 @@ from bot.texts.results import (
     record_button,
     split_answer,
     split_notice,
-    undo_answer,
-    undo_notice,
 )
 
 MAX_PENALTIES = 99  # penalties recorded by one /penalizacion
@@ -234,73 +226,6 @@ async def penalizacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         await notify_entry(context, number, partial(penalty_notice, contest=contest, out=out))
 
 
-async def deshacer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    who = await recorder(update, context, "volunteer")
-    if who is None:
-        return
-    async with recording(who.svc):
-        out = await results.undo(who.svc.day, who.user_id, role(who), who.at, update.update_id)
-        if isinstance(out, Refusal):
-            await refuse(update, who, out)
-            return
-        ev = out.event
-        await answer(who.svc, update, undo_answer(who.lang, out))
-        if ev.kind == EventKind.PENALTY and ev.entry is not None and ev.ref is not None:
-            # the entry's people were told of it: they are told it is gone
-            await notify_entry(context, ev.entry, partial(
-                undo_notice, contest=who.svc.contest, out=out))
-    if ev.kind in CLOCK_KINDS:
-        await schedule_contest_jobs(context.application)
-
-
-async def historial(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    who = await recorder(update, context, "volunteer")
-    if who is None:
-        return
-    args = list(context.args or [])
-    number = parse_int(args[0]) if len(args) == 1 else None
-    if number is None:
-        await show_usage(update, who, "/historial N")
-        return
-    events = await results.history(who.svc.day, number)
-    if events is None:
-        await refuse(update, who, UnknownEntry(number))
-        return
-    alive = await who.svc.store.effective_ids()
-    people = await _people(who, events)
-    times = await _event_times(who, number, events)
-    state = await who.svc.day.state(number)
-    await answer_now(who.svc, update, history_text(
-        who.lang, who.svc.contest, number, events, alive, people, times,
-        state.competitor() if state is not None else None))
-
-
-async def _people(who: Caller, events: Sequence[Event]) -> dict[int, str]:
-    """The name of each person who recorded one of ``events`` (their id without one)."""
-    people = {}
-    for e in events:
-        if e.actor is not None and e.actor not in people:
-            row = await who.svc.store.person(e.actor)
-            people[e.actor] = (row["name"] if row is not None and row["name"] else str(e.actor))
-    return people
-
-
-_AT_MOMENT = (EventKind.FINISH, EventKind.ESCAPE, EventKind.READY, EventKind.SPLIT)
-
-
-async def _event_times(who: Caller, number: int, events: Sequence[Event]
-                       ) -> dict[int, int | None]:
-    """The contest time each event of entry ``number`` stands for."""
-    entry = await who.svc.store.entry(number)
-    assert entry is not None
-    clocks: dict[str | None, CategoryClock] = {None: await who.svc.day.clock(entry.category)}
-    for e in events:  # in rounds, each result is on its heat's clock
-        if e.category is not None and e.category not in clocks:
-            clocks[e.category] = await who.svc.day.clock(e.category)
-    return {e.id: moment_seconds(e, clocks[e.category]) if e.kind in _AT_MOMENT
-            else clocks[e.category].elapsed(e.at) for e in events}
-
-
 async def parcial(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/parcial N [h:mm:ss]``: entry N finished its next puzzle (a split time); the last
     puzzle's finish is /fin."""
@@ -448,8 +373,6 @@ COMMANDS: dict[str, Callback] = {
     "piezas": piezas,
     "penalizacion": penalizacion,
     "estado": estado,
-    "deshacer": deshacer,
-    "historial": historial,
     "clasificacion": clasificacion,
     "parcial": parcial,
 }

@@ -1,18 +1,18 @@
 """Results: what volunteers record for an entry (a finish, pieces, a penalty, a split time, a
-did-not-start or disqualification), taking their own back, and an entry's history.
+did-not-start or disqualification); taking them back and an entry's history are
+bot/services/history.py's.
 
 Each operation is one transaction: it reads the entry's state from the day, asks
 bot/domain/results.py, and appends what it says; refusals are typed, one class per reason."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, ClassVar, assert_never
 
 from bot.domain import results as rules
-from bot.domain.events import ORGANISER_UNDOABLE, VOLUNTEER_KINDS, EventKind
+from bot.domain.events import EventKind
 from bot.domain.registration import clean_note
 from bot.domain.rounds import Disqualified, SplitsMissing, finish_refused
 from bot.services.contest_day import ContestDay, RoundClosed
@@ -29,7 +29,7 @@ from bot.services.outcomes import (
     UnknownEntry,
 )
 from bot.services.state import EntryState
-from bot.storage.store import Event, to_ts
+from bot.storage.store import to_ts
 
 # -- what the results' operations give back ----------------------------------------------------
 
@@ -57,12 +57,6 @@ class PiecesRange(Refusal):
     code: ClassVar[str] = "pieces_range"
     count: int
     size: int
-
-
-@dataclass(frozen=True)
-class NothingToUndo(Refusal):
-    code: ClassVar[str] = "nothing_to_undo"
-
 
 
 @dataclass(frozen=True)
@@ -156,7 +150,7 @@ class AlreadyOutcome(Refusal):
 
 
 # The refusals only results give (those shared with other features are in outcomes.py).
-ResultsRefusal = (QuestionOutdated | BeforeEscape | PiecesRange | NothingToUndo
+ResultsRefusal = (QuestionOutdated | BeforeEscape | PiecesRange
                   | AlreadyRecordedPieces | UnknownPenalty | NoSplits | FinishBeforeSplits
                   | EntryDisqualified | SplitsDone | WhichPuzzle | BeforeSplit | ReasonNeeded
                   | AlreadyOutcome)
@@ -231,14 +225,6 @@ class OutcomeRecorded(Done):
     entry: int
     outcome: str
     reason: str
-    event_id: int | None = None
-
-
-@dataclass(frozen=True)
-class Undone(Done):
-    """``event`` was taken back."""
-
-    event: Event
     event_id: int | None = None
 
 
@@ -509,30 +495,3 @@ async def penalty(
         )
         return PenaltyRecorded(number, kind.id, count, kind.seconds * count,
                                state.time_penalty + kind.seconds * count, eid)
-
-
-async def undo(
-    day: ContestDay, actor: int, role: str, at: datetime, update_id: int | None
-) -> Undone | ResultsRefusal | SharedRefusal | RoundClosed:
-    kinds = ORGANISER_UNDOABLE if role == "organiser" else VOLUNTEER_KINDS
-    async with day.store.transaction() as tx:
-        mine = await tx.events(actor=actor, kinds=kinds)
-        if not mine:
-            return NothingToUndo()
-        last = mine[-1]
-        heat = day.heats.get(last.category or "")
-        if heat is not None and \
-                await day.confirmed_rounds(heat.category) > heat.round_index:
-            return RoundClosed(heat.id)  # a result, or its clock: its qualifiers are known
-        eid = await tx.add_event(
-            at=at, kind=EventKind.UNDO, role=role, actor=actor, entry=last.entry,
-            category=last.category, supersedes=last.id, update_id=update_id,
-            data={"kind": last.kind},
-        )
-        return Undone(last, eid)
-
-
-async def history(day: ContestDay, number: int) -> Sequence[Event] | None:
-    if await day.store.entry(number) is None:
-        return None
-    return await day.store.events(entry=number, effective=False)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date, datetime
-from functools import cache
 from typing import assert_never
 from zoneinfo import ZoneInfo
 
@@ -15,6 +14,7 @@ from bot.domain.contest import Contest
 from bot.services.access import AccessRefusal
 from bot.services.clocks import ClocksRefusal
 from bot.services.escape import EscapeRefusal
+from bot.services.history import HistoryRefusal
 from bot.services.outcomes import (
     AlreadyFinished,
     AlreadyRecorded,
@@ -34,10 +34,13 @@ from bot.support.i18n import tr
 from bot.texts.access import access_refusal
 from bot.texts.clocks import clocks_refusal
 from bot.texts.escape import escape_refusal
+from bot.texts.history import history_refusal
 from bot.texts.names import clock_time as clock_time  # re-exported: the texts use them
 from bot.texts.names import day_text as day_text
 from bot.texts.names import heat_name as heat_name
+from bot.texts.names import labelled as labelled
 from bot.texts.names import names as names
+from bot.texts.names import role_name as role_name
 from bot.texts.names import round_name as round_name
 from bot.texts.results import results_refusal
 from bot.texts.rounds import rounds_refusal
@@ -81,26 +84,8 @@ def split_messages(lines: Sequence[str], limit: int = MAX_MESSAGE) -> list[str]:
     return messages
 
 
-def labelled(lang: str, label: str, value: str) -> str:
-    """"Junior: 1:47:30"; French puts a space before the colon ("Junior : 1:47:30")."""
-    between = _between(lang)
-    if between is None:
-        return tr(lang, "{label}: {value}", label=label, value=value)
-    return label + between + value  # one per row of a 10,000-entry ranking: no formatting
-
-
-@cache
-def _between(lang: str) -> str | None:
-    """What a language puts between a label and its value (": ", " : "), when its translation
-    is label, then that, then value."""
-    template = tr(lang, "{label}: {value}", label="\0L", value="\0V")
-    if template.startswith("\0L") and template.endswith("\0V") and template.count("\0") == 2:
-        return template[2:-2]
-    return None
-
-
 DayRefusal = (SharedRefusal | EscapeRefusal | ClocksRefusal | AccessRefusal | RoundsRefusal
-              | ResultsRefusal)
+              | ResultsRefusal | HistoryRefusal)
 
 
 def refusal(lang: str, refused: DayRefusal, contest: Contest) -> str:
@@ -116,6 +101,8 @@ def refusal(lang: str, refused: DayRefusal, contest: Contest) -> str:
         return rounds_refusal(lang, refused, contest)
     if isinstance(refused, ResultsRefusal):
         return results_refusal(lang, refused, contest)
+    if isinstance(refused, HistoryRefusal):
+        return history_refusal(lang, refused)
     return shared_refusal(lang, refused)
 
 
@@ -191,11 +178,3 @@ def bot_short_description(lang: str, contest: Contest) -> str:
 def short(name: str, most: int = RANKING_NAME) -> str:
     """A name cut to ``most`` characters for a ranking's line (the whole name is in the exports)."""
     return name if len(name) <= most else name[:most - 1].rstrip() + "…"
-
-
-def role_name(lang: str, role: str) -> str:
-    words = {"participant": tr(lang, "participant"), "volunteer": tr(lang, "volunteer"),
-             "organiser": tr(lang, "organiser"), "system": tr(lang, "bot")}
-    return words.get(role, role)
-
-

@@ -1,34 +1,26 @@
 """The long texts of results, on the shared formatting of bot/texts/common.py: a ranking's
-lines (/clasificacion, a round's final classification) and an entry's history (/historial)."""
+lines (/clasificacion, a round's final classification); an entry's history (/historial) is
+bot/texts/history.py's."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from zoneinfo import ZoneInfo
 
 from bot.domain.clock import format_duration
 from bot.domain.contest import Category, Contest, SeparateRanking
-from bot.domain.events import EventKind
 from bot.domain.ranking import Competitor, Row, ranking_time
-from bot.domain.rounds import Heat, heats_by_id
-from bot.storage.store import Event
+from bot.domain.rounds import Heat
 from bot.support.i18n import tr
 from bot.texts.common import (
-    clock_time,
-    day_text,
     heat_name,
     labelled,
     names,
-    role_name,
     round_name,
     short,
 )
 from bot.texts.results import (
-    event_name,
     outcome_text,
     penalties_text,
-    penalty_name,
-    result_detail,
 )
 
 
@@ -92,76 +84,6 @@ def _row_result(lang: str, contest: Contest, r: Row) -> str:
                   time=format_duration(c.finish)) + " " + penalties_text(
             lang, contest, c.penalties, c.time_penalty)
     return _pieces_or_nothing(lang, c)
-
-
-def history_lines(lang: str, contest: Contest, number: int, events: Sequence[Event],
-                  alive: set[int], people: dict[int, str],
-                  times: dict[int, int | None]) -> list[str]:
-    """Every event of an entry, corrections and what they replaced included. ``times``: the
-    contest time each event stands for (typed by a volunteer, or the clock at its moment)."""
-    lines = [tr(lang, "History of entry {entry}:", entry=number)]
-    rounds_by_heat = {i: heat_name(lang, contest, h)
-                      for i, h in heats_by_id(contest.categories).items()}
-    for e in events:
-        who = people.get(e.actor or 0, str(e.actor) if e.actor else "bot")
-        what = _event_what(lang, contest, e, times)
-        if e.category is not None and e.category in rounds_by_heat:
-            what += f" ({rounds_by_heat[e.category]})"
-        if e.supersedes is not None:
-            what += " " + tr(lang, "(corrects #{id})", id=e.supersedes)
-        if e.id not in alive:
-            what += " " + tr(lang, "[replaced]")
-        role = role_name(lang, e.role)
-        local = e.at.astimezone(ZoneInfo(contest.timezone))
-        when = clock_time(contest, e.at) if local.date() == contest.date else tr(
-            lang, "{day} at {time}", day=day_text(lang, local.date()),
-            time=clock_time(contest, e.at)[:5])
-        lines.append(labelled(lang, f"#{e.id} {when} {who} ({role})", what))
-    return lines
-
-
-def _event_what(lang: str, contest: Contest, e: Event, times: dict[int, int | None]) -> str:
-    """What a history's line says the event was: its name, stage or puzzle, and value."""
-    what = event_name(lang, e.kind) if e.kind != EventKind.OUTCOME else outcome_text(
-        lang, e.ref or "", str(e.data.get("reason", "")))
-    if e.stage is not None and e.kind == EventKind.SPLIT:
-        what += " " + tr(lang, "puzzle {puzzle}", puzzle=e.stage)
-    elif e.stage is not None and e.kind == EventKind.STAGE:
-        what = tr(lang, "stage {stage} confirmed", stage=e.stage)
-    elif e.stage is not None:
-        stage_word = tr(lang, "stage")
-        what += f" {stage_word} {e.stage}"
-    if e.kind == EventKind.PIECES and e.value is not None:
-        what += f" {e.value}"
-    elif e.kind == EventKind.PENALTY and e.ref is not None:
-        what += f" {penalty_name(lang, contest, e.ref)} ×{e.value}"
-    elif e.kind == EventKind.REQUEST_REFUSED and e.value is not None:
-        what += f" {format_duration(e.value)}"
-    elif times.get(e.id) is not None:
-        what += f" {format_duration(times[e.id] or 0)}"
-    return what
-
-
-def history_text(lang: str, contest: Contest, number: int, events: Sequence[Event],
-                 alive: set[int], people: dict[int, str], times: dict[int, int | None],
-                 competitor: Competitor | None) -> str:
-    """/historial: every event of the entry (``history_lines``), then how its result is made
-    up (``competitor``: its state, None if it has none)."""
-    lines = history_lines(lang, contest, number, events, alive, people, times)
-    if len(lines) == 1:
-        lines.append(tr(lang, "Nothing recorded yet."))
-    detail = result_detail(lang, competitor) if competitor is not None else ""
-    if competitor is not None and detail:
-        lines.append(_result_line(lang, competitor, detail))
-    return "\n".join(lines)
-
-
-def _result_line(lang: str, competitor: Competitor, detail: str) -> str:
-    result = ranking_time(competitor)
-    return tr(lang, "Result: {time} ({detail})", detail=detail,
-              time=format_duration(result) if result is not None else
-              tr(lang, "{pieces} pieces", pieces=competitor.pieces)
-              if competitor.pieces is not None else tr(lang, "no result yet"))
 
 
 # -- /clasificacion --------------------------------------------------------------------------

@@ -1,9 +1,9 @@
 """What volunteers and organisers read about results: the refusals of what they record, an
-outcome's and a penalty's names, an event's name in a history, how a result is made up.
+outcome's and a penalty's names, how a result is made up.
 
 Nothing here imports bot/texts/common.py (its ``refusal`` calls ``results_refusal``); the
-longer texts built on the shared formatting, a ranking and a history, are in
-bot/texts/result_lines.py."""
+longer texts built on the shared formatting, a ranking, are in bot/texts/result_lines.py, and
+an entry's history in bot/texts/history.py."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from typing import assert_never
 
 from bot.domain.clock import format_duration
 from bot.domain.contest import Contest
-from bot.domain.events import ENTRY_ROWS, EventKind
 from bot.domain.ranking import Competitor
 from bot.services.results import (
     AlreadyOutcome,
@@ -24,7 +23,6 @@ from bot.services.results import (
     FinishRecorded,
     FinishToConfirm,
     NoSplits,
-    NothingToUndo,
     OutcomeRecorded,
     PenaltyRecorded,
     PiecesRange,
@@ -34,13 +32,10 @@ from bot.services.results import (
     ResultsRefusal,
     SplitRecorded,
     SplitsDone,
-    Undone,
     UnknownPenalty,
     WhichPuzzle,
 )
 from bot.support.i18n import ntr, tr
-
-_K = EventKind
 
 
 def results_refusal(lang: str, refused: ResultsRefusal, contest: Contest) -> str:
@@ -57,8 +52,6 @@ def results_refusal(lang: str, refused: ResultsRefusal, contest: Contest) -> str
         case AlreadyRecordedPieces(entry=entry, count=count):
             return tr(lang, "Entry {entry} already has {count} pieces "
                       "recorded: nothing changed.", entry=entry, count=count)
-        case NothingToUndo():
-            return tr(lang, "You have nothing to undo.")
         case QuestionOutdated(entry=entry):
             return tr(lang, "Entry {entry}'s finish changed since this question (or its heat "
                       "is over): nothing recorded. Send /fin {entry} again if needed.",
@@ -156,42 +149,7 @@ def penalties_text(lang: str, contest: Contest, counts: Sequence[tuple[str, int]
               detail=detail)
 
 
-def event_name(lang: str, kind: str) -> str:
-    names_: dict[str, str] = {
-        _K.LINK: tr(lang, "linked a phone"),
-        _K.HINT: tr(lang, "hint"),
-        _K.SOLUTION: tr(lang, "solution"),
-        _K.REQUEST_REFUSED: tr(lang, "request refused, may ask again at"),
-        _K.NOTICE: tr(lang, "told they may ask again"),
-        _K.STAGE: tr(lang, "stage confirmed"),
-        _K.ESCAPE: tr(lang, "escape solved"),
-        _K.READY: tr(lang, "said finished"),
-        _K.FINISH: tr(lang, "finish"),
-        _K.PIECES: tr(lang, "pieces"),
-        _K.PENALTY: tr(lang, "penalty"),
-        _K.SPLIT: tr(lang, "split time"),
-        _K.OUTCOME: tr(lang, "did not start or disqualified"),
-        _K.ROUND_FINAL: tr(lang, "round confirmed"),
-        _K.UNDO: tr(lang, "taken back"),
-        _K.CLOCK_START: tr(lang, "clock started"),
-        _K.PAUSE: tr(lang, "break"),
-        _K.RESUME: tr(lang, "clocks running again"),
-        _K.VOLUNTEER_JOIN: tr(lang, "joined as volunteer"),
-        _K.VOLUNTEER_INVITE: tr(lang, "volunteer invitation"),
-        _K.ORGANISER_JOIN: tr(lang, "joined as organiser"),
-        _K.ORGANISER_INVITE: tr(lang, "organiser invitation"),
-        _K.HANDOVER: tr(lang, "escape handover"),
-        ENTRY_ROWS: tr(lang, "registered"),
-        _K.PAYMENT: tr(lang, "payment recorded"),
-        _K.WITHDRAW: tr(lang, "withdrew"),
-        _K.STATUS_NOTICE: tr(lang, "told of its place"),
-        _K.ALERT: tr(lang, "clock alert"),
-        _K.ANNOUNCEMENT: tr(lang, "announcement"),
-    }
-    return names_.get(kind, kind)
-
-
-# -- what a volunteer's /fin, /piezas, /estado, /penalizacion, /deshacer, /parcial answer ------
+# -- what a volunteer's /fin, /piezas, /estado, /penalizacion, /parcial answer ----------------
 
 
 def confirm_question(lang: str, asked: FinishToConfirm) -> str:
@@ -284,20 +242,6 @@ def penalty_notice(lang: str, contest: Contest, out: PenaltyRecorded) -> str:
     return tr(lang, "A penalty was recorded for your entry: {what} ×{count} (+{time}).",
               what=penalty_name(lang, contest, out.kind), count=out.count,
               time=format_duration(out.seconds))
-
-
-def undo_answer(lang: str, out: Undone) -> str:
-    ev = out.event
-    target = f"#{ev.entry}" if ev.entry is not None else (ev.category or "")
-    what = f"{event_name(lang, ev.kind)} {target}".strip()
-    return tr(lang, "Taken back: {what}.", what=what)
-
-
-def undo_notice(lang: str, contest: Contest, out: Undone) -> str:
-    """To the entry's phones, told of a penalty taken back (they were told of it)."""
-    ev = out.event
-    return tr(lang, "A penalty recorded for your entry was taken back: {what} ×{count}.",
-              what=penalty_name(lang, contest, ev.ref or ""), count=ev.value)
 
 
 def split_answer(lang: str, out: SplitRecorded) -> str:

@@ -15,7 +15,7 @@ import pytest
 from bot.domain import escape as rules
 from bot.domain.contest import Contest
 from bot.domain.escape import Kind
-from bot.services import registrations, results
+from bot.services import history, registrations, results
 from bot.services.clocks import ClocksStarted, pause, pending_notices, start_clock
 from bot.services.contest_day import ContestDay
 from bot.services.csvio import import_entries, read_entries
@@ -42,6 +42,7 @@ from bot.services.escape import (
     solve,
     solve_refusal,
 )
+from bot.services.history import Undone
 from bot.services.outcomes import (
     AlreadyRecorded,
     BeforeRequest,
@@ -52,7 +53,7 @@ from bot.services.outcomes import (
     Refusal,
     UnknownEntry,
 )
-from bot.services.results import FinishRecorded, PiecesRange, PiecesRecorded, Undone
+from bot.services.results import FinishRecorded, PiecesRange, PiecesRecorded
 from bot.storage.store import Store
 from bot.texts.common import DayRefusal, refusal
 
@@ -228,7 +229,7 @@ async def test_the_operations_give_typed_values(tmp_path, castrillo: Contest) ->
     assert await results.finish(day, VOLUNTEER, "volunteer", 4, 100 * 60, T0 + 101 * minute,
                             None) == AlreadyRecorded(4, 100 * 60)
 
-    undone = await results.undo(day, VOLUNTEER, "volunteer", T0 + 102 * minute, None)
+    undone = await history.undo(day, VOLUNTEER, "volunteer", T0 + 102 * minute, None)
     assert isinstance(undone, Undone) and undone.event.kind == "finish"
     paused = await pause(day, ORGANISER, T0 + 103 * minute, None)
     assert isinstance(paused, Done) and paused.ok

@@ -1,0 +1,158 @@
+"""What volunteers and organisers read about the history: an entry's (/historial), every
+event with the corrections and what they replaced, and how its result is made up; what was
+taken back (/deshacer), and why nothing was.
+
+Nothing here imports bot/texts/common.py (its ``refusal`` calls ``history_refusal``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import assert_never
+from zoneinfo import ZoneInfo
+
+from bot.domain.clock import format_duration
+from bot.domain.contest import Contest
+from bot.domain.events import ENTRY_ROWS, EventKind
+from bot.domain.ranking import Competitor, ranking_time
+from bot.domain.rounds import heats_by_id
+from bot.services.history import HistoryRefusal, NothingToUndo, Undone
+from bot.storage.store import Event
+from bot.support.i18n import tr
+from bot.texts.names import clock_time, day_text, heat_name, labelled, role_name
+from bot.texts.results import outcome_text, penalty_name, result_detail
+
+_K = EventKind
+
+
+def history_refusal(lang: str, refused: HistoryRefusal) -> str:
+    """One line saying why nothing was taken back."""
+    match refused:
+        case NothingToUndo():
+            return tr(lang, "You have nothing to undo.")
+        case _:
+            assert_never(refused)
+
+
+# -- /historial ------------------------------------------------------------------------------
+
+
+def history_lines(lang: str, contest: Contest, number: int, events: Sequence[Event],
+                  alive: set[int], people: dict[int, str],
+                  times: dict[int, int | None]) -> list[str]:
+    """Every event of an entry, corrections and what they replaced included. ``times``: the
+    contest time each event stands for (typed by a volunteer, or the clock at its moment)."""
+    lines = [tr(lang, "History of entry {entry}:", entry=number)]
+    rounds_by_heat = {i: heat_name(lang, contest, h)
+                      for i, h in heats_by_id(contest.categories).items()}
+    for e in events:
+        who = people.get(e.actor or 0, str(e.actor) if e.actor else "bot")
+        what = _event_what(lang, contest, e, times)
+        if e.category is not None and e.category in rounds_by_heat:
+            what += f" ({rounds_by_heat[e.category]})"
+        if e.supersedes is not None:
+            what += " " + tr(lang, "(corrects #{id})", id=e.supersedes)
+        if e.id not in alive:
+            what += " " + tr(lang, "[replaced]")
+        role = role_name(lang, e.role)
+        local = e.at.astimezone(ZoneInfo(contest.timezone))
+        when = clock_time(contest, e.at) if local.date() == contest.date else tr(
+            lang, "{day} at {time}", day=day_text(lang, local.date()),
+            time=clock_time(contest, e.at)[:5])
+        lines.append(labelled(lang, f"#{e.id} {when} {who} ({role})", what))
+    return lines
+
+
+def _event_what(lang: str, contest: Contest, e: Event, times: dict[int, int | None]) -> str:
+    """What a history's line says the event was: its name, stage or puzzle, and value."""
+    what = event_name(lang, e.kind) if e.kind != EventKind.OUTCOME else outcome_text(
+        lang, e.ref or "", str(e.data.get("reason", "")))
+    if e.stage is not None and e.kind == EventKind.SPLIT:
+        what += " " + tr(lang, "puzzle {puzzle}", puzzle=e.stage)
+    elif e.stage is not None and e.kind == EventKind.STAGE:
+        what = tr(lang, "stage {stage} confirmed", stage=e.stage)
+    elif e.stage is not None:
+        stage_word = tr(lang, "stage")
+        what += f" {stage_word} {e.stage}"
+    if e.kind == EventKind.PIECES and e.value is not None:
+        what += f" {e.value}"
+    elif e.kind == EventKind.PENALTY and e.ref is not None:
+        what += f" {penalty_name(lang, contest, e.ref)} ×{e.value}"
+    elif e.kind == EventKind.REQUEST_REFUSED and e.value is not None:
+        what += f" {format_duration(e.value)}"
+    elif times.get(e.id) is not None:
+        what += f" {format_duration(times[e.id] or 0)}"
+    return what
+
+
+def history_text(lang: str, contest: Contest, number: int, events: Sequence[Event],
+                 alive: set[int], people: dict[int, str], times: dict[int, int | None],
+                 competitor: Competitor | None) -> str:
+    """/historial: every event of the entry (``history_lines``), then how its result is made
+    up (``competitor``: its state, None if it has none)."""
+    lines = history_lines(lang, contest, number, events, alive, people, times)
+    if len(lines) == 1:
+        lines.append(tr(lang, "Nothing recorded yet."))
+    detail = result_detail(lang, competitor) if competitor is not None else ""
+    if competitor is not None and detail:
+        lines.append(_result_line(lang, competitor, detail))
+    return "\n".join(lines)
+
+
+def _result_line(lang: str, competitor: Competitor, detail: str) -> str:
+    result = ranking_time(competitor)
+    return tr(lang, "Result: {time} ({detail})", detail=detail,
+              time=format_duration(result) if result is not None else
+              tr(lang, "{pieces} pieces", pieces=competitor.pieces)
+              if competitor.pieces is not None else tr(lang, "no result yet"))
+
+
+def event_name(lang: str, kind: str) -> str:
+    names_: dict[str, str] = {
+        _K.LINK: tr(lang, "linked a phone"),
+        _K.HINT: tr(lang, "hint"),
+        _K.SOLUTION: tr(lang, "solution"),
+        _K.REQUEST_REFUSED: tr(lang, "request refused, may ask again at"),
+        _K.NOTICE: tr(lang, "told they may ask again"),
+        _K.STAGE: tr(lang, "stage confirmed"),
+        _K.ESCAPE: tr(lang, "escape solved"),
+        _K.READY: tr(lang, "said finished"),
+        _K.FINISH: tr(lang, "finish"),
+        _K.PIECES: tr(lang, "pieces"),
+        _K.PENALTY: tr(lang, "penalty"),
+        _K.SPLIT: tr(lang, "split time"),
+        _K.OUTCOME: tr(lang, "did not start or disqualified"),
+        _K.ROUND_FINAL: tr(lang, "round confirmed"),
+        _K.UNDO: tr(lang, "taken back"),
+        _K.CLOCK_START: tr(lang, "clock started"),
+        _K.PAUSE: tr(lang, "break"),
+        _K.RESUME: tr(lang, "clocks running again"),
+        _K.VOLUNTEER_JOIN: tr(lang, "joined as volunteer"),
+        _K.VOLUNTEER_INVITE: tr(lang, "volunteer invitation"),
+        _K.ORGANISER_JOIN: tr(lang, "joined as organiser"),
+        _K.ORGANISER_INVITE: tr(lang, "organiser invitation"),
+        _K.HANDOVER: tr(lang, "escape handover"),
+        ENTRY_ROWS: tr(lang, "registered"),
+        _K.PAYMENT: tr(lang, "payment recorded"),
+        _K.WITHDRAW: tr(lang, "withdrew"),
+        _K.STATUS_NOTICE: tr(lang, "told of its place"),
+        _K.ALERT: tr(lang, "clock alert"),
+        _K.ANNOUNCEMENT: tr(lang, "announcement"),
+    }
+    return names_.get(kind, kind)
+
+
+# -- /deshacer --------------------------------------------------------------------------------
+
+
+def undo_answer(lang: str, out: Undone) -> str:
+    ev = out.event
+    target = f"#{ev.entry}" if ev.entry is not None else (ev.category or "")
+    what = f"{event_name(lang, ev.kind)} {target}".strip()
+    return tr(lang, "Taken back: {what}.", what=what)
+
+
+def undo_notice(lang: str, contest: Contest, out: Undone) -> str:
+    """To the entry's phones, told of a penalty taken back (they were told of it)."""
+    ev = out.event
+    return tr(lang, "A penalty recorded for your entry was taken back: {what} ×{count}.",
+              what=penalty_name(lang, contest, ev.ref or ""), count=ev.value)
