@@ -239,3 +239,4 @@ async def test_a_registration_write_empties_the_registrations_projections(tmp_pa
 
     assert (await day.registrations.pay(ORGANISER, 2, T0, T0, None)).ok
     assert [a.paid_at for a in await day.registrations.applications()] == [None, T0]
+    await day.store.close()
