@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
+from telegram import InlineKeyboardMarkup
 from telegram.ext import ContextTypes
 
 from bot.delivery.sender import EVERY_VOLUNTEER
@@ -40,24 +41,35 @@ async def send(context: ContextTypes.DEFAULT_TYPE, chat_id: int, text: str,
 
 
 async def post_text(svc: Services, chat_id: int, text: str, priority: int,
-                    grouping: str | None = None) -> bool:
+                    grouping: str | None = None, markup: str | None = None) -> bool:
     """``send`` with only the services at hand (jobs given the application); ``grouping``:
-    lines that may go out joined with the next ones to the same chat."""
-    posted = False
-    for part in message_parts(text):
-        if not part.strip():
-            continue  # nothing to say (Telegram refuses an empty message)
-        await _post(svc, chat_id, {"text": part}, priority, grouping)
-        posted = True
-    return posted
+    lines that may go out joined with the next ones to the same chat (a line with buttons,
+    ``markup`` as JSON, goes on its own: ``items.take`` joins only lines alike but for the
+    text)."""
+    parts = [part for part in message_parts(text) if part.strip()]  # Telegram refuses empty
+    for i, part in enumerate(parts):
+        params: dict[str, object] = {"text": part}
+        if markup is not None and i == len(parts) - 1:
+            params["reply_markup"] = markup  # the buttons under the last part
+        await _post(svc, chat_id, params, priority, grouping)
+    return bool(parts)
+
+
+# the buttons of a volunteers' line, in a reader's language (None: none)
+Keyboard = Callable[[str], InlineKeyboardMarkup | None]
+
+
+def _keyboard_json(keyboard: Keyboard | None, lang: str) -> str | None:
+    markup = keyboard(lang) if keyboard is not None else None
+    return markup.to_json() if markup is not None else None
 
 
 async def notify_staff(context: ContextTypes.DEFAULT_TYPE, make: Callable[[str], str],
-                       priority: int = PRIORITY_COPY) -> int:
+                       priority: int = PRIORITY_COPY, keyboard: Keyboard | None = None) -> int:
     """The volunteers' line: in the volunteer chat, or privately to each volunteer/organiser.
     Posted to the outbox (see ``_post``); lines waiting for the same chat go out joined in
-    one message (a volunteers' group takes 20 messages a minute). Returns how many chats it
-    was posted for."""
+    one message (a volunteers' group takes 20 messages a minute), except lines with buttons
+    (``keyboard``, in each reader's language). Returns how many chats it was posted for."""
     svc = services(context)
 
     def write(lang: str) -> str:
@@ -68,14 +80,19 @@ async def notify_staff(context: ContextTypes.DEFAULT_TYPE, make: Callable[[str],
             return ""
 
     if svc.config.volunteer_chat is not None:
-        return int(await post_text(svc, svc.config.volunteer_chat,
-                                   write(svc.contest.language), priority, grouping="staff"))
-    # one row for every volunteer and organiser, the line in each language: the sender works
-    # out who gets it (``staff_recipients``) when it sends it
+        lang = svc.contest.language
+        return int(await post_text(svc, svc.config.volunteer_chat, write(lang), priority,
+                                   grouping="staff", markup=_keyboard_json(keyboard, lang)))
+    # one row for every volunteer and organiser, the line (and its buttons) in each language:
+    # the sender works out who gets it (``staff_recipients``) when it sends it
     texts = {lang: text for lang in LANGUAGES if (text := write(lang)).strip()}
     if not texts:
         return 0
-    await _post(svc, EVERY_VOLUNTEER, {"texts": texts}, priority, grouping="staff")
+    params: dict[str, object] = {"texts": texts}
+    markups = {lang: m for lang in texts if (m := _keyboard_json(keyboard, lang)) is not None}
+    if markups:
+        params["markups"] = markups
+    await _post(svc, EVERY_VOLUNTEER, params, priority, grouping="staff")
     return 1
 
 

@@ -155,15 +155,18 @@ class Sender:
                 continue
             assert m.id is not None
             texts: dict[str, str] = m.params.get("texts", {})
+            markups: dict[str, str] = m.params.get("markups", {})
             children = 0
             for chat, lang in people:
-                text = texts.get(lang) or next(iter(texts.values()), "")
-                for part in message_parts(text):
-                    if part.strip():
-                        child = OutboxMessage(None, chat, m.priority, m.method,
-                                              {"text": part}, m.grouping)
-                        self._enqueue(Item(child, row=m.id))
-                        children += 1
+                lang = lang if lang in texts else next(iter(texts), lang)
+                parts = [p for p in message_parts(texts.get(lang, "")) if p.strip()]
+                for i, part in enumerate(parts):
+                    params: dict[str, Any] = {"text": part}
+                    if lang in markups and i == len(parts) - 1:
+                        params["reply_markup"] = markups[lang]  # the line's buttons
+                    child = OutboxMessage(None, chat, m.priority, m.method, params, m.grouping)
+                    self._enqueue(Item(child, row=m.id))
+                    children += 1
             if children:
                 self._children[m.id] = children
             else:

@@ -32,7 +32,7 @@ from bot.services import results
 from bot.services import rounds as round_ops
 from bot.services.outcomes import Refusal
 from bot.services.picture import ranking_png
-from bot.services.results import FinishRecorded, FinishToConfirm
+from bot.services.results import FinishRecorded, FinishToConfirm, NotFinishedNoted
 from bot.texts.common import DayRefusal
 from bot.texts.result_lines import (
     no_entries,
@@ -50,6 +50,9 @@ from bot.texts.results import (
     finish_notice,
     finish_replaced_notice,
     keep_button,
+    not_finished_answer,
+    not_finished_button,
+    not_finished_notice,
     nothing_changed,
     outcome_answer,
     outcome_notice,
@@ -146,6 +149,59 @@ async def fin_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
                                    update.update_id, confirmed=True, basis=basis,
                                    asked_at=asked_at)
         await _finish_answer(update, context, who, out)
+
+
+READY_BUTTON = "ready:"  # under a "FINISHED?" line: ready:ok|no:ENTRY:LISTO_EVENT_ID
+
+
+def ready_keyboard(lang: str, entry: int, time: int, listo: int) -> InlineKeyboardMarkup:
+    """The buttons of a volunteers' "FINISHED?" line (entry ``entry`` said /listo at contest
+    time ``time``, event ``listo``): record that moment, or say the puzzle is not done."""
+    return InlineKeyboardMarkup([[
+        InlineKeyboardButton(record_button(lang, time),
+                             callback_data=f"{READY_BUTTON}ok:{entry}:{listo}"),
+        InlineKeyboardButton(not_finished_button(lang),
+                             callback_data=f"{READY_BUTTON}no:{entry}:{listo}"),
+    ]])
+
+
+async def ready_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A volunteer's press under a "FINISHED?" line: the finish at the /listo's moment (as
+    ``/fin N`` without a time), or "not finished" (the entry is told to play on). Refused as
+    the typed commands are (role, clock, round closed); a line outdated by a newer /listo or
+    a result since, or pressed twice, records nothing."""
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    await query.answer()
+    parts = query.data.removeprefix(READY_BUTTON).split(":")
+    number = parse_int(parts[1]) if len(parts) == 3 else None
+    listo = parse_int(parts[2]) if len(parts) == 3 else None
+    if number is None or listo is None or parts[0] not in ("ok", "no"):
+        return  # not a button of ours
+    who = await recorder(update, context, "volunteer")
+    if who is None:
+        return
+    at = button_moment(update, context, await who.svc.day.linked_users(number))
+    if at is None:
+        return
+    async with recording(who.svc):
+        if parts[0] == "ok":
+            out = await results.finish(who.svc.day, who.user_id, role(who), number, None, at,
+                                       update.update_id, ready_line=listo)
+            await _finish_answer(update, context, who, out)
+            return
+        checked = await results.not_finished(who.svc.day, who.user_id, role(who), number,
+                                             listo, at, update.update_id)
+        if isinstance(checked, Refusal):
+            await refuse(update, who, checked)
+            return
+        await _not_finished_answer(update, context, who, checked)
+
+
+async def _not_finished_answer(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller,
+                               out: NotFinishedNoted) -> None:
+    await answer(who.svc, update, not_finished_answer(who.lang, out))
+    await notify_entry(context, out.entry, partial(not_finished_notice, out=out))
 
 
 async def piezas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -116,6 +116,7 @@ def event_name(lang: str, kind: str) -> str:
         _K.STAGE: tr(lang, "stage confirmed"),
         _K.ESCAPE: tr(lang, "escape solved"),
         _K.READY: tr(lang, "said finished"),
+        _K.NOT_FINISHED: tr(lang, "not finished (checked)"),
         _K.FINISH: tr(lang, "finish"),
         _K.PIECES: tr(lang, "pieces"),
         _K.PENALTY: tr(lang, "penalty"),
