@@ -15,6 +15,7 @@ from bot.delivery.services import Services, language_of, services
 from bot.storage.store import PRIORITY_COPY
 from bot.support.i18n import LANGUAGES
 from bot.texts.common import message_parts
+from bot.texts.names import names
 
 log = logging.getLogger(__name__)
 
@@ -127,10 +128,18 @@ async def notify_entry(
     context: ContextTypes.DEFAULT_TYPE, number: int, make: Callable[[str], str],
     priority: int = PRIORITY_COPY,
 ) -> int:
-    """To every phone following entry ``number``; returns how many it was posted for."""
+    """To every phone following entry ``number``; returns how many it was posted for. A phone
+    following several entries (a parent with two children) reads which one it is about first
+    ("#13 Inés Bernard: ...")."""
     svc = services(context)
     sent = 0
     for user_id in await svc.day.linked_users(number):
-        if await send(context, user_id, make(await language_of(svc, user_id)), priority):
+        text = make(await language_of(svc, user_id))
+        followed = await svc.day.linked_entries(user_id)
+        if len(followed) > 1:
+            entry = next((e for e in followed if e.number == number), None)
+            if entry is not None:
+                text = f"#{number} {names(entry.names)}: {text}"
+        if await send(context, user_id, text, priority):
             sent += 1
     return sent
