@@ -50,14 +50,20 @@ def help_text(lang: str, contest: Contest, entries: Sequence[Entry],
     return "\n".join(lines)
 
 
-def hello(lang: str, known: bool, help_: str) -> str:
+def hello(lang: str, known: bool, help_: str, registering: bool = False) -> str:
     """/start without a link (``known``: someone who follows an entry or helps), then the
-    help."""
+    help; ``registering``: registration is open (the Register button is under it)."""
     text = tr(lang, "Hello! I run the puzzle contest on the day.")
+    if registering:
+        text += "\n" + tr(lang, "To register, tap \"Register\" below (or send /inscribir).")
     if not known:
         text += "\n" + tr(lang, "To follow your entry, open the link the organisers gave "
                           "you (or scan the QR code on your table).")
     return text + "\n\n" + help_
+
+
+def register_button(lang: str) -> str:
+    return tr(lang, "Register")
 
 
 def already_volunteer(lang: str) -> str:
