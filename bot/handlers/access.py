@@ -28,7 +28,6 @@ from bot.support.i18n import LANGUAGES
 from bot.texts import access as texts
 from bot.texts.common import refusal
 
-
 REGISTER_BUTTON = "reg:new"  # /start's Register: the /inscribir conversation (registration.py)
 
 
