@@ -21,6 +21,7 @@ from bot.handlers.common import (
     Callback,
     Caller,
     button_moment,
+    named_unit,
     organiser,
     parse_int,
     person_name,
@@ -34,6 +35,7 @@ from bot.services.outcomes import Refusal
 from bot.services.picture import ranking_png
 from bot.services.results import FinishRecorded, FinishToConfirm, NotFinishedNoted
 from bot.texts.common import DayRefusal
+from bot.texts.names import unit_label
 from bot.texts.result_lines import (
     no_entries,
     ranking_lines,
@@ -331,8 +333,9 @@ async def clasificacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     picture = bool(args) and args[-1].lower() in PICTURE_WORDS
     if picture:
         args = args[:-1]
-    if args and args[0].lower() in who.svc.day.rounds and len(args) == 1 and not picture:
-        await answer_now(who.svc, update, await _round_of_heats(who, args[0].lower()))
+    played = named_unit(who.svc, args, who.svc.day.rounds) if args and not picture else None
+    if played is not None:
+        await answer_now(who.svc, update, await _round_of_heats(who, played))
         return
     cats = await _categories(update, who, args)
     if cats is None:
@@ -370,11 +373,14 @@ async def _categories(update: Update, who: Caller, args: list[str]) -> list[Cate
     contest = who.svc.contest
     if not args:
         return list(contest.categories)
-    cat = await round_ops.unit(who.svc.day, args[0].lower()) or contest.category(args[0].lower())
-    if cat is None or len(args) > 1:
+    day = who.svc.day
+    ids = [*(c.id for c in contest.categories), *day.rounds, *day.heats]
+    unit_id = named_unit(who.svc, args, ids)
+    cat = None if unit_id is None else (
+        await round_ops.unit(day, unit_id) or contest.category(unit_id))
+    if cat is None:
         await answer_now(who.svc, update, unknown_category(
-            who.lang, [c.id for c in contest.categories] + list(who.svc.day.rounds)
-            + list(who.svc.day.heats)))
+            who.lang, [unit_label(who.lang, contest, day.rounds, i) for i in ids]))
         return None
     return [cat]
 

@@ -12,7 +12,7 @@ from babel.dates import format_date
 
 from bot.domain.contest import Category, Contest
 from bot.domain.rounds import Heat, heats_by_id
-from bot.support.i18n import tr
+from bot.support.i18n import LANGUAGES, tr
 
 
 def names(names_: Sequence[str]) -> str:
@@ -42,6 +42,40 @@ def heat_name(lang: str, contest: Contest, heat: Heat) -> str:
     """"Semi-final", or "Heats 2" when the round has several heats."""
     name = round_name(lang, contest, heat.category, heat.round_index)
     return f"{name} {heat.number}" if heat.round.heats > 1 else name
+
+
+def unit_names(contest: Contest, rounds: dict[str, tuple[Category, int]],
+               unit_id: str) -> set[str]:
+    """Every name people may type for a category, a round (``rounds``: the day's round ids)
+    or a heat, in every language: "Adultos parejas", "Semi-final (Pairs)", "Heats 2 Pairs"."""
+    out: set[str] = set()
+    category = contest.category(unit_id)
+    if category is not None:
+        out.add(category.name)
+    heat = heats_by_id(contest.categories).get(unit_id)
+    played = rounds.get(unit_id)
+    for lang in LANGUAGES:
+        if heat is not None:
+            name, of = heat_name(lang, contest, heat), heat.category.name
+        elif played is not None:
+            name, of = round_name(lang, contest, *played), played[0].name
+        else:
+            continue
+        out |= {name, f"{name} {of}", f"{name} ({of})", f"{of} {name}"}
+    return out
+
+
+def unit_label(lang: str, contest: Contest, rounds: dict[str, tuple[Category, int]],
+               unit_id: str) -> str:
+    """A category, round or heat as a list of them names it: "Heats 2 (Pairs)"."""
+    heat = heats_by_id(contest.categories).get(unit_id)
+    if heat is not None:
+        return f"{heat_name(lang, contest, heat)} ({heat.category.name})"
+    played = rounds.get(unit_id)
+    if played is not None:
+        return f"{round_name(lang, contest, *played)} ({played[0].name})"
+    category = contest.category(unit_id)
+    return category.name if category is not None else unit_id
 
 
 def heat_by_id(lang: str, contest: Contest, heat_id: str) -> str:
