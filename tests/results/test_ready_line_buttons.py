@@ -133,8 +133,11 @@ async def test_the_organiser_may_press_and_undo_takes_back_not_finished(day):
     await day.h.press(ORGANISER, not_done, at("0:49:00"))
     (row,) = event_rows(day.h, "not_finished")
     assert row["role"] == "organiser"
-    undone = await day.send(ORGANISER, "/deshacer", "0:50:00")
-    assert replies_to(undone, ORGANISER) == ["Taken back: not finished (checked) #50."]
+    undone = await day.h.undo(ORGANISER, at("0:50:00"))
+    assert replies_to(undone, ORGANISER)[1:] == ["Taken back: not finished (checked) #50."]
+    assert replies_to(undone, P50) == [
+        "The \"not finished\" check of your puzzle was taken back: your /done stands, and a "
+        "volunteer is coming."]
     assert event_rows(day.h, "undo")
     # the /listo waits again: a /fin without a time takes its moment
     typed = await day.send(VOLUNTEER, "/fin 50", "0:58:20")

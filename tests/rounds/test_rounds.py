@@ -579,7 +579,7 @@ async def test_did_not_start_and_disqualified_are_not_placed_and_never_advance(
         assert said(await h.send(VIC, "/estado 2 DQ again", at), VIC) == [
             "Entry 2 is already recorded as disqualified."]
         await h.send(VIC, "/status 1 np", at)  # the English alias, the Spanish "no presentado"
-        await h.send(VIC, "/deshacer", at)  # taken back: #1 keeps its finish
+        await h.undo(VIC, at)  # taken back: #1 keeps its finish
         assert said(await h.send(VIC, "/estado 9 dns", at), VIC) == [
             "There is no entry number 9."]
         assert said(await h.send(VIC, "/estado 1 maybe", at), VIC) == [
