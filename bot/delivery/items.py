@@ -22,17 +22,23 @@ class Item:
         self.row = message.id if row is None else row  # the outbox row it comes from
 
 
+BUTTONS = "reply_markup"
+
+
 def take(queue: deque[Item]) -> list[Item]:
-    """The chat's next message, joined with the lines of the same kind waiting after it."""
+    """The chat's next message, joined with the lines of the same kind waiting after it. A
+    line with buttons ends the message (its buttons go under it, so they stay under their
+    line): one with buttons first goes alone."""
     first = queue.popleft()
     items = [first]
     m = first.message
-    if m.grouping is None or first.row is None or m.method != "sendMessage":
+    if m.grouping is None or first.row is None or m.method != "sendMessage" or (
+            BUTTONS in m.params):
         return items
     length = len(str(m.params.get("text", "")))
     while queue:
         n = queue[0].message
-        same = {k: v for k, v in n.params.items() if k != "text"} == {
+        same = {k: v for k, v in n.params.items() if k not in ("text", BUTTONS)} == {
             k: v for k, v in m.params.items() if k != "text"}
         extra = len(str(n.params.get("text", ""))) + 1
         if n.grouping != m.grouping or n.method != m.method or not same or (
@@ -40,4 +46,6 @@ def take(queue: deque[Item]) -> list[Item]:
             break
         items.append(queue.popleft())
         length += extra
+        if BUTTONS in n.params:
+            break  # its buttons under the joined message: nothing may come after its line
     return items

@@ -117,12 +117,9 @@ async def inscribir(update: Update, context: ContextTypes.DEFAULT_TYPE,
     who = await caller(update, context)
     if who is None:
         return ConversationHandler.END
-    if update.callback_query is not None:  # /start's Register button
+    if update.callback_query is not None:  # /start's Register button: when it was pressed
         await update.callback_query.answer()
-        moment = button_moment(update, context)
-        if moment is None:
-            return ConversationHandler.END
-        who = replace(who, at=moment)
+        who = replace(who, at=button_moment(update, context) or who.at)
     contest = who.svc.contest
 
     window = registration_window(contest, who.at)

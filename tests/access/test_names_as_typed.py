@@ -52,3 +52,23 @@ async def test_an_unknown_category_is_answered_with_the_names(day_factory, comma
     assert said == f"Unknown category. Categories: {CASTRILLO_NAMES}"
     assert "infantil-a" not in said and "parejas," not in said
     assert len(event_rows(day.h, "clock_start")) == before
+
+
+@pytest.mark.parametrize(("typed", "hint"), [
+    ("/fin12", "Did you mean /finish 12?"),
+    ("/finish12", "Did you mean /finish 12?"),
+    ("/clasificasion", "Did you mean /ranking?"),
+    ("/rankng", "Did you mean /ranking?"),
+])
+async def test_a_mistyped_command_gets_a_did_you_mean(day_factory, typed, hint):
+    day = await day_factory()
+    before = event_rows(day.h, "finish")
+    (said,) = await day.say(VOLUNTEER, typed, "1:00:00")
+    assert said == f"I don't know that command. {hint} /help lists what you can do."
+    assert event_rows(day.h, "finish") == before  # a guess, never acted on
+
+
+async def test_a_command_far_from_any_gets_no_guess(day_factory):
+    day = await day_factory()
+    (said,) = await day.say(VOLUNTEER, "/zzzz", "1:00:00")
+    assert said == "I don't know that command. /help lists what you can do."
