@@ -38,6 +38,7 @@ from bot.texts.common import DayRefusal
 from bot.texts.names import unit_label
 from bot.texts.result_lines import (
     no_entries,
+    ranked_name,
     ranking_lines,
     ranking_title,
     rankings_text,
@@ -393,7 +394,7 @@ async def _pictures(update: Update, who: Caller, cats: list[Category], named: bo
         rows = await who.svc.day.ranking(cat, who.at)
         if not rows and not named:
             continue
-        title = ranking_title(who.lang, cat.name)
+        title = ranking_title(who.lang, ranked_name(who.lang, who.svc.contest, cat))
         pictures.append((title, ranking_png(who.lang, contest, cat, rows, title)))
     if not pictures:
         await answer_now(who.svc, update, no_entries(who.lang))
