@@ -160,10 +160,12 @@ READY_BUTTON = "ready:"  # under a "FINISHED?" line: ready:ok|no:ENTRY:LISTO_EVE
 def ready_keyboard(lang: str, entry: int, time: int, listo: int) -> InlineKeyboardMarkup:
     """The buttons of a volunteers' "FINISHED?" line (entry ``entry`` said /listo at contest
     time ``time``, event ``listo``): record that moment, or say the puzzle is not done."""
+    # each button names its entry: lines waiting for one chat go out joined, with all their
+    # buttons under the one message
     return InlineKeyboardMarkup([[
-        InlineKeyboardButton(record_button(lang, time),
+        InlineKeyboardButton(f"#{entry} {record_button(lang, time)}",
                              callback_data=f"{READY_BUTTON}ok:{entry}:{listo}"),
-        InlineKeyboardButton(not_finished_button(lang),
+        InlineKeyboardButton(f"#{entry} {not_finished_button(lang)}",
                              callback_data=f"{READY_BUTTON}no:{entry}:{listo}"),
     ]])
 

@@ -591,7 +591,8 @@ async def test_did_not_start_and_disqualified_are_not_placed_and_never_advance(
         assert said(await h.send(VIC, "/estado 9 dns", at), VIC) == [
             "There is no entry number 9."]
         assert said(await h.send(VIC, "/estado 1 maybe", at), VIC) == [
-            "Usage: /status N dns|dsq|oc [REASON]"]
+            "Usage: /status N dns|dsq|oc [REASON]\nFor example /status 12 dns (did not start), "
+            "/status 12 dsq REASON (disqualified) or /status 12 oc (out of competition)."]
         await h.send(BOSS, "/inicio", DAY1 + timedelta(hours=2))
         await h.send(VIC, "/fin 3 0:30:00", DAY1 + timedelta(hours=2, minutes=50))
         await h.send(VIC, "/estado 4 dns", DAY1 + timedelta(hours=2, minutes=50))
