@@ -44,7 +44,7 @@ from telegram.error import (
 from telegram.warnings import PTBUserWarning
 
 from bot.delivery.fairness import Budgets, FairShares, Pacing, Ready, kind_of
-from bot.delivery.items import BUTTONS, Item, take
+from bot.delivery.items import BUTTONS, Item, buttons_of, take
 from bot.delivery.limits import SELF_PACED, TELEGRAM_LIMITS, Holds, Limits
 from bot.delivery.marks import DROPPED, Marks, NameOf, Organisers
 from bot.delivery.requests import not_delivered
@@ -404,9 +404,9 @@ class Sender:
         params: dict[str, Any] = {**m.params, "chat_id": to}
         if len(items) > 1:
             params["text"] = "\n".join(str(i.message.params.get("text", "")) for i in items)
-            last = items[-1].message.params
-            if BUTTONS in last:  # the last line's buttons (``take``: only the last has any)
-                params[BUTTONS] = last[BUTTONS]
+            keyboard = buttons_of(items)  # every joined line's buttons, in order
+            if keyboard is not None:
+                params[BUTTONS] = keyboard
         try:
             await self._bot.do_api_request(m.method, api_kwargs=params, **self._rl)
         except Exception as exc:  # noqa: BLE001 - each failure by what it proves (``_failed``)

@@ -19,10 +19,9 @@ from bot.domain.numbers import parse_whole
 from bot.domain.registration import typed_name_key
 from bot.services.contest_day import Roles
 from bot.services.registrations import Registrations
-from bot.support.commands import in_language
 from bot.support.i18n import tr
 from bot.support.wallclock import CLOCK
-from bot.texts.names import unit_names
+from bot.texts.names import unit_names, usage_text
 
 log = logging.getLogger(__name__)
 
@@ -105,8 +104,7 @@ async def remember(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def show_usage(update: Update, who: Caller, line: str) -> None:
     """How to type a command (``/piezas N P``), with the command as the reader types it."""
-    await answer_now(who.svc, update, tr(who.lang, "Usage: {usage}",
-                                         usage=in_language(who.lang, line)))
+    await answer_now(who.svc, update, usage_text(who.lang, line))
 
 
 async def refuse_role(update: Update, who: Caller, needed: str) -> None:

@@ -38,6 +38,7 @@ from bot.texts.common import DayRefusal
 from bot.texts.names import unit_label
 from bot.texts.result_lines import (
     no_entries,
+    ranked_name,
     ranking_lines,
     ranking_title,
     rankings_text,
@@ -159,10 +160,12 @@ READY_BUTTON = "ready:"  # under a "FINISHED?" line: ready:ok|no:ENTRY:LISTO_EVE
 def ready_keyboard(lang: str, entry: int, time: int, listo: int) -> InlineKeyboardMarkup:
     """The buttons of a volunteers' "FINISHED?" line (entry ``entry`` said /listo at contest
     time ``time``, event ``listo``): record that moment, or say the puzzle is not done."""
+    # each button names its entry: lines waiting for one chat go out joined, with all their
+    # buttons under the one message
     return InlineKeyboardMarkup([[
-        InlineKeyboardButton(record_button(lang, time),
+        InlineKeyboardButton(f"#{entry} {record_button(lang, time)}",
                              callback_data=f"{READY_BUTTON}ok:{entry}:{listo}"),
-        InlineKeyboardButton(not_finished_button(lang),
+        InlineKeyboardButton(f"#{entry} {not_finished_button(lang)}",
                              callback_data=f"{READY_BUTTON}no:{entry}:{listo}"),
     ]])
 
@@ -393,7 +396,7 @@ async def _pictures(update: Update, who: Caller, cats: list[Category], named: bo
         rows = await who.svc.day.ranking(cat, who.at)
         if not rows and not named:
             continue
-        title = ranking_title(who.lang, cat.name)
+        title = ranking_title(who.lang, ranked_name(who.lang, who.svc.contest, cat))
         pictures.append((title, ranking_png(who.lang, contest, cat, rows, title)))
     if not pictures:
         await answer_now(who.svc, update, no_entries(who.lang))

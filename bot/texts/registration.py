@@ -245,6 +245,9 @@ def ineligible_text(lang: str, problem: Ineligible, name: str = "") -> str:
                   "{adult} or more in the same entry.", name=f"{name}, " if name else "",
                   who=who, adult=problem.adult_age)
     needs = tr(lang, " or ").join(slot_text(lang, s) for s in problem.needs) or "-"
+    if name:  # which member it is about (issue 26: a refusal named nobody)
+        return tr(lang, "Not possible: {name} ({who}), and this category needs {needs}.",
+                  name=name, who=who, needs=needs)
     return tr(lang, "Not possible: {who}, and this category needs {needs}.", who=who,
               needs=needs)
 

@@ -1247,7 +1247,7 @@ async def test_a_pair_of_two_children_is_refused_as_early_as_it_can_be(castrillo
     calls = await h.send(ANA, "2016", at)
     refused = one_text(calls, ANA)
     assert refused.splitlines() == [
-        "Not possible: born 2016, and this category needs born 2010 or earlier.",
+        "Not possible: Kid Two (born 2016), and this category needs born 2010 or earlier.",
         "Kid Two fits Infantil B, in an entry of their own.",
         "Write the correct birth, or /cancel to choose another category."]
     assert h.buttons(calls) == []

@@ -43,8 +43,8 @@ async def said_done(day, clock: str) -> tuple[str, str, int]:
     assert len(lines) == 1 and lines[0].text.startswith("FINISHED? #50")
     (listo,) = [r["id"] for r in event_rows(day.h, "ready")][-1:]
     (record, not_done) = day.h.buttons(lines)
-    assert record == (f"Record {clock}", f"ready:ok:50:{listo}")
-    assert not_done == ("Not finished", f"ready:no:50:{listo}")
+    assert record == (f"#50 Record {clock}", f"ready:ok:50:{listo}")
+    assert not_done == ("#50 Not finished", f"ready:no:50:{listo}")
     # every organiser and volunteer gets the line with its buttons, in their language
     organiser_line = [c for c in calls if c.chat_id == ORGANISER.id]
     assert day.h.buttons(organiser_line) == [record, not_done]
@@ -157,8 +157,8 @@ async def test_a_press_before_the_clock_or_for_a_forged_entry_records_nothing(da
 
 async def test_in_a_volunteers_group_each_line_has_its_buttons_in_the_contests_language(
         tmp_path):
-    """Billom (French) with a volunteers' group: two entries saying /fini in the same
-    moment get a line each (lines with buttons are never joined), each with its buttons."""
+    """Billom (French) with a volunteers' group: each line has its buttons, naming its
+    entry."""
     h, t = await billom_day(tmp_path, volunteer_chat=VOLUNTEER_CHAT)
     try:
         before = len(h.request.calls)
@@ -167,7 +167,8 @@ async def test_in_a_volunteers_group_each_line_has_its_buttons_in_the_contests_l
         lines = [c for c in h.request.calls[before:] if c.chat_id == VOLUNTEER_CHAT]
         assert [c.text.split()[:3] for c in lines] == [["FINI", "?", "#5"], ["FINI", "?", "#3"]]
         labels = [[label for label, _ in h.buttons([c])] for c in lines]
-        assert labels == [["Noter 1:30:00", "Pas fini"], ["Noter 1:30:05", "Pas fini"]]
+        assert labels == [["#5 Noter 1:30:00", "#5 Pas fini"],
+                          ["#3 Noter 1:30:05", "#3 Pas fini"]]
         # a member of the group records entry 3's finish from its line
         (_, data), _ = h.buttons([lines[1]])
         pressed = await h.press(ODILE, data, paris(15, 47))
