@@ -6,23 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.day.test_bot_commands import ORGANISER, VOLUNTEER, event_rows, open_day
+from tests.day.test_bot_commands import ORGANISER, VOLUNTEER, day_factory, event_rows
 
 CASTRILLO_NAMES = ("Infantil A, Infantil B, Infantil C, Adultos individual, Adultos parejas")
 
 
-@pytest.fixture
-async def day_factory(tmp_path):
-    opened = []
-
-    async def _open(clock: bool = True):
-        d = await open_day(tmp_path, clock=clock)
-        opened.append(d)
-        return d
-
-    yield _open
-    for d in opened:
-        await d.h.stop()
+__all__ = ["day_factory"]  # the fixture, shared with tests/day/test_bot_commands.py
 
 
 @pytest.mark.parametrize("typed", ["Adultos parejas", "adultos-parejas", "ADULTOS PAREJAS",
