@@ -157,17 +157,13 @@ async def fin_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
 READY_BUTTON = "ready:"  # under a "FINISHED?" line: ready:ok|no:ENTRY:LISTO_EVENT_ID
 
 
-def ready_keyboard(lang: str, entry: int, time: int, listo: int) -> InlineKeyboardMarkup:
+def ready_keyboard(lang: str, entry: int, time: int, listo: int) -> list[list[tuple[str, str]]]:
     """The buttons of a volunteers' "FINISHED?" line (entry ``entry`` said /listo at contest
     time ``time``, event ``listo``): record that moment, or say the puzzle is not done."""
     # each button names its entry: lines waiting for one chat go out joined, with all their
     # buttons under the one message
-    return InlineKeyboardMarkup([[
-        InlineKeyboardButton(f"#{entry} {record_button(lang, time)}",
-                             callback_data=f"{READY_BUTTON}ok:{entry}:{listo}"),
-        InlineKeyboardButton(f"#{entry} {not_finished_button(lang)}",
-                             callback_data=f"{READY_BUTTON}no:{entry}:{listo}"),
-    ]])
+    return [[(f"#{entry} {record_button(lang, time)}", f"{READY_BUTTON}ok:{entry}:{listo}"),
+             (f"#{entry} {not_finished_button(lang)}", f"{READY_BUTTON}no:{entry}:{listo}")]]
 
 
 async def ready_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
