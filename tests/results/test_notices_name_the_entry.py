@@ -4,16 +4,9 @@ following one entry reads the notice as before."""
 
 from __future__ import annotations
 
-import pytest
+from tests.day.test_bot_commands import P50, PARENT, VOLUNTEER, day, replies_to
 
-from tests.day.test_bot_commands import P50, PARENT, VOLUNTEER, open_day, replies_to
-
-
-@pytest.fixture
-async def day(tmp_path):
-    d = await open_day(tmp_path)
-    yield d
-    await d.h.stop()
+__all__ = ["day"]  # the fixture, shared with tests/day/test_bot_commands.py
 
 
 async def test_a_parent_of_two_reads_which_entry_each_notice_is_about(day):

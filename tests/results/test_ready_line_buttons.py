@@ -16,19 +16,14 @@ from tests.day.test_bot_commands import (
     STRANGER,
     VOLUNTEER,
     at,
+    day,
     event_rows,
     events,
-    open_day,
     replies_to,
 )
 from tests.fakebot import Harness, texts
 
-
-@pytest.fixture
-async def day(tmp_path):
-    d = await open_day(tmp_path)
-    yield d
-    await d.h.stop()
+__all__ = ["day"]  # the fixture, shared with tests/day/test_bot_commands.py
 
 
 def finishes(h: Harness) -> list[int | None]:

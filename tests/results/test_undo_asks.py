@@ -4,26 +4,19 @@ told of what was recorded, are told it was taken back."""
 
 from __future__ import annotations
 
-import pytest
-
 from tests.day.test_bot_commands import (
     P3,
     P50,
     STRANGER,
     VOLUNTEER,
     at,
+    day,
     event_rows,
     events,
-    open_day,
     replies_to,
 )
 
-
-@pytest.fixture
-async def day(tmp_path):
-    d = await open_day(tmp_path)
-    yield d
-    await d.h.stop()
+__all__ = ["day"]  # the fixture, shared with tests/day/test_bot_commands.py
 
 
 async def asked(day, clock: str) -> tuple[str, list[tuple[str, str]]]:
