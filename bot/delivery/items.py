@@ -8,6 +8,7 @@ import json
 from collections import deque
 
 from bot.storage.store import OutboxMessage
+from bot.texts.common import message_parts
 
 MESSAGE_LIMIT = 4096  # Telegram's longest message: joined lines stay under it
 
@@ -27,6 +28,14 @@ BUTTONS = "reply_markup"
 # lines with buttons joined in one message at most (Telegram takes up to 100 buttons under a
 # message; a volunteers' line has two, each naming its entry)
 MOST_WITH_BUTTONS = 20
+
+
+def line_params(text: str, markup: str | None = None) -> list[dict[str, object]]:
+    """A line's messages: one per part Telegram takes (``message_parts``; an empty one is
+    refused, so left out), its buttons (``markup``, JSON) under the last."""
+    parts = [part for part in message_parts(text) if part.strip()]
+    return [{"text": part, **({BUTTONS: markup} if markup is not None and i == len(parts) - 1
+                              else {})} for i, part in enumerate(parts)]
 
 
 def take(queue: deque[Item]) -> list[Item]:

@@ -10,11 +10,11 @@ from collections.abc import Callable
 
 from telegram.ext import ContextTypes
 
+from bot.delivery.items import line_params
 from bot.delivery.sender import EVERY_VOLUNTEER
 from bot.delivery.services import Services, language_of, services
 from bot.storage.store import PRIORITY_COPY
 from bot.support.i18n import LANGUAGES
-from bot.texts.common import message_parts
 from bot.texts.names import names
 
 log = logging.getLogger(__name__)
@@ -44,16 +44,12 @@ async def send(context: ContextTypes.DEFAULT_TYPE, chat_id: int, text: str,
 async def post_text(svc: Services, chat_id: int, text: str, priority: int,
                     grouping: str | None = None, markup: str | None = None) -> bool:
     """``send`` with only the services at hand (jobs given the application); ``grouping``:
-    lines that may go out joined with the next ones to the same chat (a line with buttons,
-    ``markup`` as JSON, goes on its own: ``items.take`` joins only lines alike but for the
-    text)."""
-    parts = [part for part in message_parts(text) if part.strip()]  # Telegram refuses empty
-    for i, part in enumerate(parts):
-        params: dict[str, object] = {"text": part}
-        if markup is not None and i == len(parts) - 1:
-            params["reply_markup"] = markup  # the buttons under the last part
+    lines that may go out joined with the next ones to the same chat; ``markup``: the line's
+    buttons (JSON), which stay with it when joined (``items.buttons_of``)."""
+    messages = line_params(text, markup)
+    for params in messages:
         await _post(svc, chat_id, params, priority, grouping)
-    return bool(parts)
+    return bool(messages)
 
 
 # the buttons of a volunteers' line, in a reader's language (None: none): rows of (label,
@@ -77,7 +73,7 @@ async def notify_staff(context: ContextTypes.DEFAULT_TYPE, make: Callable[[str],
                        priority: int = PRIORITY_COPY, keyboard: Keyboard | None = None) -> int:
     """The volunteers' line: in the volunteer chat, or privately to each volunteer/organiser.
     Posted to the outbox (see ``_post``); lines waiting for the same chat go out joined in
-    one message (a volunteers' group takes 20 messages a minute), except lines with buttons
+    one message (a volunteers' group takes 20 messages a minute), with every line's buttons
     (``keyboard``, in each reader's language). Returns how many chats it was posted for."""
     svc = services(context)
 

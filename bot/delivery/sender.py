@@ -44,12 +44,11 @@ from telegram.error import (
 from telegram.warnings import PTBUserWarning
 
 from bot.delivery.fairness import Budgets, FairShares, Pacing, Ready, kind_of
-from bot.delivery.items import BUTTONS, Item, buttons_of, take
+from bot.delivery.items import BUTTONS, Item, buttons_of, line_params, take
 from bot.delivery.limits import SELF_PACED, TELEGRAM_LIMITS, Holds, Limits
 from bot.delivery.marks import DROPPED, Marks, NameOf, Organisers
 from bot.delivery.requests import not_delivered
 from bot.storage.store import OutboxMessage, Store
-from bot.texts.common import message_parts
 
 log = logging.getLogger(__name__)
 
@@ -159,11 +158,7 @@ class Sender:
             children = 0
             for chat, lang in people:
                 lang = lang if lang in texts else next(iter(texts), lang)
-                parts = [p for p in message_parts(texts.get(lang, "")) if p.strip()]
-                for i, part in enumerate(parts):
-                    params: dict[str, Any] = {"text": part}
-                    if lang in markups and i == len(parts) - 1:
-                        params["reply_markup"] = markups[lang]  # the line's buttons
+                for params in line_params(texts.get(lang, ""), markups.get(lang)):
                     child = OutboxMessage(None, chat, m.priority, m.method, params, m.grouping)
                     self._enqueue(Item(child, row=m.id))
                     children += 1
