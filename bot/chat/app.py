@@ -150,6 +150,8 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CallbackQueryHandler(access.language_button, pattern=r"^lang:"))
     app.add_handler(CallbackQueryHandler(escape.stage_button, pattern=r"^ask:"))
     app.add_handler(CallbackQueryHandler(results.fin_button, pattern=r"^fin:"))
+    app.add_handler(CallbackQueryHandler(results.ready_button, pattern=r"^ready:"))
+    app.add_handler(CallbackQueryHandler(history.undo_pressed, pattern=r"^undo:"))
     # last: what nothing above took (free text, an unknown command) gets a pointer to /ayuda
     app.add_handler(MessageHandler(filters.TEXT & filters.ChatType.PRIVATE,
                                    participant.not_understood))

@@ -9,7 +9,7 @@ from telegram.ext import ContextTypes
 from bot.delivery.answers import answer, answer_now, recording
 from bot.delivery.posting import send
 from bot.domain.events import EventKind
-from bot.handlers.common import Callback, recorder, show_usage
+from bot.handlers.common import Callback, named_unit, recorder, show_usage
 from bot.handlers.jobs import schedule_contest_jobs
 from bot.handlers.volunteers import refuse as _refuse
 from bot.services import clocks as service
@@ -26,9 +26,9 @@ async def inicio(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     args = list(context.args or [])
     chosen = None
     if args:
-        chosen = args[0].lower()
-        if (contest.category(chosen) is None and chosen not in who.svc.day.heats) \
-                or len(args) > 1:
+        chosen = named_unit(who.svc, args, [*(c.id for c in contest.categories),
+                                            *who.svc.day.heats])
+        if chosen is None:
             await answer_now(who.svc, update,
                              texts.unknown_category(who.lang, contest, who.svc.day.heats))
             return

@@ -21,6 +21,7 @@ from bot.handlers.common import (
     Callback,
     Caller,
     button_moment,
+    named_unit,
     organiser,
     parse_int,
     person_name,
@@ -32,10 +33,12 @@ from bot.services import results
 from bot.services import rounds as round_ops
 from bot.services.outcomes import Refusal
 from bot.services.picture import ranking_png
-from bot.services.results import FinishRecorded, FinishToConfirm
+from bot.services.results import FinishRecorded, FinishToConfirm, NotFinishedNoted
 from bot.texts.common import DayRefusal
+from bot.texts.names import unit_label
 from bot.texts.result_lines import (
     no_entries,
+    ranked_name,
     ranking_lines,
     ranking_title,
     rankings_text,
@@ -50,6 +53,9 @@ from bot.texts.results import (
     finish_notice,
     finish_replaced_notice,
     keep_button,
+    not_finished_answer,
+    not_finished_button,
+    not_finished_notice,
     nothing_changed,
     outcome_answer,
     outcome_notice,
@@ -146,6 +152,57 @@ async def fin_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
                                    update.update_id, confirmed=True, basis=basis,
                                    asked_at=asked_at)
         await _finish_answer(update, context, who, out)
+
+
+READY_BUTTON = "ready:"  # under a "FINISHED?" line: ready:ok|no:ENTRY:LISTO_EVENT_ID
+
+
+def ready_keyboard(lang: str, entry: int, time: int, listo: int) -> list[list[tuple[str, str]]]:
+    """The buttons of a volunteers' "FINISHED?" line (entry ``entry`` said /listo at contest
+    time ``time``, event ``listo``): record that moment, or say the puzzle is not done."""
+    # each button names its entry: lines waiting for one chat go out joined, with all their
+    # buttons under the one message
+    return [[(f"#{entry} {record_button(lang, time)}", f"{READY_BUTTON}ok:{entry}:{listo}"),
+             (f"#{entry} {not_finished_button(lang)}", f"{READY_BUTTON}no:{entry}:{listo}")]]
+
+
+async def ready_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A volunteer's press under a "FINISHED?" line: the finish at the /listo's moment (as
+    ``/fin N`` without a time), or "not finished" (the entry is told to play on). Refused as
+    the typed commands are (role, clock, round closed); a line outdated by a newer /listo or
+    a result since, or pressed twice, records nothing."""
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    await query.answer()
+    parts = query.data.removeprefix(READY_BUTTON).split(":")
+    number = parse_int(parts[1]) if len(parts) == 3 else None
+    listo = parse_int(parts[2]) if len(parts) == 3 else None
+    if number is None or listo is None or parts[0] not in ("ok", "no"):
+        return  # not a button of ours
+    who = await recorder(update, context, "volunteer")
+    if who is None:
+        return
+    at = button_moment(update, context, await who.svc.day.linked_users(number))
+    if at is None:
+        return
+    async with recording(who.svc):
+        if parts[0] == "ok":
+            out = await results.finish(who.svc.day, who.user_id, role(who), number, None, at,
+                                       update.update_id, ready_line=listo)
+            await _finish_answer(update, context, who, out)
+            return
+        checked = await results.not_finished(who.svc.day, who.user_id, role(who), number,
+                                             listo, at, update.update_id)
+        if isinstance(checked, Refusal):
+            await refuse(update, who, checked)
+            return
+        await _not_finished_answer(update, context, who, checked)
+
+
+async def _not_finished_answer(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller,
+                               out: NotFinishedNoted) -> None:
+    await answer(who.svc, update, not_finished_answer(who.lang, out))
+    await notify_entry(context, out.entry, partial(not_finished_notice, out=out))
 
 
 async def piezas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -275,8 +332,9 @@ async def clasificacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     picture = bool(args) and args[-1].lower() in PICTURE_WORDS
     if picture:
         args = args[:-1]
-    if args and args[0].lower() in who.svc.day.rounds and len(args) == 1 and not picture:
-        await answer_now(who.svc, update, await _round_of_heats(who, args[0].lower()))
+    played = named_unit(who.svc, args, who.svc.day.rounds) if args and not picture else None
+    if played is not None:
+        await answer_now(who.svc, update, await _round_of_heats(who, played))
         return
     cats = await _categories(update, who, args)
     if cats is None:
@@ -314,11 +372,14 @@ async def _categories(update: Update, who: Caller, args: list[str]) -> list[Cate
     contest = who.svc.contest
     if not args:
         return list(contest.categories)
-    cat = await round_ops.unit(who.svc.day, args[0].lower()) or contest.category(args[0].lower())
-    if cat is None or len(args) > 1:
+    day = who.svc.day
+    ids = [*(c.id for c in contest.categories), *day.rounds, *day.heats]
+    unit_id = named_unit(who.svc, args, ids)
+    cat = None if unit_id is None else (
+        await round_ops.unit(day, unit_id) or contest.category(unit_id))
+    if cat is None:
         await answer_now(who.svc, update, unknown_category(
-            who.lang, [c.id for c in contest.categories] + list(who.svc.day.rounds)
-            + list(who.svc.day.heats)))
+            who.lang, [unit_label(who.lang, contest, day.rounds, i) for i in ids]))
         return None
     return [cat]
 
@@ -331,7 +392,7 @@ async def _pictures(update: Update, who: Caller, cats: list[Category], named: bo
         rows = await who.svc.day.ranking(cat, who.at)
         if not rows and not named:
             continue
-        title = ranking_title(who.lang, cat.name)
+        title = ranking_title(who.lang, ranked_name(who.lang, who.svc.contest, cat))
         pictures.append((title, ranking_png(who.lang, contest, cat, rows, title)))
     if not pictures:
         await answer_now(who.svc, update, no_entries(who.lang))

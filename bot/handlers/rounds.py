@@ -17,6 +17,7 @@ from bot.handlers.common import (
     Callback,
     Caller,
     caller,
+    named_unit,
     organiser,
     parse_int,
     recorder,
@@ -50,7 +51,8 @@ async def _round_category(update: Update, who: Caller, args: list[str]) -> Categ
         return None
     if not args and len(with_rounds) == 1:
         return with_rounds[0]
-    category = contest.category(args[0].lower()) if len(args) == 1 else None
+    named = named_unit(who.svc, args, [c.id for c in with_rounds])
+    category = contest.category(named) if named is not None else None
     if category is None or not category.rounds:
         await answer_now(who.svc, update, which_category(who.lang, with_rounds))
         return None

@@ -156,7 +156,9 @@ def entry_state(
     finish_event = _latest(entry_events, EventKind.FINISH)
     pieces_event = _latest(entry_events, EventKind.PIECES)
     ready = _latest(entry_events, EventKind.READY)
-    if ready is not None and finish_event is not None and finish_event.id > ready.id:
+    checked = _latest(entry_events, EventKind.NOT_FINISHED)  # "not finished" after a /listo
+    if ready is not None and any(e is not None and e.id > ready.id
+                                 for e in (finish_event, checked)):
         ready = None
     counts = _penalty_counts(entry_events)
     finished = splits_of(entry_events) if category.puzzles else ()

@@ -9,6 +9,7 @@ inside a text (usage lines, instructions) the way a reader of that language type
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -169,3 +170,20 @@ def in_language(lang: str, text: str) -> str:
         return "/" + command.name_in(lang) if command else match.group(0)
 
     return _NAMED.sub(swap, text)
+
+
+# every name a command answers to (Spanish, French and English), to its command
+_ANY_NAME = {n: c for c in COMMANDS for n in (c.name, *c.aliases.values())}
+_GLUED = re.compile(r"/([^\W\d_]+(?:_[^\W\d_]+)*)(\d+)\Z")
+
+
+def meant(typed: str) -> tuple[Command, str] | None:
+    """The command a mistyped one most likely meant, with what followed it: ``/fin12`` is
+    ``/fin 12`` (the number glued on), ``/clasificasion`` is ``/clasificacion`` (one letter
+    off); None when nothing is close."""
+    word = typed.split("@", 1)[0].lower()
+    glued = _GLUED.match(word)
+    if glued is not None and glued.group(1) in _ANY_NAME:
+        return _ANY_NAME[glued.group(1)], glued.group(2)
+    close = difflib.get_close_matches(word.lstrip("/"), list(_ANY_NAME), n=1, cutoff=0.8)
+    return (_ANY_NAME[close[0]], "") if close else None

@@ -69,7 +69,8 @@ def clock_name(lang: str, contest: Contest, unit_id: str) -> str:
 def unknown_category(lang: str, contest: Contest, heats: Iterable[str]) -> str:
     """/inicio naming neither a category nor a heat (``heats``: the day's heat ids)."""
     return tr(lang, "Unknown category. Categories: {ids}",
-              ids=", ".join([c.id for c in contest.categories] + list(heats)))
+              ids=", ".join(clock_name(lang, contest, unit_id) for unit_id in
+                            [*(c.id for c in contest.categories), *heats]))
 
 
 def clocks_started(lang: str, contest: Contest, out: ClocksStarted,

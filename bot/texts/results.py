@@ -23,11 +23,13 @@ from bot.services.results import (
     FinishRecorded,
     FinishToConfirm,
     NoSplits,
+    NotFinishedNoted,
     OutcomeRecorded,
     PenaltyRecorded,
     PiecesRange,
     PiecesRecorded,
     QuestionOutdated,
+    ReadyLineOutdated,
     ReasonNeeded,
     ResultsRefusal,
     SplitRecorded,
@@ -56,6 +58,10 @@ def results_refusal(lang: str, refused: ResultsRefusal, contest: Contest) -> str
             return tr(lang, "Entry {entry}'s finish changed since this question (or its heat "
                       "is over): nothing recorded. Send /fin {entry} again if needed.",
                       entry=entry)
+        case ReadyLineOutdated(entry=entry):
+            return tr(lang, "Entry {entry} has said /listo again, or a result was recorded for "
+                      "it since this line: nothing recorded. Look at its newest line, or send "
+                      "/fin {entry}.", entry=entry)
         case BeforeEscape(entry=entry, time=t):
             return tr(lang, "That is before entry {entry} solved the escape ({time}).",
                       entry=entry, time=format_duration(t))
@@ -175,6 +181,24 @@ def keep_button(lang: str, asked: FinishToConfirm) -> str:
     """The button that changes nothing."""
     return tr(lang, "Keep {time}", time=format_duration(asked.old)) if asked.old is not None \
         else tr(lang, "Record nothing")
+
+
+def not_finished_button(lang: str) -> str:
+    """Under a "FINISHED?" line: the volunteer found the puzzle not done."""
+    return tr(lang, "Not finished")
+
+
+def not_finished_answer(lang: str, out: NotFinishedNoted) -> str:
+    """To the volunteer who pressed "Not finished"."""
+    return tr(lang, "Entry {entry}: not finished, noted. They are told to play on and to send "
+              "/listo again when it is done.", entry=out.entry)
+
+
+def not_finished_notice(lang: str, out: NotFinishedNoted) -> str:
+    """To the entry's phones: the /listo of {time} was checked, and the puzzle is not done."""
+    return tr(lang, "A volunteer checked your puzzle: it is not finished yet (you said done at "
+              "{time}). The clock is still running: play on, and send /listo again when it "
+              "is done.", time=format_duration(out.time))
 
 
 def nothing_changed(lang: str, entry: int) -> str:

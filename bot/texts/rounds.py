@@ -130,7 +130,7 @@ def no_rounds(lang: str) -> str:
 
 def which_category(lang: str, with_rounds: Sequence[Category]) -> str:
     return tr(lang, "Which category? Categories with rounds: "
-              "{ids}", ids=", ".join(c.id for c in with_rounds))
+              "{ids}", ids=", ".join(c.name for c in with_rounds))
 
 
 def confirmed_text(lang: str, contest: Contest, out: RoundConfirmed,

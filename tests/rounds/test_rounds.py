@@ -330,6 +330,14 @@ async def test_a_championship_over_two_days(tmp_path: Path) -> None:
             "Individual — Heats - ranking", "1. #5 Player 5: 0:30:00",
             "2. #2 Player 2: 0:39:00", "3. #1 Player 1: 0:40:00", "4. #7 Player 7: 0:44:00"]
         assert "- #8 Player 8: no result yet" in ranking
+        # one heat asked for by its name (issue 26): titled with the heat, not just "Individual"
+        for typed in ("solo-heats2", "Heats 2 Individual", "heats 2 (individual)"):
+            one = said(await h.send(BOSS, f"/clasificacion {typed}", at), BOSS)[0]
+            assert one.splitlines()[:2] == ["Individual — Heats 2 - ranking",
+                                            "1. #5 Player 5: 0:30:00"], typed
+        # a round by its name: the ranking over its heats
+        by_name = said(await h.send(BOSS, "/clasificacion Heats Individual", at), BOSS)[0]
+        assert by_name == merged
         # time's up in heat 2: #8 has no result and stays out
         over = heat2 + timedelta(hours=1, minutes=1)
         calls = await h.send(BOSS, "/confirmar_ronda solo", over)
@@ -579,11 +587,12 @@ async def test_did_not_start_and_disqualified_are_not_placed_and_never_advance(
         assert said(await h.send(VIC, "/estado 2 DQ again", at), VIC) == [
             "Entry 2 is already recorded as disqualified."]
         await h.send(VIC, "/status 1 np", at)  # the English alias, the Spanish "no presentado"
-        await h.send(VIC, "/deshacer", at)  # taken back: #1 keeps its finish
+        await h.undo(VIC, at)  # taken back: #1 keeps its finish
         assert said(await h.send(VIC, "/estado 9 dns", at), VIC) == [
             "There is no entry number 9."]
         assert said(await h.send(VIC, "/estado 1 maybe", at), VIC) == [
-            "Usage: /status N dns|dsq|oc [REASON]"]
+            "Usage: /status N dns|dsq|oc [REASON]\nFor example /status 12 dns (did not start), "
+            "/status 12 dsq REASON (disqualified) or /status 12 oc (out of competition)."]
         await h.send(BOSS, "/inicio", DAY1 + timedelta(hours=2))
         await h.send(VIC, "/fin 3 0:30:00", DAY1 + timedelta(hours=2, minutes=50))
         await h.send(VIC, "/estado 4 dns", DAY1 + timedelta(hours=2, minutes=50))
