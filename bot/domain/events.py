@@ -28,6 +28,7 @@ class EventKind(StrEnum):
     SPLIT = "split"
     OUTCOME = "outcome"
     UNDO = "undo"
+    RESULTS_FINAL = "results_final"  # a category's results made final (/publicar)
     # rounds
     ROUND_FINAL = "round_final"
     # registration and places

@@ -44,6 +44,7 @@ class MenuView:
     escape: EscapeRules | None
     follows_entry: bool
     registering: bool
+    rankings: bool = False  # the entries' people may read their category's ranking
 
 
 def view_of(contest: Contest, at: datetime, categories: Iterable[str] | None = None, *,
@@ -54,7 +55,8 @@ def view_of(contest: Contest, at: datetime, categories: Iterable[str] | None = N
         local_day = at.astimezone(ZoneInfo(contest.timezone)).date()
         registering = registration_window(contest, at) != "closed" and local_day < contest.date
     has = features(contest, categories)
-    return MenuView(has, contest.escape if ESCAPE in has else None, follows_entry, registering)
+    return MenuView(has, contest.escape if ESCAPE in has else None, follows_entry, registering,
+                    contest.participants_see_ranking != "never")
 
 
 def view_for(contest: Contest, at: datetime, role: str, entry_categories: Sequence[str], *,
@@ -66,6 +68,8 @@ def view_for(contest: Contest, at: datetime, role: str, entry_categories: Sequen
 
 
 def _shown(c: Command, role: str, view: MenuView) -> bool:
+    if c.name == "clasificacion" and role == "participant":
+        return view.follows_entry and view.rankings  # their own category's, when it may be read
     if not allowed(c, role) or (c.needs and c.needs not in view.has):
         return False
     staff = role in ("volunteer", "organiser")

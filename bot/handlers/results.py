@@ -21,15 +21,16 @@ from bot.handlers.common import (
     Callback,
     Caller,
     button_moment,
+    caller,
     named_unit,
-    organiser,
     parse_int,
     person_name,
     recorder,
+    refuse_role,
     show_usage,
 )
 from bot.handlers.volunteers import number_and_time, refuse, role
-from bot.services import results
+from bot.services import results, standings
 from bot.services import rounds as round_ops
 from bot.services.outcomes import Refusal
 from bot.services.picture import ranking_png
@@ -66,6 +67,7 @@ from bot.texts.results import (
     split_answer,
     split_notice,
 )
+from bot.texts.standings import ranking_for_organisers, ranking_not_yet
 
 MAX_PENALTIES = 99  # penalties recorded by one /penalizacion
 
@@ -325,8 +327,14 @@ def _lines_of(context: ContextTypes.DEFAULT_TYPE, lang: str, cat: Category,
 
 
 async def clasificacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    who = await organiser(update, context)
+    who = await caller(update, context)
     if who is None:
+        return
+    if not who.roles.organiser:
+        if who.roles.entries:
+            await _entries_rankings(update, context, who)
+        else:
+            await refuse_role(update, who, "organiser")
         return
     args = list(context.args or [])
     picture = bool(args) and args[-1].lower() in PICTURE_WORDS
@@ -357,6 +365,30 @@ async def clasificacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
             lines.append("")
         lines.extend(_lines_of(context, who.lang, cat, rows))
         lines.extend(await _separate_lines(who, cat))
+    await answer_now(who.svc, update, rankings_text(who.lang, lines))
+
+
+async def _entries_rankings(update: Update, context: ContextTypes.DEFAULT_TYPE,
+                            who: Caller) -> None:
+    """/clasificacion from someone who follows entries: the ranking of each of their entries'
+    categories, once the contest lets them read it (``participants_see_ranking``)."""
+    contest = who.svc.contest
+    if contest.participants_see_ranking == "never":
+        await answer_now(who.svc, update, ranking_for_organisers(who.lang))
+        return
+    mine = {e.category for e in who.roles.entries}
+    lines: list[str] = []
+    for cat in (c for c in contest.categories if c.id in mine):
+        if lines:
+            lines.append("")
+        if not await standings.may_see(who.svc.day, cat):
+            lines.append(ranking_not_yet(who.lang, cat.name))
+        elif cat.rounds:
+            lines.extend(await _round_ranking_lines(who, cat))
+        else:
+            lines.extend(_lines_of(context, who.lang, cat,
+                                   await who.svc.day.ranking(cat, who.at)))
+            lines.extend(await _separate_lines(who, cat))
     await answer_now(who.svc, update, rankings_text(who.lang, lines))
 
 

@@ -109,12 +109,18 @@ COMMANDS: tuple[Command, ...] = (
        "Pause générale (tous les chronos)", "General break (all clocks)", "pause", "pause"),
     _c("reanudar", "organiser", "Fin de la pausa", "Fin de la pause", "End of the break",
        "reprise", "resume"),
+    # organisers'; an entry's people read their own category's ranking where the contest lets
+    # them (``participants_see_ranking``: bot/handlers/commands.py shows it in their menu)
     _c("clasificacion", "organiser", "[categoría] [foto]: clasificación",
        "[catégorie] [photo] : classement", "[category] [photo]: ranking", "classement",
        "ranking"),
     _c("confirmar_ronda", "organiser", "[categoría]: resultados de la ronda definitivos",
        "[catégorie] : résultats de la manche définitifs", "[category]: the round's results "
        "are final", "valider_manche", "confirm_round", ROUNDS),
+    _c("publicar", "organiser", "[categoría]: resultados definitivos; cada inscripción "
+       "recibe su puesto", "[catégorie] : résultats définitifs ; chaque inscription reçoit sa "
+       "place", "[category]: results final; each entry is told its place", "publier",
+       "publish"),
     _c("mesas", "organiser", "[categoría]: listas de mesas de la ronda (PDF)",
        "[catégorie] : listes des tables de la manche (PDF)", "[category]: the round's table "
        "lists (PDF)", "tables", "tables", ROUNDS),

@@ -26,6 +26,7 @@ from bot.handlers import (
     menus,
     results,
     rounds,
+    standings,
 )
 from bot.handlers.menus import MENU_CHANGE
 from bot.services.contest_file import load_contest
@@ -296,7 +297,7 @@ def test_each_command_says_what_the_contest_must_have_for_it() -> None:
 def test_every_command_of_the_menus_has_one_handler_and_every_handler_a_command():
     # each feature lists its commands (bot/handlers/F.py COMMANDS); app.py registers them all
     listed = [name for m in (access, backup, clocks, desk, entries, escape, history, results,
-                             rounds)
+                             rounds, standings)
               for name in m.COMMANDS]
     assert len(listed) == len(set(listed))  # no command answered by two features
     assert set(HANDLERS) == set(listed)

@@ -267,6 +267,10 @@ async def test_role_matrix_refuses_with_a_reason_and_records_nothing(day_factory
         # about entry 20 (the phone's own), not about 3: listing "#20" as theirs is fine
         assert not re.search(r"(\(#20\)|[Ee]ntry 20\b)", text), text
         assert "Entry 3:" not in text  # nor give away entry 3's tickets
+    elif cmd.name == "clasificacion" and role == "participant":
+        # an entry's people read their own category's ranking once it is final
+        # (tests/standings/test_publish.py), not before
+        assert "is shown here once its results are final" in text
     else:
         assert REASONS[cmd.role] in text
 
