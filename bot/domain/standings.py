@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.domain.contest import Category
 from bot.domain.ranking import Row, ranking_time
 
 # who may read a category's ranking with /clasificacion besides the organisers (the contest
@@ -38,13 +39,16 @@ class Standing:
         return [self.position, self.of, self.time, self.pieces, self.outcome, list(self.prizes)]
 
 
-def standings(rows: Sequence[Row]) -> list[Standing]:
-    """Each entry of a category's final ranking, in the ranking's order."""
+def standings(category: Category, rows: Sequence[Row]) -> list[Standing]:
+    """Each entry of a category's final ranking, in the ranking's order; an extra prize is
+    named with what it is for ("Mejor pareja local: Dos trofeos...")."""
     placed = sum(1 for r in rows if r.position is not None)
+    extras = {e.id: f"{e.name}: {e.prize}" for e in category.extra_prizes}
     out = []
     for r in rows:
         c = r.competitor
-        prizes = ((r.prize,) if r.prize else ()) + tuple(r.extra_prizes)
+        prizes = ((r.prize,) if r.prize else ()) + tuple(extras.get(x, x)
+                                                         for x in r.extra_prizes)
         out.append(Standing(
             number=r.number, position=r.position, of=placed,
             time=ranking_time(c) if r.finished else None,

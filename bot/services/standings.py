@@ -107,7 +107,7 @@ async def publishable(day: ContestDay, tx: Transaction, category: Category, at: 
     if not heat_over(rows, elapsed, category.time_limit):
         playing = sum(1 for r in rows if r.position is None and r.competitor.outcome is None)
         return StillPlaying(category.name, playing, max(0, category.time_limit - elapsed))
-    now = standings(rows)
+    now = standings(category, rows)
     last = await last_published(tx, category.id)
     tell = to_tell(now, told_before(last.data) if last is not None else None)
     if last is not None and not tell:
