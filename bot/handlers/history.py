@@ -23,6 +23,7 @@ from bot.handlers.common import (
     show_usage,
 )
 from bot.handlers.jobs import schedule_contest_jobs
+from bot.handlers.standings import noting_final
 from bot.handlers.volunteers import refuse, role
 from bot.services import history
 from bot.services.outcomes import Refusal, UnknownEntry
@@ -82,7 +83,8 @@ async def undo_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
             await refuse(update, who, out)
             return
         ev = out.event
-        await answer(who.svc, update, undo_answer(who.lang, out))
+        await answer(who.svc, update, await noting_final(who, ev.entry,
+                                                         undo_answer(who.lang, out)))
         if ev.kind in TOLD_KINDS and ev.entry is not None:
             # the entry's people were told of it: they are told it is gone
             await notify_entry(context, ev.entry, partial(

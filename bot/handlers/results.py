@@ -29,6 +29,7 @@ from bot.handlers.common import (
     refuse_role,
     show_usage,
 )
+from bot.handlers.standings import noting_final
 from bot.handlers.volunteers import number_and_time, refuse, role
 from bot.services import results, standings
 from bot.services import rounds as round_ops
@@ -122,7 +123,8 @@ async def _finish_answer(update: Update, context: ContextTypes.DEFAULT_TYPE, who
         by = await person_name(who.svc, who.user_id)
         lang = await language_of(who.svc, out.old_actor)
         await send(context, out.old_actor, finish_replaced_notice(lang, out, by))
-    await answer(who.svc, update, finish_answer(who.lang, out, first))
+    await answer(who.svc, update, await noting_final(who, out.entry,
+                                                     finish_answer(who.lang, out, first)))
     await notify_entry(context, out.entry, partial(finish_notice, out=out))
 
 
@@ -227,7 +229,8 @@ async def piezas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if isinstance(out, Refusal):
             await refuse(update, who, out)
             return
-        await answer(who.svc, update, pieces_answer(who.lang, out))
+        await answer(who.svc, update, await noting_final(who, out.entry,
+                                                         pieces_answer(who.lang, out)))
 
 
 OUTCOME_WORDS = {"dns": "dns", "np": "dns", "abs": "dns", "dsq": "dsq", "dq": "dsq",
@@ -256,7 +259,8 @@ async def estado(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if isinstance(out, Refusal):
             await refuse(update, who, out)
             return
-        await answer(who.svc, update, outcome_answer(who.lang, out))
+        await answer(who.svc, update, await noting_final(who, out.entry,
+                                                         outcome_answer(who.lang, out)))
         await notify_entry(context, number, partial(outcome_notice, out=out))
 
 
@@ -281,7 +285,8 @@ async def penalizacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
             await refuse(update, who, out)
             return
         contest = who.svc.contest
-        await answer(who.svc, update, penalty_answer(who.lang, contest, out))
+        await answer(who.svc, update, await noting_final(
+            who, out.entry, penalty_answer(who.lang, contest, out)))
         await notify_entry(context, number, partial(penalty_notice, contest=contest, out=out))
 
 

@@ -33,6 +33,7 @@ from bot.services.standings import (
 from bot.texts.result_lines import unknown_category
 from bot.texts.standings import (
     cancel_button,
+    final_note,
     not_published,
     nothing_to_publish,
     publish_button,
@@ -144,6 +145,13 @@ async def publish_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
         await answer(svc, update, published_text(
             who.lang, contest, list(out.categories),
             _worth_saying(list(out.refused), len(cats) == 1)))
+
+
+async def noting_final(who: Caller, number: int | None, text: str) -> str:
+    """A volunteer's answer to a change in a category whose results are final: it says that
+    the entries were told otherwise, and how to tell them again."""
+    category = await standings.final_category(who.svc.day, number)
+    return text if category is None else text + "\n" + final_note(who.lang, category.name)
 
 
 # the commands this feature answers (bot/chat/app.py registers every feature's)

@@ -145,6 +145,16 @@ async def publish(day: ContestDay, organiser: int, categories: list[Category], a
         return Published(tuple(ready), tuple(refused))
 
 
+async def final_category(day: ContestDay, number: int | None) -> Category | None:
+    """The category of entry ``number`` if its results are final (a change to it then is a
+    correction after publication: the answer says so). One indexed lookup."""
+    entry = await day.store.entry(number) if number is not None else None
+    category = day.contest.category(entry.category) if entry is not None else None
+    if category is None or category.rounds:
+        return None
+    return category if await day.store.has_ref(EventKind.RESULTS_FINAL, category.id) else None
+
+
 async def is_final(day: ContestDay, category: Category) -> bool:
     """Whether the category's results are final: published, or (played in rounds) every
     round confirmed."""

@@ -19,6 +19,7 @@ from bot.services.clocks import (
     NotPaused,
     NotReached,
     NotYet,
+    TimeUp,
 )
 from bot.support.i18n import tr
 from bot.texts.names import clock_time, day_text, heat_by_id, heat_name
@@ -27,8 +28,17 @@ from bot.texts.names import clock_time, day_text, heat_by_id, heat_name
 def clocks_refusal(lang: str, refused: ClocksRefusal, contest: Contest) -> str:
     """One line saying why the organiser's /inicio, /pausa or /reanudar did nothing."""
     match refused:
+        case AlreadyStarted(time_up=True, heats=True):
+            return tr(lang, "That time is already up: nothing to start. Once its results are "
+                      "checked: /confirmar_ronda")
+        case AlreadyStarted(time_up=True):
+            return tr(lang, "That time is already up: nothing to start. To make the results "
+                      "final: /publicar")
         case AlreadyStarted():
             return tr(lang, "That clock is already running.")
+        case TimeUp():
+            return tr(lang, "Every clock's time is up: there is nothing to pause. To make the "
+                      "results final: /publicar")
         case AlreadyPaused():
             return tr(lang, "The clocks are already paused.")
         case NotPaused():

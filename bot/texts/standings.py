@@ -148,3 +148,9 @@ def ranking_not_yet(lang: str, category: str) -> str:
 def ranking_for_organisers(lang: str) -> str:
     """A participant's /clasificacion where the contest shows rankings to organisers only."""
     return tr(lang, "In this contest the organisers give out the rankings.")
+
+
+def final_note(lang: str, category: str) -> str:
+    """After a change to a category whose results were already made final."""
+    return tr(lang, "The results of {category} were already final: /publicar again tells the "
+              "entries whose result changed.", category=category)

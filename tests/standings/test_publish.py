@@ -73,7 +73,12 @@ async def test_a_correction_published_again_tells_only_whose_result_moved(day):
     await day.send(VOLUNTEER, "/fin 50 1:47:30", "1:48:00")
     await day.send(ORGANISER, "/publicar adultos", "1:50:00")
     await day.h.press(ORGANISER, "pub:adultos", at("1:50:20"))
-    await day.send(VOLUNTEER, "/fin 50 1:46:00", "1:55:00")  # 1 min 30 s: no question
+    corrected = await day.say(VOLUNTEER, "/fin 50 1:46:00", "1:55:00")  # 1:30 moved: no question
+    assert corrected[0].endswith(
+        "\nThe results of Adultos individual were already final: /publish again tells the "
+        "entries whose result changed.")
+    # an entry of a category not yet final: its answer says nothing of it
+    assert "already final" not in (await day.say(VOLUNTEER, "/piezas 3 100", "1:55:30"))[0]
     question, keys = await ask(day, "/publicar adultos", "1:56:00")
     assert "· Adultos individual: again, to the 1 entry whose result changed" in question
     done = await day.h.press(ORGANISER, keys[0][1], at("1:56:10"))
@@ -168,3 +173,19 @@ def test_the_entries_menu_shows_the_ranking_unless_the_contest_keeps_it_to_organ
     assert "ranking" in names(contest, "organiser", [])
     never = with_(contest, participants_see_ranking="never")
     assert "ranking" not in names(never, "participant", ["adultos"])
+
+
+async def test_after_the_time_is_up_nothing_starts_or_pauses_and_the_answer_says_so(day):
+    # before the end a pause is a pause
+    assert (await day.say(ORGANISER, "/inicio adultos", "2:31:00")) == [
+        "That time is already up: nothing to start. To make the results final: /publish"]
+    before = events(day.h)
+    assert (await day.say(ORGANISER, "/pausa", "3:01:00")) == [
+        "Every clock's time is up: there is nothing to pause. To make the results final: "
+        "/publish"]
+    assert (await day.say(ORGANISER, "/inicio", "3:02:00")) == [
+        "That time is already up: nothing to start. To make the results final: /publish"]
+    assert events(day.h) == before
+    # while one category still plays, the others' clocks are not "up" for /inicio
+    assert (await day.say(ORGANISER, "/inicio parejas", "2:31:00")) == [
+        "That clock is already running."]
