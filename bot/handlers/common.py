@@ -179,6 +179,16 @@ def buttons(rows: list[list[tuple[str, str]]]) -> InlineKeyboardMarkup:
     )
 
 
+def choice_buttons(prefix: str, choices: Iterable[tuple[str, str]], per_row: int = 2
+                   ) -> InlineKeyboardMarkup | None:
+    """A button per (label, id), ``per_row`` to a row, each with data ``prefix`` + id (an id
+    too long for a button's 64 bytes is left out: it is still typed); None without any."""
+    keys = [(label, prefix + i) for label, i in choices if len((prefix + i).encode()) <= 64]
+    if not keys:
+        return None
+    return buttons([keys[k:k + per_row] for k in range(0, len(keys), per_row)])
+
+
 def button_moment(update: Update, context: ContextTypes.DEFAULT_TYPE,
                   people: Iterable[int] = ()) -> datetime | None:
     """When a tapped button counts as pressed: the later of when its message was shown (Telegram's

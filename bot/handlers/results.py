@@ -5,6 +5,8 @@ bot/handlers/history.py's."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import datetime
 from functools import partial
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputFile, Update
@@ -21,10 +23,13 @@ from bot.handlers.common import (
     Callback,
     Caller,
     button_moment,
+    buttons,
     caller,
+    choice_buttons,
     named_unit,
     parse_int,
     person_name,
+    pressed,
     recorder,
     refuse_role,
     show_usage,
@@ -33,7 +38,7 @@ from bot.handlers.standings import noting_final
 from bot.handlers.volunteers import number_and_time, refuse, role
 from bot.services import results, standings
 from bot.services import rounds as round_ops
-from bot.services.outcomes import Refusal
+from bot.services.outcomes import Refusal, UnknownEntry
 from bot.services.picture import ranking_png
 from bot.services.results import FinishRecorded, FinishToConfirm, NotFinishedNoted
 from bot.texts.common import DayRefusal
@@ -60,7 +65,9 @@ from bot.texts.results import (
     not_finished_notice,
     nothing_changed,
     outcome_answer,
+    outcome_button,
     outcome_notice,
+    outcome_question,
     penalty_answer,
     penalty_notice,
     pieces_answer,
@@ -233,6 +240,7 @@ async def piezas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                                                          pieces_answer(who.lang, out)))
 
 
+OUTCOME_BUTTON = "st:"  # /estado N's buttons: st:N:dns, st:N:oc
 OUTCOME_WORDS = {"dns": "dns", "np": "dns", "abs": "dns", "dsq": "dsq", "dq": "dsq",
                  "oc": "oc", "fc": "oc", "hc": "oc"}
 MAX_REASON = 200
@@ -249,13 +257,48 @@ async def estado(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     words = ((msg.text or "") if msg is not None else "").split(maxsplit=3)[1:]
     number = parse_int(words[0]) if words else None
     outcome = OUTCOME_WORDS.get(words[1].lower()) if len(words) >= 2 else None
+    if number is not None and len(words) == 1:  # /estado N: the outcomes as buttons
+        entry = await who.svc.store.entry(number)
+        if entry is None:
+            await refuse(update, who, UnknownEntry(number))
+            return
+        await answer_now(who.svc, update, outcome_question(who.lang, number, entry.names),
+                         reply_markup=buttons([[
+                             (outcome_button(who.lang, "dns"), f"{OUTCOME_BUTTON}{number}:dns"),
+                             (outcome_button(who.lang, "oc"), f"{OUTCOME_BUTTON}{number}:oc"),
+                         ]]))
+        return
     if number is None or outcome is None:
         await show_usage(update, who, "/estado N dns|dsq|oc [REASON]")
         return
     reason = " ".join(words[2].split())[:MAX_REASON] if len(words) == 3 else ""
+    await _record_outcome(update, context, who, number, outcome, reason, who.at)
+
+
+async def estado_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A button of ``/estado N``: "did not start" or "out of competition" recorded at the
+    press, checked as the typed command is (a second press: already recorded)."""
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    await query.answer()
+    number_text, _, outcome = query.data.removeprefix(OUTCOME_BUTTON).partition(":")
+    number = parse_int(number_text)
+    if number is None or outcome not in ("dns", "oc"):
+        return  # not a button of ours
+    who = await recorder(update, context, "volunteer")
+    if who is None:
+        return
+    at = button_moment(update, context)
+    if at is None:
+        return
+    await _record_outcome(update, context, who, number, outcome, "", at)
+
+
+async def _record_outcome(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller,
+                          number: int, outcome: str, reason: str, at: datetime) -> None:
     async with recording(who.svc):
         out = await results.outcome(who.svc.day, who.user_id, role(who), number, outcome,
-                                    reason, who.at, update.update_id)
+                                    reason, at, update.update_id)
         if isinstance(out, Refusal):
             await refuse(update, who, out)
             return
@@ -331,17 +374,37 @@ def _lines_of(context: ContextTypes.DEFAULT_TYPE, lang: str, cat: Category,
     return hit[1]
 
 
+RANKING_BUTTON = "rank:"  # an unknown category's buttons: rank:CATEGORY shows its ranking
+
+
 async def clasificacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     who = await caller(update, context)
     if who is None:
         return
+    await _rankings(update, context, who, list(context.args or []))
+
+
+async def ranking_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A category's button under /clasificacion's "unknown category": its ranking, as
+    ``/clasificacion CATEGORY`` shows it to whoever pressed."""
+    data, who = await pressed(update, context)
+    if who is None:
+        return
+    category = who.svc.contest.category(data.removeprefix(RANKING_BUTTON))
+    at = button_moment(update, context)
+    if category is None or at is None:
+        return
+    await _rankings(update, context, replace(who, at=at), [category.id])
+
+
+async def _rankings(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller,
+                    args: list[str]) -> None:
     if not who.roles.organiser:
         if who.roles.entries:
             await _entries_rankings(update, context, who)
         else:
             await refuse_role(update, who, "organiser")
         return
-    args = list(context.args or [])
     picture = bool(args) and args[-1].lower() in PICTURE_WORDS
     if picture:
         args = args[:-1]
@@ -416,7 +479,9 @@ async def _categories(update: Update, who: Caller, args: list[str]) -> list[Cate
         await round_ops.unit(day, unit_id) or contest.category(unit_id))
     if cat is None:
         await answer_now(who.svc, update, unknown_category(
-            who.lang, [unit_label(who.lang, contest, day.rounds, i) for i in ids]))
+            who.lang, [unit_label(who.lang, contest, day.rounds, i) for i in ids]),
+            reply_markup=choice_buttons(RANKING_BUTTON, [(c.name, c.id)
+                                                         for c in contest.categories]))
         return None
     return [cat]
 

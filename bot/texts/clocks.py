@@ -109,6 +109,36 @@ def announcement(text: str) -> str:
     return "📣 " + text
 
 
+def announcement_preview(lang: str, text: str, recipients: int) -> str:
+    """/anuncio's preview: what each participant will read, and how many it reaches."""
+    return "\n\n".join([
+        tr(lang, "Preview: this announcement goes to {count} people, in about {seconds} s.",
+           count=recipients, seconds=max(1, math.ceil(recipients / 25))),
+        announcement(text),
+        tr(lang, "Send it? Nothing goes until you choose.")])
+
+
+def send_button(lang: str) -> str:
+    return tr(lang, "Send")
+
+
+def cancel_button(lang: str) -> str:
+    return tr(lang, "Cancel")
+
+
+def announcement_cancelled(lang: str) -> str:
+    return tr(lang, "Announcement not sent.")
+
+
+def announcement_outdated(lang: str) -> str:
+    return tr(lang, "This preview is not your latest one: nothing sent. Use the newest "
+              "preview's Send, or /anuncio again.")
+
+
+def announcement_already_sent(lang: str) -> str:
+    return tr(lang, "This announcement was already sent: nothing sent again.")
+
+
 def announcement_recorded(lang: str, recipients: int) -> str:
     # Telegram takes about 30 messages a second from a bot, fewer while people ask
     return tr(lang, "Announcement recorded: it goes to {count} people, in about {seconds} s.",

@@ -38,6 +38,7 @@ from bot.services.results import (
     WhichPuzzle,
 )
 from bot.support.i18n import ntr, tr
+from bot.texts.names import names
 
 
 def results_refusal(lang: str, refused: ResultsRefusal, contest: Contest) -> str:
@@ -248,6 +249,16 @@ def outcome_answer(lang: str, out: OutcomeRecorded) -> str:
     return tr(lang, "Entry {entry}: {outcome}. It is not placed and does "
               "not advance (/deshacer to take it back).", entry=out.entry,
               outcome=outcome_text(lang, out.outcome, out.reason))
+
+
+def outcome_question(lang: str, number: int, who: Sequence[str]) -> str:
+    """``/estado N`` without an outcome: the buttons, and how to type a disqualification."""
+    return tr(lang, "Entry {entry} ({names}): which status? A disqualification needs its "
+              "reason: /estado {entry} dsq REASON", entry=number, names=names(who))
+
+
+def outcome_button(lang: str, outcome: str) -> str:
+    return outcome_text(lang, outcome).capitalize()
 
 
 def outcome_notice(lang: str, out: OutcomeRecorded) -> str:
