@@ -254,6 +254,12 @@ def pieces_left(category: Category, done: Collection[int]) -> int:
     return sum(unfinished[:max(0, category.puzzles_played - len(done))])
 
 
+def before_time_up(now: int | None, limit: int) -> bool:
+    """Whether contest time ``now`` is before the time limit (a pieces count then is unusual:
+    the entry is still playing)."""
+    return now is not None and now < limit
+
+
 def decide_pieces(count: int, most: int, finished: bool, recorded: int | None,
                   has_recorded: bool) -> PiecesDecision:
     if count < 0 or count > most:

@@ -17,7 +17,7 @@ from bot.delivery.posting import notify_entry, send
 from bot.delivery.services import language_of, services
 from bot.domain.clock import hours_reading
 from bot.domain.contest import Category
-from bot.domain.ranking import Row
+from bot.domain.ranking import Competitor, Row
 from bot.domain.rounds import Heat
 from bot.handlers.common import (
     Callback,
@@ -42,6 +42,7 @@ from bot.services.outcomes import Refusal, UnknownEntry
 from bot.services.picture import ranking_png
 from bot.services.results import FinishRecorded, FinishToConfirm, NotFinishedNoted
 from bot.texts.common import DayRefusal
+from bot.texts.history import undo_button
 from bot.texts.names import unit_label
 from bot.texts.result_lines import (
     no_entries,
@@ -132,7 +133,19 @@ async def _finish_answer(update: Update, context: ContextTypes.DEFAULT_TYPE, who
         await send(context, out.old_actor, finish_replaced_notice(lang, out, by))
     await answer(who.svc, update, await noting_final(who, out.entry,
                                                      finish_answer(who.lang, out, first)))
-    await notify_entry(context, out.entry, partial(finish_notice, out=out))
+    await notify_entry(context, out.entry, partial(
+        finish_notice, out=out, competitor=await _with_escape(who, out.entry)))
+
+
+async def _with_escape(who: Caller, number: int) -> Competitor | None:
+    """The entry's result as ranked, for an escape pair (its people are told how its ranking
+    time is made up: issue 26, they were told one time and ranked on another)."""
+    entry = await who.svc.store.entry(number)
+    category = who.svc.contest.category(entry.category) if entry is not None else None
+    if category is None or not category.escape:
+        return None
+    state = await who.svc.day.state(number)
+    return state.competitor() if state is not None else None
 
 
 async def fin_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -236,8 +249,11 @@ async def piezas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if isinstance(out, Refusal):
             await refuse(update, who, out)
             return
+        early_undo = buttons([[(undo_button(who.lang), f"undo:{out.event_id}")]]) \
+            if out.early is not None and out.event_id is not None else None
         await answer(who.svc, update, await noting_final(who, out.entry,
-                                                         pieces_answer(who.lang, out)))
+                                                         pieces_answer(who.lang, out)),
+                     **({"reply_markup": early_undo} if early_undo is not None else {}))
 
 
 OUTCOME_BUTTON = "st:"  # /estado N's buttons: st:N:dns, st:N:oc

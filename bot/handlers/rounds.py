@@ -88,10 +88,14 @@ async def confirmar_ronda(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
                     await notify_entry(context, n, partial(qualified_text, contest=contest,
                                                            number=n, heat=heat, table=table))
             rows = {r.number: r for r in out.ranking}
+            capped = dict(out.capped)
+            rule = category.rounds[index].advance
             for n in sorted(set(rows) - set(out.qualifiers)):
+                cap = (rule.max_per, rule.by, capped[n]) if n in capped and rule is not None \
+                    and rule.max_per is not None and rule.by is not None else None
                 await notify_entry(context, n, partial(out_text, contest=contest, number=n,
                                                        category=category, index=index,
-                                                       row=rows.get(n)))
+                                                       row=rows.get(n), cap=cap))
         else:
             rows_list = await svc.day.classification(category)
             text = final_classification_text(who.lang, contest, category, index, rows_list)

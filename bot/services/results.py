@@ -210,6 +210,10 @@ class PiecesRecorded(Done):
     old: int | None = None
     corrected: bool = False
     event_id: int | None = None
+    # recorded while the entry's time is not up: (contest time now, its time limit); the
+    # volunteer is told, with the button that takes it back (issue 26: a count at 0:00:06
+    # ranked an entry first ahead of everyone still playing)
+    early: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -450,8 +454,11 @@ async def pieces(
             supersedes=previous.id if previous else None, category=state.unit,
             update_id=update_id,
         )
+        now = state.clock.elapsed(at)
+        limit = state.category.time_limit
         return PiecesRecorded(
             number, count, old=state.pieces, corrected=previous is not None, event_id=eid,
+            early=(now, limit) if rules.before_time_up(now, limit) and now is not None else None,
         )
 
 

@@ -85,11 +85,23 @@ class Published(Done):
 
 
 async def last_published(tx: Transaction | ContestDay, category_id: str) -> Event | None:
-    """The category's latest publication, if any."""
+    """The category's latest publication, if any (read from the history: the question and
+    the publication itself)."""
     store = tx.store if isinstance(tx, ContestDay) else tx
     found = [e for e in await store.events(kinds=[EventKind.RESULTS_FINAL])
              if e.ref == category_id]
     return found[-1] if found else None
+
+
+async def published(day: ContestDay) -> frozenset[str]:
+    """The categories whose results were made final, from the read model (a result recorded
+    asks it at every /fin and /piezas: read from the file only after a publication)."""
+    cache = day.read.projection("published", (EventKind.RESULTS_FINAL,))
+    if "ids" not in cache:
+        cache["ids"] = frozenset(
+            e.ref for e in await day.store.events(kinds=[EventKind.RESULTS_FINAL]) if e.ref)
+    ids: frozenset[str] = cache["ids"]
+    return ids
 
 
 async def publishable(day: ContestDay, tx: Transaction, category: Category, at: datetime
@@ -147,12 +159,12 @@ async def publish(day: ContestDay, organiser: int, categories: list[Category], a
 
 async def final_category(day: ContestDay, number: int | None) -> Category | None:
     """The category of entry ``number`` if its results are final (a change to it then is a
-    correction after publication: the answer says so). One indexed lookup."""
+    correction after publication: the answer says so)."""
     entry = await day.store.entry(number) if number is not None else None
     category = day.contest.category(entry.category) if entry is not None else None
     if category is None or category.rounds:
         return None
-    return category if await day.store.has_ref(EventKind.RESULTS_FINAL, category.id) else None
+    return category if category.id in await published(day) else None
 
 
 async def is_final(day: ContestDay, category: Category) -> bool:
@@ -160,7 +172,7 @@ async def is_final(day: ContestDay, category: Category) -> bool:
     round confirmed."""
     if category.rounds:
         return await day.confirmed_rounds(category) >= len(category.rounds)
-    return await last_published(day, category.id) is not None
+    return category.id in await published(day)
 
 
 async def may_see(day: ContestDay, category: Category) -> bool:

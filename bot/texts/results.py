@@ -12,7 +12,7 @@ from typing import assert_never
 
 from bot.domain.clock import format_duration
 from bot.domain.contest import Contest
-from bot.domain.ranking import Competitor
+from bot.domain.ranking import Competitor, ranking_time
 from bot.services.results import (
     AlreadyOutcome,
     AlreadyRecordedPieces,
@@ -232,17 +232,32 @@ def finish_replaced_notice(lang: str, out: FinishRecorded, by: str) -> str:
               entry=out.entry, old=_old(out), name=by, time=format_duration(out.time))
 
 
-def finish_notice(lang: str, out: FinishRecorded) -> str:
-    """To the entry's phones."""
-    return tr(lang, "Your finish is recorded: {time}. Well done!",
+def finish_notice(lang: str, out: FinishRecorded, competitor: Competitor | None = None) -> str:
+    """To the entry's phones; an escape pair (``competitor``) also reads the time it is ranked
+    on and how it is made up."""
+    text = tr(lang, "Your finish is recorded: {time}. Well done!",
               time=format_duration(out.time))
+    ranked = ranking_time(competitor) if competitor is not None else None
+    if competitor is None or competitor.escape is None or ranked is None:
+        return text
+    return text + "\n" + tr(lang, "Your ranking time, with the escape's bonus and penalty: "
+                            "{time} ({detail}).", time=format_duration(ranked),
+                            detail=result_detail(lang, competitor))
 
 
 def pieces_answer(lang: str, out: PiecesRecorded) -> str:
     if out.corrected:
-        return tr(lang, "Entry {entry}: pieces corrected from {old} to {count}.",
+        text = tr(lang, "Entry {entry}: pieces corrected from {old} to {count}.",
                   entry=out.entry, old=out.old, count=out.count)
-    return tr(lang, "Entry {entry}: {count} pieces.", entry=out.entry, count=out.count)
+    else:
+        text = tr(lang, "Entry {entry}: {count} pieces.", entry=out.entry, count=out.count)
+    if out.early is None:
+        return text
+    now, limit = out.early
+    return text + "\n" + tr(
+        lang, "Its time is not up yet ({now} of {limit}): a count now ranks it on these pieces "
+        "while others still play. If it was a mistake, take it back.",
+        now=format_duration(now), limit=format_duration(limit))
 
 
 def outcome_answer(lang: str, out: OutcomeRecorded) -> str:

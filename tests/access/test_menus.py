@@ -303,3 +303,20 @@ def test_every_command_of_the_menus_has_one_handler_and_every_handler_a_command(
     assert set(HANDLERS) == set(listed)
     # /inscribir and /cancelar: the registration conversation's own entry and way out
     assert set(HANDLERS) | {"inscribir", "cancelar"} == set(BY_NAME)
+
+
+def test_staff_menus_follow_the_order_of_their_day():
+    from bot.handlers.commands import menu, view_for
+
+    contest = load_contest(CASTRILLO)
+    day = datetime(2023, 4, 22, 9, tzinfo=UTC)
+    organiser = [n for n, _ in menu("organiser", "es", view_for(contest, day, "organiser", []))]
+    assert organiser[:4] == ["inicio", "clasificacion", "publicar", "fin"]
+    assert organiser[-3:] == ["start", "ayuda", "idioma"]  # everyone's, last
+    assert organiser.index("pagado") > organiser.index("deshacer")
+    volunteer = [n for n, _ in menu("volunteer", "en", view_for(contest, day, "volunteer", []))]
+    assert volunteer[:2] == ["finish", "pieces"]
+    # while registration is open, the desk first
+    before = datetime(2023, 3, 1, 9, tzinfo=UTC)
+    desk = [n for n, _ in menu("organiser", "es", view_for(contest, before, "organiser", []))]
+    assert desk[:2] == ["pagado", "inscritos"]

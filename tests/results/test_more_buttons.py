@@ -59,3 +59,19 @@ async def test_an_unknown_category_gets_the_categories_as_buttons(day_factory):
     assert ("Adultos individual", "rank:adultos") in d.h.buttons(ranking)
     shown = await d.h.press(ORGANISER, "rank:adultos", at("0:01:10"))
     assert replies_to(shown, ORGANISER)[0].startswith("Adultos individual - ranking")
+
+
+async def test_pieces_before_the_time_is_up_are_recorded_but_flagged_with_a_take_back(day):
+    early = await day.send(VOLUNTEER, "/piezas 50 120", "0:00:06")
+    (said,) = replies_to(early, VOLUNTEER)
+    assert said == ("Entry 50: 120 pieces.\nIts time is not up yet (0:00:06 of 2:30:00): a "
+                    "count now ranks it on these pieces while others still play. If it was a "
+                    "mistake, take it back.")
+    (pieces,) = event_rows(day.h, "pieces")  # the typed command still records, as always
+    assert day.h.buttons(early) == [("Take it back", f"undo:{pieces['id']}")]
+    taken = await day.h.press(VOLUNTEER, f"undo:{pieces['id']}", at("0:00:20"))
+    assert replies_to(taken, VOLUNTEER) == ["Taken back: pieces #50."]
+    # after the time is up: a count is what is expected, nothing to flag
+    late = await day.send(VOLUNTEER, "/piezas 50 300", "2:31:00")
+    assert replies_to(late, VOLUNTEER) == ["Entry 50: 300 pieces."]
+    assert day.h.buttons(late) == []

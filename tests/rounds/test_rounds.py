@@ -17,6 +17,7 @@ import pytest
 from bot.domain.contest import Advancement, Category
 from bot.domain.ranking import Competitor, rank
 from bot.domain.rounds import (
+    capped,
     classification,
     draw,
     heat_id,
@@ -30,7 +31,7 @@ from bot.services.contest_file import ContestFileError, load_contest, parse_cont
 from bot.services.csvio import import_entries, read_entries
 from bot.services.exports import result_rows
 from bot.tools.scoreboard import scoreboard_data
-from tests.conftest import CASTRILLO
+from tests.conftest import CASTRILLO, ROOT
 from tests.fakebot import Harness, Person, staff
 
 TZ = ZoneInfo("Europe/Madrid")
@@ -143,6 +144,23 @@ def test_at_most_k_per_country_the_next_best_instead() -> None:
     country = {1: "ES", 2: "ES", 3: "ES", 4: "FR", 5: "DE"}
     rule = Advancement(best=3, max_per=2, by="country")
     assert qualifiers(rule, [rows], rows, country.get) == [1, 2, 4]
+    # #3 was placed ahead of #4, which went through: the cap alone left it out (issue 26:
+    # it was told "not enough to go through"); #5, behind the last qualifier, was not capped
+    assert capped(rule, rows, [1, 2, 4], country.get) == {3: "ES"}
+    assert capped(Advancement(best=3), rows, [1, 2, 3], country.get) == {}
+
+
+def test_an_entry_left_out_by_the_cap_is_told_why() -> None:
+    from bot.texts.rounds import out_text
+
+    contest = load_contest(ROOT / "contests" / "championship-2027.toml")
+    category = next(c for c in contest.categories if c.rounds)
+    rows = _rows({1: 1000, 2: 1100, 3: 1200})
+    text = out_text("en", contest, 3, category, 0, rows[2], cap=(5, "country", "ES"))
+    assert "Place 3 in it, but the contest lets at most 5 entries with the same country " \
+           "(ES) go through, and 5 already do: the next best goes instead." in text
+    plain = out_text("en", contest, 3, category, 0, rows[2])
+    assert "not enough to go through this time" in plain
 
 
 def test_top_percent_and_better_than_a_time() -> None:

@@ -189,3 +189,17 @@ async def test_after_the_time_is_up_nothing_starts_or_pauses_and_the_answer_says
     # while one category still plays, the others' clocks are not "up" for /inicio
     assert (await day.say(ORGANISER, "/inicio parejas", "2:31:00")) == [
         "That clock is already running."]
+
+
+async def test_an_escape_pair_told_its_finish_also_reads_the_time_it_is_ranked_on(day):
+    await day.send(VOLUNTEER, "/escape 3 0:25:00", "0:25:00")
+    finished = await day.send(VOLUNTEER, "/fin 3 1:45:00", "1:45:10")
+    (told,) = replies_to(finished, P3)
+    first, second = told.split("\n")
+    assert first == "Your finish is recorded: 1:45:00. Well done!"
+    # 11 tickets left, capped: the bonus takes the whole escape time off (docs/rules.md)
+    assert second.startswith("Your ranking time, with the escape's bonus and penalty: ")
+    assert "(escape 0:25:00, bonus -" in second and ", puzzle 1:20:00)." in second
+    # an individual is told just the finish
+    (solo,) = replies_to(await day.send(VOLUNTEER, "/fin 50 1:40:00", "1:40:10"), P50)
+    assert solo == "Your finish is recorded: 1:40:00. Well done!"
