@@ -156,9 +156,12 @@ class Sender:
             texts: dict[str, str] = m.params.get("texts", {})
             markups: dict[str, str] = m.params.get("markups", {})
             children = 0
+            written: dict[str, list[dict[str, object]]] = {}  # each language's messages, once
             for chat, lang in people:
                 lang = lang if lang in texts else next(iter(texts), lang)
-                for params in line_params(texts.get(lang, ""), markups.get(lang)):
+                if lang not in written:  # shared by that language's chats: never changed
+                    written[lang] = line_params(texts.get(lang, ""), markups.get(lang))
+                for params in written[lang]:
                     child = OutboxMessage(None, chat, m.priority, m.method, params, m.grouping)
                     self._enqueue(Item(child, row=m.id))
                     children += 1
