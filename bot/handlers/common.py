@@ -146,7 +146,12 @@ def named_unit(svc: Services, typed: Sequence[str], ids: Iterable[str]) -> str |
     """The one of ``ids`` (categories, rounds, heats) that the words ``typed`` name: its id or
     any name people read for it (``unit_names``), in any case, with or without accents; None
     when none does, or more than one ("Heats 2" of two categories)."""
-    key = typed_name_key(" ".join(typed))
+    typed_text = " ".join(typed)
+    ids = list(ids)
+    for exact_id in (typed_text, typed_text.lower()):  # an id as typed: no names to compare
+        if exact_id in ids:
+            return exact_id
+    key = typed_name_key(typed_text)
     if not key:
         return None
     rounds = svc.day.rounds
