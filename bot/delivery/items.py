@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import json
 from collections import deque
+from functools import lru_cache
+from typing import Any
 
 from bot.storage.store import OutboxMessage
 from bot.texts.common import message_parts
@@ -68,5 +70,12 @@ def buttons_of(items: list[Item]) -> str | None:
     markups = [i.message.params[BUTTONS] for i in items if BUTTONS in i.message.params]
     if len(markups) <= 1:
         return str(markups[0]) if markups else None
-    rows = [row for markup in markups for row in json.loads(str(markup))["inline_keyboard"]]
+    rows = [row for markup in markups for row in _rows(str(markup))]
     return json.dumps({"inline_keyboard": rows}, ensure_ascii=False, separators=(",", ":"))
+
+
+@lru_cache(maxsize=512)
+def _rows(markup: str) -> tuple[Any, ...]:
+    """A keyboard's rows, read once per keyboard (every volunteer's copy of a line carries
+    the same one): a pure function of its JSON, never changed by its callers."""
+    return tuple(json.loads(markup)["inline_keyboard"])
