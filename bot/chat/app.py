@@ -43,6 +43,7 @@ from bot.handlers import (
     registration,
     results,
     rounds,
+    standings,
 )
 from bot.handlers.commands import names_for
 from bot.handlers.common import Callback
@@ -69,6 +70,7 @@ HANDLERS: dict[str, Callback] = {
     **entries.COMMANDS,
     **desk.COMMANDS,
     **backup.COMMANDS,
+    **standings.COMMANDS,
 }
 
 
@@ -150,6 +152,13 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CallbackQueryHandler(access.language_button, pattern=r"^lang:"))
     app.add_handler(CallbackQueryHandler(escape.stage_button, pattern=r"^ask:"))
     app.add_handler(CallbackQueryHandler(results.fin_button, pattern=r"^fin:"))
+    app.add_handler(CallbackQueryHandler(results.ready_button, pattern=r"^ready:"))
+    app.add_handler(CallbackQueryHandler(history.undo_pressed, pattern=r"^undo:"))
+    app.add_handler(CallbackQueryHandler(standings.publish_pressed, pattern=r"^pub:"))
+    app.add_handler(CallbackQueryHandler(clocks.announce_pressed, pattern=r"^ann:"))
+    app.add_handler(CallbackQueryHandler(results.estado_button, pattern=r"^st:"))
+    app.add_handler(CallbackQueryHandler(clocks.start_button, pattern=r"^go:"))
+    app.add_handler(CallbackQueryHandler(results.ranking_button, pattern=r"^rank:"))
     # last: what nothing above took (free text, an unknown command) gets a pointer to /ayuda
     app.add_handler(MessageHandler(filters.TEXT & filters.ChatType.PRIVATE,
                                    participant.not_understood))

@@ -44,12 +44,11 @@ from telegram.error import (
 from telegram.warnings import PTBUserWarning
 
 from bot.delivery.fairness import Budgets, FairShares, Pacing, Ready, kind_of
-from bot.delivery.items import Item, take
+from bot.delivery.items import BUTTONS, Item, buttons_of, line_params, take
 from bot.delivery.limits import SELF_PACED, TELEGRAM_LIMITS, Holds, Limits
 from bot.delivery.marks import DROPPED, Marks, NameOf, Organisers
 from bot.delivery.requests import not_delivered
 from bot.storage.store import OutboxMessage, Store
-from bot.texts.common import message_parts
 
 log = logging.getLogger(__name__)
 
@@ -155,15 +154,17 @@ class Sender:
                 continue
             assert m.id is not None
             texts: dict[str, str] = m.params.get("texts", {})
+            markups: dict[str, str] = m.params.get("markups", {})
             children = 0
+            written: dict[str, list[dict[str, object]]] = {}  # each language's messages, once
             for chat, lang in people:
-                text = texts.get(lang) or next(iter(texts.values()), "")
-                for part in message_parts(text):
-                    if part.strip():
-                        child = OutboxMessage(None, chat, m.priority, m.method,
-                                              {"text": part}, m.grouping)
-                        self._enqueue(Item(child, row=m.id))
-                        children += 1
+                lang = lang if lang in texts else next(iter(texts), lang)
+                if lang not in written:  # shared by that language's chats: never changed
+                    written[lang] = line_params(texts.get(lang, ""), markups.get(lang))
+                for params in written[lang]:
+                    child = OutboxMessage(None, chat, m.priority, m.method, params, m.grouping)
+                    self._enqueue(Item(child, row=m.id))
+                    children += 1
             if children:
                 self._children[m.id] = children
             else:
@@ -401,6 +402,9 @@ class Sender:
         params: dict[str, Any] = {**m.params, "chat_id": to}
         if len(items) > 1:
             params["text"] = "\n".join(str(i.message.params.get("text", "")) for i in items)
+            keyboard = buttons_of(items)  # every joined line's buttons, in order
+            if keyboard is not None:
+                params[BUTTONS] = keyboard
         try:
             await self._bot.do_api_request(m.method, api_kwargs=params, **self._rl)
         except Exception as exc:  # noqa: BLE001 - each failure by what it proves (``_failed``)

@@ -25,6 +25,7 @@ from bot.handlers.common import (
     show_usage,
 )
 from bot.handlers.jobs import schedule_notice
+from bot.handlers.results import ready_keyboard
 from bot.handlers.volunteers import number_and_time
 from bot.handlers.volunteers import refuse as _refuse
 from bot.handlers.volunteers import role as _role
@@ -221,8 +222,10 @@ async def listo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await answer_now(who.svc, update, refusal(who.lang, out, contest))
             return
         await answer(who.svc, update, texts.ready(who.lang, contest, out, who.at))
+        listo = out.event_id
         await notify_staff(context, lambda lang: texts.ready_staff_line(
-            lang, contest, entry, out, who.at))
+            lang, contest, entry, out, who.at), keyboard=None if listo is None else (
+            lambda lang: ready_keyboard(lang, entry.number, out.time, listo)))
 
 
 # the commands this feature answers (bot/chat/app.py registers every feature's)

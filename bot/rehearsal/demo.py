@@ -441,6 +441,9 @@ class Rehearsal:
             if action.text.startswith("/clasificacion"):
                 final = replies
                 continue
+            if action.text.startswith("/publicar"):
+                await self._publish(action, replies, who, seq)
+                continue
             answer = replies[0].text.splitlines() if replies else ["(no answer)"]
             shown = answer[0]
             if action.text.startswith(("/pista", "/solucion")) and len(answer) > 1:
@@ -449,6 +452,20 @@ class Rehearsal:
         self._next_at = None
         await self.flush()
         return final
+
+    async def _publish(self, action: Action, replies: list[Call], who: str, seq: int) -> None:
+        """/publicar asks; the organiser presses Publish (one tap) and every entry is told its
+        place."""
+        question = replies[0].text.splitlines() if replies else ["(no answer)"]
+        self.line(action.at, f"{who}: {action.text} -> {question[0]}", *question[1:], seq=seq)
+        data = next((d for c in replies for _, d in c.buttons() if d.startswith("pub:") and
+                     d != "pub:-"), None)
+        if data is None:
+            return
+        pressed_at = action.at + timedelta(seconds=20)
+        answers = await self.press(action.actor, data, pressed_at)
+        lines = answers[0].text.splitlines() if answers else ["(answered below)"]
+        self.line(pressed_at, f"{who}: [Publish] -> {lines[0]}", *lines[1:], seq=self.last_seq)
 
     def _who(self, person: Person) -> str:
         if person.id == ORGANISER_ID:

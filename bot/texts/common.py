@@ -30,6 +30,7 @@ from bot.services.outcomes import (
 )
 from bot.services.results import ResultsRefusal
 from bot.services.rounds import RoundsRefusal
+from bot.services.standings import StandingsRefusal
 from bot.support.i18n import tr
 from bot.texts.access import access_refusal
 from bot.texts.clocks import clocks_refusal
@@ -44,6 +45,7 @@ from bot.texts.names import role_name as role_name
 from bot.texts.names import round_name as round_name
 from bot.texts.results import results_refusal
 from bot.texts.rounds import rounds_refusal
+from bot.texts.standings import standings_refusal
 
 MAX_MESSAGE = 4096
 RANKING_NAME = 30  # characters of each name on a ranking's line
@@ -85,7 +87,7 @@ def split_messages(lines: Sequence[str], limit: int = MAX_MESSAGE) -> list[str]:
 
 
 DayRefusal = (SharedRefusal | EscapeRefusal | ClocksRefusal | AccessRefusal | RoundsRefusal
-              | ResultsRefusal | HistoryRefusal)
+              | ResultsRefusal | HistoryRefusal | StandingsRefusal)
 
 
 def refusal(lang: str, refused: DayRefusal, contest: Contest) -> str:
@@ -103,6 +105,8 @@ def refusal(lang: str, refused: DayRefusal, contest: Contest) -> str:
         return results_refusal(lang, refused, contest)
     if isinstance(refused, HistoryRefusal):
         return history_refusal(lang, refused)
+    if isinstance(refused, StandingsRefusal):
+        return standings_refusal(lang, refused, contest)
     return shared_refusal(lang, refused)
 
 

@@ -165,8 +165,8 @@ async def test_a_volunteer_records_penalties_the_ranking_and_exports_show_them(
                 for r in table] == [(6, "1:00:15", "", ""),
                                     (5, "1:01:20", "0:01:20", "lost_piece 2; late 1")]
         # taken back: the last one goes, and the entry's people are told
-        undone = await h.send(VIC, "/deshacer", at)
-        assert said(undone, VIC) == ["Taken back: penalty #5."]
+        undone = await h.undo(VIC, at)
+        assert said(undone, VIC)[1:] == ["Taken back: penalty #5."]
         assert said(undone, ANA) == [
             "A penalty recorded for your entry was taken back: late start ×1."]
         ranking = "\n".join(said(await h.send(BOSS, "/clasificacion adultos", at), BOSS))
@@ -195,7 +195,7 @@ async def test_penalties_past_the_limit_rank_as_not_finished_when_the_file_says_
 
 @pytest.mark.parametrize("text,answer", [
     ("/penalizacion 5 lost", 'No penalty called "lost". This contest has: lost_piece, late.'),
-    ("/penalizacion 5", "Usage: /penalty N lost_piece|late [1-99]"),
+    ("/penalizacion 5", "Usage: /penalty N lost_piece|late [1-99]"),  # then an example
     ("/penalizacion 5 late 0", "Usage: /penalty N lost_piece|late [1-99]"),
     ("/penalizacion 5 late 100", "Usage: /penalty N lost_piece|late [1-99]"),
     ("/penalizacion 5 late +2", "Usage: /penalty N lost_piece|late [1-99]"),
@@ -206,7 +206,8 @@ async def test_a_wrong_penalty_gets_one_clear_answer_and_records_nothing(
     h = await open_day(tmp_path)
     try:
         before = count_events(h)
-        assert said(await h.send(VIC, text, T0 + timedelta(hours=1)), VIC) == [answer]
+        (got,) = said(await h.send(VIC, text, T0 + timedelta(hours=1)), VIC)
+        assert got.split("\n")[0] == answer
         assert count_events(h) == before
     finally:
         await h.stop()
@@ -230,3 +231,13 @@ def count_events(h: Harness) -> int:
         return int(db.execute("SELECT COUNT(*) FROM events").fetchone()[0])
 
 
+
+
+async def test_the_usage_line_gives_an_example_with_a_kind_of_the_contest(tmp_path: Path) -> None:
+    h = await open_day(tmp_path)
+    try:
+        (got,) = said(await h.send(VIC, "/penalizacion 5", T0 + timedelta(hours=1)), VIC)
+        assert got == ("Usage: /penalty N lost_piece|late [1-99]\nFor example /penalty 12 "
+                       "lost_piece 2 (two penalties of that kind for entry 12).")
+    finally:
+        await h.stop()
