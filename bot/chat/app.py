@@ -25,7 +25,7 @@ from bot.chat.persistence import SQLitePersistence
 from bot.chat.polling import retry_network
 from bot.chat.updates import PerChatUpdateProcessor
 from bot.delivery.limits import TELEGRAM_LIMITS, SenderAwareLimiter
-from bot.delivery.posting import chat_name, organiser_recipients, staff_recipients
+from bot.delivery.posting import chat_name, claim_note, organiser_recipients, staff_recipients
 from bot.delivery.requests import TelegramOnlyRequest
 from bot.delivery.sender import STAFF_GAP, Sender
 from bot.delivery.services import Services
@@ -33,6 +33,7 @@ from bot.domain.contest import Contest
 from bot.handlers import (
     access,
     backup,
+    claims,
     clocks,
     desk,
     draft,
@@ -40,6 +41,7 @@ from bot.handlers import (
     escape,
     history,
     participant,
+    penalties,
     registration,
     results,
     rounds,
@@ -64,6 +66,7 @@ HANDLERS: dict[str, Callback] = {
     **access.COMMANDS,
     **escape.COMMANDS,
     **results.COMMANDS,
+    **penalties.COMMANDS,
     **history.COMMANDS,
     **clocks.COMMANDS,
     **rounds.COMMANDS,
@@ -153,6 +156,9 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CallbackQueryHandler(escape.stage_button, pattern=r"^ask:"))
     app.add_handler(CallbackQueryHandler(results.fin_button, pattern=r"^fin:"))
     app.add_handler(CallbackQueryHandler(results.ready_button, pattern=r"^ready:"))
+    app.add_handler(CallbackQueryHandler(claims.claim_pressed, pattern=r"^take:"))
+    app.add_handler(CallbackQueryHandler(escape.confirm_button, pattern=r"^stg:"))
+    app.add_handler(CallbackQueryHandler(penalties.penalty_button, pattern=r"^pen:"))
     app.add_handler(CallbackQueryHandler(history.undo_pressed, pattern=r"^undo:"))
     app.add_handler(CallbackQueryHandler(standings.publish_pressed, pattern=r"^pub:"))
     app.add_handler(CallbackQueryHandler(clocks.announce_pressed, pattern=r"^ann:"))
@@ -199,7 +205,8 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
                     else None, recipients=partial(staff_recipients, svc),
                     staff_gap=STAFF_GAP / CLOCK.speed,
                     organisers=partial(organiser_recipients, svc), name_of=partial(chat_name, svc),
-                    on_moved=lambda old, new: _follow_move(app, svc, old, new))
+                    on_moved=lambda old, new: _follow_move(app, svc, old, new),
+                    note_of=partial(claim_note, svc))
     app.bot_data["sender"] = sender
     svc.attach_sender(sender)
     # a press waiting since before a restart is not stamped earlier than what was recorded

@@ -27,9 +27,9 @@ class Item:
 
 
 BUTTONS = "reply_markup"
-# lines with buttons joined in one message at most (Telegram takes up to 100 buttons under a
-# message; a volunteers' line has two, each naming its entry)
-MOST_WITH_BUTTONS = 20
+# buttons under one joined message at most (Telegram takes up to 100 under a message; each
+# button of a volunteers' line names its entry)
+MOST_BUTTONS = 100
 
 
 def line_params(text: str, markup: str | None = None) -> list[dict[str, object]]:
@@ -49,15 +49,15 @@ def take(queue: deque[Item]) -> list[Item]:
     if m.grouping is None or first.row is None or m.method != "sendMessage":
         return items
     length = len(str(m.params.get("text", "")))
-    with_buttons = int(BUTTONS in m.params)
+    with_buttons = button_count(m.params.get(BUTTONS))
     while queue:
         n = queue[0].message
         same = {k: v for k, v in n.params.items() if k not in ("text", BUTTONS)} == {
             k: v for k, v in m.params.items() if k not in ("text", BUTTONS)}
         extra = len(str(n.params.get("text", ""))) + 1
-        more = int(BUTTONS in n.params)
+        more = button_count(n.params.get(BUTTONS))
         if n.grouping != m.grouping or n.method != m.method or not same or (
-                length + extra > MESSAGE_LIMIT) or with_buttons + more > MOST_WITH_BUTTONS:
+                length + extra > MESSAGE_LIMIT) or with_buttons + more > MOST_BUTTONS:
             break
         items.append(queue.popleft())
         length += extra
@@ -70,12 +70,19 @@ def buttons_of(items: list[Item]) -> str | None:
     markups = [i.message.params[BUTTONS] for i in items if BUTTONS in i.message.params]
     if len(markups) <= 1:
         return str(markups[0]) if markups else None
-    rows = [row for markup in markups for row in _rows(str(markup))]
+    rows = [row for markup in markups for row in keyboard_rows(str(markup))]
     return json.dumps({"inline_keyboard": rows}, ensure_ascii=False, separators=(",", ":"))
 
 
+def button_count(markup: object) -> int:
+    """How many buttons a line's ``reply_markup`` (JSON) holds."""
+    if not isinstance(markup, str):
+        return 0
+    return sum(len(row) for row in keyboard_rows(markup))
+
+
 @lru_cache(maxsize=512)
-def _rows(markup: str) -> tuple[Any, ...]:
+def keyboard_rows(markup: str) -> tuple[Any, ...]:
     """A keyboard's rows, read once per keyboard (every volunteer's copy of a line carries
     the same one): a pure function of its JSON, never changed by its callers."""
     return tuple(json.loads(markup)["inline_keyboard"])

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable
+from typing import Any
 
 from telegram.ext import ContextTypes
 
@@ -15,6 +16,7 @@ from bot.delivery.sender import EVERY_VOLUNTEER
 from bot.delivery.services import Services, language_of, services
 from bot.storage.store import PRIORITY_COPY
 from bot.support.i18n import LANGUAGES
+from bot.texts.claims import going_note
 from bot.texts.names import names
 
 log = logging.getLogger(__name__)
@@ -126,6 +128,14 @@ async def chat_name(svc: Services, chat_id: int) -> str | None:
     """How the sender names a chat to the organisers: the person's name, if known."""
     row = await svc.store.person(chat_id)
     return str(row["name"]) if row is not None and row["name"] else None
+
+
+async def claim_note(svc: Services, chat_id: int, data: dict[str, Any]) -> str:
+    """The note under a claimed volunteers' line in chat ``chat_id``, in its reader's language
+    (a volunteers' group reads the contest's): who is going (``data["by"]``)."""
+    lang = (svc.contest.language if chat_id == svc.config.volunteer_chat
+            else await language_of(svc, chat_id))
+    return going_note(lang, str(data.get("by") or "?"))
 
 
 async def notify_entry(

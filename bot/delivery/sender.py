@@ -43,6 +43,7 @@ from telegram.error import (
 )
 from telegram.warnings import PTBUserWarning
 
+from bot.delivery.claims import CLAIM_BUTTON, EDIT, NoteOf, copy_of
 from bot.delivery.fairness import Budgets, FairShares, Pacing, Ready, kind_of
 from bot.delivery.items import BUTTONS, Item, buttons_of, line_params, take
 from bot.delivery.limits import SELF_PACED, TELEGRAM_LIMITS, Holds, Limits
@@ -81,7 +82,8 @@ class Sender:
                  quiet: asyncio.Event | None = None,
                  recipients: Recipients | None = None, staff_gap: float = STAFF_GAP,
                  organisers: Organisers | None = None, name_of: NameOf | None = None,
-                 on_moved: Callable[[int, int], None] | None = None) -> None:
+                 on_moved: Callable[[int, int], None] | None = None,
+                 note_of: NoteOf | None = None) -> None:
         self._bot = bot
         self.store = store
         self._chats: dict[int, deque[Item]] = {}
@@ -97,7 +99,7 @@ class Sender:
         self._wake = asyncio.Event()
         self._changed = asyncio.Event()  # anything moved: ``settled`` looks again
         self._sends: set[asyncio.Task[None]] = set()
-        self._marks = Marks(store, self.owed, self._changed, organisers, name_of)
+        self._marks = Marks(store, self.owed, self._changed, organisers, name_of, note_of)
         self._task: asyncio.Task[None] | None = None
         # Telegram out of reach: nothing is sent until a probe (``_probe``) gets an answer
         self._down = False
@@ -406,9 +408,14 @@ class Sender:
             if keyboard is not None:
                 params[BUTTONS] = keyboard
         try:
-            await self._bot.do_api_request(m.method, api_kwargs=params, **self._rl)
+            result = await self._bot.do_api_request(m.method, api_kwargs=params, **self._rl)
         except Exception as exc:  # noqa: BLE001 - each failure by what it proves (``_failed``)
             return await self._failed(chat, to, items, exc)
+        if m.grouping is not None and CLAIM_BUTTON in str(params.get(BUTTONS, "")):
+            # a line a volunteer may claim: the copy is kept, for the claim to edit it
+            copy = copy_of(to, result, str(params.get("text", "")), params.get(BUTTONS), items)
+            if copy is not None:
+                self._marks.copies.append(copy)
         self.sent += len(items)
         self._streak = 0
         if self._down:
@@ -426,7 +433,7 @@ class Sender:
             await self._migrated(to, int(exc.new_chat_id))
         elif isinstance(exc, BadRequest | Forbidden):  # Telegram's own answer: for good. A
             # page from something in between is ``NotTelegram``, below
-            if m.grouping != DROPPED:
+            if m.grouping not in (DROPPED, EDIT):  # an edit refused: the line is still there
                 self._marks.notes.append(("drop", to, exc.message))
             return f"refused: {exc.message}", False
         elif isinstance(exc, InvalidToken | EndPointNotFound):  # Telegram's JSON 401 (or 404)

@@ -46,6 +46,7 @@ class EventKind(StrEnum):
     NOTICE = "notice"
     STATUS_NOTICE = "status_notice"
     ANNOUNCEMENT = "announcement"
+    CLAIM = "claim"  # a volunteer said "I'm going" to a volunteers' line (ref: the line)
     CLOSING_REPORT = "closing_report"
 
 

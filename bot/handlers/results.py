@@ -19,6 +19,7 @@ from bot.domain.clock import hours_reading
 from bot.domain.contest import Category
 from bot.domain.ranking import Competitor, Row
 from bot.domain.rounds import Heat
+from bot.handlers.claims import claim_row
 from bot.handlers.common import (
     Callback,
     Caller,
@@ -69,16 +70,12 @@ from bot.texts.results import (
     outcome_button,
     outcome_notice,
     outcome_question,
-    penalty_answer,
-    penalty_notice,
     pieces_answer,
     record_button,
     split_answer,
     split_notice,
 )
 from bot.texts.standings import ranking_for_organisers, ranking_not_yet
-
-MAX_PENALTIES = 99  # penalties recorded by one /penalizacion
 
 
 async def fin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -186,7 +183,8 @@ def ready_keyboard(lang: str, entry: int, time: int, listo: int) -> list[list[tu
     time ``time``, event ``listo``): record that moment, or say the puzzle is not done."""
     # each button names its entry: lines waiting for one chat go out joined, with all their
     # buttons under the one message
-    return [[(f"#{entry} {record_button(lang, time)}", f"{READY_BUTTON}ok:{entry}:{listo}"),
+    return [claim_row(lang, entry, listo),
+            [(f"#{entry} {record_button(lang, time)}", f"{READY_BUTTON}ok:{entry}:{listo}"),
              (f"#{entry} {not_finished_button(lang)}", f"{READY_BUTTON}no:{entry}:{listo}")]]
 
 
@@ -321,32 +319,6 @@ async def _record_outcome(update: Update, context: ContextTypes.DEFAULT_TYPE, wh
         await answer(who.svc, update, await noting_final(who, out.entry,
                                                          outcome_answer(who.lang, out)))
         await notify_entry(context, number, partial(outcome_notice, out=out))
-
-
-async def penalizacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """``/penalizacion N KIND [COUNT]``: COUNT (1 if not given) penalties of KIND for entry N,
-    added to its ranking time as the contest file says; /deshacer takes the last one back."""
-    who = await recorder(update, context, "volunteer")
-    if who is None:
-        return
-    args = list(context.args or [])
-    kinds = who.svc.contest.penalties
-    number = parse_int(args[0]) if 2 <= len(args) <= 3 else None
-    count = parse_int(args[2]) if len(args) == 3 else 1
-    if number is None or count is None or not 1 <= count <= MAX_PENALTIES:
-        usage = "/penalizacion N " + ("|".join(k.id for k in kinds) or "KIND") + " [1-99]"
-        await show_usage(update, who, usage)
-        return
-    async with recording(who.svc):
-        out = await results.penalty(who.svc.day, who.user_id, role(who), number,
-                                    args[1].lower(), count, who.at, update.update_id)
-        if isinstance(out, Refusal):
-            await refuse(update, who, out)
-            return
-        contest = who.svc.contest
-        await answer(who.svc, update, await noting_final(
-            who, out.entry, penalty_answer(who.lang, contest, out)))
-        await notify_entry(context, number, partial(penalty_notice, contest=contest, out=out))
 
 
 async def parcial(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -550,7 +522,6 @@ PICTURE_WORDS = {"foto", "imagen", "image", "photo", "picture", "img"}
 COMMANDS: dict[str, Callback] = {
     "fin": fin,
     "piezas": piezas,
-    "penalizacion": penalizacion,
     "estado": estado,
     "clasificacion": clasificacion,
     "parcial": parcial,

@@ -160,6 +160,19 @@ class EventReads(Database):
         )
         return row is not None
 
+    async def refs_data(self, kind: str, refs: Iterable[str]) -> dict[str, dict[str, Any]]:
+        """The first event of ``kind`` with each of ``refs`` that has one: ref -> its data."""
+        wanted = sorted(set(refs))
+        if not wanted:
+            return {}
+        rows = await self._fetchall(
+            f"SELECT ref, data FROM events WHERE kind = ? AND ref IN "
+            f"({','.join('?' * len(wanted))}) ORDER BY id", (kind, *wanted))
+        out: dict[str, dict[str, Any]] = {}
+        for ref, data in rows:
+            out.setdefault(str(ref), json.loads(data) if data else {})
+        return out
+
     async def newest_message_dates(self) -> dict[int, datetime]:
         """Per person, the newest Telegram date of a message of theirs that caused an event."""
         rows = await self._fetchall("SELECT actor, MAX(at) FROM events WHERE update_id IS NOT "

@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.storage.db import Database, StoreError, TransactionCore
-from bot.storage.records import OutboxMessage, to_ts
+from bot.storage.records import COPIES_KEEP_SECONDS, OUTBOX_KEEP_SECONDS, Copy, OutboxMessage, to_ts
 
 
 class OutboxWrites(TransactionCore):
@@ -55,8 +55,33 @@ class OutboxWrites(TransactionCore):
         s = self._owned()
         cur = s._raw.execute("DELETE FROM outbox WHERE done_at IS NOT NULL AND done_at < ?",
                              (to_ts(before),))
+        copies = to_ts(before) - (COPIES_KEEP_SECONDS - OUTBOX_KEEP_SECONDS)
+        s._raw.execute("DELETE FROM copies WHERE sent_at < ?", (copies,))
+        s._raw.execute("DELETE FROM copy_lines WHERE sent_at < ?", (copies,))
         s._wrote("outbox")
         return cur.rowcount
+
+    def record_copies(self, copies: Sequence[Copy], at: datetime) -> None:
+        """Messages Telegram took that carry lines a volunteer may claim (``Copy``)."""
+        s = self._owned()
+        when = to_ts(at)
+        s._raw.executemany(
+            "INSERT OR REPLACE INTO copies (chat_id, message_id, text, markup, sent_at) "
+            "VALUES (?,?,?,?,?)", [(c.chat_id, c.message_id, c.text, c.markup, when)
+                                   for c in copies])
+        s._raw.executemany(
+            "INSERT INTO copy_lines (claim, chat_id, message_id, line, sent_at) "
+            "VALUES (?,?,?,?,?)", [(claim, c.chat_id, c.message_id, line, when)
+                                   for c in copies for claim, line in c.lines])
+        s._wrote("copies")
+
+    def rewrite_copy(self, copy: Copy) -> None:
+        """A copy as it reads once edited (its text and buttons now)."""
+        s = self._owned()
+        s._raw.execute("UPDATE copies SET text = ?, markup = ? WHERE chat_id = ? AND "
+                       "message_id = ?", (copy.text, copy.markup, copy.chat_id,
+                                          copy.message_id))
+        s._wrote("copies")
 
 
 class OutboxReads(Database):
@@ -69,6 +94,16 @@ class OutboxReads(Database):
             "WHERE done_at IS NULL ORDER BY id")
         return [OutboxMessage(int(r[0]), int(r[1]), int(r[2]), str(r[3]), json.loads(r[4]),
                               r[5]) for r in rows]
+
+    async def copies_of(self, claim: str) -> list[Copy]:
+        """Every copy known of the line ``claim`` (each with that line as its reader has it
+        in ``lines``), in the order they were sent."""
+        rows = await self._fetchall(
+            "SELECT c.chat_id, c.message_id, c.text, c.markup, l.line FROM copy_lines l "
+            "JOIN copies c ON c.chat_id = l.chat_id AND c.message_id = l.message_id "
+            "WHERE l.claim = ? ORDER BY l.rowid", (claim,))
+        return [Copy(int(r[0]), int(r[1]), str(r[2]), r[3], ((claim, str(r[4])),))
+                for r in rows]
 
     async def chat_moves(self) -> dict[int, int]:
         """Chats Telegram moved to a new id: old id -> new id (``Transaction.move_chat``)."""

@@ -7,12 +7,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterable
 from contextvars import ContextVar, Token
+from typing import Any
 
 from bot.storage.db import StoreError, TransactionError
 from bot.storage.entries import Entries, EntryWrites
 from bot.storage.events import EventReads, EventWrites
-from bot.storage.outbox import OutboxWrites
-from bot.storage.records import Entry, Event
+from bot.storage.outbox import OutboxReads, OutboxWrites
+from bot.storage.records import Copy, Entry, Event
 
 # the transaction the running task (or what it was started from) holds open, if any
 _HELD: ContextVar[Transaction | None] = ContextVar("puzzlebot_transaction", default=None)
@@ -47,6 +48,12 @@ class Transaction(EventWrites, EntryWrites, OutboxWrites):
 
     async def has_ref(self, kind: str, ref: str) -> bool:
         return await self._reading().has_ref(kind, ref)
+
+    async def refs_data(self, kind: str, refs: Iterable[str]) -> dict[str, dict[str, Any]]:
+        return await self._reading().refs_data(kind, refs)
+
+    async def copies_of(self, claim: str) -> list[Copy]:
+        return await self._reading().copies_of(claim)
 
 
 class Operation:
@@ -129,7 +136,7 @@ class Operation:
             await asyncio.shield(self.batch)
 
 
-class Transactional(EventReads, Entries):
+class Transactional(EventReads, Entries, OutboxReads):
     """The one writer: ``transaction()`` and the batch it joins."""
 
     # -- transactions --------------------------------------------------------------------------

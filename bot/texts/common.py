@@ -12,6 +12,7 @@ from babel.dates import format_date
 from bot.domain.clock import DurationError, format_duration
 from bot.domain.contest import Contest
 from bot.services.access import AccessRefusal
+from bot.services.claims import ClaimRefusal
 from bot.services.clocks import ClocksRefusal
 from bot.services.escape import EscapeRefusal
 from bot.services.history import HistoryRefusal
@@ -33,6 +34,7 @@ from bot.services.rounds import RoundsRefusal
 from bot.services.standings import StandingsRefusal
 from bot.support.i18n import tr
 from bot.texts.access import access_refusal
+from bot.texts.claims import claim_refusal
 from bot.texts.clocks import clocks_refusal
 from bot.texts.escape import escape_refusal
 from bot.texts.history import history_refusal
@@ -87,7 +89,7 @@ def split_messages(lines: Sequence[str], limit: int = MAX_MESSAGE) -> list[str]:
 
 
 DayRefusal = (SharedRefusal | EscapeRefusal | ClocksRefusal | AccessRefusal | RoundsRefusal
-              | ResultsRefusal | HistoryRefusal | StandingsRefusal)
+              | ResultsRefusal | HistoryRefusal | StandingsRefusal | ClaimRefusal)
 
 
 def refusal(lang: str, refused: DayRefusal, contest: Contest) -> str:
@@ -107,6 +109,8 @@ def refusal(lang: str, refused: DayRefusal, contest: Contest) -> str:
         return history_refusal(lang, refused)
     if isinstance(refused, StandingsRefusal):
         return standings_refusal(lang, refused, contest)
+    if isinstance(refused, ClaimRefusal):
+        return claim_refusal(lang, refused)
     return shared_refusal(lang, refused)
 
 

@@ -141,6 +141,7 @@ def event_name(lang: str, kind: str) -> str:
         _K.STATUS_NOTICE: tr(lang, "told of its place"),
         _K.ALERT: tr(lang, "clock alert"),
         _K.ANNOUNCEMENT: tr(lang, "announcement"),
+        _K.CLAIM: tr(lang, "volunteer going"),
     }
     return names_.get(kind, kind)
 

@@ -281,6 +281,12 @@ def outcome_notice(lang: str, out: OutcomeRecorded) -> str:
               outcome=outcome_text(lang, out.outcome, out.reason))
 
 
+def penalty_kinds_question(lang: str, entry: int) -> str:
+    """``/penalizacion N`` without a kind: which one (a button each)."""
+    return tr(lang, "Which penalty for entry {entry}? One tap records one (for more at once: "
+              "/penalizacion {entry} KIND COUNT).", entry=entry)
+
+
 def penalty_answer(lang: str, contest: Contest, out: PenaltyRecorded) -> str:
     return tr(lang, "Entry {entry}: penalty recorded, {what} ×{count} (+{time}). Its "
               "penalties now total {total}.", entry=out.entry,

@@ -1,13 +1,13 @@
 """Volunteers' lines waiting for one chat go out joined in one message; lines with buttons
 (the "FINISHED?" line's) keep theirs: every joined line's buttons under the message, in the
-lines' order (issue 26), at most MOST_WITH_BUTTONS such lines in one message."""
+lines' order (issue 26), at most MOST_BUTTONS buttons (Telegram's limit) in one message."""
 
 from __future__ import annotations
 
 import json
 from collections import deque
 
-from bot.delivery.items import MOST_WITH_BUTTONS, Item, buttons_of, take
+from bot.delivery.items import MOST_BUTTONS, Item, buttons_of, take
 from bot.storage.store import OutboxMessage
 
 
@@ -42,12 +42,25 @@ def test_one_line_keeps_its_own_keyboard_and_lines_without_buttons_have_none() -
     assert buttons_of([line(1, "hint #4"), line(2, "hint #9")]) is None
 
 
-def test_at_most_so_many_lines_with_buttons_in_one_message() -> None:
-    queue = deque(line(n, f"FINISHED? #{n}", n) for n in range(1, MOST_WITH_BUTTONS + 5))
+def test_at_most_so_many_buttons_in_one_message() -> None:
+    lines = MOST_BUTTONS // 2  # two buttons each
+    queue = deque(line(n, f"FINISHED? #{n}", n) for n in range(1, lines + 5))
     first = take(queue)
-    assert len(first) == MOST_WITH_BUTTONS
-    assert len(labels(buttons_of(first))) == 2 * MOST_WITH_BUTTONS  # Telegram takes 100
+    assert len(first) == lines
+    assert len(labels(buttons_of(first))) == MOST_BUTTONS  # Telegram takes 100
     assert len(take(queue)) == 4
+
+
+def test_a_line_with_many_buttons_counts_them_all() -> None:
+    """The handover line carries a button per stage per pair: it does not join lines whose
+    buttons would take the message past Telegram's 100."""
+    many = {"text": "escape over", "reply_markup": json.dumps({"inline_keyboard": [[
+        {"text": f"#{n} > {k}", "callback_data": f"stg:{n}:{k}"} for k in range(3, 6)]
+        for n in range(1, 34)]})}  # 99 buttons
+    queue = deque([Item(OutboxMessage(1, 7, 1, "sendMessage", many, "staff")),
+                   line(2, "FINISHED? #12", 12), line(3, "hint #4")])
+    assert len(take(queue)) == 1
+    assert len(take(queue)) == 2
 
 
 def test_lines_not_to_be_joined_keep_their_buttons() -> None:

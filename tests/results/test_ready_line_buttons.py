@@ -37,12 +37,13 @@ async def said_done(day, clock: str) -> tuple[str, str, int]:
     lines = [c for c in calls if c.method == "sendMessage" and c.chat_id == VOLUNTEER.id]
     assert len(lines) == 1 and lines[0].text.startswith("FINISHED? #50")
     (listo,) = [r["id"] for r in event_rows(day.h, "ready")][-1:]
-    (record, not_done) = day.h.buttons(lines)
+    (going, record, not_done) = day.h.buttons(lines)
+    assert going == ("#50 I'm going", f"take:50:{listo}")  # claiming: tests/claims
     assert record == (f"#50 Record {clock}", f"ready:ok:50:{listo}")
     assert not_done == ("#50 Not finished", f"ready:no:50:{listo}")
     # every organiser and volunteer gets the line with its buttons, in their language
     organiser_line = [c for c in calls if c.chat_id == ORGANISER.id]
-    assert day.h.buttons(organiser_line) == [record, not_done]
+    assert day.h.buttons(organiser_line) == [going, record, not_done]
     return record[1], not_done[1], listo
 
 
@@ -162,10 +163,10 @@ async def test_in_a_volunteers_group_each_line_has_its_buttons_in_the_contests_l
         lines = [c for c in h.request.calls[before:] if c.chat_id == VOLUNTEER_CHAT]
         assert [c.text.split()[:3] for c in lines] == [["FINI", "?", "#5"], ["FINI", "?", "#3"]]
         labels = [[label for label, _ in h.buttons([c])] for c in lines]
-        assert labels == [["#5 Noter 1:30:00", "#5 Pas fini"],
-                          ["#3 Noter 1:30:05", "#3 Pas fini"]]
+        assert labels == [["#5 J'y vais", "#5 Noter 1:30:00", "#5 Pas fini"],
+                          ["#3 J'y vais", "#3 Noter 1:30:05", "#3 Pas fini"]]
         # a member of the group records entry 3's finish from its line
-        (_, data), _ = h.buttons([lines[1]])
+        _, (_, data), _ = h.buttons([lines[1]])
         pressed = await h.press(ODILE, data, paris(15, 47))
         assert texts(pressed)[0] == ("L'inscription 3 a fini en 1:30:05 (au moment où elle a "
                                      "envoyé /fini).")

@@ -1,0 +1,140 @@
+"""Claiming a volunteers' line (issue 26): "I'm going" under a hint's or a FINISHED? line; the
+first press records the claim and edits that line in every volunteer's and organiser's chat
+("-> Victor is going", its button gone, the line's other buttons kept); a later press is told
+who took it and records nothing; only volunteers and organisers may press."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bot.rehearsal.fakeapi import MESSAGE_RESULT
+from tests.day.test_bot_commands import (
+    ORGANISER,
+    P3,
+    P50,
+    STRANGER,
+    VOLUNTEER,
+    at,
+    day,
+    event_rows,
+    events,
+    replies_to,
+)
+from tests.fakebot import Call, Harness
+
+__all__ = ["day"]  # the fixture, shared with tests/day/test_bot_commands.py
+
+
+def message_ids(h: Harness) -> dict[int, int]:
+    """The fake's message id of every call that made a message (by the call's identity)."""
+    ids, n = {}, 10_000
+    for c in h.request.calls:
+        if c.method in MESSAGE_RESULT:
+            n += 1
+            ids[id(c)] = n
+    return ids
+
+
+def edits(calls: list[Call]) -> list[Call]:
+    return [c for c in calls if c.method == "editMessageText"]
+
+
+def toasts(calls: list[Call]) -> list[str]:
+    return [str(c.params.get("text", "")) for c in calls if c.method == "answerCallbackQuery"]
+
+
+def keyboard(c: Call) -> list[tuple[str, str]]:
+    markup = c.params.get("reply_markup")
+    if markup is None:
+        return []
+    rows = json.loads(markup)["inline_keyboard"] if isinstance(markup, str) else \
+        markup["inline_keyboard"]
+    return [(b["text"], b["callback_data"]) for row in rows for b in row]
+
+
+async def hint_line(day, spanish: tuple[int, ...] = ()) -> tuple[str, dict[int, Call]]:
+    """Pair 3 asks a hint for stage 2: the claim button, and each staff chat's copy (the
+    ``spanish`` chats' in Spanish)."""
+    calls = await day.send(P3, "/pista 2", "0:10:00")
+    copies = {c.chat_id: c for c in calls if c.method == "sendMessage"
+              and c.chat_id in (VOLUNTEER.id, ORGANISER.id)}
+    assert set(copies) == {VOLUNTEER.id, ORGANISER.id}
+    (hint,) = [r["id"] for r in event_rows(day.h, "hint")]
+    for chat, c in copies.items():
+        label = "#3 Voy yo" if chat in spanish else "#3 I'm going"
+        assert keyboard(c) == [(label, f"take:3:{hint}")]
+    return f"take:3:{hint}", copies
+
+
+async def test_the_first_press_edits_every_copy(day):
+    claim, copies = await hint_line(day)
+    ids = message_ids(day.h)
+    pressed = await day.h.press(VOLUNTEER, claim, at("0:10:30"))
+    assert toasts(pressed) == ["You're going to #3. The others can see it."]
+    done = {c.chat_id: c for c in edits(pressed)}
+    assert set(done) == {VOLUNTEER.id, ORGANISER.id}
+    for chat, copy in copies.items():
+        edit = done[chat]
+        assert edit.params["message_id"] == ids[id(copy)]  # the copy Telegram holds there
+        assert edit.text == copy.text + "\n→ Victor is going"
+        assert keyboard(edit) == []  # its only button gone
+    (row,) = event_rows(day.h, "claim")
+    assert row["actor"] == VOLUNTEER.id and row["ref"] == claim
+    # nobody else is messaged: the claim is in the edited lines
+    assert [c for c in pressed if c.method == "sendMessage"] == []
+
+
+async def test_a_later_press_is_told_who_took_it(day):
+    claim, _ = await hint_line(day)
+    await day.h.press(VOLUNTEER, claim, at("0:10:30"))
+    before = events(day.h)
+    again = await day.h.press(ORGANISER, claim, at("0:10:40"))
+    assert toasts(again) == ["Victor is already going to #3."]
+    mine = await day.h.press(VOLUNTEER, claim, at("0:10:50"))
+    assert toasts(mine) == ["You already said you're going to #3."]
+    assert edits(again) == edits(mine) == []
+    assert events(day.h) == before
+
+
+@pytest.mark.parametrize("who", [P3, STRANGER], ids=["participant", "stranger"])
+async def test_only_volunteers_and_organisers_may_claim(day, who):
+    claim, _ = await hint_line(day)
+    before = events(day.h)
+    refused = await day.h.press(who, claim, at("0:10:30"))
+    assert edits(refused) == []
+    assert replies_to(refused, who) and "volunteer" in replies_to(refused, who)[0].lower()
+    assert events(day.h) == before
+
+
+async def test_a_forged_or_unknown_claim_records_nothing(day):
+    await hint_line(day)
+    before = events(day.h)
+    for data in ("take:99:5", "take:3", "take:x:y", "take:3:-1"):
+        pressed = await day.h.press(VOLUNTEER, data, at("0:10:30"))
+        assert edits(pressed) == []
+    assert events(day.h) == before
+
+
+async def test_the_finished_line_keeps_its_other_buttons(day):
+    calls = await day.send(P50, "/listo", "0:47:12")
+    (line,) = [c for c in calls if c.method == "sendMessage" and c.chat_id == VOLUNTEER.id]
+    (listo,) = [r["id"] for r in event_rows(day.h, "ready")]
+    going, record, not_done = keyboard(line)
+    assert going == ("#50 I'm going", f"take:50:{listo}")
+    pressed = await day.h.press(ORGANISER, going[1], at("0:47:30"))
+    (edit,) = [c for c in edits(pressed) if c.chat_id == VOLUNTEER.id]
+    assert edit.text == line.text + "\n→ Olga is going"
+    assert keyboard(edit) == [record, not_done]
+    # Victor, who did not go, still records the finish from his edited line in one tap
+    recorded = await day.h.press(VOLUNTEER, record[1], at("0:48:00"))
+    assert replies_to(recorded, P50) == ["Your finish is recorded: 0:47:12. Well done!"]
+
+
+async def test_each_reader_reads_the_note_in_their_language(day):
+    await day.send(VOLUNTEER, "/idioma es", "0:05:00")
+    claim, _ = await hint_line(day, spanish=(VOLUNTEER.id,))
+    pressed = await day.h.press(ORGANISER, claim, at("0:10:30"))
+    done = {c.chat_id: c.text.splitlines()[-1] for c in edits(pressed)}
+    assert done == {VOLUNTEER.id: "→ Va Olga", ORGANISER.id: "→ Olga is going"}
