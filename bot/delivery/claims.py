@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable, Sequence
+from functools import lru_cache
 from typing import Any
 
 from bot.delivery.items import BUTTONS, Item, keyboard_rows
@@ -25,12 +26,18 @@ def claim_data(entry: int, event_id: int) -> str:
     return f"{CLAIM_BUTTON}{entry}:{event_id}"
 
 
-def claims_in(markup: object) -> list[str]:
+def claims_in(markup: object) -> tuple[str, ...]:
     """The claims a line's buttons (``reply_markup`` JSON) carry, in order."""
     if not isinstance(markup, str) or CLAIM_BUTTON not in markup:
-        return []
-    return [b["callback_data"] for row in keyboard_rows(markup) for b in row
-            if str(b.get("callback_data", "")).startswith(CLAIM_BUTTON)]
+        return ()
+    return _claims_in(markup)
+
+
+@lru_cache(maxsize=512)
+def _claims_in(markup: str) -> tuple[str, ...]:
+    """A pure function of the JSON (every copy of a line carries the same): read once."""
+    return tuple(b["callback_data"] for row in keyboard_rows(markup) for b in row
+                 if str(b.get("callback_data", "")).startswith(CLAIM_BUTTON))
 
 
 def copy_of(chat: int, result: object, text: str, markup: str | None,

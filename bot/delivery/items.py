@@ -67,17 +67,27 @@ def take(queue: deque[Item]) -> list[Item]:
 
 def buttons_of(items: list[Item]) -> str | None:
     """The keyboard of a joined message (JSON): every joined line's buttons, in order."""
-    markups = [i.message.params[BUTTONS] for i in items if BUTTONS in i.message.params]
+    markups = tuple(str(i.message.params[BUTTONS]) for i in items if BUTTONS in i.message.params)
     if len(markups) <= 1:
-        return str(markups[0]) if markups else None
-    rows = [row for markup in markups for row in keyboard_rows(str(markup))]
+        return markups[0] if markups else None
+    return _joined(markups)
+
+
+@lru_cache(maxsize=256)
+def _joined(markups: tuple[str, ...]) -> str:
+    """Keyboards joined (every volunteer reading one language gets the same lines joined: the
+    JSON is written once for all of them)."""
+    rows = [row for markup in markups for row in keyboard_rows(markup)]
     return json.dumps({"inline_keyboard": rows}, ensure_ascii=False, separators=(",", ":"))
 
 
 def button_count(markup: object) -> int:
     """How many buttons a line's ``reply_markup`` (JSON) holds."""
-    if not isinstance(markup, str):
-        return 0
+    return _button_count(markup) if isinstance(markup, str) else 0
+
+
+@lru_cache(maxsize=512)
+def _button_count(markup: str) -> int:
     return sum(len(row) for row in keyboard_rows(markup))
 
 
