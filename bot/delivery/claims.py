@@ -40,24 +40,25 @@ def _claims_in(markup: str) -> tuple[str, ...]:
                  if str(b.get("callback_data", "")).startswith(CLAIM_BUTTON))
 
 
-def copy_of(chat: int, result: object, text: str, markup: str | None,
-            items: Sequence[Item]) -> Copy | None:
-    """What to record of a message Telegram took (``result``, its answer): None unless one of
-    its lines may be claimed."""
-    lines = tuple((claim, str(i.message.params.get("text", ""))) for i in items
-                  for claim in claims_in(i.message.params.get(BUTTONS)))
-    if not lines or not isinstance(result, dict) or not isinstance(
+def copy_of(chat: int, result: object, markup: str | None, items: Sequence[Item]
+            ) -> Copy | None:
+    """What to record of a message Telegram took (``result``, its answer) joining ``items``:
+    None unless one of its lines may be claimed."""
+    claims = tuple((claim, part) for part, i in enumerate(items)
+                   for claim in claims_in(i.message.params.get(BUTTONS)))
+    if not claims or not isinstance(result, dict) or not isinstance(
             result.get("message_id"), int):
         return None
-    return Copy(chat, int(result["message_id"]), text, markup, lines)
+    parts = tuple(str(i.message.params.get("text", "")) for i in items)
+    return Copy(chat, int(result["message_id"]), parts, markup, claims)
 
 
-def edited(copy: Copy, claim: str, line: str, note: str) -> Copy:
+def edited(copy: Copy, claim: str, note: str) -> Copy:
     """``copy`` once ``claim`` is taken: ``note`` under its line, its button gone (the
     line's other buttons stay)."""
-    at = copy.text.find(line)
-    text = copy.text if at < 0 else (copy.text[:at + len(line)] + "\n" + note
-                                     + copy.text[at + len(line):])
+    part = next((p for c, p in copy.claims if c == claim), None)
+    parts = copy.parts if part is None or part >= len(copy.parts) else (
+        *copy.parts[:part], copy.parts[part] + "\n" + note, *copy.parts[part + 1:])
     markup = None
     if copy.markup is not None:
         rows = [[b for b in row if b.get("callback_data") != claim]
@@ -65,7 +66,7 @@ def edited(copy: Copy, claim: str, line: str, note: str) -> Copy:
         rows = [row for row in rows if row]
         markup = json.dumps({"inline_keyboard": rows}, ensure_ascii=False,
                             separators=(",", ":")) if rows else None
-    return Copy(copy.chat_id, copy.message_id, text, markup, copy.lines)
+    return Copy(copy.chat_id, copy.message_id, parts, markup, copy.claims)
 
 
 async def post_edits(tx: Transaction, copies: Sequence[Copy], claim: str,
@@ -74,10 +75,7 @@ async def post_edits(tx: Transaction, copies: Sequence[Copy], claim: str,
     it now reads recorded, its edit owed. Returns how many."""
     n = 0
     for copy in copies:
-        line = next((ln for c, ln in copy.lines if c == claim), None)
-        if line is None:
-            continue
-        new = edited(copy, claim, line, await note_of(copy.chat_id, data))
+        new = edited(copy, claim, await note_of(copy.chat_id, data))
         if new.text == copy.text and new.markup == copy.markup:
             continue  # Telegram refuses an edit that changes nothing
         tx.rewrite_copy(new)
@@ -93,16 +91,12 @@ async def post_edits(tx: Transaction, copies: Sequence[Copy], claim: str,
 async def edit_claimed(tx: Transaction, copies: Sequence[Copy], note_of: NoteOf) -> int:
     """Copies just recorded of lines claimed before they were sent (the sender's marks):
     edited as a claim edits them. Returns how many edits are owed."""
-    claims = {claim for c in copies for claim, _ in c.lines}
+    claims = {claim for c in copies for claim, _ in c.claims}
     taken = await tx.refs_data(EventKind.CLAIM, claims)
     n = 0
     for claim, data in taken.items():
-        for copy in copies:
-            if any(c == claim for c, _ in copy.lines):
-                # the copy as it reads now (an earlier claim may have edited it already)
-                now = next((c for c in await tx.copies_of(claim)
-                            if (c.chat_id, c.message_id) == (copy.chat_id, copy.message_id)),
-                           None)
-                if now is not None:
-                    n += await post_edits(tx, [now], claim, data, note_of)
+        mine = {(c.chat_id, c.message_id) for c in copies if any(k == claim for k, _ in c.claims)}
+        # each copy as it reads now (an earlier claim may have edited it already)
+        now = [c for c in await tx.copies_of(claim) if (c.chat_id, c.message_id) in mine]
+        n += await post_edits(tx, now, claim, data, note_of)
     return n

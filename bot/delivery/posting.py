@@ -4,9 +4,9 @@ own), sent once it commits."""
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Callable
+from json.encoder import encode_basestring as _string
 from typing import Any
 
 from telegram.ext import ContextTypes
@@ -66,9 +66,10 @@ def _keyboard_json(keyboard: Keyboard | None, lang: str) -> str | None:
     rows = keyboard(lang) if keyboard is not None else None
     if not rows:
         return None
-    return json.dumps({"inline_keyboard": [[{"text": text, "callback_data": data}
-                                            for text, data in row] for row in rows]},
-                      ensure_ascii=False, separators=(",", ":"))
+    # what json.dumps writes for it (compact, not ASCII-escaped), with only the strings encoded
+    return '{"inline_keyboard":[' + ",".join(
+        "[" + ",".join(f'{{"text":{_string(text)},"callback_data":{_string(data)}}}'
+                       for text, data in row) + "]" for row in rows) + "]}"
 
 
 async def notify_staff(context: ContextTypes.DEFAULT_TYPE, make: Callable[[str], str],

@@ -413,7 +413,7 @@ class Sender:
             return await self._failed(chat, to, items, exc)
         if m.grouping is not None and CLAIM_BUTTON in str(params.get(BUTTONS, "")):
             # a line a volunteer may claim: the copy is kept, for the claim to edit it
-            copy = copy_of(to, result, str(params.get("text", "")), params.get(BUTTONS), items)
+            copy = copy_of(to, result, params.get(BUTTONS), items)
             if copy is not None:
                 self._marks.copies.append(copy)
         self.sent += len(items)

@@ -56,31 +56,46 @@ class OutboxWrites(TransactionCore):
         cur = s._raw.execute("DELETE FROM outbox WHERE done_at IS NOT NULL AND done_at < ?",
                              (to_ts(before),))
         copies = to_ts(before) - (COPIES_KEEP_SECONDS - OUTBOX_KEEP_SECONDS)
-        s._raw.execute("DELETE FROM copies WHERE sent_at < ?", (copies,))
-        s._raw.execute("DELETE FROM copy_lines WHERE sent_at < ?", (copies,))
+        for table in ("copies", "copy_lines", "copy_texts"):
+            s._raw.execute(f"DELETE FROM {table} WHERE sent_at < ?", (copies,))
         s._wrote("outbox")
         return cur.rowcount
 
     def record_copies(self, copies: Sequence[Copy], at: datetime) -> None:
-        """Messages Telegram took that carry lines a volunteer may claim (``Copy``)."""
+        """Messages Telegram took that carry lines a volunteer may claim (``Copy``): the same
+        message sent to many chats is written once."""
         s = self._owned()
         when = to_ts(at)
+        texts: dict[tuple[tuple[str, ...], str | None], int] = {}
+        for c in copies:
+            if (c.parts, c.markup) not in texts:
+                texts[(c.parts, c.markup)] = self._copy_text(c, when)
         s._raw.executemany(
-            "INSERT OR REPLACE INTO copies (chat_id, message_id, text, markup, sent_at) "
-            "VALUES (?,?,?,?,?)", [(c.chat_id, c.message_id, c.text, c.markup, when)
-                                   for c in copies])
+            "INSERT OR REPLACE INTO copies (chat_id, message_id, text_id, sent_at) "
+            "VALUES (?,?,?,?)", [(c.chat_id, c.message_id, texts[(c.parts, c.markup)], when)
+                                 for c in copies])
         s._raw.executemany(
-            "INSERT INTO copy_lines (claim, chat_id, message_id, line, sent_at) "
-            "VALUES (?,?,?,?,?)", [(claim, c.chat_id, c.message_id, line, when)
-                                   for c in copies for claim, line in c.lines])
+            "INSERT INTO copy_lines (claim, chat_id, message_id, part, sent_at) "
+            "VALUES (?,?,?,?,?)", [(claim, c.chat_id, c.message_id, part, when)
+                                   for c in copies for claim, part in c.claims])
         s._wrote("copies")
 
+    def _copy_text(self, copy: Copy, when: int) -> int:
+        cur = self._owned()._raw.execute(
+            "INSERT INTO copy_texts (parts, markup, sent_at) VALUES (?,?,?)",
+            (json.dumps(copy.parts, ensure_ascii=False, separators=(",", ":")), copy.markup,
+             when))
+        if cur.lastrowid is None:
+            raise StoreError("SQLite gave no id for a copy's text")
+        return cur.lastrowid
+
     def rewrite_copy(self, copy: Copy) -> None:
-        """A copy as it reads once edited (its text and buttons now)."""
+        """A copy as it reads once edited (its lines and buttons now): its own text from now
+        on (the other chats' copies of that message are edited on their own)."""
         s = self._owned()
-        s._raw.execute("UPDATE copies SET text = ?, markup = ? WHERE chat_id = ? AND "
-                       "message_id = ?", (copy.text, copy.markup, copy.chat_id,
-                                          copy.message_id))
+        when = int(_time.time())
+        s._raw.execute("UPDATE copies SET text_id = ? WHERE chat_id = ? AND message_id = ?",
+                       (self._copy_text(copy, when), copy.chat_id, copy.message_id))
         s._wrote("copies")
 
 
@@ -96,13 +111,14 @@ class OutboxReads(Database):
                               r[5]) for r in rows]
 
     async def copies_of(self, claim: str) -> list[Copy]:
-        """Every copy known of the line ``claim`` (each with that line as its reader has it
-        in ``lines``), in the order they were sent."""
+        """Every copy known of the line ``claim`` (each with that line's place in ``claims``),
+        in the order they were sent."""
         rows = await self._fetchall(
-            "SELECT c.chat_id, c.message_id, c.text, c.markup, l.line FROM copy_lines l "
+            "SELECT c.chat_id, c.message_id, t.parts, t.markup, l.part FROM copy_lines l "
             "JOIN copies c ON c.chat_id = l.chat_id AND c.message_id = l.message_id "
-            "WHERE l.claim = ? ORDER BY l.rowid", (claim,))
-        return [Copy(int(r[0]), int(r[1]), str(r[2]), r[3], ((claim, str(r[4])),))
+            "JOIN copy_texts t ON t.id = c.text_id WHERE l.claim = ? ORDER BY l.rowid",
+            (claim,))
+        return [Copy(int(r[0]), int(r[1]), tuple(json.loads(r[2])), r[3], ((claim, int(r[4])),))
                 for r in rows]
 
     async def chat_moves(self) -> dict[int, int]:

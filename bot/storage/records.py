@@ -113,10 +113,15 @@ COPIES_KEEP_SECONDS = 6 * 3600
 @dataclass(frozen=True)
 class Copy:
     """One message Telegram holds in a chat (``message_id``) with lines a volunteer may claim:
-    its text and buttons as they are now, and each claimable line in it (claim, line)."""
+    its lines (``parts``, joined with a new line) and buttons as they are now, and the claim
+    of each claimable line with its place in ``parts``."""
 
     chat_id: int
     message_id: int
-    text: str
+    parts: tuple[str, ...]
     markup: str | None
-    lines: tuple[tuple[str, str], ...] = ()
+    claims: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.parts)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 from datetime import UTC, datetime
 
 from bot.delivery.claims import EDIT_METHOD, edited
@@ -29,17 +30,17 @@ def rows(m: str | None) -> list[str]:
 
 
 def test_a_claimed_line_gets_its_note_and_loses_only_its_button() -> None:
-    copy = Copy(5, 77, "HINT #3 stage 2\nFINISHED? #9", markup(CLAIM, OTHER),
-                ((CLAIM, "HINT #3 stage 2"), (OTHER, "FINISHED? #9")))
-    once = edited(copy, CLAIM, "HINT #3 stage 2", "→ Ana is going")
+    copy = Copy(5, 77, ("HINT #3 stage 2", "FINISHED? #9"), markup(CLAIM, OTHER),
+                ((CLAIM, 0), (OTHER, 1)))
+    once = edited(copy, CLAIM, "→ Ana is going")
     assert once.text == "HINT #3 stage 2\n→ Ana is going\nFINISHED? #9"
     assert rows(once.markup) == [OTHER, "ready:ok"]
-    twice = edited(once, OTHER, "FINISHED? #9", "→ Bea is going")
+    twice = edited(once, OTHER, "→ Bea is going")
     assert twice.text == "HINT #3 stage 2\n→ Ana is going\nFINISHED? #9\n→ Bea is going"
     assert rows(twice.markup) == ["ready:ok"]
     only = json.dumps({"inline_keyboard": [[{"text": "go", "callback_data": CLAIM}]]})
-    alone = Copy(5, 78, "HINT #3", only, ((CLAIM, "HINT #3"),))
-    assert edited(alone, CLAIM, "HINT #3", "→ Ana").markup is None  # no button left
+    alone = Copy(5, 78, ("HINT #3",), only, ((CLAIM, 0),))
+    assert edited(alone, CLAIM, "→ Ana").markup is None  # no button left
 
 
 async def test_a_copy_recorded_after_its_claim_is_edited_by_the_marks(tmp_path) -> None:
@@ -53,9 +54,10 @@ async def test_a_copy_recorded_after_its_claim_is_edited_by_the_marks(tmp_path) 
             return f"→ {data['by']} (chat {chat})"
 
         marks = Marks(store, lambda: 0, asyncio.Event(), note_of=note)
-        late = Copy(5, 90, "HINT #3 stage 2", markup(CLAIM), ((CLAIM, "HINT #3 stage 2"),))
-        unclaimed = Copy(6, 91, "FINISHED? #9", markup(OTHER), ((OTHER, "FINISHED? #9"),))
-        await marks._mark([], [], [late, unclaimed])
+        late = Copy(5, 90, ("HINT #3 stage 2",), markup(CLAIM), ((CLAIM, 0),))
+        unclaimed = Copy(6, 91, ("FINISHED? #9",), markup(OTHER), ((OTHER, 0),))
+        same = Copy(7, 92, ("FINISHED? #9",), markup(OTHER), ((OTHER, 0),))  # another chat's
+        await marks._mark([], [], [late, unclaimed, same])
         owed = [m for m in await store.owed_messages() if m.method == EDIT_METHOD]
         assert [(m.chat_id, m.params["message_id"], m.params["text"]) for m in owed] == [
             (5, 90, "HINT #3 stage 2\n→ Víctor (chat 5)")]
@@ -63,12 +65,15 @@ async def test_a_copy_recorded_after_its_claim_is_edited_by_the_marks(tmp_path) 
         # the copy as it now reads is kept, for the next claim of a line in it
         (now,) = await store.copies_of(CLAIM)
         assert now.text == "HINT #3 stage 2\n→ Víctor (chat 5)"
-        assert [c.message_id for c in await store.copies_of(OTHER)] == [91]
+        assert [c.message_id for c in await store.copies_of(OTHER)] == [91, 92]
     finally:
         await store.close()
+    with sqlite3.connect(tmp_path / "copies.sqlite3") as db:  # one text for both chats' same
+        # message, and the edited one's own
+        assert db.execute("SELECT COUNT(*) FROM copy_texts").fetchone()[0] == 3
     # and after a restart, the copies are still there for a claim to edit
     again = await Store.open(tmp_path / "copies.sqlite3")
     try:
-        assert [c.message_id for c in await again.copies_of(OTHER)] == [91]
+        assert [c.message_id for c in await again.copies_of(OTHER)] == [91, 92]
     finally:
         await again.close()
