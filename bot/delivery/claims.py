@@ -92,7 +92,7 @@ async def edit_claimed(tx: Transaction, copies: Sequence[Copy], note_of: NoteOf)
     """Copies just recorded of lines claimed before they were sent (the sender's marks):
     edited as a claim edits them. Returns how many edits are owed."""
     claims = {claim for c in copies for claim, _ in c.claims}
-    taken = await tx.refs_data(EventKind.CLAIM, claims)
+    taken = tx.refs_taken(EventKind.CLAIM, claims)
     n = 0
     for claim, data in taken.items():
         mine = {(c.chat_id, c.message_id) for c in copies if any(k == claim for k, _ in c.claims)}

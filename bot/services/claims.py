@@ -44,7 +44,7 @@ async def claim(day: ContestDay, tx: Transaction, user_id: int, name: str, entry
     if await tx.entry(entry) is None:
         return UnknownEntry(entry)
     ref = claim_ref(entry, event_id)
-    taken = (await tx.refs_data(EventKind.CLAIM, [ref])).get(ref)
+    taken = tx.refs_taken(EventKind.CLAIM, [ref]).get(ref)
     if taken is not None:
         return TakenBy(entry, str(taken.get("by") or "?"), taken.get("user") == user_id)
     await tx.add_event(at=at, kind=EventKind.CLAIM, role="volunteer", actor=user_id, ref=ref,

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterable
 from contextvars import ContextVar, Token
-from typing import Any
 
 from bot.storage.db import StoreError, TransactionError
 from bot.storage.entries import Entries, EntryWrites
@@ -48,9 +47,6 @@ class Transaction(EventWrites, EntryWrites, OutboxWrites):
 
     async def has_ref(self, kind: str, ref: str) -> bool:
         return await self._reading().has_ref(kind, ref)
-
-    async def refs_data(self, kind: str, refs: Iterable[str]) -> dict[str, dict[str, Any]]:
-        return await self._reading().refs_data(kind, refs)
 
     async def copies_of(self, claim: str) -> list[Copy]:
         return await self._reading().copies_of(claim)
