@@ -8,6 +8,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
 
 from bot.delivery.answers import answer, answer_now, recording
+from bot.domain.events import EventKind
 from bot.domain.registration import registration_window
 from bot.handlers.commands import menu, view_for
 from bot.handlers.common import (
@@ -191,8 +192,14 @@ async def voluntario(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
         return
     async with recording(who.svc):
         code = await service.create_invite(who.svc.day, who.user_id, who.at, update.update_id)
-        await answer(who.svc, update,
-                     texts.volunteer_invite(who.lang, context.bot.username, code))
+        # the first invitation an organiser makes says where the volunteers' lines go
+        first = len(await who.svc.store.events(kinds=[EventKind.VOLUNTEER_INVITE],
+                                               actor=who.user_id)) == 1
+        invite = texts.volunteer_invite(who.lang, context.bot.username, code)
+        if first:
+            invite = texts.volunteers_lines_note(
+                who.lang, who.svc.config.volunteer_chat is not None) + "\n\n" + invite
+        await answer(who.svc, update, invite)
 
 
 async def organizador(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

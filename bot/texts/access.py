@@ -144,6 +144,18 @@ def volunteer_invite(lang: str, bot_name: str, code: str) -> str:
               link=_invite_link(bot_name, code))
 
 
+def volunteers_lines_note(lang: str, group: bool) -> str:
+    """Said with an organiser's first volunteer invitation: where the volunteers' lines (hints
+    to hand over, finishes to check, each with "I'm going") go."""
+    if group:
+        return tr(lang, "The volunteers' lines (hints to hand over, finishes to check) go to "
+                  "the volunteers' group: organisers read them there, not privately.")
+    return tr(lang, "The volunteers' lines (hints to hand over, finishes to check) go privately "
+              "to every volunteer and organiser. With more than a few volunteers, a group "
+              "keeps phones quieter: add the bot to a group, then set "
+              "PUZZLEBOT_VOLUNTEER_CHAT to the group's chat id and restart the bot.")
+
+
 def organiser_invite(lang: str, bot_name: str, code: str) -> str:
     return tr(lang, "Invitation for one more organiser (works once; whoever opens it can do "
               "everything you can): {link}", link=_invite_link(bot_name, code))

@@ -1,16 +1,21 @@
-"""Claiming a volunteers' line (issue 26): "I'm going" under a hint's or a FINISHED? line; the
+"""Claiming a volunteers' line (issue 26): "I'm going" under a FINISHED? line (and a hint's in
+a volunteers' group); the
 first press records the claim and edits that line in every volunteer's and organiser's chat
 ("-> Victor is going", its button gone, the line's other buttons kept); a later press is told
 who took it and records nothing; only volunteers and organisers may press."""
 
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
 
 from bot.rehearsal.fakeapi import MESSAGE_RESULT
+from bot.services.csvio import import_entries, read_entries
+from tests.conftest import CASTRILLO
 from tests.day.test_bot_commands import (
+    CSV,
     ORGANISER,
     P3,
     P50,
@@ -24,6 +29,7 @@ from tests.day.test_bot_commands import (
 )
 from tests.fakebot import Call, Harness
 
+GROUP = -100555  # a volunteers' group
 __all__ = ["day"]  # the fixture, shared with tests/day/test_bot_commands.py
 
 
@@ -54,32 +60,32 @@ def keyboard(c: Call) -> list[tuple[str, str]]:
     return [(b["text"], b["callback_data"]) for row in rows for b in row]
 
 
-async def hint_line(day, spanish: tuple[int, ...] = ()) -> tuple[str, dict[int, Call]]:
-    """Pair 3 asks a hint for stage 2: the claim button, and each staff chat's copy (the
-    ``spanish`` chats' in Spanish)."""
-    calls = await day.send(P3, "/pista 2", "0:10:00")
+async def done_line(day, spanish: tuple[int, ...] = ()) -> tuple[str, dict[int, Call]]:
+    """Adult 50 says /listo at 0:47:12: the FINISHED? line's claim button, and each staff
+    chat's copy (the ``spanish`` chats' in Spanish)."""
+    calls = await day.send(P50, "/listo", "0:47:12")
     copies = {c.chat_id: c for c in calls if c.method == "sendMessage"
               and c.chat_id in (VOLUNTEER.id, ORGANISER.id)}
     assert set(copies) == {VOLUNTEER.id, ORGANISER.id}
-    (hint,) = [r["id"] for r in event_rows(day.h, "hint")]
+    (listo,) = [r["id"] for r in event_rows(day.h, "ready")]
     for chat, c in copies.items():
-        label = "#3 Voy yo" if chat in spanish else "#3 I'm going"
-        assert keyboard(c) == [(label, f"take:3:{hint}")]
-    return f"take:3:{hint}", copies
+        label = "#50 Voy yo" if chat in spanish else "#50 I'm going"
+        assert keyboard(c)[0] == (label, f"take:50:{listo}")
+    return f"take:50:{listo}", copies
 
 
 async def test_the_first_press_edits_every_copy(day):
-    claim, copies = await hint_line(day)
+    claim, copies = await done_line(day)
     ids = message_ids(day.h)
-    pressed = await day.h.press(VOLUNTEER, claim, at("0:10:30"))
-    assert toasts(pressed) == ["You're going to #3. The others can see it."]
+    pressed = await day.h.press(VOLUNTEER, claim, at("0:47:30"))
+    assert toasts(pressed) == ["You're going to #50. The others can see it."]
     done = {c.chat_id: c for c in edits(pressed)}
     assert set(done) == {VOLUNTEER.id, ORGANISER.id}
     for chat, copy in copies.items():
         edit = done[chat]
         assert edit.params["message_id"] == ids[id(copy)]  # the copy Telegram holds there
         assert edit.text == copy.text + "\n→ Victor is going"
-        assert keyboard(edit) == []  # its only button gone
+        assert keyboard(edit) == keyboard(copy)[1:]  # its button gone, Record / Not finished kept
     (row,) = event_rows(day.h, "claim")
     assert row["actor"] == VOLUNTEER.id and row["ref"] == claim
     # nobody else is messaged: the claim is in the edited lines
@@ -87,34 +93,65 @@ async def test_the_first_press_edits_every_copy(day):
 
 
 async def test_a_later_press_is_told_who_took_it(day):
-    claim, _ = await hint_line(day)
-    await day.h.press(VOLUNTEER, claim, at("0:10:30"))
+    claim, _ = await done_line(day)
+    await day.h.press(VOLUNTEER, claim, at("0:47:30"))
     before = events(day.h)
-    again = await day.h.press(ORGANISER, claim, at("0:10:40"))
-    assert toasts(again) == ["Victor is already going to #3."]
-    mine = await day.h.press(VOLUNTEER, claim, at("0:10:50"))
-    assert toasts(mine) == ["You already said you're going to #3."]
+    again = await day.h.press(ORGANISER, claim, at("0:47:40"))
+    assert toasts(again) == ["Victor is already going to #50."]
+    mine = await day.h.press(VOLUNTEER, claim, at("0:47:50"))
+    assert toasts(mine) == ["You already said you're going to #50."]
     assert edits(again) == edits(mine) == []
     assert events(day.h) == before
 
 
 @pytest.mark.parametrize("who", [P3, STRANGER], ids=["participant", "stranger"])
 async def test_only_volunteers_and_organisers_may_claim(day, who):
-    claim, _ = await hint_line(day)
+    claim, _ = await done_line(day)
     before = events(day.h)
-    refused = await day.h.press(who, claim, at("0:10:30"))
+    refused = await day.h.press(who, claim, at("0:47:30"))
     assert edits(refused) == []
     assert replies_to(refused, who) and "volunteer" in replies_to(refused, who)[0].lower()
     assert events(day.h) == before
 
 
 async def test_a_forged_or_unknown_claim_records_nothing(day):
-    await hint_line(day)
+    await done_line(day)
     before = events(day.h)
-    for data in ("take:99:5", "take:3", "take:x:y", "take:3:-1"):
-        pressed = await day.h.press(VOLUNTEER, data, at("0:10:30"))
+    for data in ("take:99:5", "take:50", "take:x:y", "take:50:-1"):
+        pressed = await day.h.press(VOLUNTEER, data, at("0:47:30"))
         assert edits(pressed) == []
     assert events(day.h) == before
+
+
+async def test_privately_a_hint_line_has_no_claim_button(day):
+    """Sent privately to every volunteer, a hint's line goes without "I'm going" (each copy
+    with its button cost the benchmark day about a tenth more CPU); in a volunteers' group it
+    has one (below)."""
+    calls = await day.send(P3, "/pista 2", "0:10:00")
+    staff = [c for c in calls if c.method == "sendMessage" and c.chat_id == VOLUNTEER.id]
+    assert len(staff) == 1 and keyboard(staff[0]) == []
+
+
+async def test_in_a_volunteers_group_a_hint_line_is_claimed_in_the_group(tmp_path):
+    h = await Harness(tmp_path, CASTRILLO, organisers=frozenset({ORGANISER.id}),
+                      volunteer_chat=GROUP).start()
+    try:
+        await import_entries(h.services.store, read_entries(
+            h.services.contest, io.StringIO(CSV), "entries.csv"))
+        entry = await h.services.store.entry(3)
+        await h.send(P3, f"/start {entry.join_code}", at("-1:00:00"))
+        await h.send(ORGANISER, "/start", at("-1:00:00"))
+        await h.send(ORGANISER, "/inicio", at("0:00:00"))
+        calls = await h.send(P3, "/pista 2", at("0:10:00"))
+        (line,) = [c for c in calls if c.method == "sendMessage" and c.chat_id == GROUP]
+        (hint,) = [r["id"] for r in event_rows(h, "hint")]
+        assert keyboard(line) == [("#3 Voy yo", f"take:3:{hint}")]  # the contest's language
+        pressed = await h.press(ORGANISER, f"take:3:{hint}", at("0:10:20"))
+        (edit,) = edits(pressed)
+        assert edit.chat_id == GROUP and edit.text == line.text + "\n→ Va Olga"
+        assert keyboard(edit) == []
+    finally:
+        await h.stop()
 
 
 async def test_the_finished_line_keeps_its_other_buttons(day):
@@ -134,7 +171,7 @@ async def test_the_finished_line_keeps_its_other_buttons(day):
 
 async def test_each_reader_reads_the_note_in_their_language(day):
     await day.send(VOLUNTEER, "/idioma es", "0:05:00")
-    claim, _ = await hint_line(day, spanish=(VOLUNTEER.id,))
-    pressed = await day.h.press(ORGANISER, claim, at("0:10:30"))
+    claim, _ = await done_line(day, spanish=(VOLUNTEER.id,))
+    pressed = await day.h.press(ORGANISER, claim, at("0:47:30"))
     done = {c.chat_id: c.text.splitlines()[-1] for c in edits(pressed)}
     assert done == {VOLUNTEER.id: "→ Va Olga", ORGANISER.id: "→ Olga is going"}
