@@ -27,7 +27,6 @@ from bot.support.wallclock import CLOCK
 from bot.texts.alerts import (
     break_text,
     cooldown_over_text,
-    handover_buttons,
     handover_entry_text,
     handover_staff_text,
     results_now_text,
@@ -135,10 +134,8 @@ async def handover_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
         if not await clock_ops.record_handover(svc.day, category_id,
                                                datetime.fromtimestamp(job.data["when"], UTC)):
             return
-        stages = svc.contest.escape.stages if svc.contest.escape else 0
         await notify_staff(context,
-                           lambda lang: handover_staff_text(lang, limit, category, unsolved),
-                           keyboard=lambda _lang: handover_buttons(stages, unsolved))
+                           lambda lang: handover_staff_text(lang, limit, category, unsolved))
         for s in unsolved:
             await notify_entry(context, s.entry.number, handover_entry_text)
     log.info("handover sent for %s (%d unsolved)", category_id, len(unsolved))
