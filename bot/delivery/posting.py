@@ -91,12 +91,10 @@ async def notify_staff(context: ContextTypes.DEFAULT_TYPE, make: Callable[[str],
         lang = svc.contest.language
         return int(await post_text(svc, svc.config.volunteer_chat, write(lang), priority,
                                    grouping="staff", markup=_keyboard_json(keyboard, lang)))
-    # one row for every volunteer and organiser, the line (and its buttons) in each language
-    # they read now: the sender works out who gets it (``staff_recipients``) when it sends it
-    # (someone who changed language meanwhile reads it in one of these)
-    readers = {lang for _, lang in await staff_recipients(svc)}
-    texts = {lang: text for lang in LANGUAGES if (lang in readers or not readers)
-             and (text := write(lang)).strip()}
+    # one row for every volunteer and organiser, the line (and its buttons) in each language:
+    # the sender works out who gets it (``staff_recipients``) when it sends it (working out
+    # here which languages they read cost more than writing all three: 21 lookups a line)
+    texts = {lang: text for lang in LANGUAGES if (text := write(lang)).strip()}
     if not texts:
         return 0
     params: dict[str, object] = {"texts": texts}
