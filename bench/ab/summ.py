@@ -1,7 +1,25 @@
-"""summ.py LOG : the median wall and CPU per version of an abba.sh log."""
-import json,statistics as st,sys
-d={}
-for l in open(sys.argv[1]):
-    t,j=l.split(" ",1); d.setdefault(t,[]).append(json.loads(j))
-for t,v in d.items():
-    print(t, "n", len(v), "wall med", round(st.median(x["wall"] for x in v),4), "cpu med", round(st.median(x["cpu"] for x in v),4), "cpu mean", round(st.mean(x["cpu"] for x in v),4))
+"""``summ.py LOG``: for each version in an ``abba.sh`` log, how many days, and the median wall
+and CPU seconds of a day's feed (with the mean CPU)."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+
+
+def main() -> None:
+    days: dict[str, list[dict[str, float]]] = {}
+    with open(sys.argv[1], encoding="utf-8") as log:
+        for line in log:
+            version, figures = line.split(" ", 1)
+            days.setdefault(version, []).append(json.loads(figures))
+    for version, runs in days.items():
+        wall = statistics.median(r["wall"] for r in runs)
+        cpu = [r["cpu"] for r in runs]
+        print(f"{version}: {len(runs)} days, wall median {wall:.4f} s, CPU median "
+              f"{statistics.median(cpu):.4f} s (mean {statistics.mean(cpu):.4f} s)")
+
+
+if __name__ == "__main__":
+    main()
