@@ -50,19 +50,24 @@ def take(queue: deque[Item]) -> list[Item]:
         return items
     length = len(str(m.params.get("text", "")))
     with_buttons = button_count(m.params.get(BUTTONS))
+    rest = _rest_of(m.params)
     while queue:
         n = queue[0].message
-        same = {k: v for k, v in n.params.items() if k not in ("text", BUTTONS)} == {
-            k: v for k, v in m.params.items() if k not in ("text", BUTTONS)}
+        if n.grouping != m.grouping or n.method != m.method or _rest_of(n.params) != rest:
+            break
         extra = len(str(n.params.get("text", ""))) + 1
         more = button_count(n.params.get(BUTTONS))
-        if n.grouping != m.grouping or n.method != m.method or not same or (
-                length + extra > MESSAGE_LIMIT) or with_buttons + more > MOST_BUTTONS:
+        if length + extra > MESSAGE_LIMIT or with_buttons + more > MOST_BUTTONS:
             break
         items.append(queue.popleft())
         length += extra
         with_buttons += more
     return items
+
+
+def _rest_of(params: dict[str, object]) -> dict[str, object]:
+    """A line's parameters but its text and buttons: lines join only where these are equal."""
+    return {k: v for k, v in params.items() if k != "text" and k != BUTTONS}
 
 
 def buttons_of(items: list[Item]) -> str | None:
