@@ -137,7 +137,9 @@ async def claim_note(svc: Services, chat_id: int, data: dict[str, Any]) -> str:
     (a volunteers' group reads the contest's): who is going (``data["by"]``)."""
     lang = (svc.contest.language if chat_id == svc.config.volunteer_chat
             else await language_of(svc, chat_id))
-    return going_note(lang, str(data.get("by") or "?"))
+    note = going_note(lang, str(data.get("by") or "?"))
+    # on a line about several entries, which one (the time's-up line: "-> Ana is going (#3)")
+    return f"{note} (#{data['entry']})" if data.get("several") and "entry" in data else note
 
 
 async def notify_entry(

@@ -12,6 +12,7 @@ import httpx
 from telegram import Bot
 from telegram.error import NetworkError, TelegramError, TimedOut
 from telegram.request import HTTPXRequest, RequestData
+
 # the type of RequestData's parameters (its documented constructor's), not re-exported by
 # telegram.request in python-telegram-bot 22; tests/delivery/test_direct_posts.py holds
 # ``post`` to what ``Bot.do_api_request`` sends

@@ -47,7 +47,7 @@ async def claim_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     async with recording(svc) as tx:
         out = await service.claim(svc.day, tx, who.user_id, name, entry, event_id, at)
         if isinstance(out, Claimed):
-            await post_edits(tx, await tx.copies_of(out.claim), out.claim, {"by": name},
+            await post_edits(tx, await tx.copies_of(out.claim), out.claim, out.data,
                              partial(claim_note, svc))
     await query.answer(claimed_text(who.lang, out) if isinstance(out, Claimed)
                        else refusal(who.lang, out, svc.contest))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from bot.domain.claims import claim_ref
 from bot.domain.events import EventKind
@@ -17,11 +17,13 @@ from bot.storage.store import Transaction
 
 @dataclass(frozen=True)
 class Claimed(Done):
-    """``by`` took the line ``claim`` about entry ``entry``."""
+    """``by`` took the line ``claim`` about entry ``entry`` (``data``: the claim's, as
+    recorded; what the note under every copy of the line is written from)."""
 
     entry: int
     claim: str
     by: str
+    data: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,12 @@ async def claim(day: ContestDay, tx: Transaction, user_id: int, name: str, entry
     taken = tx.refs_taken(EventKind.CLAIM, [ref]).get(ref)
     if taken is not None:
         return TakenBy(entry, str(taken.get("by") or "?"), taken.get("user") == user_id)
+    data: dict[str, Any] = {"by": name, "user": user_id, "entry": entry}
+    line = await tx.event(event_id)
+    if line is not None and line.entry != entry:
+        # a line about several entries, a button each (the time's-up line, about a category):
+        # the note under it says which one was taken
+        data["several"] = True
     await tx.add_event(at=at, kind=EventKind.CLAIM, role="volunteer", actor=user_id, ref=ref,
-                       data={"by": name, "user": user_id, "entry": entry})
-    return Claimed(entry, ref, name)
+                       data=data)
+    return Claimed(entry, ref, name, data)

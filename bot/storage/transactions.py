@@ -48,6 +48,9 @@ class Transaction(EventWrites, EntryWrites, OutboxWrites):
     async def has_ref(self, kind: str, ref: str) -> bool:
         return await self._reading().has_ref(kind, ref)
 
+    async def event(self, event_id: int) -> Event | None:
+        return await self._reading().event(event_id)
+
     async def copies_of(self, claim: str) -> list[Copy]:
         return await self._reading().copies_of(claim)
 

@@ -175,3 +175,51 @@ async def test_each_reader_reads_the_note_in_their_language(day):
     pressed = await day.h.press(ORGANISER, claim, at("0:47:30"))
     done = {c.chat_id: c.text.splitlines()[-1] for c in edits(pressed)}
     assert done == {VOLUNTEER.id: "→ Va Olga", ORGANISER.id: "→ Olga is going"}
+
+
+async def test_the_times_up_line_has_a_button_per_entry_to_count(tmp_path):
+    """At time's up the volunteers' line carries "#N I'm going" for each entry still playing
+    (not for one already finished); a press takes that table only, and the note under the
+    line says which entry it is about."""
+    from datetime import UTC, datetime, timedelta
+
+    from tests.fakebot import Person
+
+    boss, vol = Person(1, "Olga", "en"), Person(2, "Victor", "en")
+    h = await Harness(tmp_path, CASTRILLO, organisers=frozenset({boss.id})).start(jobs=False)
+    try:
+        now = datetime.now(UTC).replace(microsecond=0)
+        await import_entries(h.services.store, read_entries(h.services.contest, io.StringIO(
+            "number,category,names,born\n1,infantil-a,Leo,2018\n2,infantil-a,Mia,2018\n"
+            "3,infantil-a,Noa,2019\n"), "x.csv"))
+        await h.send(boss, "/start", now)
+        invite = await h.send(boss, "/voluntario", now)
+        code = next(w for t in (c.text for c in invite) for w in t.split() if "start=" in w)
+        await h.send(vol, "/start " + code.split("start=")[1].strip(".,)"), now)
+        started = now - timedelta(hours=2) + timedelta(seconds=1)  # time's up 1 s from now
+        await h.send(boss, "/inicio infantil-a", started)
+        await h.send(vol, "/fin 2", started + timedelta(minutes=50))
+        job = h.app.bot_data["jobs_by_name"]["alert:infantil-a:0"]
+        job.schedule_removal()
+        await job.run(h.app)
+        await h.app.bot_data["sender"].settled()
+        (alert,) = [r["id"] for r in event_rows(h, "alert")]
+        (line,) = [c for c in h.request.calls if c.chat_id == vol.id and "time is up" in c.text]
+        assert keyboard(line) == [("#1 I'm going", f"take:1:{alert}"),
+                                  ("#3 I'm going", f"take:3:{alert}")]
+        pressed = await h.press(vol, f"take:3:{alert}")
+        await h.app.bot_data["sender"].settled()
+        assert toasts(pressed) == ["You're going to #3. The others can see it."]
+        mine = [c for c in edits(h.request.calls) if c.chat_id == vol.id]
+        assert mine[-1].text == line.text + "\n→ Victor is going (#3)"
+        assert keyboard(mine[-1]) == [("#1 I'm going", f"take:1:{alert}")]
+        again = await h.press(boss, f"take:3:{alert}")
+        assert toasts(again) == ["Victor is already going to #3."]
+        taken = await h.press(boss, f"take:1:{alert}")
+        await h.app.bot_data["sender"].settled()
+        assert toasts(taken) == ["You're going to #1. The others can see it."]
+        last = [c for c in edits(h.request.calls) if c.chat_id == vol.id][-1]
+        assert last.text == line.text + "\n→ Victor is going (#3)\n→ Olga is going (#1)"
+        assert keyboard(last) == []
+    finally:
+        await h.stop()
