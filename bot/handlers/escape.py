@@ -204,8 +204,8 @@ async def _granted(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Call
     contest = svc.contest
     await answer(svc, update, texts.granted(who.lang, contest, out, number, kind, stage))
     # "I'm going" under the line where it is one copy, in the volunteers' group: sent privately
-    # to every volunteer, each copy with its button cost the
-    # benchmark day about a tenth more CPU (issue 26's closing note)
+    # to every volunteer, each copy with its button costs the benchmark day 8 % more
+    # instructions (bench/ab/instructions.py; issue 26's closing note)
     event = out.event_id if svc.config.volunteer_chat is not None else None
     await notify_staff(context, lambda lang: texts.granted_staff_line(
         lang, contest, out, number, kind, stage, at),
