@@ -247,7 +247,8 @@ def _demo(args: argparse.Namespace) -> int:
         return fail("--seconds must be between 2 and 600")
     if not 0 <= args.web_port <= 65535:
         return fail("--web-port must be a TCP port")
-    return run_demo(args.contest, args.entries, args.seed, db, args.seconds, args.web_port)
+    return run_demo(args.contest, args.entries, args.seed, db, args.seconds, args.web_port,
+                    args.buttons)
 
 
 def _backup(args: argparse.Namespace) -> int:
@@ -438,6 +439,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="how long the contest day takes, in real seconds")
     p.add_argument("--web-port", type=int, default=0,
                    help="serve the projector scoreboard on this port during the rehearsal")
+    p.add_argument("--buttons", action="store_true",
+                   help="volunteers tap the buttons the bot offers instead of typing (same "
+                        "day, same results)")
     p.set_defaults(func=_demo)
     p = sub.add_parser("backup", help="copy the database safely, even while the bot runs")
     p.add_argument("file")

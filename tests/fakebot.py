@@ -122,6 +122,13 @@ class Harness:
         }
         return await self._process({"update_id": uid, "callback_query": query})
 
+    async def undo(self, who: Person, at: datetime) -> list[Call]:
+        """``/deshacer`` and, if it asks, its "take it back" pressed at once: the calls of
+        both (the question first)."""
+        asked = await self.send(who, "/deshacer", at)
+        take = [d for _, d in self.buttons(asked) if d.startswith("undo:") and d != "undo:-"]
+        return asked + (await self.press(who, take[0], at) if take else [])
+
     async def _process(self, payload: dict[str, Any]) -> list[Call]:
         before = len(self.request.calls)
         update = Update.de_json(payload, self.app.bot)

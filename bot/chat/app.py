@@ -25,7 +25,7 @@ from bot.chat.persistence import SQLitePersistence
 from bot.chat.polling import retry_network
 from bot.chat.updates import PerChatUpdateProcessor
 from bot.delivery.limits import TELEGRAM_LIMITS, SenderAwareLimiter
-from bot.delivery.posting import chat_name, organiser_recipients, staff_recipients
+from bot.delivery.posting import chat_name, claim_note, organiser_recipients, staff_recipients
 from bot.delivery.requests import TelegramOnlyRequest
 from bot.delivery.sender import STAFF_GAP, Sender
 from bot.delivery.services import Services
@@ -33,6 +33,7 @@ from bot.domain.contest import Contest
 from bot.handlers import (
     access,
     backup,
+    claims,
     clocks,
     desk,
     draft,
@@ -40,9 +41,11 @@ from bot.handlers import (
     escape,
     history,
     participant,
+    penalties,
     registration,
     results,
     rounds,
+    standings,
 )
 from bot.handlers.commands import names_for
 from bot.handlers.common import Callback
@@ -63,12 +66,14 @@ HANDLERS: dict[str, Callback] = {
     **access.COMMANDS,
     **escape.COMMANDS,
     **results.COMMANDS,
+    **penalties.COMMANDS,
     **history.COMMANDS,
     **clocks.COMMANDS,
     **rounds.COMMANDS,
     **entries.COMMANDS,
     **desk.COMMANDS,
     **backup.COMMANDS,
+    **standings.COMMANDS,
 }
 
 
@@ -150,6 +155,16 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CallbackQueryHandler(access.language_button, pattern=r"^lang:"))
     app.add_handler(CallbackQueryHandler(escape.stage_button, pattern=r"^ask:"))
     app.add_handler(CallbackQueryHandler(results.fin_button, pattern=r"^fin:"))
+    app.add_handler(CallbackQueryHandler(results.ready_button, pattern=r"^ready:"))
+    app.add_handler(CallbackQueryHandler(claims.claim_pressed, pattern=r"^take:"))
+    app.add_handler(CallbackQueryHandler(escape.confirm_button, pattern=r"^stg:"))
+    app.add_handler(CallbackQueryHandler(penalties.penalty_button, pattern=r"^pen:"))
+    app.add_handler(CallbackQueryHandler(history.undo_pressed, pattern=r"^undo:"))
+    app.add_handler(CallbackQueryHandler(standings.publish_pressed, pattern=r"^pub:"))
+    app.add_handler(CallbackQueryHandler(clocks.announce_pressed, pattern=r"^ann:"))
+    app.add_handler(CallbackQueryHandler(results.estado_button, pattern=r"^st:"))
+    app.add_handler(CallbackQueryHandler(clocks.start_button, pattern=r"^go:"))
+    app.add_handler(CallbackQueryHandler(results.ranking_button, pattern=r"^rank:"))
     # last: what nothing above took (free text, an unknown command) gets a pointer to /ayuda
     app.add_handler(MessageHandler(filters.TEXT & filters.ChatType.PRIVATE,
                                    participant.not_understood))
@@ -190,7 +205,8 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
                     else None, recipients=partial(staff_recipients, svc),
                     staff_gap=STAFF_GAP / CLOCK.speed,
                     organisers=partial(organiser_recipients, svc), name_of=partial(chat_name, svc),
-                    on_moved=lambda old, new: _follow_move(app, svc, old, new))
+                    on_moved=lambda old, new: _follow_move(app, svc, old, new),
+                    note_of=partial(claim_note, svc))
     app.bot_data["sender"] = sender
     svc.attach_sender(sender)
     # a press waiting since before a restart is not stamped earlier than what was recorded

@@ -10,7 +10,8 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 
-from bot.storage.store import OUTBOX_KEEP_SECONDS, PRIORITY_BULK, Store
+from bot.delivery.claims import NoteOf, edit_claimed
+from bot.storage.store import OUTBOX_KEEP_SECONDS, PRIORITY_BULK, Copy, Store
 from bot.support.i18n import tr
 
 log = logging.getLogger(__name__)
@@ -32,7 +33,8 @@ class Marks:
     messages are still going out; ``changed`` wakes the wait)."""
 
     def __init__(self, store: Store, owed: Callable[[], int], changed: asyncio.Event,
-                 organisers: Organisers | None = None, name_of: NameOf | None = None) -> None:
+                 organisers: Organisers | None = None, name_of: NameOf | None = None,
+                 note_of: NoteOf | None = None) -> None:
         self.store = store
         self._owed = owed
         self._changed = changed
@@ -40,16 +42,20 @@ class Marks:
         self._name_of = name_of
         self.done: list[tuple[int, str]] = []  # stored messages done, to be marked
         self.notes: list[tuple[str, int, str]] = []
+        # messages sent with lines a volunteer may claim, to record (``claims.py``)
+        self.copies: list[Copy] = []
+        self._note_of = note_of
         self._marking: asyncio.Task[None] | None = None
         self._last_prune = -PRUNE_EVERY
 
     def pending(self) -> bool:
         """Anything left to mark, or a marking under way."""
-        return bool(self.done or self.notes) or (self._marking is not None
+        return bool(self.done or self.notes or self.copies) or (self._marking is not None
                                                  and not self._marking.done())
 
     def schedule(self) -> None:
-        if (self.done or self.notes) and (self._marking is None or self._marking.done()):
+        if (self.done or self.notes or self.copies) and (self._marking is None
+                                                         or self._marking.done()):
             self._marking = asyncio.get_running_loop().create_task(self._mark_all(),
                                                                    name="outbox-marks")
 
@@ -58,13 +64,17 @@ class Marks:
         if self._marking is not None:
             with contextlib.suppress(Exception):
                 await self._marking
-        if self.done or self.notes:
+        if self.done or self.notes or self.copies:
             with contextlib.suppress(Exception):
-                await self._mark(self._take_done(), self._take_notes())
+                await self._mark(self._take_done(), self._take_notes(), self._take_copies())
 
     def _take_done(self) -> list[tuple[int, str]]:
         done, self.done = self.done, []
         return done
+
+    def _take_copies(self) -> list[Copy]:
+        copies, self.copies = self.copies, []
+        return copies
 
     def _take_notes(self) -> list[tuple[str, int, str]]:
         notes, self.notes = self.notes, []
@@ -91,7 +101,7 @@ class Marks:
     async def _mark_all(self) -> None:
         loop = asyncio.get_running_loop()
         try:
-            while self.done or self.notes:
+            while self.done or self.notes or self.copies:
                 start = loop.time()
                 while not self.store.batch_open:  # else join it now: its fsync is shared
                     left = start + (MARK_WAIT_BUSY if self._owed() else MARK_WAIT_IDLE) \
@@ -102,19 +112,24 @@ class Marks:
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(self._changed.wait(), left)
                 done, notes = self._take_done(), self._take_notes()
+                copies = self._take_copies()
                 try:
-                    await self._mark(done, notes)
+                    await self._mark(done, notes, copies)
                 except Exception:  # noqa: BLE001 - tried again with the next ones
                     log.exception("could not mark %d sent message(s)", len(done))
                     self.done[:0] = done
                     self.notes[:0] = notes
+                    self.copies[:0] = copies
                     await asyncio.sleep(1.0)
         finally:
             self._changed.set()
 
     async def _mark(self, done: list[tuple[int, str]],
-                    notes: list[tuple[str, int, str]] | None = None) -> None:
-        """The marks, with the organisers' lines about ``notes`` in the same transaction."""
+                    notes: list[tuple[str, int, str]] | None = None,
+                    copies: list[Copy] | None = None) -> None:
+        """The marks, with the organisers' lines about ``notes`` and the ``copies`` sent of
+        lines a volunteer may claim in the same transaction (a line claimed before its copy
+        was recorded has that copy edited now: the claim's transaction did not see it)."""
         try:
             lines = await self._organisers_lines(notes or [])
         except Exception:  # noqa: BLE001 - the marks must not wait for the organisers' lines
@@ -125,6 +140,10 @@ class Marks:
         loop = asyncio.get_running_loop()
         async with self.store.transaction() as tx:
             tx.mark_done(done, now)
+            if copies:
+                tx.record_copies(copies, now)
+                if self._note_of is not None:
+                    await edit_claimed(tx, copies, self._note_of)
             for chat, text in lines:
                 tx.post(chat, {"text": text}, priority=PRIORITY_BULK, grouping=DROPPED)
             if loop.time() - self._last_prune >= PRUNE_EVERY:

@@ -6,14 +6,18 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from json.encoder import encode_basestring as _string
+from typing import Any
 
 from telegram.ext import ContextTypes
 
+from bot.delivery.items import line_params
 from bot.delivery.sender import EVERY_VOLUNTEER
 from bot.delivery.services import Services, language_of, services
 from bot.storage.store import PRIORITY_COPY
 from bot.support.i18n import LANGUAGES
-from bot.texts.common import message_parts
+from bot.texts.claims import going_note
+from bot.texts.names import names
 
 log = logging.getLogger(__name__)
 
@@ -40,24 +44,40 @@ async def send(context: ContextTypes.DEFAULT_TYPE, chat_id: int, text: str,
 
 
 async def post_text(svc: Services, chat_id: int, text: str, priority: int,
-                    grouping: str | None = None) -> bool:
+                    grouping: str | None = None, markup: str | None = None) -> bool:
     """``send`` with only the services at hand (jobs given the application); ``grouping``:
-    lines that may go out joined with the next ones to the same chat."""
-    posted = False
-    for part in message_parts(text):
-        if not part.strip():
-            continue  # nothing to say (Telegram refuses an empty message)
-        await _post(svc, chat_id, {"text": part}, priority, grouping)
-        posted = True
-    return posted
+    lines that may go out joined with the next ones to the same chat; ``markup``: the line's
+    buttons (JSON), which stay with it when joined (``items.buttons_of``)."""
+    messages = line_params(text, markup)
+    for params in messages:
+        await _post(svc, chat_id, params, priority, grouping)
+    return bool(messages)
+
+
+# the buttons of a volunteers' line, in a reader's language (None: none): rows of (label,
+# callback data)
+Keyboard = Callable[[str], list[list[tuple[str, str]]] | None]
+
+
+def _keyboard_json(keyboard: Keyboard | None, lang: str) -> str | None:
+    """The line's buttons as the Bot API's ``reply_markup`` JSON. Written here, not through
+    python-telegram-bot's objects: every volunteer's copy of a line carries it, and building
+    and encoding those objects cost more than the rest of the line (issue 26's bench)."""
+    rows = keyboard(lang) if keyboard is not None else None
+    if not rows:
+        return None
+    # what json.dumps writes for it (compact, not ASCII-escaped), with only the strings encoded
+    return '{"inline_keyboard":[' + ",".join(
+        "[" + ",".join(f'{{"text":{_string(text)},"callback_data":{_string(data)}}}'
+                       for text, data in row) + "]" for row in rows) + "]}"
 
 
 async def notify_staff(context: ContextTypes.DEFAULT_TYPE, make: Callable[[str], str],
-                       priority: int = PRIORITY_COPY) -> int:
+                       priority: int = PRIORITY_COPY, keyboard: Keyboard | None = None) -> int:
     """The volunteers' line: in the volunteer chat, or privately to each volunteer/organiser.
     Posted to the outbox (see ``_post``); lines waiting for the same chat go out joined in
-    one message (a volunteers' group takes 20 messages a minute). Returns how many chats it
-    was posted for."""
+    one message (a volunteers' group takes 20 messages a minute), with every line's buttons
+    (``keyboard``, in each reader's language). Returns how many chats it was posted for."""
     svc = services(context)
 
     def write(lang: str) -> str:
@@ -68,14 +88,20 @@ async def notify_staff(context: ContextTypes.DEFAULT_TYPE, make: Callable[[str],
             return ""
 
     if svc.config.volunteer_chat is not None:
-        return int(await post_text(svc, svc.config.volunteer_chat,
-                                   write(svc.contest.language), priority, grouping="staff"))
-    # one row for every volunteer and organiser, the line in each language: the sender works
-    # out who gets it (``staff_recipients``) when it sends it
+        lang = svc.contest.language
+        return int(await post_text(svc, svc.config.volunteer_chat, write(lang), priority,
+                                   grouping="staff", markup=_keyboard_json(keyboard, lang)))
+    # one row for every volunteer and organiser, the line (and its buttons) in each language:
+    # the sender works out who gets it (``staff_recipients``) when it sends it (working out
+    # here which languages they read cost more than writing all three: 21 lookups a line)
     texts = {lang: text for lang in LANGUAGES if (text := write(lang)).strip()}
     if not texts:
         return 0
-    await _post(svc, EVERY_VOLUNTEER, {"texts": texts}, priority, grouping="staff")
+    params: dict[str, object] = {"texts": texts}
+    markups = {lang: m for lang in texts if (m := _keyboard_json(keyboard, lang)) is not None}
+    if markups:
+        params["markups"] = markups
+    await _post(svc, EVERY_VOLUNTEER, params, priority, grouping="staff")
     return 1
 
 
@@ -106,14 +132,32 @@ async def chat_name(svc: Services, chat_id: int) -> str | None:
     return str(row["name"]) if row is not None and row["name"] else None
 
 
+async def claim_note(svc: Services, chat_id: int, data: dict[str, Any]) -> str:
+    """The note under a claimed volunteers' line in chat ``chat_id``, in its reader's language
+    (a volunteers' group reads the contest's): who is going (``data["by"]``)."""
+    lang = (svc.contest.language if chat_id == svc.config.volunteer_chat
+            else await language_of(svc, chat_id))
+    note = going_note(lang, str(data.get("by") or "?"))
+    # on a line about several entries, which one (the time's-up line: "-> Ana is going (#3)")
+    return f"{note} (#{data['entry']})" if data.get("several") and "entry" in data else note
+
+
 async def notify_entry(
     context: ContextTypes.DEFAULT_TYPE, number: int, make: Callable[[str], str],
     priority: int = PRIORITY_COPY,
 ) -> int:
-    """To every phone following entry ``number``; returns how many it was posted for."""
+    """To every phone following entry ``number``; returns how many it was posted for. A phone
+    following several entries (a parent with two children) reads which one it is about first
+    ("#13 Inés Bernard: ...")."""
     svc = services(context)
     sent = 0
     for user_id in await svc.day.linked_users(number):
-        if await send(context, user_id, make(await language_of(svc, user_id)), priority):
+        text = make(await language_of(svc, user_id))
+        followed = await svc.day.linked_entries(user_id)
+        if len(followed) > 1:
+            entry = next((e for e in followed if e.number == number), None)
+            if entry is not None:
+                text = f"#{number} {names(entry.names)}: {text}"
+        if await send(context, user_id, text, priority):
             sent += 1
     return sent

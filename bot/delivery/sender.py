@@ -43,13 +43,13 @@ from telegram.error import (
 )
 from telegram.warnings import PTBUserWarning
 
+from bot.delivery.claims import CLAIM_BUTTON, EDIT, NoteOf, copy_of
 from bot.delivery.fairness import Budgets, FairShares, Pacing, Ready, kind_of
-from bot.delivery.items import Item, take
-from bot.delivery.limits import SELF_PACED, TELEGRAM_LIMITS, Holds, Limits
+from bot.delivery.items import BUTTONS, Item, buttons_of, line_params, take
+from bot.delivery.limits import SELF_PACED, TELEGRAM_LIMITS, Holds, Limits, SenderAwareLimiter
 from bot.delivery.marks import DROPPED, Marks, NameOf, Organisers
-from bot.delivery.requests import not_delivered
+from bot.delivery.requests import not_delivered, post, posts_directly
 from bot.storage.store import OutboxMessage, Store
-from bot.texts.common import message_parts
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +82,8 @@ class Sender:
                  quiet: asyncio.Event | None = None,
                  recipients: Recipients | None = None, staff_gap: float = STAFF_GAP,
                  organisers: Organisers | None = None, name_of: NameOf | None = None,
-                 on_moved: Callable[[int, int], None] | None = None) -> None:
+                 on_moved: Callable[[int, int], None] | None = None,
+                 note_of: NoteOf | None = None) -> None:
         self._bot = bot
         self.store = store
         self._chats: dict[int, deque[Item]] = {}
@@ -98,7 +99,7 @@ class Sender:
         self._wake = asyncio.Event()
         self._changed = asyncio.Event()  # anything moved: ``settled`` looks again
         self._sends: set[asyncio.Task[None]] = set()
-        self._marks = Marks(store, self.owed, self._changed, organisers, name_of)
+        self._marks = Marks(store, self.owed, self._changed, organisers, name_of, note_of)
         self._task: asyncio.Task[None] | None = None
         # Telegram out of reach: nothing is sent until a probe (``_probe``) gets an answer
         self._down = False
@@ -109,6 +110,7 @@ class Sender:
         self._holds = Holds(self._release)  # chats waiting out a 429
         self._rl: dict[str, Any] = ({"rate_limit_args": SELF_PACED}
                                     if getattr(bot, "rate_limiter", None) is not None else {})
+        self._direct = posts_directly(bot, SenderAwareLimiter)  # fixed once the bot is built
         # chats Telegram moved (a group upgraded to a supergroup): old id -> new id
         self._moves: dict[int, int] = {}
         self._on_moved = on_moved
@@ -155,15 +157,17 @@ class Sender:
                 continue
             assert m.id is not None
             texts: dict[str, str] = m.params.get("texts", {})
+            markups: dict[str, str] = m.params.get("markups", {})
             children = 0
+            written: dict[str, list[dict[str, object]]] = {}  # each language's messages, once
             for chat, lang in people:
-                text = texts.get(lang) or next(iter(texts.values()), "")
-                for part in message_parts(text):
-                    if part.strip():
-                        child = OutboxMessage(None, chat, m.priority, m.method,
-                                              {"text": part}, m.grouping)
-                        self._enqueue(Item(child, row=m.id))
-                        children += 1
+                lang = lang if lang in texts else next(iter(texts), lang)
+                if lang not in written:  # shared by that language's chats: never changed
+                    written[lang] = line_params(texts.get(lang, ""), markups.get(lang))
+                for params in written[lang]:
+                    child = OutboxMessage(None, chat, m.priority, m.method, params, m.grouping)
+                    self._enqueue(Item(child, row=m.id))
+                    children += 1
             if children:
                 self._children[m.id] = children
             else:
@@ -401,10 +405,21 @@ class Sender:
         params: dict[str, Any] = {**m.params, "chat_id": to}
         if len(items) > 1:
             params["text"] = "\n".join(str(i.message.params.get("text", "")) for i in items)
+            keyboard = buttons_of(items)  # every joined line's buttons, in order
+            if keyboard is not None:
+                params[BUTTONS] = keyboard
         try:
-            await self._bot.do_api_request(m.method, api_kwargs=params, **self._rl)
+            if self._direct:
+                result = await post(self._bot, m.method, params)
+            else:
+                result = await self._bot.do_api_request(m.method, api_kwargs=params, **self._rl)
         except Exception as exc:  # noqa: BLE001 - each failure by what it proves (``_failed``)
             return await self._failed(chat, to, items, exc)
+        if m.grouping is not None and CLAIM_BUTTON in str(params.get(BUTTONS, "")):
+            # a line a volunteer may claim: the copy is kept, for the claim to edit it
+            copy = copy_of(to, result, params.get(BUTTONS), items)
+            if copy is not None:
+                self._marks.copies.append(copy)
         self.sent += len(items)
         self._streak = 0
         if self._down:
@@ -422,7 +437,7 @@ class Sender:
             await self._migrated(to, int(exc.new_chat_id))
         elif isinstance(exc, BadRequest | Forbidden):  # Telegram's own answer: for good. A
             # page from something in between is ``NotTelegram``, below
-            if m.grouping != DROPPED:
+            if m.grouping not in (DROPPED, EDIT):  # an edit refused: the line is still there
                 self._marks.notes.append(("drop", to, exc.message))
             return f"refused: {exc.message}", False
         elif isinstance(exc, InvalidToken | EndPointNotFound):  # Telegram's JSON 401 (or 404)

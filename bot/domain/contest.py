@@ -360,6 +360,9 @@ class Contest:
     # a /fin that moves a recorded finish by more than this many seconds asks the volunteer to
     # confirm with a button first (0: never asks)
     confirm_correction: int = 5 * 60
+    # who besides the organisers may read a category's ranking (/clasificacion): its entries'
+    # people "final" (once its results are final), "always", or "never"
+    participants_see_ranking: str = "final"
 
     def question(self, question_id: str) -> Question | None:
         return next((q for q in self.questions if q.id == question_id), None)

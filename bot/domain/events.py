@@ -17,6 +17,7 @@ class EventKind(StrEnum):
     SOLUTION = "solution"
     REQUEST_REFUSED = "request_refused"
     READY = "ready"
+    NOT_FINISHED = "not_finished"  # a volunteer found the puzzle not done after a /listo
     STAGE = "stage"
     ESCAPE = "escape"
     HANDOVER = "handover"
@@ -27,6 +28,7 @@ class EventKind(StrEnum):
     SPLIT = "split"
     OUTCOME = "outcome"
     UNDO = "undo"
+    RESULTS_FINAL = "results_final"  # a category's results made final (/publicar)
     # rounds
     ROUND_FINAL = "round_final"
     # registration and places
@@ -44,6 +46,7 @@ class EventKind(StrEnum):
     NOTICE = "notice"
     STATUS_NOTICE = "status_notice"
     ANNOUNCEMENT = "announcement"
+    CLAIM = "claim"  # a volunteer said "I'm going" to a volunteers' line (ref: the line)
     CLOSING_REPORT = "closing_report"
 
 
@@ -56,8 +59,9 @@ UNDONE = "undone"
 _K = EventKind
 CLOCK_KINDS = (_K.CLOCK_START, _K.PAUSE, _K.RESUME)
 ENTRY_KINDS = (_K.HINT, _K.SOLUTION, _K.STAGE, _K.ESCAPE, _K.FINISH, _K.PIECES, _K.READY,
-               _K.PENALTY, _K.SPLIT, _K.OUTCOME)
-VOLUNTEER_KINDS = (_K.STAGE, _K.ESCAPE, _K.FINISH, _K.PIECES, _K.PENALTY, _K.SPLIT, _K.OUTCOME)
+               _K.NOT_FINISHED, _K.PENALTY, _K.SPLIT, _K.OUTCOME)
+VOLUNTEER_KINDS = (_K.STAGE, _K.ESCAPE, _K.FINISH, _K.PIECES, _K.PENALTY, _K.SPLIT, _K.OUTCOME,
+                   _K.NOT_FINISHED)
 ROUND_KINDS = (_K.ROUND_FINAL,)  # who goes on: the lineups of the rounds after the first
 PLACE_KINDS = (ENTRY_ROWS, _K.PAYMENT, _K.WITHDRAW)
 ORGANISER_UNDOABLE = VOLUNTEER_KINDS + CLOCK_KINDS

@@ -78,6 +78,12 @@ def name_key(name: str) -> str:
     return " ".join(bare.split()).casefold()
 
 
+def typed_name_key(text: str) -> str:
+    """A category's or heat's name as someone types it, compared as ``name_key`` does, with
+    hyphens and underscores as spaces: "Adultos parejas" = "adultos-parejas"."""
+    return name_key(text.replace("-", " ").replace("_", " "))
+
+
 def same_person(a: Member, b: Member) -> bool:
     """Two members are one person when their names match (``name_key``) and so do their births:
     the same date when both are known, else the same year. Without a birth on either side it

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
+from enum import StrEnum
 
 from bot.domain.clock import within_limit
 from bot.domain.contest import Category
@@ -170,6 +171,23 @@ def question_outdated(recorded_id: int, basis: int, started: datetime | None,
     return asked_at is not None and started is not None and started > asked_at
 
 
+class ReadyLine(StrEnum):
+    """Where a volunteers' "FINISHED?" line stands when one of its buttons is pressed."""
+
+    OPEN = "open"  # its /listo is the entry's latest, nothing recorded since
+    RECORDED = "recorded"  # the finish recorded is the one this line's /listo gave
+    OUTDATED = "outdated"  # a newer /listo, a finish typed, or "not finished" since
+
+
+def ready_line(line: int, waiting: int | None, finished_from: int | None) -> ReadyLine:
+    """A "FINISHED?" line about the /listo ``line`` (its event id), with ``waiting`` the
+    entry's /listo still waiting for a volunteer (None: none) and ``finished_from`` the
+    /listo the recorded finish was taken from (None: no finish, or one typed)."""
+    if finished_from == line:
+        return ReadyLine.RECORDED
+    return ReadyLine.OPEN if waiting == line else ReadyLine.OUTDATED
+
+
 def finish_time(case: FinishCase) -> int:
     """The contest time a finish stands for: typed, else the /listo, else now."""
     if case.typed is not None:
@@ -234,6 +252,12 @@ def pieces_left(category: Category, done: Collection[int]) -> int:
     unfinished = sorted((size for k, size in enumerate(category.puzzles, 1) if k not in done),
                         reverse=True)
     return sum(unfinished[:max(0, category.puzzles_played - len(done))])
+
+
+def before_time_up(now: int | None, limit: int) -> bool:
+    """Whether contest time ``now`` is before the time limit (a pieces count then is unusual:
+    the entry is still playing)."""
+    return now is not None and now < limit
 
 
 def decide_pieces(count: int, most: int, finished: bool, recorded: int | None,

@@ -275,6 +275,32 @@ def merged(category: Category, round_index: int, heats: Iterable[Sequence[Row]],
                 penalised_finish_counts, tie_break)
 
 
+def capped(rule: Advancement, ranking: Sequence[Row], chosen: Iterable[int],
+           group_of: Callable[[int], str | None]) -> dict[int, str]:
+    """The entries left out by ``max_per`` alone: placed ahead of (or level with) the last
+    qualifier, but their group (``group_of``: their answer to ``by``) already had its
+    ``max_per`` qualifiers; each with that answer."""
+    if rule.max_per is None:
+        return {}
+    through = set(chosen)
+    places = [r.position for r in ranking if r.number in through and r.position is not None]
+    if not places:
+        return {}
+    last = max(places)
+    counts: dict[str, int] = {}
+    for r in ranking:
+        group = group_of(r.number) if r.number in through else None
+        if group is not None:
+            counts[group] = counts.get(group, 0) + 1
+    out = {}
+    for r in ranking:
+        group = group_of(r.number)
+        if r.number not in through and r.position is not None and r.position <= last and \
+                group is not None and counts.get(group, 0) >= rule.max_per:
+            out[r.number] = group
+    return out
+
+
 def qualifiers(rule: Advancement, heats: Sequence[Sequence[Row]], ranking: Sequence[Row],
                group_of: Callable[[int], str | None]) -> list[int]:
     """Who goes through, best first (``ranking``: the round's merged ranking)."""

@@ -8,6 +8,8 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
 
 from bot.delivery.answers import answer, answer_now, recording
+from bot.domain.events import EventKind
+from bot.domain.registration import registration_window
 from bot.handlers.commands import menu, view_for
 from bot.handlers.common import (
     Callback,
@@ -27,6 +29,8 @@ from bot.support.i18n import LANGUAGES
 from bot.texts import access as texts
 from bot.texts.common import refusal
 
+REGISTER_BUTTON = "reg:new"  # /start's Register: the /inscribir conversation (registration.py)
+
 
 def help_text(who: Caller) -> str:
     # what their menu shows, and the registration's commands while registration is open
@@ -43,7 +47,16 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     code = context.args[0] if context.args else ""
     if not code:
         known = bool(who.roles.entries or who.roles.staff)
-        await answer_now(who.svc, update, texts.hello(who.lang, known, help_text(who)))
+        # while registration is open, a stranger (or a parent registering another child)
+        # is offered it first, as a button
+        registering = registration_window(who.svc.contest, who.at) is None
+        keyboard = InlineKeyboardMarkup([[InlineKeyboardButton(
+            texts.register_button(who.lang), callback_data=REGISTER_BUTTON)]])
+        hello = texts.hello(who.lang, known, help_text(who), registering)
+        if registering:
+            await answer_now(who.svc, update, hello, reply_markup=keyboard)
+        else:
+            await answer_now(who.svc, update, hello)
         await refresh_menu(context, who.user_id)
         return
     if await already_handled(update, who):
@@ -179,8 +192,14 @@ async def voluntario(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
         return
     async with recording(who.svc):
         code = await service.create_invite(who.svc.day, who.user_id, who.at, update.update_id)
-        await answer(who.svc, update,
-                     texts.volunteer_invite(who.lang, context.bot.username, code))
+        # the first invitation an organiser makes says where the volunteers' lines go
+        first = len(await who.svc.store.events(kinds=[EventKind.VOLUNTEER_INVITE],
+                                               actor=who.user_id)) == 1
+        invite = texts.volunteer_invite(who.lang, context.bot.username, code)
+        if first:
+            invite = texts.volunteers_lines_note(
+                who.lang, who.svc.config.volunteer_chat is not None) + "\n\n" + invite
+        await answer(who.svc, update, invite)
 
 
 async def organizador(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

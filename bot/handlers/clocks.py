@@ -3,19 +3,35 @@ everyone following an entry."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from telegram import Update
 from telegram.ext import ContextTypes
 
 from bot.delivery.answers import answer, answer_now, recording
 from bot.delivery.posting import send
 from bot.domain.events import EventKind
-from bot.handlers.common import Callback, recorder, show_usage
+from bot.handlers.common import (
+    Callback,
+    Caller,
+    button_moment,
+    buttons,
+    choice_buttons,
+    named_unit,
+    organiser,
+    parse_int,
+    recorder,
+    show_usage,
+)
+from bot.handlers.draft import persist_soon
 from bot.handlers.jobs import schedule_contest_jobs
 from bot.handlers.volunteers import refuse as _refuse
 from bot.services import clocks as service
 from bot.services.outcomes import Refusal
 from bot.storage.store import PRIORITY_BULK
 from bot.texts import clocks as texts
+
+START_BUTTON = "go:"  # an unknown category's buttons: go:CATEGORY starts its clock
 
 
 async def inicio(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -26,20 +42,44 @@ async def inicio(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     args = list(context.args or [])
     chosen = None
     if args:
-        chosen = args[0].lower()
-        if (contest.category(chosen) is None and chosen not in who.svc.day.heats) \
-                or len(args) > 1:
+        chosen = named_unit(who.svc, args, [*(c.id for c in contest.categories),
+                                            *who.svc.day.heats])
+        if chosen is None:
             await answer_now(who.svc, update,
-                             texts.unknown_category(who.lang, contest, who.svc.day.heats))
+                             texts.unknown_category(who.lang, contest, who.svc.day.heats),
+                             reply_markup=choice_buttons(START_BUTTON, [
+                                 (c.name, c.id) for c in contest.categories]))
             return
+    await _start(update, context, who, chosen, who.at)
+
+
+async def start_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A category's button under /inicio's "unknown category": its clock started at the press,
+    checked as the typed /inicio is (a second press: already running)."""
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    await query.answer()
+    who = await recorder(update, context, "organiser")
+    if who is None:
+        return
+    category = who.svc.contest.category(query.data.removeprefix(START_BUTTON))
+    at = button_moment(update, context)
+    if category is None or at is None:
+        return
+    await _start(update, context, who, category.id, at)
+
+
+async def _start(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller,
+                 chosen: str | None, at: datetime) -> None:
+    contest = who.svc.contest
     async with recording(who.svc):
-        out = await service.start_clock(who.svc.day, who.user_id, chosen, who.at,
+        out = await service.start_clock(who.svc.day, who.user_id, chosen, at,
                                         update.update_id)
         if isinstance(out, Refusal):
             await _refuse(update, who, out)
             return
         # a heat of another day or hour: not started with the rest
-        later = [service.not_yet(who.svc.day, heat_id, who.at) for heat_id in out.later]
+        later = [service.not_yet(who.svc.day, heat_id, at) for heat_id in out.later]
         await answer(who.svc, update, texts.clocks_started(who.lang, contest, out, later))
     await schedule_contest_jobs(context.application)
 
@@ -70,10 +110,14 @@ async def reanudar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await schedule_contest_jobs(context.application)
 
 
+ANNOUNCE_BUTTON = "ann:"  # the preview's buttons: ann:DRAFT (send it), ann:- (cancel)
+DRAFT_KEY = "announcement"  # the organiser's user_data: the text previewed, and its draft id
+
+
 async def anuncio(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """An organiser's announcement to every linked participant: recorded with one message
-    owed to each of them, sent from the outbox after the more urgent ones."""
-    who = await recorder(update, context, "organiser")
+    """An organiser's announcement to every linked participant: first a preview with how many
+    people it reaches and Send / Cancel; nothing goes until Send (``announce_pressed``)."""
+    who = await organiser(update, context)
     if who is None:
         return
     msg = update.effective_message
@@ -84,13 +128,58 @@ async def anuncio(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     text = text[:3500]
     users = await who.svc.day.participants()
+    assert context.user_data is not None
+    # the latest preview is the one its Send sends (kept with the organiser's data, saved
+    # once this update is handled: a restart in between keeps it)
+    context.user_data[DRAFT_KEY] = {"id": update.update_id, "text": text}
+    persist_soon(update, context)
+    await answer_now(who.svc, update, texts.announcement_preview(who.lang, text, len(users)),
+                     reply_markup=buttons([[
+                         (texts.send_button(who.lang), f"{ANNOUNCE_BUTTON}{update.update_id}"),
+                         (texts.cancel_button(who.lang), f"{ANNOUNCE_BUTTON}-")]]))
+
+
+async def announce_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The preview answered: Send records the announcement with one message owed to each
+    participant (in one transaction); a second press, or a preview outdated by a newer one,
+    sends nothing."""
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    await query.answer()
+    choice = query.data.removeprefix(ANNOUNCE_BUTTON)
+    draft_id = parse_int(choice) if choice != "-" else None
+    if draft_id is None and choice != "-":
+        return  # not a button of ours
+    who = await recorder(update, context, "organiser")
+    if who is None:
+        return
+    assert context.user_data is not None
+    saved = context.user_data.get(DRAFT_KEY)
+    if draft_id is None:
+        context.user_data.pop(DRAFT_KEY, None)
+        persist_soon(update, context)
+        await answer_now(who.svc, update, texts.announcement_cancelled(who.lang))
+        return
+    ref = f"{ANNOUNCE_BUTTON}{draft_id}"
     async with recording(who.svc) as tx:
-        await tx.add_event(at=who.at, kind=EventKind.ANNOUNCEMENT, role="organiser",
-                           actor=who.user_id, data={"text": text, "recipients": len(users)},
+        if await tx.has_ref(EventKind.ANNOUNCEMENT, ref):
+            await answer_now(who.svc, update, texts.announcement_already_sent(who.lang))
+            return
+        if not isinstance(saved, dict) or saved.get("id") != draft_id:
+            await answer_now(who.svc, update, texts.announcement_outdated(who.lang))
+            return
+        text = str(saved["text"])
+        users = await who.svc.day.participants()
+        at = button_moment(update, context) or who.at
+        await tx.add_event(at=at, kind=EventKind.ANNOUNCEMENT, role="organiser",
+                           actor=who.user_id, ref=ref,
+                           data={"text": text, "recipients": len(users)},
                            update_id=update.update_id)
         for user_id in users:
             await send(context, user_id, texts.announcement(text), PRIORITY_BULK)
         await answer(who.svc, update, texts.announcement_recorded(who.lang, len(users)))
+    context.user_data.pop(DRAFT_KEY, None)
+    persist_soon(update, context)
 
 
 # the commands this feature answers (bot/chat/app.py registers every feature's)

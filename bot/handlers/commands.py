@@ -44,6 +44,7 @@ class MenuView:
     escape: EscapeRules | None
     follows_entry: bool
     registering: bool
+    rankings: bool = False  # the entries' people may read their category's ranking
 
 
 def view_of(contest: Contest, at: datetime, categories: Iterable[str] | None = None, *,
@@ -54,7 +55,8 @@ def view_of(contest: Contest, at: datetime, categories: Iterable[str] | None = N
         local_day = at.astimezone(ZoneInfo(contest.timezone)).date()
         registering = registration_window(contest, at) != "closed" and local_day < contest.date
     has = features(contest, categories)
-    return MenuView(has, contest.escape if ESCAPE in has else None, follows_entry, registering)
+    return MenuView(has, contest.escape if ESCAPE in has else None, follows_entry, registering,
+                    contest.participants_see_ranking != "never")
 
 
 def view_for(contest: Contest, at: datetime, role: str, entry_categories: Sequence[str], *,
@@ -66,6 +68,8 @@ def view_for(contest: Contest, at: datetime, role: str, entry_categories: Sequen
 
 
 def _shown(c: Command, role: str, view: MenuView) -> bool:
+    if c.name == "clasificacion" and role == "participant":
+        return view.follows_entry and view.rankings  # their own category's, when it may be read
     if not allowed(c, role) or (c.needs and c.needs not in view.has):
         return False
     staff = role in ("volunteer", "organiser")
@@ -87,8 +91,29 @@ def _registering_shown(c: Command, staff: bool, view: MenuView) -> bool:
         (c.name != "baja" or view.follows_entry)
 
 
+# Staff menus in the order of their day (issue 26: /inicio was 11th, /clasificacion 14th):
+# the day's own commands first, the desk's (payments, lists, invitations) after, the ones
+# everyone has last. While registration is open the desk comes first.
+DAY_ORDER = ("inicio", "clasificacion", "publicar", "fin", "piezas", "etapa", "escape",
+             "estado", "penalizacion", "parcial", "deshacer", "historial", "pausa",
+             "reanudar", "anuncio", "confirmar_ronda", "series", "mesas", "voluntario",
+             "organizador", "pagado", "inscritos", "exportar", "copia")
+DESK_ORDER = ("pagado", "inscritos", "exportar", "anuncio", "voluntario", "organizador",
+              "copia")
+
+
+def _order(role: str, view: MenuView) -> dict[str, int]:
+    if role not in ("volunteer", "organiser"):
+        return {}
+    first = DESK_ORDER if view.registering else ()
+    order = [*first, *(n for n in DAY_ORDER if n not in first)]
+    return {name: i for i, name in enumerate(order)}
+
+
 def menu(role: str, lang: str, view: MenuView) -> list[tuple[str, str]]:
     """(command, description) for a role's menu in a language, with only the commands that
-    ``view`` has a use for."""
-    return [(c.name_in(lang), command_description(lang, c, view.escape)) for c in COMMANDS
-            if _shown(c, role, view)]
+    ``view`` has a use for; staff's in the order of their day (``DAY_ORDER``)."""
+    order = _order(role, view)
+    shown = sorted((c for c in COMMANDS if _shown(c, role, view)),
+                   key=lambda c: order.get(c.name, len(order)))
+    return [(c.name_in(lang), command_description(lang, c, view.escape)) for c in shown]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -16,11 +16,12 @@ from bot.delivery.answers import SPEAKING, answer_now, over_budget
 from bot.delivery.services import Services, language_of, services
 from bot.delivery.telegram_time import TelegramTime
 from bot.domain.numbers import parse_whole
+from bot.domain.registration import typed_name_key
 from bot.services.contest_day import Roles
 from bot.services.registrations import Registrations
-from bot.support.commands import in_language
 from bot.support.i18n import tr
 from bot.support.wallclock import CLOCK
+from bot.texts.names import unit_names, usage_text
 
 log = logging.getLogger(__name__)
 
@@ -103,8 +104,7 @@ async def remember(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def show_usage(update: Update, who: Caller, line: str) -> None:
     """How to type a command (``/piezas N P``), with the command as the reader types it."""
-    await answer_now(who.svc, update, tr(who.lang, "Usage: {usage}",
-                                         usage=in_language(who.lang, line)))
+    await answer_now(who.svc, update, usage_text(who.lang, line))
 
 
 async def refuse_role(update: Update, who: Caller, needed: str) -> None:
@@ -142,6 +142,26 @@ def parse_int(text: str) -> int | None:
     return parse_whole(text, hash_mark=True)
 
 
+def named_unit(svc: Services, typed: Sequence[str], ids: Iterable[str]) -> str | None:
+    """The one of ``ids`` (categories, rounds, heats) that the words ``typed`` name: its id or
+    any name people read for it (``unit_names``), in any case, with or without accents; None
+    when none does, or more than one ("Heats 2" of two categories)."""
+    typed_text = " ".join(typed)
+    ids = list(ids)
+    for exact_id in (typed_text, typed_text.lower()):  # an id as typed: no names to compare
+        if exact_id in ids:
+            return exact_id
+    key = typed_name_key(typed_text)
+    if not key:
+        return None
+    rounds = svc.day.rounds
+    found = [unit_id for unit_id in ids
+             if any(typed_name_key(n) == key for n in {unit_id} | unit_names(svc.contest, rounds,
+                                                                            unit_id))]
+    exact = [unit_id for unit_id in found if typed_name_key(unit_id) == key]
+    return exact[0] if exact else found[0] if len(found) == 1 else None
+
+
 def registrations(context: ContextTypes.DEFAULT_TYPE) -> Registrations:
     regs: Registrations = context.bot_data["registrations"]
     return regs
@@ -162,6 +182,16 @@ def buttons(rows: list[list[tuple[str, str]]]) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(
         [[InlineKeyboardButton(text, callback_data=data) for text, data in row] for row in rows]
     )
+
+
+def choice_buttons(prefix: str, choices: Iterable[tuple[str, str]], per_row: int = 2
+                   ) -> InlineKeyboardMarkup | None:
+    """A button per (label, id), ``per_row`` to a row, each with data ``prefix`` + id (an id
+    too long for a button's 64 bytes is left out: it is still typed); None without any."""
+    keys = [(label, prefix + i) for label, i in choices if len((prefix + i).encode()) <= 64]
+    if not keys:
+        return None
+    return buttons([keys[k:k + per_row] for k in range(0, len(keys), per_row)])
 
 
 def button_moment(update: Update, context: ContextTypes.DEFAULT_TYPE,

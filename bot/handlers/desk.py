@@ -21,6 +21,7 @@ from bot.domain.numbers import YEARS, ascii_digits
 from bot.domain.places import Status
 from bot.handlers.common import (
     Callback,
+    named_unit,
     organiser,
     parse_int,
     recorder,
@@ -113,7 +114,8 @@ async def inscritos(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     args = list(context.args or [])
     cats = list(contest.categories)
     if args:
-        cat = contest.category(args[0].lower())
+        named = named_unit(who.svc, args, [c.id for c in contest.categories])
+        cat = contest.category(named) if named is not None else None
         if cat is None:
             await answer_now(who.svc, update, unknown_category_text(who.lang, contest))
             return

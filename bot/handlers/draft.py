@@ -175,6 +175,12 @@ def _save_after(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         context.application.bot_data.setdefault("flush_users", set()).add(user.id)
 
 
+def persist_soon(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The person's data (``user_data``), changed outside the conversation (an announcement's
+    preview), written as soon as this update is handled."""
+    _save_after(update, context)
+
+
 async def save_now(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Runs after an update that took a registration step (handler group 1, ``SaveNow``):
     persist it immediately, so a crash loses no answer, rather than at the next periodic

@@ -13,6 +13,7 @@ from bot.delivery.posting import notify_entry, notify_staff, send
 from bot.delivery.services import language_of
 from bot.domain.escape import Kind
 from bot.handlers.access import pick_entry
+from bot.handlers.claims import claim_row
 from bot.handlers.common import (
     Callback,
     Caller,
@@ -20,11 +21,13 @@ from bot.handlers.common import (
     button_moment,
     caller,
     parse_int,
+    pressed,
     recorder,
     refuse_role,
     show_usage,
 )
 from bot.handlers.jobs import schedule_notice
+from bot.handlers.results import ready_keyboard
 from bot.handlers.volunteers import number_and_time
 from bot.handlers.volunteers import refuse as _refuse
 from bot.handlers.volunteers import role as _role
@@ -32,6 +35,7 @@ from bot.services import escape as service
 from bot.services.escape import Cooldown, Granted
 from bot.services.outcomes import EscapeNotOver, PastLimit, Refusal
 from bot.texts import escape as texts
+from bot.texts.alerts import STAGE_BUTTON
 from bot.texts.common import refusal
 
 
@@ -46,14 +50,37 @@ async def etapa(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     number, stage = parse_int(args[0]), parse_int(args[1])
     assert number is not None and stage is not None
+    await _confirm(update, who, number, stage, who.at)
+
+
+async def _confirm(update: Update, who: Caller, number: int, stage: int, at: datetime) -> None:
+    """/etapa N S, typed or pressed under the handover line: recorded, or refused with why."""
     async with recording(who.svc):
         out = await service.confirm_stage(
-            who.svc.day, who.user_id, _role(who), number, stage, who.at, update.update_id
+            who.svc.day, who.user_id, _role(who), number, stage, at,
+            update.update_id if update.callback_query is None else None,
         )
         if isinstance(out, Refusal):
             await _refuse(update, who, out)
             return
         await answer(who.svc, update, texts.stage_confirmed(who.lang, out))
+
+
+async def confirm_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A stage pressed under the volunteers' handover line ("#3 > 4"): as /etapa 3 4, stamped
+    with the press (never earlier than the line); a second press is refused as a typed
+    repeat is (that stage is confirmed already)."""
+    data, who = await pressed(update, context)
+    parts = data.removeprefix(STAGE_BUTTON).split(":")
+    number = parse_int(parts[0]) if len(parts) == 2 else None
+    stage = parse_int(parts[1]) if len(parts) == 2 else None
+    if who is None or number is None or stage is None:
+        return  # not a button of ours, or nobody the bot can serve
+    if not who.roles.staff:
+        await refuse_role(update, who, "volunteer")
+        return
+    at = button_moment(update, context, await who.svc.day.linked_users(number))
+    await _confirm(update, who, number, stage, at or who.at)
 
 
 async def escape(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -176,8 +203,13 @@ async def _granted(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Call
     svc = who.svc
     contest = svc.contest
     await answer(svc, update, texts.granted(who.lang, contest, out, number, kind, stage))
+    # "I'm going" under the line where it is one copy, in the volunteers' group: sent privately
+    # to every volunteer, each copy with its button costs the benchmark day 8 % more
+    # instructions (bench/ab/instructions.py; issue 26's closing note)
+    event = out.event_id if svc.config.volunteer_chat is not None else None
     await notify_staff(context, lambda lang: texts.granted_staff_line(
-        lang, contest, out, number, kind, stage, at))
+        lang, contest, out, number, kind, stage, at),
+        keyboard=None if event is None else (lambda lang: [claim_row(lang, number, event)]))
     # the partner's phone hears it too
     for partner in await svc.day.linked_users(number):
         if partner != who.user_id:
@@ -221,8 +253,10 @@ async def listo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await answer_now(who.svc, update, refusal(who.lang, out, contest))
             return
         await answer(who.svc, update, texts.ready(who.lang, contest, out, who.at))
+        listo = out.event_id
         await notify_staff(context, lambda lang: texts.ready_staff_line(
-            lang, contest, entry, out, who.at))
+            lang, contest, entry, out, who.at), keyboard=None if listo is None else (
+            lambda lang: ready_keyboard(lang, entry.number, out.time, listo)))
 
 
 # the commands this feature answers (bot/chat/app.py registers every feature's)

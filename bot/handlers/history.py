@@ -13,28 +13,79 @@ from bot.delivery.answers import answer, answer_now, recording
 from bot.delivery.posting import notify_entry
 from bot.domain.clock import CategoryClock
 from bot.domain.events import CLOCK_KINDS, EventKind
-from bot.handlers.common import Callback, Caller, parse_int, recorder, show_usage
+from bot.handlers.common import (
+    Callback,
+    Caller,
+    button_moment,
+    buttons,
+    parse_int,
+    recorder,
+    show_usage,
+)
 from bot.handlers.jobs import schedule_contest_jobs
+from bot.handlers.standings import noting_final
 from bot.handlers.volunteers import refuse, role
 from bot.services import history
 from bot.services.outcomes import Refusal, UnknownEntry
 from bot.services.state import moment_seconds
 from bot.storage.store import Event
-from bot.texts.history import history_text, undo_answer, undo_notice
+from bot.texts.history import (
+    TOLD_KINDS,
+    history_text,
+    keep_record_button,
+    nothing_taken_back,
+    undo_answer,
+    undo_button,
+    undo_notice,
+    undo_question,
+)
+
+UNDO_BUTTON = "undo:"  # the /deshacer question's buttons: undo:EVENT_ID, undo:- (keep it)
 
 
 async def deshacer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Names what would be taken back and asks (nothing changes until a button is pressed)."""
     who = await recorder(update, context, "volunteer")
     if who is None:
         return
+    last = await history.to_undo(who.svc.day, who.user_id, role(who))
+    if isinstance(last, Refusal):
+        await refuse(update, who, last)
+        return
+    await answer_now(who.svc, update, undo_question(who.lang, who.svc.contest, last),
+                     reply_markup=buttons([[(undo_button(who.lang), f"{UNDO_BUTTON}{last.id}"),
+                                            (keep_record_button(who.lang), f"{UNDO_BUTTON}-")]]))
+
+
+async def undo_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The /deshacer question answered: the record it named taken back (if it is still the
+    presser's last one), and the entry's people told if they were told of it."""
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    await query.answer()
+    choice = query.data.removeprefix(UNDO_BUTTON)
+    expected = parse_int(choice) if choice != "-" else None
+    if expected is None and choice != "-":
+        return  # not a button of ours
+    who = await recorder(update, context, "volunteer")
+    if who is None:
+        return
+    if expected is None:
+        await answer_now(who.svc, update, nothing_taken_back(who.lang))
+        return
+    at = button_moment(update, context)
+    if at is None:
+        return
     async with recording(who.svc):
-        out = await history.undo(who.svc.day, who.user_id, role(who), who.at, update.update_id)
+        out = await history.undo(who.svc.day, who.user_id, role(who), at, update.update_id,
+                                 expected=expected)
         if isinstance(out, Refusal):
             await refuse(update, who, out)
             return
         ev = out.event
-        await answer(who.svc, update, undo_answer(who.lang, out))
-        if ev.kind == EventKind.PENALTY and ev.entry is not None and ev.ref is not None:
+        await answer(who.svc, update, await noting_final(who, ev.entry,
+                                                         undo_answer(who.lang, out)))
+        if ev.kind in TOLD_KINDS and ev.entry is not None:
             # the entry's people were told of it: they are told it is gone
             await notify_entry(context, ev.entry, partial(
                 undo_notice, contest=who.svc.contest, out=out))

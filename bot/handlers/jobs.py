@@ -15,9 +15,11 @@ from typing import Any
 from telegram.ext import Application, CallbackContext, ContextTypes
 
 from bot.delivery.answers import recording
+from bot.delivery.items import MOST_BUTTONS
 from bot.delivery.posting import notify_entry, notify_staff, send
 from bot.delivery.services import Services, language_of, services
 from bot.domain.events import EventKind
+from bot.handlers.claims import claim_row
 from bot.handlers.common import LATE_IS_STILL_OWED, replace_job
 from bot.handlers.desk import announce_changes, closing_report
 from bot.services import clocks as clock_ops
@@ -27,6 +29,7 @@ from bot.support.wallclock import CLOCK
 from bot.texts.alerts import (
     break_text,
     cooldown_over_text,
+    handover_buttons,
     handover_entry_text,
     handover_staff_text,
     results_now_text,
@@ -134,8 +137,10 @@ async def handover_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
         if not await clock_ops.record_handover(svc.day, category_id,
                                                datetime.fromtimestamp(job.data["when"], UTC)):
             return
+        stages = svc.contest.escape.stages if svc.contest.escape else 0
         await notify_staff(context,
-                           lambda lang: handover_staff_text(lang, limit, category, unsolved))
+                           lambda lang: handover_staff_text(lang, limit, category, unsolved),
+                           keyboard=lambda _lang: handover_buttons(stages, unsolved))
         for s in unsolved:
             await notify_entry(context, s.entry.number, handover_entry_text)
     log.info("handover sent for %s (%d unsolved)", category_id, len(unsolved))
@@ -196,22 +201,38 @@ async def alert_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
         return results_now_text(lang)
 
     users: set[int] = set()
+    playing: list[int] = []  # the entries whose pieces are to count at time's up
     if category is not None:
         for state in await svc.day.states(category, datetime.fromtimestamp(data["when"], UTC)):
             if state.finish is not None or state.outcome is not None:
                 continue  # finished (or not playing): "time is up" is not for them
+            playing.append(state.entry.number)
             users.update(await svc.day.linked_users(state.entry.number))
     else:
         users.update(await svc.day.participants())
     async with recording(svc) as tx:  # recorded with the messages it owes
         if await tx.has_ref(EventKind.ALERT, name):
             return
+        event = await tx.add_event(at=datetime.fromtimestamp(data["when"], UTC),
+                                   kind=EventKind.ALERT, role="system",
+                                   category=category.id if category else None, ref=name)
         for user_id in sorted(users):
             await send(context, user_id, text(await language_of(svc, user_id)))
-        await notify_staff(context, text)
-        await tx.add_event(at=datetime.fromtimestamp(data["when"], UTC), kind=EventKind.ALERT,
-                           role="system", category=category.id if category else None,
-                           ref=name)
+        time_up = category is not None and int(data["minutes"]) == 0 and playing
+        await notify_staff(context, text, keyboard=(
+            lambda lang: counting_buttons(lang, playing, event)) if time_up else None)
+
+
+# buttons in a row of the time's-up line ("#12 I'm going" fits three to a phone's width)
+COUNTING_PER_ROW = 3
+
+
+def counting_buttons(lang: str, entries: list[int], event_id: int) -> list[list[tuple[str, str]]]:
+    """Under the volunteers' time's-up line: "#N I'm going" for each entry whose pieces are to
+    count (a volunteer takes a table; the others see who went where), up to the 100 buttons
+    Telegram takes under a message (the rest are counted without one)."""
+    buttons = [button for n in entries[:MOST_BUTTONS] for button in claim_row(lang, n, event_id)]
+    return [buttons[i:i + COUNTING_PER_ROW] for i in range(0, len(buttons), COUNTING_PER_ROW)]
 
 
 # -- registrations: quotas released, the closing, lapses ------------------------------------

@@ -24,4 +24,4 @@ async def not_understood(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     if who is None or who.svc.sender.admit(msg.chat_id) == "no":
         return
     await answer_now(who.svc, update,
-                     not_understood_text(who.lang, (msg.text or "").startswith("/")))
+                     not_understood_text(who.lang, first.startswith("/"), first))

@@ -8,6 +8,7 @@ which writes the draft back and has it flushed after the step, so a restart resu
 from __future__ import annotations
 
 import warnings
+from dataclasses import replace
 from datetime import date, datetime
 from typing import Any
 
@@ -37,6 +38,7 @@ from bot.domain.registration import (
     name_key,
     registration_window,
 )
+from bot.handlers.access import REGISTER_BUTTON
 from bot.handlers.commands import names_for
 from bot.handlers.common import (
     Caller,
@@ -115,6 +117,9 @@ async def inscribir(update: Update, context: ContextTypes.DEFAULT_TYPE,
     who = await caller(update, context)
     if who is None:
         return ConversationHandler.END
+    if update.callback_query is not None:  # /start's Register button: when it was pressed
+        await update.callback_query.answer()
+        who = replace(who, at=button_moment(update, context) or who.at)
     contest = who.svc.contest
 
     window = registration_window(contest, who.at)
@@ -129,7 +134,7 @@ async def inscribir(update: Update, context: ContextTypes.DEFAULT_TYPE,
         await answer_now(who.svc, update, all_begun_text(who.lang))
         return ConversationHandler.END
     draft.restart(int(who.at.timestamp()))
-    rows = [[(category_label(contest, c), f"reg:cat:{c.id}")] for c in joinable]
+    rows = [[(category_label(who.lang, contest, c), f"reg:cat:{c.id}")] for c in joinable]
     await answer_now(who.svc, update, which_category_text(who.lang), reply_markup=buttons(rows))
     return CATEGORY
 
@@ -560,7 +565,8 @@ def _conversation() -> ConversationHandler[Any]:
     text = filters.TEXT & ~filters.COMMAND
     buttons_only = MessageHandler(text, not_understood)
     return RegistrationConversation(
-        entry_points=[CommandHandler(names_for("inscribir"), step(inscribir))],
+        entry_points=[CommandHandler(names_for("inscribir"), step(inscribir)),
+                      CallbackQueryHandler(step(inscribir), pattern=rf"^{REGISTER_BUTTON}\Z")],
         states={
             CATEGORY: [CallbackQueryHandler(step(pick_category), pattern=r"^reg:cat:"),
                        buttons_only],

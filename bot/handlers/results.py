@@ -5,6 +5,8 @@ bot/handlers/history.py's."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import datetime
 from functools import partial
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputFile, Update
@@ -15,27 +17,37 @@ from bot.delivery.posting import notify_entry, send
 from bot.delivery.services import language_of, services
 from bot.domain.clock import hours_reading
 from bot.domain.contest import Category
-from bot.domain.ranking import Row
+from bot.domain.ranking import Competitor, Row
 from bot.domain.rounds import Heat
+from bot.handlers.claims import claim_row
 from bot.handlers.common import (
     Callback,
     Caller,
     button_moment,
-    organiser,
+    buttons,
+    caller,
+    choice_buttons,
+    named_unit,
     parse_int,
     person_name,
+    pressed,
     recorder,
+    refuse_role,
     show_usage,
 )
+from bot.handlers.standings import noting_final
 from bot.handlers.volunteers import number_and_time, refuse, role
-from bot.services import results
+from bot.services import results, standings
 from bot.services import rounds as round_ops
-from bot.services.outcomes import Refusal
+from bot.services.outcomes import Refusal, UnknownEntry
 from bot.services.picture import ranking_png
-from bot.services.results import FinishRecorded, FinishToConfirm
+from bot.services.results import FinishRecorded, FinishToConfirm, NotFinishedNoted
 from bot.texts.common import DayRefusal
+from bot.texts.history import undo_button
+from bot.texts.names import unit_label
 from bot.texts.result_lines import (
     no_entries,
+    ranked_name,
     ranking_lines,
     ranking_title,
     rankings_text,
@@ -50,18 +62,20 @@ from bot.texts.results import (
     finish_notice,
     finish_replaced_notice,
     keep_button,
+    not_finished_answer,
+    not_finished_button,
+    not_finished_notice,
     nothing_changed,
     outcome_answer,
+    outcome_button,
     outcome_notice,
-    penalty_answer,
-    penalty_notice,
+    outcome_question,
     pieces_answer,
     record_button,
     split_answer,
     split_notice,
 )
-
-MAX_PENALTIES = 99  # penalties recorded by one /penalizacion
+from bot.texts.standings import ranking_for_organisers, ranking_not_yet
 
 
 async def fin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -114,8 +128,21 @@ async def _finish_answer(update: Update, context: ContextTypes.DEFAULT_TYPE, who
         by = await person_name(who.svc, who.user_id)
         lang = await language_of(who.svc, out.old_actor)
         await send(context, out.old_actor, finish_replaced_notice(lang, out, by))
-    await answer(who.svc, update, finish_answer(who.lang, out, first))
-    await notify_entry(context, out.entry, partial(finish_notice, out=out))
+    await answer(who.svc, update, await noting_final(who, out.entry,
+                                                     finish_answer(who.lang, out, first)))
+    await notify_entry(context, out.entry, partial(
+        finish_notice, out=out, competitor=await _with_escape(who, out.entry)))
+
+
+async def _with_escape(who: Caller, number: int) -> Competitor | None:
+    """The entry's result as ranked, for an escape pair (its people are told how its ranking
+    time is made up: issue 26, they were told one time and ranked on another)."""
+    entry = await who.svc.store.entry(number)
+    category = who.svc.contest.category(entry.category) if entry is not None else None
+    if category is None or not category.escape:
+        return None
+    state = await who.svc.day.state(number)
+    return state.competitor() if state is not None else None
 
 
 async def fin_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -148,6 +175,58 @@ async def fin_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
         await _finish_answer(update, context, who, out)
 
 
+READY_BUTTON = "ready:"  # under a "FINISHED?" line: ready:ok|no:ENTRY:LISTO_EVENT_ID
+
+
+def ready_keyboard(lang: str, entry: int, time: int, listo: int) -> list[list[tuple[str, str]]]:
+    """The buttons of a volunteers' "FINISHED?" line (entry ``entry`` said /listo at contest
+    time ``time``, event ``listo``): record that moment, or say the puzzle is not done."""
+    # each button names its entry: lines waiting for one chat go out joined, with all their
+    # buttons under the one message
+    return [claim_row(lang, entry, listo),
+            [(f"#{entry} {record_button(lang, time)}", f"{READY_BUTTON}ok:{entry}:{listo}"),
+             (f"#{entry} {not_finished_button(lang)}", f"{READY_BUTTON}no:{entry}:{listo}")]]
+
+
+async def ready_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A volunteer's press under a "FINISHED?" line: the finish at the /listo's moment (as
+    ``/fin N`` without a time), or "not finished" (the entry is told to play on). Refused as
+    the typed commands are (role, clock, round closed); a line outdated by a newer /listo or
+    a result since, or pressed twice, records nothing."""
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    await query.answer()
+    parts = query.data.removeprefix(READY_BUTTON).split(":")
+    number = parse_int(parts[1]) if len(parts) == 3 else None
+    listo = parse_int(parts[2]) if len(parts) == 3 else None
+    if number is None or listo is None or parts[0] not in ("ok", "no"):
+        return  # not a button of ours
+    who = await recorder(update, context, "volunteer")
+    if who is None:
+        return
+    at = button_moment(update, context, await who.svc.day.linked_users(number))
+    if at is None:
+        return
+    async with recording(who.svc):
+        if parts[0] == "ok":
+            out = await results.finish(who.svc.day, who.user_id, role(who), number, None, at,
+                                       update.update_id, ready_line=listo)
+            await _finish_answer(update, context, who, out)
+            return
+        checked = await results.not_finished(who.svc.day, who.user_id, role(who), number,
+                                             listo, at, update.update_id)
+        if isinstance(checked, Refusal):
+            await refuse(update, who, checked)
+            return
+        await _not_finished_answer(update, context, who, checked)
+
+
+async def _not_finished_answer(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller,
+                               out: NotFinishedNoted) -> None:
+    await answer(who.svc, update, not_finished_answer(who.lang, out))
+    await notify_entry(context, out.entry, partial(not_finished_notice, out=out))
+
+
 async def piezas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     who = await recorder(update, context, "volunteer")
     if who is None:
@@ -168,9 +247,14 @@ async def piezas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if isinstance(out, Refusal):
             await refuse(update, who, out)
             return
-        await answer(who.svc, update, pieces_answer(who.lang, out))
+        early_undo = buttons([[(undo_button(who.lang), f"undo:{out.event_id}")]]) \
+            if out.early is not None and out.event_id is not None else None
+        await answer(who.svc, update, await noting_final(who, out.entry,
+                                                         pieces_answer(who.lang, out)),
+                     **({"reply_markup": early_undo} if early_undo is not None else {}))
 
 
+OUTCOME_BUTTON = "st:"  # /estado N's buttons: st:N:dns, st:N:oc
 OUTCOME_WORDS = {"dns": "dns", "np": "dns", "abs": "dns", "dsq": "dsq", "dq": "dsq",
                  "oc": "oc", "fc": "oc", "hc": "oc"}
 MAX_REASON = 200
@@ -187,43 +271,54 @@ async def estado(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     words = ((msg.text or "") if msg is not None else "").split(maxsplit=3)[1:]
     number = parse_int(words[0]) if words else None
     outcome = OUTCOME_WORDS.get(words[1].lower()) if len(words) >= 2 else None
+    if number is not None and len(words) == 1:  # /estado N: the outcomes as buttons
+        entry = await who.svc.store.entry(number)
+        if entry is None:
+            await refuse(update, who, UnknownEntry(number))
+            return
+        await answer_now(who.svc, update, outcome_question(who.lang, number, entry.names),
+                         reply_markup=buttons([[
+                             (outcome_button(who.lang, "dns"), f"{OUTCOME_BUTTON}{number}:dns"),
+                             (outcome_button(who.lang, "oc"), f"{OUTCOME_BUTTON}{number}:oc"),
+                         ]]))
+        return
     if number is None or outcome is None:
         await show_usage(update, who, "/estado N dns|dsq|oc [REASON]")
         return
     reason = " ".join(words[2].split())[:MAX_REASON] if len(words) == 3 else ""
-    async with recording(who.svc):
-        out = await results.outcome(who.svc.day, who.user_id, role(who), number, outcome,
-                                    reason, who.at, update.update_id)
-        if isinstance(out, Refusal):
-            await refuse(update, who, out)
-            return
-        await answer(who.svc, update, outcome_answer(who.lang, out))
-        await notify_entry(context, number, partial(outcome_notice, out=out))
+    await _record_outcome(update, context, who, number, outcome, reason, who.at)
 
 
-async def penalizacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """``/penalizacion N KIND [COUNT]``: COUNT (1 if not given) penalties of KIND for entry N,
-    added to its ranking time as the contest file says; /deshacer takes the last one back."""
+async def estado_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A button of ``/estado N``: "did not start" or "out of competition" recorded at the
+    press, checked as the typed command is (a second press: already recorded)."""
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    await query.answer()
+    number_text, _, outcome = query.data.removeprefix(OUTCOME_BUTTON).partition(":")
+    number = parse_int(number_text)
+    if number is None or outcome not in ("dns", "oc"):
+        return  # not a button of ours
     who = await recorder(update, context, "volunteer")
     if who is None:
         return
-    args = list(context.args or [])
-    kinds = who.svc.contest.penalties
-    number = parse_int(args[0]) if 2 <= len(args) <= 3 else None
-    count = parse_int(args[2]) if len(args) == 3 else 1
-    if number is None or count is None or not 1 <= count <= MAX_PENALTIES:
-        usage = "/penalizacion N " + ("|".join(k.id for k in kinds) or "KIND") + " [1-99]"
-        await show_usage(update, who, usage)
+    at = button_moment(update, context)
+    if at is None:
         return
+    await _record_outcome(update, context, who, number, outcome, "", at)
+
+
+async def _record_outcome(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller,
+                          number: int, outcome: str, reason: str, at: datetime) -> None:
     async with recording(who.svc):
-        out = await results.penalty(who.svc.day, who.user_id, role(who), number,
-                                    args[1].lower(), count, who.at, update.update_id)
+        out = await results.outcome(who.svc.day, who.user_id, role(who), number, outcome,
+                                    reason, at, update.update_id)
         if isinstance(out, Refusal):
             await refuse(update, who, out)
             return
-        contest = who.svc.contest
-        await answer(who.svc, update, penalty_answer(who.lang, contest, out))
-        await notify_entry(context, number, partial(penalty_notice, contest=contest, out=out))
+        await answer(who.svc, update, await noting_final(who, out.entry,
+                                                         outcome_answer(who.lang, out)))
+        await notify_entry(context, number, partial(outcome_notice, out=out))
 
 
 async def parcial(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -267,16 +362,43 @@ def _lines_of(context: ContextTypes.DEFAULT_TYPE, lang: str, cat: Category,
     return hit[1]
 
 
+RANKING_BUTTON = "rank:"  # an unknown category's buttons: rank:CATEGORY shows its ranking
+
+
 async def clasificacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    who = await organiser(update, context)
+    who = await caller(update, context)
     if who is None:
         return
-    args = list(context.args or [])
+    await _rankings(update, context, who, list(context.args or []))
+
+
+async def ranking_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A category's button under /clasificacion's "unknown category": its ranking, as
+    ``/clasificacion CATEGORY`` shows it to whoever pressed."""
+    data, who = await pressed(update, context)
+    if who is None:
+        return
+    category = who.svc.contest.category(data.removeprefix(RANKING_BUTTON))
+    at = button_moment(update, context)
+    if category is None or at is None:
+        return
+    await _rankings(update, context, replace(who, at=at), [category.id])
+
+
+async def _rankings(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller,
+                    args: list[str]) -> None:
+    if not who.roles.organiser:
+        if who.roles.entries:
+            await _entries_rankings(update, context, who)
+        else:
+            await refuse_role(update, who, "organiser")
+        return
     picture = bool(args) and args[-1].lower() in PICTURE_WORDS
     if picture:
         args = args[:-1]
-    if args and args[0].lower() in who.svc.day.rounds and len(args) == 1 and not picture:
-        await answer_now(who.svc, update, await _round_of_heats(who, args[0].lower()))
+    played = named_unit(who.svc, args, who.svc.day.rounds) if args and not picture else None
+    if played is not None:
+        await answer_now(who.svc, update, await _round_of_heats(who, played))
         return
     cats = await _categories(update, who, args)
     if cats is None:
@@ -302,6 +424,30 @@ async def clasificacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     await answer_now(who.svc, update, rankings_text(who.lang, lines))
 
 
+async def _entries_rankings(update: Update, context: ContextTypes.DEFAULT_TYPE,
+                            who: Caller) -> None:
+    """/clasificacion from someone who follows entries: the ranking of each of their entries'
+    categories, once the contest lets them read it (``participants_see_ranking``)."""
+    contest = who.svc.contest
+    if contest.participants_see_ranking == "never":
+        await answer_now(who.svc, update, ranking_for_organisers(who.lang))
+        return
+    mine = {e.category for e in who.roles.entries}
+    lines: list[str] = []
+    for cat in (c for c in contest.categories if c.id in mine):
+        if lines:
+            lines.append("")
+        if not await standings.may_see(who.svc.day, cat):
+            lines.append(ranking_not_yet(who.lang, cat.name))
+        elif cat.rounds:
+            lines.extend(await _round_ranking_lines(who, cat))
+        else:
+            lines.extend(_lines_of(context, who.lang, cat,
+                                   await who.svc.day.ranking(cat, who.at)))
+            lines.extend(await _separate_lines(who, cat))
+    await answer_now(who.svc, update, rankings_text(who.lang, lines))
+
+
 async def _round_of_heats(who: Caller, name: str) -> str:
     """The ranking over all the heats of a round of several ("pairs-heats")."""
     category, index = who.svc.day.rounds[name]
@@ -314,11 +460,16 @@ async def _categories(update: Update, who: Caller, args: list[str]) -> list[Cate
     contest = who.svc.contest
     if not args:
         return list(contest.categories)
-    cat = await round_ops.unit(who.svc.day, args[0].lower()) or contest.category(args[0].lower())
-    if cat is None or len(args) > 1:
+    day = who.svc.day
+    ids = [*(c.id for c in contest.categories), *day.rounds, *day.heats]
+    unit_id = named_unit(who.svc, args, ids)
+    cat = None if unit_id is None else (
+        await round_ops.unit(day, unit_id) or contest.category(unit_id))
+    if cat is None:
         await answer_now(who.svc, update, unknown_category(
-            who.lang, [c.id for c in contest.categories] + list(who.svc.day.rounds)
-            + list(who.svc.day.heats)))
+            who.lang, [unit_label(who.lang, contest, day.rounds, i) for i in ids]),
+            reply_markup=choice_buttons(RANKING_BUTTON, [(c.name, c.id)
+                                                         for c in contest.categories]))
         return None
     return [cat]
 
@@ -331,7 +482,7 @@ async def _pictures(update: Update, who: Caller, cats: list[Category], named: bo
         rows = await who.svc.day.ranking(cat, who.at)
         if not rows and not named:
             continue
-        title = ranking_title(who.lang, cat.name)
+        title = ranking_title(who.lang, ranked_name(who.lang, who.svc.contest, cat))
         pictures.append((title, ranking_png(who.lang, contest, cat, rows, title)))
     if not pictures:
         await answer_now(who.svc, update, no_entries(who.lang))
@@ -371,7 +522,6 @@ PICTURE_WORDS = {"foto", "imagen", "image", "photo", "picture", "img"}
 COMMANDS: dict[str, Callback] = {
     "fin": fin,
     "piezas": piezas,
-    "penalizacion": penalizacion,
     "estado": estado,
     "clasificacion": clasificacion,
     "parcial": parcial,

@@ -17,6 +17,7 @@ from bot.handlers.common import (
     Callback,
     Caller,
     caller,
+    named_unit,
     organiser,
     parse_int,
     recorder,
@@ -50,7 +51,8 @@ async def _round_category(update: Update, who: Caller, args: list[str]) -> Categ
         return None
     if not args and len(with_rounds) == 1:
         return with_rounds[0]
-    category = contest.category(args[0].lower()) if len(args) == 1 else None
+    named = named_unit(who.svc, args, [c.id for c in with_rounds])
+    category = contest.category(named) if named is not None else None
     if category is None or not category.rounds:
         await answer_now(who.svc, update, which_category(who.lang, with_rounds))
         return None
@@ -86,10 +88,14 @@ async def confirmar_ronda(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
                     await notify_entry(context, n, partial(qualified_text, contest=contest,
                                                            number=n, heat=heat, table=table))
             rows = {r.number: r for r in out.ranking}
+            capped = dict(out.capped)
+            rule = category.rounds[index].advance
             for n in sorted(set(rows) - set(out.qualifiers)):
+                cap = (rule.max_per, rule.by, capped[n]) if n in capped and rule is not None \
+                    and rule.max_per is not None and rule.by is not None else None
                 await notify_entry(context, n, partial(out_text, contest=contest, number=n,
                                                        category=category, index=index,
-                                                       row=rows.get(n)))
+                                                       row=rows.get(n), cap=cap))
         else:
             rows_list = await svc.day.classification(category)
             text = final_classification_text(who.lang, contest, category, index, rows_list)

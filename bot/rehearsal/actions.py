@@ -30,7 +30,8 @@ class Action:
     order: int  # ties at the same moment keep the order they were planned in
     actor: Person = field(compare=False)
     text: str = field(compare=False)
-    label: str = field(compare=False, default="")
+    label: str = field(compare=False, default="")  # how the transcript shows it, if not
+    # as its text (a button pressed instead: "[#12 Record 1:47:30]")
 
 
 @dataclass

@@ -68,10 +68,21 @@ def _check_lengths(params: dict[str, Any]) -> str | None:
 def _check_markup(params: dict[str, Any]) -> str | None:
     markup = params.get("reply_markup")
     if isinstance(markup, str):
-        try:
-            markup = json.loads(markup)
-        except ValueError:
-            return "reply_markup is not JSON"
+        return _markup_problem(markup)
+    return _keyboard_problem(markup)
+
+
+@functools.lru_cache(maxsize=1024)
+def _markup_problem(markup: str) -> str | None:
+    """A keyboard as JSON, checked once (a volunteers' line goes to every volunteer with the
+    same one): a pure function of the text."""
+    try:
+        return _keyboard_problem(json.loads(markup))
+    except ValueError:
+        return "reply_markup is not JSON"
+
+
+def _keyboard_problem(markup: Any) -> str | None:
     if not isinstance(markup, dict):
         return None
     for row in markup.get("inline_keyboard", []):

@@ -32,6 +32,7 @@ from bot.rehearsal.actions import Action, Person, Team
 from bot.rehearsal.botprocess import BotProcess
 from bot.rehearsal.championship import DAY_SPAN, Championship
 from bot.rehearsal.fakeapi import Call, FakeBotAPI
+from bot.rehearsal.taps import Taps
 from bot.services.contest_file import load_contest
 from bot.services.registrations import Registrations
 from bot.storage.store import Store
@@ -83,8 +84,10 @@ def _recipients(to: list[str]) -> str:
 
 class Rehearsal:
     def __init__(self, contest_path: str, entries: int, seed: int, db_path: str,
-                 out: TextIO = sys.stdout, day_seconds: float = 22.0, kills: int = 0) -> None:
+                 out: TextIO = sys.stdout, day_seconds: float = 22.0, kills: int = 0,
+                 buttons: bool = False) -> None:
         self.kills = kills
+        self.taps = Taps() if buttons else None  # the buttons mode (``taps.py``)
         self.kills_done = 0
         self.web_port = 0
         self.contest_path = contest_path
@@ -431,7 +434,10 @@ class Rehearsal:
             wait = self.clock.seconds_until(action.at)
             if wait > 0:
                 await asyncio.sleep(wait)
-            replies = await self.send(action.actor, action.text, action.at)
+            if self.taps is not None and action.actor.id in VOLUNTEER_IDS:  # buttons mode
+                replies = await self.taps.play(action, self.api.calls, self.send, self.press)
+            else:
+                replies = await self.send(action.actor, action.text, action.at)
             seq = self.last_seq
             who = self._who(action.actor)
             if action.text.startswith("/confirmar_ronda"):  # the next round's heats
@@ -441,14 +447,31 @@ class Rehearsal:
             if action.text.startswith("/clasificacion"):
                 final = replies
                 continue
+            if action.text.startswith("/publicar"):
+                await self._publish(action, replies, who, seq)
+                continue
             answer = replies[0].text.splitlines() if replies else ["(no answer)"]
             shown = answer[0]
             if action.text.startswith(("/pista", "/solucion")) and len(answer) > 1:
                 shown += " " + answer[-1]
-            self.line(action.at, f"{who}: {action.text} -> {shown}", seq=seq)
+            self.line(action.at, f"{who}: {action.label or action.text} -> {shown}", seq=seq)
         self._next_at = None
         await self.flush()
         return final
+
+    async def _publish(self, action: Action, replies: list[Call], who: str, seq: int) -> None:
+        """/publicar asks; the organiser presses Publish (one tap) and every entry is told its
+        place."""
+        question = replies[0].text.splitlines() if replies else ["(no answer)"]
+        self.line(action.at, f"{who}: {action.text} -> {question[0]}", *question[1:], seq=seq)
+        data = next((d for c in replies for _, d in c.buttons() if d.startswith("pub:") and
+                     d != "pub:-"), None)
+        if data is None:
+            return
+        pressed_at = action.at + timedelta(seconds=20)
+        answers = await self.press(action.actor, data, pressed_at)
+        lines = answers[0].text.splitlines() if answers else ["(answered below)"]
+        self.line(pressed_at, f"{who}: [Publish] -> {lines[0]}", *lines[1:], seq=self.last_seq)
 
     def _who(self, person: Person) -> str:
         if person.id == ORGANISER_ID:
@@ -539,6 +562,8 @@ class Rehearsal:
                  f"{'OK' if not problems else f'{len(problems)} violations'}; "
                  f"errors in the bot's log: {'yes' if tracebacks else 'none'}; "
                  f"{time.monotonic() - started:.1f} s.")
+        if self.taps is not None:
+            self.say(self.taps.report())
         for p in problems[:10]:
             self.say(f"  violation: {p}")
         self.say(f"The database is left in {self.db_path}. Results as CSV:")
@@ -561,11 +586,12 @@ class Rehearsal:
 
 
 def run_demo(contest: str, entries: int, seed: int, db: str, seconds: float = 22.0,
-             web_port: int = 0) -> int:
+             web_port: int = 0, buttons: bool = False) -> int:
     path = Path(db)
     for suffix in ("", "-wal", "-shm"):
         Path(str(path) + suffix).unlink(missing_ok=True)
-    rehearsal = Rehearsal(contest, entries, seed, str(path), day_seconds=seconds)
+    rehearsal = Rehearsal(contest, entries, seed, str(path), day_seconds=seconds,
+                          buttons=buttons)
     rehearsal.web_port = web_port
     if web_port:
         print(f"The projector scoreboard follows the day at http://127.0.0.1:{web_port}/",

@@ -150,4 +150,6 @@ def plan_day(reh: Stage, start: datetime, confirmed: set[int]) -> list[Action]:
             add(real(limit + 120), rng.choice(vol), f"/piezas {n} {pieces}")
     end = max(real(c.time_limit) for c in contest.categories)
     add(end + timedelta(minutes=10), reh.organiser, "/clasificacion")
+    # the results read out: made final, each entry told its place (the demo presses Publish)
+    add(end + timedelta(minutes=12), reh.organiser, "/publicar")
     return sorted(actions)

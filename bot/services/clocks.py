@@ -68,6 +68,15 @@ class NothingToStart(Refusal):
 class AlreadyStarted(Refusal):
     code: ClassVar[str] = "already_started"
     categories: tuple[str, ...]
+    time_up: bool = False  # and the time of every one of them is up: the contest is over
+    heats: bool = False  # heats of rounds among them (made final with /confirmar_ronda)
+
+
+@dataclass(frozen=True)
+class TimeUp(Refusal):
+    """A pause when every clock has run out its time: nothing is being played."""
+
+    code: ClassVar[str] = "time_up"
 
 
 @dataclass(frozen=True)
@@ -81,7 +90,7 @@ class NotPaused(Refusal):
 
 
 ClocksRefusal = (NotYet | HeatRunning | NotReached | NothingToStart | AlreadyStarted
-                 | AlreadyPaused | NotPaused)
+                 | AlreadyPaused | NotPaused | TimeUp)
 
 
 @dataclass(frozen=True)
@@ -126,7 +135,8 @@ async def start_clock(
         if not started and not already:
             return NothingToStart()
         if not started:
-            return AlreadyStarted(tuple(already))
+            return AlreadyStarted(tuple(already), await _all_up(day, already, at),
+                                  any(u in day.heats for u in already))
         return ClocksStarted(tuple(started), tuple(already), tuple(later), tuple(behind))
 
 
@@ -187,11 +197,27 @@ async def _being_played(day: ContestDay, heat: Heat, at: datetime) -> bool:
                          heat.play.time_limit)
 
 
+async def _all_up(day: ContestDay, unit_ids: list[str], at: datetime) -> bool:
+    """Whether the time of every clock of ``unit_ids`` (categories, heats) has run out."""
+    for uid in unit_ids:
+        heat = day.heats.get(uid)
+        cat = heat.play if heat is not None else day.contest.category(uid)
+        elapsed = (await day.clock(uid)).elapsed(at)
+        if cat is None or elapsed is None or elapsed < cat.time_limit:
+            return False
+    return bool(unit_ids)
+
+
 async def pause(day: ContestDay, organiser: int, at: datetime,
                 update_id: int | None) -> Done | ClocksRefusal | SharedRefusal:
     async with day.store.transaction() as tx:
         if await day.paused():
             return AlreadyPaused()
+        due, already, later, behind = await _to_start(day, None, at)
+        running = [u for u in due if (await day.clock(u)).started is not None]
+        if len(running) == len(due) and not later and not behind and \
+                await _all_up(day, running + already, at):
+            return TimeUp()  # every clock started, every one's time up: nothing to pause
         await tx.add_event(
             at=at, kind=EventKind.PAUSE, role="organiser", actor=organiser, update_id=update_id
         )

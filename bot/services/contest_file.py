@@ -33,6 +33,7 @@ from bot.domain.contest import (
 from bot.domain.ranking import SHARED_PRIZES, TIE_BREAKS
 from bot.domain.registration import heat_begins
 from bot.domain.rounds import heats_of
+from bot.domain.standings import RANKING_VISIBILITY
 from bot.services.contest_questions import read_discount, read_local, read_questions
 from bot.services.contest_rounds import (
     puzzle_rules,
@@ -287,6 +288,7 @@ class _Heading(NamedTuple):
     tie_break: str = "shared"
     shared_prizes: str = "each"
     confirm_correction: int = 5 * 60
+    participants_see_ranking: str = "final"
 
 
 def _heading(root: Table) -> _Heading:
@@ -320,9 +322,13 @@ def _heading(root: Table) -> _Heading:
     confirm_minutes = c.get("confirm_correction_minutes", int, 5)
     if not 0 <= confirm_minutes <= 24 * 60:
         raise c.ctx.error(c.key("confirm_correction_minutes"), "must be 0 to 1440 minutes")
+    see_ranking = c.get("participants_see_ranking", str, "final")
+    if see_ranking not in RANKING_VISIBILITY:
+        raise c.ctx.error(c.key("participants_see_ranking"),
+                          f"must be one of {', '.join(RANKING_VISIBILITY)}")
     c.done()
     return _Heading(name, tz_name, language, currency, venue, limit_inclusive, results_at, start,
-                    penalised, tie_break, shared_prizes, confirm_minutes * 60)
+                    penalised, tie_break, shared_prizes, confirm_minutes * 60, see_ranking)
 
 
 def _registration(root: Table) -> RegistrationRules:
@@ -533,6 +539,7 @@ def parse_contest(data: dict[str, Any], path: str) -> Contest:
         tie_break=heading.tie_break,
         shared_prizes=heading.shared_prizes,
         confirm_correction=heading.confirm_correction,
+        participants_see_ranking=heading.participants_see_ranking,
     )
 
 

@@ -44,6 +44,16 @@ class QuestionOutdated(Refusal):
 
 
 @dataclass(frozen=True)
+class ReadyLineOutdated(Refusal):
+    """A button of a "FINISHED?" line pressed after the entry said /listo again, or after a
+    finish or "not finished" was recorded for it since: the line no longer says what it would
+    record."""
+
+    code: ClassVar[str] = "ready_line_outdated"
+    entry: int
+
+
+@dataclass(frozen=True)
 class BeforeEscape(Refusal):
     """A finish before the escape was solved (at contest time ``time``)."""
 
@@ -153,7 +163,7 @@ class AlreadyOutcome(Refusal):
 ResultsRefusal = (QuestionOutdated | BeforeEscape | PiecesRange
                   | AlreadyRecordedPieces | UnknownPenalty | NoSplits | FinishBeforeSplits
                   | EntryDisqualified | SplitsDone | WhichPuzzle | BeforeSplit | ReasonNeeded
-                  | AlreadyOutcome)
+                  | AlreadyOutcome | ReadyLineOutdated)
 
 
 @dataclass(frozen=True)
@@ -184,12 +194,26 @@ class FinishRecorded(Done):
 
 
 @dataclass(frozen=True)
+class NotFinishedNoted(Done):
+    """A volunteer checked entry ``entry`` after its /listo (at contest time ``time``): not
+    finished; it plays on, and its next /listo asks again."""
+
+    entry: int
+    time: int
+    event_id: int | None = None
+
+
+@dataclass(frozen=True)
 class PiecesRecorded(Done):
     entry: int
     count: int
     old: int | None = None
     corrected: bool = False
     event_id: int | None = None
+    # recorded while the entry's time is not up: (contest time now, its time limit); the
+    # volunteer is told, with the button that takes it back (issue 26: a count at 0:00:06
+    # ranked an entry first ahead of everyone still playing)
+    early: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -308,7 +332,7 @@ def _finish_refusal(number: int, decision: rules.FinishDecision, basis: int
 async def finish(
     day: ContestDay, actor: int, role: str, number: int, typed: int | None, at: datetime,
     update_id: int | None, *, other: int | None = None, confirmed: bool = False,
-    basis: int = 0, asked_at: datetime | None = None,
+    basis: int = 0, asked_at: datetime | None = None, ready_line: int | None = None,
 ) -> FinishRecorded | FinishToConfirm | ResultsRefusal | SharedRefusal | RoundClosed:
     """Record entry ``number``'s finish. Unless ``confirmed``, nothing is recorded and the
     volunteer is asked first when the time moves a recorded finish by more than the
@@ -316,7 +340,9 @@ async def finish(
     typed, ``1:47`` as 1:47:00) is a finish just as possible. A confirmation (``confirmed``)
     is refused when the finish recorded is no longer the one the question was asked on
     (``basis``: its event id, 0 for none) or the entry's clock started after the question
-    (``asked_at``: a heat of a later round)."""
+    (``asked_at``: a heat of a later round). ``ready_line``: the "FINISHED?" line's button,
+    the /listo it was about (its event id): its moment is recorded if it is still the one
+    waiting, else the line is outdated (or already recorded)."""
     async with day.store.transaction() as tx:
         running = await day.running(number, at)
         if isinstance(running, Refusal):
@@ -325,6 +351,10 @@ async def finish(
         refused = _splits_refusal(number, state)
         if refused is not None:
             return refused
+        if ready_line is not None:
+            refused = _ready_line_refusal(number, state, ready_line)
+            if refused is not None:
+                return refused
         previous = state.finish_event
         previous_id = previous.id if previous is not None else 0
         if confirmed and rules.question_outdated(previous_id, basis, state.clock.started,
@@ -351,6 +381,50 @@ async def finish(
             from_ready="ready_event" in data, event_id=eid,
             old_actor=previous.actor if previous is not None else None,
         )
+
+
+def _ready_line_refusal(number: int, state: EntryState, line: int
+                        ) -> AlreadyRecorded | ReadyLineOutdated | None:
+    """Why a "FINISHED?" line's button about the /listo ``line`` records nothing (None: it
+    may)."""
+    finished = state.finish_event
+    taken_from = finished.data.get("ready_event") if finished is not None else None
+    verdict = rules.ready_line(line, state.ready.id if state.ready is not None else None,
+                               taken_from if isinstance(taken_from, int) else None)
+    match verdict:
+        case rules.ReadyLine.OPEN:
+            return None
+        case rules.ReadyLine.RECORDED:
+            assert state.finish is not None
+            return AlreadyRecorded(number, state.finish)
+        case rules.ReadyLine.OUTDATED:
+            return ReadyLineOutdated(number)
+        case _:
+            assert_never(verdict)
+
+
+async def not_finished(
+    day: ContestDay, actor: int, role: str, number: int, line: int, at: datetime,
+    update_id: int | None,
+) -> NotFinishedNoted | ResultsRefusal | SharedRefusal | RoundClosed:
+    """A volunteer checked entry ``number`` after the /listo ``line`` (its event id) and found
+    its puzzle not done: noted (the entry plays on; a later /fin without a time is not taken
+    from that /listo), unless the line is outdated."""
+    async with day.store.transaction() as tx:
+        running = await day.running(number, at)
+        if isinstance(running, Refusal):
+            return running
+        state, _ = running
+        refused = _ready_line_refusal(number, state, line)
+        if refused is not None:
+            return ReadyLineOutdated(number) if isinstance(refused, AlreadyRecorded) else refused
+        assert state.ready is not None
+        told = state.clock.elapsed(state.ready.at) or 0
+        eid = await tx.add_event(
+            at=at, kind=EventKind.NOT_FINISHED, role=role, actor=actor, entry=number,
+            data={"ready_event": line}, category=state.unit, update_id=update_id,
+        )
+        return NotFinishedNoted(number, told, eid)
 
 
 async def pieces(
@@ -380,8 +454,11 @@ async def pieces(
             supersedes=previous.id if previous else None, category=state.unit,
             update_id=update_id,
         )
+        now = state.clock.elapsed(at)
+        limit = state.category.time_limit
         return PiecesRecorded(
             number, count, old=state.pieces, corrected=previous is not None, event_id=eid,
+            early=(now, limit) if rules.before_time_up(now, limit) and now is not None else None,
         )
 
 

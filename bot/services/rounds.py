@@ -22,6 +22,7 @@ from bot.domain.rounds import (
     NotPlayed,
     PlayedHeat,
     StillPlayed,
+    capped,
     confirm_verdict,
     merged,
     table_number,
@@ -86,6 +87,9 @@ class RoundConfirmed(Done):
     ranking: tuple[Row, ...]
     heats: tuple[list[int], ...]
     event_id: int | None = None
+    # entries placed well enough but left out by the contest's cap per group (``max_per``
+    # with ``by``: at most K of one country), each with its group's answer
+    capped: tuple[tuple[int, str], ...] = ()
 
 
 # -- confirming a round ------------------------------------------------------------------------
@@ -128,7 +132,9 @@ async def confirm_round(day: ContestDay, organiser: int, category: Category, at:
                     ref=round_ref(category, index), data={"qualifiers": list(chosen)},
                     update_id=update_id,
                 )
-                return RoundConfirmed(category, index, chosen, tuple(ranking), seated)
+                left_out = capped(rule, ranking, chosen, group_of) if rule is not None else {}
+                return RoundConfirmed(category, index, chosen, tuple(ranking), seated,
+                                      capped=tuple(sorted(left_out.items())))
 
 
 # -- heats, tables and rankings ----------------------------------------------------------------

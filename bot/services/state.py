@@ -156,8 +156,10 @@ def entry_state(
     finish_event = _latest(entry_events, EventKind.FINISH)
     pieces_event = _latest(entry_events, EventKind.PIECES)
     ready = _latest(entry_events, EventKind.READY)
-    if ready is not None and finish_event is not None and finish_event.id > ready.id:
-        ready = None
+    if ready is not None and (
+            (finish_event is not None and finish_event.id > ready.id)
+            or _latest_after(entry_events, EventKind.NOT_FINISHED, ready.id)):
+        ready = None  # finished, or checked "not finished", since the /listo
     counts = _penalty_counts(entry_events)
     finished = splits_of(entry_events) if category.puzzles else ()
     return EntryState(
@@ -196,6 +198,17 @@ def _ledger(contest: Contest, category: Category, entry_events: Sequence[Event],
 
 def _latest(entry_events: Sequence[Event], kind: EventKind) -> Event | None:
     return next((e for e in reversed(entry_events) if e.kind == kind), None)
+
+
+def _latest_after(entry_events: Sequence[Event], kind: EventKind, after: int) -> bool:
+    """Whether an event of ``kind`` came after event id ``after`` (looked for from the end,
+    down to that event only)."""
+    for e in reversed(entry_events):
+        if e.id <= after:
+            return False
+        if e.kind == kind:
+            return True
+    return False
 
 
 def _penalty_counts(entry_events: Sequence[Event]) -> dict[str, int]:

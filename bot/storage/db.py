@@ -207,7 +207,7 @@ class Database:
             if posted is not None:
                 self._op_posts.append(posted)
             return
-        if table == "chat_moves":  # nothing is derived from it
+        if table in ("chat_moves", "copies"):  # nothing is derived from them
             return
         self._op_wrote = True
         self.writes += 1

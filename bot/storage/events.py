@@ -24,6 +24,21 @@ class EventWrites(TransactionCore):
 
     __slots__ = ()
 
+    def refs_taken(self, kind: str, refs: Iterable[str]) -> dict[str, dict[str, Any]]:
+        """The first event of ``kind`` with each of ``refs`` that has one (ref -> its data),
+        read on the writer's own side, without a trip to the reading thread: a check the
+        writer makes while others wait for it (a claim; the sender's marks)."""
+        s = self._owned()
+        wanted = sorted(set(refs))
+        if not wanted:
+            return {}
+        out: dict[str, dict[str, Any]] = {}
+        for ref, data in s._raw.execute(
+                f"SELECT ref, data FROM events WHERE kind = ? AND ref IN "
+                f"({','.join('?' * len(wanted))}) ORDER BY id", (kind, *wanted)).fetchall():
+            out.setdefault(str(ref), json.loads(data) if data else {})
+        return out
+
     async def add_event(
         self,
         *,

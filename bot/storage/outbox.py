@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.storage.db import Database, StoreError, TransactionCore
-from bot.storage.records import OutboxMessage, to_ts
+from bot.storage.records import COPIES_KEEP_SECONDS, OUTBOX_KEEP_SECONDS, Copy, OutboxMessage, to_ts
 
 
 class OutboxWrites(TransactionCore):
@@ -55,8 +55,54 @@ class OutboxWrites(TransactionCore):
         s = self._owned()
         cur = s._raw.execute("DELETE FROM outbox WHERE done_at IS NOT NULL AND done_at < ?",
                              (to_ts(before),))
+        copies = to_ts(before) - (COPIES_KEEP_SECONDS - OUTBOX_KEEP_SECONDS)
+        for table in ("copy_lines", "copy_texts"):
+            s._raw.execute(f"DELETE FROM {table} WHERE sent_at < ?", (copies,))
         s._wrote("outbox")
         return cur.rowcount
+
+    def record_copies(self, copies: Sequence[Copy], at: datetime) -> None:
+        """Messages Telegram took that carry lines a volunteer may claim (``Copy``): the same
+        message sent to many chats is written once. Two statements whatever their number
+        (each call into SQLite gives up the GIL and waits to get it back)."""
+        s = self._owned()
+        when = to_ts(at)
+        texts = {(c.parts, c.markup): _parts_json(c.parts) for c in copies}
+        ids = self._copy_texts([(parts, markup) for (_, markup), parts in texts.items()], when)
+        s._raw.executemany(
+            "INSERT INTO copy_lines (claim, chat_id, message_id, part, text_id, sent_at) "
+            "VALUES (?,?,?,?,?,?)",
+            [(claim, c.chat_id, c.message_id, part, ids[(texts[(c.parts, c.markup)], c.markup)],
+              when) for c in copies for claim, part in c.claims])
+        s._wrote("copies")
+
+    def _copy_texts(self, texts: Sequence[tuple[str, str | None]], when: int
+                    ) -> dict[tuple[str, str | None], int]:
+        """Rows of ``copy_texts`` for (parts JSON, markup): their ids."""
+        s = self._owned()
+        ids: dict[tuple[str, str | None], int] = {}
+        for at in range(0, len(texts), 300):  # within SQLite's variables per statement
+            chunk = texts[at:at + 300]
+            rows = s._raw.execute(
+                "INSERT INTO copy_texts (parts, markup, sent_at) VALUES "
+                + ",".join(["(?,?,?)"] * len(chunk)) + " RETURNING id, parts, markup",
+                [v for parts, markup in chunk for v in (parts, markup, when)]).fetchall()
+            ids.update({(str(r[1]), r[2]): int(r[0]) for r in rows})
+        return ids
+
+    def rewrite_copy(self, copy: Copy) -> None:
+        """A copy as it reads once edited (its lines and buttons now): its own text from now
+        on (the other chats' copies of that message are edited on their own)."""
+        s = self._owned()
+        parts = _parts_json(copy.parts)
+        ids = self._copy_texts([(parts, copy.markup)], int(_time.time()))
+        s._raw.execute("UPDATE copy_lines SET text_id = ? WHERE chat_id = ? AND message_id = ?",
+                       (ids[(parts, copy.markup)], copy.chat_id, copy.message_id))
+        s._wrote("copies")
+
+
+def _parts_json(parts: tuple[str, ...]) -> str:
+    return json.dumps(parts, ensure_ascii=False, separators=(",", ":"))
 
 
 class OutboxReads(Database):
@@ -69,6 +115,16 @@ class OutboxReads(Database):
             "WHERE done_at IS NULL ORDER BY id")
         return [OutboxMessage(int(r[0]), int(r[1]), int(r[2]), str(r[3]), json.loads(r[4]),
                               r[5]) for r in rows]
+
+    async def copies_of(self, claim: str) -> list[Copy]:
+        """Every copy known of the line ``claim`` (each with that line's place in ``claims``),
+        in the order they were sent."""
+        rows = await self._fetchall(
+            "SELECT l.chat_id, l.message_id, t.parts, t.markup, l.part FROM copy_lines l "
+            "JOIN copy_texts t ON t.id = l.text_id WHERE l.claim = ? ORDER BY l.rowid",
+            (claim,))
+        return [Copy(int(r[0]), int(r[1]), tuple(json.loads(r[2])), r[3], ((claim, int(r[4])),))
+                for r in rows]
 
     async def chat_moves(self) -> dict[int, int]:
         """Chats Telegram moved to a new id: old id -> new id (``Transaction.move_chat``)."""

@@ -105,3 +105,23 @@ class OutboxMessage:
 
 PRIORITY_ANSWER, PRIORITY_COPY, PRIORITY_BULK = 0, 1, 2
 OUTBOX_KEEP_SECONDS = 3600  # rows done this long ago are pruned (nothing reads them after)
+# the copies of claimable lines (``Copy``) are kept longer: a line may be claimed a while after
+# it went out, and the claim edits every copy still known
+COPIES_KEEP_SECONDS = 6 * 3600
+
+
+@dataclass(frozen=True)
+class Copy:
+    """One message Telegram holds in a chat (``message_id``) with lines a volunteer may claim:
+    its lines (``parts``, joined with a new line) and buttons as they are now, and the claim
+    of each claimable line with its place in ``parts``."""
+
+    chat_id: int
+    message_id: int
+    parts: tuple[str, ...]
+    markup: str | None
+    claims: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.parts)

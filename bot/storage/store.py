@@ -25,6 +25,7 @@ from bot.storage.records import (
     PRIORITY_ANSWER,
     PRIORITY_BULK,
     PRIORITY_COPY,
+    Copy,
     Entry,
     Event,
     OutboxMessage,
@@ -36,7 +37,7 @@ from bot.support.files import make_database_private
 
 __all__ = [
     "BUSY_TIMEOUT_MS", "MIGRATIONS", "OUTBOX_KEEP_SECONDS", "PRIORITY_ANSWER", "PRIORITY_BULK",
-    "PRIORITY_COPY", "Entry", "Event", "Operation", "OutboxMessage", "Store", "StoreError",
+    "PRIORITY_COPY", "Copy", "Entry", "Event", "Operation", "OutboxMessage", "Store", "StoreError",
     "Transaction", "TransactionError", "copy_database", "from_ts", "migrations", "to_ts",
     "where_it_can_live",
 ]

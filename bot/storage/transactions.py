@@ -11,8 +11,8 @@ from contextvars import ContextVar, Token
 from bot.storage.db import StoreError, TransactionError
 from bot.storage.entries import Entries, EntryWrites
 from bot.storage.events import EventReads, EventWrites
-from bot.storage.outbox import OutboxWrites
-from bot.storage.records import Entry, Event
+from bot.storage.outbox import OutboxReads, OutboxWrites
+from bot.storage.records import Copy, Entry, Event
 
 # the transaction the running task (or what it was started from) holds open, if any
 _HELD: ContextVar[Transaction | None] = ContextVar("puzzlebot_transaction", default=None)
@@ -47,6 +47,12 @@ class Transaction(EventWrites, EntryWrites, OutboxWrites):
 
     async def has_ref(self, kind: str, ref: str) -> bool:
         return await self._reading().has_ref(kind, ref)
+
+    async def event(self, event_id: int) -> Event | None:
+        return await self._reading().event(event_id)
+
+    async def copies_of(self, claim: str) -> list[Copy]:
+        return await self._reading().copies_of(claim)
 
 
 class Operation:
@@ -129,7 +135,7 @@ class Operation:
             await asyncio.shield(self.batch)
 
 
-class Transactional(EventReads, Entries):
+class Transactional(EventReads, Entries, OutboxReads):
     """The one writer: ``transaction()`` and the batch it joins."""
 
     # -- transactions --------------------------------------------------------------------------

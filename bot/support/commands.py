@@ -9,6 +9,7 @@ inside a text (usage lines, instructions) the way a reader of that language type
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -108,12 +109,18 @@ COMMANDS: tuple[Command, ...] = (
        "Pause générale (tous les chronos)", "General break (all clocks)", "pause", "pause"),
     _c("reanudar", "organiser", "Fin de la pausa", "Fin de la pause", "End of the break",
        "reprise", "resume"),
+    # organisers'; an entry's people read their own category's ranking where the contest lets
+    # them (``participants_see_ranking``: bot/handlers/commands.py shows it in their menu)
     _c("clasificacion", "organiser", "[categoría] [foto]: clasificación",
        "[catégorie] [photo] : classement", "[category] [photo]: ranking", "classement",
        "ranking"),
     _c("confirmar_ronda", "organiser", "[categoría]: resultados de la ronda definitivos",
        "[catégorie] : résultats de la manche définitifs", "[category]: the round's results "
        "are final", "valider_manche", "confirm_round", ROUNDS),
+    _c("publicar", "organiser", "[categoría]: resultados definitivos; cada inscripción "
+       "recibe su puesto", "[catégorie] : résultats définitifs ; chaque inscription reçoit sa "
+       "place", "[category]: results final; each entry is told its place", "publier",
+       "publish"),
     _c("mesas", "organiser", "[categoría]: listas de mesas de la ronda (PDF)",
        "[catégorie] : listes des tables de la manche (PDF)", "[category]: the round's table "
        "lists (PDF)", "tables", "tables", ROUNDS),
@@ -169,3 +176,20 @@ def in_language(lang: str, text: str) -> str:
         return "/" + command.name_in(lang) if command else match.group(0)
 
     return _NAMED.sub(swap, text)
+
+
+# every name a command answers to (Spanish, French and English), to its command
+_ANY_NAME = {n: c for c in COMMANDS for n in (c.name, *c.aliases.values())}
+_GLUED = re.compile(r"/([^\W\d_]+(?:_[^\W\d_]+)*)(\d+)\Z")
+
+
+def meant(typed: str) -> tuple[Command, str] | None:
+    """The command a mistyped one most likely meant, with what followed it: ``/fin12`` is
+    ``/fin 12`` (the number glued on), ``/clasificasion`` is ``/clasificacion`` (one letter
+    off); None when nothing is close."""
+    word = typed.split("@", 1)[0].lower()
+    glued = _GLUED.match(word)
+    if glued is not None and glued.group(1) in _ANY_NAME:
+        return _ANY_NAME[glued.group(1)], glued.group(2)
+    close = difflib.get_close_matches(word.lstrip("/"), list(_ANY_NAME), n=1, cutoff=0.8)
+    return (_ANY_NAME[close[0]], "") if close else None

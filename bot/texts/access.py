@@ -10,7 +10,7 @@ from typing import assert_never
 from bot.domain.contest import Contest
 from bot.services.access import AccessRefusal, BadCode, InviteUsed, OrganiserInviteUsed
 from bot.storage.store import Entry
-from bot.support.commands import BY_NAME
+from bot.support.commands import BY_NAME, meant
 from bot.support.i18n import tr
 from bot.texts.names import names
 
@@ -50,14 +50,20 @@ def help_text(lang: str, contest: Contest, entries: Sequence[Entry],
     return "\n".join(lines)
 
 
-def hello(lang: str, known: bool, help_: str) -> str:
+def hello(lang: str, known: bool, help_: str, registering: bool = False) -> str:
     """/start without a link (``known``: someone who follows an entry or helps), then the
-    help."""
+    help; ``registering``: registration is open (the Register button is under it)."""
     text = tr(lang, "Hello! I run the puzzle contest on the day.")
+    if registering:
+        text += "\n" + tr(lang, "To register, tap \"Register\" below (or send /inscribir).")
     if not known:
         text += "\n" + tr(lang, "To follow your entry, open the link the organisers gave "
                           "you (or scan the QR code on your table).")
     return text + "\n\n" + help_
+
+
+def register_button(lang: str) -> str:
+    return tr(lang, "Register")
 
 
 def already_volunteer(lang: str) -> str:
@@ -138,15 +144,34 @@ def volunteer_invite(lang: str, bot_name: str, code: str) -> str:
               link=_invite_link(bot_name, code))
 
 
+def volunteers_lines_note(lang: str, group: bool) -> str:
+    """Said with an organiser's first volunteer invitation: where the volunteers' lines (hints
+    to hand over, finishes to check, each with "I'm going") go."""
+    if group:
+        return tr(lang, "The volunteers' lines (hints to hand over, finishes to check) go to "
+                  "the volunteers' group: organisers read them there, not privately.")
+    return tr(lang, "The volunteers' lines (hints to hand over, finishes to check) go privately "
+              "to every volunteer and organiser. With more than a few volunteers, a group "
+              "keeps phones quieter: add the bot to a group, then set "
+              "PUZZLEBOT_VOLUNTEER_CHAT to the group's chat id and restart the bot.")
+
+
 def organiser_invite(lang: str, bot_name: str, code: str) -> str:
     return tr(lang, "Invitation for one more organiser (works once; whoever opens it can do "
               "everything you can): {link}", link=_invite_link(bot_name, code))
 
 
-def not_understood(lang: str, command: bool) -> str:
-    """Free text (``command`` False) or a command the bot does not know, in a private chat."""
+def not_understood(lang: str, command: bool, typed: str = "") -> str:
+    """Free text (``command`` False) or a command the bot does not know, in a private chat
+    (``typed``: its first word, for a "did you mean")."""
     help_name = BY_NAME["ayuda"].name_in(lang)
     if command:
+        guess = meant(typed)
+        if guess is not None:
+            cmd, number = guess
+            return tr(lang, "I don't know that command. Did you mean {command}? /{help} lists "
+                      "what you can do.", help=help_name,
+                      command=" ".join(["/" + cmd.name_in(lang), *([number] if number else [])]))
         return tr(lang, "I don't know that command. /{help} lists what you can do.",
                   help=help_name)
     return tr(lang, "I only understand commands. /{help} lists what you can do.",

@@ -22,8 +22,9 @@ def handover_staff_text(lang: str, limit: int, category: Category,
                         unsolved: Sequence[EntryState]) -> str:
     """The volunteers' line at the escape's time limit: the unsolved pairs and their stages."""
     lines = [tr(lang, "{time}: the escape is over in {category}. Unsolved pairs get the "
-                "puzzle now. Confirm their stage with /etapa N S before the bonus is "
-                "counted:", time=format_duration(limit), category=category.name)]
+                "puzzle now. Confirm their stage with the buttons below (or /etapa N S) "
+                "before the bonus is counted:", time=format_duration(limit),
+                category=category.name)]
     for s in unsolved:
         assert s.ledger is not None
         lines.append(tr(lang, "#{entry} {names}: says stage {reported}, confirmed stage "
@@ -32,6 +33,29 @@ def handover_staff_text(lang: str, limit: int, category: Category,
     if not unsolved:
         lines.append(tr(lang, "Every pair solved the escape."))
     return "\n".join(lines)
+
+
+STAGE_BUTTON = "stg:"  # callback data "stg:<entry>:<stage>": as /etapa <entry> <stage>
+MOST_BUTTONS = 100  # Telegram's most buttons under one message
+
+
+def handover_buttons(stages: int, unsolved: Sequence[EntryState]) -> list[list[tuple[str, str]]]:
+    """Under the volunteers' handover line: for each unsolved pair, a button per stage a
+    volunteer may still confirm (past the one confirmed; the one the pair says first). With
+    more than Telegram takes, only the stage each pair says (the rest still typed)."""
+    rows = []
+    for s in unsolved:
+        assert s.ledger is not None
+        done = s.ledger.confirmed_stage
+        said = min(s.ledger.reported_stage, stages)
+        choices = ([said] if said > done else []) + [k for k in range(done + 1, stages + 1)
+                                                     if k != said]
+        rows.append([(f"#{s.entry.number} ▸ {k}", f"{STAGE_BUTTON}{s.entry.number}:{k}")
+                     for k in choices])
+    if sum(len(r) for r in rows) > MOST_BUTTONS:
+        rows = [r[:1] for r in rows]
+    rows = [r for r in rows if r]
+    return rows[:MOST_BUTTONS]
 
 
 def handover_entry_text(lang: str) -> str:

@@ -19,6 +19,7 @@ from bot.services.clocks import (
     NotPaused,
     NotReached,
     NotYet,
+    TimeUp,
 )
 from bot.support.i18n import tr
 from bot.texts.names import clock_time, day_text, heat_by_id, heat_name
@@ -27,8 +28,17 @@ from bot.texts.names import clock_time, day_text, heat_by_id, heat_name
 def clocks_refusal(lang: str, refused: ClocksRefusal, contest: Contest) -> str:
     """One line saying why the organiser's /inicio, /pausa or /reanudar did nothing."""
     match refused:
+        case AlreadyStarted(time_up=True, heats=True):
+            return tr(lang, "That time is already up: nothing to start. Once its results are "
+                      "checked: /confirmar_ronda")
+        case AlreadyStarted(time_up=True):
+            return tr(lang, "That time is already up: nothing to start. To make the results "
+                      "final: /publicar")
         case AlreadyStarted():
             return tr(lang, "That clock is already running.")
+        case TimeUp():
+            return tr(lang, "Every clock's time is up: there is nothing to pause. To make the "
+                      "results final: /publicar")
         case AlreadyPaused():
             return tr(lang, "The clocks are already paused.")
         case NotPaused():
@@ -69,7 +79,8 @@ def clock_name(lang: str, contest: Contest, unit_id: str) -> str:
 def unknown_category(lang: str, contest: Contest, heats: Iterable[str]) -> str:
     """/inicio naming neither a category nor a heat (``heats``: the day's heat ids)."""
     return tr(lang, "Unknown category. Categories: {ids}",
-              ids=", ".join([c.id for c in contest.categories] + list(heats)))
+              ids=", ".join(clock_name(lang, contest, unit_id) for unit_id in
+                            [*(c.id for c in contest.categories), *heats]))
 
 
 def clocks_started(lang: str, contest: Contest, out: ClocksStarted,
@@ -96,6 +107,36 @@ def resumed(lang: str) -> str:
 def announcement(text: str) -> str:
     """An organiser's announcement as each participant reads it."""
     return "📣 " + text
+
+
+def announcement_preview(lang: str, text: str, recipients: int) -> str:
+    """/anuncio's preview: what each participant will read, and how many it reaches."""
+    return "\n\n".join([
+        tr(lang, "Preview: this announcement goes to {count} people, in about {seconds} s.",
+           count=recipients, seconds=max(1, math.ceil(recipients / 25))),
+        announcement(text),
+        tr(lang, "Send it? Nothing goes until you choose.")])
+
+
+def send_button(lang: str) -> str:
+    return tr(lang, "Send")
+
+
+def cancel_button(lang: str) -> str:
+    return tr(lang, "Cancel")
+
+
+def announcement_cancelled(lang: str) -> str:
+    return tr(lang, "Announcement not sent.")
+
+
+def announcement_outdated(lang: str) -> str:
+    return tr(lang, "This preview is not your latest one: nothing sent. Use the newest "
+              "preview's Send, or /anuncio again.")
+
+
+def announcement_already_sent(lang: str) -> str:
+    return tr(lang, "This announcement was already sent: nothing sent again.")
 
 
 def announcement_recorded(lang: str, recipients: int) -> str:

@@ -12,6 +12,7 @@ from babel.dates import format_date
 from bot.domain.clock import DurationError, format_duration
 from bot.domain.contest import Contest
 from bot.services.access import AccessRefusal
+from bot.services.claims import ClaimRefusal
 from bot.services.clocks import ClocksRefusal
 from bot.services.escape import EscapeRefusal
 from bot.services.history import HistoryRefusal
@@ -30,8 +31,10 @@ from bot.services.outcomes import (
 )
 from bot.services.results import ResultsRefusal
 from bot.services.rounds import RoundsRefusal
+from bot.services.standings import StandingsRefusal
 from bot.support.i18n import tr
 from bot.texts.access import access_refusal
+from bot.texts.claims import claim_refusal
 from bot.texts.clocks import clocks_refusal
 from bot.texts.escape import escape_refusal
 from bot.texts.history import history_refusal
@@ -44,6 +47,7 @@ from bot.texts.names import role_name as role_name
 from bot.texts.names import round_name as round_name
 from bot.texts.results import results_refusal
 from bot.texts.rounds import rounds_refusal
+from bot.texts.standings import standings_refusal
 
 MAX_MESSAGE = 4096
 RANKING_NAME = 30  # characters of each name on a ranking's line
@@ -85,7 +89,7 @@ def split_messages(lines: Sequence[str], limit: int = MAX_MESSAGE) -> list[str]:
 
 
 DayRefusal = (SharedRefusal | EscapeRefusal | ClocksRefusal | AccessRefusal | RoundsRefusal
-              | ResultsRefusal | HistoryRefusal)
+              | ResultsRefusal | HistoryRefusal | StandingsRefusal | ClaimRefusal)
 
 
 def refusal(lang: str, refused: DayRefusal, contest: Contest) -> str:
@@ -103,6 +107,10 @@ def refusal(lang: str, refused: DayRefusal, contest: Contest) -> str:
         return results_refusal(lang, refused, contest)
     if isinstance(refused, HistoryRefusal):
         return history_refusal(lang, refused)
+    if isinstance(refused, StandingsRefusal):
+        return standings_refusal(lang, refused, contest)
+    if isinstance(refused, ClaimRefusal):
+        return claim_refusal(lang, refused)
     return shared_refusal(lang, refused)
 
 

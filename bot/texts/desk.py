@@ -50,7 +50,7 @@ def lost_to(entry: int, by: int, day: date) -> Callable[[str], str]:
 
 def unknown_category_text(lang: str, contest: Contest) -> str:
     return tr(lang, "Unknown category. Categories: {ids}",
-              ids=", ".join(c.id for c in contest.categories))
+              ids=", ".join(c.name for c in contest.categories))
 
 
 def shared_places_line(lang: str, taken: int, capacity: int) -> str:

@@ -15,7 +15,7 @@ from bot.domain.contest import Contest
 from bot.domain.events import ENTRY_ROWS, EventKind
 from bot.domain.ranking import Competitor, ranking_time
 from bot.domain.rounds import heats_by_id
-from bot.services.history import HistoryRefusal, NothingToUndo, Undone
+from bot.services.history import HistoryRefusal, NothingToUndo, Undone, UndoOutdated
 from bot.storage.store import Event
 from bot.support.i18n import tr
 from bot.texts.names import clock_time, day_text, heat_name, labelled, role_name
@@ -29,6 +29,9 @@ def history_refusal(lang: str, refused: HistoryRefusal) -> str:
     match refused:
         case NothingToUndo():
             return tr(lang, "You have nothing to undo.")
+        case UndoOutdated():
+            return tr(lang, "Your last record is not the one this question named any more: "
+                      "nothing taken back. Send /deshacer again to see what it is now.")
         case _:
             assert_never(refused)
 
@@ -116,6 +119,7 @@ def event_name(lang: str, kind: str) -> str:
         _K.STAGE: tr(lang, "stage confirmed"),
         _K.ESCAPE: tr(lang, "escape solved"),
         _K.READY: tr(lang, "said finished"),
+        _K.NOT_FINISHED: tr(lang, "not finished (checked)"),
         _K.FINISH: tr(lang, "finish"),
         _K.PIECES: tr(lang, "pieces"),
         _K.PENALTY: tr(lang, "penalty"),
@@ -137,6 +141,7 @@ def event_name(lang: str, kind: str) -> str:
         _K.STATUS_NOTICE: tr(lang, "told of its place"),
         _K.ALERT: tr(lang, "clock alert"),
         _K.ANNOUNCEMENT: tr(lang, "announcement"),
+        _K.CLAIM: tr(lang, "volunteer going"),
     }
     return names_.get(kind, kind)
 
@@ -144,15 +149,56 @@ def event_name(lang: str, kind: str) -> str:
 # -- /deshacer --------------------------------------------------------------------------------
 
 
-def undo_answer(lang: str, out: Undone) -> str:
-    ev = out.event
+def _undone_what(lang: str, ev: Event) -> str:
     target = f"#{ev.entry}" if ev.entry is not None else (ev.category or "")
-    what = f"{event_name(lang, ev.kind)} {target}".strip()
-    return tr(lang, "Taken back: {what}.", what=what)
+    return f"{event_name(lang, ev.kind)} {target}".strip()
+
+
+def undo_question(lang: str, contest: Contest, ev: Event) -> str:
+    """/deshacer asks first: what it would take back, recorded when."""
+    return tr(lang, "Take back your last record: {what}, recorded at {clock}? Nothing changes "
+              "until you choose.", what=_undone_what(lang, ev), clock=clock_time(contest, ev.at))
+
+
+def undo_button(lang: str) -> str:
+    return tr(lang, "Take it back")
+
+
+def keep_record_button(lang: str) -> str:
+    return tr(lang, "Keep it")
+
+
+def nothing_taken_back(lang: str) -> str:
+    return tr(lang, "Nothing taken back.")
+
+
+def undo_answer(lang: str, out: Undone) -> str:
+    return tr(lang, "Taken back: {what}.", what=_undone_what(lang, out.event))
+
+
+# what the entry's people were told when it was recorded, and so are told when it is taken back
+TOLD_KINDS = (_K.FINISH, _K.PENALTY, _K.OUTCOME, _K.SPLIT, _K.ESCAPE, _K.NOT_FINISHED)
 
 
 def undo_notice(lang: str, contest: Contest, out: Undone) -> str:
-    """To the entry's phones, told of a penalty taken back (they were told of it)."""
+    """To the entry's phones: something they were told of (``TOLD_KINDS``) was taken back."""
     ev = out.event
-    return tr(lang, "A penalty recorded for your entry was taken back: {what} ×{count}.",
-              what=penalty_name(lang, contest, ev.ref or ""), count=ev.value)
+    match ev.kind:
+        case _K.PENALTY:
+            return tr(lang, "A penalty recorded for your entry was taken back: {what} "
+                      "×{count}.", what=penalty_name(lang, contest, ev.ref or ""), count=ev.value)
+        case _K.FINISH:
+            return tr(lang, "The finish recorded for your entry was taken back: a volunteer "
+                      "will record the right one.")
+        case _K.OUTCOME:
+            return tr(lang, "Your entry is no longer recorded as {outcome}.",
+                      outcome=outcome_text(lang, ev.ref or ""))
+        case _K.SPLIT:
+            return tr(lang, "A split time recorded for your entry was taken back: a volunteer "
+                      "will record the right one.")
+        case _K.ESCAPE:
+            return tr(lang, "The escape recorded as solved for your entry was taken back: ask "
+                      "a volunteer if this is wrong.")
+        case _:
+            return tr(lang, "The \"not finished\" check of your puzzle was taken back: your "
+                      "/listo stands, and a volunteer is coming.")

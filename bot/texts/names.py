@@ -12,7 +12,8 @@ from babel.dates import format_date
 
 from bot.domain.contest import Category, Contest
 from bot.domain.rounds import Heat, heats_by_id
-from bot.support.i18n import tr
+from bot.support.commands import in_language
+from bot.support.i18n import LANGUAGES, tr
 
 
 def names(names_: Sequence[str]) -> str:
@@ -44,6 +45,40 @@ def heat_name(lang: str, contest: Contest, heat: Heat) -> str:
     return f"{name} {heat.number}" if heat.round.heats > 1 else name
 
 
+def unit_names(contest: Contest, rounds: dict[str, tuple[Category, int]],
+               unit_id: str) -> set[str]:
+    """Every name people may type for a category, a round (``rounds``: the day's round ids)
+    or a heat, in every language: "Adultos parejas", "Semi-final (Pairs)", "Heats 2 Pairs"."""
+    out: set[str] = set()
+    category = contest.category(unit_id)
+    if category is not None:
+        out.add(category.name)
+    heat = heats_by_id(contest.categories).get(unit_id)
+    played = rounds.get(unit_id)
+    for lang in LANGUAGES:
+        if heat is not None:
+            name, of = heat_name(lang, contest, heat), heat.category.name
+        elif played is not None:
+            name, of = round_name(lang, contest, *played), played[0].name
+        else:
+            continue
+        out |= {name, f"{name} {of}", f"{name} ({of})", f"{of} {name}"}
+    return out
+
+
+def unit_label(lang: str, contest: Contest, rounds: dict[str, tuple[Category, int]],
+               unit_id: str) -> str:
+    """A category, round or heat as a list of them names it: "Heats 2 (Pairs)"."""
+    heat = heats_by_id(contest.categories).get(unit_id)
+    if heat is not None:
+        return f"{heat_name(lang, contest, heat)} ({heat.category.name})"
+    played = rounds.get(unit_id)
+    if played is not None:
+        return f"{round_name(lang, contest, *played)} ({played[0].name})"
+    category = contest.category(unit_id)
+    return category.name if category is not None else unit_id
+
+
 def heat_by_id(lang: str, contest: Contest, heat_id: str) -> str:
     """A heat's name by its id (the id itself when the contest has no such heat)."""
     heat = heats_by_id(contest.categories).get(heat_id)
@@ -72,3 +107,40 @@ def role_name(lang: str, role: str) -> str:
     words = {"participant": tr(lang, "participant"), "volunteer": tr(lang, "volunteer"),
              "organiser": tr(lang, "organiser"), "system": tr(lang, "bot")}
     return words.get(role, role)
+
+
+def usage_text(lang: str, line: str) -> str:
+    """How to type a command (``/piezas N P``), as the reader types it, with an example and
+    what it means (issue 26: "Uso: /piezas N P" alone left people guessing)."""
+    text = tr(lang, "Usage: {usage}", usage=in_language(lang, line))
+    words = line.split()
+    kind = words[2].split("|")[0] if len(words) > 2 else ""  # /penalizacion's first kind
+    example = _example(lang, words[0] if words else "", kind)
+    return f"{text}\n{example}" if example else text
+
+
+def _example(lang: str, command: str, kind: str = "") -> str:
+    match command:
+        case "/fin":
+            return tr(lang, "For example /fin 12 1:47:30 (entry 12, the time the clock shows), "
+                      "or /fin 12 (now).")
+        case "/escape":
+            return tr(lang, "For example /escape 12 0:48:10 (pair 12, the time the clock "
+                      "shows), or /escape 12 (now).")
+        case "/piezas":
+            return tr(lang, "For example /piezas 12 350 (entry 12 placed 350 pieces).")
+        case "/parcial":
+            return tr(lang, "For example /parcial 12 0:40:00 (entry 12 finished a puzzle at "
+                      "0:40:00 on the clock).")
+        case "/historial":
+            return tr(lang, "For example /historial 12 (everything recorded for entry 12).")
+        case "/etapa":
+            return tr(lang, "For example /etapa 12 3 (pair 12 is in stage 3).")
+        case "/estado":
+            return tr(lang, "For example /estado 12 dns (did not start), /estado 12 dsq REASON "
+                      "(disqualified) or /estado 12 oc (out of competition).")
+        case "/penalizacion" if kind:
+            return tr(lang, "For example /penalizacion 12 {kind} 2 (two penalties of that kind "
+                      "for entry 12).", kind=kind)
+        case _:
+            return ""

@@ -245,6 +245,9 @@ def ineligible_text(lang: str, problem: Ineligible, name: str = "") -> str:
                   "{adult} or more in the same entry.", name=f"{name}, " if name else "",
                   who=who, adult=problem.adult_age)
     needs = tr(lang, " or ").join(slot_text(lang, s) for s in problem.needs) or "-"
+    if name:  # which member it is about (issue 26: a refusal named nobody)
+        return tr(lang, "Not possible: {name} ({who}), and this category needs {needs}.",
+                  name=name, who=who, needs=needs)
     return tr(lang, "Not possible: {who}, and this category needs {needs}.", who=who,
               needs=needs)
 
@@ -376,9 +379,44 @@ def all_begun_text(lang: str) -> str:
     return tr(lang, "Too late to register: every category has begun playing.")
 
 
-def category_label(contest: Contest, category: Category) -> str:
-    """A category as its button offers it: its name and its fee."""
-    return f"{category.name} ({money(category.fee, contest.currency)})"
+def category_label(lang: str, contest: Contest, category: Category) -> str:
+    """A category as its button offers it: its name, who may enter (before anyone types a
+    name or a birth: ``Infantil A · born 2017-2019 · 10 €``) and its fee."""
+    who = who_may_enter(lang, category)
+    parts = [category.name, *([who] if who else []), money(category.fee, contest.currency)]
+    return " · ".join(parts)
+
+
+def who_may_enter(lang: str, category: Category) -> str:
+    """Who may be in an entry of the category, short enough for a button; "" for anyone.
+    Members alike are said once, members with rules of their own one by one ("born in or
+    before 2010 + anyone"); ages are on the contest day."""
+    if all(s.is_open for s in category.slots):
+        return ""
+    return " + ".join(dict.fromkeys(_short_slot(lang, s) for s in category.slots))
+
+
+def _short_slot(lang: str, slot: Slot) -> str:
+    if slot.alternatives:
+        return tr(lang, " or ").join(_short_slot(lang, a) for a in (
+            replace(slot, alternatives=()), *slot.alternatives))
+    if slot.with_adult is not None:
+        rest = replace(slot, with_adult=None)
+        adult = tr(lang, "with an adult ({age}+)", age=slot.with_adult)
+        return adult if rest.is_open else f"{_short_slot(lang, rest)} {adult}"
+    if slot.born_from is not None and slot.born_to is not None:
+        return tr(lang, "born {start} to {end}", start=slot.born_from, end=slot.born_to)
+    if slot.born_from is not None:
+        return tr(lang, "born in or after {year}", year=slot.born_from)
+    if slot.born_to is not None:
+        return tr(lang, "born in or before {year}", year=slot.born_to)
+    if slot.min_age is not None and slot.max_age is not None:
+        return tr(lang, "ages {low} to {high}", low=slot.min_age, high=slot.max_age)
+    if slot.min_age is not None:
+        return tr(lang, "{age} and over", age=slot.min_age)
+    if slot.max_age is not None:
+        return tr(lang, "under {age}", age=slot.max_age + 1)
+    return tr(lang, "anyone")
 
 
 def which_category_text(lang: str) -> str:
@@ -403,7 +441,7 @@ def unreadable_birth_text(lang: str, category: Category) -> str:
 
 
 def switch_label(lang: str, contest: Contest, category: Category) -> str:
-    return tr(lang, "Switch to {category}", category=category_label(contest, category))
+    return tr(lang, "Switch to {category}", category=category_label(lang, contest, category))
 
 
 def category_text(lang: str, category: Category) -> str:

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from bot.domain.clock import format_duration
 from bot.domain.contest import Category, Contest, SeparateRanking
 from bot.domain.ranking import Competitor, Row, ranking_time
-from bot.domain.rounds import Heat
+from bot.domain.rounds import Heat, heats_by_id
 from bot.support.i18n import tr
 from bot.texts.common import (
     heat_name,
@@ -24,10 +24,18 @@ from bot.texts.results import (
 )
 
 
+def ranked_name(lang: str, contest: Contest, category: Category) -> str:
+    """What a ranking is titled with: the category's name, and a heat's own ranking the
+    heat's too ("Individual — Heats 2"; issue 26: a heat's was titled "Individual")."""
+    heat = heats_by_id(contest.categories).get(category.id)
+    return f"{category.name} — {heat_name(lang, contest, heat)}" if heat else category.name
+
+
 def ranking_lines(
     lang: str, contest: Contest, category: Category, rows: Sequence[Row], title: str = ""
 ) -> list[str]:
-    lines = [title or tr(lang, "{category} - ranking", category=category.name)]
+    lines = [title or tr(lang, "{category} - ranking", category=ranked_name(lang, contest,
+                                                                            category))]
     if not rows:
         lines.append(tr(lang, "No entries."))
     for r in rows:

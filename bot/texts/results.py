@@ -12,7 +12,7 @@ from typing import assert_never
 
 from bot.domain.clock import format_duration
 from bot.domain.contest import Contest
-from bot.domain.ranking import Competitor
+from bot.domain.ranking import Competitor, ranking_time
 from bot.services.results import (
     AlreadyOutcome,
     AlreadyRecordedPieces,
@@ -23,11 +23,13 @@ from bot.services.results import (
     FinishRecorded,
     FinishToConfirm,
     NoSplits,
+    NotFinishedNoted,
     OutcomeRecorded,
     PenaltyRecorded,
     PiecesRange,
     PiecesRecorded,
     QuestionOutdated,
+    ReadyLineOutdated,
     ReasonNeeded,
     ResultsRefusal,
     SplitRecorded,
@@ -36,6 +38,7 @@ from bot.services.results import (
     WhichPuzzle,
 )
 from bot.support.i18n import ntr, tr
+from bot.texts.names import names
 
 
 def results_refusal(lang: str, refused: ResultsRefusal, contest: Contest) -> str:
@@ -56,6 +59,10 @@ def results_refusal(lang: str, refused: ResultsRefusal, contest: Contest) -> str
             return tr(lang, "Entry {entry}'s finish changed since this question (or its heat "
                       "is over): nothing recorded. Send /fin {entry} again if needed.",
                       entry=entry)
+        case ReadyLineOutdated(entry=entry):
+            return tr(lang, "Entry {entry} has said /listo again, or a result was recorded for "
+                      "it since this line: nothing recorded. Look at its newest line, or send "
+                      "/fin {entry}.", entry=entry)
         case BeforeEscape(entry=entry, time=t):
             return tr(lang, "That is before entry {entry} solved the escape ({time}).",
                       entry=entry, time=format_duration(t))
@@ -177,6 +184,24 @@ def keep_button(lang: str, asked: FinishToConfirm) -> str:
         else tr(lang, "Record nothing")
 
 
+def not_finished_button(lang: str) -> str:
+    """Under a "FINISHED?" line: the volunteer found the puzzle not done."""
+    return tr(lang, "Not finished")
+
+
+def not_finished_answer(lang: str, out: NotFinishedNoted) -> str:
+    """To the volunteer who pressed "Not finished"."""
+    return tr(lang, "Entry {entry}: not finished, noted. They are told to play on and to send "
+              "/listo again when it is done.", entry=out.entry)
+
+
+def not_finished_notice(lang: str, out: NotFinishedNoted) -> str:
+    """To the entry's phones: the /listo of {time} was checked, and the puzzle is not done."""
+    return tr(lang, "A volunteer checked your puzzle: it is not finished yet (you said done at "
+              "{time}). The clock is still running: play on, and send /listo again when it "
+              "is done.", time=format_duration(out.time))
+
+
 def nothing_changed(lang: str, entry: int) -> str:
     return tr(lang, "Nothing changed for entry {entry}.", entry=entry)
 
@@ -207,17 +232,32 @@ def finish_replaced_notice(lang: str, out: FinishRecorded, by: str) -> str:
               entry=out.entry, old=_old(out), name=by, time=format_duration(out.time))
 
 
-def finish_notice(lang: str, out: FinishRecorded) -> str:
-    """To the entry's phones."""
-    return tr(lang, "Your finish is recorded: {time}. Well done!",
+def finish_notice(lang: str, out: FinishRecorded, competitor: Competitor | None = None) -> str:
+    """To the entry's phones; an escape pair (``competitor``) also reads the time it is ranked
+    on and how it is made up."""
+    text = tr(lang, "Your finish is recorded: {time}. Well done!",
               time=format_duration(out.time))
+    ranked = ranking_time(competitor) if competitor is not None else None
+    if competitor is None or competitor.escape is None or ranked is None:
+        return text
+    return text + "\n" + tr(lang, "Your ranking time, with the escape's bonus and penalty: "
+                            "{time} ({detail}).", time=format_duration(ranked),
+                            detail=result_detail(lang, competitor))
 
 
 def pieces_answer(lang: str, out: PiecesRecorded) -> str:
     if out.corrected:
-        return tr(lang, "Entry {entry}: pieces corrected from {old} to {count}.",
+        text = tr(lang, "Entry {entry}: pieces corrected from {old} to {count}.",
                   entry=out.entry, old=out.old, count=out.count)
-    return tr(lang, "Entry {entry}: {count} pieces.", entry=out.entry, count=out.count)
+    else:
+        text = tr(lang, "Entry {entry}: {count} pieces.", entry=out.entry, count=out.count)
+    if out.early is None:
+        return text
+    now, limit = out.early
+    return text + "\n" + tr(
+        lang, "Its time is not up yet ({now} of {limit}): a count now ranks it on these pieces "
+        "while others still play. If it was a mistake, take it back.",
+        now=format_duration(now), limit=format_duration(limit))
 
 
 def outcome_answer(lang: str, out: OutcomeRecorded) -> str:
@@ -226,9 +266,25 @@ def outcome_answer(lang: str, out: OutcomeRecorded) -> str:
               outcome=outcome_text(lang, out.outcome, out.reason))
 
 
+def outcome_question(lang: str, number: int, who: Sequence[str]) -> str:
+    """``/estado N`` without an outcome: the buttons, and how to type a disqualification."""
+    return tr(lang, "Entry {entry} ({names}): which status? A disqualification needs its "
+              "reason: /estado {entry} dsq REASON", entry=number, names=names(who))
+
+
+def outcome_button(lang: str, outcome: str) -> str:
+    return outcome_text(lang, outcome).capitalize()
+
+
 def outcome_notice(lang: str, out: OutcomeRecorded) -> str:
     return tr(lang, "Your entry is recorded as {outcome}. Ask the organisers if this is wrong.",
               outcome=outcome_text(lang, out.outcome, out.reason))
+
+
+def penalty_kinds_question(lang: str, entry: int) -> str:
+    """``/penalizacion N`` without a kind: which one (a button each)."""
+    return tr(lang, "Which penalty for entry {entry}? One tap records one (for more at once: "
+              "/penalizacion {entry} KIND COUNT).", entry=entry)
 
 
 def penalty_answer(lang: str, contest: Contest, out: PenaltyRecorded) -> str:

@@ -46,9 +46,11 @@ def plays_text(lang: str, contest: Contest, number: int, heat: Heat, table: int)
 
 
 def out_text(lang: str, contest: Contest, number: int, category: Category, index: int,
-             row: Row | None, played: bool = False) -> str:
+             row: Row | None, played: bool = False,
+             cap: tuple[int, str, str] | None = None) -> str:
     """To an entry that did not go through to the next round (``played``: its place there
-    is not at hand, as for /series)."""
+    is not at hand, as for /series; ``cap``: (K, question, answer) when it was placed well
+    enough but K entries with its answer already went through)."""
     name = round_name(lang, contest, category, index)
     if played and index == len(category.rounds) - 1:
         return tr(lang, "Entry #{entry}: {round} of {category} is over; its results are "
@@ -61,9 +63,25 @@ def out_text(lang: str, contest: Contest, number: int, category: Category, index
         return tr(lang, "Entry #{entry}: {round} of {category} is over, and it has no result "
                   "in it. Thank you for taking part!", entry=number, round=name,
                   category=category.name)
+    if cap is not None:
+        most, question, answer = cap
+        return tr(lang, "Entry #{entry}: {round} of {category} is over. Place {position} in "
+                  "it, but the contest lets at most {most} entries with the same {what} "
+                  "({answer}) go through, and {most} already do: the next best goes instead. "
+                  "Thank you for taking part!", entry=number, round=name,
+                  category=category.name, position=row.position, most=most,
+                  what=_question_label(lang, contest, question), answer=answer)
     return tr(lang, "Entry #{entry}: {round} of {category} is over. Place {position} in it; "
               "not enough to go through this time. Thank you for taking part!", entry=number,
               round=name, category=category.name, position=row.position)
+
+
+def _question_label(lang: str, contest: Contest, question_id: str) -> str:
+    """A question's short name ("country") in the reader's language, else its id."""
+    q = contest.question(question_id)
+    if q is None:
+        return question_id
+    return (q.label.get(lang) or q.label.get(contest.language) or question_id).lower()
 
 
 def final_place_text(lang: str, category: Category, number: int, row: Row) -> str:
@@ -130,7 +148,7 @@ def no_rounds(lang: str) -> str:
 
 def which_category(lang: str, with_rounds: Sequence[Category]) -> str:
     return tr(lang, "Which category? Categories with rounds: "
-              "{ids}", ids=", ".join(c.id for c in with_rounds))
+              "{ids}", ids=", ".join(c.name for c in with_rounds))
 
 
 def confirmed_text(lang: str, contest: Contest, out: RoundConfirmed,

@@ -24,8 +24,10 @@ from bot.handlers import (
     escape,
     history,
     menus,
+    penalties,
     results,
     rounds,
+    standings,
 )
 from bot.handlers.menus import MENU_CHANGE
 from bot.services.contest_file import load_contest
@@ -296,9 +298,26 @@ def test_each_command_says_what_the_contest_must_have_for_it() -> None:
 def test_every_command_of_the_menus_has_one_handler_and_every_handler_a_command():
     # each feature lists its commands (bot/handlers/F.py COMMANDS); app.py registers them all
     listed = [name for m in (access, backup, clocks, desk, entries, escape, history, results,
-                             rounds)
+                             penalties, rounds, standings)
               for name in m.COMMANDS]
     assert len(listed) == len(set(listed))  # no command answered by two features
     assert set(HANDLERS) == set(listed)
     # /inscribir and /cancelar: the registration conversation's own entry and way out
     assert set(HANDLERS) | {"inscribir", "cancelar"} == set(BY_NAME)
+
+
+def test_staff_menus_follow_the_order_of_their_day():
+    from bot.handlers.commands import menu, view_for
+
+    contest = load_contest(CASTRILLO)
+    day = datetime(2023, 4, 22, 9, tzinfo=UTC)
+    organiser = [n for n, _ in menu("organiser", "es", view_for(contest, day, "organiser", []))]
+    assert organiser[:4] == ["inicio", "clasificacion", "publicar", "fin"]
+    assert organiser[-3:] == ["start", "ayuda", "idioma"]  # everyone's, last
+    assert organiser.index("pagado") > organiser.index("deshacer")
+    volunteer = [n for n, _ in menu("volunteer", "en", view_for(contest, day, "volunteer", []))]
+    assert volunteer[:2] == ["finish", "pieces"]
+    # while registration is open, the desk first
+    before = datetime(2023, 3, 1, 9, tzinfo=UTC)
+    desk = [n for n, _ in menu("organiser", "es", view_for(contest, before, "organiser", []))]
+    assert desk[:2] == ["pagado", "inscritos"]

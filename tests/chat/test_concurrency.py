@@ -188,6 +188,11 @@ async def test_staff_lines_made_in_one_moment_reach_each_volunteer_as_one_messag
             lines = msgs[0].splitlines()
             assert len(lines) == 2
             assert any("#1" in line for line in lines) and any("#2" in line for line in lines)
+        # the "done" line's buttons (issue 26) are under the joined message, naming the entry
+        joined = [c for c in h.request.calls[before:] if c.chat_id in staff]
+        for c in joined:
+            assert [label for label, _ in h.buttons([c])] == [
+                "#2 I'm going", "#2 Record 0:50:00", "#2 Not finished"]
         assert count(h, "SELECT COUNT(*) FROM events WHERE kind IN ('solution', 'ready')") == 2
     finally:
         await h.stop()

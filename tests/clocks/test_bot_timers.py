@@ -152,6 +152,37 @@ async def test_handover_at_90_minutes_tells_volunteers_and_unsolved_pairs(tmp_pa
         await h.stop()
 
 
+async def test_the_handover_line_confirms_a_stage_in_one_tap(tmp_path):
+    """Under the handover line, a button per stage still to confirm for each unsolved pair
+    (the one it says first): one tap records it as /etapa N S does; a second tap records
+    nothing; a participant's tap is refused."""
+    t = now()
+    h, p = await day(tmp_path, t - timedelta(minutes=90) + timedelta(seconds=2), jobs=False)
+    try:
+        await h.send(p[1], "/pista 3", t - timedelta(minutes=60))
+        await h.send(ORGANISER, "/etapa 2 2", t - timedelta(minutes=50))
+        before = len(h.request.calls)
+        await run_job(h, "handover:parejas", t + timedelta(seconds=2))
+        lines = [c for c in h.request.calls[before:] if c.chat_id == ORGANISER.id
+                 and "escape is over" in c.text]
+        assert len(lines) == 1
+        assert "with the buttons below (or /stage N S)" in lines[0].text
+        assert h.buttons(lines) == [
+            ("#1 ▸ 3", "stg:1:3"), ("#1 ▸ 2", "stg:1:2"), ("#1 ▸ 4", "stg:1:4"),
+            ("#1 ▸ 5", "stg:1:5"),
+            ("#2 ▸ 3", "stg:2:3"), ("#2 ▸ 4", "stg:2:4"), ("#2 ▸ 5", "stg:2:5")]
+        refused = await h.press(p[1], "stg:1:3", t + timedelta(seconds=20))
+        assert "volunteer" in texts(refused)[0].lower()
+        assert events(h, "stage") == [(2, None)]
+        pressed = await h.press(ORGANISER, "stg:1:3", t + timedelta(seconds=30))
+        assert [x for x in texts(pressed) if "stage 3" in x]
+        assert sorted(events(h, "stage")) == [(1, None), (2, None)]
+        again = await h.press(ORGANISER, "stg:1:3", t + timedelta(seconds=40))
+        assert texts(again) and sorted(events(h, "stage")) == [(1, None), (2, None)]
+    finally:
+        await h.stop()
+
+
 async def test_a_jump_of_the_system_clock_works_the_timers_out_again(tmp_path, monkeypatch):
     """The scheduler sleeps in monotonic time towards moments of the old clock: when the system
     clock jumps (NTP, a clock set by hand, a laptop waking), every timer is scheduled again

@@ -78,17 +78,38 @@ async def test_anuncio_reaches_every_linked_participant_once(tmp_path):
         now = datetime.now(UTC)
         people = await linked(h, "".join(f"{n},adultos,P{n},1980\n" for n in range(1, 13)),
                               now)
-        calls = await h.send(BOSS, "/anuncio La comida se sirve a las 14:30 <b>en la sala</b>",
-                             now)
+        preview = await h.send(BOSS, "/anuncio La comida se sirve a las 14:30 <b>en la sala</b>",
+                               now)
+        assert [c.text for c in preview if c.chat_id == BOSS.id] == [
+            "Preview: this announcement goes to 12 people, in about 1 s.\n\n"
+            "📣 La comida se sirve a las 14:30 <b>en la sala</b>\n\n"
+            "Send it? Nothing goes until you choose."]
+        assert not any("comida" in t for p in people for t in h.sent(p.id))  # nothing yet
+        (send, cancel) = h.buttons(preview)
+        assert send == ("Send", f"ann:{send[1].removeprefix('ann:')}") and cancel[1] == "ann:-"
+        calls = await h.press(BOSS, send[1], now)
         for p in people:
             got = [t for t in h.sent(p.id) if "comida" in t]
             assert got == ["📣 La comida se sirve a las 14:30 <b>en la sala</b>"]
         boss = [c.text for c in calls if c.chat_id == BOSS.id]
         assert "it goes to 12 people, in about 1 s" in boss[-1]
+        # the same button again: nothing sent twice
+        again = await h.press(BOSS, send[1], now)
+        assert [c.text for c in again if c.chat_id == BOSS.id] == [
+            "This announcement was already sent: nothing sent again."]
+        assert all(len([t for t in h.sent(p.id) if "comida" in t]) == 1 for p in people)
         refused = await h.send(people[0], "/anuncio hola", now)
         assert "organisers" in refused[0].text
         empty = await h.send(BOSS, "/anuncio", now)
         assert "Usage" in empty[0].text
+        # a newer preview outdates the older one; Cancel sends nothing
+        first = h.buttons(await h.send(BOSS, "/anuncio uno", now))[0][1]
+        second = h.buttons(await h.send(BOSS, "/anuncio dos", now))
+        stale = await h.press(BOSS, first, now)
+        assert "not your latest one" in [c.text for c in stale if c.chat_id == BOSS.id][0]
+        cancelled = await h.press(BOSS, second[1][1], now)
+        assert [c.text for c in cancelled if c.chat_id == BOSS.id] == ["Announcement not sent."]
+        assert not any(t in ("📣 uno", "📣 dos") for p in people for t in h.sent(p.id))
     finally:
         await h.stop()
 

@@ -169,7 +169,8 @@ async def test_a_french_volunteer_is_told_the_french_command(tmp_path) -> None:
         o = Person(1, "Olga", "fr")  # BILLOM's harness organiser
         said = [c.text for c in await h.send(o, "/pieces", datetime.now(UTC))
                 if c.method == "sendMessage"]
-        assert said == ["Utilisation : /pieces N P"], said
+        assert said == ["Utilisation : /pieces N P\nPar exemple /pieces 12 350 (l'inscription "
+                        "12 a posé 350 pièces)."], said
     finally:
         await h.stop()
 

@@ -155,8 +155,10 @@ async def test_an_answer_overtakes_an_announcement_to_hundreds_of_phones(api, tm
         assert len(rows(db, "SELECT id FROM events WHERE kind = 'link'")) == phones + 1
         await say(api, ORGANISER, "/inicio", now - timedelta(minutes=30))
 
-        api.send_message(ORGANISER.user(), "/anuncio Lunch is served in the hall",
-                         datetime.now(UTC))
+        preview = await api.reply_to(ORGANISER.user(), "/anuncio Lunch is served in the hall",
+                                     datetime.now(UTC), timeout=15)
+        (send_it, _cancel) = [c for c in preview if c.method == "sendMessage"][0].buttons()
+        api.press(ORGANISER.user(), send_it[1], datetime.now(UTC))  # the preview's Send
         assert await api.wait_until(lambda: sum(
             "Lunch is served" in c.text for c in api.calls) >= 10, 30)
         before = sum("Lunch is served" in c.text for c in api.calls)

@@ -384,7 +384,9 @@ async def test_billom_category_fees(billom_bot):
     h = billom_bot
     at = paris(2, 1)
     labels = [t for t, d in h.buttons(await h.send(ANA, "/inscribir", at))]
-    assert labels == ["Junior (10 €)", "Mixte (12 €)", "Adulte (14 €)", "Expert (16 €)"]
+    # who may enter is on the button, before anyone types a name or a birth (issue 26)
+    assert labels == ["Junior · under 12 · 10 €", "Mixte · under 12 + 18 and over · 12 €",
+                      "Adulte · 12 and over · 14 €", "Expert · 12 and over · 16 €"]
     await h.send(ANA, "/cancelar", at)
     teams = {
         "junior": ([Who("Léa", "2001-01-01"), Who("Tom", "2002-02-02")], "10 €"),
@@ -1189,7 +1191,8 @@ async def test_a_wrong_birth_year_offers_the_category_that_fits_and_switching_ke
     refused = one_text(calls, ANA)
     assert "born 2012" in refused and "2014-2016" in refused
     assert "switch to a category where it fits" in refused
-    assert h.buttons(calls) == [("Switch to Infantil C (10 €)", "reg:sw:infantil-c")]
+    assert h.buttons(calls) == [("Switch to Infantil C · born 2011 to 2013 · 10 €",
+                                 "reg:sw:infantil-c")]
     # a category not offered (forged data) changes nothing
     assert texts(await h.press(ANA, "reg:sw:adultos", at)) == []
     calls = await h.press(ANA, "reg:sw:infantil-c", at)
@@ -1244,7 +1247,7 @@ async def test_a_pair_of_two_children_is_refused_as_early_as_it_can_be(castrillo
     calls = await h.send(ANA, "2016", at)
     refused = one_text(calls, ANA)
     assert refused.splitlines() == [
-        "Not possible: born 2016, and this category needs born 2010 or earlier.",
+        "Not possible: Kid Two (born 2016), and this category needs born 2010 or earlier.",
         "Kid Two fits Infantil B, in an entry of their own.",
         "Write the correct birth, or /cancel to choose another category."]
     assert h.buttons(calls) == []

@@ -46,7 +46,7 @@ def test_planned_castrillo_day_follows_the_rules():
     teams, actions = plan(5)
     start = datetime(2023, 4, 22, 10, 0, tzinfo=ZoneInfo("Europe/Madrid"))
     assert actions[0] == (start, 1, "/inicio")
-    assert actions[-1][2] == "/clasificacion"
+    assert [a[2] for a in actions[-2:]] == ["/clasificacion", "/publicar"]
     assert actions == sorted(actions, key=lambda a: a[0])
     for when, _, text in actions:
         if text.startswith(("/pista", "/solucion")):
@@ -81,6 +81,43 @@ def test_demo_runs_a_whole_day_and_leaves_the_database(tmp_path):
     rows = list(csv.DictReader(io.StringIO(export.stdout)))
     assert len(rows) == 8
     assert any(r["position"] == "1" for r in rows)
+
+
+def _demo_results(tmp_path, name: str, *more: str) -> tuple[str, list[dict[str, str]]]:
+    """A rehearsal run as ``make demo`` runs it (8 entries, seed 2): its transcript, and the
+    results export of the database it leaves."""
+    db = tmp_path / f"{name}.sqlite3"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "PUZZLEBOT_"))}
+    env["PYTHONIOENCODING"] = "utf-8"
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot", "demo", "--contest", str(CASTRILLO), "--entries", "8",
+         "--seed", "2", "--seconds", "6", "--db", str(db), *more],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    env.update({"PUZZLEBOT_CONTEST": str(CASTRILLO), "PUZZLEBOT_DB": str(db)})
+    export = subprocess.run([sys.executable, "-m", "bot", "export", "results"], cwd=ROOT,
+                            env=env, capture_output=True, text=True, timeout=60)
+    return proc.stdout, list(csv.DictReader(io.StringIO(export.stdout)))
+
+
+def test_the_buttons_mode_plays_the_same_day_in_taps_with_the_same_results(tmp_path):
+    """``demo --buttons``: each volunteer's /fin after a /listo is the FINISHED? line's Record
+    button, each /etapa at the escape's end the handover line's stage button, one tap each;
+    the results are those of the typed day."""
+    typed_out, typed = _demo_results(tmp_path, "typed")
+    tapped_out, tapped = _demo_results(tmp_path, "tapped", "--buttons")
+    assert tapped == typed and len(typed) == 8
+    (report,) = [line for line in tapped_out.splitlines() if line.startswith("Buttons: ")]
+    taps = re.match(r"Buttons: (\d+) volunteers' commands played as one tap each \((.*)\); "
+                    r"(\d+) still typed\.", report)
+    assert taps is not None, report
+    assert int(taps.group(1)) > 0 and "finish" in taps.group(2), report
+    # the typed /fin N lines are taps in the transcript, the rankings the same
+    assert re.search(r"volunteer \d: \[#\d+ Anotar \d:\d\d:\d\d\] -> La inscripción \d+ terminó",
+                     tapped_out), tapped_out
+    assert not re.search(r"volunteer \d: /fin \d+ ->", tapped_out)  # each /fin N a tap
+    assert tapped_out.split("Rankings:")[1].split("Bot API calls")[0] == \
+        typed_out.split("Rankings:")[1].split("Bot API calls")[0]
 
 
 def test_the_championship_rehearsal_plays_every_round_and_advances(tmp_path):

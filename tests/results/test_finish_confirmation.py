@@ -121,8 +121,8 @@ async def test_a_button_from_before_the_clock_started_again_is_refused(day):
     # asked at 1:10; the organiser takes the clock's start back and starts it again later (as
     # a heat of a later round starts after the question): the old question records nothing
     await day.send(VOLUNTEER, "/fin 50 1:05", "1:10:00")
-    await day.send(ORGANISER, "/deshacer", "1:11:00")  # parejas' start (the last one)
-    assert await day.say(ORGANISER, "/deshacer", "1:11:10") == [
+    await day.h.undo(ORGANISER, at("1:11:00"))  # parejas' start (the last one)
+    assert replies_to(await day.h.undo(ORGANISER, at("1:11:10")), ORGANISER)[1:] == [
         "Taken back: clock started adultos."]
     await day.send(ORGANISER, "/inicio adultos", "1:12:00")
     await day.send(VOLUNTEER, "/historial 50", "1:13:00")  # the press counts from here

@@ -165,8 +165,8 @@ async def test_a_volunteer_records_penalties_the_ranking_and_exports_show_them(
                 for r in table] == [(6, "1:00:15", "", ""),
                                     (5, "1:01:20", "0:01:20", "lost_piece 2; late 1")]
         # taken back: the last one goes, and the entry's people are told
-        undone = await h.send(VIC, "/deshacer", at)
-        assert said(undone, VIC) == ["Taken back: penalty #5."]
+        undone = await h.undo(VIC, at)
+        assert said(undone, VIC)[1:] == ["Taken back: penalty #5."]
         assert said(undone, ANA) == [
             "A penalty recorded for your entry was taken back: late start ×1."]
         ranking = "\n".join(said(await h.send(BOSS, "/clasificacion adultos", at), BOSS))
@@ -195,7 +195,8 @@ async def test_penalties_past_the_limit_rank_as_not_finished_when_the_file_says_
 
 @pytest.mark.parametrize("text,answer", [
     ("/penalizacion 5 lost", 'No penalty called "lost". This contest has: lost_piece, late.'),
-    ("/penalizacion 5", "Usage: /penalty N lost_piece|late [1-99]"),
+    ("/penalizacion", "Usage: /penalty N lost_piece|late [1-99]"),  # then an example
+    ("/penalizacion 99", "There is no entry number 99."),
     ("/penalizacion 5 late 0", "Usage: /penalty N lost_piece|late [1-99]"),
     ("/penalizacion 5 late 100", "Usage: /penalty N lost_piece|late [1-99]"),
     ("/penalizacion 5 late +2", "Usage: /penalty N lost_piece|late [1-99]"),
@@ -206,7 +207,8 @@ async def test_a_wrong_penalty_gets_one_clear_answer_and_records_nothing(
     h = await open_day(tmp_path)
     try:
         before = count_events(h)
-        assert said(await h.send(VIC, text, T0 + timedelta(hours=1)), VIC) == [answer]
+        (got,) = said(await h.send(VIC, text, T0 + timedelta(hours=1)), VIC)
+        assert got.split("\n")[0] == answer
         assert count_events(h) == before
     finally:
         await h.stop()
@@ -230,3 +232,49 @@ def count_events(h: Harness) -> int:
         return int(db.execute("SELECT COUNT(*) FROM events").fetchone()[0])
 
 
+
+
+async def test_the_usage_line_gives_an_example_with_a_kind_of_the_contest(tmp_path: Path) -> None:
+    h = await open_day(tmp_path)
+    try:
+        (got,) = said(await h.send(VIC, "/penalizacion", T0 + timedelta(hours=1)), VIC)
+        assert got == ("Usage: /penalty N lost_piece|late [1-99]\nFor example /penalty 12 "
+                       "lost_piece 2 (two penalties of that kind for entry 12).")
+    finally:
+        await h.stop()
+
+
+async def test_the_kinds_as_buttons_one_tap_records_one(tmp_path: Path) -> None:
+    """``/penalizacion 5`` asks which kind, a button each; one tap records one penalty of it,
+    stamped with the press; the question records one penalty however often it is pressed;
+    a participant's tap is refused."""
+    h = await open_day(tmp_path)
+    try:
+        at = T0 + timedelta(hours=1)
+        asked = await h.send(VIC, "/penalizacion 5", at)
+        assert said(asked, VIC) == [
+            "Which penalty for entry 5? One tap records one (for more at once: /penalty 5 KIND "
+            "COUNT)."]
+        (lost, late) = h.buttons(asked)
+        assert lost[0] == "lost piece" and lost[1].startswith("pen:") and \
+            lost[1].endswith(":5:lost_piece")
+        assert late[0] == "late start" and late[1].endswith(":5:late")
+        before = count_events(h)
+        refused = await h.press(ANA, lost[1], at)
+        assert "for volunteers" in said(refused, ANA)[0]
+        assert count_events(h) == before
+        pressed = await h.press(VIC, lost[1], at + timedelta(seconds=5))
+        assert said(pressed, VIC) == ["Entry 5: penalty recorded, lost piece ×1 (+0:00:10). "
+                                      "Its penalties now total 0:00:10."]
+        assert said(pressed, ANA) == ["A penalty was recorded for your entry: lost piece ×1 "
+                                      "(+0:00:10)."]
+        for data in (lost[1], late[1]):  # the same question again: nothing more
+            again = await h.press(VIC, data, at + timedelta(seconds=9))
+            assert said(again, VIC) == ["Already recorded."] and said(again, ANA) == []
+        assert count_events(h) == before + 1
+        # a new question is a new penalty
+        (_, late2) = h.buttons(await h.send(VIC, "/penalizacion 5", at + timedelta(minutes=1)))
+        await h.press(VIC, late2[1], at + timedelta(minutes=1))
+        assert count_events(h) == before + 2
+    finally:
+        await h.stop()

@@ -17,6 +17,7 @@ import pytest
 from bot.domain.contest import Advancement, Category
 from bot.domain.ranking import Competitor, rank
 from bot.domain.rounds import (
+    capped,
     classification,
     draw,
     heat_id,
@@ -30,7 +31,7 @@ from bot.services.contest_file import ContestFileError, load_contest, parse_cont
 from bot.services.csvio import import_entries, read_entries
 from bot.services.exports import result_rows
 from bot.tools.scoreboard import scoreboard_data
-from tests.conftest import CASTRILLO
+from tests.conftest import CASTRILLO, ROOT
 from tests.fakebot import Harness, Person, staff
 
 TZ = ZoneInfo("Europe/Madrid")
@@ -143,6 +144,23 @@ def test_at_most_k_per_country_the_next_best_instead() -> None:
     country = {1: "ES", 2: "ES", 3: "ES", 4: "FR", 5: "DE"}
     rule = Advancement(best=3, max_per=2, by="country")
     assert qualifiers(rule, [rows], rows, country.get) == [1, 2, 4]
+    # #3 was placed ahead of #4, which went through: the cap alone left it out (issue 26:
+    # it was told "not enough to go through"); #5, behind the last qualifier, was not capped
+    assert capped(rule, rows, [1, 2, 4], country.get) == {3: "ES"}
+    assert capped(Advancement(best=3), rows, [1, 2, 3], country.get) == {}
+
+
+def test_an_entry_left_out_by_the_cap_is_told_why() -> None:
+    from bot.texts.rounds import out_text
+
+    contest = load_contest(ROOT / "contests" / "championship-2027.toml")
+    category = next(c for c in contest.categories if c.rounds)
+    rows = _rows({1: 1000, 2: 1100, 3: 1200})
+    text = out_text("en", contest, 3, category, 0, rows[2], cap=(5, "country", "ES"))
+    assert "Place 3 in it, but the contest lets at most 5 entries with the same country " \
+           "(ES) go through, and 5 already do: the next best goes instead." in text
+    plain = out_text("en", contest, 3, category, 0, rows[2])
+    assert "not enough to go through this time" in plain
 
 
 def test_top_percent_and_better_than_a_time() -> None:
@@ -330,6 +348,14 @@ async def test_a_championship_over_two_days(tmp_path: Path) -> None:
             "Individual — Heats - ranking", "1. #5 Player 5: 0:30:00",
             "2. #2 Player 2: 0:39:00", "3. #1 Player 1: 0:40:00", "4. #7 Player 7: 0:44:00"]
         assert "- #8 Player 8: no result yet" in ranking
+        # one heat asked for by its name (issue 26): titled with the heat, not just "Individual"
+        for typed in ("solo-heats2", "Heats 2 Individual", "heats 2 (individual)"):
+            one = said(await h.send(BOSS, f"/clasificacion {typed}", at), BOSS)[0]
+            assert one.splitlines()[:2] == ["Individual — Heats 2 - ranking",
+                                            "1. #5 Player 5: 0:30:00"], typed
+        # a round by its name: the ranking over its heats
+        by_name = said(await h.send(BOSS, "/clasificacion Heats Individual", at), BOSS)[0]
+        assert by_name == merged
         # time's up in heat 2: #8 has no result and stays out
         over = heat2 + timedelta(hours=1, minutes=1)
         calls = await h.send(BOSS, "/confirmar_ronda solo", over)
@@ -579,11 +605,12 @@ async def test_did_not_start_and_disqualified_are_not_placed_and_never_advance(
         assert said(await h.send(VIC, "/estado 2 DQ again", at), VIC) == [
             "Entry 2 is already recorded as disqualified."]
         await h.send(VIC, "/status 1 np", at)  # the English alias, the Spanish "no presentado"
-        await h.send(VIC, "/deshacer", at)  # taken back: #1 keeps its finish
+        await h.undo(VIC, at)  # taken back: #1 keeps its finish
         assert said(await h.send(VIC, "/estado 9 dns", at), VIC) == [
             "There is no entry number 9."]
         assert said(await h.send(VIC, "/estado 1 maybe", at), VIC) == [
-            "Usage: /status N dns|dsq|oc [REASON]"]
+            "Usage: /status N dns|dsq|oc [REASON]\nFor example /status 12 dns (did not start), "
+            "/status 12 dsq REASON (disqualified) or /status 12 oc (out of competition)."]
         await h.send(BOSS, "/inicio", DAY1 + timedelta(hours=2))
         await h.send(VIC, "/fin 3 0:30:00", DAY1 + timedelta(hours=2, minutes=50))
         await h.send(VIC, "/estado 4 dns", DAY1 + timedelta(hours=2, minutes=50))

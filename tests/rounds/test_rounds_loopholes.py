@@ -204,7 +204,8 @@ async def test_a_rule_letting_nobody_through_is_not_confirmed(tmp_path: Path) ->
             "Nobody goes through from Heats by the contest file's rule (advance): check the "
             "results, or the rule, before confirming."]
         assert said(await h.send(BOSS, "/inicio", DAY2), BOSS) == [
-            "That clock is already running."]
+            "That time is already up: nothing to start. Once its results are checked: "
+            "/confirm_round"]
     finally:
         await h.stop()
 

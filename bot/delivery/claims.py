@@ -1,0 +1,102 @@
+"""Claiming a volunteers' line ("I'm going"): which lines of a message may be claimed (their
+button's callback data is the claim), the copy Telegram holds in each chat (``Copy``, recorded
+by the sender once sent), and the edits a claim makes to every copy of its line ("-> Ana is
+going" under the line, its button gone), posted to the outbox in the claim's transaction."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Sequence
+from functools import lru_cache
+from typing import Any
+
+from bot.delivery.items import BUTTONS, Item, keyboard_rows
+from bot.domain.events import EventKind
+from bot.storage.store import PRIORITY_COPY, Copy, Transaction
+
+CLAIM_BUTTON = "take:"  # callback data "take:<entry>:<event id>": the line about that event
+EDIT = "edit"  # the grouping of the edits: never joined, and a refused edit tells nobody
+EDIT_METHOD = "editMessageText"
+# the note under a claimed line in the chat's language, from the claim's data (who is going)
+NoteOf = Callable[[int, dict[str, Any]], Awaitable[str]]
+
+
+def claim_data(entry: int, event_id: int) -> str:
+    """The callback data of a line's "I'm going" button (and its claim's ref)."""
+    return f"{CLAIM_BUTTON}{entry}:{event_id}"
+
+
+def claims_in(markup: object) -> tuple[str, ...]:
+    """The claims a line's buttons (``reply_markup`` JSON) carry, in order."""
+    if not isinstance(markup, str) or CLAIM_BUTTON not in markup:
+        return ()
+    return _claims_in(markup)
+
+
+@lru_cache(maxsize=512)
+def _claims_in(markup: str) -> tuple[str, ...]:
+    """A pure function of the JSON (every copy of a line carries the same): read once."""
+    return tuple(b["callback_data"] for row in keyboard_rows(markup) for b in row
+                 if str(b.get("callback_data", "")).startswith(CLAIM_BUTTON))
+
+
+def copy_of(chat: int, result: object, markup: str | None, items: Sequence[Item]
+            ) -> Copy | None:
+    """What to record of a message Telegram took (``result``, its answer) joining ``items``:
+    None unless one of its lines may be claimed."""
+    claims = tuple((claim, part) for part, i in enumerate(items)
+                   for claim in claims_in(i.message.params.get(BUTTONS)))
+    if not claims or not isinstance(result, dict) or not isinstance(
+            result.get("message_id"), int):
+        return None
+    parts = tuple(str(i.message.params.get("text", "")) for i in items)
+    return Copy(chat, int(result["message_id"]), parts, markup, claims)
+
+
+def edited(copy: Copy, claim: str, note: str) -> Copy:
+    """``copy`` once ``claim`` is taken: ``note`` under its line, its button gone (the
+    line's other buttons stay)."""
+    part = next((p for c, p in copy.claims if c == claim), None)
+    parts = copy.parts if part is None or part >= len(copy.parts) else (
+        *copy.parts[:part], copy.parts[part] + "\n" + note, *copy.parts[part + 1:])
+    markup = None
+    if copy.markup is not None:
+        rows = [[b for b in row if b.get("callback_data") != claim]
+                for row in keyboard_rows(copy.markup)]
+        rows = [row for row in rows if row]
+        markup = json.dumps({"inline_keyboard": rows}, ensure_ascii=False,
+                            separators=(",", ":")) if rows else None
+    return Copy(copy.chat_id, copy.message_id, parts, markup, copy.claims)
+
+
+async def post_edits(tx: Transaction, copies: Sequence[Copy], claim: str,
+                     data: dict[str, Any], note_of: NoteOf) -> int:
+    """Every copy of the line ``claim`` edited (``edited``), in this transaction: the copy as
+    it now reads recorded, its edit owed. Returns how many."""
+    n = 0
+    for copy in copies:
+        new = edited(copy, claim, await note_of(copy.chat_id, data))
+        if new.text == copy.text and new.markup == copy.markup:
+            continue  # Telegram refuses an edit that changes nothing
+        tx.rewrite_copy(new)
+        params: dict[str, object] = {"message_id": new.message_id, "text": new.text}
+        # without reply_markup, Telegram takes the buttons away
+        if new.markup is not None:
+            params[BUTTONS] = new.markup
+        tx.post(new.chat_id, params, priority=PRIORITY_COPY, grouping=EDIT, method=EDIT_METHOD)
+        n += 1
+    return n
+
+
+async def edit_claimed(tx: Transaction, copies: Sequence[Copy], note_of: NoteOf) -> int:
+    """Copies just recorded of lines claimed before they were sent (the sender's marks):
+    edited as a claim edits them. Returns how many edits are owed."""
+    claims = {claim for c in copies for claim, _ in c.claims}
+    taken = tx.refs_taken(EventKind.CLAIM, claims)
+    n = 0
+    for claim, data in taken.items():
+        mine = {(c.chat_id, c.message_id) for c in copies if any(k == claim for k, _ in c.claims)}
+        # each copy as it reads now (an earlier claim may have edited it already)
+        now = [c for c in await tx.copies_of(claim) if (c.chat_id, c.message_id) in mine]
+        n += await post_edits(tx, now, claim, data, note_of)
+    return n

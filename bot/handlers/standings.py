@@ -1,0 +1,160 @@
+"""Final results: the organiser makes a category's results final (/publicar, which asks
+first), each entry is told its place; the entries' people read their category's ranking when
+the contest lets them (/clasificacion, bot/handlers/results.py)."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from bot.delivery.answers import answer, answer_now, recording
+from bot.delivery.posting import notify_entry
+from bot.domain.contest import Category
+from bot.domain.standings import ranking_open
+from bot.handlers.common import (
+    Callback,
+    Caller,
+    button_moment,
+    buttons,
+    named_unit,
+    organiser,
+    recorder,
+)
+from bot.services import standings
+from bot.services.standings import (
+    InRounds,
+    NoEntries,
+    NothingNew,
+    Publishable,
+    StandingsRefusal,
+)
+from bot.texts.result_lines import unknown_category
+from bot.texts.standings import (
+    cancel_button,
+    final_note,
+    not_published,
+    nothing_to_publish,
+    publish_button,
+    publish_question,
+    published_text,
+    standing_text,
+)
+
+PUBLISH_BUTTON = "pub:"  # the question's buttons: pub:CATEGORY_ID, pub:* (every one), pub:-
+EVERY = "*"
+CALLBACK_DATA_MOST = 64  # bytes of a button's data Telegram takes
+
+
+def _data(category: Category | None, contest_categories: list[Category]) -> str:
+    """The Publish button's data: the category's id (its place in the contest file when the id
+    is too long for a button), or every category."""
+    if category is None:
+        return PUBLISH_BUTTON + EVERY
+    data = PUBLISH_BUTTON + category.id
+    if len(data.encode()) <= CALLBACK_DATA_MOST:
+        return data
+    return f"{PUBLISH_BUTTON}#{contest_categories.index(category)}"
+
+
+def _chosen(who: Caller, choice: str) -> list[Category] | None:
+    """The categories a Publish button names (None: not a button of ours)."""
+    cats = list(who.svc.contest.categories)
+    if choice == EVERY:
+        return cats
+    if choice.startswith("#") and choice[1:].isdigit() and int(choice[1:]) < len(cats):
+        return [cats[int(choice[1:])]]
+    found = who.svc.contest.category(choice)
+    return [found] if found is not None else None
+
+
+def _worth_saying(refused: list[StandingsRefusal], named: bool) -> list[StandingsRefusal]:
+    """Without a category named, those played in rounds (made final with /confirmar_ronda),
+    those already final and those without entries are left out of the answer."""
+    return refused if named else [
+        r for r in refused if not isinstance(r, InRounds | NothingNew | NoEntries)]
+
+
+async def _people(who: Caller, ready: list[Publishable]) -> int:
+    """How many phones the publication reaches."""
+    users: set[int] = set()
+    for p in ready:
+        for s in p.tell:
+            users.update(await who.svc.day.linked_users(s.number))
+    return len(users)
+
+
+async def publicar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/publicar [CATEGORY]``: the results of the category (or of every category nobody
+    plays in any more) are made final, once the organiser says so with the button. Nothing
+    changes until then."""
+    who = await organiser(update, context)
+    if who is None:
+        return
+    args = list(context.args or [])
+    contest = who.svc.contest
+    category: Category | None = None
+    if args:
+        named = named_unit(who.svc, args, [c.id for c in contest.categories])
+        category = contest.category(named) if named is not None else None
+        if category is None:
+            await answer_now(who.svc, update, unknown_category(
+                who.lang, [c.name for c in contest.categories]))
+            return
+    cats = [category] if category is not None else list(contest.categories)
+    ready, refused = await standings.preview(who.svc.day, cats, who.at)
+    refused = _worth_saying(refused, category is not None)
+    if not ready:
+        await answer_now(who.svc, update, nothing_to_publish(who.lang, contest, refused))
+        return
+    question = publish_question(who.lang, contest, ready, refused, await _people(who, ready))
+    await answer_now(who.svc, update, question, reply_markup=buttons([[
+        (publish_button(who.lang), _data(category, list(contest.categories))),
+        (cancel_button(who.lang), f"{PUBLISH_BUTTON}-")]]))
+
+
+async def publish_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The /publicar question answered: what may be made final at the press is, and each entry
+    of it told its place (a second press finds nothing new and tells nobody)."""
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    await query.answer()
+    choice = query.data.removeprefix(PUBLISH_BUTTON)
+    who = await recorder(update, context, "organiser")
+    if who is None:
+        return
+    if choice == "-":
+        await answer_now(who.svc, update, not_published(who.lang))
+        return
+    cats = _chosen(who, choice)
+    at = button_moment(update, context)
+    if cats is None or at is None:
+        return
+    svc = who.svc
+    contest = svc.contest
+    async with recording(svc):
+        out = await standings.publish(svc.day, who.user_id, cats, at, update.update_id)
+        may_see = ranking_open(contest.participants_see_ranking, True)
+        for p in out.categories:
+            rows = {r.number: r for r in p.rows}
+            for s in p.tell:
+                await notify_entry(context, s.number, partial(
+                    standing_text, contest=contest, category=p.category.name, s=s,
+                    row=rows[s.number], again=p.again, may_see=may_see))
+        await answer(svc, update, published_text(
+            who.lang, contest, list(out.categories),
+            _worth_saying(list(out.refused), len(cats) == 1)))
+
+
+async def noting_final(who: Caller, number: int | None, text: str) -> str:
+    """A volunteer's answer to a change in a category whose results are final: it says that
+    the entries were told otherwise, and how to tell them again."""
+    category = await standings.final_category(who.svc.day, number)
+    return text if category is None else text + "\n" + final_note(who.lang, category.name)
+
+
+# the commands this feature answers (bot/chat/app.py registers every feature's)
+COMMANDS: dict[str, Callback] = {
+    "publicar": publicar,
+}

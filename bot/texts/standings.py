@@ -1,0 +1,156 @@
+"""Final results in words: what each entry is told of its place, the organiser's question
+before publishing and its answer, and why a category can't be made final yet."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import assert_never
+
+from bot.domain.clock import format_duration
+from bot.domain.contest import Contest
+from bot.domain.ranking import Row
+from bot.domain.standings import Standing
+from bot.services.standings import (
+    InRounds,
+    NoEntries,
+    NothingNew,
+    NotStarted,
+    Publishable,
+    StandingsRefusal,
+    StillPlaying,
+)
+from bot.support.i18n import ntr, tr
+from bot.texts.names import clock_time
+from bot.texts.results import outcome_text, penalties_text, result_detail
+
+
+def standing_text(lang: str, contest: Contest, category: str, s: Standing, row: Row,
+                  again: bool, may_see: bool) -> str:
+    """To an entry's people when its category's results are final (``again``: corrected
+    after they were first told). Escape pairs read how their ranking time is made up."""
+    c = row.competitor
+    if s.position is None:
+        result = _no_place(lang, s)
+    elif s.time is not None:
+        result = tr(lang, "place {position} of {of}, with {time}", position=s.position,
+                    of=s.of, time=format_duration(s.time))
+    else:
+        result = tr(lang, "place {position} of {of}, with {pieces} pieces",
+                    position=s.position, of=s.of, pieces=s.pieces or 0)
+    head = (tr(lang, "The final results of {category} were corrected: {result}.",
+               category=category, result=result) if again else
+            tr(lang, "Final results of {category}: {result}.", category=category,
+               result=result))
+    lines = [head]
+    detail = result_detail(lang, c) if s.time is not None else ""
+    if detail:
+        lines.append(tr(lang, "How it is made up: {detail}.", detail=detail))
+    if s.time is not None and c.time_penalty:
+        lines.append(penalties_text(lang, contest, c.penalties, c.time_penalty))
+    if s.prizes:
+        lines.append(tr(lang, "Prize: {prizes}.", prizes="; ".join(s.prizes)))
+    if s.position is not None and not again:
+        lines.append(tr(lang, "Thank you for taking part, and well done!"))
+    if may_see:
+        lines.append(tr(lang, "The whole ranking: /clasificacion"))
+    return "\n".join(lines)
+
+
+def _no_place(lang: str, s: Standing) -> str:
+    if s.outcome == "oc" and s.time is not None:
+        return tr(lang, "{time}, out of competition (not placed)", time=format_duration(s.time))
+    if s.outcome is not None:
+        return tr(lang, "recorded as {outcome}, so no place",
+                  outcome=outcome_text(lang, s.outcome))
+    return tr(lang, "no result recorded, so no place")
+
+
+def publish_question(lang: str, contest: Contest, ready: Sequence[Publishable],
+                     refused: Sequence[StandingsRefusal], people: int) -> str:
+    """/publicar asks first: which categories, how many entries each tells, who it reaches."""
+    lines = [tr(lang, "Make these results final and tell each entry its place?")]
+    for p in ready:
+        told = len(p.tell)
+        lines.append("· " + (
+            ntr(lang, "{category}: again, to the {n} entry whose result changed",
+                "{category}: again, to the {n} entries whose result changed", told,
+                category=p.category.name) if p.again else
+            ntr(lang, "{category}: {n} entry", "{category}: {n} entries", told,
+                category=p.category.name)))
+    lines.append(ntr(lang, "It reaches {n} person.", "It reaches {n} people.", people))
+    if refused:
+        lines.append(tr(lang, "Not yet:"))
+        lines.extend("· " + standings_refusal(lang, r, contest) for r in refused)
+    return "\n".join(lines)
+
+
+def published_text(lang: str, contest: Contest, ready: Sequence[Publishable],
+                   refused: Sequence[StandingsRefusal]) -> str:
+    """The organiser's answer once published."""
+    lines = []
+    if ready:
+        lines.append(tr(lang, "Results final. Each entry is told its place:"))
+        lines.extend("· " + ntr(lang, "{category}: {n} entry told",
+                                "{category}: {n} entries told", len(p.tell),
+                                category=p.category.name) for p in ready)
+    else:
+        lines.append(tr(lang, "Nothing published."))
+    if refused:
+        lines.append(tr(lang, "Not yet:"))
+        lines.extend("· " + standings_refusal(lang, r, contest) for r in refused)
+    return "\n".join(lines)
+
+
+def nothing_to_publish(lang: str, contest: Contest, refused: Sequence[StandingsRefusal]) -> str:
+    lines = [tr(lang, "No results can be made final now:")]
+    lines.extend("· " + standings_refusal(lang, r, contest) for r in refused)
+    return "\n".join(lines)
+
+
+def not_published(lang: str) -> str:
+    return tr(lang, "Nothing published.")
+
+
+def publish_button(lang: str) -> str:
+    return tr(lang, "Publish")
+
+
+def cancel_button(lang: str) -> str:
+    return tr(lang, "Cancel")
+
+
+def standings_refusal(lang: str, refused: StandingsRefusal, contest: Contest) -> str:
+    match refused:
+        case NotStarted(category=name):
+            return tr(lang, "{category}: its clock has not started.", category=name)
+        case NoEntries(category=name):
+            return tr(lang, "{category} has no entries.", category=name)
+        case StillPlaying(category=name, playing=n, time_left=left):
+            return ntr(lang, "{category}: {n} entry still playing, {left} of its time left.",
+                       "{category}: {n} entries still playing, {left} of its time left.", n,
+                       category=name, left=format_duration(left))
+        case InRounds(category=name):
+            return tr(lang, "{category} is played in rounds: its results are final once its "
+                      "last round is confirmed (/confirmar_ronda).", category=name)
+        case NothingNew(category=name, moment=when):
+            return tr(lang, "{category}: made final at {time}, and nothing has changed since.",
+                      category=name, time=clock_time(contest, when)[:5])
+        case _:
+            assert_never(refused)
+
+
+def ranking_not_yet(lang: str, category: str) -> str:
+    """A participant's /clasificacion before their category's results are final."""
+    return tr(lang, "The ranking of {category} is shown here once its results are final.",
+              category=category)
+
+
+def ranking_for_organisers(lang: str) -> str:
+    """A participant's /clasificacion where the contest shows rankings to organisers only."""
+    return tr(lang, "In this contest the organisers give out the rankings.")
+
+
+def final_note(lang: str, category: str) -> str:
+    """After a change to a category whose results were already made final."""
+    return tr(lang, "The results of {category} were already final: /publicar again tells the "
+              "entries whose result changed.", category=category)

@@ -1,0 +1,79 @@
+"""The copies of claimable lines (bot/delivery/claims.py, migration 0008): what a copy reads once
+its line is claimed, a copy recorded only after the claim (its line was still on its way to
+that chat) edited by the marks that record it, and the copies kept across a restart."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from datetime import UTC, datetime
+
+from bot.delivery.claims import EDIT_METHOD, edited
+from bot.delivery.marks import Marks
+from bot.domain.events import EventKind
+from bot.storage.store import Copy, Store
+
+T = datetime(2023, 4, 22, 10, 0, tzinfo=UTC)
+CLAIM, OTHER = "take:3:7", "take:9:8"
+
+
+def markup(*claims: str) -> str:
+    return json.dumps({"inline_keyboard": [[{"text": f"go {c}", "callback_data": c}]
+                                           for c in claims] + [[{"text": "Record",
+                                                                 "callback_data": "ready:ok"}]]})
+
+
+def rows(m: str | None) -> list[str]:
+    return [] if m is None else [b["callback_data"] for r in json.loads(m)["inline_keyboard"]
+                                 for b in r]
+
+
+def test_a_claimed_line_gets_its_note_and_loses_only_its_button() -> None:
+    copy = Copy(5, 77, ("HINT #3 stage 2", "FINISHED? #9"), markup(CLAIM, OTHER),
+                ((CLAIM, 0), (OTHER, 1)))
+    once = edited(copy, CLAIM, "→ Ana is going")
+    assert once.text == "HINT #3 stage 2\n→ Ana is going\nFINISHED? #9"
+    assert rows(once.markup) == [OTHER, "ready:ok"]
+    twice = edited(once, OTHER, "→ Bea is going")
+    assert twice.text == "HINT #3 stage 2\n→ Ana is going\nFINISHED? #9\n→ Bea is going"
+    assert rows(twice.markup) == ["ready:ok"]
+    only = json.dumps({"inline_keyboard": [[{"text": "go", "callback_data": CLAIM}]]})
+    alone = Copy(5, 78, ("HINT #3",), only, ((CLAIM, 0),))
+    assert edited(alone, CLAIM, "→ Ana").markup is None  # no button left
+
+
+async def test_a_copy_recorded_after_its_claim_is_edited_by_the_marks(tmp_path) -> None:
+    store = await Store.open(tmp_path / "copies.sqlite3")
+    try:
+        async with store.transaction() as tx:
+            await tx.add_event(at=T, kind=EventKind.CLAIM, role="volunteer", actor=2,
+                               ref=CLAIM, data={"by": "Víctor", "user": 2, "entry": 3})
+
+        async def note(chat: int, data: dict) -> str:
+            return f"→ {data['by']} (chat {chat})"
+
+        marks = Marks(store, lambda: 0, asyncio.Event(), note_of=note)
+        late = Copy(5, 90, ("HINT #3 stage 2",), markup(CLAIM), ((CLAIM, 0),))
+        unclaimed = Copy(6, 91, ("FINISHED? #9",), markup(OTHER), ((OTHER, 0),))
+        same = Copy(7, 92, ("FINISHED? #9",), markup(OTHER), ((OTHER, 0),))  # another chat's
+        await marks._mark([], [], [late, unclaimed, same])
+        owed = [m for m in await store.owed_messages() if m.method == EDIT_METHOD]
+        assert [(m.chat_id, m.params["message_id"], m.params["text"]) for m in owed] == [
+            (5, 90, "HINT #3 stage 2\n→ Víctor (chat 5)")]
+        assert rows(owed[0].params.get("reply_markup")) == ["ready:ok"]
+        # the copy as it now reads is kept, for the next claim of a line in it
+        (now,) = await store.copies_of(CLAIM)
+        assert now.text == "HINT #3 stage 2\n→ Víctor (chat 5)"
+        assert [c.message_id for c in await store.copies_of(OTHER)] == [91, 92]
+    finally:
+        await store.close()
+    with sqlite3.connect(tmp_path / "copies.sqlite3") as db:  # one text for both chats' same
+        # message, and the edited one's own
+        assert db.execute("SELECT COUNT(*) FROM copy_texts").fetchone()[0] == 3
+    # and after a restart, the copies are still there for a claim to edit
+    again = await Store.open(tmp_path / "copies.sqlite3")
+    try:
+        assert [c.message_id for c in await again.copies_of(OTHER)] == [91, 92]
+    finally:
+        await again.close()
