@@ -14,12 +14,12 @@ from bot.domain.events import EventKind
 from bot.handlers.common import (
     Callback,
     Caller,
+    answered_question,
     button_moment,
     buttons,
     choice_buttons,
     named_unit,
     organiser,
-    parse_int,
     recorder,
     show_usage,
 )
@@ -143,16 +143,10 @@ async def announce_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -
     """The preview answered: Send records the announcement with one message owed to each
     participant (in one transaction); a second press, or a preview outdated by a newer one,
     sends nothing."""
-    query = update.callback_query
-    assert query is not None and query.data is not None
-    await query.answer()
-    choice = query.data.removeprefix(ANNOUNCE_BUTTON)
-    draft_id = parse_int(choice) if choice != "-" else None
-    if draft_id is None and choice != "-":
-        return  # not a button of ours
-    who = await recorder(update, context, "organiser")
-    if who is None:
+    pressed = await answered_question(update, context, ANNOUNCE_BUTTON, "organiser")
+    if pressed is None:
         return
+    draft_id, who = pressed
     assert context.user_data is not None
     saved = context.user_data.get(DRAFT_KEY)
     if draft_id is None:

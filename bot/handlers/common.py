@@ -177,6 +177,22 @@ async def pressed(update: Update,
     return query.data, await caller(update, context)
 
 
+async def answered_question(update: Update, context: ContextTypes.DEFAULT_TYPE, prefix: str,
+                            role: str) -> tuple[int | None, Caller] | None:
+    """A press on one of a question's buttons (data ``prefix`` + a number, or ``prefix`` +
+    "-" for its No), answered at once: the number (None for No) and the presser, checked for
+    ``role`` as a typed command is. None: not a button of ours, or nobody who may answer."""
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    await query.answer()
+    choice = query.data.removeprefix(prefix)
+    number = parse_int(choice) if choice != "-" else None
+    if number is None and choice != "-":
+        return None
+    who = await recorder(update, context, role)
+    return None if who is None else (number, who)
+
+
 def buttons(rows: list[list[tuple[str, str]]]) -> InlineKeyboardMarkup:
     """Inline buttons from rows of (text, callback data)."""
     return InlineKeyboardMarkup(

@@ -16,6 +16,7 @@ from bot.domain.events import CLOCK_KINDS, EventKind
 from bot.handlers.common import (
     Callback,
     Caller,
+    answered_question,
     button_moment,
     buttons,
     parse_int,
@@ -60,16 +61,10 @@ async def deshacer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def undo_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """The /deshacer question answered: the record it named taken back (if it is still the
     presser's last one), and the entry's people told if they were told of it."""
-    query = update.callback_query
-    assert query is not None and query.data is not None
-    await query.answer()
-    choice = query.data.removeprefix(UNDO_BUTTON)
-    expected = parse_int(choice) if choice != "-" else None
-    if expected is None and choice != "-":
-        return  # not a button of ours
-    who = await recorder(update, context, "volunteer")
-    if who is None:
+    pressed = await answered_question(update, context, UNDO_BUTTON, "volunteer")
+    if pressed is None:
         return
+    expected, who = pressed
     if expected is None:
         await answer_now(who.svc, update, nothing_taken_back(who.lang))
         return
