@@ -435,9 +435,7 @@ class Rehearsal:
             if wait > 0:
                 await asyncio.sleep(wait)
             if self.taps is not None and action.actor.id in VOLUNTEER_IDS:  # buttons mode
-                # the lines owed reach the volunteer's phone first (the button is pressed on
-                # the line the volunteer has, not before it arrives)
-                await self.api.settle(quiet=0.1)
+                await self.api.settle(quiet=0.1)  # a button is pressed on a line arrived
                 replies = await self.taps.play(action, self.api.calls, self.send, self.press)
             else:
                 replies = await self.send(action.actor, action.text, action.at)
