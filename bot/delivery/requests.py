@@ -18,6 +18,8 @@ from telegram.request import HTTPXRequest, RequestData
 # ``post`` to what ``Bot.do_api_request`` sends
 from telegram.request._requestparameter import RequestParameter
 
+from bot.delivery.limits import SenderAwareLimiter
+
 # httpx errors that python-telegram-bot 22 (HTTPXRequest.do_request) turns into NetworkError or
 # TimedOut and that prove the request never reached Telegram: no connection was made, or none
 # was free in the pool (PTB's own message says "Request was *not* sent to Telegram")
@@ -94,17 +96,16 @@ def not_delivered(exc: NetworkError) -> bool:
     return cause is None or isinstance(cause, TelegramError)  # the server answered an error
 
 
-
-def posts_directly(bot: Bot, self_paced: type) -> bool:
+def posts_directly(bot: Bot) -> bool:
     """Whether the outbox's requests may go straight to the bot's request object (``post``):
     only when ``Bot.do_api_request`` would add nothing to them, that is no ``Defaults`` to
     insert, no callback data to keep, and no rate limiter but one that lets the outbox's
-    requests through untouched (``self_paced``, the sender-aware one). A stand-in for the bot
+    requests through untouched (``SenderAwareLimiter``). A stand-in for the bot
     (the tests' recording ones) gets every request through its ``do_api_request``."""
     limiter = getattr(bot, "rate_limiter", None)
     return (isinstance(bot, Bot) and getattr(bot, "defaults", None) is None
             and getattr(bot, "callback_data_cache", None) is None
-            and (limiter is None or isinstance(limiter, self_paced)))
+            and (limiter is None or isinstance(limiter, SenderAwareLimiter)))
 
 
 async def post(bot: Bot, method: str, params: dict[str, Any]) -> Any:

@@ -46,7 +46,7 @@ from telegram.warnings import PTBUserWarning
 from bot.delivery.claims import CLAIM_BUTTON, EDIT, NoteOf, copy_of
 from bot.delivery.fairness import Budgets, FairShares, Pacing, Ready, kind_of
 from bot.delivery.items import BUTTONS, Item, buttons_of, line_params, take
-from bot.delivery.limits import SELF_PACED, TELEGRAM_LIMITS, Holds, Limits, SenderAwareLimiter
+from bot.delivery.limits import SELF_PACED, TELEGRAM_LIMITS, Holds, Limits
 from bot.delivery.marks import DROPPED, Marks, NameOf, Organisers
 from bot.delivery.requests import not_delivered, post, posts_directly
 from bot.storage.store import OutboxMessage, Store
@@ -110,7 +110,7 @@ class Sender:
         self._holds = Holds(self._release)  # chats waiting out a 429
         self._rl: dict[str, Any] = ({"rate_limit_args": SELF_PACED}
                                     if getattr(bot, "rate_limiter", None) is not None else {})
-        self._direct = posts_directly(bot, SenderAwareLimiter)  # fixed once the bot is built
+        self._direct = posts_directly(bot)  # fixed once the bot is built
         # chats Telegram moved (a group upgraded to a supergroup): old id -> new id
         self._moves: dict[int, int] = {}
         self._on_moved = on_moved

@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 
+from bot.domain.claims import CLAIM_PREFIX
 from bot.rehearsal.actions import Action, Person
 from bot.rehearsal.fakeapi import Call
 
@@ -24,7 +25,7 @@ _AS_BUTTON = ((re.compile(r"^/fin (\d+)$"), "ready:ok:{0}:", "finish"),
 
 
 _PLURAL = {"finish": "finishes", "stage": "stages"}
-CLAIM = "take:{0}:"  # the line's "I'm going" (a FINISHED? line's): pressed before walking over
+CLAIM = CLAIM_PREFIX + "{0}:"  # the line's "I'm going" (a FINISHED? line's): pressed first
 
 
 class Taps:

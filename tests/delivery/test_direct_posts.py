@@ -71,7 +71,7 @@ async def test_a_direct_post_sends_what_do_api_request_sends(params: dict[str, A
     request = Recording()
     bot = ExtBot(TOKEN, request=request, get_updates_request=Recording(),
                  rate_limiter=SenderAwareLimiter() if limited else None)
-    assert posts_directly(bot, SenderAwareLimiter)
+    assert posts_directly(bot)
     direct, through = await _both(bot, request, params)
     assert direct == through == {"message_id": 7}
     assert len(request.seen) == 2
@@ -104,13 +104,13 @@ def test_no_direct_post_when_the_bot_would_add_something() -> None:
     def bot(**kwargs: Any) -> ExtBot[Any]:
         return ExtBot(TOKEN, request=Recording(), get_updates_request=Recording(), **kwargs)
 
-    assert not posts_directly(bot(defaults=Defaults(parse_mode="HTML")), SenderAwareLimiter)
+    assert not posts_directly(bot(defaults=Defaults(parse_mode="HTML")))
     # (arbitrary callback data needs PTB's callback-data extra, which the project does not
     # install: posts_directly checks for it all the same)
-    assert not posts_directly(bot(rate_limiter=AIORateLimiter()), SenderAwareLimiter)
+    assert not posts_directly(bot(rate_limiter=AIORateLimiter()))
 
     class StandIn:  # the tests' recording bots: only do_api_request
         async def do_api_request(self, method: str, api_kwargs: dict[str, Any]) -> bool:
             return True
 
-    assert not posts_directly(StandIn(), SenderAwareLimiter)  # type: ignore[arg-type]
+    assert not posts_directly(StandIn())  # type: ignore[arg-type]
