@@ -436,7 +436,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--db", default=None, help="SQLite file to leave behind")
     p.add_argument("--seconds", type=float, default=22.0,
-                   help="how long the contest day takes, in real seconds")
+                   help="the pace: the contest day's clock runs as if it lasted this many real "
+                   "seconds (stretches where nobody does anything are skipped, unless "
+                   "--web-port is given)")
     p.add_argument("--web-port", type=int, default=0,
                    help="serve the projector scoreboard on this port during the rehearsal")
     p.add_argument("--buttons", action="store_true",

@@ -23,6 +23,7 @@ from telegram.request import BaseRequest
 
 from bot.chat.persistence import SQLitePersistence
 from bot.chat.polling import retry_network
+from bot.chat.skips import listen_for_skips
 from bot.chat.updates import PerChatUpdateProcessor
 from bot.delivery.limits import TELEGRAM_LIMITS, SenderAwareLimiter
 from bot.delivery.posting import chat_name, claim_note, organiser_recipients, staff_recipients
@@ -217,6 +218,7 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     schedule_menu_changes(app)
     await schedule_contest_jobs(app)
     watch_the_clock(app)
+    listen_for_skips(app)  # a rehearsal's idle stretches (never for a real contest)
     await scoreboard.attach(app)
     await print_organiser_link(app, svc)
     tune_gc()

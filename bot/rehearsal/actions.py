@@ -1,6 +1,6 @@
 """What a rehearsal plays: one message of someone, at a moment of the simulated day; the
-teams it registers; and what a rehearsal offers the player of a contest in rounds
-(``bot.rehearsal.championship``), which it runs."""
+teams it registers; what a rehearsal offers the player of a contest in rounds
+(``bot.rehearsal.championship``), which it runs; and the lines of its transcript."""
 
 from __future__ import annotations
 
@@ -74,3 +74,44 @@ class Stage(Protocol):
                         real_start: float | None = None, pace: float | None = None) -> None: ...
 
     async def stop_bot(self) -> str: ...
+
+
+@dataclass
+class Window:
+    """A message being played, from ``actor``, dated ``at``; ``mark`` is the fake server's
+    last message before it (until it is sent, what the bot says is about the one before)."""
+
+    actor: Person
+    at: datetime
+    mark: int
+
+
+@dataclass
+class Line:
+    """A line of the transcript (and the lines under it), printed at ``at``; ``seq`` orders the
+    lines of one moment. A message the bot sent by itself has ``said`` (its text) and ``to``
+    (who got it); its ``at`` is None until worked out (``Rehearsal.flush``) from when it
+    ``arrived`` (simulated time) after the message played ``after``."""
+
+    at: datetime | None
+    seq: int
+    text: list[str]
+    said: str = ""
+    to: list[str] = field(default_factory=list)
+    arrived: datetime | None = None
+    after: datetime | None = None
+    phones: int | None = None  # to an entry's phone: the entry (its first phone)
+
+    def order(self) -> tuple[datetime, int]:
+        assert self.at is not None, "a line printed before its moment was worked out"
+        return self.at, self.seq
+
+
+def recipients(to: list[str]) -> str:
+    """``#3, #12 and volunteers``: the entries in order, then the staff (the organisers get the
+    volunteers' lines too: "organiser" alone only when no volunteer got it)."""
+    entries = sorted((t for t in to if t.startswith("#")),
+                     key=lambda t: int(t[1:]) if t[1:].isdigit() else 0)
+    staff = ["volunteers"] if "volunteers" in to else [t for t in to if t == "organiser"]
+    names = entries + staff
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"

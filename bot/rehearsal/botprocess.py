@@ -8,9 +8,12 @@ import os
 import signal
 import sys
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
+from bot.chat.skips import CLOCK_LINE
 from bot.rehearsal.fakeapi import FakeBotAPI
+from bot.support.wallclock import SKIP_ENV, WallClock
 
 
 @dataclass
@@ -66,6 +69,25 @@ class BotProcess:
                 return False
             await asyncio.sleep(0.05)
         return True
+
+    async def skip_to(self, moment: datetime, timeout: float = 15) -> WallClock | None:
+        """Ask the bot to skip idle time up to ``moment`` (``bot.chat.skips``; it was started
+        with ``PUZZLEBOT_REHEARSAL_SKIP`` in ``extra_env``): its clock after the jump, or None
+        if it did not answer within ``timeout``."""
+        assert self.proc is not None, "the bot is not running"
+        mark = CLOCK_LINE.encode()
+        since = len(self.log)
+        Path(self.extra_env[SKIP_ENV]).write_text(moment.isoformat())
+        self.proc.send_signal(signal.SIGUSR1)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while loop.time() < deadline:
+            at = self.log.find(mark, since)
+            end = self.log.find(b"\n", at) if at >= 0 else -1
+            if end >= 0:
+                return WallClock.parse(self.log[at + len(mark):end].decode().strip())
+            await asyncio.sleep(0.002)
+        return None
 
     async def _ended(self) -> int:
         assert self.proc is not None

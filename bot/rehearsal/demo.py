@@ -18,7 +18,6 @@ import re
 import sys
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from datetime import time as dtime
 from pathlib import Path
@@ -28,7 +27,7 @@ from zoneinfo import ZoneInfo
 from bot.domain.contest import Contest
 from bot.domain.events import EventKind
 from bot.rehearsal import plan
-from bot.rehearsal.actions import Action, Person, Team
+from bot.rehearsal.actions import Action, Line, Person, Team, Window, recipients
 from bot.rehearsal.botprocess import BotProcess
 from bot.rehearsal.championship import DAY_SPAN, Championship
 from bot.rehearsal.fakeapi import Call, FakeBotAPI
@@ -37,55 +36,17 @@ from bot.services.contest_file import load_contest
 from bot.services.registrations import Registrations
 from bot.storage.store import Store
 from bot.support.wallclock import ENV as CLOCK_ENV
-from bot.support.wallclock import WallClock
+from bot.support.wallclock import SKIP_ENV, WallClock
 
 ORGANISER_ID = 1
 VOLUNTEER_IDS = (2, 3)
-@dataclass
-class Window:
-    """A message being played, from ``actor``, dated ``at``; ``mark`` is the fake server's
-    last message before it (until it is sent, what the bot says is about the one before)."""
-
-    actor: Person
-    at: datetime
-    mark: int
-
-
-@dataclass
-class Line:
-    """A line of the transcript (and the lines under it), printed at ``at``; ``seq`` orders the
-    lines of one moment. A message the bot sent by itself has ``said`` (its text) and ``to``
-    (who got it); its ``at`` is None until worked out (``Rehearsal.flush``) from when it
-    ``arrived`` (simulated time) after the message played ``after``."""
-
-    at: datetime | None
-    seq: int
-    text: list[str]
-    said: str = ""
-    to: list[str] = field(default_factory=list)
-    arrived: datetime | None = None
-    after: datetime | None = None
-    phones: int | None = None  # to an entry's phone: the entry (its first phone)
-
-    def order(self) -> tuple[datetime, int]:
-        assert self.at is not None, "a line printed before its moment was worked out"
-        return self.at, self.seq
-
-
-def _recipients(to: list[str]) -> str:
-    """``#3, #12 and volunteers``: the entries in order, then the staff (the organisers get the
-    volunteers' lines too: "organiser" alone only when no volunteer got it)."""
-    entries = sorted((t for t in to if t.startswith("#")),
-                     key=lambda t: int(t[1:]) if t[1:].isdigit() else 0)
-    staff = ["volunteers"] if "volunteers" in to else [t for t in to if t == "organiser"]
-    names = entries + staff
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+SKIP_FROM = 0.02  # real seconds: a shorter wait is waited out, not skipped
 
 
 class Rehearsal:
     def __init__(self, contest_path: str, entries: int, seed: int, db_path: str,
                  out: TextIO = sys.stdout, day_seconds: float = 22.0, kills: int = 0,
-                 buttons: bool = False) -> None:
+                 buttons: bool = False, skips: bool = True) -> None:
         self.kills = kills
         self.taps = Taps() if buttons else None  # the buttons mode (``taps.py``)
         self.kills_done = 0
@@ -105,6 +66,9 @@ class Rehearsal:
         self.volunteers = [Person(v, f"Volunteer {i + 1}", self.contest.language)
                            for i, v in enumerate(VOLUNTEER_IDS)]
         self.bot = BotProcess(self.api, db_path, contest_path, organisers=str(ORGANISER_ID))
+        self.skips = skips  # idle time skipped (``wait_until``)
+        if skips:
+            self.bot.extra_env[SKIP_ENV] = f"{db_path}.skip"
         self.clock: WallClock | None = None
         self._next_user = 100
         self._order = 0
@@ -206,7 +170,7 @@ class Rehearsal:
             assert line.at is not None
             head = line.text[0]
             if line.said:
-                head = f"bot -> {_recipients(line.to)}: {head}"
+                head = f"bot -> {recipients(line.to)}: {head}"
             self.say(f"  [{self.stamp(line.at)}] {head}")
             for more in line.text[1:]:
                 self.say(f"      {more}")
@@ -431,9 +395,7 @@ class Rehearsal:
             if index in kill_before:
                 await self.api.settle(quiet=0.1)  # between two actions, as in the hall
                 await self.kill_and_restart()
-            wait = self.clock.seconds_until(action.at)
-            if wait > 0:
-                await asyncio.sleep(wait)
+            await self.wait_until(action.at)
             if self.taps is not None and action.actor.id in VOLUNTEER_IDS:  # buttons mode
                 await self.api.settle(quiet=0.1)  # a button is pressed on a line arrived
                 replies = await self.taps.play(action, self.api.calls, self.send, self.press)
@@ -459,6 +421,21 @@ class Rehearsal:
         self._next_at = None
         await self.flush()
         return final
+
+    async def wait_until(self, moment: datetime) -> None:
+        """Until the clock shows ``moment``. Time where nobody does anything is skipped
+        (``bot.chat.skips``): the bot jumps its clock once all it owes is sent, never over a
+        timer, which then goes off at its moment; what is left is waited out."""
+        assert self.clock is not None
+        while (self.skips and self.bot.proc is not None
+               and self.clock.seconds_until(moment) > SKIP_FROM):
+            clock = await self.bot.skip_to(moment)
+            if clock is None:
+                break
+            self.clock = clock
+            # short of it: a timer first, at its own moment (1 simulated second on)
+            await asyncio.sleep(min(clock.seconds_until(moment), 2 / clock.speed + 0.002))
+        await asyncio.sleep(self.clock.seconds_until(moment))
 
     async def _publish(self, action: Action, replies: list[Call], who: str, seq: int) -> None:
         """/publicar asks; the organiser presses Publish (one tap) and every entry is told its
@@ -502,6 +479,7 @@ class Rehearsal:
                 await self.flush()  # what it sent before it stopped
             finally:
                 await self.api.stop()
+                Path(f"{self.db_path}.skip").unlink(missing_ok=True)
         return self._report(final, log, started)
 
     def _start_and_speed(self) -> tuple[datetime, float]:
@@ -591,8 +569,9 @@ def run_demo(contest: str, entries: int, seed: int, db: str, seconds: float = 22
     path = Path(db)
     for suffix in ("", "-wal", "-shm"):
         Path(str(path) + suffix).unlink(missing_ok=True)
+    # the projector follows the day as it is played: no stretch skipped
     rehearsal = Rehearsal(contest, entries, seed, str(path), day_seconds=seconds,
-                          buttons=buttons)
+                          buttons=buttons, skips=not web_port)
     rehearsal.web_port = web_port
     if web_port:
         print(f"The projector scoreboard follows the day at http://127.0.0.1:{web_port}/",

@@ -8,6 +8,11 @@ moment, so a 5-minute cooldown notice comes 5 simulated minutes after the reques
 fourth part, ``@<pace>``, scales Telegram's flood limits alone (``pace``, the speed when it is not
 given): the rehearsal's registrations run on the real clock, weeks apart in their message dates,
 but typed by scripted people far faster than one message a second.
+
+A rehearsal also skips the stretches where nobody does anything: ``PUZZLEBOT_REHEARSAL_SKIP``
+names a file; the rehearsal writes a simulated moment there and sends SIGUSR1, and the bot's
+clock jumps towards it (``skip``) once everything owed is sent, never past its next timer
+(``bot/chat/skips.py``). So the day lasts what its work takes, not its simulated length.
 """
 
 from __future__ import annotations
@@ -18,9 +23,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 ENV = "PUZZLEBOT_REHEARSAL_CLOCK"
+SKIP_ENV = "PUZZLEBOT_REHEARSAL_SKIP"
 
 
-@dataclass(frozen=True)
+@dataclass
 class WallClock:
     simulated_start: datetime | None = None
     real_start: float = 0.0
@@ -42,6 +48,13 @@ class WallClock:
     def seconds_until(self, when: datetime) -> float:
         """Real seconds to wait until the clock shows ``when`` (0 if already past)."""
         return max(0.0, (when - self.now()).total_seconds() / self.speed)
+
+    def skip(self, seconds: float) -> None:
+        """Jump ``seconds`` of simulated time ahead at once (a rehearsal's idle stretch); the
+        speed and the pace stay. The real clock has no such jump."""
+        if self.simulated_start is None:
+            raise ValueError("only a rehearsal's clock skips")
+        self.simulated_start += timedelta(seconds=seconds)
 
     def encode(self) -> str:
         assert self.simulated_start is not None

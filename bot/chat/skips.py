@@ -1,0 +1,125 @@
+"""A rehearsal's idle stretches skipped (``python -m bot demo``; never for a real contest).
+
+The rehearsal's clock runs simulated time fast (``bot.support.wallclock``), but between two
+messages of the day there are often minutes where nobody does anything: waiting them out made
+the rehearsal last the day's simulated length, not its work. When the rehearsal has nothing
+to play before a moment, it writes that moment to the file named by
+``PUZZLEBOT_REHEARSAL_SKIP`` and sends SIGUSR1. The bot then:
+
+1. waits until no timer is running and everything owed is sent (a line must reach the phone
+   at the moment it belongs to, not after the jump);
+2. jumps its clock to that moment, or to ``MARGIN`` simulated seconds before its next timer if
+   one comes first (a timer is never jumped over: it goes off at its own moment, as it would
+   have);
+3. moves every timer's real time by the same amount, so each still goes off at its simulated
+   moment;
+4. logs its clock as it now is (``CLOCK_LINE``), which the rehearsal reads back: both sides
+   hold the same clock to the microsecond, and a restart after a SIGKILL starts from it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+import time
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from apscheduler.events import (  # type: ignore[import-untyped]
+    EVENT_JOB_ERROR,
+    EVENT_JOB_EXECUTED,
+    EVENT_JOB_SUBMITTED,
+)
+from apscheduler.triggers.date import DateTrigger  # type: ignore[import-untyped]
+from telegram.ext import Application
+
+from bot.delivery.sender import Sender
+from bot.support.wallclock import CLOCK, SKIP_ENV
+
+log = logging.getLogger(__name__)
+
+MARGIN = 1.0  # simulated seconds left before the next timer
+SETTLE_TIMEOUT = 5.0  # real seconds at most waiting for what is owed before a jump
+CLOCK_LINE = "rehearsal clock now "  # + the clock's encoding (WallClock.parse reads it)
+
+AnyApp = Application[Any, Any, Any, Any, Any, Any]
+
+
+class Timers:
+    """How many timers are running now (APScheduler's job events)."""
+
+    def __init__(self) -> None:
+        self.running = 0
+        self.idle = asyncio.Event()
+        self.idle.set()
+
+    def event(self, event: Any) -> None:
+        if event.code == EVENT_JOB_SUBMITTED:
+            self.running += 1
+            self.idle.clear()
+        else:
+            self.running = max(0, self.running - 1)
+            if not self.running:
+                self.idle.set()
+
+
+def listen_for_skips(app: AnyApp) -> bool:
+    """In a rehearsal that asks for it, SIGUSR1 skips idle time (see the module's doc)."""
+    path = os.environ.get(SKIP_ENV, "").strip()
+    if not path or CLOCK.simulated_start is None or not hasattr(signal, "SIGUSR1"):
+        return False
+    jq = app.job_queue
+    assert jq is not None, "python-telegram-bot[job-queue] is required"
+    timers = Timers()
+    jq.scheduler.add_listener(timers.event,
+                              EVENT_JOB_SUBMITTED | EVENT_JOB_EXECUTED | EVENT_JOB_ERROR)
+    lock = asyncio.Lock()  # one jump at a time, in the order asked
+
+    async def one() -> None:
+        async with lock:
+            await skip(app, Path(path), timers)
+
+    asyncio.get_running_loop().add_signal_handler(
+        signal.SIGUSR1, lambda: app.create_task(one(), name="rehearsal-skip"))
+    return True
+
+
+async def skip(app: AnyApp, path: Path, timers: Timers) -> None:
+    try:
+        target = datetime.fromisoformat(path.read_text().strip())
+    except (OSError, ValueError):
+        log.exception("a rehearsal's skip without a moment: the clock stays")
+        log.info("%s%s", CLOCK_LINE, CLOCK.encode())
+        return
+    sender: Sender | None = app.bot_data.get("sender")
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(SETTLE_TIMEOUT):
+            await timers.idle.wait()
+            if sender is not None:
+                await sender.settled()
+            await timers.idle.wait()  # a timer that went off meanwhile
+    jq = app.job_queue
+    assert jq is not None
+    once = [j for j in jq.jobs() if isinstance(j.job.trigger, DateTrigger)
+            and j.next_t is not None]
+    now, real = CLOCK.now(), time.time()
+    until = target
+    for job in once:
+        assert job.next_t is not None
+        due = now + timedelta(seconds=(job.next_t.timestamp() - real) * CLOCK.speed)
+        until = min(until, due - timedelta(seconds=MARGIN))
+    seconds = (until - now).total_seconds()
+    if seconds > 0:
+        CLOCK.skip(seconds)
+        earlier = timedelta(seconds=seconds / CLOCK.speed)
+        for job in once:
+            assert job.next_t is not None
+            job.job.modify(next_run_time=job.next_t - earlier)
+    log.info("%s%s", CLOCK_LINE, CLOCK.encode())
+
+
+__all__ = ["CLOCK_LINE", "listen_for_skips"]
