@@ -77,10 +77,11 @@ def rank(
     penalties is past the limit ranks as not finished, with every piece placed (first among
     those ranked by pieces)."""
     earlier = tie_break == "earlier_round"
-    # (sort key, competitor): the key once per competitor (time or pieces, then with
-    # "earlier_round" the result in the round before), sorted by it then by number
-    finished: list[tuple[Any, Competitor]] = []  # the key: an int, or a tuple of them
-    by_pieces: list[tuple[Any, Competitor]] = []
+    # (sort key, number, arrival, competitor): the key once per competitor (time or pieces,
+    # then with "earlier_round" the result in the round before), sorted by it then by number;
+    # the arrival keeps equal numbers apart, so competitors themselves are never compared
+    finished: list[tuple[Any, int, int, Competitor]] = []  # key: an int, or a tuple of them
+    by_pieces: list[tuple[Any, int, int, Competitor]] = []
     unranked: list[Competitor] = []
     for c in competitors:
         t = ranking_time(c)
@@ -104,12 +105,13 @@ def rank(
             unranked.append(c)
             continue
         if earlier:
-            target.append(((value, 0 if c.earlier is not None else 1, c.earlier or 0), c))
-        else:
-            target.append((value, c))  # a plain int: the 10,000-entry sort compares fast
+            target.append(((value, 0 if c.earlier is not None else 1, c.earlier or 0),
+                           c.number, len(target), c))
+        else:  # plain ints: the 10,000-entry sort compares fast
+            target.append((value, c.number, len(target), c))
 
-    finished.sort(key=lambda x: (x[0], x[1].number))
-    by_pieces.sort(key=lambda x: (x[0], x[1].number))
+    finished.sort()
+    by_pieces.sort()
 
     rows: list[Row] = []
     for group, is_finished in ((finished, True), (by_pieces, False)):
@@ -118,7 +120,7 @@ def rank(
             position = len(rows) + 1  # entries with the same key share the position
             won = prize_of(category.prizes, position, len(tied), shared_prizes)
             time = (tied[0][0][0] if earlier else tied[0][0]) if is_finished else None
-            for _, c in tied:
+            for *_, c in tied:
                 rows.append(Row(position, c, is_finished, time, won))
     # out of competition first, by their results; then no result yet, did not start,
     # disqualified

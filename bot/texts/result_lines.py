@@ -51,11 +51,33 @@ def ranking_lines(
     return lines
 
 
+# Each row's line after its place, by what it depends on (language, the entry's result, its
+# prize): a ranking taking in one new result moves the places below it, not their lines, so a
+# 10,000-entry ranking asked again formats only what changed. Rows whose line needs the contest
+# (penalties, rounds) are not kept. Emptied when full, never stale: the key is the whole value.
+_TAILS: dict[tuple[object, ...], str] = {}
+TAILS_KEPT = 50_000
+
+
 def _row_line(lang: str, contest: Contest, category: Category, r: Row) -> str:
     """One entry's line: its place, number, names, result, round reached and prize."""
     pos = f"{r.position}." if r.position is not None else "-"
     c = r.competitor
-    who = f"{pos} #{r.number} {names([short(n) for n in c.names])}" + (
+    if c.time_penalty or (r.round is not None and len(category.rounds) > 1):
+        return f"{pos} {_row_tail(lang, contest, category, r)}"
+    key = (lang, c, r.finished, r.time, r.prize)
+    tail = _TAILS.get(key)
+    if tail is None:
+        if len(_TAILS) >= TAILS_KEPT:
+            _TAILS.clear()
+        tail = _TAILS[key] = _row_tail(lang, contest, category, r)
+    return f"{pos} {tail}"
+
+
+def _row_tail(lang: str, contest: Contest, category: Category, r: Row) -> str:
+    """A row's line after its place."""
+    c = r.competitor
+    who = f"#{r.number} {names([short(n) for n in c.names])}" + (
         f" ({', '.join(c.shown)})" if c.shown else "")
     line = labelled(lang, who, _row_result(lang, contest, r))
     if c.outcome is None and r.finished and r.time is not None and c.time_penalty:
