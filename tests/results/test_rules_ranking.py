@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from bot.domain.contest import Contest
 from bot.domain.ranking import Competitor, rank
+from bot.texts.result_lines import ranking_lines
 
 
 def c(number: int, finish: int | None = None, pieces: int | None = None, local: bool = False):
@@ -83,3 +84,20 @@ def test_no_best_local_pair_without_local_entries(castrillo: Contest):
     cat = castrillo.category("parejas")
     rows = rank(cat, [c(1, finish=4000), c(2, finish=5000)])
     assert all(not r.extra_prizes for r in rows)
+
+
+def test_a_ranking_asked_again_shows_moved_places_and_changed_results(castrillo: Contest):
+    """A row's line is kept once written (bot/texts/result_lines.py): one new result moves
+    the places below it, and a changed result or language is a line of its own."""
+    cat = castrillo.category("adultos")
+    before = [c(1, finish=4000), c(2, pieces=300), c(3, finish=5000)]
+    assert ranking_lines("en", castrillo, cat, rank(cat, before))[1:] == [
+        f"1. #1 n1: 1:06:40 - {cat.prizes[0]}", f"2. #3 n3: 1:23:20 - {cat.prizes[1]}",
+        f"3. #2 n2: 300 pieces - {cat.prizes[2]}"]
+    after = [c(1, finish=4000), c(2, pieces=350), c(3, finish=5000), c(4, finish=3000)]
+    assert ranking_lines("en", castrillo, cat, rank(cat, after))[1:5] == [
+        f"1. #4 n4: 0:50:00 - {cat.prizes[0]}", f"2. #1 n1: 1:06:40 - {cat.prizes[1]}",
+        f"3. #3 n3: 1:23:20 - {cat.prizes[2]}", "4. #2 n2: 350 pieces" + (
+            f" - {cat.prizes[3]}" if len(cat.prizes) > 3 else "")]
+    assert ranking_lines("es", castrillo, cat, rank(cat, after))[4].startswith(
+        "4. #2 n2: 350 piezas")
