@@ -73,7 +73,9 @@ def values_json(values: Iterable[tuple[str, str]]) -> str:
 
 
 def values_from(text: str | None) -> tuple[tuple[str, str], ...]:
-    stored = json.loads(text) if text else {}
+    if not text or text == "{}":  # most entries and members: no answer kept (no JSON to read)
+        return ()
+    stored = json.loads(text)
     return tuple((str(k), str(v)) for k, v in stored.items())
 
 
