@@ -92,5 +92,14 @@ async def register(api: FakeBotAPI, who: Phone, category: str,
             code.group(1) if code else "")
 
 
+async def register_pair(api: FakeBotAPI, phone: Phone, at: datetime) -> int:
+    """A pair of two adults registered by ``phone`` (its name twice, "Uno" and "Dos"), no
+    meal: its number."""
+    number, _, _ = await register(api, phone, "parejas",
+                                  [(f"{phone.name} Uno", "1980", [False, False]),
+                                   (f"{phone.name} Dos", "1982", [False, False])], at, (0, 0))
+    return number
+
+
 def sent_to(api: FakeBotAPI, chat: int) -> list[Call]:
     return [c for c in api.calls if c.method == "sendMessage" and c.chat_id == chat]

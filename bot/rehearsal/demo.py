@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TextIO
 from zoneinfo import ZoneInfo
 
+from bot.chat.skips import MARGIN
 from bot.domain.contest import Contest
 from bot.domain.events import EventKind
 from bot.rehearsal import plan
@@ -434,7 +435,8 @@ class Rehearsal:
                 break
             self.clock = clock
             # short of it: a timer first, at its own moment (1 simulated second on)
-            await asyncio.sleep(min(clock.seconds_until(moment), 2 / clock.speed + 0.002))
+            await asyncio.sleep(min(clock.seconds_until(moment),
+                                    2 * MARGIN / clock.speed + 0.002))
         await asyncio.sleep(self.clock.seconds_until(moment))
 
     async def _publish(self, action: Action, replies: list[Call], who: str, seq: int) -> None:

@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 
 from bot.rehearsal.fakeapi import FakeBotAPI
 from tests.conftest import CASTRILLO
-from tests.e2e import BotProcess, Phone, register, say, sent_to
+from tests.e2e import BotProcess, Phone, register_pair, say, sent_to
 from tests.rehearsal.test_e2e import ORGANISER, staff
 
 
@@ -26,9 +26,7 @@ async def test_a_notice_due_while_the_process_was_stopped_arrives_when_it_resume
         march = datetime(2023, 3, 10, 18, 0, tzinfo=UTC)
         await staff(api, march)
         pair = Phone(130, "Pau")
-        await register(api, pair, "parejas", [("Pau Uno", "1980", [False, False]),
-                                              ("Pau Dos", "1982", [False, False])],
-                       march, (0, 0))
+        await register_pair(api, pair, march)
         now = datetime.now(UTC).replace(microsecond=0)
         await say(api, ORGANISER, "/inicio", now - timedelta(minutes=10))
         # the cooldown ends 6 s from now; asking again too soon makes a notice owed then

@@ -11,7 +11,7 @@ from bot.chat.skips import MARGIN
 from bot.support.wallclock import ENV as CLOCK_ENV
 from bot.support.wallclock import SKIP_ENV, WallClock
 from tests.conftest import CASTRILLO
-from tests.e2e import BotProcess, Phone, register, say, sent_to
+from tests.e2e import BotProcess, Phone, register_pair, say, sent_to
 from tests.rehearsal.test_e2e import ORGANISER, staff
 
 SPEED = 10.0  # ten simulated seconds a second: the cooldown of 5 minutes is 30 s of waiting
@@ -35,9 +35,7 @@ async def test_a_skip_stops_short_of_a_timer_which_goes_off_at_its_moment(api, t
         march = datetime(2023, 3, 10, 18, 0, tzinfo=UTC)
         await staff(api, march)
         pair = Phone(120, "Pia")
-        await register(api, pair, "parejas", [("Pia Uno", "1980", [False, False]),
-                                              ("Pia Dos", "1982", [False, False])],
-                       march, (0, 0))
+        await register_pair(api, pair, march)
         start = clock.now().replace(microsecond=0)
         await say(api, ORGANISER, "/inicio", start)
         hint = start + timedelta(seconds=20)
