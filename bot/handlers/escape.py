@@ -203,13 +203,12 @@ async def _granted(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Call
     svc = who.svc
     contest = svc.contest
     await answer(svc, update, texts.granted(who.lang, contest, out, number, kind, stage))
-    # "I'm going" under the line where it is one copy, in the volunteers' group: sent privately
-    # to every volunteer, each copy with its button costs the benchmark day 8 % more
-    # instructions (bench/ab/instructions.py; issue 26's closing note)
-    event = out.event_id if svc.config.volunteer_chat is not None else None
+    # "I'm going" under the line, in the volunteers' group or in each volunteer's private copy
+    # (each copy recorded as one row, migration 0009: what made it cost 8 % of a busy day)
+    event = out.event_id
     await notify_staff(context, lambda lang: texts.granted_staff_line(
         lang, contest, out, number, kind, stage, at),
-        keyboard=None if event is None else (lambda lang: [claim_row(lang, number, event)]))
+        keyboard=lambda lang: [claim_row(lang, number, event)])
     # the partner's phone hears it too
     for partner in await svc.day.linked_users(number):
         if partner != who.user_id:

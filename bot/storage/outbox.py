@@ -56,53 +56,66 @@ class OutboxWrites(TransactionCore):
         cur = s._raw.execute("DELETE FROM outbox WHERE done_at IS NOT NULL AND done_at < ?",
                              (to_ts(before),))
         copies = to_ts(before) - (COPIES_KEEP_SECONDS - OUTBOX_KEEP_SECONDS)
-        for table in ("copy_lines", "copy_texts"):
+        for table in ("copies", "copy_texts"):
             s._raw.execute(f"DELETE FROM {table} WHERE sent_at < ?", (copies,))
         s._wrote("outbox")
         return cur.rowcount
 
     def record_copies(self, copies: Sequence[Copy], at: datetime) -> None:
         """Messages Telegram took that carry lines a volunteer may claim (``Copy``): the same
-        message sent to many chats is written once. Two statements whatever their number
-        (each call into SQLite gives up the GIL and waits to get it back)."""
+        message sent to many chats is written once, and each copy is one row whatever the
+        lines it joins (migration 0009). Two statements whatever their number (each call into
+        SQLite gives up the GIL and waits to get it back)."""
         s = self._owned()
         when = to_ts(at)
-        texts = {(c.parts, c.markup): _parts_json(c.parts) for c in copies}
-        ids = self._copy_texts([(parts, markup) for (_, markup), parts in texts.items()], when)
+        texts: dict[tuple[tuple[str, ...], str | None, tuple[tuple[str, int], ...]],
+                    tuple[str, str | None, str]] = {}
+        for c in copies:  # each text written once (its JSON too: a joined line is kilobytes)
+            key = (c.parts, c.markup, c.claims)
+            if key not in texts:
+                texts[key] = (_parts_json(c.parts), c.markup, _claims_json(c.claims))
+        ids = self._copy_texts(list(texts.values()), when)
+        # a copy already recorded (the marks written again after a failed commit) stays
         s._raw.executemany(
-            "INSERT INTO copy_lines (claim, chat_id, message_id, part, text_id, sent_at) "
-            "VALUES (?,?,?,?,?,?)",
-            [(claim, c.chat_id, c.message_id, part, ids[(texts[(c.parts, c.markup)], c.markup)],
-              when) for c in copies for claim, part in c.claims])
+            "INSERT OR IGNORE INTO copies (chat_id, message_id, text_id, sent_at) "
+            "VALUES (?,?,?,?)",
+            [(c.chat_id, c.message_id, ids[texts[(c.parts, c.markup, c.claims)]], when)
+             for c in copies])
         s._wrote("copies")
 
-    def _copy_texts(self, texts: Sequence[tuple[str, str | None]], when: int
-                    ) -> dict[tuple[str, str | None], int]:
-        """Rows of ``copy_texts`` for (parts JSON, markup): their ids."""
+    def _copy_texts(self, texts: Sequence[tuple[str, str | None, str]], when: int
+                    ) -> dict[tuple[str, str | None, str], int]:
+        """Rows of ``copy_texts`` for (parts JSON, markup, claims JSON): their ids."""
         s = self._owned()
-        ids: dict[tuple[str, str | None], int] = {}
-        for at in range(0, len(texts), 300):  # within SQLite's variables per statement
-            chunk = texts[at:at + 300]
+        ids: dict[tuple[str, str | None, str], int] = {}
+        for at in range(0, len(texts), 200):  # within SQLite's variables per statement
+            chunk = texts[at:at + 200]
             rows = s._raw.execute(
-                "INSERT INTO copy_texts (parts, markup, sent_at) VALUES "
-                + ",".join(["(?,?,?)"] * len(chunk)) + " RETURNING id, parts, markup",
-                [v for parts, markup in chunk for v in (parts, markup, when)]).fetchall()
-            ids.update({(str(r[1]), r[2]): int(r[0]) for r in rows})
+                "INSERT INTO copy_texts (parts, markup, claims, sent_at) VALUES "
+                + ",".join(["(?,?,?,?)"] * len(chunk)) + " RETURNING id, parts, markup, claims",
+                [v for parts, markup, claims in chunk for v in (parts, markup, claims, when)]
+            ).fetchall()
+            ids.update({(str(r[1]), r[2], str(r[3])): int(r[0]) for r in rows})
         return ids
 
     def rewrite_copy(self, copy: Copy) -> None:
         """A copy as it reads once edited (its lines and buttons now): its own text from now
         on (the other chats' copies of that message are edited on their own)."""
         s = self._owned()
-        parts = _parts_json(copy.parts)
-        ids = self._copy_texts([(parts, copy.markup)], int(_time.time()))
-        s._raw.execute("UPDATE copy_lines SET text_id = ? WHERE chat_id = ? AND message_id = ?",
-                       (ids[(parts, copy.markup)], copy.chat_id, copy.message_id))
+        text = (_parts_json(copy.parts), copy.markup, _claims_json(copy.claims))
+        ids = self._copy_texts([text], int(_time.time()))
+        s._raw.execute("UPDATE copies SET text_id = ? WHERE chat_id = ? AND message_id = ?",
+                       (ids[text], copy.chat_id, copy.message_id))
         s._wrote("copies")
 
 
 def _parts_json(parts: tuple[str, ...]) -> str:
     return json.dumps(parts, ensure_ascii=False, separators=(",", ":"))
+
+
+def _claims_json(claims: tuple[tuple[str, int], ...]) -> str:
+    """A text's claims as migration 0009 writes them (``copies_of`` looks for ``"claim"``)."""
+    return json.dumps([[claim, part] for claim, part in claims], separators=(",", ":"))
 
 
 class OutboxReads(Database):
@@ -117,14 +130,18 @@ class OutboxReads(Database):
                               r[5]) for r in rows]
 
     async def copies_of(self, claim: str) -> list[Copy]:
-        """Every copy known of the line ``claim`` (each with that line's place in ``claims``),
-        in the order they were sent."""
+        """Every copy known of the line ``claim`` (each with every claimable line it joins and
+        its place, ``claims``), in the order they were sent."""
         rows = await self._fetchall(
-            "SELECT l.chat_id, l.message_id, t.parts, t.markup, l.part FROM copy_lines l "
-            "JOIN copy_texts t ON t.id = l.text_id WHERE l.claim = ? ORDER BY l.rowid",
-            (claim,))
-        return [Copy(int(r[0]), int(r[1]), tuple(json.loads(r[2])), r[3], ((claim, int(r[4])),))
-                for r in rows]
+            "SELECT c.chat_id, c.message_id, t.parts, t.markup, t.claims FROM copies c "
+            "JOIN copy_texts t ON t.id = c.text_id WHERE instr(t.claims, ?) > 0 "
+            "ORDER BY c.rowid", (json.dumps(claim),))
+        out = []
+        for r in rows:
+            claims = tuple((str(k), int(p)) for k, p in json.loads(r[4]))
+            if any(k == claim for k, _ in claims):  # the name itself, not one containing it
+                out.append(Copy(int(r[0]), int(r[1]), tuple(json.loads(r[2])), r[3], claims))
+        return out
 
     async def chat_moves(self) -> dict[int, int]:
         """Chats Telegram moved to a new id: old id -> new id (``Transaction.move_chat``)."""

@@ -1,8 +1,8 @@
-"""Claiming a volunteers' line (issue 26): "I'm going" under a FINISHED? line (and a hint's in
-a volunteers' group); the
-first press records the claim and edits that line in every volunteer's and organiser's chat
-("-> Victor is going", its button gone, the line's other buttons kept); a later press is told
-who took it and records nothing; only volunteers and organisers may press."""
+"""Claiming a volunteers' line (issue 26): "I'm going" under a FINISHED? line and a hint's
+(privately to each volunteer, or in a volunteers' group); the first press records the claim and
+edits that line in every volunteer's and organiser's chat ("-> Victor is going", its button
+gone, the line's other buttons kept); a later press is told who took it and records nothing;
+only volunteers and organisers may press."""
 
 from __future__ import annotations
 
@@ -123,13 +123,24 @@ async def test_a_forged_or_unknown_claim_records_nothing(day):
     assert events(day.h) == before
 
 
-async def test_privately_a_hint_line_has_no_claim_button(day):
-    """Sent privately to every volunteer, a hint's line goes without "I'm going" (each copy
-    with its button cost the benchmark day about a tenth more CPU); in a volunteers' group it
-    has one (below)."""
+async def test_privately_a_hint_line_is_claimed_in_every_private_copy(day):
+    """Sent privately to every volunteer and organiser, a hint's line carries "I'm going" in
+    each copy; the first press edits the line in every one of those chats."""
     calls = await day.send(P3, "/pista 2", "0:10:00")
-    staff = [c for c in calls if c.method == "sendMessage" and c.chat_id == VOLUNTEER.id]
-    assert len(staff) == 1 and keyboard(staff[0]) == []
+    staff = {c.chat_id: c for c in calls if c.method == "sendMessage"
+             and c.chat_id in (VOLUNTEER.id, ORGANISER.id)}
+    (hint,) = [r["id"] for r in event_rows(day.h, "hint")]
+    assert sorted(staff) == sorted((VOLUNTEER.id, ORGANISER.id))
+    for line in staff.values():
+        assert keyboard(line) == [("#3 I'm going", f"take:3:{hint}")]
+    pressed = await day.h.press(VOLUNTEER, f"take:3:{hint}", at("0:10:20"))
+    edited = {c.chat_id: c for c in edits(pressed)}
+    assert sorted(edited) == sorted(staff)
+    for chat, edit in edited.items():
+        assert edit.text == staff[chat].text + "\n→ Victor is going"
+        assert keyboard(edit) == []
+    again = await day.h.press(ORGANISER, f"take:3:{hint}", at("0:10:30"))
+    assert edits(again) == []  # taken: told who, nothing edited again
 
 
 async def test_in_a_volunteers_group_a_hint_line_is_claimed_in_the_group(tmp_path):

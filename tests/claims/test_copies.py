@@ -77,3 +77,38 @@ async def test_a_copy_recorded_after_its_claim_is_edited_by_the_marks(tmp_path) 
         assert [c.message_id for c in await again.copies_of(OTHER)] == [91, 92]
     finally:
         await again.close()
+
+
+async def test_copies_recorded_before_migration_0009_are_still_found(tmp_path) -> None:
+    """A database of the previous schema (one ``copy_lines`` row per claimable line of a copy)
+    keeps its copies: after the upgrade a claim finds each of them, with every claimable line
+    the copy joins, in the order they were sent, and an edit of one copy leaves the others."""
+    from bot.storage.db import migrations
+
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as db:
+        for version, sql in migrations():
+            if version <= 8:
+                db.executescript(f"BEGIN;\n{sql}\n;PRAGMA user_version = {version};\nCOMMIT;")
+        parts = json.dumps(["HINT #3 stage 2", "FINISHED? #9"])
+        db.execute("INSERT INTO copy_texts (id, parts, markup, sent_at) VALUES (1, ?, ?, 100)",
+                   (parts, markup(CLAIM, OTHER)))
+        db.executemany(
+            "INSERT INTO copy_lines (claim, chat_id, message_id, part, text_id, sent_at) "
+            "VALUES (?,?,?,?,1,100)",
+            [(CLAIM, 6, 61, 0), (OTHER, 6, 61, 1), (CLAIM, 5, 51, 0), (OTHER, 5, 51, 1)])
+    store = await Store.open(path)
+    try:
+        assert await store.schema_version() >= 9
+        found = await store.copies_of(OTHER)
+        assert [(c.chat_id, c.message_id) for c in found] == [(6, 61), (5, 51)]
+        assert all(c.claims == ((CLAIM, 0), (OTHER, 1)) for c in found)
+        assert found[0].text == "HINT #3 stage 2\nFINISHED? #9"
+        assert await store.copies_of("take:3") == []  # a prefix of a claim is no claim
+        async with store.transaction() as tx:
+            tx.rewrite_copy(edited(found[0], OTHER, "→ Bea"))
+        now = {c.chat_id: c.text for c in await store.copies_of(CLAIM)}
+        assert now == {6: "HINT #3 stage 2\nFINISHED? #9\n→ Bea",
+                       5: "HINT #3 stage 2\nFINISHED? #9"}
+    finally:
+        await store.close()
