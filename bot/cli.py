@@ -50,7 +50,14 @@ from bot.services.csvio import (
     refuse_people_entered_twice,
     write_csv,
 )
-from bot.services.exports import Printable, entry_rows, result_rows, results_by_category, xlsx
+from bot.services.exports import (
+    Printable,
+    entry_rows,
+    printed_ranking,
+    result_rows,
+    results_by_category,
+    xlsx,
+)
 from bot.services.registrations import Registrations
 from bot.services.summary import summary
 from bot.services.tables import round_sheets, tables_pdf
@@ -219,11 +226,15 @@ def _export(args: argparse.Namespace) -> int:
             else:
                 tables = {"results": await result_rows(contest, day, args.category)}
         if args.xlsx:
+            # the whole results: the ranking to pin on the wall first, as /exportar's
+            to_print = (tr(words.lang, "Results"), await printed_ranking(contest, day, words.lang)
+                        ) if args.what == "results" and args.category is None else None
             try:
-                Path(args.xlsx).write_bytes(xlsx(tables, words))
+                Path(args.xlsx).write_bytes(xlsx(tables, words, to_print))
             except OSError as exc:
                 return fail(f"{args.xlsx}: cannot be written ({exc.strerror or exc})")
-            print(f"written to {args.xlsx}: {', '.join(tables)}")
+            print(f"written to {args.xlsx}: "
+                  f"{', '.join(([to_print[0]] if to_print else []) + list(tables))}")
             return 0
         if args.excel:  # what Spanish and French spreadsheets open directly
             sys.stdout.write("\ufeff")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 from collections.abc import Callable, Mapping
 from datetime import date, datetime, time, timedelta
+from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -33,6 +34,7 @@ from bot.services.exports import (
     entry_rows,
     export_entries,
     export_results,
+    printed_ranking,
     results_by_category,
     xlsx,
 )
@@ -42,6 +44,8 @@ from bot.texts.desk import (
     bad_date_text,
     closing_report_text,
     export_captions,
+    export_files,
+    export_notes,
     lost_to,
     no_entry_text,
     paid_text,
@@ -152,23 +156,28 @@ async def exportar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     msg = update.effective_message
     assert msg is not None
     entries, results, spreadsheet = export_captions(who.lang)
+    book_name, entries_name, results_name = export_files(
+        who.lang, Path(who.svc.config.contest_file).stem)
+    for_people, for_programs = export_notes(who.lang)
+    # the workbook first: the file people open (the ranking to print, the entries, then one
+    # sheet per category's results), in the organiser's language
+    book = xlsx({
+        entries: await entry_rows(contest, who.svc.store, registrations(context), who.at),
+        **await results_by_category(contest, who.svc.day, who.at),
+    }, Printable(contest, who.lang),
+        to_print=(results, await printed_ranking(contest, who.svc.day, who.lang, who.at)))
+    await msg.reply_document(InputFile(book, filename=book_name),
+                             caption=f"{spreadsheet}\n{for_people}", do_quote=True)
     buf = io.StringIO()
     await export_entries(contest, who.svc.store, buf, registrations(context), who.at)
     await msg.reply_document(InputFile(io.BytesIO(buf.getvalue().encode("utf-8")),
-                                       filename="entries.csv"),
-                             caption=entries, do_quote=True)
+                                       filename=entries_name),
+                             caption=f"{entries} (CSV)\n{for_programs}", do_quote=True)
     buf = io.StringIO()
     await export_results(contest, who.svc.day, buf, at=who.at)
     await msg.reply_document(InputFile(io.BytesIO(buf.getvalue().encode("utf-8")),
-                                       filename="results.csv"),
-                             caption=results, do_quote=True)
-
-    book = xlsx({  # the entries, then one sheet per category's results
-        entries: await entry_rows(contest, who.svc.store, registrations(context), who.at),
-        **await results_by_category(contest, who.svc.day, who.at),
-    }, Printable(contest, who.lang))  # a sheet to print: in the organiser's language
-    await msg.reply_document(InputFile(book, filename="puzzlebot.xlsx"),
-                             caption=spreadsheet, do_quote=True)
+                                       filename=results_name),
+                             caption=f"{results} (CSV)\n{for_programs}", do_quote=True)
 
 
 async def announce_changes(app: Any, now: datetime,

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TextIO
+from zoneinfo import ZoneInfo
 
 from bot.domain.clock import format_duration
 from bot.domain.contest import Category, Contest, Question
@@ -22,7 +23,7 @@ from bot.services.csvio import inert, write_csv
 from bot.services.registrations import Registrations
 from bot.services.rounds import round_ranking, separate_rankings
 from bot.storage.store import Entry, Store
-from bot.support.i18n import tr
+from bot.support.i18n import ntr, tr
 from bot.support.wallclock import CLOCK
 from bot.texts.results import outcome_text
 
@@ -73,15 +74,22 @@ async def entry_rows(contest: Contest, store: Store,
         rows.append(
             [e.number, e.category, "; ".join(e.names),
              "; ".join(_born_text(m) for m in e.members), "yes" if e.local else "no",
-             e.join_code, e.registered_at.isoformat()]
+             e.join_code, local_moment(contest, e.registered_at)]
             + [answer_cell(q, e) for q in contest.questions]
             + [s.place.status.value, s.place.waiting_position or "",
                _euros(s.fee.total), _euros(s.fee.discount), _euros(s.fee.meal),
                e.meal_adults, e.meal_children,
-               s.paid_at.isoformat() if s.paid_at else "", "yes" if due else "no", e.source]
+               local_moment(contest, s.paid_at) if s.paid_at else "", "yes" if due else "no",
+               e.source]
             + ([_euros(s.refund)] if tiers else [])
         )
     return rows
+
+
+def local_moment(contest: Contest, moment: datetime) -> str:
+    """A moment as the exports write it: ISO 8601 in the contest's time zone, with its offset
+    (``2023-03-09T23:30:37+01:00``: the hall's clock, and the same instant for the import)."""
+    return moment.astimezone(ZoneInfo(contest.timezone)).isoformat()
 
 
 async def export_entries(contest: Contest, store: Store, out: TextIO,
@@ -210,7 +218,7 @@ async def export_results(contest: Contest, day: ContestDay, out: TextIO,
 
 # columns written as numbers in spreadsheets (a duration as a time, money with two decimals)
 DURATION_COLUMNS = frozenset({"time", "escape_time", "compensation", "penalty", "adjusted_time",
-                              "time_penalties"})
+                              "time_penalties", "result"})
 MONEY_COLUMNS = frozenset({"fee_total", "discount", "meal", REFUND_COLUMN})
 WHOLE_COLUMNS = frozenset({"position", "number", "pieces", "tickets_left", "waiting_position",
                            "meal_adults", "meal_children"})
@@ -219,8 +227,15 @@ _DURATION_CELL = re.compile(r"\A(\d+):([0-5]\d):([0-5]\d)\Z")
 _MONEY_CELL = re.compile(r"\A\d+\.\d\d\Z")
 
 
+DATE_COLUMNS = frozenset({"registered_at", "paid_at"})
+# a moment's cell as each language writes dates (the contest's local time, to the minute)
+DATE_FORMATS = {"es": "dd/mm/yyyy hh:mm", "fr": "dd/mm/yyyy hh:mm", "en": "yyyy-mm-dd hh:mm"}
+
+
 def _typed(header: str, value: object) -> tuple[object, str | None]:
     """A cell as a spreadsheet should hold it: (value, number format or None)."""
+    if isinstance(value, datetime):
+        return value, DATE_FORMATS["en"]
     if isinstance(value, str) and header in DURATION_COLUMNS:
         m = _DURATION_CELL.match(value)
         if m:
@@ -256,6 +271,7 @@ def column_titles(lang: str) -> dict[str, str]:
         "penalty_detail": tr(lang, "Penalties"), "round": tr(lang, "Round"),
         "splits": tr(lang, "Intermediate times"), "outcome": tr(lang, "Did not compete"),
         "outcome_reason": tr(lang, "Reason"), "other_rankings": tr(lang, "Other rankings"),
+        "result": tr(lang, "Result"),
     }
 
 
@@ -310,7 +326,18 @@ class Printable:
             return status_word(self.lang, value)
         if column == "outcome":
             return outcome_text(self.lang, value)
+        if column in DATE_COLUMNS:
+            try:
+                moment = datetime.fromisoformat(value)
+            except ValueError:
+                return value
+            # a date cell on the hall's clock (spreadsheets hold no time zones)
+            return moment.astimezone(ZoneInfo(self.contest.timezone)).replace(tzinfo=None)
         return value
+
+    @property
+    def date_format(self) -> str:
+        return DATE_FORMATS.get(self.lang, DATE_FORMATS["en"])
 
     def _yes_no(self, value: str) -> str:
         return {"yes": tr(self.lang, "yes"), "no": tr(self.lang, "no")}.get(value, value)
@@ -322,11 +349,52 @@ class Printable:
         return choice.shown(self.lang) if choice is not None else value
 
 
-def xlsx(sheets: dict[str, list[list[object]]], words: Printable | None = None) -> bytes:
+# the sheet to print (``printed_ranking``): its columns, and each one's width in characters
+# (A4 portrait at 100 %, names wrapped on a second line rather than widening the page)
+PRINTED_COLUMNS = {"category": 14, "position": 6, "number": 6, "names": 38, "result": 12,
+                   "prize": 16}
+A4_PORTRAIT_WIDTH = 8.27  # inches
+PRINT_MARGIN = 0.5  # inches, left and right
+
+
+async def printed_ranking(contest: Contest, day: ContestDay, lang: str,
+                          at: datetime | None = None) -> list[list[object]]:
+    """The results to pin on the wall (header first): every category in ranking order, a row
+    per entry with its place, number, names, result (its time; the pieces placed; or why it
+    has none) and prize, in ``lang``."""
+    rows: list[list[object]] = [list(PRINTED_COLUMNS)]
+    for cat, ranking, shown in await _rankings(contest, day, None, at):
+        for r in ranking:
+            c = r.competitor
+            prizes = [p for p in (r.prize, *(shown.extras.get(x, x) for x in r.extra_prizes))
+                      if p]
+            rows.append([cat.id, r.position if r.position is not None else "", c.number,
+                         " / ".join(c.names), _result(lang, cat, r),
+                         "; ".join(dict.fromkeys(prizes))])  # each prize once
+    return rows
+
+
+def _result(lang: str, cat: Category, r: Row) -> object:
+    c = r.competitor
+    if r.finished and r.time is not None:
+        return format_duration(r.time)
+    if c.outcome:
+        return outcome_text(lang, c.outcome)
+    pieces = _pieces(cat, r)
+    if isinstance(pieces, int):
+        return ntr(lang, "{n} piece", "{n} pieces", pieces)
+    return ""
+
+
+def xlsx(sheets: dict[str, list[list[object]]], words: Printable | None = None,
+         to_print: tuple[str, list[list[object]]] | None = None) -> bytes:
     """A workbook with one sheet per table (openpyxl), header row bold, frozen and printed on
-    every page; landscape, fitted to the page's width; durations, money and counts stored as
-    numbers (with their formats), join codes left out. ``words``: headers and values in a
-    language (``Printable``); without it, the tables' own codes."""
+    every page; landscape, fitted to the page's width; durations, money, counts and dates
+    stored as such (with their formats), join codes and columns empty in every row left out.
+    ``words``: headers and values in a language (``Printable``); without it, the tables' own
+    codes. ``to_print``: a first sheet (its name, ``printed_ranking``'s table) laid out for A4
+    portrait at 100 %, with a filter on its header, and the contest and page numbers in its
+    header and footer."""
     # imported here, not at the top: openpyxl takes about 220 ms to import, on every start of
     # a bot that may never make a workbook. No stubs for openpyxl in the dev dependencies; the
     # ignores are unused once types-openpyxl is installed
@@ -338,7 +406,8 @@ def xlsx(sheets: dict[str, list[list[object]]], words: Printable | None = None) 
 
     book = Workbook()
     used: set[str] = set()
-    for k, (title, table) in enumerate(sheets.items()):
+    tables = ([to_print] if to_print is not None else []) + list(sheets.items())
+    for k, (title, table) in enumerate(tables):
         sheet = book.active if k == 0 else book.create_sheet()
         assert sheet is not None
         sheet.title = _sheet_name(title, used)
@@ -347,6 +416,8 @@ def xlsx(sheets: dict[str, list[list[object]]], words: Printable | None = None) 
         for cell in sheet[1]:
             cell.font = Font(bold=True)
         _set_up_page(sheet)
+        if to_print is not None and k == 0:
+            _set_up_print(sheet, words)
     buf = io.BytesIO()
     book.save(buf)
     return buf.getvalue()
@@ -366,7 +437,8 @@ def sheet_cells(table: list[list[object]], words: Printable | None
     """Each row of a sheet: its values (join codes left out; in ``words``' language) and their
     number formats (the header row: titles, no formats)."""
     header = [str(h) for h in table[0]] if table else []
-    keep = [i for i, h in enumerate(header) if h not in PRIVATE_COLUMNS]
+    keep = [i for i, h in enumerate(header) if h not in PRIVATE_COLUMNS
+            and (len(table) == 1 or any(_filled(row, i) for row in table[1:]))]
     for r, row in enumerate(table):
         cells = [row[i] for i in keep if i < len(row)]
         formats: list[str | None] = []
@@ -375,9 +447,17 @@ def sheet_cells(table: list[list[object]], words: Printable | None
             if words is not None:
                 v = words.cell(header[i], v) if r else words.title(header[i])
             value, fmt = _typed(header[i], v) if r else (v, None)
+            if words is not None and isinstance(value, datetime):
+                fmt = words.date_format
             values.append(value)
             formats.append(fmt)
         yield values, formats
+
+
+def _filled(row: list[object], i: int) -> bool:
+    """Whether a row has something in column ``i`` (a column empty in every row is left out of
+    a sheet people read: results of a contest without an escape have no escape columns)."""
+    return i < len(row) and row[i] not in ("", None)
 
 
 def _append(sheet: Any, values: list[object], formats: list[str | None],
@@ -385,7 +465,7 @@ def _append(sheet: Any, values: list[object], formats: list[str | None],
     """One row at the foot of ``sheet``, each cell with its number format."""
     # control characters (``illegal``: stored before names were cleaned) would make openpyxl
     # refuse the whole workbook: they become spaces
-    sheet.append([v if isinstance(v, int | float) else illegal.sub(" ", str(v))
+    sheet.append([v if isinstance(v, int | float | datetime) else illegal.sub(" ", str(v))
                   for v in values])
     for cell, fmt in zip(sheet[sheet.max_row], formats, strict=False):
         if fmt is not None:
@@ -410,3 +490,26 @@ def _set_up_page(sheet: Any) -> None:
     for column in sheet.columns:
         width = max((len(str(c.value)) for c in column if c.value is not None), default=8)
         sheet.column_dimensions[column[0].column_letter].width = min(60, max(8, width + 2))
+
+
+def _set_up_print(sheet: Any, words: Printable | None) -> None:
+    """The sheet to pin on the wall: A4 portrait at 100 % (its columns fit the page: names wrap),
+    a filter on the header, the contest's name and date above, the page of pages below."""
+    from openpyxl.styles import Alignment  # type: ignore[import-untyped, unused-ignore]
+
+    sheet.page_setup.orientation = "portrait"
+    sheet.page_setup.paperSize = sheet.PAPERSIZE_A4
+    sheet.sheet_properties.pageSetUpPr.fitToPage = False
+    sheet.page_setup.scale = 100
+    sheet.page_margins.left = sheet.page_margins.right = PRINT_MARGIN
+    for letter, width in zip("ABCDEF", PRINTED_COLUMNS.values(), strict=True):
+        sheet.column_dimensions[letter].width = width
+    for (cell,) in sheet.iter_rows(min_row=2, min_col=4, max_col=4):
+        cell.alignment = Alignment(wrap_text=True, vertical="top")
+    sheet.auto_filter.ref = sheet.dimensions
+    if words is not None:
+        contest = words.contest
+        # "&" starts a code in a header ("&P": the page): a name's own is doubled
+        name = contest.name.replace("&", "&&")
+        sheet.oddHeader.center.text = f"{name} · {contest.date.isoformat()}"
+        sheet.oddFooter.right.text = tr(words.lang, "Page &P of &N")

@@ -110,6 +110,21 @@ def export_captions(lang: str) -> tuple[str, str, str]:
             tr(lang, "Entries and results (spreadsheet)"))
 
 
+def export_files(lang: str, stem: str) -> tuple[str, str, str]:
+    """/exportar's file names, after the contest's file (``castrillo-2023``): the workbook in
+    the reader's language, then the two CSV files, whose names and columns stay the import's."""
+    return (f"{stem}-{tr(lang, 'results')}.xlsx", f"{stem}-entries.csv", f"{stem}-results.csv")
+
+
+def export_notes(lang: str) -> tuple[str, str]:
+    """What the workbook is for, and what the CSV files are for (their captions)."""
+    return (tr(lang, "To read and print: a ranking to pin on the wall, the entries, and each "
+               "category's results."),
+            tr(lang, "For the bot itself (python -m bot import reads it back) and for other "
+               "programs: columns by their codes, comma-separated. To read it, open the "
+               "spreadsheet above."))
+
+
 def place_change_text(lang: str, contest: Contest, number: int, place: Place,
                       before: str | None, position: int | None) -> str:
     """An entry's place changed by itself: ``before`` the status its people were last told

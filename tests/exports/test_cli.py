@@ -299,8 +299,8 @@ def test_import_where_payment_is_required_needs_paid_at_and_round_trips(tmp_path
     proc = import_file(tmp_path, billom, paid)
     assert proc.returncode == 0, proc.stderr
     [row] = exported(tmp_path, billom)
-    # midnight in Paris, written in UTC
-    assert row["paid_at"] == "2012-02-02T23:00:00+00:00" and row["status"] == "confirmed"
+    # midnight in Paris, written on the hall's clock with its offset (the same instant)
+    assert row["paid_at"] == "2012-02-03T00:00:00+01:00" and row["status"] == "confirmed"
     # what was exported imports again, unchanged, into another database
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=list(row))
@@ -348,8 +348,10 @@ def test_exports_for_spreadsheets(tmp_path):
     out = run(["export", "results", "--xlsx", str(book_file)], env=env)
     assert out.returncode == 0, out.stderr
     book = load_workbook(book_file)
-    assert book.sheetnames == ["Infantil A", "Infantil B", "Infantil C", "Adultos individual",
-                               "Adultos parejas"]  # one sheet per category
+    # the ranking to print, then one sheet per category
+    assert book.sheetnames == ["Resultados", "Infantil A", "Infantil B", "Infantil C",
+                               "Adultos individual", "Adultos parejas"]
+    assert book["Resultados"].page_setup.orientation == "portrait"
     sheet = book["Adultos parejas"]
     assert sheet.page_setup.orientation == "landscape" and sheet.print_title_rows == "$1:$1"
     entries_file = tmp_path / "entries.xlsx"

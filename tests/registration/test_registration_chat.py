@@ -1006,8 +1006,9 @@ async def test_organiser_payment_commands_and_export(billom_bot):
     calls = await h.send(o, "/exportar", paris(2, 11))
     docs = [c for c in calls if c.method == "sendDocument"]
     assert len(docs) == 3 and all(c.chat_id == o.id for c in docs)
-    name, entries = csv_document(docs[0])
-    assert name == "entries.csv"
+    # the workbook first (below), then the two CSV files, named after the contest file
+    name, entries = csv_document(docs[1])
+    assert name == "billom-2012-entries.csv"
     assert [{k: r[k] for k in ("number", "category", "names", "status", "fee_total")}
             for r in entries] == [
         {"number": "1", "category": "adulte", "names": "Anne; Bruno", "status": "confirmed",
@@ -1017,23 +1018,24 @@ async def test_organiser_payment_commands_and_export(billom_bot):
     ]
     assert datetime.fromisoformat(entries[0]["paid_at"]) == paris(2, 10, 0)
     assert entries[1]["paid_at"] == ""
-    name, results = csv_document(docs[1])
-    assert name == "results.csv"
-    first = docs[1].params["document"]["bytes"]
+    name, results = csv_document(docs[2])
+    assert name == "billom-2012-results.csv"
+    first = docs[2].params["document"]["bytes"]
     header = (first.decode() if isinstance(first, bytes) else first).splitlines()[0]
     assert header.split(",")[:5] == ["category", "position", "number", "names", "finished"]
     # only entries holding a place are in the results: the unpaid junior team is not
     assert [(r["category"], r["number"], r["finished"]) for r in results] == [
         ("adulte", "1", "no")]
     # the same two tables as a spreadsheet to print, in the organiser's language (English)
-    book = load_workbook(io.BytesIO(docs[2].params["document"]["bytes"]))
-    assert docs[2].params["document"]["file"] == "puzzlebot.xlsx"
-    # the entries, then a sheet of results per category
-    assert book.sheetnames == ["Entries", "Junior", "Mixte", "Adulte", "Expert"]
+    book = load_workbook(io.BytesIO(docs[0].params["document"]["bytes"]))
+    assert docs[0].params["document"]["file"] == "billom-2012-results.xlsx"
+    # the ranking to print, the entries, then a sheet of results per category
+    assert book.sheetnames == ["Results", "Entries", "Junior", "Mixte", "Adulte", "Expert"]
     assert [c.value for c in book["Entries"][1]][:3] == ["Number", "Category", "Names"]
     assert book["Entries"]["B2"].value == "Adulte"  # the category's name, not its id
     assert book["Entries"]["C2"].value == "Anne; Bruno"
-    assert book["Adulte"]["C2"].value == 1
+    # the entry's number (no place yet: that column, empty in every row, is left out)
+    assert book["Adulte"]["B2"].value == 1 and book["Adulte"]["C2"].value == "Anne; Bruno"
 
 
 async def test_inscritos_for_organisers_only_with_waiting_list(castrillo_bot):
