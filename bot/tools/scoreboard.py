@@ -40,13 +40,13 @@ from bot.delivery.services import Services
 from bot.domain.clock import CategoryClock, format_duration
 from bot.domain.contest import Category, Contest
 from bot.domain.ranking import Row
-from bot.domain.rounds import table_number
+from bot.domain.rounds import Heat, table_number
 from bot.services.contest_day import ContestDay
-from bot.services.rounds import current_units
+from bot.services.standings import is_final
 from bot.services.state import EntryState, standings
 from bot.support import wallclock
 from bot.support.config import environment
-from bot.texts.rounds import heat_name
+from bot.texts.names import heat_name, round_name
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +81,19 @@ LABELS: dict[str, dict[str, str]] = {
         "escape_solved": "Escape {time} ✓",
         "escape_over": "Escape: etapa {stage}/{stages}",
         "real_time": "reloj {time}",
+        "starts_at": "Empieza a las {time}",
+        "starts_in": "en {time}",
+        "resumes_in": "sigue en {time}",
+        "paused_row": "En pausa",
+        "provisional": "Provisional",
+        "final": "Definitiva",
+        "to_come": "Por jugar",
+        "pos_header": "Pos.",
+        "number_header": "Nº",
+        "names_header": "Nombres",
+        "clock_header": "Reloj",
+        "result_header": "Tiempo",
+        "round_over": "Terminada",
     },
     "fr": {
         "running": "En cours",
@@ -105,6 +118,19 @@ LABELS: dict[str, dict[str, str]] = {
         "escape_solved": "Escape {time} ✓",
         "escape_over": "Escape : étape {stage}/{stages}",
         "real_time": "chrono {time}",
+        "starts_at": "Début à {time}",
+        "starts_in": "dans {time}",
+        "resumes_in": "reprise dans {time}",
+        "paused_row": "En pause",
+        "provisional": "Provisoire",
+        "final": "Définitif",
+        "to_come": "À venir",
+        "pos_header": "Pl.",
+        "number_header": "N°",
+        "names_header": "Noms",
+        "clock_header": "Chrono",
+        "result_header": "Temps",
+        "round_over": "Terminée",
     },
     "en": {
         "running": "Running",
@@ -129,6 +155,19 @@ LABELS: dict[str, dict[str, str]] = {
         "escape_solved": "Escape {time} ✓",
         "escape_over": "Escape: stage {stage}/{stages}",
         "real_time": "clock {time}",
+        "starts_at": "Starts at {time}",
+        "starts_in": "in {time}",
+        "resumes_in": "resumes in {time}",
+        "paused_row": "Paused",
+        "provisional": "Provisional",
+        "final": "Final",
+        "to_come": "To come",
+        "pos_header": "Pos.",
+        "number_header": "No.",
+        "names_header": "Names",
+        "clock_header": "Clock",
+        "result_header": "Time",
+        "round_over": "Over",
     },
 }
 
@@ -150,18 +189,32 @@ class Clock(Protocol):
 
 
 def clock_data(category: Category, clock: CategoryClock, now: datetime,
-               rate: float, timezone: str = "UTC") -> dict[str, Any]:
+               rate: float, timezone: str = "UTC",
+               scheduled: datetime | None = None) -> dict[str, Any]:
     """A category's clock at ``now``: ``state`` is ``not_started``, ``running``, ``paused`` or
     ``time_up``; ``seconds`` the contest time (with its fraction, for the page to tick from);
     ``rate`` how many contest seconds pass per real second (0 unless running); ``left`` the
     contest seconds before the time limit (and ``left_text``); ``resumes_at`` the hall's time
     (``timezone``, ``15:30``) a pause ends, when it is known (a break of the contest file), None
-    otherwise (an organiser's ``/pausa`` lasts until ``/reanudar``)."""
+    otherwise (an organiser's ``/pausa`` lasts until ``/reanudar``), and ``resumes_in`` the
+    seconds until then. Before the start: ``starts_at``, the ``scheduled`` start on the hall's
+    clock (``10:00``, with the day when it is another day: ``23/04 16:00``), and ``starts_in``
+    the seconds until then (None once it is past). ``wall_rate``: how fast those countdowns
+    run (a rehearsal runs fast)."""
+    zone = ZoneInfo(timezone)
     whole = now.replace(microsecond=0)
     elapsed = clock.elapsed(whole)
+    base: dict[str, Any] = {"starts_at": None, "starts_in": None, "resumes_in": None,
+                            "wall_rate": rate}
     if elapsed is None:
+        if scheduled is not None:
+            local = scheduled.astimezone(zone)
+            same_day = local.date() == now.astimezone(zone).date()
+            base["starts_at"] = local.strftime("%H:%M" if same_day else "%d/%m %H:%M")
+            ahead = (scheduled - now).total_seconds()
+            base["starts_in"] = round(ahead, 3) if ahead > 0 else None
         return {"state": "not_started", "seconds": None, "text": None, "rate": 0.0,
-                "left": None, "left_text": None, "resumes_at": None}
+                "left": None, "left_text": None, "resumes_at": None, **base}
     pause = next((p for p in clock.pauses
                   if p.start <= now and (p.end is None or now < p.end)), None)
     seconds = float(elapsed) if pause else elapsed + now.microsecond / 1_000_000
@@ -173,7 +226,8 @@ def clock_data(category: Category, clock: CategoryClock, now: datetime,
         state_ = "paused" if pause else "running"
         text = format_duration(int(seconds))
         if pause is not None and pause.end is not None:
-            resumes_at = pause.end.astimezone(ZoneInfo(timezone)).strftime("%H:%M")
+            resumes_at = pause.end.astimezone(zone).strftime("%H:%M")
+            base["resumes_in"] = round((pause.end - now).total_seconds(), 3)
     left = max(0, category.time_limit - int(seconds))
     return {
         "state": state_,
@@ -183,6 +237,7 @@ def clock_data(category: Category, clock: CategoryClock, now: datetime,
         "left": left,
         "left_text": format_duration(left),
         "resumes_at": resumes_at,
+        **base,
     }
 
 
@@ -218,6 +273,8 @@ def _status(row: Row, state: EntryState | None, escape: dict[str, Any] | None,
         return "waiting", words["waiting"]
     if clock["state"] == "time_up":
         return "pending", words["pending"]
+    if clock["state"] == "paused":
+        return "paused", words["paused_row"]
     if escape is not None:
         if escape["solved"]:
             return "puzzle", words["escape_solved"].format(time=escape["solved_at"])
@@ -228,13 +285,16 @@ def _status(row: Row, state: EntryState | None, escape: dict[str, Any] | None,
 
 
 def _row_data(row: Row, state: EntryState | None, clock: dict[str, Any], now_t: int | None,
-              category: Category, words: dict[str, str]) -> dict[str, Any]:
+              category: Category, words: dict[str, str], settled: bool) -> dict[str, Any]:
+    """``settled``: whether every row's result is in (time is up, or nobody still plays). Until
+    then a pieces count has no place nor medal: those still playing may finish above it."""
     c = row.competitor
     escape = _escape_data(state, now_t) if state is not None else None
     status, text = _status(row, state, escape, clock, words)
     extras = {e.id: e.name for e in category.extra_prizes}
+    early = status == "pieces" and not settled
     return {
-        "position": row.position,
+        "position": None if early else row.position,
         "number": c.number,
         "names": list(c.names),
         "status": status,
@@ -244,11 +304,29 @@ def _row_data(row: Row, state: EntryState | None, clock: dict[str, Any], now_t: 
         "finish": format_duration(c.finish) if c.finish is not None else None,
         "pieces": c.pieces,
         "escape": escape,
-        "prize": row.prize,
-        "extra_prizes": [extras.get(x, x) for x in row.extra_prizes],
+        "prize": None if early else row.prize,
+        "extra_prizes": [] if early else [extras.get(x, x) for x in row.extra_prizes],
         # answers to the questions shown in rankings, only when there are some
         **({"shown": list(c.shown)} if c.shown else {}),
     }
+
+
+def _scheduled(contest: Contest, heat: Heat | None) -> datetime | None:
+    """When the category (or the heat) is due to start, by the contest file."""
+    if heat is None:
+        return contest.start
+    return heat.round.when(heat.number).start
+
+
+def _standing(clock: dict[str, Any], rows: list[dict[str, Any]], final: bool) -> str | None:
+    """``final`` once the organiser made the results final; ``provisional`` once the clock is
+    over or every entry has a result, before that; None while the contest is on."""
+    if final:
+        return "final"
+    done = clock["state"] == "time_up" or (
+        clock["state"] != "not_started" and rows and
+        all(r["status"] in ("finished", "pieces") for r in rows))
+    return "provisional" if done else None
 
 
 async def category_data(day: ContestDay, contest: Contest, category: Category, now: datetime,
@@ -259,7 +337,7 @@ async def category_data(day: ContestDay, contest: Contest, category: Category, n
     heat = day.heats.get(category.id)
     rows = standings(contest, category, states) if heat is None else await day.ranking(category)
     by_number = {s.entry.number: s for s in states}
-    clk = clock_data(category, clock, now, rate, contest.timezone)
+    clk = clock_data(category, clock, now, rate, contest.timezone, _scheduled(contest, heat))
     now_t = clock.elapsed(now)
     escape_limit = contest.escape.time_limit if category.escape and contest.escape else None
     tables: dict[int, int] = {}
@@ -268,11 +346,19 @@ async def category_data(day: ContestDay, contest: Contest, category: Category, n
         if heat.round_index < len(lineup):
             numbers = lineup[heat.round_index][heat.number - 1]
             tables = {n: table_number(i, heat.round.per_table) for i, n in enumerate(numbers)}
-    rows_data = [_row_data(r, by_number.get(r.number), clk, now_t, category, words)
+    settled = clk["state"] == "time_up" or all(
+        r.finished or r.competitor.pieces is not None for r in rows)
+    rows_data = [_row_data(r, by_number.get(r.number), clk, now_t, category, words, settled)
                  for r in rows]
     for row in rows_data:
         if row["number"] in tables:
             row["table"] = tables[row["number"]]
+    if clk["state"] == "not_started" and tables:  # before the start: where everyone sits
+        rows_data.sort(key=lambda r: (r.get("table", len(tables) + 1), r["number"]))
+    if heat is None:
+        final = await is_final(day, category)
+    else:
+        final = await day.confirmed_rounds(heat.category) > heat.round_index
     return {
         "id": category.id,
         "name": category.name if heat is None else
@@ -283,10 +369,59 @@ async def category_data(day: ContestDay, contest: Contest, category: Category, n
         "escape_time_limit": escape_limit,
         "pieces": category.pieces,
         "clock": clk,
+        "standing": _standing(clk, rows_data, final),
+        "seating": clk["state"] == "not_started" and bool(tables),
+        "columns": {
+            "position": words["pos_header"], "number": words["number_header"],
+            "names": words["names_header"], "result": words["result_header"],
+            # a row with two times: the clock's, and the time ranked
+            "detail": words["clock_header"] if escape_limit is not None else None,
+        },
         "entries": len(rows),
         "finished": sum(1 for r in rows if r.finished),
         "rows": rows_data,
     }
+
+
+def upcoming_data(contest: Contest, category: Category, round_index: int, now: datetime,
+                  rate: float) -> dict[str, Any]:
+    """A round not reached yet (its entrants come from the round before): its name and when
+    it is due to start."""
+    heat = Heat(category, round_index, 1)
+    name = round_name(contest.language, contest, category, round_index)
+    clk = clock_data(heat.play, CategoryClock(None), now, rate,
+                     contest.timezone, heat.round.when(1).start)
+    return {
+        "id": f"{category.id}/{heat.round.id}", "name": f"{category.name} — {name}",
+        "upcoming": True, "escape": False, "time_limit": heat.play.time_limit,
+        "time_limit_text": format_duration(heat.play.time_limit), "escape_time_limit": None,
+        "pieces": heat.play.pieces, "clock": clk, "standing": None, "seating": False,
+        "columns": {}, "entries": 0, "finished": 0, "rows": [],
+    }
+
+
+async def shown_units(day: ContestDay) -> list[tuple[Category, bool]]:
+    """What the projector shows, in the contest file's order: each category without rounds;
+    for one in rounds, the heats of the latest round reached, with the round before's while
+    none of the latest has begun (its results stay on screen until the next round starts),
+    then the rounds still to come (``True``: not reached, nothing but a start to show)."""
+    out: list[tuple[Category, bool]] = []
+    for c in day.contest.categories:
+        if not c.rounds:
+            out.append((c, False))
+            continue
+        lineup = await day.lineups(c)
+        latest = len(lineup) - 1
+        heats = [Heat(c, latest, h).play for h in range(1, len(lineup[latest]) + 1)]
+        begun = [(await day.clock(h.id)).started is not None for h in heats]
+        if latest > 0 and not any(begun):
+            out.extend((Heat(c, latest - 1, h).play, False)
+                       for h in range(1, len(lineup[latest - 1]) + 1))
+        out.extend((h, False) for h in heats)
+        confirmed = await day.confirmed_rounds(c)
+        first_to_come = max(len(lineup), confirmed + 1)
+        out.extend((Heat(c, r, 1).play, True) for r in range(first_to_come, len(c.rounds)))
+    return out
 
 
 async def scoreboard_data(day: ContestDay, contest: Contest, now: datetime,
@@ -304,8 +439,11 @@ async def scoreboard_data(day: ContestDay, contest: Contest, now: datetime,
         "labels": labels(contest.language),
         "now": now.isoformat(),
         "paused": await day.paused(),
-        "categories": [await category_data(day, contest, c, now, rate)
-                       for c in await current_units(day)],
+        "categories": [
+            upcoming_data(contest, day.heats[c.id].category, day.heats[c.id].round_index,
+                          now, rate) if to_come else
+            await category_data(day, contest, c, now, rate)
+            for c, to_come in await shown_units(day)],
     }
 
 

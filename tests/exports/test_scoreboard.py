@@ -51,6 +51,10 @@ CSV = """number,category,names,born,aepuzz_member,resident
 """
 
 
+# a clock that has started: no start or restart to count down to
+UNSCHEDULED = {"starts_at": None, "starts_in": None, "resumes_in": None, "wall_rate": 1.0}
+
+
 def at(clock: str, start: datetime = T0) -> datetime:
     """The real instant a clock started at ``start`` shows ``clock`` (no pause before it)."""
     h, m, s = (int(x) for x in clock.split(":"))
@@ -115,7 +119,9 @@ async def test_data_follows_the_database_through_the_day(tmp_path):
         assert pairs["escape_time_limit"] == 90 * 60
         assert pairs["clock"] == {"state": "not_started", "seconds": None, "text": None,
                                   "rate": 0.0, "left": None, "left_text": None,
-                                  "resumes_at": None}
+                                  "resumes_at": None, "resumes_in": None, "wall_rate": 1.0,
+                                  # 10:00 by the contest file, past at 10:55
+                                  "starts_at": "10:00", "starts_in": None}
         assert [r["number"] for r in pairs["rows"]] == [3, 7, 12, 20]
         assert row(data, "parejas", 3) == {
             "position": None, "number": 3, "names": ["Ana", "Bea"], "status": "waiting",
@@ -137,7 +143,7 @@ async def test_data_follows_the_database_through_the_day(tmp_path):
         pairs = category(data, "parejas")
         assert pairs["clock"] == {"state": "running", "seconds": 3600.5, "text": "1:00:00",
                                   "rate": 1.0, "left": 2 * 3600, "left_text": "2:00:00",
-                                  "resumes_at": None}
+                                  "resumes_at": None, **UNSCHEDULED}
         assert category(data, "adultos")["clock"]["text"] == "0:50:00"
         assert category(data, "infantil-b")["clock"]["state"] == "not_started"
         assert row(data, "parejas", 3)["status"] == "puzzle"
@@ -180,7 +186,8 @@ async def test_data_follows_the_database_through_the_day(tmp_path):
         # an organiser's pause has no known end: the page says "paused", no more
         assert category(data, "parejas")["clock"] == {
             "state": "paused", "seconds": 6000.0, "text": "1:40:00", "rate": 0.0,
-            "left": 3 * 3600 - 6000, "left_text": "1:20:00", "resumes_at": None}
+            "left": 3 * 3600 - 6000, "left_text": "1:20:00", "resumes_at": None,
+            **UNSCHEDULED}
         assert category(data, "adultos")["clock"]["text"] == "1:30:00"
         await ok(h, ORGANISER, "/reanudar", at("2:00:00"))
         data = await board_data(h, at("2:10:00"))
@@ -191,7 +198,8 @@ async def test_data_follows_the_database_through_the_day(tmp_path):
         data = await board_data(h, at("3:30:00"))
         assert category(data, "parejas")["clock"] == {
             "state": "time_up", "seconds": 3 * 3600 + 10 * 60.0, "text": "3:00:00",
-            "rate": 0.0, "left": 0, "left_text": "0:00:00", "resumes_at": None}
+            "rate": 0.0, "left": 0, "left_text": "0:00:00", "resumes_at": None,
+            **UNSCHEDULED}
         assert category(data, "adultos")["clock"]["state"] == "time_up"
         assert row(data, "parejas", 20)["status"] == "pending"
         assert row(data, "parejas", 20)["status_text"] == "Sin resultado"

@@ -1,0 +1,160 @@
+"""Where the day stands, as the projector's data says it (bot/tools/scoreboard.py): the
+scheduled start and the time to it, a break's end and the rows paused, "provisional" once a
+clock is over and "final" once the organiser says so, rounds to come with their start, a
+finished round kept on screen until the next one begins, headers for a row with two times,
+and no place for a pieces count while others still play."""
+
+from __future__ import annotations
+
+import io
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from bot.services.csvio import import_entries, read_entries
+from tests.conftest import BILLOM
+from tests.exports.test_scoreboard import (
+    CSV,
+    ORGANISER,
+    T0,
+    VOLUNTEER,
+    at,
+    board_data,
+    category,
+    ok,
+    open_day,
+    row,
+)
+from tests.fakebot import Harness
+from tests.rounds import test_rounds as rounds
+
+
+async def test_before_the_start_the_scheduled_time_and_the_time_to_it(tmp_path):
+    h, _ = await open_day(tmp_path, CSV)
+    try:
+        # Castrillo's file says 10:00; at 9:40 every clock counts down to it
+        data = await board_data(h, T0.replace(hour=9, minute=40))
+        clock = category(data, "adultos")["clock"]
+        assert clock["state"] == "not_started"
+        assert (clock["starts_at"], clock["starts_in"]) == ("10:00", 20 * 60)
+        assert data["labels"]["starts_at"] == "Empieza a las {time}"
+        # past 10:00 and still not started: the time stays, the countdown goes
+        clock = category(await board_data(h, T0), "adultos")["clock"]
+        assert (clock["starts_at"], clock["starts_in"]) == ("10:00", None)
+        # once started, nothing to count down to
+        await ok(h, ORGANISER, "/inicio adultos", T0)
+        clock = category(await board_data(h, at("0:05:00")), "adultos")["clock"]
+        assert (clock["starts_at"], clock["starts_in"]) == (None, None)
+    finally:
+        await h.stop()
+
+
+async def test_a_pieces_count_has_no_place_while_others_still_play(tmp_path):
+    h, _ = await open_day(tmp_path, CSV)
+    try:
+        await ok(h, ORGANISER, "/inicio adultos", T0)
+        await ok(h, VOLUNTEER, "/piezas 31 87", at("0:00:06"))
+        early = row(await board_data(h, at("0:01:00")), "adultos", 31)
+        assert (early["status"], early["position"], early["prize"]) == ("pieces", None, None)
+        # time is up (2:30:00): #30 never finished, the count is first and takes its prize
+        late = row(await board_data(h, at("2:31:00")), "adultos", 31)
+        assert late["position"] == 1 and late["prize"] is not None
+    finally:
+        await h.stop()
+
+
+async def test_provisional_once_time_is_up_final_once_published(tmp_path):
+    h, _ = await open_day(tmp_path, CSV)
+    try:
+        await ok(h, ORGANISER, "/inicio adultos", T0)
+        assert category(await board_data(h, at("1:00:00")), "adultos")["standing"] is None
+        await ok(h, VOLUNTEER, "/fin 30 1:20:00", at("1:20:05"))
+        await ok(h, VOLUNTEER, "/fin 31 1:25:00", at("1:25:05"))
+        # everyone finished: provisional before the clock's limit
+        assert category(await board_data(h, at("1:30:00")), "adultos")["standing"] == \
+            "provisional"
+        assert category(await board_data(h, at("2:40:00")), "parejas")["standing"] is None
+        await h.send(ORGANISER, "/publicar adultos", at("1:40:00"))
+        await h.press(ORGANISER, "pub:adultos", at("1:40:10"))
+        data = await board_data(h, at("1:41:00"))
+        assert category(data, "adultos")["standing"] == "final"
+        assert data["labels"]["final"] == "Definitiva"
+    finally:
+        await h.stop()
+
+
+async def test_a_row_with_two_times_has_headers_for_both(tmp_path):
+    h, _ = await open_day(tmp_path, CSV)
+    try:
+        data = await board_data(h, T0)
+        assert category(data, "parejas")["columns"] == {
+            "position": "Pos.", "number": "Nº", "names": "Nombres", "detail": "Reloj",
+            "result": "Tiempo"}
+        assert category(data, "adultos")["columns"]["detail"] is None  # one time only
+    finally:
+        await h.stop()
+
+
+async def test_in_a_break_the_time_left_to_it_and_every_row_paused(tmp_path):
+    h = await Harness(tmp_path, BILLOM, organisers=frozenset({ORGANISER.id})).start()
+    try:
+        start = datetime(2012, 3, 10, 14, 0, tzinfo=ZoneInfo("Europe/Paris"))
+        await import_entries(h.services.store, read_entries(h.services.contest, io.StringIO(
+            "number,category,names,born\n1,junior,Léa; Tom,2002-05-01; 2003-06-01\n"), "x.csv"))
+        await ok(h, ORGANISER, "/inicio", start)
+        data = await board_data(h, start + timedelta(hours=1, minutes=20))  # 15:20
+        junior = category(data, "junior")
+        assert junior["clock"]["state"] == "paused"
+        assert (junior["clock"]["resumes_at"], junior["clock"]["resumes_in"]) == ("15:30", 600)
+        assert junior["rows"] and {(r["status"], r["status_text"]) for r in junior["rows"]} \
+            == {("paused", "En pause")}
+        # after the break they play again
+        data = await board_data(h, start + timedelta(hours=1, minutes=31))
+        assert {r["status"] for r in category(data, "junior")["rows"]} == {"playing"}
+        assert category(data, "junior")["clock"]["resumes_in"] is None
+    finally:
+        await h.stop()
+
+
+async def test_rounds_to_come_show_their_start_and_a_finished_round_stays(tmp_path):
+    h = await rounds.open_day(tmp_path, entries=4)
+    day1, boss = rounds.DAY1, rounds.BOSS
+    try:
+        data = await board_data(h, day1 - timedelta(minutes=20))
+        assert [(c["id"], c.get("upcoming", False)) for c in data["categories"]] == [
+            ("solo-heats1", False), ("solo-heats2", False), ("solo/semi", True),
+            ("solo/final", True)]
+        heat1 = category(data, "solo-heats1")["clock"]
+        assert (heat1["starts_at"], heat1["starts_in"]) == ("10:00", 20 * 60)
+        semi = category(data, "solo/semi")
+        assert semi["name"] == "Individual — Semi-final" and semi["rows"] == []
+        # another day: the date comes with the time
+        assert semi["clock"]["starts_at"] == "03/07 10:00"
+        assert category(data, "solo/final")["clock"]["starts_at"] == "03/07 16:00"
+
+        await rounds.play_heats(h, [(1, "0:40:00"), (2, "0:41:00")],
+                                [(3, "0:42:00"), (4, "0:43:00")])
+        over = day1 + timedelta(hours=3, minutes=5)
+        data = await board_data(h, over)
+        assert category(data, "solo-heats2")["standing"] == "provisional"
+        await h.send(boss, "/confirmar_ronda solo", over)
+        data = await board_data(h, over + timedelta(minutes=1))
+        ids = [c["id"] for c in data["categories"]]
+        # the heats' results stay on screen beside the semi-final to come
+        assert ids == ["solo-heats1", "solo-heats2", "solo-semi", "solo/final"]
+        heats = category(data, "solo-heats1")
+        assert heats["standing"] == "final"
+        assert [(r["position"], r["time"]) for r in heats["rows"]] == [
+            (1, "0:40:00"), (2, "0:41:00")]
+        semi = category(data, "solo-semi")
+        # before the start: sorted by table, and said so (the seeds: fastest at the front)
+        assert semi["seating"] is True
+        tables = [r["table"] for r in semi["rows"]]
+        assert tables == sorted(tables) and len(tables) == 4
+        assert semi["clock"]["starts_at"] == "03/07 10:00"
+        # the semi-final starts: the heats give way to it
+        await h.send(boss, "/inicio", rounds.DAY2)
+        data = await board_data(h, rounds.DAY2 + timedelta(minutes=1))
+        assert [c["id"] for c in data["categories"]] == ["solo-semi", "solo/final"]
+        assert category(data, "solo-semi")["seating"] is False
+    finally:
+        await h.stop()
