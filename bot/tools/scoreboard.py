@@ -3,8 +3,9 @@
 With ``PUZZLEBOT_WEB_PORT`` set, the bot process also serves, over plain HTTP:
 
 - ``/``: the page for the hall's projector (``bot/static/scoreboard.html``): large type on a dark
-  background, one category's ranking at a time (rotating through categories and pages), every
-  clock on top. It polls ``/data.json`` every second and ticks the clocks locally in between.
+  background, every clock on top, the rankings in views shown in turn (on a wide screen two
+  columns, each a page of a category or small categories one under the other); a tap on a
+  clock shows its category for a minute. It polls ``/data.json`` every second and ticks the clocks locally in between.
   Options in the address: ``?cat=parejas,adultos`` (only those categories), ``?start=parejas``
   (shown first), ``?rotate=15`` (seconds per view), ``?scale=1.3`` (bigger or smaller type).
 - ``/data.json``: what the page shows (see ``scoreboard_data``).
@@ -87,13 +88,12 @@ LABELS: dict[str, dict[str, str]] = {
         "paused_row": "En pausa",
         "provisional": "Provisional",
         "final": "Definitiva",
-        "to_come": "Por jugar",
         "pos_header": "Pos.",
         "number_header": "Nº",
         "names_header": "Nombres",
         "clock_header": "Reloj",
         "result_header": "Tiempo",
-        "round_over": "Terminada",
+        "seating": "Mesas",
     },
     "fr": {
         "running": "En cours",
@@ -124,13 +124,12 @@ LABELS: dict[str, dict[str, str]] = {
         "paused_row": "En pause",
         "provisional": "Provisoire",
         "final": "Définitif",
-        "to_come": "À venir",
         "pos_header": "Pl.",
         "number_header": "N°",
         "names_header": "Noms",
         "clock_header": "Chrono",
         "result_header": "Temps",
-        "round_over": "Terminée",
+        "seating": "Tables",
     },
     "en": {
         "running": "Running",
@@ -161,13 +160,12 @@ LABELS: dict[str, dict[str, str]] = {
         "paused_row": "Paused",
         "provisional": "Provisional",
         "final": "Final",
-        "to_come": "To come",
         "pos_header": "Pos.",
         "number_header": "No.",
         "names_header": "Names",
         "clock_header": "Clock",
         "result_header": "Time",
-        "round_over": "Over",
+        "seating": "Tables",
     },
 }
 

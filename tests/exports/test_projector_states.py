@@ -6,25 +6,36 @@ and no place for a pieces count while others still play."""
 
 from __future__ import annotations
 
+import html
 import io
+import json
+import re
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
+import pytest
+
 from bot.services.csvio import import_entries, read_entries
+from bot.tools import scoreboard
+from bot.tools.scoreboard import Scoreboard
 from tests.conftest import BILLOM
 from tests.exports.test_scoreboard import (
     CSV,
+    LIVELY_CSV,
     ORGANISER,
     T0,
     VOLUNTEER,
     at,
     board_data,
     category,
+    chromium,
+    lively_day,
+    needs_chromium,
     ok,
     open_day,
     row,
 )
-from tests.fakebot import Harness
+from tests.fakebot import FrozenClock, Harness
 from tests.rounds import test_rounds as rounds
 
 
@@ -156,5 +167,164 @@ async def test_rounds_to_come_show_their_start_and_a_finished_round_stays(tmp_pa
         data = await board_data(h, rounds.DAY2 + timedelta(minutes=1))
         assert [c["id"] for c in data["categories"]] == ["solo-semi", "solo/final"]
         assert category(data, "solo-semi")["seating"] is False
+    finally:
+        await h.stop()
+
+
+# -- in a browser, at the three sizes: what the page lays out --------------------------------
+
+# a script added to the page (its hash in the page's Content-Security-Policy) writes what is
+# on screen into <pre id="probe">, then taps the last clock tile of a category with entries
+# and says what it shows then
+LAYOUT_PROBE = """<script>
+setTimeout(() => {
+  const box = (e) => { const r = e.getBoundingClientRect();
+    return { left: r.left, right: r.right, top: r.top, bottom: r.bottom }; };
+  const on = () => [...document.querySelectorAll(".cat.on")].map((s) => s.dataset.cat);
+  const rows = [...document.querySelectorAll(".cat.on ol .row:not(.off)")].map((row) => ({
+    number: Number(row.dataset.number), box: box(row),
+    cut: [...row.querySelectorAll(".who")].some((w) => w.scrollWidth > w.clientWidth + 1),
+    text: row.textContent }));
+  const heads = [...document.querySelectorAll(".cat.on h2")].map((h) => ({
+    box: box(h), text: h.textContent,
+    over: [...h.children].some((c) => c.getBoundingClientRect().right > box(h).right + 1) }));
+  const tiles = [...document.querySelectorAll(".tile")];
+  const seen = { width: innerWidth, height: innerHeight,
+    board: box(document.getElementById("board")),
+    clocks: box(document.getElementById("clocks")), rows, heads, on: on(),
+    tiles: tiles.map((t) => t.textContent),
+    colheads: [...document.querySelectorAll(".cat.on .colhead .row")].filter(
+      (r) => r.offsetHeight > 0).map((r) => r.textContent) };
+  const withRows = tiles.filter((t) => document.querySelector(
+    '.cat[data-cat="' + CSS.escape(t.dataset.cat) + '"] ol .row'));
+  const last = withRows[withRows.length - 1];
+  last.click();
+  seen.tapped = last.dataset.cat;
+  seen.after = on();
+  const out = document.createElement("pre");
+  out.id = "probe";
+  out.hidden = true;
+  out.textContent = JSON.stringify(seen);
+  document.body.append(out);
+}, 2500);
+</script>"""
+
+
+class LayoutProbed(Scoreboard):
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._page = self._page.replace("</body>", LAYOUT_PROBE + "</body>")
+        self._page_headers["Content-Security-Policy"] = scoreboard._csp(self._page)
+
+
+async def looked_at(h: Harness, when: datetime, tmp_path, size: str) -> dict:
+    board = LayoutProbed(port=0, clock=FrozenClock(when))
+    await board.start(h.services)
+    try:
+        dom = await chromium(board.url, tmp_path, "--dump-dom", size=size)
+    finally:
+        await board.stop()
+    found = re.search(r'<pre id="probe"[^>]*>(.*?)</pre>', dom, flags=re.S)
+    assert found, "the probe did not run"
+    return json.loads(html.unescape(found.group(1)))
+
+
+def laid_out_well(seen: dict, phone: bool) -> None:
+    """Rows on screen, whole, inside the board; the clocks leave the ranking most of it."""
+    assert seen["rows"], "no row on screen"
+    board = seen["board"]
+    for r in seen["rows"]:
+        assert r["box"]["left"] >= -0.5 and r["box"]["right"] <= seen["width"] + 0.5, r
+        assert r["box"]["bottom"] <= board["bottom"] + 0.5, r
+        assert r["box"]["top"] >= board["top"] - 0.5, r
+    for head in seen["heads"]:
+        assert not head["over"], head["text"]
+    if not phone:  # short names are never cut on a projector
+        assert not [r["text"] for r in seen["rows"] if r["cut"]]
+    clocks = seen["clocks"]["bottom"] - seen["clocks"]["top"]
+    assert clocks <= seen["height"] * (0.15 if phone else 0.3), clocks
+    # a tap on a tile shows that category
+    assert seen["tapped"] in seen["after"]
+
+
+SIZES = ["1920,1080", "1280,720", "390,844"]
+
+
+@needs_chromium
+@pytest.mark.parametrize("size", SIZES)
+async def test_chromium_castrillo_before_during_and_after(tmp_path, size):
+    phone = size == "390,844"
+    # before the start: when it starts and the time to it, rows waiting
+    (tmp_path / "before").mkdir()
+    (tmp_path / "day").mkdir()
+    h, _ = await open_day(tmp_path / "before", LIVELY_CSV)
+    try:
+        seen = await looked_at(h, T0.replace(hour=9, minute=40), tmp_path, size)
+        laid_out_well(seen, phone)
+        assert all("Empieza a las 10:00" in t and "en 0:20:00" in t for t in seen["tiles"])
+        assert all("Esperando" in r["text"] for r in seen["rows"])
+    finally:
+        await h.stop()
+    h, now = await lively_day(tmp_path / "day")
+    try:
+        # mid-contest: every row on screen inside the board, two times under their headers
+        seen = await looked_at(h, now, tmp_path, size)
+        laid_out_well(seen, phone)
+        if not phone:
+            assert seen["colheads"] and all("Pos." in c for c in seen["colheads"])
+            # with a few entries a category, several share the screen
+            assert len(seen["on"]) >= 2
+        # after the end: provisional, then final once published
+        over = at("3:30:00")
+        seen = await looked_at(h, over, tmp_path, size)
+        laid_out_well(seen, phone)
+        assert all("Provisional" in t for t in seen["tiles"] if "Infantil C" not in t)
+        await h.send(ORGANISER, "/publicar adultos", over)
+        await h.press(ORGANISER, "pub:adultos", over + timedelta(seconds=10))
+        seen = await looked_at(h, over + timedelta(minutes=1), tmp_path, size)
+        [adults] = [t for t in seen["tiles"] if t.startswith("Adultos individual")]
+        assert "Definitiva" in adults and "Provisional" not in adults
+    finally:
+        await h.stop()
+
+
+@needs_chromium
+@pytest.mark.parametrize("size", SIZES)
+async def test_chromium_billom_in_the_break(tmp_path, size):
+    h = await Harness(tmp_path, BILLOM, organisers=frozenset({ORGANISER.id})).start()
+    try:
+        rows = "".join(f"{n},junior,Léa {n}; Tom {n},2002-05-01; 2003-06-01\n"
+                       for n in range(1, 7))
+        await import_entries(h.services.store, read_entries(h.services.contest, io.StringIO(
+            "number,category,names,born\n" + rows), "x.csv"))
+        start = datetime(2012, 3, 10, 14, 0, tzinfo=ZoneInfo("Europe/Paris"))
+        await ok(h, ORGANISER, "/inicio", start)
+        seen = await looked_at(h, start + timedelta(hours=1, minutes=20), tmp_path, size)
+        laid_out_well(seen, size == "390,844")
+        assert all("Pause jusqu'à 15:30" in t and "reprise dans 0:10:00" in t
+                   for t in seen["tiles"])
+        assert all("En pause" in r["text"] for r in seen["rows"])
+    finally:
+        await h.stop()
+
+
+@needs_chromium
+@pytest.mark.parametrize("size", SIZES)
+async def test_chromium_a_round_to_come_and_the_round_before(tmp_path, size):
+    h = await rounds.open_day(tmp_path, entries=4)
+    try:
+        await rounds.play_heats(h, [(1, "0:40:00"), (2, "0:41:00")],
+                                [(3, "0:42:00"), (4, "0:43:00")])
+        over = rounds.DAY1 + timedelta(hours=3, minutes=5)
+        await h.send(rounds.BOSS, "/confirmar_ronda solo", over)
+        seen = await looked_at(h, over + timedelta(minutes=1), tmp_path, size)
+        laid_out_well(seen, size == "390,844")
+        assert any("Final" in t and "Starts at 03/07 16:00" in t for t in seen["tiles"])
+        assert any("Semi-final" in t and "Starts at 03/07 10:00" in t for t in seen["tiles"])
+        # the heats, confirmed: final, and their times still on screen
+        assert sum("Heats" in t and "Final" in t for t in seen["tiles"]) == 2, seen["tiles"]
+        assert "solo-heats1" in seen["on"] or "solo-heats1" in seen["after"]
+        shown = " ".join(r["text"] for r in seen["rows"])
+        assert "solo-heats1" not in seen["on"] or "0:40:00" in shown
     finally:
         await h.stop()
