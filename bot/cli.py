@@ -60,7 +60,7 @@ from bot.services.exports import (
 )
 from bot.services.registrations import Registrations
 from bot.services.summary import summary
-from bot.services.tables import round_sheets, tables_pdf
+from bot.services.tables import category_sheets, tables_pdf
 from bot.storage.store import Store, StoreError, copy_database, where_it_can_live
 from bot.support.config import (
     Config,
@@ -289,15 +289,16 @@ def _cards(args: argparse.Namespace) -> int:
 def _tables(args: argparse.Namespace) -> int:
 
     async def work(config: Config, contest: Contest, store: Store) -> int:
-        with_rounds = [c for c in contest.categories if c.rounds
-                       and (args.category is None or c.id == args.category)]
-        if not with_rounds:
-            known = ", ".join(c.id for c in contest.categories if c.rounds) or "none"
-            return fail(f"no such category played in rounds (with rounds: {known})")
+        chosen = [c for c in contest.categories
+                  if args.category is None or c.id == args.category]
+        if not chosen:
+            known = ", ".join(c.id for c in contest.categories)
+            return fail(f"no such category: {args.category} (categories: {known})")
         if sys.stdout.isatty():
             return fail("the PDF goes to standard output: redirect it, e.g. > tables.pdf")
         day = ContestDay(contest, store, config.organisers)
-        sheets = [s for c in with_rounds for s in await round_sheets(day, c, contest.language)]
+        sheets = [s for c in chosen
+                  for s in await category_sheets(day, c, contest.language)]
         sys.stdout.buffer.write(tables_pdf(contest, sheets, contest.language))
         sys.stdout.buffer.flush()
         return 0
@@ -481,7 +482,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("cards", help="table cards with QR codes to link phones, PDF on stdout")
     p.add_argument("--category", default=None, help="only this category's entries")
     p.set_defaults(func=_cards)
-    p = sub.add_parser("tables", help="table lists of the round being played, PDF on stdout")
+    p = sub.add_parser("tables", help="table lists (each category's, or its round being "
+                       "played), PDF on stdout")
     p.add_argument("--category", default=None, help="only this category")
     p.set_defaults(func=_tables)
     return parser

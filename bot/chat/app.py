@@ -47,6 +47,7 @@ from bot.handlers import (
     results,
     rounds,
     standings,
+    tables,
 )
 from bot.handlers.commands import names_for
 from bot.handlers.common import Callback
@@ -75,6 +76,7 @@ HANDLERS: dict[str, Callback] = {
     **desk.COMMANDS,
     **backup.COMMANDS,
     **standings.COMMANDS,
+    **tables.COMMANDS,
 }
 
 

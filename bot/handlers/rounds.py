@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from telegram import InputFile, Update
+from telegram import Update
 from telegram.ext import ContextTypes
 
 from bot.delivery.answers import answer, answer_now, recording
@@ -18,7 +18,6 @@ from bot.handlers.common import (
     Caller,
     caller,
     named_unit,
-    organiser,
     parse_int,
     recorder,
     refuse_role,
@@ -26,7 +25,6 @@ from bot.handlers.common import (
 from bot.handlers.jobs import schedule_contest_jobs
 from bot.services.outcomes import Refusal
 from bot.services.rounds import confirm_round, table_of
-from bot.services.tables import round_sheets, tables_pdf
 from bot.texts.common import refusal
 from bot.texts.result_lines import final_classification_text
 from bot.texts.rounds import (
@@ -151,27 +149,8 @@ async def series(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                                               lineup[index], who_is))
 
 
-async def mesas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """``/mesas [CATEGORY]``: the table lists of the round being played, one page per heat,
-    as a PDF to print."""
-    who = await organiser(update, context)
-    if who is None:
-        return
-    category = await _round_category(update, who, list(context.args or []))
-    if category is None:
-        return
-    sheets = await round_sheets(who.svc.day, category, who.lang)
-    pdf = tables_pdf(who.svc.contest, sheets, who.lang)
-    msg = update.effective_message
-    assert msg is not None
-    await msg.reply_document(InputFile(pdf, filename=f"tables-{category.id}.pdf"),
-                             caption=sheets[0].title if len(sheets) == 1 else category.name,
-                             do_quote=True)
-
-
 # the commands this feature answers (bot/chat/app.py registers every feature's)
 COMMANDS: dict[str, Callback] = {
     "confirmar_ronda": confirmar_ronda,
     "series": series,
-    "mesas": mesas,
 }

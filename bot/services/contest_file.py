@@ -34,6 +34,7 @@ from bot.domain.ranking import SHARED_PRIZES, TIE_BREAKS
 from bot.domain.registration import heat_begins
 from bot.domain.rounds import heats_of
 from bot.domain.standings import RANKING_VISIBILITY
+from bot.domain.tables import SEATING_RULES
 from bot.services.contest_questions import read_discount, read_local, read_questions
 from bot.services.contest_rounds import (
     puzzle_rules,
@@ -289,6 +290,7 @@ class _Heading(NamedTuple):
     shared_prizes: str = "each"
     confirm_correction: int = 5 * 60
     participants_see_ranking: str = "final"
+    seating: str = "categories"
 
 
 def _heading(root: Table) -> _Heading:
@@ -326,9 +328,13 @@ def _heading(root: Table) -> _Heading:
     if see_ranking not in RANKING_VISIBILITY:
         raise c.ctx.error(c.key("participants_see_ranking"),
                           f"must be one of {', '.join(RANKING_VISIBILITY)}")
+    seating = c.get("seating", str, "categories")
+    if seating not in SEATING_RULES:
+        raise c.ctx.error(c.key("seating"), f"must be one of {', '.join(SEATING_RULES)}")
     c.done()
     return _Heading(name, tz_name, language, currency, venue, limit_inclusive, results_at, start,
-                    penalised, tie_break, shared_prizes, confirm_minutes * 60, see_ranking)
+                    penalised, tie_break, shared_prizes, confirm_minutes * 60, see_ranking,
+                    seating)
 
 
 def _registration(root: Table) -> RegistrationRules:
@@ -540,6 +546,7 @@ def parse_contest(data: dict[str, Any], path: str) -> Contest:
         shared_prizes=heading.shared_prizes,
         confirm_correction=heading.confirm_correction,
         participants_see_ranking=heading.participants_see_ranking,
+        seating=heading.seating,
     )
 
 

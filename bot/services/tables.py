@@ -1,5 +1,9 @@
-"""Table lists, one per heat of the round being played: ``python -m bot tables [--category C]
-> tables.pdf`` or the organiser's ``/mesas``.
+"""Table lists, one per heat of the round being played and one per category played in one
+round: ``python -m bot tables [--category C] > tables.pdf`` or the organiser's ``/mesas``.
+
+A category played in one round sits at the hall's tables by the contest file's ``seating``
+(``bot.domain.tables``): its confirmed entries when its clock started (until then, as they
+stand now), so that a late withdrawal never moves anyone once the contest is on.
 
 Each heat starts a new A4 page: the contest, the category and the heat with its day and time,
 then one line per entry: its table (two entries share one when the round says so), its number,
@@ -19,12 +23,17 @@ from reportlab.pdfbase import pdfmetrics  # type: ignore[import-untyped]
 from reportlab.pdfgen.canvas import Canvas  # type: ignore[import-untyped]
 
 from bot.domain.contest import Category, Contest
+from bot.domain.events import CLOCK_KINDS, PLACE_KINDS
+from bot.domain.places import Status
 from bot.domain.rounds import Heat, table_number
+from bot.domain.tables import hall_tables
 from bot.services.contest_day import ContestDay
 from bot.services.fonts import find_fonts
 from bot.services.state import shown_answers
 from bot.support.i18n import tr
+from bot.support.wallclock import CLOCK
 from bot.texts.common import names
+from bot.texts.names import clock_time, day_text
 from bot.texts.rounds import heat_name, when_text
 
 PAGE_W, PAGE_H = A4
@@ -61,6 +70,48 @@ async def round_sheets(day: ContestDay, category: Category, lang: str) -> list[S
                             f"{contest.name} · {when_text(lang, contest, heat)}",
                             tuple(lines)))
     return sheets
+
+
+async def hall_seats(day: ContestDay) -> dict[int, int]:
+    """Each confirmed entry's table, for the categories played in one round (cached in the
+    day's read model until a place or a clock changes)."""
+    cache = day.read.projection("hall_tables", PLACE_KINDS + CLOCK_KINDS)
+    hit: dict[int, int] | None = cache.get("all")
+    if hit is not None:
+        return hit
+    groups = []
+    for category in day.contest.categories:
+        if category.rounds:
+            continue
+        started = (await day.clock(category.id)).started
+        places = await day.registrations.places(started or CLOCK.now())
+        groups.append([e.number for e in await day.store.entries(category.id)
+                       if (p := places.get(e.number)) is not None
+                       and p.status is Status.CONFIRMED])
+    tables = hall_tables(groups, day.contest.seating)
+    cache["all"] = tables
+    return tables
+
+
+async def hall_sheets(day: ContestDay, category: Category, lang: str) -> list[Sheet]:
+    """A category played in one round: one list of its entries, in table order."""
+    contest = day.contest
+    tables = await hall_seats(day)
+    entries = sorted((e for e in await day.store.entries(category.id) if e.number in tables),
+                     key=lambda e: tables[e.number])
+    date = day_text(lang, contest.date)
+    when = date if contest.start is None else tr(
+        lang, "{day} at {time}", day=date, time=clock_time(contest, contest.start)[:5])
+    lines = tuple((tables[e.number], e.number, names(e.names),
+                   ", ".join(shown_answers(contest, e))) for e in entries)
+    return [Sheet(category.name, f"{contest.name} · {when}", lines)]
+
+
+async def category_sheets(day: ContestDay, category: Category, lang: str) -> list[Sheet]:
+    """The table lists of a category: its round being played, or its one round."""
+    if category.rounds:
+        return await round_sheets(day, category, lang)
+    return await hall_sheets(day, category, lang)
 
 
 def _clip(text: str, font: str, size: float, width: float) -> str:

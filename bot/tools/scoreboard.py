@@ -5,7 +5,8 @@ With ``PUZZLEBOT_WEB_PORT`` set, the bot process also serves, over plain HTTP:
 - ``/``: the page for the hall's projector (``bot/static/scoreboard.html``): large type on a dark
   background, every clock on top, the rankings in views shown in turn (on a wide screen two
   columns, each a page of a category or small categories one under the other); a tap on a
-  clock shows its category for a minute. It polls ``/data.json`` every second and ticks the clocks locally in between.
+  clock shows its category for a minute. It polls ``/data.json`` every second and ticks the
+  clocks locally in between.
   Options in the address: ``?cat=parejas,adultos`` (only those categories), ``?start=parejas``
   (shown first), ``?rotate=15`` (seconds per view), ``?scale=1.3`` (bigger or smaller type).
 - ``/data.json``: what the page shows (see ``scoreboard_data``).
@@ -45,6 +46,7 @@ from bot.domain.rounds import Heat, table_number
 from bot.services.contest_day import ContestDay
 from bot.services.standings import is_final
 from bot.services.state import EntryState, standings
+from bot.services.tables import hall_seats
 from bot.support import wallclock
 from bot.support.config import environment
 from bot.texts.names import heat_name, round_name
@@ -339,7 +341,10 @@ async def category_data(day: ContestDay, contest: Contest, category: Category, n
     now_t = clock.elapsed(now)
     escape_limit = contest.escape.time_limit if category.escape and contest.escape else None
     tables: dict[int, int] = {}
-    if heat is not None:  # each entry's table in its heat
+    if heat is None:  # played in one round: the hall's tables (the contest file's seating)
+        seats = await hall_seats(day)
+        tables = {n: seats[n] for n in by_number if n in seats}
+    else:  # each entry's table in its heat
         lineup = await day.lineups(heat.category)
         if heat.round_index < len(lineup):
             numbers = lineup[heat.round_index][heat.number - 1]

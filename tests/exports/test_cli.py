@@ -6,10 +6,12 @@ import csv
 import io
 import logging
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
+import pypdf
 import pytest
 from openpyxl import load_workbook
 
@@ -328,10 +330,36 @@ def test_tables_prints_the_rounds_table_lists(tmp_path):
     assert out.stdout.startswith(b"%PDF")
     refused = run(["tables", "--category", "nope"], env=env)
     assert refused.returncode == 2
-    assert "no such category played in rounds (with rounds: solo, pairs, teams)" in refused.stderr
-    castrillo = run(["tables"], env={"PUZZLEBOT_CONTEST": str(CASTRILLO),
-                                     "PUZZLEBOT_DB": str(db)})
-    assert "with rounds: none" in castrillo.stderr
+    assert "no such category: nope (categories: solo, pairs, teams)" in refused.stderr
+
+
+def test_tables_for_a_contest_played_in_one_round(tmp_path):
+    """Castrillo: no rounds; every category's list, its tables through the hall, category
+    after category (the contest file's ``seating``)."""
+    db = tmp_path / "c.sqlite3"
+    csv_file = tmp_path / "in.csv"
+    csv_file.write_text("number,category,names,born\n"
+                        "9,parejas,Ana Uno; Bea Dos,1980; 1981\n"
+                        "4,parejas,Carla Tres; Dani Cuatro,1980; 1981\n"
+                        "2,adultos,Eva Cinco,1970\n", encoding="utf-8")
+    env = {"PUZZLEBOT_CONTEST": str(CASTRILLO), "PUZZLEBOT_DB": str(db)}
+    assert run(["import", "entries", str(csv_file)], env=env).returncode == 0
+    out = subprocess.run([sys.executable, "-m", "bot", "tables"], cwd=ROOT,
+                         env={**os.environ, **env}, capture_output=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    pages = [p.extract_text() for p in pypdf.PdfReader(io.BytesIO(out.stdout)).pages]
+    # a page per category, in the contest file's order (kids, adults, pairs)
+    assert [p.splitlines()[0] for p in pages] == [
+        "Infantil A", "Infantil B", "Infantil C", "Adultos individual", "Adultos parejas"]
+    assert "sábado 22 de abril" in pages[0] and "10:00" in pages[0]
+    assert "No hay inscripciones." in pages[0]
+    # adultos: table 1; the pairs after them, by number: #4 at table 2, #9 at table 3
+    assert re.search(r"1\s*#2\s*Eva Cinco", pages[3])
+    assert re.search(r"2\s*#4\s*Carla Tres / Dani Cuatro", pages[4])
+    assert re.search(r"3\s*#9\s*Ana Uno / Bea Dos", pages[4])
+    one = subprocess.run([sys.executable, "-m", "bot", "tables", "--category", "parejas"],
+                         cwd=ROOT, env={**os.environ, **env}, capture_output=True, timeout=60)
+    assert len(pypdf.PdfReader(io.BytesIO(one.stdout)).pages) == 1
 
 
 def test_exports_for_spreadsheets(tmp_path):

@@ -129,6 +129,9 @@ async def test_data_follows_the_database_through_the_day(tmp_path):
             "pieces": None, "prize": None, "extra_prizes": [],
             "escape": {"stages": 5, "stage": 1, "confirmed_stage": 1, "solved": False,
                        "solved_at": None, "over": False, "tickets_left": 11, "penalty": 0},
+            # the hall's tables, category after category: #40 (infantil B) at 1, #30 and
+            # #31 (adults) at 2 and 3, then the pairs
+            "table": 4,
         }
         assert category(data, "infantil-c")["rows"] == []
         assert row(data, "adultos", 30)["escape"] is None

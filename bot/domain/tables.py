@@ -1,0 +1,34 @@
+"""The tables of the categories played in one round (a village contest: every category on
+one clock each, nobody moving between rounds).
+
+A contest in rounds seats each heat by its round's rule (``bot.domain.rounds``). A category
+played in one round has no heats; its entries sit at the hall's tables by the contest file's
+``seating``:
+
+- ``"categories"`` (the default): the tables are numbered through the hall, category after
+  category in the contest file's order, and within a category by entry number. A category's
+  entries sit side by side (the same puzzle, the same clock, one volunteer walking them), and
+  the numbers have no gaps: the 30 tables of Billom are tables 1 to 30.
+- ``"numbers"``: each entry at the table of its own number (the card with the number is the
+  table's sign); gaps where a number was withdrawn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+SEATING_RULES = ("categories", "numbers")
+
+
+def hall_tables(groups: Sequence[Sequence[int]], rule: str = "categories") -> dict[int, int]:
+    """Each entry's table: ``groups`` are the entry numbers of each category played in one
+    round, in the contest file's order of categories."""
+    if rule not in SEATING_RULES:
+        raise ValueError(f"unknown seating rule {rule!r}")
+    if rule == "numbers":
+        return {n: n for group in groups for n in group}
+    tables: dict[int, int] = {}
+    for group in groups:
+        for number in sorted(group):
+            tables[number] = len(tables) + 1
+    return tables

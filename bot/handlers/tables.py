@@ -1,0 +1,44 @@
+"""Paper for the hall, from the chat: ``/mesas [CATEGORY]``, the table lists to print."""
+
+from __future__ import annotations
+
+from telegram import InputFile, Update
+from telegram.ext import ContextTypes
+
+from bot.delivery.answers import answer_now
+from bot.handlers.common import Callback, named_unit, organiser
+from bot.services.tables import category_sheets, tables_pdf
+from bot.texts.desk import unknown_category_text
+
+
+async def mesas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/mesas [CATEGORY]``: the table lists, as a PDF to print: a page per category played
+    in one round (its tables through the hall) and per heat of a round being played."""
+    who = await organiser(update, context)
+    if who is None:
+        return
+    contest = who.svc.contest
+    args = list(context.args or [])
+    chosen = contest.categories
+    if args:
+        named = named_unit(who.svc, args, [c.id for c in contest.categories])
+        category = contest.category(named) if named is not None else None
+        if category is None:
+            await answer_now(who.svc, update, unknown_category_text(who.lang, contest))
+            return
+        chosen = (category,)
+    sheets = [s for c in chosen for s in await category_sheets(who.svc.day, c, who.lang)]
+    pdf = tables_pdf(contest, sheets, who.lang)
+    msg = update.effective_message
+    assert msg is not None
+    stem = chosen[0].id if len(chosen) == 1 else "all"
+    caption = sheets[0].title if len(sheets) == 1 else (
+        chosen[0].name if len(chosen) == 1 else contest.name)
+    await msg.reply_document(InputFile(pdf, filename=f"tables-{stem}.pdf"), caption=caption,
+                             do_quote=True)
+
+
+# the commands this feature answers (bot/chat/app.py registers every feature's)
+COMMANDS: dict[str, Callback] = {
+    "mesas": mesas,
+}
