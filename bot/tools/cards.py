@@ -26,6 +26,7 @@ import math
 import re
 import sys
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import segno
@@ -44,6 +45,7 @@ from bot.services.contest_day import ContestDay
 from bot.services.contest_file import ContestFileError, load_contest
 from bot.services.fonts import Fonts, find_fonts
 from bot.services.registrations import Registrations
+from bot.services.tables import hall_seats
 from bot.storage.store import Entry, Store, StoreError
 from bot.support import wallclock
 from bot.support.config import BOT_TOKEN, ConfigError, base_url, environment, load_settings
@@ -181,8 +183,20 @@ def _draw_qr(c: Canvas, link: str, x: float, y: float) -> None:
     c.linkURL(link, (x, y, x + QR_WIDTH, y + QR_WIDTH), relative=0, thickness=0)
 
 
+@dataclass(frozen=True)
+class Seat:
+    """Where an entry sits: its heat's name ("Heats 2", empty when played in one round) and
+    its table."""
+
+    heat: str
+    table: int
+
+
+TABLE_SIZE = 40  # points: the table number reads from across the hall
+
+
 def _draw_card(c: Canvas, slot: int, contest: Contest, entry: Entry, bot_username: str,
-               fonts: Fonts, seat: str = "") -> None:
+               fonts: Fonts, seat: Seat | None = None) -> None:
     x0, y0 = card_origin(slot)
     inner = CARD_W - 2 * PAD
     mid = x0 + CARD_W / 2
@@ -190,15 +204,22 @@ def _draw_card(c: Canvas, slot: int, contest: Contest, entry: Entry, bot_usernam
 
     category = contest.category(entry.category)
     category_name = category.name if category is not None else entry.category
-    if seat:  # a contest in rounds: the first round's heat and table
-        category_name = f"{category_name} · {seat}"
+    if seat is not None and seat.heat:  # a contest in rounds: the first round's heat
+        category_name = f"{category_name} · {seat.heat}"
     size = _fit(category_name, fonts.regular, 15, inner, 9)
     baseline = top - size * 0.8
     c.setFillGray(0.25)
     c.setFont(fonts.regular, size)
     c.drawCentredString(mid, baseline, _clip(category_name, fonts.regular, size, inner))
+    if seat is not None:  # the table, large: volunteers put each card on its own
+        table = tr(contest.language, "Table {table}", table=seat.table)
+        size = _fit(table, fonts.bold, TABLE_SIZE, inner, 18)
+        baseline = baseline - 3 * mm - size * 0.73
+        c.setFillGray(0)
+        c.setFont(fonts.bold, size)
+        c.drawCentredString(mid, baseline, table)
 
-    number = str(entry.number)
+    number = f"#{entry.number}"  # "#" as everywhere else: not to be taken for the table
     size = _fit(number, fonts.bold, 76, inner, 24)
     baseline = baseline - 5 * mm - size * 0.73
     c.setFillGray(0)
@@ -234,7 +255,7 @@ def _draw_card(c: Canvas, slot: int, contest: Contest, entry: Entry, bot_usernam
 
 
 def cards_pdf(contest: Contest, entries: list[Entry], bot_username: str,
-              seats: Mapping[int, str] | None = None) -> bytes:
+              seats: Mapping[int, Seat] | None = None) -> bytes:
     """The cards as PDF bytes, in the order given: ceil(len(entries) / 4) A4 pages."""
     if not entries:
         raise CardsError("no entries to print")
@@ -249,7 +270,7 @@ def cards_pdf(contest: Contest, entries: list[Entry], bot_username: str,
         chunk = entries[page * CARDS_PER_PAGE:(page + 1) * CARDS_PER_PAGE]
         for slot, entry in enumerate(chunk):
             _draw_card(c, slot, contest, entry, bot_username, fonts,
-                       (seats or {}).get(entry.number, ""))
+                       (seats or {}).get(entry.number))
         c.showPage()
     c.save()
     return out.getvalue()
@@ -260,7 +281,9 @@ def cards_pdf(contest: Contest, entries: list[Entry], bot_username: str,
 
 async def cards_from_db(contest: Contest, store: Store | str | Path, bot_username: str,
                         category: str | None) -> bytes:
-    """Cards for the entries in the database (one category, or all), by entry number.
+    """Cards for the entries in the database (one category, or all), in table order: the
+    hall's tables first (categories played in one round), then each category in rounds by
+    heat and table of its first round.
 
     ``store`` is an open Store (left open) or a database path (opened and closed here).
     Withdrawn and left-out entries are skipped. CardsError when nothing is left to print.
@@ -273,7 +296,7 @@ async def cards_from_db(contest: Contest, store: Store | str | Path, bot_usernam
     try:
         entries = await db.entries(category)
         places = await Registrations(contest, db).places(wallclock.CLOCK.now())
-        seats = await first_round_seats(contest, db)
+        seats = await first_seats(contest, db)
     finally:
         if db is not store:
             await db.close()
@@ -283,23 +306,27 @@ async def cards_from_db(contest: Contest, store: Store | str | Path, bot_usernam
     if not entries:
         where = f" in category {category}" if category is not None else ""
         raise CardsError(f"no entries to print{where}")
+    order = {number: i for i, number in enumerate(seats)}
+    entries.sort(key=lambda e: (order.get(e.number, len(order)), e.number))
     return cards_pdf(contest, entries, bot_username, seats)
 
 
-async def first_round_seats(contest: Contest, store: Store) -> dict[int, str]:
-    """For the categories played in rounds, each entry's heat and table in the first round
-    ("Heats 2, table 5"), as they stand now (the contest's language)."""
+async def first_seats(contest: Contest, store: Store) -> dict[int, Seat]:
+    """Each confirmed entry's seat as it stands now, in table order: the hall's tables of the
+    categories played in one round, then each category in rounds by heat and table of its
+    first round (the contest's language)."""
     day = ContestDay(contest, store, frozenset())
     lang = contest.language
-    seats: dict[int, str] = {}
+    hall = await hall_seats(day)
+    seats = {n: Seat("", t) for n, t in sorted(hall.items(), key=lambda item: item[1])}
     for category in contest.categories:
         if not category.rounds:
             continue
         for h, numbers in enumerate((await day.lineups(category))[0], 1):
             heat = Heat(category, 0, h)
             for i, n in enumerate(numbers):
-                seats[n] = tr(lang, "{heat}, table {table}", heat=heat_name(lang, contest, heat),
-                              table=table_number(i, heat.round.per_table))
+                seats[n] = Seat(heat_name(lang, contest, heat),
+                                table_number(i, heat.round.per_table))
     return seats
 
 

@@ -334,6 +334,11 @@ BAD = {
         lambda: 'organiser = "Aepuzz"\n' + CASTRILLO.read_text(encoding="utf-8"),
         "unknown key",
     ),
+    "unknown-seating": Bad(
+        "contest.seating",
+        castrillo_with('start = "10:00"\n', 'start = "10:00"\nseating = "random"\n'),
+        "must be one of categories, numbers",
+    ),
     "unknown-key-in-category": Bad(
         "categories[3].colour",
         castrillo_with('id = "adultos"\n', 'id = "adultos"\ncolour = "red"\n'),

@@ -144,11 +144,16 @@ async def test_one_card_per_entry_four_to_a_page_names_verbatim(castrillo, castr
     assert pdf.startswith(b"%PDF")
     assert page_count(pdf) == math.ceil(len(entries) / 4) == 2
     texts = page_texts(pdf, tmp_path)
-    for i, entry in enumerate(entries):  # by number, four per page, in order
+    # in table order, four per page: the hall's tables go category after category (the
+    # contest file's order), by number within each, and each card says its table, large
+    order = [c.id for c in castrillo.categories]
+    entries = sorted(entries, key=lambda e: (order.index(e.category), e.number))
+    for i, entry in enumerate(entries):
         lines = lines_of(texts[i // 4])
-        assert str(entry.number) in lines
+        assert f"#{entry.number}" in lines and f"Mesa {i + 1}" in lines, (i, lines)
         for name in entry.names:
             assert name in lines, (name, lines)
+    assert lines_of(texts[0]).index("Mesa 1") < lines_of(texts[0]).index("Mesa 2")
     every = "\n".join(texts)
     for needle in ("<b>Zoë</b>", "José Ñúñez", "Дмитрий", "Ελένη", "Łukasz Żółć",
                    "Søren Ødegård", "Adultos parejas", "Adultos individual"):
@@ -172,7 +177,7 @@ async def test_a_category_and_an_open_store(castrillo, castrillo_db, tmp_path):
     assert page_count(pdf) == 1
     lines = lines_of(page_texts(pdf, tmp_path)[0])
     assert "François Müller" in lines and "José Ñúñez" not in lines
-    assert "3" in lines and "7" in lines and "1" not in lines
+    assert "#3" in lines and "#7" in lines and "#1" not in lines
 
 
 async def test_withdrawn_entries_get_no_card(castrillo, castrillo_db, tmp_path):
@@ -447,7 +452,10 @@ async def test_cards_of_a_contest_in_rounds_show_the_first_heat_and_table(tmp_pa
         await store.close()
     text = "\n".join(page_texts(pdf, tmp_path))
     # a draw: 6 entries over 3 heats, 2 each, every one with its heat and table
-    assert len(re.findall(r"Individual · Heats [123], table [12]", text)) == 6, text
+    assert len(re.findall(r"Individual · Heats [123]\nTable [12]\n", text)) == 6, text
+    # in order of heat, then table
+    seats = re.findall(r"Heats ([123])\nTable ([12])\n", text)
+    assert seats == sorted(seats), seats
 
 
 async def test_waiting_entries_get_no_card_and_long_names_stay_apart(tmp_path: Path):

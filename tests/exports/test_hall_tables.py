@@ -1,0 +1,111 @@
+"""The tables of a contest played in one round (bot/domain/tables.py, bot/services/tables.py):
+numbered through the hall category after category, or at each entry's own number, as the
+contest file's ``seating`` says; listed by /mesas; fixed once the category's clock started."""
+
+from __future__ import annotations
+
+import io
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pypdf
+import pytest
+
+from bot.domain.tables import hall_tables
+from bot.services.contest_file import load_contest
+from bot.services.csvio import import_entries, read_entries
+from bot.services.tables import hall_seats
+from tests.conftest import CASTRILLO
+from tests.fakebot import Harness, Person, staff
+
+T0 = datetime(2023, 4, 22, 10, 0, tzinfo=ZoneInfo("Europe/Madrid"))
+OLGA, VIC = Person(1, "Olga"), Person(2, "Víctor")
+CSV = ("number,category,names,born\n"
+       "9,parejas,Ana Uno; Bea Dos,1980; 1981\n"
+       "4,parejas,Carla Tres; Dani Cuatro,1980; 1981\n"
+       "12,adultos,Eva Cinco,1970\n"
+       "2,adultos,Fede Seis,1971\n")
+
+
+def test_through_the_hall_category_after_category_or_at_each_number() -> None:
+    groups = [[12, 2], [], [9, 4]]  # adults, an empty category, pairs (as the file orders them)
+    assert hall_tables(groups) == {2: 1, 12: 2, 4: 3, 9: 4}
+    assert hall_tables(groups, "numbers") == {12: 12, 2: 2, 9: 9, 4: 4}
+    assert hall_tables([]) == {}
+    with pytest.raises(ValueError):
+        hall_tables(groups, "random")
+
+
+def test_the_contest_file_setting() -> None:
+    assert load_contest(CASTRILLO).seating == "categories"  # the default
+
+
+async def open_day(tmp_path, contest=CASTRILLO) -> Harness:
+    h = await Harness(tmp_path, contest, organisers=frozenset({OLGA.id})).start()
+    await import_entries(h.services.store, read_entries(h.services.contest, io.StringIO(CSV),
+                                                        "x.csv"))
+    await staff(h, OLGA, VIC, T0 - timedelta(days=1))
+    return h
+
+
+async def test_mesas_sends_every_categorys_list_in_table_order(tmp_path) -> None:
+    h = await open_day(tmp_path)
+    try:
+        calls = await h.send(OLGA, "/mesas", T0 - timedelta(hours=1))
+        [doc] = [c for c in calls if c.method == "sendDocument"]
+        assert doc.params["document"]["file"] == "tables-all.pdf"
+        pages = [p.extract_text() for p in
+                 pypdf.PdfReader(io.BytesIO(doc.params["document"]["bytes"])).pages]
+        assert len(pages) == 5  # a page per category, the empty ones saying so
+        adults, pairs = pages[3], pages[4]
+        assert adults.index("#2") < adults.index("#12")
+        assert "Fede Seis" in adults and "Carla Tres / Dani Cuatro" in pairs
+        # one category by name, as people call it
+        calls = await h.send(OLGA, "/mesas adultos parejas", T0 - timedelta(hours=1))
+        [doc] = [c for c in calls if c.method == "sendDocument"]
+        assert doc.params["document"]["file"] == "tables-parejas.pdf"
+        assert doc.params["caption"] == "Adultos parejas"
+        # an unknown one: the categories, nothing sent
+        calls = await h.send(OLGA, "/mesas nadie", T0 - timedelta(hours=1))
+        assert [c.method for c in calls] == ["sendMessage"]
+        assert calls[0].params["text"].startswith("Categoría desconocida.")
+        # not for volunteers
+        calls = await h.send(VIC, "/mesas", T0)
+        assert [c.method for c in calls] == ["sendMessage"]
+    finally:
+        await h.stop()
+
+
+async def withdraw(h: Harness, number: int, at: datetime) -> None:
+    """The entry's own phone withdraws it (/baja, then Yes)."""
+    person = Person(100 + number, f"P{number}")
+    entry = await h.services.store.entry(number)
+    await h.send(person, f"/start {entry.join_code}", at - timedelta(minutes=1))
+    await h.send(person, "/baja", at)
+    await h.press(person, f"baja:y:{number}:{int(at.timestamp())}", at)
+
+
+async def test_a_withdrawal_moves_the_tables_until_the_clock_starts(tmp_path) -> None:
+    h = await open_day(tmp_path)
+    try:
+        day = h.services.day
+        assert await hall_seats(day) == {2: 1, 12: 2, 4: 3, 9: 4}
+        await withdraw(h, 12, T0 - timedelta(hours=1))  # before: the tables close up
+        assert await hall_seats(day) == {2: 1, 4: 2, 9: 3}
+        await h.send(OLGA, "/inicio", T0)
+        await withdraw(h, 4, T0 + timedelta(minutes=5))  # once playing: nobody moves
+        assert await hall_seats(day) == {2: 1, 4: 2, 9: 3}
+    finally:
+        await h.stop()
+
+
+async def test_seating_by_numbers(tmp_path) -> None:
+    text = CASTRILLO.read_text(encoding="utf-8").replace(
+        'start = "10:00"\n', 'start = "10:00"\nseating = "numbers"\n', 1)
+    path = tmp_path / "c.toml"
+    path.write_text(text, encoding="utf-8")
+    h = await open_day(tmp_path, path)
+    try:
+        assert await hall_seats(h.services.day) == {2: 2, 12: 12, 4: 4, 9: 9}
+    finally:
+        await h.stop()
