@@ -121,9 +121,9 @@ COMMANDS: tuple[Command, ...] = (
        "recibe su puesto", "[catégorie] : résultats définitifs ; chaque inscription reçoit sa "
        "place", "[category]: results final; each entry is told its place", "publier",
        "publish"),
-    _c("mesas", "organiser", "[categoría]: listas de mesas de la ronda (PDF)",
-       "[catégorie] : listes des tables de la manche (PDF)", "[category]: the round's table "
-       "lists (PDF)", "tables", "tables", ROUNDS),
+    _c("mesas", "organiser", "[categoría]: listas de mesas para imprimir (PDF)",
+       "[catégorie] : listes des tables à imprimer (PDF)", "[category]: the table lists to "
+       "print (PDF)", "tables", "tables"),
     _c("pagado", "organiser", "N [fecha]: la inscripción N ha pagado",
        "N [date] : l'inscription N a payé", "N [date]: entry N has paid", "paye", "paid"),
     _c("inscritos", "organiser", "[categoría]: plazas, reservas y lista de espera",

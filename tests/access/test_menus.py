@@ -28,6 +28,7 @@ from bot.handlers import (
     results,
     rounds,
     standings,
+    tables,
 )
 from bot.handlers.menus import MENU_CHANGE
 from bot.services.contest_file import load_contest
@@ -81,7 +82,8 @@ async def test_menus_follow_the_category_of_the_entry(day):
     # Castrillo has no rounds and no penalty kinds
     staff = menu_calls(await day.send(ORGANISER, "/start", "0:01:00"), ORGANISER)[None]
     assert {"go", "ranking", "stage", "escaped", "finish"} <= set(staff)
-    assert not {"confirm_round", "tables", "heats", "penalty", "split"} & set(staff)
+    assert not {"confirm_round", "heats", "penalty", "split"} & set(staff)
+    assert "tables" in staff  # every contest has tables to print
     volunteer = menu_calls(await day.send(VOLUNTEER, "/start", "0:01:00"), VOLUNTEER)[None]
     assert "finish" in volunteer and not {"hint", "register", "ranking"} & set(volunteer)
 
@@ -97,7 +99,7 @@ async def test_a_contest_without_an_escape_offers_none_of_its_commands(tmp_path)
         staff = menu_calls(calls, organiser)[None]
         assert {"depart", "classement", "termine", "paye", "inscrits"} <= set(staff)
         assert not {"indice", "solution", "billets", "etape", "evasion"} & set(staff)
-        assert not {"valider_manche", "tables", "series"} & set(staff)
+        assert not {"valider_manche", "series"} & set(staff)
     finally:
         await h.stop()
 
@@ -286,7 +288,7 @@ async def test_a_contest_without_the_escape_has_no_escape_command_in_any_menu(tm
 def test_each_command_says_what_the_contest_must_have_for_it() -> None:
     needs = {f: {c.name for c in COMMANDS if c.needs == f} for f in (ESCAPE, ROUNDS)}
     assert needs[ESCAPE] == {"pista", "solucion", "billetes", "etapa", "escape"}
-    assert needs[ROUNDS] == {"series", "confirmar_ronda", "mesas"}
+    assert needs[ROUNDS] == {"series", "confirmar_ronda"}  # /mesas: every contest has tables
     assert BY_NAME["penalizacion"].needs == PENALTIES and BY_NAME["parcial"].needs == SPLITS
     castrillo = load_contest(CASTRILLO)
     assert features(castrillo) == {ESCAPE}
@@ -298,7 +300,7 @@ def test_each_command_says_what_the_contest_must_have_for_it() -> None:
 def test_every_command_of_the_menus_has_one_handler_and_every_handler_a_command():
     # each feature lists its commands (bot/handlers/F.py COMMANDS); app.py registers them all
     listed = [name for m in (access, backup, clocks, desk, entries, escape, history, results,
-                             penalties, rounds, standings)
+                             penalties, rounds, standings, tables)
               for name in m.COMMANDS]
     assert len(listed) == len(set(listed))  # no command answered by two features
     assert set(HANDLERS) == set(listed)

@@ -1,0 +1,408 @@
+"""What the projector scoreboard shows (``bot.tools.scoreboard`` serves it): every category's
+clock and ranking as the database holds them at a moment, JSON-able, with the small fixed texts
+of the page in the contest's language.
+
+Where the day stands: a clock's scheduled start and the time to it, a break's end and the time
+to it, a ranking provisional once its clock is over and final once published (rounds: once
+confirmed), rounds still to come, the round before kept until the next one starts, the
+tables before the start; no place for a pieces count while others still play.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from bot.domain.clock import CategoryClock, format_duration
+from bot.domain.contest import Category, Contest
+from bot.domain.ranking import Row
+from bot.domain.rounds import Heat, table_number
+from bot.services.contest_day import ContestDay
+from bot.services.standings import is_final
+from bot.services.state import EntryState, standings
+from bot.services.tables import hall_seats
+from bot.texts.names import heat_name, round_name
+
+# Small fixed texts, in the contest's language. Category names come from the contest file.
+LABELS: dict[str, dict[str, str]] = {
+    "es": {
+        "running": "En marcha",
+        "paused": "Pausa",
+        "paused_until": "Pausa hasta las {time}",
+        "left": "Quedan {time}",
+        "time_up": "Tiempo",
+        "not_started": "Sin empezar",
+        "limit": "Límite {time}",
+        "ranking": "Clasificación",
+        "no_entries": "Sin inscritos",
+        "offline": "Sin conexión",
+        "escape_left": "Escape: quedan {time}",
+        "finished_count": "{finished}/{entries} terminados",
+        "playing": "En juego",
+        "table": "mesa",
+        "waiting": "Esperando",
+        "pending": "Sin resultado",
+        "ready": "¡Listo!",
+        "pieces": "{pieces} piezas",
+        "stage": "Etapa {stage}/{stages}",
+        "escape_solved": "Escape {time} ✓",
+        "escape_over": "Escape: etapa {stage}/{stages}",
+        "real_time": "reloj {time}",
+        "starts_at": "Empieza a las {time}",
+        "starts_in": "en {time}",
+        "resumes_in": "sigue en {time}",
+        "paused_row": "En pausa",
+        "provisional": "Provisional",
+        "final": "Definitiva",
+        "pos_header": "Pos.",
+        "number_header": "Nº",
+        "names_header": "Nombres",
+        "clock_header": "Reloj",
+        "result_header": "Tiempo",
+        "seating": "Mesas",
+    },
+    "fr": {
+        "running": "En cours",
+        "paused": "Pause",
+        "paused_until": "Pause jusqu'à {time}",
+        "left": "Reste {time}",
+        "time_up": "Temps écoulé",
+        "not_started": "Pas commencé",
+        "limit": "Limite {time}",
+        "ranking": "Classement",
+        "no_entries": "Aucune inscription",
+        "offline": "Hors ligne",
+        "escape_left": "Escape : reste {time}",
+        "finished_count": "{finished}/{entries} terminés",
+        "playing": "En jeu",
+        "table": "table",
+        "waiting": "En attente",
+        "pending": "Sans résultat",
+        "ready": "Fini !",
+        "pieces": "{pieces} pièces",
+        "stage": "Étape {stage}/{stages}",
+        "escape_solved": "Escape {time} ✓",
+        "escape_over": "Escape : étape {stage}/{stages}",
+        "real_time": "chrono {time}",
+        "starts_at": "Début à {time}",
+        "starts_in": "dans {time}",
+        "resumes_in": "reprise dans {time}",
+        "paused_row": "En pause",
+        "provisional": "Provisoire",
+        "final": "Définitif",
+        "pos_header": "Pl.",
+        "number_header": "N°",
+        "names_header": "Noms",
+        "clock_header": "Chrono",
+        "result_header": "Temps",
+        "seating": "Tables",
+    },
+    "en": {
+        "running": "Running",
+        "paused": "Paused",
+        "paused_until": "Paused until {time}",
+        "left": "{time} left",
+        "time_up": "Time's up",
+        "not_started": "Not started",
+        "limit": "Limit {time}",
+        "ranking": "Ranking",
+        "no_entries": "No entries",
+        "offline": "Offline",
+        "escape_left": "Escape: {time} left",
+        "finished_count": "{finished}/{entries} finished",
+        "playing": "Playing",
+        "table": "table",
+        "waiting": "Waiting",
+        "pending": "No result",
+        "ready": "Done!",
+        "pieces": "{pieces} pieces",
+        "stage": "Stage {stage}/{stages}",
+        "escape_solved": "Escape {time} ✓",
+        "escape_over": "Escape: stage {stage}/{stages}",
+        "real_time": "clock {time}",
+        "starts_at": "Starts at {time}",
+        "starts_in": "in {time}",
+        "resumes_in": "resumes in {time}",
+        "paused_row": "Paused",
+        "provisional": "Provisional",
+        "final": "Final",
+        "pos_header": "Pos.",
+        "number_header": "No.",
+        "names_header": "Names",
+        "clock_header": "Clock",
+        "result_header": "Time",
+        "seating": "Tables",
+    },
+}
+
+
+def labels(language: str) -> dict[str, str]:
+    return LABELS.get(language[:2].lower(), LABELS["en"])
+
+
+def clock_data(category: Category, clock: CategoryClock, now: datetime,
+               rate: float, timezone: str = "UTC",
+               scheduled: datetime | None = None) -> dict[str, Any]:
+    """A category's clock at ``now``: ``state`` is ``not_started``, ``running``, ``paused`` or
+    ``time_up``; ``seconds`` the contest time (with its fraction, for the page to tick from);
+    ``rate`` how many contest seconds pass per real second (0 unless running); ``left`` the
+    contest seconds before the time limit (and ``left_text``); ``resumes_at`` the hall's time
+    (``timezone``, ``15:30``) a pause ends, when it is known (a break of the contest file), None
+    otherwise (an organiser's ``/pausa`` lasts until ``/reanudar``), and ``resumes_in`` the
+    seconds until then. Before the start: ``starts_at``, the ``scheduled`` start on the hall's
+    clock (``10:00``, with the day when it is another day: ``23/04 16:00``), and ``starts_in``
+    the seconds until then (None once it is past). ``wall_rate``: how fast those countdowns
+    run (a rehearsal runs fast)."""
+    zone = ZoneInfo(timezone)
+    whole = now.replace(microsecond=0)
+    elapsed = clock.elapsed(whole)
+    base: dict[str, Any] = {"starts_at": None, "starts_in": None, "resumes_in": None,
+                            "wall_rate": rate}
+    if elapsed is None:
+        if scheduled is not None:
+            local = scheduled.astimezone(zone)
+            same_day = local.date() == now.astimezone(zone).date()
+            base["starts_at"] = local.strftime("%H:%M" if same_day else "%d/%m %H:%M")
+            ahead = (scheduled - now).total_seconds()
+            base["starts_in"] = round(ahead, 3) if ahead > 0 else None
+        return {"state": "not_started", "seconds": None, "text": None, "rate": 0.0,
+                "left": None, "left_text": None, "resumes_at": None, **base}
+    pause = next((p for p in clock.pauses
+                  if p.start <= now and (p.end is None or now < p.end)), None)
+    seconds = float(elapsed) if pause else elapsed + now.microsecond / 1_000_000
+    resumes_at = None
+    if seconds >= category.time_limit:
+        state_ = "time_up"
+        text = format_duration(category.time_limit)
+    else:
+        state_ = "paused" if pause else "running"
+        text = format_duration(int(seconds))
+        if pause is not None and pause.end is not None:
+            resumes_at = pause.end.astimezone(zone).strftime("%H:%M")
+            base["resumes_in"] = round((pause.end - now).total_seconds(), 3)
+    left = max(0, category.time_limit - int(seconds))
+    return {
+        "state": state_,
+        "seconds": round(seconds, 3),
+        "text": text,
+        "rate": rate if state_ == "running" else 0.0,
+        "left": left,
+        "left_text": format_duration(left),
+        "resumes_at": resumes_at,
+        **base,
+    }
+
+
+def _escape_data(state: EntryState, now_t: int | None) -> dict[str, Any] | None:
+    led = state.ledger
+    if led is None:
+        return None
+    return {
+        "stages": led.rules.stages,
+        "stage": led.stage,
+        "confirmed_stage": led.confirmed_stage,
+        "solved": led.solved_at is not None,
+        "solved_at": format_duration(led.solved_at) if led.solved_at is not None else None,
+        "over": now_t is not None and led.over(now_t),
+        "tickets_left": led.tickets_left,
+        "penalty": led.penalty,
+    }
+
+
+def _status(row: Row, state: EntryState | None, escape: dict[str, Any] | None,
+            clock: dict[str, Any], words: dict[str, str]) -> tuple[str, str]:
+    """A short code for the page's styling and the line shown for it."""
+    c = row.competitor
+    if row.finished:
+        if escape is not None and c.finish is not None:
+            return "finished", words["real_time"].format(time=format_duration(c.finish))
+        return "finished", ""
+    if c.pieces is not None:
+        return "pieces", words["pieces"].format(pieces=c.pieces)
+    if state is not None and state.ready is not None:
+        return "ready", words["ready"]
+    if clock["state"] == "not_started":
+        return "waiting", words["waiting"]
+    if clock["state"] == "time_up":
+        return "pending", words["pending"]
+    if clock["state"] == "paused":
+        return "paused", words["paused_row"]
+    if escape is not None:
+        if escape["solved"]:
+            return "puzzle", words["escape_solved"].format(time=escape["solved_at"])
+        if escape["over"]:
+            return "escape_over", words["escape_over"].format(**escape)
+        return "escape", words["stage"].format(**escape)
+    return "playing", words["playing"]
+
+
+def _row_data(row: Row, state: EntryState | None, clock: dict[str, Any], now_t: int | None,
+              category: Category, words: dict[str, str], settled: bool) -> dict[str, Any]:
+    """``settled``: whether every row's result is in (time is up, or nobody still plays). Until
+    then a pieces count has no place nor medal: those still playing may finish above it."""
+    c = row.competitor
+    escape = _escape_data(state, now_t) if state is not None else None
+    status, text = _status(row, state, escape, clock, words)
+    extras = {e.id: e.name for e in category.extra_prizes}
+    early = status == "pieces" and not settled
+    return {
+        "position": None if early else row.position,
+        "number": c.number,
+        "names": list(c.names),
+        "status": status,
+        "status_text": text,
+        "time": format_duration(row.time) if row.finished and row.time is not None else None,
+        "seconds": row.time if row.finished else None,
+        "finish": format_duration(c.finish) if c.finish is not None else None,
+        "pieces": c.pieces,
+        "escape": escape,
+        "prize": None if early else row.prize,
+        "extra_prizes": [] if early else [extras.get(x, x) for x in row.extra_prizes],
+        # answers to the questions shown in rankings, only when there are some
+        **({"shown": list(c.shown)} if c.shown else {}),
+    }
+
+
+def _scheduled(contest: Contest, heat: Heat | None) -> datetime | None:
+    """When the category (or the heat) is due to start, by the contest file."""
+    if heat is None:
+        return contest.start
+    return heat.round.when(heat.number).start
+
+
+def _standing(clock: dict[str, Any], rows: list[dict[str, Any]], final: bool) -> str | None:
+    """``final`` once the organiser made the results final; ``provisional`` once the clock is
+    over or every entry has a result, before that; None while the contest is on."""
+    if final:
+        return "final"
+    done = clock["state"] == "time_up" or (
+        clock["state"] != "not_started" and rows and
+        all(r["status"] in ("finished", "pieces") for r in rows))
+    return "provisional" if done else None
+
+
+async def _tables(day: ContestDay, heat: Heat | None, entries: Mapping[int, Any]
+                  ) -> dict[int, int]:
+    """Each entry's table: in its heat, or (played in one round) the hall's by the contest
+    file's seating."""
+    if heat is None:
+        seats = await hall_seats(day)
+        return {n: seats[n] for n in entries if n in seats}
+    lineup = await day.lineups(heat.category)
+    if heat.round_index >= len(lineup):
+        return {}
+    numbers = lineup[heat.round_index][heat.number - 1]
+    return {n: table_number(i, heat.round.per_table) for i, n in enumerate(numbers)}
+
+
+async def category_data(day: ContestDay, contest: Contest, category: Category, now: datetime,
+                        rate: float = 1.0) -> dict[str, Any]:
+    words = labels(contest.language)
+    clock = await day.clock(category.id)
+    states = await day.states(category, now)
+    heat = day.heats.get(category.id)
+    rows = standings(contest, category, states) if heat is None else await day.ranking(category)
+    by_number = {s.entry.number: s for s in states}
+    clk = clock_data(category, clock, now, rate, contest.timezone, _scheduled(contest, heat))
+    now_t = clock.elapsed(now)
+    escape_limit = contest.escape.time_limit if category.escape and contest.escape else None
+    tables = await _tables(day, heat, by_number)
+    settled = clk["state"] == "time_up" or all(
+        r.finished or r.competitor.pieces is not None for r in rows)
+    rows_data = [_row_data(r, by_number.get(r.number), clk, now_t, category, words, settled)
+                 for r in rows]
+    for row in rows_data:
+        if row["number"] in tables:
+            row["table"] = tables[row["number"]]
+    if clk["state"] == "not_started" and tables:  # before the start: where everyone sits
+        rows_data.sort(key=lambda r: (r.get("table", len(tables) + 1), r["number"]))
+    final = await is_final(day, category) if heat is None else \
+        await day.confirmed_rounds(heat.category) > heat.round_index
+    return {
+        "id": category.id,
+        "name": category.name if heat is None else
+        f"{category.name} — {heat_name(contest.language, contest, heat)}",
+        "escape": escape_limit is not None,
+        "time_limit": category.time_limit,
+        "time_limit_text": format_duration(category.time_limit),
+        "escape_time_limit": escape_limit,
+        "pieces": category.pieces,
+        "clock": clk,
+        "standing": _standing(clk, rows_data, final),
+        "seating": clk["state"] == "not_started" and bool(tables),
+        "columns": {
+            "position": words["pos_header"], "number": words["number_header"],
+            "names": words["names_header"], "result": words["result_header"],
+            # a row with two times: the clock's, and the time ranked
+            "detail": words["clock_header"] if escape_limit is not None else None,
+        },
+        "entries": len(rows),
+        "finished": sum(1 for r in rows if r.finished),
+        "rows": rows_data,
+    }
+
+
+def upcoming_data(contest: Contest, category: Category, round_index: int, now: datetime,
+                  rate: float) -> dict[str, Any]:
+    """A round not reached yet (its entrants come from the round before): its name and when
+    it is due to start."""
+    heat = Heat(category, round_index, 1)
+    name = round_name(contest.language, contest, category, round_index)
+    clk = clock_data(heat.play, CategoryClock(None), now, rate,
+                     contest.timezone, heat.round.when(1).start)
+    return {
+        "id": f"{category.id}/{heat.round.id}", "name": f"{category.name} — {name}",
+        "upcoming": True, "escape": False, "time_limit": heat.play.time_limit,
+        "time_limit_text": format_duration(heat.play.time_limit), "escape_time_limit": None,
+        "pieces": heat.play.pieces, "clock": clk, "standing": None, "seating": False,
+        "columns": {}, "entries": 0, "finished": 0, "rows": [],
+    }
+
+
+async def shown_units(day: ContestDay) -> list[tuple[Category, bool]]:
+    """What the projector shows, in the contest file's order: each category without rounds;
+    for one in rounds, the heats of the latest round reached, with the round before's while
+    none of the latest has begun (its results stay on screen until the next round starts),
+    then the rounds still to come (``True``: not reached, nothing but a start to show)."""
+    out: list[tuple[Category, bool]] = []
+    for c in day.contest.categories:
+        if not c.rounds:
+            out.append((c, False))
+            continue
+        lineup = await day.lineups(c)
+        latest = len(lineup) - 1
+        heats = [Heat(c, latest, h).play for h in range(1, len(lineup[latest]) + 1)]
+        begun = [(await day.clock(h.id)).started is not None for h in heats]
+        if latest > 0 and not any(begun):
+            out.extend((Heat(c, latest - 1, h).play, False)
+                       for h in range(1, len(lineup[latest - 1]) + 1))
+        out.extend((h, False) for h in heats)
+        confirmed = await day.confirmed_rounds(c)
+        first_to_come = max(len(lineup), confirmed + 1)
+        out.extend((Heat(c, r, 1).play, True) for r in range(first_to_come, len(c.rounds)))
+    return out
+
+
+async def scoreboard_data(day: ContestDay, contest: Contest, now: datetime,
+                          rate: float = 1.0) -> dict[str, Any]:
+    """Everything the page shows, JSON-able, as the database holds it at ``now``.
+
+    Per category: id, name, its clock (state, contest seconds, h:mm:ss, rate, time left, when
+    a pause ends), time limit and the ranking rows (position, number, names, status and its
+    text, time h:mm:ss, pieces, escape progress, prize). ``rate``: contest seconds per real
+    second (a rehearsal runs fast).
+    """
+    return {
+        "contest": contest.name,
+        "language": contest.language,
+        "labels": labels(contest.language),
+        "now": now.isoformat(),
+        "paused": await day.paused(),
+        "categories": [
+            upcoming_data(contest, day.heats[c.id].category, day.heats[c.id].round_index,
+                          now, rate) if to_come else
+            await category_data(day, contest, c, now, rate)
+            for c, to_come in await shown_units(day)],
+    }
