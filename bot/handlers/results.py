@@ -393,8 +393,11 @@ async def _rankings(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Cal
         else:
             await refuse_role(update, who, "organiser")
         return
-    picture = bool(args) and args[-1].lower() in PICTURE_WORDS
-    if picture:
+    landscape = bool(args) and args[-1].lower() in LANDSCAPE_WORDS
+    if landscape:  # "foto horizontal", or "horizontal" alone
+        args = args[:-1]
+    picture = landscape or (bool(args) and args[-1].lower() in PICTURE_WORDS)
+    if args and args[-1].lower() in PICTURE_WORDS:
         args = args[:-1]
     played = named_unit(who.svc, args, who.svc.day.rounds) if args and not picture else None
     if played is not None:
@@ -404,7 +407,7 @@ async def _rankings(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Cal
     if cats is None:
         return
     if picture:
-        await _pictures(update, who, cats, bool(args))
+        await _pictures(update, who, cats, bool(args), landscape)
         return
     lines: list[str] = []
     for cat in cats:
@@ -474,8 +477,10 @@ async def _categories(update: Update, who: Caller, args: list[str]) -> list[Cate
     return [cat]
 
 
-async def _pictures(update: Update, who: Caller, cats: list[Category], named: bool) -> None:
-    """/clasificacion foto: each ranking as a picture (a category's ranking in rounds too)."""
+async def _pictures(update: Update, who: Caller, cats: list[Category], named: bool,
+                    landscape: bool = False) -> None:
+    """/clasificacion foto: each ranking as a picture (a category's ranking in rounds too),
+    portrait for phones; /clasificacion foto horizontal: landscape."""
     contest = who.svc.contest
     pictures: list[tuple[str, bytes]] = []
     for cat in cats:
@@ -483,7 +488,8 @@ async def _pictures(update: Update, who: Caller, cats: list[Category], named: bo
         if not rows and not named:
             continue
         title = ranking_title(who.lang, ranked_name(who.lang, who.svc.contest, cat))
-        pictures.append((title, ranking_png(who.lang, contest, cat, rows, title)))
+        pictures.append((title, ranking_png(who.lang, contest, cat, rows, title,
+                                            landscape=landscape)))
     if not pictures:
         await answer_now(who.svc, update, no_entries(who.lang))
         return
@@ -516,6 +522,7 @@ async def _round_ranking_lines(who: Caller, category: Category) -> list[str]:
 
 
 PICTURE_WORDS = {"foto", "imagen", "image", "photo", "picture", "img"}
+LANDSCAPE_WORDS = {"horizontal", "apaisada", "paysage", "landscape", "wide"}
 
 
 # the commands this feature answers (bot/chat/app.py registers every feature's)

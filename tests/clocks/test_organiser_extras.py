@@ -126,7 +126,14 @@ async def test_ranking_as_a_picture(tmp_path):
         assert len(photos) == 1 and "Adultos individual" in photos[0].params["caption"]
         png = photos[0].params["photo"]["bytes"]
         image = Image.open(io.BytesIO(png))
-        assert image.format == "PNG" and image.width == 1400 and image.height > 150
+        # portrait for a phone: taller than wide with a few rows
+        assert image.format == "PNG" and image.width == 1080 and image.height > 150
+        calls = await h.send(BOSS, "/clasificacion adultos foto horizontal",
+                             t0 + timedelta(hours=3))
+        [wide] = [c for c in calls if c.method == "sendPhoto"]
+        assert Image.open(io.BytesIO(wide.params["photo"]["bytes"])).width == 1400
+        calls = await h.send(BOSS, "/clasificacion adultos paysage", t0 + timedelta(hours=3))
+        assert [c.method for c in calls] == ["sendPhoto"]
         text = await h.send(BOSS, "/clasificacion adultos", t0 + timedelta(hours=3))
         assert "1. #1 Ana Gómez: 1:47:30" in text[0].text
     finally:

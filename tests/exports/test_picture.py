@@ -49,22 +49,27 @@ def tops(layout: Layout) -> list[int]:
     return [t.y for t in layout.texts if t.style == "position"]
 
 
-def columns_hold(layout: Layout) -> None:
-    """Every text inside its column (the title block and the footer: inside the margins)."""
-    width = {"position": picture.POSITION, "number": picture.NUMBER, "names": picture.NAMES,
-             "extra": picture.NAMES, "result": picture.RESULT, "status": picture.RESULT,
-             "prize": picture.PRIZE}
+def columns_hold(layout: Layout, g: picture.Geometry = picture.PORTRAIT) -> None:
+    """Every text inside its column (the title block: inside the margins)."""
     for t in layout.texts:
-        x, w = width.get(t.style, (picture.MARGIN, layout.width - 2 * picture.MARGIN))
+        if t.style == "header":
+            continue  # each header starts its own column (checked below)
+        x, w = g.column(t.style)
         assert t.x == x, t
         assert width_of(t.text, t.style) <= w, t
+        assert t.x + width_of(t.text, t.style) <= layout.width - picture.MARGIN + 1, t
+    heads = [t for t in layout.texts if t.style == "header"]
+    if heads:
+        assert [t.x for t in heads] == sorted(t.x for t in heads)
+        assert all(t.y < min(tops(layout)) for t in heads)
     assert layout.height > max(t.y for t in layout.texts)
 
 
 def test_title_block_names_the_contest_the_day_and_the_category():
     contest, pairs, rows = castrillo_pairs()
     layout = ranking_layout("es", contest, pairs, rows, "Adultos parejas - clasificación")
-    assert layout.lines("contest") == ["II Concurso + Que Puzzles de Castrillo de la Vega"]
+    # portrait: the name wraps, whole
+    assert " ".join(layout.lines("contest")) == "II Concurso + Que Puzzles de Castrillo de la Vega"
     [day] = layout.lines("date")
     assert day.startswith("sábado, 22 de abril de 2023 · Frontón cubierto")
     assert layout.lines("title") == ["Adultos parejas - clasificación"]
@@ -81,7 +86,8 @@ def test_title_block_names_the_contest_the_day_and_the_category():
 
 def test_the_three_prizes_are_whole_and_distinct():
     contest, pairs, rows = castrillo_pairs()
-    layout = ranking_layout("es", contest, pairs, rows, "Adultos parejas - clasificación")
+    layout = ranking_layout("es", contest, pairs, rows, "Adultos parejas - clasificación",
+                            geometry=picture.LANDSCAPE)
     prizes = [" ".join(row_texts(layout, top, "prize")) for top in tops(layout)[:3]]
     assert prizes == list(pairs.prizes)  # every word of each, in order
     assert len(set(prizes)) == 3
@@ -89,7 +95,7 @@ def test_the_three_prizes_are_whole_and_distinct():
     assert [row_texts(layout, top, "result") + row_texts(layout, top, "status")
             for top in tops(layout)] == [["1:30:00"], ["1:35:00"], ["1:40:00"], ["1:50:00"],
                                          ["800 piezas"], ["aún sin resultado"]]
-    columns_hold(layout)
+    columns_hold(layout, picture.LANDSCAPE)
     # rows never overlap: each starts below the last text of the one before
     for above, below in zip(tops(layout), tops(layout)[1:], strict=False):
         assert all(t.y < below for t in layout.texts if above <= t.y < below)
@@ -109,19 +115,38 @@ def test_a_prize_too_long_for_three_lines_ends_with_an_ellipsis():
     columns_hold(layout)
 
 
-def test_the_best_local_pair_is_shown_on_its_row_and_under_the_ranking():
+def test_the_best_local_pair_is_shown_once_on_its_row():
     contest, pairs, rows = castrillo_pairs()
     assert rows[3].number == 20 and rows[3].extra_prizes == ("best_local",)
-    layout = ranking_layout("es", contest, pairs, rows, "t")
-    assert row_texts(layout, tops(layout)[3], "extra") == ["★ Mejor pareja local"]
-    assert [row_texts(layout, top, "extra") for top in tops(layout)].count([]) == 5
-    assert layout.lines("footer") == [
-        "Mejor pareja local: #20 Gil / Hugo - Dos trofeos y dos puzzles de 1.000 piezas"]
-    footer = next(t for t in layout.texts if t.style == "footer")
-    assert footer.y > max(tops(layout))
-    # no local pair ranked: no footer
+    for g in (picture.PORTRAIT, picture.LANDSCAPE):
+        layout = ranking_layout("es", contest, pairs, rows, "t", geometry=g)
+        extra = " ".join(row_texts(layout, tops(layout)[3], "extra"))
+        assert extra == "★ Mejor pareja local: Dos trofeos y dos puzzles de 1.000 piezas"
+        assert [row_texts(layout, top, "extra") for top in tops(layout)].count([]) == 5
+        # each prize once: the special prize's name and text nowhere else
+        every = " ".join(t.text for t in layout.texts)
+        assert every.count("Mejor pareja local") == 1  # no list of special prizes below
+        # (its prize reads as the 3rd place's: the 3rd row's, and the ★ line, nowhere else)
+        assert every.count("Dos trofeos y dos puzzles de 1.000 piezas") == 2
+        columns_hold(layout, g)
     layout = ranking_layout("es", contest, pairs, [r for r in rows if r.number != 20], "t")
-    assert layout.lines("footer") == [] and layout.lines("extra") == []
+    assert layout.lines("extra") == []
+
+
+def test_portrait_for_phones_with_headers_landscape_on_request():
+    contest, pairs, rows = castrillo_pairs()
+    portrait = ranking_layout("es", contest, pairs, rows, "t")
+    assert portrait.width == 1080  # a phone's screen across
+    assert portrait.lines("header") == ["Pos.", "#", "Nombres", "Resultado"]
+    # the prize under the names, below its row's first line
+    [first_prize, *_] = row_texts(portrait, tops(portrait)[0], "prize")
+    prize = next(t for t in portrait.texts if t.text == first_prize)
+    assert prize.x == picture.PORTRAIT.names[0] and prize.y > tops(portrait)[0]
+    wide = ranking_layout("fr", contest, pairs, rows, "t", geometry=picture.LANDSCAPE)
+    assert wide.width == 1400
+    assert wide.lines("header") == ["Pl.", "#", "Noms", "Résultat", "Prix"]
+    columns_hold(portrait)
+    columns_hold(wide, picture.LANDSCAPE)
 
 
 def test_long_names_stay_in_their_column_and_both_members_show():
