@@ -58,6 +58,7 @@ from bot.services.exports import (
     results_by_category,
     xlsx,
 )
+from bot.services.handouts import day_plan_pdf, volunteer_sheet_pdf
 from bot.services.registrations import Registrations
 from bot.services.summary import summary
 from bot.services.tables import category_sheets, tables_pdf
@@ -306,6 +307,26 @@ def _tables(args: argparse.Namespace) -> int:
     return _with_store(False, work)
 
 
+def _handout(make: Callable[[Contest, str], bytes]) -> Callable[[argparse.Namespace], int]:
+    """A printed handout of the contest (no database needed), PDF on standard output."""
+
+    def command(args: argparse.Namespace) -> int:
+        try:
+            _, contest = _settings(need_token=False)
+        except (ConfigError, ContestFileError) as exc:
+            return fail(str(exc))
+        lang = args.lang or contest.language
+        if lang not in LANGUAGES:
+            return fail(f"--lang must be one of {', '.join(LANGUAGES)}, not {lang!r}")
+        if sys.stdout.isatty():
+            return fail("the PDF goes to standard output: redirect it, e.g. > handout.pdf")
+        sys.stdout.buffer.write(make(contest, lang))
+        sys.stdout.buffer.flush()
+        return 0
+
+    return command
+
+
 def _ask(prompt: str, secret: bool = False) -> str:
     """One answer from the terminal (``secret``: not shown as typed), or one line of standard
     input when it is not a terminal (``... | python -m bot setup``)."""
@@ -486,6 +507,14 @@ def build_parser() -> argparse.ArgumentParser:
                        "played), PDF on stdout")
     p.add_argument("--category", default=None, help="only this category")
     p.set_defaults(func=_tables)
+    for name, help_text, make in (
+            ("volunteer-sheet", "the volunteers' one-page sheet (commands, buttons, examples)",
+             volunteer_sheet_pdf),
+            ("day-plan", "the organiser's day plan (starts, breaks, alerts, results)",
+             day_plan_pdf)):
+        p = sub.add_parser(name, help=help_text + ", PDF on stdout")
+        p.add_argument("--lang", default=None, help="es, fr or en (default: the contest's)")
+        p.set_defaults(func=_handout(make))
     return parser
 
 

@@ -149,6 +149,10 @@ class CategoryClock:
         return cursor + remaining
 
 
+# the clock alerts: (contest seconds before the time limit, key): 15 and 5 minutes left, time's up
+ALERTS = ((15 * 60, "15"), (5 * 60, "5"), (0, "0"))
+
+
 def within_limit(contest_seconds: int, limit: int, inclusive: bool = True) -> bool:
     """Whether a time counts as inside a category's limit."""
     return contest_seconds <= limit if inclusive else contest_seconds < limit

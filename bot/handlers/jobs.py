@@ -18,6 +18,7 @@ from bot.delivery.answers import recording
 from bot.delivery.items import MOST_BUTTONS
 from bot.delivery.posting import notify_entry, notify_staff, send
 from bot.delivery.services import Services, language_of, services
+from bot.domain.clock import ALERTS
 from bot.domain.events import EventKind
 from bot.handlers.claims import claim_row
 from bot.handlers.common import LATE_IS_STILL_OWED, replace_job
@@ -147,7 +148,6 @@ async def handover_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
 
 
 ALERT_WINDOW = 5 * 60  # an alert more than this late (the bot was off) is not sent any more
-ALERTS = ((15 * 60, "15"), (5 * 60, "5"), (0, "0"))
 
 
 async def alert_moments(svc: Any) -> list[tuple[str, datetime, dict[str, Any]]]:

@@ -1,4 +1,5 @@
-"""Paper for the hall, from the chat: ``/mesas [CATEGORY]``, the table lists to print."""
+"""Paper for the hall, from the chat: ``/mesas [CATEGORY]``, the table lists to print;
+``/imprimir``, the volunteers' sheet and the day plan."""
 
 from __future__ import annotations
 
@@ -7,8 +8,10 @@ from telegram.ext import ContextTypes
 
 from bot.delivery.answers import answer_now
 from bot.handlers.common import Callback, named_unit, organiser
+from bot.services.handouts import day_plan_pdf, volunteer_sheet_pdf
 from bot.services.tables import category_sheets, tables_pdf
 from bot.texts.desk import unknown_category_text
+from bot.texts.handouts import plan_title, volunteers_title
 
 
 async def mesas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -38,7 +41,24 @@ async def mesas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                              do_quote=True)
 
 
+async def imprimir(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/imprimir``: the volunteers' one-page sheet and the day plan, as PDFs in the
+    organiser's language."""
+    who = await organiser(update, context)
+    if who is None:
+        return
+    contest = who.svc.contest
+    msg = update.effective_message
+    assert msg is not None
+    for stem, pdf, caption in (
+            ("volunteers", volunteer_sheet_pdf(contest, who.lang), volunteers_title(who.lang)),
+            ("day-plan", day_plan_pdf(contest, who.lang), plan_title(who.lang))):
+        await msg.reply_document(InputFile(pdf, filename=f"{stem}-{who.lang}.pdf"),
+                                 caption=caption, do_quote=True)
+
+
 # the commands this feature answers (bot/chat/app.py registers every feature's)
 COMMANDS: dict[str, Callback] = {
     "mesas": mesas,
+    "imprimir": imprimir,
 }

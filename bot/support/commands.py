@@ -124,6 +124,9 @@ COMMANDS: tuple[Command, ...] = (
     _c("mesas", "organiser", "[categoría]: listas de mesas para imprimir (PDF)",
        "[catégorie] : listes des tables à imprimer (PDF)", "[category]: the table lists to "
        "print (PDF)", "tables", "tables"),
+    _c("imprimir", "organiser", "La hoja de voluntarios y el plan del día (PDF)",
+       "La fiche des bénévoles et le programme de la journée (PDF)",
+       "The volunteers' sheet and the day plan (PDF)", "imprimer", "print"),
     _c("pagado", "organiser", "N [fecha]: la inscripción N ha pagado",
        "N [date] : l'inscription N a payé", "N [date]: entry N has paid", "paye", "paid"),
     _c("inscritos", "organiser", "[categoría]: plazas, reservas y lista de espera",
