@@ -15,12 +15,14 @@ from telegram.ext import Application, ContextTypes
 from bot.delivery.answers import SPEAKING, answer_now, over_budget
 from bot.delivery.services import Services, language_of, services
 from bot.delivery.telegram_time import TelegramTime
+from bot.domain.contest import Category
 from bot.domain.numbers import parse_whole
 from bot.domain.registration import typed_name_key
 from bot.services.contest_day import Roles
 from bot.services.registrations import Registrations
 from bot.support.i18n import tr
 from bot.support.wallclock import CLOCK
+from bot.texts.desk import unknown_category_text
 from bot.texts.names import unit_names, usage_text
 
 log = logging.getLogger(__name__)
@@ -160,6 +162,21 @@ def named_unit(svc: Services, typed: Sequence[str], ids: Iterable[str]) -> str |
                                                                             unit_id))]
     exact = [unit_id for unit_id in found if typed_name_key(unit_id) == key]
     return exact[0] if exact else found[0] if len(found) == 1 else None
+
+
+async def named_categories(update: Update, who: Caller, args: Sequence[str]
+                           ) -> list[Category] | None:
+    """Every category of the contest, or the one ``args`` name; None once the organiser was
+    told that no category has that name (and which ones there are)."""
+    contest = who.svc.contest
+    if not args:
+        return list(contest.categories)
+    named = named_unit(who.svc, args, [c.id for c in contest.categories])
+    category = contest.category(named) if named is not None else None
+    if category is None:
+        await answer_now(who.svc, update, unknown_category_text(who.lang, contest))
+        return None
+    return [category]
 
 
 def registrations(context: ContextTypes.DEFAULT_TYPE) -> Registrations:

@@ -22,7 +22,7 @@ from bot.domain.numbers import YEARS, ascii_digits
 from bot.domain.places import Status
 from bot.handlers.common import (
     Callback,
-    named_unit,
+    named_categories,
     organiser,
     parse_int,
     recorder,
@@ -54,7 +54,6 @@ from bot.texts.desk import (
     refund_lines,
     shared_places_line,
     shared_waiting_lines,
-    unknown_category_text,
     waiting_line,
 )
 
@@ -115,15 +114,9 @@ async def inscritos(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if who is None:
         return
     contest = who.svc.contest
-    args = list(context.args or [])
-    cats = list(contest.categories)
-    if args:
-        named = named_unit(who.svc, args, [c.id for c in contest.categories])
-        cat = contest.category(named) if named is not None else None
-        if cat is None:
-            await answer_now(who.svc, update, unknown_category_text(who.lang, contest))
-            return
-        cats = [cat]
+    cats = await named_categories(update, who, list(context.args or []))
+    if cats is None:
+        return
     regs = registrations(context)
     lines = []
     shared = contest.registration.shared_capacity

@@ -6,11 +6,9 @@ from __future__ import annotations
 from telegram import InputFile, Update
 from telegram.ext import ContextTypes
 
-from bot.delivery.answers import answer_now
-from bot.handlers.common import Callback, named_unit, organiser
+from bot.handlers.common import Callback, named_categories, organiser
 from bot.services.handouts import day_plan_pdf, volunteer_sheet_pdf
 from bot.services.tables import category_sheets, tables_pdf
-from bot.texts.desk import unknown_category_text
 from bot.texts.handouts import plan_title, volunteers_title
 
 
@@ -21,15 +19,9 @@ async def mesas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if who is None:
         return
     contest = who.svc.contest
-    args = list(context.args or [])
-    chosen = contest.categories
-    if args:
-        named = named_unit(who.svc, args, [c.id for c in contest.categories])
-        category = contest.category(named) if named is not None else None
-        if category is None:
-            await answer_now(who.svc, update, unknown_category_text(who.lang, contest))
-            return
-        chosen = (category,)
+    chosen = await named_categories(update, who, list(context.args or []))
+    if chosen is None:
+        return
     sheets = [s for c in chosen for s in await category_sheets(who.svc.day, c, who.lang)]
     pdf = tables_pdf(contest, sheets, who.lang)
     msg = update.effective_message

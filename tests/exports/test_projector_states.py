@@ -16,8 +16,6 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bot.services.csvio import import_entries, read_entries
-from bot.tools import scoreboard
-from bot.tools.scoreboard import Scoreboard
 from tests.conftest import BILLOM
 from tests.exports.test_scoreboard import (
     CSV,
@@ -25,6 +23,7 @@ from tests.exports.test_scoreboard import (
     ORGANISER,
     T0,
     VOLUNTEER,
+    Probed,
     at,
     board_data,
     category,
@@ -210,11 +209,8 @@ setTimeout(() => {
 </script>"""
 
 
-class LayoutProbed(Scoreboard):
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self._page = self._page.replace("</body>", LAYOUT_PROBE + "</body>")
-        self._page_headers["Content-Security-Policy"] = scoreboard._csp(self._page)
+class LayoutProbed(Probed):
+    probe = LAYOUT_PROBE
 
 
 async def looked_at(h: Harness, when: datetime, tmp_path, size: str) -> dict:

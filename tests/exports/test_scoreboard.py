@@ -536,11 +536,13 @@ setTimeout(() => {
 
 
 class Probed(Scoreboard):
-    """The scoreboard with ``PROBE`` at the end of its page."""
+    """The scoreboard with ``probe`` (a script, ``PROBE`` here) at the end of its page."""
+
+    probe = PROBE
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self._page = self._page.replace("</body>", PROBE + "</body>")
+        self._page = self._page.replace("</body>", self.probe + "</body>")
         self._page_headers["Content-Security-Policy"] = scoreboard._csp(self._page)
 
 
