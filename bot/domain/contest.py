@@ -172,6 +172,9 @@ class Category:
     separate: tuple[SeparateRanking, ...] = ()  # rankings of their own within the category
     puzzle_order: str = "fixed"  # "any": the puzzles in the order the entry chooses
     play: int = 0  # how many of the puzzles each entry plays (0: all of them)
+    # how entries that did not finish are ordered (``bot.domain.ranking.UNFINISHED_KEYS``):
+    # by pieces placed (equal pieces share a place), or by more keys in turn
+    unfinished_order: tuple[str, ...] = ("pieces",)
 
     @property
     def puzzles_played(self) -> int:

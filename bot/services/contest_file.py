@@ -30,18 +30,18 @@ from bot.domain.contest import (
     SeparateRanking,
     Slot,
 )
-from bot.domain.ranking import SHARED_PRIZES, TIE_BREAKS
 from bot.domain.registration import heat_begins
 from bot.domain.rounds import heats_of
 from bot.domain.standings import RANKING_VISIBILITY
 from bot.domain.tables import SEATING_RULES
 from bot.services.contest_questions import read_discount, read_local, read_questions
-from bot.services.contest_rounds import (
-    puzzle_rules,
-    read_pieces,
-    read_puzzles,
-    read_rounds,
+from bot.services.contest_ranking import (
+    RankingRules,
+    check_unfinished_order,
+    ranking_rules,
+    unfinished_order,
 )
+from bot.services.contest_rounds import puzzle_rules, read_pieces, read_puzzles, read_rounds
 from bot.services.contest_toml import LANGUAGES, Ctx, Table, lang_texts, new_id
 from bot.services.contest_toml import ContestFileError as ContestFileError
 
@@ -190,7 +190,8 @@ def _separate(t: Table, questions: dict[str, Question]) -> tuple[SeparateRanking
 
 
 def _category(t: Table, escape: EscapeRules | None, ids: set[str], qids: set[str],
-              questions: dict[str, Question] | None = None) -> Category:
+              questions: dict[str, Question] | None = None,
+              unfinished: tuple[str, ...] = ("pieces",)) -> Category:
     cid = _category_id(t, ids)
     members = _members(t)
     fewest = t.int("min_members", None, minimum=1)
@@ -208,6 +209,9 @@ def _category(t: Table, escape: EscapeRules | None, ids: set[str], qids: set[str
     rounds = read_rounds(t, pieces, time_limit, qids, puzzles, questions or {})
     if rounds and is_escape:
         raise t.ctx.error(t.key("rounds"), "are not for escape categories")
+    order = unfinished_order(t, unfinished)
+    if order is not unfinished:
+        check_unfinished_order(t, order, bool(puzzles) or any(r.puzzles for r in rounds))
     cat = Category(
         id=cid,
         name=t.get("name", str),
@@ -225,6 +229,7 @@ def _category(t: Table, escape: EscapeRules | None, ids: set[str], qids: set[str
         rounds=rounds,
         puzzles=puzzles,
         separate=_separate(t, questions or {}),
+        unfinished_order=order,
         **puzzle_rules(t, puzzles),
     )
     t.done()
@@ -286,8 +291,7 @@ class _Heading(NamedTuple):
     results_at: datetime | None
     start: datetime | None
     penalised_finish_counts: bool = True
-    tie_break: str = "shared"
-    shared_prizes: str = "each"
+    ranking: RankingRules = RankingRules()
     confirm_correction: int = 5 * 60
     participants_see_ranking: str = "final"
     seating: str = "categories"
@@ -315,12 +319,7 @@ def _heading(root: Table) -> _Heading:
     c.seen.add("results_at")
     start = c.clock_time("start") if c.has("start") else None
     c.seen.add("start")
-    tie_break = c.get("tie_break", str, "shared")
-    if tie_break not in TIE_BREAKS:
-        raise c.ctx.error(c.key("tie_break"), f"must be one of {', '.join(TIE_BREAKS)}")
-    shared_prizes = c.get("shared_prizes", str, "each")
-    if shared_prizes not in SHARED_PRIZES:
-        raise c.ctx.error(c.key("shared_prizes"), f"must be one of {', '.join(SHARED_PRIZES)}")
+    ranking = ranking_rules(c)
     confirm_minutes = c.get("confirm_correction_minutes", int, 5)
     if not 0 <= confirm_minutes <= 24 * 60:
         raise c.ctx.error(c.key("confirm_correction_minutes"), "must be 0 to 1440 minutes")
@@ -333,8 +332,7 @@ def _heading(root: Table) -> _Heading:
         raise c.ctx.error(c.key("seating"), f"must be one of {', '.join(SEATING_RULES)}")
     c.done()
     return _Heading(name, tz_name, language, currency, venue, limit_inclusive, results_at, start,
-                    penalised, tie_break, shared_prizes, confirm_minutes * 60, see_ranking,
-                    seating)
+                    penalised, ranking, confirm_minutes * 60, see_ranking, seating)
 
 
 def _registration(root: Table) -> RegistrationRules:
@@ -470,14 +468,17 @@ def _breaks(root: Table) -> tuple[Break, ...]:
 
 def _categories(
     root: Table, escape: EscapeRules | None, local_if_any: tuple[str, ...],
-    qids: set[str], questions: dict[str, Question],
+    qids: set[str], questions: dict[str, Question], unfinished: tuple[str, ...],
 ) -> tuple[Category, ...]:
     """``[[categories]]``, at least one; local quotas and prizes need ``[local]``."""
     ids: set[str] = set()
-    categories = tuple(_category(t, escape, ids, qids, questions)
+    categories = tuple(_category(t, escape, ids, qids, questions, unfinished)
                        for t in root.tables("categories", True))
     if not categories:
         raise root.ctx.error("categories", "needs at least one category")
+    if not any(c.puzzles or any(r.puzzles for r in c.rounds) for c in categories):
+        check_unfinished_order(root.table("contest") or root, unfinished, False,
+                               "every category plays")
     for i, q in enumerate(questions.values()):
         unknown = [c for c in q.categories if c not in ids]
         if unknown:
@@ -520,7 +521,7 @@ def parse_contest(data: dict[str, Any], path: str) -> Contest:
     # advancement quotas group entries by a choice or text answer (country, club)
     groups = {q.id for q in questions if q.kind != YES_NO or q.per == PER_ENTRY}
     categories = _categories(root, escape, local_if_any, groups,
-                             {q.id: q for q in questions})
+                             {q.id: q for q in questions}, heading.ranking.unfinished_order)
     root.done()
     return Contest(
         name=heading.name,
@@ -542,8 +543,8 @@ def parse_contest(data: dict[str, Any], path: str) -> Contest:
         penalised_finish_counts=heading.penalised_finish_counts,
         results_at=heading.results_at,
         start=heading.start,
-        tie_break=heading.tie_break,
-        shared_prizes=heading.shared_prizes,
+        tie_break=heading.ranking.tie_break,
+        shared_prizes=heading.ranking.shared_prizes,
         confirm_correction=heading.confirm_correction,
         participants_see_ranking=heading.participants_see_ranking,
         seating=heading.seating,
