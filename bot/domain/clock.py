@@ -69,6 +69,26 @@ def parse_duration(text: str) -> int:
     return hours * 3600 + minutes * 60 + seconds
 
 
+_LONG = re.compile(r"^(?:([0-9]+) *(?:weeks?|w)(?![a-z]) *)?(?:([0-9]+) *(?:days?|d)(?![a-z]) *)?"
+                   r"(?:([0-9]+):([0-5][0-9]):([0-5][0-9]))?$")
+
+
+def parse_long_duration(text: str) -> int:
+    """A duration a contest file states: what ``parse_duration`` reads ("1:30:00", "5:00" is
+    five minutes), or whole weeks and days, then ``h:mm:ss`` with any number of hours:
+    "8 weeks", "3 days", "1 week 2 days 12:00:00", "56d", "1344:00:00". Seconds."""
+    try:
+        return parse_duration(text)
+    except DurationError:
+        pass
+    t = " ".join(ascii_digits(text.strip()).lower().split())
+    m = _LONG.match(t)
+    if not t or not m or not any(m.groups()):
+        raise DurationError("format", text)
+    weeks, days, hours, minutes, seconds = (int(g) if g else 0 for g in m.groups())
+    return ((weeks * 7 + days) * 24 + hours) * 3600 + minutes * 60 + seconds
+
+
 def format_duration(seconds: int) -> str:
     """Seconds as ``h:mm:ss`` (negative values get a leading minus)."""
     sign = "-" if seconds < 0 else ""

@@ -86,6 +86,8 @@ async def confirmar_ronda(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
                     await notify_entry(context, n, partial(qualified_text, contest=contest,
                                                            number=n, heat=heat, table=table))
             rows = {r.number: r for r in out.ranking}
+            in_heat = {n: (Heat(category, index, h), place) for n, h, place in out.heat_places
+                       if place is not None}
             capped = dict(out.capped)
             rule = category.rounds[index].advance
             for n in sorted(set(rows) - set(out.qualifiers)):
@@ -93,7 +95,8 @@ async def confirmar_ronda(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
                     and rule.max_per is not None and rule.by is not None else None
                 await notify_entry(context, n, partial(out_text, contest=contest, number=n,
                                                        category=category, index=index,
-                                                       row=rows.get(n), cap=cap))
+                                                       row=rows.get(n), cap=cap,
+                                                       in_heat=in_heat.get(n)))
         else:
             rows_list = await svc.day.classification(category)
             text = final_classification_text(who.lang, contest, category, index, rows_list)

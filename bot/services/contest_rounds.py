@@ -14,7 +14,7 @@ from bot.services.contest_toml import Table, lang_texts, new_id
 ROUND_ID = re.compile(r"[a-z0-9_]{1,24}")
 MAX_HEATS = 50
 MAX_PER_TABLE = 4  # entries sharing one table
-MAX_DAYS = 31  # rounds within a month of the contest's first day
+MAX_DAYS = 366  # rounds within a year of the contest's first day (a series of events)
 
 
 def _advancement(t: Table, qids: set[str]) -> Advancement:

@@ -9,7 +9,7 @@ from datetime import date, datetime, time
 from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
 
-from bot.domain.clock import DurationError, parse_duration
+from bot.domain.clock import DurationError, parse_long_duration
 
 LANGUAGES = ("es", "fr", "en")
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
@@ -83,10 +83,11 @@ class Table:
         if not isinstance(v, str):
             return v
         try:
-            return parse_duration(v)
+            return parse_long_duration(v)
         except DurationError:
             raise self.ctx.error(
-                self.key(name), f'must be a duration like "1:30:00" or "5:00", not {v!r}'
+                self.key(name), 'must be a duration like "1:30:00", "5:00" (five minutes), '
+                f'"3 days" or "8 weeks", not {v!r}'
             ) from None
 
     def moment(self, name: str, default: Any = ...) -> Any:

@@ -90,6 +90,8 @@ class RoundConfirmed(Done):
     # entries placed well enough but left out by the contest's cap per group (``max_per``
     # with ``by``: at most K of one country), each with its group's answer
     capped: tuple[tuple[int, str], ...] = ()
+    # with several heats, each entry's heat and place in it (None: no result there)
+    heat_places: tuple[tuple[int, int, int | None], ...] = ()
 
 
 # -- confirming a round ------------------------------------------------------------------------
@@ -133,8 +135,11 @@ async def confirm_round(day: ContestDay, organiser: int, category: Category, at:
                     update_id=update_id,
                 )
                 left_out = capped(rule, ranking, chosen, group_of) if rule is not None else {}
+                in_heats = tuple((r.number, h, r.position) for h, rows in enumerate(heats, 1)
+                                 for r in rows) if len(heats) > 1 else ()
                 return RoundConfirmed(category, index, chosen, tuple(ranking), seated,
-                                      capped=tuple(sorted(left_out.items())))
+                                      capped=tuple(sorted(left_out.items())),
+                                      heat_places=in_heats)
 
 
 # -- heats, tables and rankings ----------------------------------------------------------------

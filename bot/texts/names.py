@@ -40,9 +40,24 @@ def round_name(lang: str, contest: Contest, category: Category, index: int) -> s
 
 
 def heat_name(lang: str, contest: Contest, heat: Heat) -> str:
-    """"Semi-final", or "Heats 2" when the round has several heats."""
+    """"Semi-final", or "Heats 2" when the round has several heats; a heat chosen at
+    registration (``heats_by``) by its choice: "Local contest – Fitchburg Library"."""
     name = round_name(lang, contest, heat.category, heat.round_index)
+    choice = heat_choice_label(lang, contest, heat)
+    if choice is not None:
+        return f"{name} – {choice}"
     return f"{name} {heat.number}" if heat.round.heats > 1 else name
+
+
+def heat_choice_label(lang: str, contest: Contest, heat: Heat) -> str | None:
+    """What the answer that puts an entry in this heat reads ("Fitchburg Library"), for a
+    round split by a question (None otherwise)."""
+    rnd = heat.round
+    if rnd.heats_by is None or heat.number > len(rnd.heat_choices):
+        return None
+    q = contest.question(rnd.heats_by)
+    choice = q.choice(rnd.heat_choices[heat.number - 1]) if q is not None else None
+    return choice.shown(lang) if choice is not None else rnd.heat_choices[heat.number - 1]
 
 
 def unit_names(contest: Contest, rounds: dict[str, tuple[Category, int]],
@@ -58,6 +73,9 @@ def unit_names(contest: Contest, rounds: dict[str, tuple[Category, int]],
     for lang in LANGUAGES:
         if heat is not None:
             name, of = heat_name(lang, contest, heat), heat.category.name
+            choice = heat_choice_label(lang, contest, heat)
+            if choice is not None:  # "Fitchburg Library", "Porto"
+                out |= {choice, f"{choice} {of}", f"{choice} ({of})"}
         elif played is not None:
             name, of = round_name(lang, contest, *played), played[0].name
         else:

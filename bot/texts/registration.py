@@ -190,7 +190,8 @@ def heat_started_text(lang: str, contest: Contest, out: HeatStarted) -> str:
     venue = rnd.when(out.begun.heat).venue
     # a round split by number or a draw closes as a whole; a chosen heat is named
     name = (heat_name(lang, contest, heat) if rnd.heats_by is not None
-            else round_name(lang, contest, category, 0)) + (f" ({venue})" if venue else "")
+            else round_name(lang, contest, category, 0))
+    name += f" ({venue})" if venue and venue not in name else ""
     if rnd.heats_by is not None and not out.open_choices:
         text = tr(lang, "Too late for {category}: every heat of {round} has begun, and their "
                   "entrants are set.", category=category.name,

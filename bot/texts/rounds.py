@@ -47,10 +47,12 @@ def plays_text(lang: str, contest: Contest, number: int, heat: Heat, table: int)
 
 def out_text(lang: str, contest: Contest, number: int, category: Category, index: int,
              row: Row | None, played: bool = False,
-             cap: tuple[int, str, str] | None = None) -> str:
+             cap: tuple[int, str, str] | None = None,
+             in_heat: tuple[Heat, int] | None = None) -> str:
     """To an entry that did not go through to the next round (``played``: its place there
     is not at hand, as for /series; ``cap``: (K, question, answer) when it was placed well
-    enough but K entries with its answer already went through)."""
+    enough but K entries with its answer already went through; ``in_heat``: in a round of
+    several heats, its heat and its place there, said first: "third at its library")."""
     name = round_name(lang, contest, category, index)
     if played and index == len(category.rounds) - 1:
         return tr(lang, "Entry #{entry}: {round} of {category} is over; its results are "
@@ -71,6 +73,14 @@ def out_text(lang: str, contest: Contest, number: int, category: Category, index
                   "Thank you for taking part!", entry=number, round=name,
                   category=category.name, position=row.position, most=most,
                   what=_question_label(lang, contest, question), answer=answer)
+    if in_heat is not None:
+        heat, place = in_heat
+        return tr(lang, "Entry #{entry}: {round} of {category} is over. Place {place} in "
+                  "{heat} (place {position} across the round's {heats} heats); not enough to "
+                  "go through this time. Thank you for taking part!", entry=number,
+                  round=name, category=category.name, place=place,
+                  heat=heat_name(lang, contest, heat), position=row.position,
+                  heats=heat.round.heats)
     return tr(lang, "Entry #{entry}: {round} of {category} is over. Place {position} in it; "
               "not enough to go through this time. Thank you for taking part!", entry=number,
               round=name, category=category.name, position=row.position)

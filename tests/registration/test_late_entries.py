@@ -164,7 +164,7 @@ async def test_a_late_team_is_offered_only_the_heats_to_come_and_plays_in_one(
         early = await h.send(ANA, "/inscribir", PORTO - timedelta(days=1))
         assert set(data(h, early)) == {"reg:cat:solo", "reg:cat:teams"}
         assert said(await h.send(BOSS, "/inicio teams-qualifier1", PORTO), BOSS) == [
-            "Clock started for: Qualifier 1 (Teams)."]
+            "Clock started for: Qualifier – Porto, 1 July (Teams)."]
         late = PORTO + timedelta(hours=2)
         calls = await h.send(ANA, "/inscribir", late)
         # Individual's heats began at 10:00: no longer offered, and its old button is refused
@@ -179,7 +179,7 @@ async def test_a_late_team_is_offered_only_the_heats_to_come_and_plays_in_one(
         # a Porto button from before (or typed by a modified client) is refused, asked again
         calls = await h.press(ANA, "reg:c:0:0", late)
         assert said(calls, ANA)[0] == (
-            "Too late for Qualifier 1 (Porto) of Teams: it has started, and its entrants are "
+            "Too late for Qualifier – Porto, 1 July of Teams: it has started, and its entrants are "
             "set.\nChoose one still to come:")
         assert data(h, calls) == ["reg:c:0:1"]
         calls = await h.press(ANA, "reg:c:0:1", late)
@@ -208,7 +208,7 @@ async def test_a_team_registered_for_a_later_heat_after_the_first_began_plays_it
         await import_entries(svc.store, rows)
         await h.send(BOSS, "/start", PORTO - timedelta(days=1))
         assert said(await h.send(BOSS, "/inicio teams-qualifier1", PORTO), BOSS) == [
-            "Clock started for: Qualifier 1 (Teams)."]
+            "Clock started for: Qualifier – Porto, 1 July (Teams)."]
         teams = svc.contest.category("teams")
         out = await Registrations(svc.contest, svc.store).register(
             ANA.id, teams, read_entries(svc.contest, io.StringIO(
@@ -243,8 +243,8 @@ async def test_a_summary_confirmed_after_its_heat_began_offers_a_later_heat(
         await h.send(BEA, "/ayuda", PORTO + timedelta(minutes=5))  # Telegram dates the press
         calls = await h.press(BEA, "reg:ok", before)
         assert said(calls, BEA)[0] == (
-            "Too late for Qualifier 1 (Porto) of Teams: it began on July 1, 2027 at 11:00, and "
-            "its entrants are set.\nChoose one still to come:")
+            "Too late for Qualifier – Porto, 1 July of Teams: it began on July 1, 2027 at "
+            "11:00, and its entrants are set.\nChoose one still to come:")
         assert data(h, calls) == ["reg:c:0:1"]
         assert await h.services.store.entries() == []
         calls = await h.press(BEA, "reg:c:0:1", PORTO + timedelta(minutes=6))

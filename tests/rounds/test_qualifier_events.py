@@ -135,19 +135,21 @@ async def test_each_qualifier_on_its_day_at_its_venue_then_one_final(tmp_path: P
             await h.send(Person(100 + n, f"P{n}", "en"), f"/start {entry.join_code}",
                          PORTO - timedelta(days=1))
         assert said(await h.send(Person(101, "P1", "en"), "/series", PORTO), Person(101, "P1")) \
-            == ["Entry #1 plays Qualifier 1 (Teams): Thursday 1 July at 11:00, Porto, table 1."]
+            == ["Entry #1 plays Qualifier – porto (Teams): Thursday 1 July at 11:00, Porto, "
+                "table 1."]
         await staff(h, BOSS, VIC, PORTO - timedelta(days=1))
         # Porto's day: only Porto's heat starts (the solo category too: played once)
         assert said(await h.send(BOSS, "/inicio", PORTO), BOSS) == [
-            "Clock started for: Individual, Qualifier 1 (Teams).\nNothing to start today: "
-            "Qualifier 2 is on Friday 2 July. To start it now anyway: /go teams-qualifier2"]
+            "Clock started for: Individual, Qualifier – porto (Teams).\nNothing to start today: "
+            "Qualifier – valladolid is on Friday 2 July. To start it now anyway: "
+            "/go teams-qualifier2"]
         for n, t in ((1, "1:10:00"), (3, "1:30:00")):
             await h.send(VIC, f"/fin {n} {t}", PORTO + timedelta(hours=1, minutes=55))
         assert said(await h.send(BOSS, "/inicio", PORTO + timedelta(hours=3)), BOSS) == [
-            "Nothing to start today: Qualifier 2 is on Friday 2 July. To start it now anyway: "
-            "/go teams-qualifier2"]
+            "Nothing to start today: Qualifier – valladolid is on Friday 2 July. To start it "
+            "now anyway: /go teams-qualifier2"]
         assert said(await h.send(BOSS, "/inicio", VALLADOLID), BOSS) == [
-            "Clock started for: Qualifier 2 (Teams)."]
+            "Clock started for: Qualifier – valladolid (Teams)."]
         for n, t in ((2, "1:00:00"), (5, "1:45:00")):
             await h.send(VIC, f"/fin {n} {t}", VALLADOLID + timedelta(hours=1, minutes=55))
         calls = await h.send(BOSS, "/confirmar_ronda teams", VALLADOLID + timedelta(hours=2))

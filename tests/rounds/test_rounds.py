@@ -373,8 +373,8 @@ async def test_a_championship_over_two_days(tmp_path: Path) -> None:
             "Entry #7 goes through to Semi-final (Individual): Saturday 3 July at 10:00, "
             "table 4. Well done!"]
         assert said(calls, player(6)) == [
-            "Entry #6: Heats of Individual is over. Place 6 in it; not enough to go through "
-            "this time. Thank you for taking part!"]
+            "Entry #6: Heats of Individual is over. Place 3 in Heats 2 (place 6 across the "
+            "round's 2 heats); not enough to go through this time. Thank you for taking part!"]
         assert said(calls, player(8)) == [
             "Entry #8: Heats of Individual is over, and it has no result in it. Thank you for "
             "taking part!"]
