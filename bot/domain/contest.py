@@ -88,11 +88,13 @@ class Advancement:
 
 @dataclass(frozen=True)
 class HeatSchedule:
-    """A heat's own day, start and venue (a qualifier held as an event of its own)."""
+    """A heat's own day, start and venue (a qualifier held as an event of its own), and when
+    registration for it closes (None: when it begins)."""
 
     date: date
     start: datetime | None = None
     venue: str = ""
+    closes: datetime | None = None
 
 
 @dataclass(frozen=True)

@@ -359,11 +359,13 @@ def registration_window(contest: Contest, at: datetime,
 @dataclass(frozen=True)
 class HeatBegun:
     """An entry can no longer join heat ``heat`` (1-based) of its category's first round: the
-    heat began at ``begins`` (its scheduled start), or its clock has started (``started``)."""
+    heat began at ``begins`` (its scheduled start), or its clock has started (``started``), or
+    registration for it closed at ``begins`` before it (``deadline``: the heat's ``closes``)."""
 
     heat: int
     begins: datetime
     started: bool = False
+    deadline: bool = False
 
 
 def heat_begins(contest: Contest, category: Category, heat: int) -> datetime:
@@ -379,15 +381,18 @@ def heat_begins(contest: Contest, category: Category, heat: int) -> datetime:
 def begun_heats(contest: Contest, category: Category, at: datetime,
                 started: Collection[int] = ()) -> list[HeatBegun]:
     """The heats of the category's first round that have begun at ``at`` (their scheduled
-    start has come, or their clock has started: ``started``, heat numbers), in order. Empty
-    for a category played once."""
+    start has come, or their clock has started: ``started``, heat numbers), or whose own
+    registration deadline has passed, in order. Empty for a category played once."""
     if not category.rounds:
         return []
     out = []
     for h in range(1, category.rounds[0].heats + 1):
         begins = heat_begins(contest, category, h)
+        closes = category.rounds[0].when(h).closes
         if h in started or begins <= at:
             out.append(HeatBegun(h, begins, started=h in started))
+        elif closes is not None and closes <= at:
+            out.append(HeatBegun(h, closes, deadline=True))
     return out
 
 

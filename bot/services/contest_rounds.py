@@ -4,7 +4,7 @@ times and venues, who advances, how they are seated, the puzzles each round play
 from __future__ import annotations
 
 import re
-from datetime import date, datetime
+from datetime import date, datetime, time
 from typing import Any
 
 from bot.domain.contest import Advancement, HeatSchedule, Question, Round
@@ -51,14 +51,20 @@ def read_puzzles(t: Table) -> tuple[int, ...]:
 
 
 def _heat_schedule(h: Table, day: date) -> HeatSchedule:
-    """``[[categories.rounds.heat]]``: one heat's own ``date``, ``start`` and ``venue``."""
+    """``[[categories.rounds.heat]]``: one heat's own ``date``, ``start``, ``venue`` and
+    ``closes`` (its registration deadline, before it begins)."""
     when = h.get("date", date, day)
     if not h.ctx.day <= when <= h.ctx.day.fromordinal(h.ctx.day.toordinal() + MAX_DAYS):
         raise h.ctx.error(h.key("date"), f"must be from the contest's date ({h.ctx.day}) to "
                           f"{MAX_DAYS} days after it, not {when}")
-    schedule = HeatSchedule(when, h.clock_time("start", when) if h.has("start") else None,
-                            h.get("venue", str, ""))
+    start = h.clock_time("start", when) if h.has("start") else None
     h.seen.add("start")
+    closes = h.moment("closes", None)
+    begins = start or datetime.combine(when, time(0), h.ctx.tz)
+    if closes is not None and closes > begins:
+        raise h.ctx.error(h.key("closes"), f"is after the heat begins ({begins:%Y-%m-%d %H:%M}): "
+                          "registration for a heat closes before it, or when it begins")
+    schedule = HeatSchedule(when, start, h.get("venue", str, ""), closes)
     h.done()
     return schedule
 

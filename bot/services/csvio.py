@@ -522,7 +522,8 @@ async def refuse_entries_too_late(contest: Contest, registrations: Registrations
         rnd = cat.rounds[0]
         heat = Heat(cat, 0, late.begun.heat).id
         began = "has started" if late.begun.started else \
-            f"began on {_when(late.begun.begins, contest)}"
+            f"closed its registration on {_when(late.begun.begins, contest)}" \
+            if late.begun.deadline else f"began on {_when(late.begun.begins, contest)}"
         if rnd.heats_by is None:
             raise ImportError_(f"{r.where}: {cat.id}: its first round's heat {heat} {began}: "
                                "its entrants are set, and the entry would play in no heat")

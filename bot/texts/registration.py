@@ -196,6 +196,10 @@ def heat_started_text(lang: str, contest: Contest, out: HeatStarted) -> str:
         text = tr(lang, "Too late for {category}: every heat of {round} has begun, and their "
                   "entrants are set.", category=category.name,
                   round=round_name(lang, contest, category, 0))
+    elif out.begun.deadline:
+        text = tr(lang, "Too late for {heat} of {category}: registration for it closed on "
+                  "{when}.", heat=name, category=category.name,
+                  when=moment_text(lang, contest, out.begun.begins))
     elif out.begun.started:
         text = tr(lang, "Too late for {heat} of {category}: it has started, and its entrants "
                   "are set.", heat=name, category=category.name)

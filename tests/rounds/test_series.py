@@ -1,0 +1,233 @@
+"""Issue 29, a series of events over months in one contest file: local contests at three
+libraries from August to October, each with its own date, venue and registration deadline,
+feeding a final in November; time limits stated in days or weeks. The issue's wrong result
+(a team registered on 1 October for a library whose contest was on 27 September was
+confirmed, then in no heat) is refused with the reason."""
+
+from __future__ import annotations
+
+import io
+import tomllib
+from datetime import datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from bot.domain.clock import DurationError, parse_long_duration
+from bot.domain.registration import HeatBegun, begun_heats, heat_choices_open
+from bot.services.contest_file import ContestFileError, parse_contest
+from bot.services.csvio import ImportError_, read_entries, refuse_entries_too_late
+from bot.services.registrations import Registrations
+from tests.fakebot import Call, Harness, Person
+
+TZ = ZoneInfo("America/Chicago")
+BOSS, ANA = Person(1, "Olga", "en"), Person(101, "Ana", "en")
+
+SERIES = """
+[contest]
+name = "Library Puzzle Masters 2024"
+date = 2024-08-01
+timezone = "America/Chicago"
+language = "en"
+
+[registration]
+opens = 2024-07-01T00:00:00
+closes = 2024-10-05T10:00:00
+
+[[questions]]
+id = "library"
+label = { en = "Library" }
+text = { en = "Which library's local contest will the team play?" }
+kind = "choice"
+per = "entry"
+choices = [{ id = "fitchburg", label = "Fitchburg Library" },
+           { id = "oregon", label = "Oregon Library" },
+           { id = "verona", label = "Verona Library" }]
+
+[[categories]]
+id = "teams"
+name = "Teams"
+members = 4
+min_members = 2
+slots = [{}, {}, {}, {}]
+pieces = 500
+time_limit = "1:00:00"
+fee = 0
+
+[[categories.rounds]]
+id = "local"
+name = { en = "Local contest" }
+heats_by = "library"
+advance = { per_heat = 2 }
+
+[[categories.rounds.heat]]
+date = 2024-08-15
+start = "18:00"
+venue = "Fitchburg Library"
+closes = 2024-08-10T00:00:00     # the library wants the teams a few days before
+
+[[categories.rounds.heat]]
+date = 2024-09-27
+start = "18:00"
+venue = "Oregon Library"
+
+[[categories.rounds.heat]]
+date = 2024-10-05
+start = "10:00"
+venue = "Verona Library"
+
+[[categories.rounds]]
+id = "final"
+name = { en = "Final" }
+date = 2024-11-09
+start = "10:00"
+pieces = 1000
+time_limit = "2:00:00"
+"""
+
+
+def contest(text: str = SERIES):  # type: ignore[no-untyped-def]
+    return parse_contest(tomllib.loads(text), "series.toml")
+
+
+def at(*args: int) -> datetime:
+    return datetime(*args, tzinfo=TZ)  # type: ignore[misc]
+
+
+def test_one_file_holds_events_from_august_to_november() -> None:
+    teams = contest().category("teams")
+    assert teams is not None
+    local, final = teams.rounds
+    assert [(h.date.isoformat(), h.venue) for h in local.schedule] == [
+        ("2024-08-15", "Fitchburg Library"), ("2024-09-27", "Oregon Library"),
+        ("2024-10-05", "Verona Library")]
+    assert local.schedule[0].closes == at(2024, 8, 10)
+    assert local.schedule[1].closes is None
+    assert final.date.isoformat() == "2024-11-09"
+
+
+@pytest.mark.parametrize("change, problem", [
+    (('closes = 2024-08-10T00:00:00', 'closes = 2024-08-15T18:30:00'),
+     "categories[0].rounds[0].heat[0].closes: is after the heat begins (2024-08-15 18:00): "
+     "registration for a heat closes before it, or when it begins"),
+    (("date = 2024-11-09", "date = 2025-08-03"),
+     "categories[0].rounds[1].date: must be from the contest's date (2024-08-01) to 366 days "
+     "after it, not 2025-08-03"),
+    (('time_limit = "2:00:00"', 'time_limit = "two hours"'),
+     'categories[0].rounds[1].time_limit: must be a duration like "1:30:00", "5:00" (five '
+     "minutes), \"3 days\" or \"8 weeks\", not 'two hours'"),
+])
+def test_a_wrong_series_is_refused_with_its_key(change: tuple[str, str], problem: str) -> None:
+    with pytest.raises(ContestFileError) as exc:
+        contest(SERIES.replace(*change))
+    assert str(exc.value) == f"series.toml: {problem}"
+
+
+def test_a_season_long_time_limit() -> None:
+    season = contest(SERIES.replace('time_limit = "2:00:00"', 'time_limit = "8 weeks"'))
+    teams = season.category("teams")
+    assert teams is not None and teams.rounds[1].time_limit == 56 * 24 * 3600
+    assert parse_long_duration("1:30:00") == 5400
+    assert parse_long_duration("5:00") == 300  # m:ss, as before
+    assert parse_long_duration("56d") == parse_long_duration("1344:00:00") == 56 * 86400
+    assert parse_long_duration("1 week 2 days 12:00:00") == 9 * 86400 + 12 * 3600
+    assert parse_long_duration("2W 3 Days") == 17 * 86400
+    for bad in ("weeks", "8 weekss", "1 week 12:00", "1:60:00", "", "-1 days"):
+        with pytest.raises(DurationError):
+            parse_long_duration(bad)
+
+
+def test_a_heat_closes_at_its_deadline_then_begins_at_its_start() -> None:
+    c = contest()
+    teams = c.category("teams")
+    assert teams is not None
+    assert heat_choices_open(c, teams, at(2024, 8, 9, 23, 59)) == (
+        "fitchburg", "oregon", "verona")
+    assert begun_heats(c, teams, at(2024, 8, 10)) == [HeatBegun(1, at(2024, 8, 10),
+                                                                deadline=True)]
+    assert heat_choices_open(c, teams, at(2024, 8, 10)) == ("oregon", "verona")
+    # the issue's case: 1 October, Oregon's contest was on 27 September
+    assert heat_choices_open(c, teams, at(2024, 10, 1)) == ("verona",)
+    assert begun_heats(c, teams, at(2024, 10, 1))[1] == HeatBegun(2, at(2024, 9, 27, 18))
+
+
+def _series_file(tmp_path: Path) -> Path:
+    path = tmp_path / "series.toml"
+    path.write_text(SERIES, encoding="utf-8")
+    return path
+
+
+def said(calls: list[Call], who: Person) -> list[str]:
+    return [c.text for c in calls if c.method == "sendMessage" and c.chat_id == who.id]
+
+
+def data(h: Harness, calls: list[Call]) -> list[str]:
+    return [d for _, d in h.buttons(calls)]
+
+
+async def test_a_team_on_1_october_is_not_confirmed_for_a_contest_of_27_september(
+        tmp_path: Path) -> None:
+    h = await Harness(tmp_path, _series_file(tmp_path),
+                      organisers=frozenset({BOSS.id})).start()
+    try:
+        svc = h.services
+        teams = svc.contest.category("teams")
+        assert teams is not None
+        members = read_entries(svc.contest, io.StringIO(
+            "category,names,born,library\nteams,Ana;Ben,1990;1991,oregon\n"),
+            "y.csv")[0].members
+        first_october = at(2024, 10, 1, 12)
+        late = await Registrations(svc.contest, svc.store).register(
+            ANA.id, teams, members, 0, 0, first_october, None, values=(("library", "oregon"),))
+        assert not late.ok and late.reason == "heat_started"
+        assert await svc.store.entries() == []
+        # in the chat: only Verona is offered
+        await h.send(ANA, "/inscribir", first_october)
+        await h.press(ANA, "reg:cat:teams", first_october)
+        for typed in ("Ana", "1990", "Ben", "1991"):
+            await h.send(ANA, typed, first_october)
+        calls = await h.press(ANA, "reg:more:n", first_october)
+        buttons = data(h, calls)
+        assert [b for b in buttons if b.startswith("reg:c:")] == ["reg:c:0:2"], \
+            (said(calls, ANA), buttons)
+        # Verona: confirmed, and in Verona's heat
+        calls = await h.press(ANA, "reg:c:0:2", first_october)
+        done = said(await h.press(ANA, "reg:ok", first_october), ANA)
+        assert any("your place is confirmed" in t for t in done), done
+        [entry] = await svc.store.entries()
+        assert await svc.day.lineups(teams) == [[[], [], [entry.number]]]
+    finally:
+        await h.stop()
+
+
+async def test_the_deadline_is_told_in_the_chat_and_the_import_refuses_it(
+        tmp_path: Path) -> None:
+    h = await Harness(tmp_path, _series_file(tmp_path),
+                      organisers=frozenset({BOSS.id})).start()
+    try:
+        svc = h.services
+        rows = read_entries(svc.contest, io.StringIO(
+            "number,category,names,born,library,registered_at\n"
+            "1,teams,Ana;Ben,1990;1991,fitchburg,2024-08-11T09:00:00\n"), "x.csv")
+        with pytest.raises(ImportError_) as exc:
+            await refuse_entries_too_late(svc.contest, Registrations(svc.contest, svc.store),
+                                          rows, at(2024, 8, 1))
+        assert str(exc.value) == (
+            "x.csv:2: column library: 'fitchburg': heat teams-local1 closed its registration "
+            "on 2024-08-10 00:00: its entrants are set, and the entry would play in no heat "
+            "(heats still to come: oregon, verona)")
+        teams = svc.contest.category("teams")
+        assert teams is not None
+        out = await Registrations(svc.contest, svc.store).too_late(
+            teams, at(2024, 8, 11), {"library": "fitchburg"})
+        assert out is not None
+        from bot.texts.registration import heat_started_text
+        assert heat_started_text("en", svc.contest, out) == (
+            "Too late for Local contest – Fitchburg Library of Teams: registration for it "
+            "closed on August 10, 2024 at 00:00.\nChoose one still to come:")
+        assert heat_started_text("es", svc.contest, out).startswith(
+            "Demasiado tarde para Local contest – Fitchburg Library de Teams: su inscripción "
+            "cerró el 10 de agosto de 2024 a las 00:00.")
+    finally:
+        await h.stop()
