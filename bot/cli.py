@@ -40,7 +40,8 @@ from bot.domain.contest import Contest
 from bot.rehearsal.demo import run_demo
 from bot.services.access import standing_organiser_invite
 from bot.services.contest_day import ContestDay
-from bot.services.contest_file import ContestFileError, contest_warnings, load_contest
+from bot.services.contest_file import ContestFileError, load_contest
+from bot.services.contest_rounds import contest_warnings
 from bot.services.csvio import (
     ImportError_,
     check_import,

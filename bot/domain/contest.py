@@ -95,6 +95,10 @@ class HeatSchedule:
     start: datetime | None = None
     venue: str = ""
     closes: datetime | None = None
+    # a later round's heat: the heats (1-based) of the round before whose qualifiers play it
+    # ("the top 2 of each library of the county"); empty: the round's seating rule decides
+    takes: tuple[int, ...] = ()
+    name: dict[str, str] = field(default_factory=dict)  # language code -> "Dane County"
 
 
 @dataclass(frozen=True)

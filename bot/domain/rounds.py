@@ -203,23 +203,31 @@ SEATINGS = ("blocks", "draw", "seeded")
 
 
 def seat(category: Category, round_index: int, entrants: Sequence[int],
-         answer: Callable[[int], str | None] | None = None) -> list[list[int]]:
+         answer: Callable[[int], str | None] | None = None,
+         came_from: Callable[[int], int | None] | None = None) -> list[list[int]]:
     """A round's heats, each in table order, by the round's ``seating``: ``entrants`` are the
     category's confirmed entries (first round) or the qualifiers best first (later ones).
-    A round whose heats are chosen at registration (``heats_by``) puts each entry in the heat
-    of its ``answer`` (none: in no heat), each heat seated by the round's rule."""
+    A round split by a question (``heats_by``) puts each entry in the heat of its ``answer``
+    to it (none: in no heat; the contest file and the import make sure there is one); a
+    later round whose heats take the qualifiers of given heats of the round before
+    (``takes``) puts each in the heat taking the one it ``came_from``. Each heat is then
+    seated by the round's rule."""
     rnd = category.rounds[round_index]
+    groups: list[list[int]] | None = None
     if rnd.heats_by is not None and answer is not None:
         choices = [c.lower() for c in rnd.heat_choices[:rnd.heats]]
-        by_choice: list[list[int]] = [[] for _ in choices]
+        groups = [[] for _ in choices]
         for n in entrants:
             value = (answer(n) or "").lower()
             if value in choices:
-                by_choice[choices.index(value)].append(n)
-        one = replace(rnd, heats=1, heats_by=None)
+                groups[choices.index(value)].append(n)
+    elif rnd.schedule and rnd.schedule[0].takes and came_from is not None:
+        groups = [[n for n in entrants if came_from(n) in s.takes] for s in rnd.schedule]
+    if groups is not None:
+        one = replace(rnd, heats=1, heats_by=None, schedule=())
         alone = replace(category, rounds=category.rounds[:round_index] + (one,)
                         + category.rounds[round_index + 1:])
-        return [seat(alone, round_index, group)[0] for group in by_choice]
+        return [seat(alone, round_index, group)[0] for group in groups]
     rule = rnd.seating_rule(round_index == 0)
     if rule == "seeded":
         return split_seeded(entrants, rnd.heats)
@@ -398,10 +406,12 @@ RoundVerdict = AllConfirmed | NotPlayed | StillPlayed | NobodyThrough | Confirma
 
 def confirm_verdict(category: Category, round_index: int, confirmed: bool,
                     heats: Sequence[PlayedHeat], ranking: Sequence[Row],
-                    group_of: Callable[[int], str | None]) -> RoundVerdict:
+                    group_of: Callable[[int], str | None],
+                    answer: Callable[[int], str | None] | None = None) -> RoundVerdict:
     """Whether the category's round ``round_index`` (``confirmed``: already) may be confirmed
     final: each heat with entrants was played and is over (time up, or a result for each
-    entrant), and its rule (``advance``) lets someone through to the next round."""
+    entrant), and its rule (``advance``) lets someone through to the next round, seated in
+    its heats (``answer``: a qualifier's answer to the next round's ``heats_by``)."""
     if confirmed:
         return AllConfirmed()
     for h, played in enumerate(heats, 1):
@@ -418,7 +428,9 @@ def confirm_verdict(category: Category, round_index: int, confirmed: bool,
     chosen = qualifiers(rule, [p.rows for p in heats], ranking, group_of)
     if not chosen:
         return NobodyThrough()
-    return Confirmable(tuple(chosen), tuple(seat(category, round_index + 1, chosen)))
+    came: dict[int, int] = {r.number: h for h, p in enumerate(heats, 1) for r in p.rows}
+    return Confirmable(tuple(chosen), tuple(seat(category, round_index + 1, chosen, answer,
+                                                 came.get)))
 
 
 def classification(category: Category, rounds: Sequence[tuple[Sequence[Competitor], set[int]]],

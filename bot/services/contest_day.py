@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 from datetime import time as dtime
+from functools import partial
 from typing import Any, ClassVar
 from zoneinfo import ZoneInfo
 
@@ -270,8 +271,10 @@ class ContestDay:
         regs = self.registrations
         by = first.heats_by
 
-        def answer(number: int) -> str | None:  # the heat the entry chose at registration
-            return everyone[number].answer(by) if by is not None else None
+        def answer(number: int, question: str | None = by) -> str | None:
+            """Its answer to the question splitting a round (the first: its chosen heat)."""
+            e = everyone.get(number)
+            return e.answer(question) if e is not None and question is not None else None
 
         async def holding(heat: int, started: datetime | None) -> list[int]:
             """Confirmed when the heat (the round: ``heat`` 1) began, or at its scheduled
@@ -294,7 +297,10 @@ class ContestDay:
             done = confirmed.get(round_ref(category, i - 1))
             if done is None:
                 break
-            lineup.append(seat(category, i, [int(n) for n in done.data["qualifiers"]]))
+            came = {n: h for h, numbers in enumerate(lineup[-1], 1) for n in numbers}
+            split_by = category.rounds[i].heats_by
+            lineup.append(seat(category, i, [int(n) for n in done.data["qualifiers"]],
+                               partial(answer, question=split_by), came.get))
         if all(t is not None for t in starts) if by is not None else begun is not None:
             cache[category.id] = lineup  # fixed from now on: kept until something is written
         return lineup

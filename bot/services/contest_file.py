@@ -30,7 +30,6 @@ from bot.domain.contest import (
     SeparateRanking,
     Slot,
 )
-from bot.domain.registration import heat_begins
 from bot.domain.rounds import heats_of
 from bot.domain.standings import RANKING_VISIBILITY
 from bot.domain.tables import SEATING_RULES
@@ -41,7 +40,13 @@ from bot.services.contest_ranking import (
     ranking_rules,
     unfinished_order,
 )
-from bot.services.contest_rounds import puzzle_rules, read_pieces, read_puzzles, read_rounds
+from bot.services.contest_rounds import (
+    check_split_questions,
+    puzzle_rules,
+    read_pieces,
+    read_puzzles,
+    read_rounds,
+)
 from bot.services.contest_toml import LANGUAGES, Ctx, Table, lang_texts, new_id
 from bot.services.contest_toml import ContestFileError as ContestFileError
 
@@ -476,21 +481,15 @@ def _categories(
                        for t in root.tables("categories", True))
     if not categories:
         raise root.ctx.error("categories", "needs at least one category")
-    if not any(c.puzzles or any(r.puzzles for r in c.rounds) for c in categories):
-        check_unfinished_order(root.table("contest") or root, unfinished, False,
-                               "every category plays")
     for i, q in enumerate(questions.values()):
         unknown = [c for c in q.categories if c not in ids]
         if unknown:
             raise root.ctx.error(f"questions[{i}].categories", f"unknown category {unknown[0]!r}")
-    heat_ids = set(ids)
-    for i, cat in enumerate(categories):
-        for h in heats_of(cat):
-            if h.id in heat_ids:
-                raise root.ctx.error(f"categories[{i}].rounds[{h.round_index}].id",
-                                     f"gives the heat {h.id!r}, which is also the name of "
-                                     "a category or another heat")
-            heat_ids.add(h.id)
+    check_split_questions(root, categories, questions)
+    if not any(c.puzzles or any(r.puzzles for r in c.rounds) for c in categories):
+        check_unfinished_order(root.table("contest") or root, unfinished, False,
+                               "every category plays")
+    _check_heat_ids(root, categories, ids)
     for i, cat in enumerate(categories):
         if any(q.for_kind == "local" for q in cat.reserved) and not local_if_any:
             raise root.ctx.error(f"categories[{i}].reserved", "needs [local] any_member questions")
@@ -499,6 +498,17 @@ def _categories(
                 f"categories[{i}].extra_prizes", "needs [local] any_member questions"
             )
     return categories
+
+
+def _check_heat_ids(root: Table, categories: tuple[Category, ...], ids: set[str]) -> None:
+    heat_ids = set(ids)
+    for i, cat in enumerate(categories):
+        for h in heats_of(cat):
+            if h.id in heat_ids:
+                raise root.ctx.error(f"categories[{i}].rounds[{h.round_index}].id",
+                                     f"gives the heat {h.id!r}, which is also the name of "
+                                     "a category or another heat")
+            heat_ids.add(h.id)
 
 
 def parse_contest(data: dict[str, Any], path: str) -> Contest:
@@ -564,33 +574,3 @@ def load_contest(path: str | Path) -> Contest:
     except tomllib.TOMLDecodeError as exc:
         raise ContestFileError(p, "", f"is not valid TOML: {exc}") from None
     return parse_contest(data, p)
-
-
-def contest_warnings(contest: Contest, path: str) -> list[str]:
-    """What a valid file may still get wrong, one line each (``check-contest`` prints them):
-    registration closing after a category's first heat begins. The round's entrants are set
-    when its heats begin, so the chat and the import refuse a later entry (or, where heats
-    are chosen at registration, offer only the heats still to come)."""
-    closes = contest.registration.closes
-    if closes is None:
-        return []
-    out = []
-    for i, cat in enumerate(contest.categories):
-        if not cat.rounds:
-            continue
-        rnd = cat.rounds[0]
-        begins = min(heat_begins(contest, cat, h) for h in range(1, rnd.heats + 1))
-        if closes <= begins:
-            continue
-        said = (f"{path}: registration.closes: {_on_the_hall_clock(closes, contest)} is after "
-                f"{cat.id}'s first heat begins ({_on_the_hall_clock(begins, contest)}, "
-                f"categories[{i}].rounds[0]): ")
-        if rnd.heats_by is not None:
-            out.append(said + "from then on an entry can choose only a heat still to come")
-        else:
-            out.append(said + f"from then on {cat.id} takes no more entries")
-    return out
-
-
-def _on_the_hall_clock(moment: datetime, contest: Contest) -> str:
-    return moment.astimezone(ZoneInfo(contest.timezone)).strftime("%Y-%m-%d %H:%M")

@@ -4,10 +4,13 @@ times and venues, who advances, how they are seated, the puzzles each round play
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import date, datetime, time
 from typing import Any
+from zoneinfo import ZoneInfo
 
-from bot.domain.contest import Advancement, HeatSchedule, Question, Round
+from bot.domain.contest import Advancement, Category, Contest, HeatSchedule, Question, Round
+from bot.domain.registration import heat_begins
 from bot.domain.rounds import SEATINGS
 from bot.services.contest_toml import Table, lang_texts, new_id
 
@@ -50,9 +53,10 @@ def read_puzzles(t: Table) -> tuple[int, ...]:
     return tuple(v)
 
 
-def _heat_schedule(h: Table, day: date) -> HeatSchedule:
-    """``[[categories.rounds.heat]]``: one heat's own ``date``, ``start``, ``venue`` and
-    ``closes`` (its registration deadline, before it begins)."""
+def _heat_schedule(h: Table, day: date, before: Round | None) -> HeatSchedule:
+    """``[[categories.rounds.heat]]``: one heat's own ``date``, ``start``, ``venue``,
+    ``closes`` (its registration deadline, before it begins) and, in a later round, ``from``
+    (the heats of the round ``before`` whose qualifiers play it)."""
     when = h.get("date", date, day)
     if not h.ctx.day <= when <= h.ctx.day.fromordinal(h.ctx.day.toordinal() + MAX_DAYS):
         raise h.ctx.error(h.key("date"), f"must be from the contest's date ({h.ctx.day}) to "
@@ -60,13 +64,70 @@ def _heat_schedule(h: Table, day: date) -> HeatSchedule:
     start = h.clock_time("start", when) if h.has("start") else None
     h.seen.add("start")
     closes = h.moment("closes", None)
+    if closes is not None and before is not None:
+        raise h.ctx.error(h.key("closes"), "is for the first round's heats (registration "
+                          "closes; a later round's entrants are its qualifiers)")
     begins = start or datetime.combine(when, time(0), h.ctx.tz)
     if closes is not None and closes > begins:
         raise h.ctx.error(h.key("closes"), f"is after the heat begins ({begins:%Y-%m-%d %H:%M}): "
                           "registration for a heat closes before it, or when it begins")
-    schedule = HeatSchedule(when, start, h.get("venue", str, ""), closes)
+    schedule = HeatSchedule(when, start, h.get("venue", str, ""), closes,
+                            _takes(h, before), lang_texts(h, "name", False))
     h.done()
     return schedule
+
+
+def _takes(h: Table, before: Round | None) -> tuple[int, ...]:
+    """``from = ["fitchburg", "oregon"]`` (the round before's heat choices) or ``[1, 2]``
+    (its heat numbers): the heat numbers, 1-based."""
+    items = h.get("from", list, None)
+    if items is None:
+        return ()
+    where = h.key("from")
+    if before is None:
+        raise h.ctx.error(where, "is for a later round (the heats of the round before)")
+    choices = [c.lower() for c in before.heat_choices]
+    out: list[int] = []
+    for i, item in enumerate(items):
+        if isinstance(item, int) and not isinstance(item, bool) and 1 <= item <= before.heats:
+            heat = item
+        elif isinstance(item, str) and item.lower() in choices:
+            heat = choices.index(item.lower()) + 1
+        else:
+            known = (f"one of {', '.join(before.heat_choices)} or " if choices else "")
+            raise h.ctx.error(f"{where}[{i}]", f"must be a heat of round {before.id!r}: "
+                              f"{known}a number from 1 to {before.heats}, not {item!r}")
+        if heat in out:
+            raise h.ctx.error(f"{where}[{i}]", f"names heat {heat} twice")
+        out.append(heat)
+    if not out:
+        raise h.ctx.error(where, "needs one heat of the round before or more")
+    return tuple(out)
+
+
+def _check_takes(r: Table, schedule: tuple[HeatSchedule, ...], before: Round | None,
+                 heats_by: str | None) -> None:
+    """Heats taking the qualifiers of given heats (``from``) take all of them, each heat of
+    the round before in exactly one: no qualifier is left without a heat."""
+    taking = [s for s in schedule if s.takes]
+    if not taking or before is None:
+        return
+    if heats_by is not None:
+        raise r.ctx.error(r.key("heats_by"), "and the heats' from are two ways to split the "
+                          "round: give one of them")
+    if len(taking) != len(schedule):
+        raise r.ctx.error(r.key("heat"), "give from in every heat of the round, or in none")
+    seen: dict[int, int] = {}
+    for k, s in enumerate(schedule):
+        for heat in s.takes:
+            if heat in seen:
+                raise r.ctx.error(f"{r.key('heat')}[{k}].from", f"names heat {heat} of "
+                                  f"{before.id!r}, already in heat {seen[heat] + 1}'s from")
+            seen[heat] = k
+    missing = [h for h in range(1, before.heats + 1) if h not in seen]
+    if missing:
+        raise r.ctx.error(r.key("heat"), f"no heat takes the qualifiers of heat "
+                          f"{missing[0]} of {before.id!r} (from): they would play nowhere")
 
 
 def puzzle_rules(t: Table, puzzles: tuple[int, ...]) -> dict[str, Any]:
@@ -119,10 +180,12 @@ def _round(r: Table, rounds: list[Round], last: bool, pieces: int, time_limit: i
     a = _round_advance(r, last)
     puzzles = read_puzzles(r) or (cat_puzzles if not r.has("pieces") else ())
     heats, heats_by = _round_heats(r, rounds, questions)
-    schedule = tuple(_heat_schedule(h, day) for h in r.tables("heat"))
+    before = rounds[-1] if rounds else None
+    schedule = tuple(_heat_schedule(h, day, before) for h in r.tables("heat"))
     if schedule and len(schedule) != heats:
         raise r.ctx.error(r.key("heat"), f"lists {len(schedule)} heats, but the round "
                           f"has {heats}")
+    _check_takes(r, schedule, before, heats_by)
     seating = _seating(r, rounds)
     rnd = Round(
         id=rid, name=lang_texts(r, "name", True), date=day, start=start,
@@ -168,7 +231,8 @@ def _round_advance(r: Table, last: bool) -> Table | None:
 
 def _round_heats(r: Table, rounds: list[Round], questions: dict[str, Question]
                  ) -> tuple[int, str | None]:
-    """``heats``, or ``heats_by``: a choice question of the first round, a heat per choice."""
+    """``heats``, or ``heats_by``: a choice question asked once per entry, a heat per choice
+    (the first round: chosen at registration; a later one: its qualifiers by their answer)."""
     heats_by = r.get("heats_by", str, None)
     heats: int = r.int("heats", 1, minimum=1, maximum=MAX_HEATS)
     if heats_by is None:
@@ -177,9 +241,6 @@ def _round_heats(r: Table, rounds: list[Round], questions: dict[str, Question]
     if q is None or not q.choices or not q.per_entry:
         raise r.ctx.error(r.key("heats_by"), "must be a choice question asked once "
                           f"per entry (per = \"entry\"), not {heats_by!r}")
-    if rounds:
-        raise r.ctx.error(r.key("heats_by"), "is for the first round (the entries "
-                          "choose at registration)")
     if r.has("heats") and heats != len(q.choices):
         raise r.ctx.error(r.key("heats"), f"is {heats}, but {heats_by} has "
                           f"{len(q.choices)} choices (one heat each)")
@@ -196,3 +257,45 @@ def _seating(r: Table, rounds: list[Round]) -> str:
         raise r.ctx.error(r.key("seating"), "seeded needs a round before (its results); "
                           "the first round is seated in blocks or drawn")
     return seating
+
+
+def check_split_questions(root: Table, categories: Sequence[Category],
+                          questions: dict[str, Question]) -> None:
+    """A round split by a question needs every entry of its category to answer it."""
+    for i, cat in enumerate(categories):
+        for k, rnd in enumerate(cat.rounds):
+            q = questions.get(rnd.heats_by or "")
+            if q is not None and not q.asks(cat.id):
+                raise root.ctx.error(f"categories[{i}].rounds[{k}].heats_by",
+                                     f"{q.id} is not asked in {cat.id} (questions.categories):"
+                                     " its entries would play in no heat")
+
+
+def contest_warnings(contest: Contest, path: str) -> list[str]:
+    """What a valid file may still get wrong, one line each (``check-contest`` prints them):
+    registration closing after a category's first heat begins. The round's entrants are set
+    when its heats begin, so the chat and the import refuse a later entry (or, where heats
+    are chosen at registration, offer only the heats still to come)."""
+    closes = contest.registration.closes
+    if closes is None:
+        return []
+    out = []
+    for i, cat in enumerate(contest.categories):
+        if not cat.rounds:
+            continue
+        rnd = cat.rounds[0]
+        begins = min(heat_begins(contest, cat, h) for h in range(1, rnd.heats + 1))
+        if closes <= begins:
+            continue
+        said = (f"{path}: registration.closes: {_on_the_hall_clock(closes, contest)} is after "
+                f"{cat.id}'s first heat begins ({_on_the_hall_clock(begins, contest)}, "
+                f"categories[{i}].rounds[0]): ")
+        if rnd.heats_by is not None:
+            out.append(said + "from then on an entry can choose only a heat still to come")
+        else:
+            out.append(said + f"from then on {cat.id} takes no more entries")
+    return out
+
+
+def _on_the_hall_clock(moment: datetime, contest: Contest) -> str:
+    return moment.astimezone(ZoneInfo(contest.timezone)).strftime("%Y-%m-%d %H:%M")

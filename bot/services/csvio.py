@@ -331,11 +331,13 @@ def _read_row(contest: Contest, row: dict[str, str], where: str,
         if not q.asks(cat.id) and uninert(row.get(q.id) or "").strip(" ;"):
             raise ImportError_(f"{where}: column {q.id}: this question is not asked in "
                                f"{cat.id} (questions.categories): leave it empty")
-    by = cat.rounds[0].heats_by if cat.rounds else None
-    if by is not None and not uninert(row.get(by) or "").strip(" ;"):
-        raise ImportError_(f"{where}: column {by}: empty, but each entry of {cat.id} plays the "
-                           f"heat of its answer (categories.rounds.heats_by): one of "
-                           f"{', '.join(cat.rounds[0].heat_choices)}")
+    for rnd in cat.rounds:  # a round split by a question: its heats by the answer
+        by = rnd.heats_by
+        if by is not None and not uninert(row.get(by) or "").strip(" ;"):
+            raise ImportError_(f"{where}: column {by}: empty, but each entry of {cat.id} "
+                               f"plays the heat of its answer in round {rnd.id} "
+                               f"(categories.rounds.heats_by): one of "
+                               f"{', '.join(rnd.heat_choices)}")
     names = _names(cat, row, where)
     births = _births(row, len(names), where)
     answers = _answers(contest, row, len(names), where)

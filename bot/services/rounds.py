@@ -114,12 +114,18 @@ async def confirm_round(day: ContestDay, organiser: int, category: Category, at:
         entries = {e.number: e for e in await day.store.entries(category.id)} \
             if rule is not None and not confirmed else {}
         by = rule.by if rule is not None else None
+        split_by = category.rounds[index + 1].heats_by if rule is not None else None
 
         def group_of(number: int) -> str | None:
             e = entries.get(number)
             return e.answer(by) if e is not None and by is not None else None
 
-        match confirm_verdict(category, index, confirmed, played, ranking, group_of):
+        def heat_answer(number: int) -> str | None:  # the next round split by a question
+            e = entries.get(number)
+            return e.answer(split_by) if e is not None and split_by is not None else None
+
+        match confirm_verdict(category, index, confirmed, played, ranking, group_of,
+                              heat_answer):
             case AllConfirmed():
                 return RoundsOver(category.id)
             case NotPlayed(heat=h):

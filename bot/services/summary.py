@@ -218,9 +218,14 @@ def _round_heats(r: Round) -> str:
     """When a round's heats are played, as the round's line says it (ending ", ")."""
     if r.schedule:  # heats of their own days (qualifiers held as events)
         heats = "; ".join(
-            (f"{r.heat_choices[k]}: " if r.heat_choices else f"heat {k + 1}: ")
+            (f"{next(iter(h.name.values()))}: " if h.name else
+             f"{r.heat_choices[k]}: " if r.heat_choices else f"heat {k + 1}: ")
             + f"{h.date}" + (f" {h.start.strftime('%H:%M')}" if h.start else "")
-            + (f" at {h.venue}" if h.venue else "") for k, h in enumerate(r.schedule))
+            + (f" at {h.venue}" if h.venue else "")
+            + (f" (registration closes {h.closes.strftime('%Y-%m-%d %H:%M')})"
+               if h.closes else "")
+            + (f" (qualifiers of heats {', '.join(str(n) for n in h.takes)} of the round "
+               "before)" if h.takes else "") for k, h in enumerate(r.schedule))
         return f"heats {heats}, "
     return f"{_round_when(r)}, " + (
         f"{r.heats} heats one after the other, " if r.heats > 1 else "")

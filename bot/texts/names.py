@@ -40,8 +40,9 @@ def round_name(lang: str, contest: Contest, category: Category, index: int) -> s
 
 
 def heat_name(lang: str, contest: Contest, heat: Heat) -> str:
-    """"Semi-final", or "Heats 2" when the round has several heats; a heat chosen at
-    registration (``heats_by``) by its choice: "Local contest – Fitchburg Library"."""
+    """"Semi-final", or "Heats 2" when the round has several heats; a heat with a name of
+    its own, or chosen by a question (``heats_by``), by it: "Local contest – Fitchburg
+    Library"."""
     name = round_name(lang, contest, heat.category, heat.round_index)
     choice = heat_choice_label(lang, contest, heat)
     if choice is not None:
@@ -50,9 +51,12 @@ def heat_name(lang: str, contest: Contest, heat: Heat) -> str:
 
 
 def heat_choice_label(lang: str, contest: Contest, heat: Heat) -> str | None:
-    """What the answer that puts an entry in this heat reads ("Fitchburg Library"), for a
-    round split by a question (None otherwise)."""
+    """The heat's own name ("Dane County"), else what the answer that puts an entry in it
+    reads ("Fitchburg Library") in a round split by a question (None: neither)."""
     rnd = heat.round
+    own = rnd.schedule[heat.number - 1].name if len(rnd.schedule) >= heat.number else {}
+    if own:
+        return own.get(lang) or own.get(contest.language) or next(iter(own.values()))
     if rnd.heats_by is None or heat.number > len(rnd.heat_choices):
         return None
     q = contest.question(rnd.heats_by)
