@@ -308,6 +308,8 @@ class RegistrationRules:
     withdrawal_refund_until: datetime | None = None  # None: a withdrawal is always refunded
     left_out_refund: str = ""  # how those left without a place are refunded (shown to people)
     one_entry_per_person: bool = False  # a person (name and birth) in one entry per category
+    # ... or, "contest", in one entry of the whole contest (a series: one team per player)
+    one_entry_scope: str = "category"
     # an entry not paid (payment dated) within this long after registering lapses then
     pay_within: timedelta | None = None
     # entries where a member answered yes to one of ``members_if`` may register from

@@ -353,7 +353,7 @@ def _registration(root: Table) -> RegistrationRules:
         shared_capacity=r.int("shared_capacity", None, minimum=1),
         withdrawal_refund_until=r.moment("withdrawal_refund_until", None),
         left_out_refund=r.get("left_out_refund", str, ""),
-        one_entry_per_person=r.get("one_entry_per_person", bool, False),
+        **_one_entry(r),
         pay_within=_pay_within(r),
         members_open=r.moment("members_open", None),
         members_if=r.strings("members_if", ()),
@@ -371,6 +371,17 @@ def _registration(root: Table) -> RegistrationRules:
                           "(100 % until then, the simple case of refunds): keep one of them")
     r.done()
     return reg
+
+
+def _one_entry(r: Table) -> dict[str, Any]:
+    """``one_entry_per_person``: true (or "category": one entry per category) or "contest"
+    (one entry in the whole contest)."""
+    v = r.get("one_entry_per_person", (bool, str), False)
+    if isinstance(v, str) and v not in ("category", "contest"):
+        raise r.ctx.error(r.key("one_entry_per_person"), 'must be true, false, "category" or '
+                          f'"contest", not {v!r}')
+    return {"one_entry_per_person": v is not False,
+            "one_entry_scope": v if isinstance(v, str) else "category"}
 
 
 def _pay_within(r: Table) -> timedelta | None:

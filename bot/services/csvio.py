@@ -418,18 +418,21 @@ async def refuse_people_entered_twice(contest: Contest, registrations: Registrat
     in it, or an earlier line of the file) refuses the file (``ImportError_``), never forced."""
     if not contest.registration.one_entry_per_person:
         return
-    seen: dict[str, list[tuple[int, Sequence[Member]]]] = {}
+    across = contest.registration.one_entry_scope == "contest"
+    seen: dict[str | None, list[tuple[int, Sequence[Member]]]] = {}
     for r in rows:
-        if r.category not in seen:
-            seen[r.category] = list(await registrations.entered(r.category))
-        twice = already_entered(r.members, seen[r.category])
+        scope = None if across else r.category
+        if scope not in seen:
+            seen[scope] = list(await registrations.entered(scope))
+        twice = already_entered(r.members, seen[scope])
         if twice is not None:
             i, number = twice
             where = "twice in this line" if number == 0 else f"already in entry #{number}" if (
                 number > 0) else f"already on line {-number}"
+            of = "of the contest" if across else f"of {r.category}"
             raise ImportError_(f"{r.where}: member {i + 1} ({r.members[i].name}) is {where} "
-                               f"of {r.category} (registration.one_entry_per_person)")
-        seen[r.category].append((-int(r.where.rsplit(":", 1)[-1]), r.members))
+                               f"{of} (registration.one_entry_per_person)")
+        seen[scope].append((-int(r.where.rsplit(":", 1)[-1]), r.members))
 
 
 async def check_import(contest: Contest, registrations: Registrations,

@@ -86,12 +86,14 @@ class NotEligible(Refusal):
 @dataclass(frozen=True)
 class AlreadyEntered(Refusal):
     """Member ``member`` (0-based) is already in entry ``entry`` of the category (0: twice in
-    this one), and the contest allows one entry per person (``one_entry_per_person``)."""
+    this one), and the contest allows one entry per person (``one_entry_per_person``);
+    ``category``: that entry's category's name, when the rule holds across the contest."""
 
     code: ClassVar[str] = "already_entered"
     member: int
     name: str
     entry: int
+    category: str | None = None
 
 
 @dataclass(frozen=True)
@@ -254,9 +256,14 @@ class Registrations:
             if late is not None:
                 return late
             if self.contest.registration.one_entry_per_person:
-                twice = already_entered(members, await self.entered(category.id))
+                across = self.contest.registration.one_entry_scope == "contest"
+                others = await self.entered(None if across else category.id)
+                twice = already_entered(members, others)
                 if twice is not None:
-                    return AlreadyEntered(twice[0], members[twice[0]].name, twice[1])
+                    other = await self.store.entry(twice[1]) if across and twice[1] else None
+                    theirs = self.contest.category(other.category) if other else None
+                    return AlreadyEntered(twice[0], members[twice[0]].name, twice[1],
+                                          theirs.name if theirs is not None else None)
             number = await tx.add_entry(
                 category=category.id, join_code=new_code("e"),
                 local=is_local(self.contest, members), registered_at=at, members=members,
@@ -311,8 +318,8 @@ class Registrations:
         return [e for e in mine
                 if places[e.number].status not in (Status.WITHDRAWN, Status.LAPSED)]
 
-    async def entered(self, category: str) -> list[tuple[int, tuple[Member, ...]]]:
-        """The category's entries not withdrawn, with their members."""
+    async def entered(self, category: str | None) -> list[tuple[int, tuple[Member, ...]]]:
+        """The category's entries (None: the contest's) not withdrawn, with their members."""
         gone = {a.number for a in await self.applications() if a.withdrawn_at is not None}
         return [(e.number, e.members) for e in await self.store.entries(category)
                 if e.number not in gone]

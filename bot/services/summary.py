@@ -102,7 +102,9 @@ def _registration(contest: Contest) -> list[str]:
         tiers = ", ".join(f"{t.percent} % until {_when(t.until)}" for t in reg.refunds)
         lines.append(f"  withdrawals giving up a place refunded {tiers}, then 0 %")
     if reg.one_entry_per_person:
-        lines.append("  one entry per person per category (same name and birth)")
+        lines.append("  one entry per person " + ("in the whole contest" if
+                     reg.one_entry_scope == "contest" else "per category")
+                     + " (same name and birth)")
     if reg.left_out_refund:
         lines.append(f"  entries left without a place are refunded {reg.left_out_refund}")
     return lines

@@ -37,6 +37,10 @@ from bot.texts.common import date_text, heat_name, labelled, moment_text, names,
 def already_entered_text(lang: str, out: AlreadyEntered) -> str:
     if out.entry == 0:
         return tr(lang, "Not possible: {name} is in this entry twice.", name=out.name)
+    if out.category is not None:
+        return tr(lang, "Not possible: {name} is already in entry #{entry} ({category}), and "
+                  "this contest allows one entry per person across all its events.",
+                  name=out.name, entry=out.entry, category=out.category)
     return tr(lang, "Not possible: {name} is already in entry #{entry} of this category, and "
               "this contest allows one entry per person.", name=out.name, entry=out.entry)
 

@@ -1,4 +1,4 @@
-"""One entry per person per category (issue 15, item 8): with ``one_entry_per_person``, a person
+"""One entry per person per category (issue 15, item 8), or across the contest (issue 29): with ``one_entry_per_person``, a person
 (same name, same birth) is in one entry of a category, checked across entries in the chat and
 in the import."""
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.domain.registration import Member, already_entered, name_key, same_person
-from bot.services.contest_file import load_contest
+from bot.services.contest_file import ContestFileError, load_contest
 from bot.services.csvio import ImportError_, import_entries, read_entries
 from bot.services.csvio import refuse_people_entered_twice as refuse
 from bot.services.registrations import AlreadyEntered, Registered, Registrations
@@ -126,3 +126,54 @@ async def test_the_import_refuses_people_entered_twice(tmp_path: Path, store: St
     assert isinstance(await regs.register(1, contest.category("parejas"), [  # type: ignore[arg-type]
         Member("Bea Dos", born_year=1981), Member("Zoe", born_year=1990)], 0, 0,
         madrid(3, 1), None), AlreadyEntered)
+
+
+# -- issue 29: one entry per person across the whole contest (a series: one team per player) --
+
+
+def across_file(tmp_path: Path) -> Path:
+    text = CASTRILLO.read_text(encoding="utf-8").replace(
+        "[registration]\n", '[registration]\none_entry_per_person = "contest"\n', 1)
+    path = tmp_path / "across.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+async def test_across_the_contest_a_person_is_in_one_entry_of_any_category(
+        tmp_path: Path) -> None:
+    h = await open_harness(tmp_path, across_file(tmp_path))
+    try:
+        at = madrid(3, 1)
+        assert "Entry #1" in await register(h, ANA, "parejas", [Who("Ana Uno", "1980"),
+                                                                Who("Bea Dos", "1981")], at)
+        again = await register(h, BEA, "adultos", [Who("bea dos", "1981")], at)
+        assert again == ("Not possible: bea dos is already in entry #1 (Adultos parejas), and "
+                         "this contest allows one entry per person across all its events.")
+        assert "Entry #2" in await register(h, BEA, "adultos", [Who("Bea Tres", "1981")], at)
+    finally:
+        await h.stop()
+
+
+async def test_across_the_contest_the_import_refuses_another_categorys_person(
+        tmp_path: Path, store: Store) -> None:
+    contest = load_contest(across_file(tmp_path))
+    assert contest.registration.one_entry_scope == "contest"
+    regs = Registrations(contest, store)
+    head = "number,category,names,born\n"
+    await import_entries(store, read_entries(contest, io.StringIO(
+        head + "5,parejas,Ana Uno; Bea Dos,1980; 1981\n"), "a.csv"))
+    rows = read_entries(contest, io.StringIO(head + "6,adultos,Bea Dos,1981\n"), "b.csv")
+    with pytest.raises(ImportError_) as err:
+        await refuse(contest, regs, rows)
+    assert str(err.value) == ("b.csv:2: member 1 (Bea Dos) is already in entry #5 of the "
+                              "contest (registration.one_entry_per_person)")
+
+
+def test_a_wrong_scope_is_refused(tmp_path: Path) -> None:
+    path = across_file(tmp_path)
+    path.write_text(path.read_text(encoding="utf-8").replace('"contest"', '"series"', 1),
+                    encoding="utf-8")
+    with pytest.raises(ContestFileError) as err:
+        load_contest(path)
+    assert str(err.value).endswith('registration.one_entry_per_person: must be true, false, '
+                                   '"category" or "contest", not \'series\'')
