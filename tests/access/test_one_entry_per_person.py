@@ -1,6 +1,6 @@
-"""One entry per person per category (issue 15, item 8), or across the contest (issue 29): with ``one_entry_per_person``, a person
-(same name, same birth) is in one entry of a category, checked across entries in the chat and
-in the import."""
+"""One entry per person per category (issue 15, item 8), or across the contest (issue 29): with
+``one_entry_per_person``, a person (same name, same birth) is in one entry of a category (or
+of the contest), checked across entries in the chat and in the import."""
 
 from __future__ import annotations
 
