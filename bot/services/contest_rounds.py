@@ -273,7 +273,8 @@ def check_split_questions(root: Table, categories: Sequence[Category],
 
 def contest_warnings(contest: Contest, path: str) -> list[str]:
     """What a valid file may still get wrong, one line each (``check-contest`` prints them):
-    registration closing after a category's first heat begins. The round's entrants are set
+    registration closing after a category's first heat begins (unless its heats have their own
+    deadlines, ``closes``: the organiser said when each one closes). The round's entrants are set
     when its heats begin, so the chat and the import refuse a later entry (or, where heats
     are chosen at registration, offer only the heats still to come)."""
     closes = contest.registration.closes
@@ -281,8 +282,8 @@ def contest_warnings(contest: Contest, path: str) -> list[str]:
         return []
     out = []
     for i, cat in enumerate(contest.categories):
-        if not cat.rounds:
-            continue
+        if not cat.rounds or any(h.closes for h in cat.rounds[0].schedule):
+            continue  # played once, or each heat with its own deadline (a series)
         rnd = cat.rounds[0]
         begins = min(heat_begins(contest, cat, h) for h in range(1, rnd.heats + 1))
         if closes <= begins:

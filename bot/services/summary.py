@@ -205,7 +205,7 @@ def _round(contest: Contest, r: Round, first: bool) -> str:
     seating = {"blocks": "seated by entry number", "draw": "seated by a draw",
                "seeded": "seeded by the round before, fastest at the front"}[
         r.seating_rule(first)]
-    return (f"    round {r.id} ({_round_name(contest, r)}): {_round_heats(r)}"
+    return (f"    round {r.id} ({_round_name(contest, r)}): {_round_heats(r, contest.language)}"
             + (f"each entry in the heat of its answer to {r.heats_by}, "
                if r.heats_by else "")
             + f"{seating}, "
@@ -216,11 +216,11 @@ def _round(contest: Contest, r: Round, first: bool) -> str:
             + (f"; advance: {describe_advance(r.advance)}" if r.advance else ""))
 
 
-def _round_heats(r: Round) -> str:
+def _round_heats(r: Round, language: str) -> str:
     """When a round's heats are played, as the round's line says it (ending ", ")."""
     if r.schedule:  # heats of their own days (qualifiers held as events)
         heats = "; ".join(
-            (f"{next(iter(h.name.values()))}: " if h.name else
+            (f"{h.name.get(language) or next(iter(h.name.values()))}: " if h.name else
              f"{r.heat_choices[k]}: " if r.heat_choices else f"heat {k + 1}: ")
             + f"{h.date}" + (f" {h.start.strftime('%H:%M')}" if h.start else "")
             + (f" at {h.venue}" if h.venue else "")

@@ -156,6 +156,44 @@ def test_the_championship_rehearsal_plays_every_round_and_advances(tmp_path):
     assert firsts == {"solo", "pairs", "teams"}, rows
 
 
+def test_the_library_series_rehearsal_plays_months_of_events(tmp_path):
+    """``make demo DEMO_ARGS="--contest contests/library-series-2024.toml"`` (issue 29): four
+    libraries' local contests from August to October, each county's semi-final taking the top
+    two of its libraries, the top three of each semi-final in one final in November."""
+    contest = ROOT / "contests" / "library-series-2024.toml"
+    db = tmp_path / "series.sqlite3"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "PUZZLEBOT_"))}
+    env["PYTHONIOENCODING"] = "utf-8"
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot", "demo", "--contest", str(contest), "--entries", "20",
+         "--seed", "5", "--seconds", "4", "--db", str(db)],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    out = proc.stdout
+    for day in ("Day 2024-08-15", "Day 2024-08-22", "Day 2024-09-05", "Day 2024-10-05",
+                "Day 2024-10-19", "Day 2024-10-26", "Day 2024-11-09"):
+        assert day in out, (day, out[-3000:])
+    for text in ("Teams: Local contest confirmed.", "Teams: Semi-final confirmed.",
+                 "Teams: Final confirmed. Final classification:",
+                 "Place 3 in Local contest – "):
+        assert text in out, (text, out[-3000:])
+    assert "all checked against the spec: OK" in out and "errors in the bot's log: none" in out
+    # each county's semi-final takes the qualifiers of its own libraries only
+    library = dict(re.findall(r"^  (?:\d+\.|-) #(\d+) .*?\((\w+)\)", out.split("Rankings:")[1],
+                              re.M))
+    counties = {"Dane": {"fitchburg", "oregon"}, "Sauk": {"baraboo", "reedsburg"}}
+    through = re.findall(r"Entry #(\d+) goes through to Semi-final – (\w+) County", out)
+    assert len(through) >= 4, out[-3000:]
+    for number, county in through:
+        assert library[number] in counties[county], (number, county)
+    env.update({"PUZZLEBOT_CONTEST": str(contest), "PUZZLEBOT_DB": str(db)})
+    export = subprocess.run([sys.executable, "-m", "bot", "export", "results"], cwd=ROOT,
+                            env=env, capture_output=True, text=True, timeout=60)
+    rows = list(csv.DictReader(io.StringIO(export.stdout)))
+    assert [r["position"] for r in rows][:3] == ["1", "2", "3"], rows
+    assert {r["round"] for r in rows[:3]} == {"final"}, rows
+
+
 def day_lines(out: str) -> list[str]:
     """The day's lines of a transcript, as printed (those with a clock time)."""
     day = out.split("The day (")[1].split("Rankings:")[0]
