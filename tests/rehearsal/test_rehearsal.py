@@ -11,6 +11,7 @@ import re
 import subprocess
 import sys
 from datetime import datetime
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -122,19 +123,25 @@ def test_the_buttons_mode_plays_the_same_day_in_taps_with_the_same_results(tmp_p
         typed_out.split("Rankings:")[1].split("Bot API calls")[0]
 
 
+def rehearse(contest: Path, db: Path, entries: str, seed: str) -> tuple[str, dict[str, str]]:
+    """``python -m bot demo --contest CONTEST`` into ``db``, fast: its transcript, and the
+    environment (no token, no deployment settings) it ran with."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "PUZZLEBOT_"))}
+    env["PYTHONIOENCODING"] = "utf-8"
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot", "demo", "--contest", str(contest), "--entries", entries,
+         "--seed", seed, "--seconds", "4", "--db", str(db)],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    return proc.stdout, env
+
+
 def test_the_championship_rehearsal_plays_every_round_and_advances(tmp_path):
     """``make demo DEMO_ARGS="--contest contests/championship-2027.toml"``: every round of
     every category over three days, qualifiers decided by the bot and played in turn."""
     contest = ROOT / "contests" / "championship-2027.toml"
     db = tmp_path / "championship.sqlite3"
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "PUZZLEBOT_"))}
-    env["PYTHONIOENCODING"] = "utf-8"
-    proc = subprocess.run(
-        [sys.executable, "-m", "bot", "demo", "--contest", str(contest), "--entries", "16",
-         "--seed", "3", "--seconds", "4", "--db", str(db)],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    out = proc.stdout
+    out, env = rehearse(contest, db, "16", "3")
     for day in ("Day 2027-07-01", "Day 2027-07-02", "Day 2027-07-03"):
         assert day in out, out[-3000:]
     for text in ("/inicio solo-heats1", "/inicio solo-semi", "/inicio solo-final",
@@ -162,14 +169,7 @@ def test_the_library_series_rehearsal_plays_months_of_events(tmp_path):
     two of its libraries, the top three of each semi-final in one final in November."""
     contest = ROOT / "contests" / "library-series-2024.toml"
     db = tmp_path / "series.sqlite3"
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "PUZZLEBOT_"))}
-    env["PYTHONIOENCODING"] = "utf-8"
-    proc = subprocess.run(
-        [sys.executable, "-m", "bot", "demo", "--contest", str(contest), "--entries", "20",
-         "--seed", "5", "--seconds", "4", "--db", str(db)],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    out = proc.stdout
+    out, env = rehearse(contest, db, "20", "5")
     for day in ("Day 2024-08-15", "Day 2024-08-22", "Day 2024-09-05", "Day 2024-10-05",
                 "Day 2024-10-19", "Day 2024-10-26", "Day 2024-11-09"):
         assert day in out, (day, out[-3000:])
