@@ -71,12 +71,13 @@ def unfinished_key(category: Category, c: Competitor, whole: bool = False) -> An
     """Where an entry that did not finish goes among the others (lower first), by the
     category's ``unfinished_order``; entries with equal keys share a place. ``whole``: a
     finish taken past the limit by its penalties, every piece and puzzle done at its
-    ranking time. The plain order (pieces only) is an int: the 10,000-entry sort compares
-    fast."""
+    ranking time. A category (or round) played with one puzzle has no finished puzzle to
+    count: its entries go by pieces, whatever the order says. The plain order (pieces only) is
+    an int: the 10,000-entry sort compares fast."""
     pieces = category.pieces if whole else min(max(c.pieces or 0, 0), category.pieces)
     order = category.unfinished_order
-    if order == ("pieces",):
-        return -pieces
+    if order == ("pieces",) or not category.puzzles:
+        return -pieces  # one puzzle at a time (a round of its own): no puzzle finished to count
     done = category.puzzles_played if whole else len(c.splits)
     last = ranking_time(c) if whole else (c.splits[-1] if c.splits else None)
     parts = {"pieces": (-pieces,), "puzzles": (-done,),
@@ -121,7 +122,8 @@ def rank(
                 target = finished
             else:
                 value, target = unfinished_key(category, c, whole=True), by_pieces
-        elif c.pieces is not None or (c.splits and "pieces" not in category.unfinished_order):
+        elif c.pieces is not None or (c.splits and category.puzzles
+                                      and "pieces" not in category.unfinished_order):
             value, target = unfinished_key(category, c), by_pieces
         else:
             unranked.append(c)

@@ -186,6 +186,17 @@ def _round(r: Table, rounds: list[Round], last: bool, pieces: int, time_limit: i
         raise r.ctx.error(r.key("heat"), f"lists {len(schedule)} heats, but the round "
                           f"has {heats}")
     _check_takes(r, schedule, before, heats_by)
+    if heats_by is None and any(h.closes for h in schedule):
+        k = next(k for k, h in enumerate(schedule) if h.closes)
+        raise r.ctx.error(f"{r.key('heat')}[{k}].closes", "is for heats chosen at "
+                          "registration (heats_by): this round's entrants are seated together")
+    if before is not None:
+        last = max([before.date] + [h.date for h in before.schedule])
+        for k, h in enumerate(schedule):
+            if h.date < last:
+                raise r.ctx.error(f"{r.key('heat')}[{k}].date", f"is before the round before "
+                                  f"ends ({last}): a round is confirmed once all its heats "
+                                  "are played")
     seating = _seating(r, rounds)
     rnd = Round(
         id=rid, name=lang_texts(r, "name", True), date=day, start=start,
@@ -282,8 +293,9 @@ def contest_warnings(contest: Contest, path: str) -> list[str]:
         return []
     out = []
     for i, cat in enumerate(contest.categories):
-        if not cat.rounds or any(h.closes for h in cat.rounds[0].schedule):
-            continue  # played once, or each heat with its own deadline (a series)
+        if not cat.rounds or (cat.rounds[0].heats_by is not None
+                              and any(h.closes for h in cat.rounds[0].schedule)):
+            continue  # played once, or heats chosen with their own deadlines (a series)
         rnd = cat.rounds[0]
         begins = min(heat_begins(contest, cat, h) for h in range(1, rnd.heats + 1))
         if closes <= begins:

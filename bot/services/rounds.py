@@ -64,6 +64,17 @@ class NoQualifiers(Refusal):
 
 
 @dataclass(frozen=True)
+class QualifiersWithoutHeat(Refusal):
+    """Qualifiers whose answer to the question splitting the next round is none of its
+    choices (``entries``): they would play in no heat, so nothing is confirmed."""
+
+    code: ClassVar[str] = "qualifiers_without_heat"
+    heat: str
+    question: str
+    entries: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class RoundsOver(Refusal):
     """Every round of the category is already confirmed."""
 
@@ -73,7 +84,8 @@ class RoundsOver(Refusal):
 
 # NotYet, HeatRunning and NotReached (starting a heat) and RoundClosed (recording in a
 # confirmed round) stay in contest_day.py while ContestDay gives them back.
-RoundsRefusal = RoundNotOver | HeatNotStarted | NoQualifiers | RoundsOver | RoundClosed
+RoundsRefusal = (RoundNotOver | HeatNotStarted | NoQualifiers | QualifiersWithoutHeat
+                 | RoundsOver | RoundClosed)
 
 
 @dataclass(frozen=True)
@@ -135,6 +147,9 @@ async def confirm_round(day: ContestDay, organiser: int, category: Category, at:
             case NobodyThrough():
                 return NoQualifiers(Heat(category, index, 1).id)
             case Confirmable(qualifiers=chosen, heats=seated):
+                nowhere = tuple(n for n in chosen if not any(n in h for h in seated))
+                if nowhere and split_by is not None:
+                    return QualifiersWithoutHeat(Heat(category, index, 1).id, split_by, nowhere)
                 await tx.add_event(
                     at=at, kind=EventKind.ROUND_FINAL, role="organiser", actor=organiser,
                     ref=round_ref(category, index), data={"qualifiers": list(chosen)},

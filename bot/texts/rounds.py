@@ -13,6 +13,7 @@ from bot.services.contest_day import RoundClosed
 from bot.services.rounds import (
     HeatNotStarted,
     NoQualifiers,
+    QualifiersWithoutHeat,
     RoundConfirmed,
     RoundNotOver,
     RoundsOver,
@@ -137,6 +138,13 @@ def rounds_refusal(lang: str, refused: RoundsRefusal, contest: Contest) -> str:
         case HeatNotStarted(heat=heat):
             return tr(lang, "{heat} has not been played: start its clock with /inicio {id} "
                       "first.", heat=heat_by_id(lang, contest, heat), id=heat)
+        case QualifiersWithoutHeat(heat=heat, question=question, entries=entries):
+            return tr(lang, "Not confirmed: {entries} would go through from {heat}, but their "
+                      "answer to {question}, which decides their heat in the next round, is "
+                      "missing or not one of its choices: they would play in no heat. Check "
+                      "the question's choices in the contest file.",
+                      entries=", ".join(f"#{n}" for n in entries),
+                      heat=_round_by_heat(lang, contest, heat), question=question)
         case NoQualifiers(heat=heat):
             return tr(lang, "Nobody goes through from {heat} by the contest file's rule "
                       "(advance): check the results, or the rule, before confirming.",

@@ -112,6 +112,9 @@ def test_one_file_holds_events_from_august_to_november() -> None:
     (('closes = 2024-08-10T00:00:00', 'closes = 2024-08-15T18:30:00'),
      "categories[0].rounds[0].heat[0].closes: is after the heat begins (2024-08-15 18:00): "
      "registration for a heat closes before it, or when it begins"),
+    (('heats_by = "library"', 'heats = 3'),
+     "categories[0].rounds[0].heat[0].closes: is for heats chosen at registration (heats_by): "
+     "this round's entrants are seated together"),
     (("date = 2024-11-09", "date = 2025-08-03"),
      "categories[0].rounds[1].date: must be from the contest's date (2024-08-01) to 366 days "
      "after it, not 2025-08-03"),
@@ -335,6 +338,9 @@ LIBRARIES = ("fitchburg", "oregon", "baraboo", "reedsburg")
      "fitchburg, oregon, baraboo, reedsburg or a number from 1 to 4, not 'sauk'"),
     (('from = [3, 4]\n', ''),
      "categories[0].rounds[1].heat: give from in every heat of the round, or in none"),
+    (("date = 2024-10-12\nstart", "date = 2024-08-30\nstart"),
+     "categories[0].rounds[1].heat[0].date: is before the round before ends (2024-09-12): a "
+     "round is confirmed once all its heats are played"),
     (('venue = "Fitchburg Library"', 'venue = "Fitchburg Library"\nfrom = [1]'),
      "categories[0].rounds[0].heat[0].from: is for a later round (the heats of the round "
      "before)"),
@@ -471,5 +477,46 @@ async def test_qualifiers_play_the_heat_of_their_answer_in_a_later_round(
         teams = svc.contest.category("teams")
         assert teams is not None
         assert (await svc.day.lineups(teams))[1] == [[1, 2, 4], [3, 5, 6, 7, 8]]
+    finally:
+        await h.stop()
+
+
+async def test_a_qualifier_whose_answer_names_no_heat_stops_the_confirmation(
+        tmp_path: Path) -> None:
+    """An entry written before the county question's choices changed (here, straight into
+    the database) answers "essex": confirming would seat it nowhere, so nothing is
+    confirmed, and the organiser is told who and why."""
+    path = tmp_path / "series.toml"
+    path.write_text(BY_COUNTY, encoding="utf-8")
+    h = await Harness(tmp_path, path, organisers=frozenset({BOSS.id})).start()
+    vic = Person(20, "Vic", "en")
+    try:
+        svc = h.services
+        county = {1: "dane", 2: "essex", 3: "sauk", 4: "sauk"}
+        members = read_entries(svc.contest, io.StringIO(
+            "category,names,born,library,county\nteams,A;B,1990;1991,oregon,dane\n"),
+            "y.csv")[0].members
+        for n in range(1, 5):
+            async with svc.store.transaction() as tx:
+                await tx.add_entry(category="teams", join_code=f"e{n}", local=False,
+                                   registered_at=at(2024, 7, 2), members=members, number=n,
+                                   values=(("library", LIBRARIES[(n - 1) // 2]),
+                                           ("county", county[n])))
+        await staff(h, BOSS, vic, at(2024, 8, 1))
+        for k, day in enumerate((at(2024, 8, 15, 18), at(2024, 8, 22, 18))):
+            await h.send(BOSS, "/inicio", day)
+            for n in (2 * k + 1, 2 * k + 2):
+                await h.send(vic, f"/fin {n} 0:{30 + n}:00", day + timedelta(minutes=58))
+        for day in (at(2024, 9, 5, 18), at(2024, 9, 12, 18)):
+            await h.send(BOSS, "/inicio", day)  # Baraboo and Reedsburg: nobody
+        calls = await h.send(BOSS, "/confirmar_ronda", at(2024, 9, 12, 19, 5))
+        assert said(calls, BOSS) == [
+            "Not confirmed: #2 would go through from Local contest, but their answer to "
+            "county, which decides their heat in the next round, is missing or not one of "
+            "its choices: they would play in no heat. Check the question's choices in the "
+            "contest file."]
+        teams = svc.contest.category("teams")
+        assert teams is not None
+        assert len(await svc.day.lineups(teams)) == 1  # nothing confirmed
     finally:
         await h.stop()

@@ -185,3 +185,13 @@ async def test_the_final_ranks_its_non_finishers_by_pieces_then_time(tmp_path: P
         assert lines == ["1. #3 Player 3", "2. #2 Player 2", "3. #1 Player 1"], ranking
     finally:
         await h.stop()
+
+
+def test_a_one_puzzle_category_or_round_goes_by_pieces_whatever_the_order() -> None:
+    """The contest's order says puzzles then time; a category (or a final) played with one
+    puzzle has no finished puzzle to count: pieces decide, as they would by default."""
+    one = Category("solo", "Solo", 1, 500, 3600, 0, (Slot(),),
+                   unfinished_order=("puzzles", "time"))
+    field = [Competitor(1, ("A",), pieces=100), Competitor(2, ("B",), pieces=450),
+             Competitor(3, ("C",), pieces=300)]
+    assert places(one, field) == [(1, 2), (2, 3), (3, 1)]
