@@ -16,6 +16,9 @@ _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 T = TypeVar("T")
 
 
+MAX_DURATION_DAYS = 366  # a contest-file duration: a season at the most
+
+
 class ContestFileError(Exception):
     def __init__(self, path: str, key: str, problem: str) -> None:
         self.path, self.key, self.problem = path, key, problem
@@ -83,12 +86,16 @@ class Table:
         if not isinstance(v, str):
             return v
         try:
-            return parse_long_duration(v)
+            seconds = parse_long_duration(v)
         except DurationError:
             raise self.ctx.error(
                 self.key(name), 'must be a duration like "1:30:00", "5:00" (five minutes), '
                 f'"3 days" or "8 weeks", not {v!r}'
             ) from None
+        if seconds > MAX_DURATION_DAYS * 86400:
+            raise self.ctx.error(self.key(name), f"must be at most {MAX_DURATION_DAYS} days "
+                                 f"(a season), not {v!r}")
+        return seconds
 
     def moment(self, name: str, default: Any = ...) -> Any:
         """A local date-time (contest time zone) or a plain date (its midnight)."""

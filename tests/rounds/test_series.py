@@ -132,6 +132,10 @@ def test_a_season_long_time_limit() -> None:
     season = contest(SERIES.replace('time_limit = "2:00:00"', 'time_limit = "8 weeks"'))
     teams = season.category("teams")
     assert teams is not None and teams.rounds[1].time_limit == 56 * 24 * 3600
+    with pytest.raises(ContestFileError) as exc:  # no clock runs for ever
+        contest(SERIES.replace('time_limit = "2:00:00"', 'time_limit = "200000000 weeks"'))
+    assert str(exc.value) == ("series.toml: categories[0].rounds[1].time_limit: must be at "
+                              "most 366 days (a season), not '200000000 weeks'")
     assert parse_long_duration("1:30:00") == 5400
     assert parse_long_duration("5:00") == 300  # m:ss, as before
     assert parse_long_duration("56d") == parse_long_duration("1344:00:00") == 56 * 86400
