@@ -53,7 +53,8 @@ def read_puzzles(t: Table) -> tuple[int, ...]:
     return tuple(v)
 
 
-def _heat_schedule(h: Table, day: date, before: Round | None) -> HeatSchedule:
+def _heat_schedule(h: Table, day: date, before: Round | None,
+                   round_start: datetime | None = None) -> HeatSchedule:
     """``[[categories.rounds.heat]]``: one heat's own ``date``, ``start``, ``venue``,
     ``closes`` (its registration deadline, before it begins) and, in a later round, ``from``
     (the heats of the round ``before`` whose qualifiers play it)."""
@@ -62,6 +63,8 @@ def _heat_schedule(h: Table, day: date, before: Round | None) -> HeatSchedule:
         raise h.ctx.error(h.key("date"), f"must be from the contest's date ({h.ctx.day}) to "
                           f"{MAX_DAYS} days after it, not {when}")
     start = h.clock_time("start", when) if h.has("start") else None
+    if start is None and round_start is not None:  # the round's hour, on the heat's day
+        start = datetime.combine(when, round_start.timetz())
     h.seen.add("start")
     closes = h.moment("closes", None)
     if closes is not None and before is not None:
@@ -103,6 +106,24 @@ def _takes(h: Table, before: Round | None) -> tuple[int, ...]:
     if not out:
         raise h.ctx.error(where, "needs one heat of the round before or more")
     return tuple(out)
+
+
+def _check_schedule(r: Table, schedule: tuple[HeatSchedule, ...], before: Round | None,
+                    heats_by: str | None) -> None:
+    """The heats' own deadlines (only where chosen at registration), what they take of the
+    round before, and their days (none before the round before ends)."""
+    _check_takes(r, schedule, before, heats_by)
+    if heats_by is None and any(h.closes for h in schedule):
+        k = next(k for k, h in enumerate(schedule) if h.closes)
+        raise r.ctx.error(f"{r.key('heat')}[{k}].closes", "is for heats chosen at "
+                          "registration (heats_by): this round's entrants are seated together")
+    if before is not None:
+        ends = max([before.date] + [h.date for h in before.schedule])
+        for k, h in enumerate(schedule):
+            if h.date < ends:
+                raise r.ctx.error(f"{r.key('heat')}[{k}].date", f"is before the round before "
+                                  f"ends ({ends}): a round is confirmed once all its heats "
+                                  "are played")
 
 
 def _check_takes(r: Table, schedule: tuple[HeatSchedule, ...], before: Round | None,
@@ -181,22 +202,11 @@ def _round(r: Table, rounds: list[Round], last: bool, pieces: int, time_limit: i
     puzzles = read_puzzles(r) or (cat_puzzles if not r.has("pieces") else ())
     heats, heats_by = _round_heats(r, rounds, questions)
     before = rounds[-1] if rounds else None
-    schedule = tuple(_heat_schedule(h, day, before) for h in r.tables("heat"))
+    schedule = tuple(_heat_schedule(h, day, before, start) for h in r.tables("heat"))
     if schedule and len(schedule) != heats:
         raise r.ctx.error(r.key("heat"), f"lists {len(schedule)} heats, but the round "
                           f"has {heats}")
-    _check_takes(r, schedule, before, heats_by)
-    if heats_by is None and any(h.closes for h in schedule):
-        k = next(k for k, h in enumerate(schedule) if h.closes)
-        raise r.ctx.error(f"{r.key('heat')}[{k}].closes", "is for heats chosen at "
-                          "registration (heats_by): this round's entrants are seated together")
-    if before is not None:
-        last = max([before.date] + [h.date for h in before.schedule])
-        for k, h in enumerate(schedule):
-            if h.date < last:
-                raise r.ctx.error(f"{r.key('heat')}[{k}].date", f"is before the round before "
-                                  f"ends ({last}): a round is confirmed once all its heats "
-                                  "are played")
+    _check_schedule(r, schedule, before, heats_by)
     seating = _seating(r, rounds)
     rnd = Round(
         id=rid, name=lang_texts(r, "name", True), date=day, start=start,

@@ -524,3 +524,15 @@ async def test_a_qualifier_whose_answer_names_no_heat_stops_the_confirmation(
         assert len(await svc.day.lineups(teams)) == 1  # nothing confirmed
     finally:
         await h.stop()
+
+
+def test_a_heat_without_its_own_start_takes_the_rounds_hour_on_its_day() -> None:
+    text = SERIES.replace('heats_by = "library"', 'heats_by = "library"\nstart = "18:00"', 1)
+    text = text.replace('date = 2024-09-27\nstart = "18:00"\n', "date = 2024-09-27\n")
+    teams = contest(text).category("teams")
+    assert teams is not None
+    assert teams.rounds[0].schedule[1].start == at(2024, 9, 27, 18)
+    # and a deadline that same day before 18:00 is before it begins
+    text = text.replace('venue = "Oregon Library"',
+                        'venue = "Oregon Library"\ncloses = 2024-09-27T12:00:00')
+    assert contest(text).categories[0].rounds[0].schedule[1].closes == at(2024, 9, 27, 12)
