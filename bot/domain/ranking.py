@@ -86,6 +86,12 @@ def unfinished_key(category: Category, c: Competitor, whole: bool = False) -> An
 SHARED_PRIZES = ("each", "pooled")
 
 
+def _placed_by_puzzles(category: Category, c: Competitor) -> bool:
+    """Without a piece count: placed all the same by its finished puzzles, where the order
+    leaves pieces out."""
+    return bool(c.splits and category.puzzles and "pieces" not in category.unfinished_order)
+
+
 def rank(
     category: Category, competitors: Iterable[Competitor], limit_inclusive: bool = True,
     penalised_finish_counts: bool = True, tie_break: str = "shared",
@@ -122,8 +128,7 @@ def rank(
                 target = finished
             else:
                 value, target = unfinished_key(category, c, whole=True), by_pieces
-        elif c.pieces is not None or (c.splits and category.puzzles
-                                      and "pieces" not in category.unfinished_order):
+        elif c.pieces is not None or _placed_by_puzzles(category, c):
             value, target = unfinished_key(category, c), by_pieces
         else:
             unranked.append(c)

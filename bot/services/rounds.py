@@ -7,6 +7,7 @@ classification...) stay in ``ContestDay``, which never imports a feature.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import ClassVar
@@ -34,6 +35,7 @@ from bot.services.contest_day import (
     round_ref,
 )
 from bot.services.outcomes import Done, Refusal, SharedRefusal
+from bot.storage.records import Entry
 
 # -- what the rounds' operations give back -----------------------------------------------------
 
@@ -109,6 +111,15 @@ class RoundConfirmed(Done):
 # -- confirming a round ------------------------------------------------------------------------
 
 
+def answer_to(entries: dict[int, Entry], question: str | None) -> Callable[[int], str | None]:
+    """An entry's answer to ``question`` by its number (None: no such entry, or no
+    question)."""
+    def answer(number: int) -> str | None:
+        e = entries.get(number)
+        return e.answer(question) if e is not None and question is not None else None
+    return answer
+
+
 async def confirm_round(day: ContestDay, organiser: int, category: Category, at: datetime,
                         update_id: int | None) -> RoundConfirmed | RoundsRefusal | SharedRefusal:
     """The organiser says the category's current round is final: its qualifiers are
@@ -118,24 +129,14 @@ async def confirm_round(day: ContestDay, organiser: int, category: Category, at:
         index = len(lineup) - 1
         confirmed = await tx.has_ref(EventKind.ROUND_FINAL, round_ref(category, index))
         heats, ranking = ([], []) if confirmed else await round_ranking(day, category, index)
-        played = []
-        for h, rows in enumerate(heats, 1):
-            clock = await day.clock(Heat(category, index, h).id)
-            played.append(PlayedHeat(rows, clock.started is not None, clock.elapsed(at)))
+        played = await _played(day, category, index, heats, at)
         rule = category.rounds[index].advance
         entries = {e.number: e for e in await day.store.entries(category.id)} \
             if rule is not None and not confirmed else {}
         by = rule.by if rule is not None else None
         split_by = category.rounds[index + 1].heats_by if rule is not None else None
-
-        def group_of(number: int) -> str | None:
-            e = entries.get(number)
-            return e.answer(by) if e is not None and by is not None else None
-
-        def heat_answer(number: int) -> str | None:  # the next round split by a question
-            e = entries.get(number)
-            return e.answer(split_by) if e is not None and split_by is not None else None
-
+        group_of = answer_to(entries, by)
+        heat_answer = answer_to(entries, split_by)  # the next round split by a question
         match confirm_verdict(category, index, confirmed, played, ranking, group_of,
                               heat_answer):
             case AllConfirmed():
@@ -156,11 +157,26 @@ async def confirm_round(day: ContestDay, organiser: int, category: Category, at:
                     update_id=update_id,
                 )
                 left_out = capped(rule, ranking, chosen, group_of) if rule is not None else {}
-                in_heats = tuple((r.number, h, r.position) for h, rows in enumerate(heats, 1)
-                                 for r in rows) if len(heats) > 1 else ()
                 return RoundConfirmed(category, index, chosen, tuple(ranking), seated,
                                       capped=tuple(sorted(left_out.items())),
-                                      heat_places=in_heats)
+                                      heat_places=_heat_places(heats))
+
+
+def _heat_places(heats: list[list[Row]]) -> tuple[tuple[int, int, int | None], ...]:
+    """With several heats, each entry's (number, heat, place in it)."""
+    if len(heats) < 2:
+        return ()
+    return tuple((r.number, h, r.position) for h, rows in enumerate(heats, 1) for r in rows)
+
+
+async def _played(day: ContestDay, category: Category, index: int, heats: list[list[Row]],
+                  at: datetime) -> list[PlayedHeat]:
+    """Each heat of the round: its ranking, whether its clock started, its time now."""
+    played = []
+    for h, rows in enumerate(heats, 1):
+        clock = await day.clock(Heat(category, index, h).id)
+        played.append(PlayedHeat(rows, clock.started is not None, clock.elapsed(at)))
+    return played
 
 
 # -- heats, tables and rankings ----------------------------------------------------------------

@@ -86,6 +86,8 @@ def an_instance(cls: type[Refusal]) -> Refusal:
         values["heat"] = "parejas-final"
     if "waiting" in values:
         values["waiting"] = (3, 4)
+    if "entries" in values:  # entries a refusal names
+        values["entries"] = (3, 4)
     if "day" in values:
         values["day"] = T0.date()
     if "category" in values:
