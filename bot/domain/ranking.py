@@ -61,6 +61,7 @@ def ranking_time(c: Competitor) -> int | None:
 
 
 TIE_BREAKS = ("shared", "earlier_round")
+SHARED_PRIZES = ("each", "pooled")
 # what may order the entries that did not finish, in the order the contest file lists them:
 # "pieces" placed (more first), "puzzles" finished of those played in sequence (more first),
 # "time" the last of them was finished (earlier first; none finished: after those with one)
@@ -83,7 +84,6 @@ def unfinished_key(category: Category, c: Competitor, whole: bool = False) -> An
     parts = {"pieces": (-pieces,), "puzzles": (-done,),
              "time": (0, last) if last is not None else (1, 0)}
     return tuple(x for k in order for x in parts[k])
-SHARED_PRIZES = ("each", "pooled")
 
 
 def _placed_by_puzzles(category: Category, c: Competitor) -> bool:

@@ -8,10 +8,10 @@ handlers turn them into messages in the person's language.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
 from datetime import time as dtime
-from functools import partial
 from typing import Any, ClassVar
 from zoneinfo import ZoneInfo
 
@@ -124,6 +124,15 @@ def in_ranking(contest: Contest, sr: SeparateRanking, entry: Entry) -> bool:
     else:
         answer = entry.answer(sr.question)
     return answer is not None and answer.lower() in {a.lower() for a in sr.answers}
+
+
+def answer_to(entries: dict[int, Entry], question: str | None) -> Callable[[int], str | None]:
+    """An entry's answer to ``question`` by its number (None: no such entry, or no question):
+    the heat a round split by a question gives it, its group for an advancement cap."""
+    def answer(number: int) -> str | None:
+        e = entries.get(number)
+        return e.answer(question) if e is not None and question is not None else None
+    return answer
 
 
 class ContestDay:
@@ -271,10 +280,7 @@ class ContestDay:
         regs = self.registrations
         by = first.heats_by
 
-        def answer(number: int, question: str | None = by) -> str | None:
-            """Its answer to the question splitting a round (the first: its chosen heat)."""
-            e = everyone.get(number)
-            return e.answer(question) if e is not None and question is not None else None
+        answer = answer_to(everyone, by)  # the heat the entry chose at registration
 
         async def holding(heat: int, started: datetime | None) -> list[int]:
             """Confirmed when the heat (the round: ``heat`` 1) began, or at its scheduled
@@ -300,7 +306,7 @@ class ContestDay:
             came = {n: h for h, numbers in enumerate(lineup[-1], 1) for n in numbers}
             split_by = category.rounds[i].heats_by
             lineup.append(seat(category, i, [int(n) for n in done.data["qualifiers"]],
-                               partial(answer, question=split_by), came.get))
+                               answer_to(everyone, split_by), came.get))
         if all(t is not None for t in starts) if by is not None else begun is not None:
             cache[category.id] = lineup  # fixed from now on: kept until something is written
         return lineup

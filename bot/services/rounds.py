@@ -7,7 +7,6 @@ classification...) stay in ``ContestDay``, which never imports a feature.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import ClassVar
@@ -31,11 +30,11 @@ from bot.domain.rounds import (
 from bot.services.contest_day import (
     ContestDay,
     RoundClosed,
+    answer_to,
     in_ranking,
     round_ref,
 )
 from bot.services.outcomes import Done, Refusal, SharedRefusal
-from bot.storage.records import Entry
 
 # -- what the rounds' operations give back -----------------------------------------------------
 
@@ -109,15 +108,6 @@ class RoundConfirmed(Done):
 
 
 # -- confirming a round ------------------------------------------------------------------------
-
-
-def answer_to(entries: dict[int, Entry], question: str | None) -> Callable[[int], str | None]:
-    """An entry's answer to ``question`` by its number (None: no such entry, or no
-    question)."""
-    def answer(number: int) -> str | None:
-        e = entries.get(number)
-        return e.answer(question) if e is not None and question is not None else None
-    return answer
 
 
 async def confirm_round(day: ContestDay, organiser: int, category: Category, at: datetime,

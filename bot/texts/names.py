@@ -44,13 +44,13 @@ def heat_name(lang: str, contest: Contest, heat: Heat) -> str:
     its own, or chosen by a question (``heats_by``), by it: "Local contest – Fitchburg
     Library"."""
     name = round_name(lang, contest, heat.category, heat.round_index)
-    choice = heat_choice_label(lang, contest, heat)
+    choice = heat_label(lang, contest, heat)
     if choice is not None:
         return f"{name} – {choice}"
     return f"{name} {heat.number}" if heat.round.heats > 1 else name
 
 
-def heat_choice_label(lang: str, contest: Contest, heat: Heat) -> str | None:
+def heat_label(lang: str, contest: Contest, heat: Heat) -> str | None:
     """The heat's own name ("Dane County"), else what the answer that puts an entry in it
     reads ("Fitchburg Library") in a round split by a question (None: neither)."""
     rnd = heat.round
@@ -77,7 +77,7 @@ def unit_names(contest: Contest, rounds: dict[str, tuple[Category, int]],
     for lang in LANGUAGES:
         if heat is not None:
             name, of = heat_name(lang, contest, heat), heat.category.name
-            choice = heat_choice_label(lang, contest, heat)
+            choice = heat_label(lang, contest, heat)
             if choice is not None:  # "Fitchburg Library", "Porto"
                 out |= {choice, f"{choice} {of}", f"{choice} ({of})"}
         elif played is not None:
