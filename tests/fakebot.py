@@ -111,6 +111,23 @@ class Harness:
                                     "length": len(text.split()[0])}]
         return await self._process({"update_id": uid, "message": message})
 
+    async def send_photo(self, who: Person, at: datetime, file_id: str = "photo-1",
+                         caption: str | None = None) -> list[Call]:
+        """The person sends a photo (Telegram's sizes, smallest first: the largest is
+        ``file_id``) at ``at``; returns the calls the bot made meanwhile."""
+        uid, mid = self._next_ids()
+        message: dict[str, Any] = {
+            "message_id": mid, "date": int(at.timestamp()),
+            "chat": {"id": who.id, "type": "private"}, "from": self._user(who),
+            "photo": [{"file_id": f"{file_id}-small", "file_unique_id": f"u-{file_id}-s",
+                       "width": 90, "height": 67},
+                      {"file_id": file_id, "file_unique_id": f"u-{file_id}",
+                       "width": 1280, "height": 960}],
+        }
+        if caption is not None:
+            message["caption"] = caption
+        return await self._process({"update_id": uid, "message": message})
+
     async def press(self, who: Person, data: str, at: datetime | None = None) -> list[Call]:
         uid, mid = self._next_ids()
         when = at or datetime.now(UTC)

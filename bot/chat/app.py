@@ -46,6 +46,7 @@ from bot.handlers import (
     registration,
     results,
     rounds,
+    selftimed,
     standings,
     tables,
 )
@@ -77,6 +78,7 @@ HANDLERS: dict[str, Callback] = {
     **backup.COMMANDS,
     **standings.COMMANDS,
     **tables.COMMANDS,
+    **selftimed.COMMANDS,
 }
 
 
@@ -168,6 +170,9 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CallbackQueryHandler(results.estado_button, pattern=r"^st:"))
     app.add_handler(CallbackQueryHandler(clocks.start_button, pattern=r"^go:"))
     app.add_handler(CallbackQueryHandler(results.ranking_button, pattern=r"^rank:"))
+    app.add_handler(CallbackQueryHandler(selftimed.review_button, pattern=r"^rev:"))
+    app.add_handler(MessageHandler(filters.PHOTO & filters.ChatType.PRIVATE,
+                                   selftimed.on_photo))
     # last: what nothing above took (free text, an unknown command) gets a pointer to /ayuda
     app.add_handler(MessageHandler(filters.TEXT & filters.ChatType.PRIVATE,
                                    participant.not_understood))

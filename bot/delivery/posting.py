@@ -23,16 +23,16 @@ log = logging.getLogger(__name__)
 
 
 async def _post(svc: Services, chat_id: int, params: dict[str, object], priority: int,
-                grouping: str | None = None) -> None:
+                grouping: str | None = None, method: str = "sendMessage") -> None:
     """One message owed: posted in the running ``recording`` operation if there is one (sent
     once it commits), else in an operation of its own."""
     store = svc.store
     tx = store.current()
     if tx is not None:
-        tx.post(chat_id, params, priority=priority, grouping=grouping)
+        tx.post(chat_id, params, priority=priority, grouping=grouping, method=method)
         return
     async with store.transaction() as own:
-        own.post(chat_id, params, priority=priority, grouping=grouping)
+        own.post(chat_id, params, priority=priority, grouping=grouping, method=method)
 
 
 async def send(context: ContextTypes.DEFAULT_TYPE, chat_id: int, text: str,
@@ -103,6 +103,28 @@ async def notify_staff(context: ContextTypes.DEFAULT_TYPE, make: Callable[[str],
         params["markups"] = markups
     await _post(svc, EVERY_VOLUNTEER, params, priority, grouping="staff")
     return 1
+
+
+CAPTION_LIMIT = 1024  # Telegram's longest photo caption
+
+
+async def notify_staff_photo(context: ContextTypes.DEFAULT_TYPE, photo: str,
+                             make: Callable[[str], str], keyboard: Keyboard | None = None,
+                             priority: int = PRIORITY_COPY) -> int:
+    """A participant's photo (``photo``: its Telegram file id) to the volunteers' chat, or to
+    each volunteer and organiser in their language, with a caption and buttons: posted to the
+    outbox (see ``_post``) as a message of its own (photos are never joined). Returns how many
+    chats it was posted for."""
+    svc = services(context)
+    chats = [(svc.config.volunteer_chat, svc.contest.language)] \
+        if svc.config.volunteer_chat is not None else await staff_recipients(svc)
+    for chat, lang in chats:
+        params: dict[str, object] = {"photo": photo, "caption": make(lang)[:CAPTION_LIMIT]}
+        markup = _keyboard_json(keyboard, lang)
+        if markup is not None:
+            params["reply_markup"] = markup
+        await _post(svc, chat, params, priority, method="sendPhoto")
+    return len(chats)
 
 
 async def staff_recipients(svc: Services) -> list[tuple[int, str]]:

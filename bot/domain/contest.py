@@ -181,6 +181,9 @@ class Category:
     # how entries that did not finish are ordered (``bot.domain.ranking.UNFINISHED_KEYS``):
     # by pieces placed (equal pieces share a place), or by more keys in turn
     unfinished_order: tuple[str, ...] = ("pieces",)
+    # played at home: each entry claims its own finish (/listo) and backs it with a photo,
+    # which a reviewer confirms (``bot.domain.selftimed``); False: volunteers record finishes
+    self_timed: bool = False
 
     @property
     def puzzles_played(self) -> int:

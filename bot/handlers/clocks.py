@@ -25,6 +25,7 @@ from bot.handlers.common import (
 )
 from bot.handlers.draft import persist_soon
 from bot.handlers.jobs import schedule_contest_jobs
+from bot.handlers.selftimed import send_codes
 from bot.handlers.volunteers import refuse as _refuse
 from bot.services import clocks as service
 from bot.services.outcomes import Refusal
@@ -81,6 +82,7 @@ async def _start(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller
         # a heat of another day or hour: not started with the rest
         later = [service.not_yet(who.svc.day, heat_id, at) for heat_id in out.later]
         await answer(who.svc, update, texts.clocks_started(who.lang, contest, out, later))
+        await send_codes(context, who, out.started)
     await schedule_contest_jobs(context.application)
 
 

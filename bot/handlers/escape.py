@@ -32,11 +32,13 @@ from bot.handlers.volunteers import number_and_time
 from bot.handlers.volunteers import refuse as _refuse
 from bot.handlers.volunteers import role as _role
 from bot.services import escape as service
+from bot.services import selftimed
 from bot.services.escape import Cooldown, Granted
 from bot.services.outcomes import EscapeNotOver, PastLimit, Refusal
 from bot.texts import escape as texts
 from bot.texts.alerts import STAGE_BUTTON
 from bot.texts.common import refusal
+from bot.texts.selftimed import ready_noted
 
 
 async def etapa(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -250,6 +252,11 @@ async def listo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             return
         if isinstance(out, Refusal):
             await answer_now(who.svc, update, refusal(who.lang, out, contest))
+            return
+        state = await who.svc.day.state(entry.number)
+        if state is not None and state.category.self_timed:  # at home: now the photo
+            code = await selftimed.code_of(who.svc.day, state)
+            await answer(who.svc, update, ready_noted(who.lang, contest, out, who.at, code))
             return
         await answer(who.svc, update, texts.ready(who.lang, contest, out, who.at))
         listo = out.event_id

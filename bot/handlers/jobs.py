@@ -218,7 +218,9 @@ async def alert_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
                                    category=category.id if category else None, ref=name)
         for user_id in sorted(users):
             await send(context, user_id, text(await language_of(svc, user_id)))
-        time_up = category is not None and int(data["minutes"]) == 0 and playing
+        # at home nobody walks to a table: the participants' photos come to the reviewers
+        time_up = category is not None and int(data["minutes"]) == 0 and playing and \
+            not category.self_timed
         await notify_staff(context, text, keyboard=(
             lambda lang: counting_buttons(lang, playing, event)) if time_up else None)
 

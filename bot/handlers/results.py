@@ -37,7 +37,7 @@ from bot.handlers.common import (
 )
 from bot.handlers.standings import noting_final
 from bot.handlers.volunteers import number_and_time, refuse, role
-from bot.services import results, standings
+from bot.services import results, selftimed, standings
 from bot.services import rounds as round_ops
 from bot.services.outcomes import Refusal, UnknownEntry
 from bot.services.picture import ranking_png
@@ -62,7 +62,6 @@ from bot.texts.results import (
     finish_notice,
     finish_replaced_notice,
     keep_button,
-    not_finished_answer,
     not_finished_button,
     not_finished_notice,
     nothing_changed,
@@ -75,6 +74,8 @@ from bot.texts.results import (
     split_answer,
     split_notice,
 )
+from bot.texts.results import not_finished_answer as not_finished_text
+from bot.texts.selftimed import rejected_answer, rejected_notice, waiting_line
 from bot.texts.standings import ranking_for_organisers, ranking_not_yet
 
 
@@ -218,12 +219,18 @@ async def ready_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         if isinstance(checked, Refusal):
             await refuse(update, who, checked)
             return
-        await _not_finished_answer(update, context, who, checked)
+        await not_finished_answer(update, context, who, checked)
 
 
-async def _not_finished_answer(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller,
-                               out: NotFinishedNoted) -> None:
-    await answer(who.svc, update, not_finished_answer(who.lang, out))
+async def not_finished_answer(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller,
+                              out: NotFinishedNoted) -> None:
+    """"Not finished" recorded: the volunteer's answer and the entry's notice (a claim made at
+    home and turned down by a reviewer: with the reviewer's reason)."""
+    if out.reason:
+        await answer(who.svc, update, rejected_answer(who.lang, out))
+        await notify_entry(context, out.entry, partial(rejected_notice, out=out))
+        return
+    await answer(who.svc, update, not_finished_text(who.lang, out))
     await notify_entry(context, out.entry, partial(not_finished_notice, out=out))
 
 
@@ -416,6 +423,7 @@ async def _rankings(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Cal
                 lines.append("")
             lines.extend(await _round_ranking_lines(who, cat))
             lines.extend(await _separate_lines(who, cat))
+            lines.extend(await _claims_waiting(who, cat))
             continue
         rows = await who.svc.day.ranking(cat, who.at)
         if not rows and not args:
@@ -424,7 +432,14 @@ async def _rankings(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Cal
             lines.append("")
         lines.extend(_lines_of(context, who.lang, cat, rows))
         lines.extend(await _separate_lines(who, cat))
+        lines.extend(await _claims_waiting(who, cat))
     await answer_now(who.svc, update, rankings_text(who.lang, lines))
+
+
+async def _claims_waiting(who: Caller, category: Category) -> list[str]:
+    """Played at home: the finishes claimed and not reviewed yet, under the ranking."""
+    claims = await selftimed.waiting(who.svc.day, category)
+    return [waiting_line(who.lang, claims)] if claims else []
 
 
 async def _entries_rankings(update: Update, context: ContextTypes.DEFAULT_TYPE,

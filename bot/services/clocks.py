@@ -24,6 +24,8 @@ from bot.domain.rounds import (
 )
 from bot.services.contest_day import ContestDay
 from bot.services.outcomes import Done, Refusal, SharedRefusal
+from bot.services.rounds import unit
+from bot.services.selftimed import start_data
 from bot.services.state import EntryState
 
 
@@ -125,7 +127,7 @@ async def start_clock(
                 continue
             await tx.add_event(
                 at=at, kind=EventKind.CLOCK_START, role="organiser", actor=organiser, category=cid,
-                update_id=update_id,
+                data=start_data(await unit(day, cid)) or None, update_id=update_id,
             )
             started.append(cid)
         if not started and later:  # what waits says more than what already runs

@@ -47,6 +47,7 @@ from bot.services.contest_rounds import (
     read_puzzles,
     read_rounds,
 )
+from bot.services.contest_timing import check_self_timed, self_timed
 from bot.services.contest_toml import LANGUAGES, Ctx, Table, lang_texts, new_id
 from bot.services.contest_toml import ContestFileError as ContestFileError
 
@@ -196,7 +197,7 @@ def _separate(t: Table, questions: dict[str, Question]) -> tuple[SeparateRanking
 
 def _category(t: Table, escape: EscapeRules | None, ids: set[str], qids: set[str],
               questions: dict[str, Question] | None = None,
-              unfinished: tuple[str, ...] = ("pieces",)) -> Category:
+              unfinished: tuple[str, ...] = ("pieces",), timed: bool = False) -> Category:
     cid = _category_id(t, ids)
     members = _members(t)
     fewest = t.int("min_members", None, minimum=1)
@@ -214,7 +215,9 @@ def _category(t: Table, escape: EscapeRules | None, ids: set[str], qids: set[str
     rounds = read_rounds(t, pieces, time_limit, qids, puzzles, questions or {})
     if rounds and is_escape:
         raise t.ctx.error(t.key("rounds"), "are not for escape categories")
-    order = unfinished_order(t, unfinished)
+    order, at_home = unfinished_order(t, unfinished), self_timed(t, timed)
+    if at_home:
+        check_self_timed(t, is_escape, bool(puzzles) or any(r.puzzles for r in rounds))
     if order is not unfinished:
         check_unfinished_order(t, order, bool(puzzles) or any(r.puzzles for r in rounds))
     cat = Category(
@@ -235,6 +238,7 @@ def _category(t: Table, escape: EscapeRules | None, ids: set[str], qids: set[str
         puzzles=puzzles,
         separate=_separate(t, questions or {}),
         unfinished_order=order,
+        self_timed=at_home,
         **puzzle_rules(t, puzzles),
     )
     t.done()
@@ -300,6 +304,7 @@ class _Heading(NamedTuple):
     confirm_correction: int = 5 * 60
     participants_see_ranking: str = "final"
     seating: str = "categories"
+    self_timed: bool = False
 
 
 def _heading(root: Table) -> _Heading:
@@ -335,9 +340,10 @@ def _heading(root: Table) -> _Heading:
     seating = c.get("seating", str, "categories")
     if seating not in SEATING_RULES:
         raise c.ctx.error(c.key("seating"), f"must be one of {', '.join(SEATING_RULES)}")
+    at_home = self_timed(c, False)
     c.done()
     return _Heading(name, tz_name, language, currency, venue, limit_inclusive, results_at, start,
-                    penalised, ranking, confirm_minutes * 60, see_ranking, seating)
+                    penalised, ranking, confirm_minutes * 60, see_ranking, seating, at_home)
 
 
 def _registration(root: Table) -> RegistrationRules:
@@ -485,10 +491,11 @@ def _breaks(root: Table) -> tuple[Break, ...]:
 def _categories(
     root: Table, escape: EscapeRules | None, local_if_any: tuple[str, ...],
     qids: set[str], questions: dict[str, Question], unfinished: tuple[str, ...],
+    timed: bool = False,
 ) -> tuple[Category, ...]:
     """``[[categories]]``, at least one; local quotas and prizes need ``[local]``."""
     ids: set[str] = set()
-    categories = tuple(_category(t, escape, ids, qids, questions, unfinished)
+    categories = tuple(_category(t, escape, ids, qids, questions, unfinished, timed)
                        for t in root.tables("categories", True))
     if not categories:
         raise root.ctx.error("categories", "needs at least one category")
@@ -542,7 +549,8 @@ def parse_contest(data: dict[str, Any], path: str) -> Contest:
     # advancement quotas group entries by a choice or text answer (country, club)
     groups = {q.id for q in questions if q.kind != YES_NO or q.per == PER_ENTRY}
     categories = _categories(root, escape, local_if_any, groups,
-                             {q.id: q for q in questions}, heading.ranking.unfinished_order)
+                             {q.id: q for q in questions}, heading.ranking.unfinished_order,
+                             heading.self_timed)
     root.done()
     return Contest(
         name=heading.name,

@@ -201,6 +201,7 @@ class NotFinishedNoted(Done):
     entry: int
     time: int
     event_id: int | None = None
+    reason: str = ""  # a reviewer's, self-timed: a code of ``REJECT_REASONS`` or their words
 
 
 @dataclass(frozen=True)
@@ -405,11 +406,12 @@ def _ready_line_refusal(number: int, state: EntryState, line: int
 
 async def not_finished(
     day: ContestDay, actor: int, role: str, number: int, line: int, at: datetime,
-    update_id: int | None,
+    update_id: int | None, reason: str = "",
 ) -> NotFinishedNoted | ResultsRefusal | SharedRefusal | RoundClosed:
     """A volunteer checked entry ``number`` after the /listo ``line`` (its event id) and found
     its puzzle not done: noted (the entry plays on; a later /fin without a time is not taken
-    from that /listo), unless the line is outdated."""
+    from that /listo), unless the line is outdated. ``reason``: a reviewer's, for a claim
+    made at home."""
     async with day.store.transaction() as tx:
         running = await day.running(number, at)
         if isinstance(running, Refusal):
@@ -420,11 +422,13 @@ async def not_finished(
             return ReadyLineOutdated(number) if isinstance(refused, AlreadyRecorded) else refused
         assert state.ready is not None
         told = state.clock.elapsed(state.ready.at) or 0
+        reason = reason or ("not_done" if state.category.self_timed else "")
         eid = await tx.add_event(
             at=at, kind=EventKind.NOT_FINISHED, role=role, actor=actor, entry=number,
-            data={"ready_event": line}, category=state.unit, update_id=update_id,
+            data={"ready_event": line, **({"reason": reason} if reason else {})},
+            category=state.unit, update_id=update_id,
         )
-        return NotFinishedNoted(number, told, eid)
+        return NotFinishedNoted(number, told, eid, reason)
 
 
 async def pieces(

@@ -35,6 +35,7 @@ from bot.services.contest_day import (
     round_ref,
 )
 from bot.services.outcomes import Done, Refusal, SharedRefusal
+from bot.services.selftimed import waiting as claims_waiting
 
 # -- what the rounds' operations give back -----------------------------------------------------
 
@@ -85,8 +86,18 @@ class RoundsOver(Refusal):
 
 # NotYet, HeatRunning and NotReached (starting a heat) and RoundClosed (recording in a
 # confirmed round) stay in contest_day.py while ContestDay gives them back.
-RoundsRefusal = (RoundNotOver | HeatNotStarted | NoQualifiers | QualifiersWithoutHeat
-                 | RoundsOver | RoundClosed)
+@dataclass(frozen=True)
+class RoundClaimsToReview(Refusal):
+    """Played at home: finishes claimed in heat ``heat`` (``waiting``) still wait for a
+    reviewer; the round can't be final before each is confirmed or turned down."""
+
+    code: ClassVar[str] = "round_claims_to_review"
+    heat: str
+    waiting: tuple[int, ...]
+
+
+RoundsRefusal = (RoundClaimsToReview | RoundNotOver | HeatNotStarted | NoQualifiers
+                 | QualifiersWithoutHeat | RoundsOver | RoundClosed)
 
 
 @dataclass(frozen=True)
@@ -127,6 +138,11 @@ async def confirm_round(day: ContestDay, organiser: int, category: Category, at:
         split_by = category.rounds[index + 1].heats_by if rule is not None else None
         group_of = answer_to(entries, by)
         heat_answer = answer_to(entries, split_by)  # the next round split by a question
+        for h in range(1, category.rounds[index].heats + 1) if not confirmed else ():
+            claims = await claims_waiting(day, Heat(category, index, h).play)
+            if claims:
+                return RoundClaimsToReview(Heat(category, index, h).id,
+                                           tuple(c.entry for c in claims))
         match confirm_verdict(category, index, confirmed, played, ranking, group_of,
                               heat_answer):
             case AllConfirmed():

@@ -22,6 +22,7 @@ from bot.domain.standings import (
 )
 from bot.services.contest_day import ContestDay
 from bot.services.outcomes import Done, Refusal
+from bot.services.selftimed import waiting
 from bot.storage.store import Event, Transaction
 
 
@@ -62,7 +63,17 @@ class NothingNew(Refusal):
     moment: datetime  # when it was published
 
 
-StandingsRefusal = NotStarted | NoEntries | StillPlaying | InRounds | NothingNew
+@dataclass(frozen=True)
+class ClaimsToReview(Refusal):
+    """Played at home: the finishes these entries claimed (``waiting``) still wait for a
+    reviewer; the results can't be final before each is confirmed or turned down."""
+
+    code: ClassVar[str] = "results_claims_to_review"
+    category: str
+    waiting: tuple[int, ...]
+
+
+StandingsRefusal = NotStarted | NoEntries | StillPlaying | InRounds | NothingNew | ClaimsToReview
 
 
 @dataclass(frozen=True)
@@ -119,6 +130,9 @@ async def publishable(day: ContestDay, tx: Transaction, category: Category, at: 
     if not heat_over(rows, elapsed, category.time_limit):
         playing = sum(1 for r in rows if r.position is None and r.competitor.outcome is None)
         return StillPlaying(category.name, playing, max(0, category.time_limit - elapsed))
+    claims = await waiting(day, category)
+    if claims:
+        return ClaimsToReview(category.name, tuple(c.entry for c in claims))
     now = standings(category, rows)
     last = await last_published(tx, category.id)
     tell = to_tell(now, told_before(last.data) if last is not None else None)

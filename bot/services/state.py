@@ -103,6 +103,7 @@ class EntryState:
     # the puzzles finished before the last: (puzzle number, contest time), in that order
     split_puzzles: tuple[tuple[int, int], ...] = ()
     outcome: Event | None = None  # the latest "did not start" or "disqualified" recorded
+    claim_photos: int = 0  # photos sent since the /listo still waiting (``ready``), self-timed
 
     @property
     def splits(self) -> tuple[int, ...]:
@@ -180,6 +181,8 @@ def entry_state(
         unit=play.id if play is not None else None,
         split_puzzles=finished,
         outcome=_latest(entry_events, EventKind.OUTCOME),
+        claim_photos=sum(1 for e in entry_events if e.kind == EventKind.PHOTO
+                         and ready is not None and e.id > ready.id) if ready is not None else 0,
     )
 
 

@@ -182,6 +182,8 @@ def _category(contest: Contest, c: Category) -> list[str]:
         + f" member(s) ({who}), {c.pieces} pieces, "
         f"limit {format_duration(c.time_limit)}, {cap}, fee {money(c.fee, contest.currency)}"
         + (", escape stage" if c.escape else "")
+        + (", self-timed at home (/listo, a photo with the start's code, a reviewer "
+           "confirms)" if c.self_timed else "")
     ]
     for q in c.reserved:
         lines.append(

@@ -23,6 +23,7 @@ ESCAPE = "escape"
 ROUNDS = "rounds"
 PENALTIES = "penalties"
 SPLITS = "splits"
+SELF_TIMED = "self_timed"
 
 
 @dataclass(frozen=True)
@@ -94,6 +95,9 @@ COMMANDS: tuple[Command, ...] = (
        "concurso", "N dns|dsq|oc [motif] : absente, disqualifiée, hors concours",
        "N dns|dsq|oc [reason]: did not start, disqualified, out of competition", "statut",
        "status"),
+    _c("rechazar", "volunteer", "N [motivo]: no aceptar el final que N anotó en casa",
+       "N [motif] : refuser la fin que N a annoncée à la maison",
+       "N [reason]: turn down the finish N claimed at home", "rejeter", "reject", SELF_TIMED),
     _c("parcial", "volunteer", "N [h:mm:ss]: N ha terminado uno de sus puzzles",
        "N [h:mm:ss] : N a fini un de ses puzzles", "N [h:mm:ss]: N finished one of its puzzles",
        "intermediaire", "split", SPLITS),
@@ -161,6 +165,7 @@ def features(contest: Contest, categories: Iterable[str] | None = None) -> froze
         ROUNDS: any(c.rounds for c in cats),
         PENALTIES: bool(contest.penalties),
         SPLITS: any(c.puzzles or any(r.puzzles for r in c.rounds) for c in cats),
+        SELF_TIMED: any(c.self_timed for c in cats),
     }
     return frozenset(f for f, yes in has.items() if yes)
 

@@ -67,6 +67,10 @@ def time_alert_text(lang: str, contest: Contest, category: Category, heat: Heat 
     """``minutes`` left on a category's (or heat's) clock; 0: time is up."""
     name = category.name if heat is None else \
         f"{category.name} — {heat_name(lang, contest, heat)}"
+    if minutes == 0 and category.self_timed:
+        return tr(lang, "{category}: time is up! Hands off the puzzle, and send me a photo of "
+                  "it as it is now (with your code): a reviewer counts the pieces.",
+                  category=name)
     if minutes == 0:
         return tr(lang, "{category}: time is up! Hands off the puzzle; a volunteer "
                   "counts the pieces.", category=name)

@@ -31,6 +31,7 @@ from bot.services.outcomes import (
 )
 from bot.services.results import ResultsRefusal
 from bot.services.rounds import RoundsRefusal
+from bot.services.selftimed import SelfTimedRefusal
 from bot.services.standings import StandingsRefusal
 from bot.support.i18n import tr
 from bot.texts.access import access_refusal
@@ -47,6 +48,7 @@ from bot.texts.names import role_name as role_name
 from bot.texts.names import round_name as round_name
 from bot.texts.results import results_refusal
 from bot.texts.rounds import rounds_refusal
+from bot.texts.selftimed import selftimed_refusal
 from bot.texts.standings import standings_refusal
 
 MAX_MESSAGE = 4096
@@ -89,7 +91,8 @@ def split_messages(lines: Sequence[str], limit: int = MAX_MESSAGE) -> list[str]:
 
 
 DayRefusal = (SharedRefusal | EscapeRefusal | ClocksRefusal | AccessRefusal | RoundsRefusal
-              | ResultsRefusal | HistoryRefusal | StandingsRefusal | ClaimRefusal)
+              | ResultsRefusal | HistoryRefusal | StandingsRefusal | ClaimRefusal
+              | SelfTimedRefusal)
 
 
 def refusal(lang: str, refused: DayRefusal, contest: Contest) -> str:
@@ -111,6 +114,8 @@ def refusal(lang: str, refused: DayRefusal, contest: Contest) -> str:
         return standings_refusal(lang, refused, contest)
     if isinstance(refused, ClaimRefusal):
         return claim_refusal(lang, refused)
+    if isinstance(refused, SelfTimedRefusal):
+        return selftimed_refusal(lang, refused)
     return shared_refusal(lang, refused)
 
 

@@ -120,6 +120,8 @@ def event_name(lang: str, kind: str) -> str:
         _K.ESCAPE: tr(lang, "escape solved"),
         _K.READY: tr(lang, "said finished"),
         _K.NOT_FINISHED: tr(lang, "not finished (checked)"),
+        _K.PHOTO: tr(lang, "photo sent"),
+        _K.RETAKE: tr(lang, "another photo asked"),
         _K.FINISH: tr(lang, "finish"),
         _K.PIECES: tr(lang, "pieces"),
         _K.PENALTY: tr(lang, "penalty"),

@@ -14,6 +14,7 @@ from bot.services.rounds import (
     HeatNotStarted,
     NoQualifiers,
     QualifiersWithoutHeat,
+    RoundClaimsToReview,
     RoundConfirmed,
     RoundNotOver,
     RoundsOver,
@@ -127,6 +128,11 @@ def rounds_refusal(lang: str, refused: RoundsRefusal, contest: Contest) -> str:
     """One line saying why a rounds operation (or a result in a confirmed round) was
     refused."""
     match refused:
+        case RoundClaimsToReview(heat=heat, waiting=waiting):
+            return tr(lang, "{heat}: finishes claimed at home still wait for review "
+                      "({entries}): confirm or turn each down first.",
+                      heat=heat_by_id(lang, contest, heat),
+                      entries=", ".join(f"#{n}" for n in waiting[:20]))
         case RoundNotOver(heat=heat, waiting=waiting):
             return tr(lang, "{heat} is not over: no result yet for {entries}. Record their "
                       "finish or pieces first (or wait for the time limit).",

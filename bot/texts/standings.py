@@ -11,6 +11,7 @@ from bot.domain.contest import Contest
 from bot.domain.ranking import Row
 from bot.domain.standings import Standing
 from bot.services.standings import (
+    ClaimsToReview,
     InRounds,
     NoEntries,
     NothingNew,
@@ -125,6 +126,10 @@ def standings_refusal(lang: str, refused: StandingsRefusal, contest: Contest) ->
             return tr(lang, "{category}: its clock has not started.", category=name)
         case NoEntries(category=name):
             return tr(lang, "{category} has no entries.", category=name)
+        case ClaimsToReview(category=name, waiting=waiting):
+            return tr(lang, "{category}: finishes claimed at home still wait for review "
+                      "({entries}): confirm or turn each down first.", category=name,
+                      entries=", ".join(f"#{n}" for n in waiting[:20]))
         case StillPlaying(category=name, playing=n, time_left=left):
             return ntr(lang, "{category}: {n} entry still playing, {left} of its time left.",
                        "{category}: {n} entries still playing, {left} of its time left.", n,

@@ -1,0 +1,68 @@
+"""Contests played at home, self-timed: at the start signal each entry gets a code to write on
+paper; ``/listo`` claims the finish at that moment; a photo of the finished puzzle beside the
+code backs the claim, and the claim counts once a reviewer confirms it (a confirmed claim is a
+finish, as a volunteer's ``/fin`` is). What a photo is for, and whether a claim still waits,
+is decided here from the entry's history."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from dataclasses import dataclass
+from enum import StrEnum
+
+# letters and digits nobody confuses when written by hand and read off a photo (no 0/O, 1/I/L,
+# 2/Z, 5/S, 8/B, 6/G)
+CODE_ALPHABET = "ACDEFHJKMNPRTUVWXY3479"
+CODE_LENGTH = 5
+
+
+def claim_code(seed: str, number: int) -> str:
+    """Entry ``number``'s code for the start whose secret is ``seed``: the same code for the
+    same start whenever it is worked out (a restart changes nothing), another for each entry,
+    unknown before the start (the seed is drawn then)."""
+    digest = hmac.new(seed.encode(), f"entry:{number}".encode(), hashlib.sha256).digest()
+    value = int.from_bytes(digest[:8], "big")
+    out = []
+    for _ in range(CODE_LENGTH):
+        value, i = divmod(value, len(CODE_ALPHABET))
+        out.append(CODE_ALPHABET[i])
+    return "".join(out)
+
+
+class PhotoUse(StrEnum):
+    """What a participant's photo is: the evidence of a finish claimed and waiting for review
+    (``CLAIM``), the start (the code beside the open box, before any claim: ``START``), or
+    where the puzzle stood at time's up, for the reviewers to count the pieces
+    (``TIME_UP``)."""
+
+    CLAIM = "claim"
+    START = "start"
+    TIME_UP = "time_up"
+
+
+@dataclass(frozen=True)
+class PhotoRefused:
+    """A photo that can't be used: ``why`` is "not_started" (no start signal yet),
+    "finished" (the finish is confirmed already) or "counted" (time is up and the pieces
+    are recorded already)."""
+
+    why: str
+
+
+def photo_use(started: bool, claim_waiting: bool, finished: bool, time_up: bool,
+              pieces_counted: bool) -> PhotoUse | PhotoRefused:
+    """What a photo sent now is for (see ``PhotoUse``)."""
+    if not started:
+        return PhotoRefused("not_started")
+    if finished:
+        return PhotoRefused("finished")
+    if claim_waiting:
+        return PhotoUse.CLAIM
+    if time_up:
+        return PhotoRefused("counted") if pieces_counted else PhotoUse.TIME_UP
+    return PhotoUse.START
+
+
+# why a reviewer turns a claim down (typed: any text of their own, ``/rechazar N reason``)
+REJECT_REASONS = ("not_done", "no_code")

@@ -1,0 +1,188 @@
+"""Contests played at home in the chat: the codes sent at the start signal, a participant's
+photo (the start, the finished puzzle, time's up), the reviewers' buttons under it (confirm,
+another photo, not finished, no code) and ``/rechazar N [reason]``. A claim is ``/listo``
+(bot/handlers/escape.py); confirming it is the "FINISHED?" line's Record (``ready:ok``) or a
+typed ``/fin N``."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from bot.delivery.answers import answer, answer_now, recording
+from bot.delivery.posting import notify_entry, notify_staff_photo
+from bot.domain.selftimed import PhotoUse
+from bot.handlers.common import (
+    Callback,
+    Caller,
+    caller,
+    parse_int,
+    pressed,
+    recorder,
+    refuse_role,
+    show_usage,
+)
+from bot.handlers.results import not_finished_answer
+from bot.handlers.volunteers import refuse, role
+from bot.services import selftimed as service
+from bot.services.outcomes import Refusal
+from bot.services.results import NotFinishedNoted
+from bot.services.selftimed import PhotoKept
+from bot.storage.store import Entry
+from bot.texts import selftimed as texts
+from bot.texts.access import not_followed
+from bot.texts.common import DayRefusal, refusal
+
+REVIEW_BUTTON = "rev:"  # under a reviewer's photo: rev:again|nocode:ENTRY:LISTO_EVENT_ID
+READY_BUTTON = "ready:"  # bot/handlers/results.py's "FINISHED?" buttons (ok, no)
+MAX_REASON = 200
+
+
+async def send_codes(context: ContextTypes.DEFAULT_TYPE, who: Caller, started: tuple[str, ...]
+                     ) -> None:
+    """At a self-timed start (``started``: the clocks just started), each entry's phones get
+    its code; posted in the start's own transaction (``recording``), so a start is never
+    without its codes."""
+    for unit_id in started:
+        for number, code in await service.start_codes(who.svc.day, unit_id):
+            state = await who.svc.day.state(number)
+            if state is not None:
+                await notify_entry(context, number, partial(
+                    texts.start_notice, category=state.category, code=code))
+
+
+def review_keyboard(lang: str, entry: int, time: int, listo: int) -> list[list[tuple[str, str]]]:
+    """Under a reviewer's photo of a finish claimed at ``time`` (the /listo ``listo``)."""
+    return [[(texts.confirm_button(lang, entry, time), f"{READY_BUTTON}ok:{entry}:{listo}")],
+            [(texts.retake_button(lang), f"{REVIEW_BUTTON}again:{entry}:{listo}")],
+            [(texts.reject_button(lang, "not_done"), f"{READY_BUTTON}no:{entry}:{listo}"),
+             (texts.reject_button(lang, "no_code"), f"{REVIEW_BUTTON}nocode:{entry}:{listo}")]]
+
+
+async def on_photo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A participant's photo: kept as what it is for (the start, a claim's evidence, time's
+    up), and a claim's or time's up's photo goes to the reviewers with their buttons."""
+    who = await caller(update, context)
+    msg = update.effective_message
+    if who is None or msg is None or not msg.photo:
+        return
+    entry = await _photo_entry(update, who, msg.caption or "")
+    if entry is None:
+        return
+    biggest = msg.photo[-1]  # Telegram lists the sizes smallest first
+    contest = who.svc.contest
+    async with recording(who.svc):
+        out = await service.photo(who.svc.day, who.user_id, entry.number, biggest.file_id,
+                                  biggest.file_unique_id, who.at, update.update_id)
+        if isinstance(out, Refusal):
+            await answer_now(who.svc, update, refusal(who.lang, out, contest))
+            return
+        await answer(who.svc, update, texts.photo_answer(who.lang, out))
+        if out.use is not PhotoUse.START:
+            await _to_reviewers(context, who, entry, out)
+
+
+async def _to_reviewers(context: ContextTypes.DEFAULT_TYPE, who: Caller, entry: Entry,
+                        out: PhotoKept) -> None:
+    state = await who.svc.day.state(entry.number)
+    claimed_at = state.ready.at if state is not None and state.ready is not None else None
+    listo = out.ready_event
+    await notify_staff_photo(
+        context, out.file_id,
+        lambda lang: texts.review_caption(lang, who.svc.contest, entry, out, claimed_at),
+        keyboard=None if listo is None else (
+            lambda lang: review_keyboard(lang, entry.number, out.time, listo)))
+
+
+async def _photo_entry(update: Update, who: Caller, caption: str) -> Entry | None:
+    """The entry a photo is about: the number in its caption ("12", "#12"), else the only
+    self-timed entry the phone follows (of several, the only one with a claim waiting)."""
+    followed = list(who.roles.entries)
+    if not followed:
+        await refuse_role(update, who, "participant")
+        return None
+    words = caption.split()
+    typed = parse_int(words[0].lstrip("#")) if words else None
+    if typed is not None:
+        chosen = next((e for e in followed if e.number == typed), None)
+        if chosen is None:
+            await answer_now(who.svc, update, not_followed(who.lang, words[0], followed))
+        return chosen
+    contest = who.svc.contest
+    at_home = [e for e in followed if (c := contest.category(e.category)) is not None
+               and (c.self_timed or any(h.play.self_timed for h in who.svc.day.heats.values()
+                                        if h.category.id == c.id))]
+    if len(at_home) > 1:
+        waiting = [e for e in at_home if (s := await who.svc.day.state(e.number)) is not None
+                   and s.ready is not None]
+        at_home = waiting if len(waiting) == 1 else at_home
+    if len(at_home) == 1:
+        return at_home[0]
+    if not at_home:
+        await answer_now(who.svc, update, refusal(who.lang, service.NotSelfTimed(
+            followed[0].number), contest))
+        return None
+    await answer_now(who.svc, update, texts.which_photo(who.lang, at_home))
+    return None
+
+
+async def review_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A reviewer's "another photo" or "no code in the photo" under a claim's photo; refused
+    as the typed command is (role, a claim no longer waiting, pressed twice)."""
+    data, who = await pressed(update, context)
+    parts = data.removeprefix(REVIEW_BUTTON).split(":")
+    number = parse_int(parts[1]) if len(parts) == 3 else None
+    listo = parse_int(parts[2]) if len(parts) == 3 else None
+    if who is None or number is None or listo is None or parts[0] not in ("again", "nocode"):
+        return  # not a button of ours, or nobody the bot can serve
+    if not who.roles.staff:
+        await refuse_role(update, who, "volunteer")
+        return
+    async with recording(who.svc):
+        if parts[0] == "nocode":
+            out = await service.reject(who.svc.day, who.user_id, role(who), number, "no_code",
+                                       who.at, update.update_id, line=listo)
+            await _rejected(update, context, who, out)
+            return
+        asked = await service.retake(who.svc.day, who.user_id, role(who), number, listo,
+                                     who.at, update.update_id)
+        if isinstance(asked, Refusal):
+            await refuse(update, who, asked)
+            return
+        await answer(who.svc, update, texts.retake_answer(who.lang, asked))
+        await notify_entry(context, number, partial(texts.retake_notice, out=asked))
+
+
+async def _rejected(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller,
+                    out: NotFinishedNoted | DayRefusal) -> None:
+    if isinstance(out, Refusal):
+        await refuse(update, who, out)
+        return
+    await not_finished_answer(update, context, who, out)
+
+
+async def rechazar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/rechazar N [reason]``: entry N's finish claimed at home is turned down, with the
+    reason its people read (without one: the puzzle in the photo is not finished)."""
+    who = await recorder(update, context, "volunteer")
+    if who is None:
+        return
+    msg = update.effective_message
+    words = ((msg.text or "") if msg is not None else "").split(maxsplit=2)[1:]
+    number = parse_int(words[0]) if words else None
+    if number is None:
+        await show_usage(update, who, "/rechazar N [REASON]")
+        return
+    reason = " ".join(words[1].split())[:MAX_REASON] if len(words) == 2 else "not_done"
+    async with recording(who.svc):
+        out = await service.reject(who.svc.day, who.user_id, role(who), number, reason, who.at,
+                                   update.update_id)
+        await _rejected(update, context, who, out)
+
+
+# the commands this feature answers (bot/chat/app.py registers every feature's)
+COMMANDS: dict[str, Callback] = {
+    "rechazar": rechazar,
+}

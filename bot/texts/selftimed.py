@@ -1,0 +1,166 @@
+"""Contests played at home in words: the start signal with each entry's code, what a /listo
+and a photo are answered, the reviewers' photo with its buttons, and what a decision tells
+the entry."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import assert_never
+
+from bot.domain.clock import format_duration
+from bot.domain.contest import Category, Contest
+from bot.domain.selftimed import PhotoUse
+from bot.services.escape import ReadyNoted
+from bot.services.results import NotFinishedNoted
+from bot.services.selftimed import (
+    Claim,
+    ClaimWaiting,
+    NoClaim,
+    NotSelfTimed,
+    PhotoAskedAlready,
+    PhotoKept,
+    PiecesCounted,
+    RetakeAsked,
+    SelfTimedRefusal,
+)
+from bot.storage.store import Entry
+from bot.support.i18n import tr
+from bot.texts.names import clock_time, names
+
+
+def start_notice(lang: str, category: Category, code: str) -> str:
+    """To each entry's phones at the start signal: its code, and what to do with it."""
+    return tr(lang, "Start! Your code is {code}. Write it in big letters on a sheet of paper and "
+              "photograph it beside the open box; send me the photo. You have {limit}. As "
+              "soon as the puzzle is done, send /listo: that moment is your time. Then send a "
+              "photo of the finished puzzle with the same paper beside it.", code=code,
+              limit=format_duration(category.time_limit))
+
+
+def ready_noted(lang: str, contest: Contest, out: ReadyNoted, at: datetime, code: str) -> str:
+    """A self-timed entry's /listo: its claim is noted, now the photo."""
+    return tr(lang, "Noted: finished at {time} ({clock}). Now send a photo of the whole "
+              "finished puzzle with the paper showing your code {code} beside it. Your time "
+              "counts once a reviewer has checked the photo; I will tell you.",
+              time=format_duration(out.time), clock=clock_time(contest, at), code=code)
+
+
+def photo_answer(lang: str, out: PhotoKept) -> str:
+    """To the participant who sent a photo: what it was kept as."""
+    match out.use:
+        case PhotoUse.CLAIM:
+            return tr(lang, "Photo received for your finish at {time}. A reviewer checks it; "
+                      "I will tell you.", time=format_duration(out.time))
+        case PhotoUse.START:
+            return tr(lang, "Start photo kept (at {time}). When the puzzle is done: /listo, "
+                      "then a photo of it with your code {code}.",
+                      time=format_duration(out.time), code=out.code)
+        case PhotoUse.TIME_UP:
+            return tr(lang, "Photo kept: time is up, and a reviewer counts your pieces from "
+                      "it.")
+        case _:
+            assert_never(out.use)
+
+
+def review_caption(lang: str, contest: Contest, entry: Entry, out: PhotoKept,
+                   claimed_at: datetime | None) -> str:
+    """Under the photo the reviewers get: whose it is, what it backs, the code to look for."""
+    who = f"#{entry.number} {names(entry.names)}"
+    if out.use is PhotoUse.TIME_UP:
+        return tr(lang, "PIECES? {who}: time is up. Count the pieces placed in the photo, then "
+                  "/piezas {entry} P.", who=who, entry=entry.number)
+    clock = clock_time(contest, claimed_at) if claimed_at is not None else "-"
+    return tr(lang, "REVIEW {who}: finished at {time} ({clock}). Their code is {code}: check "
+              "that the puzzle is complete and the code is on the paper in the photo.",
+              who=who, time=format_duration(out.time), clock=clock, code=out.code)
+
+
+def confirm_button(lang: str, entry: int, time: int) -> str:
+    return f"#{entry} " + tr(lang, "✅ Confirm {time}", time=format_duration(time))
+
+
+def retake_button(lang: str) -> str:
+    return tr(lang, "📷 Another photo")
+
+
+def reject_button(lang: str, reason: str) -> str:
+    """The buttons turning a claim down, by reason (``REJECT_REASONS``)."""
+    if reason == "no_code":
+        return tr(lang, "❌ No code in the photo")
+    return tr(lang, "❌ Not finished")
+
+
+def _reason(lang: str, out: NotFinishedNoted) -> str:
+    if out.reason == "no_code":
+        return tr(lang, "the paper with your code is not in the photo")
+    if out.reason == "not_done":
+        return tr(lang, "the puzzle in the photo is not finished")
+    return out.reason
+
+
+def rejected_notice(lang: str, out: NotFinishedNoted) -> str:
+    """To the entry's phones: the claim at ``out.time`` was turned down, and why."""
+    return tr(lang, "A reviewer did not accept your finish at {time}: {reason}. If your time "
+              "is not up, play on and send /listo again when the puzzle is done, then a "
+              "photo of it with your code.", time=format_duration(out.time),
+              reason=_reason(lang, out))
+
+
+def rejected_answer(lang: str, out: NotFinishedNoted) -> str:
+    """To the reviewer who turned a claim down."""
+    return tr(lang, "Entry {entry}: the finish at {time} is not accepted ({reason}). They are "
+              "told, and may claim again.", entry=out.entry, time=format_duration(out.time),
+              reason=_reason(lang, out))
+
+
+def retake_notice(lang: str, out: RetakeAsked) -> str:
+    """To the entry's phones: another photo, please; the claim keeps its time."""
+    return tr(lang, "A reviewer needs another photo of your finished puzzle: the whole puzzle "
+              "and the paper with your code {code}, sharp, in one picture. Your time stays "
+              "{time}.", code=out.code, time=format_duration(out.time))
+
+
+def retake_answer(lang: str, out: RetakeAsked) -> str:
+    """To the reviewer who asked for another photo."""
+    return tr(lang, "Entry {entry} is asked for another photo; its finish at {time} waits for "
+              "it.", entry=out.entry, time=format_duration(out.time))
+
+
+def waiting_line(lang: str, claims: list[Claim]) -> str:
+    """Under a ranking: the finishes claimed and not reviewed yet (not in the ranking)."""
+    items = ", ".join(
+        f"#{c.entry} ({format_duration(c.time)}, "
+        + (tr(lang, "{count} photos", count=c.photos) if c.photos > 1 else
+           tr(lang, "photo received") if c.photos == 1 else tr(lang, "no photo yet")) + ")"
+        for c in claims)
+    return tr(lang, "Waiting for review (not ranked yet): {items}.", items=items)
+
+
+def selftimed_refusal(lang: str, refused: SelfTimedRefusal) -> str:
+    """Why a photo, a claim or a review recorded nothing."""
+    match refused:
+        case NotSelfTimed(entry=entry):
+            return tr(lang, "Entry {entry} is not played at home: volunteers record its finish "
+                      "(no photo needed).", entry=entry)
+        case ClaimWaiting(time=t):
+            return tr(lang, "Your finish at {time} already waits for review: send the photo of "
+                      "the finished puzzle with your code, if you haven't yet.",
+                      time=format_duration(t))
+        case NoClaim(entry=entry):
+            return tr(lang, "Nothing of entry {entry} waits for review (no /listo since the "
+                      "last decision).", entry=entry)
+        case PhotoAskedAlready(entry=entry):
+            return tr(lang, "Entry {entry} was already asked for another photo, and none came "
+                      "since.", entry=entry)
+        case PiecesCounted(entry=entry):
+            return tr(lang, "Entry {entry}'s time is up and its pieces are recorded: nothing "
+                      "changed.", entry=entry)
+        case _:
+            assert_never(refused)
+
+
+def which_photo(lang: str, entries: list[Entry]) -> str:
+    """A phone following several entries played at home: which one a photo is about."""
+    return tr(lang, "You follow entries {list}: send the photo again with the entry's number "
+              "as its caption (e.g. {n}).", list=", ".join(f"#{e.number}" for e in entries),
+              n=entries[0].number)
