@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import time
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 from telegram.ext import Application, CallbackContext, ContextTypes
@@ -35,6 +36,7 @@ from bot.texts.alerts import (
     handover_staff_text,
     results_now_text,
     time_alert_text,
+    time_up_at_home,
 )
 
 log = logging.getLogger(__name__)
@@ -204,8 +206,9 @@ async def alert_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
     playing: list[int] = []  # the entries whose pieces are to count at time's up
     if category is not None:
         for state in await svc.day.states(category, datetime.fromtimestamp(data["when"], UTC)):
-            if state.finish is not None or state.outcome is not None:
-                continue  # finished (or not playing): "time is up" is not for them
+            if state.finish is not None or state.outcome is not None or (
+                    category.self_timed and state.ready is not None):
+                continue  # finished, claimed at home (or not playing): not for them
             playing.append(state.entry.number)
             users.update(await svc.day.linked_users(state.entry.number))
     else:
@@ -218,9 +221,12 @@ async def alert_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
                                    category=category.id if category else None, ref=name)
         for user_id in sorted(users):
             await send(context, user_id, text(await language_of(svc, user_id)))
-        # at home nobody walks to a table: the participants' photos come to the reviewers
-        time_up = category is not None and int(data["minutes"]) == 0 and playing and \
-            not category.self_timed
+        time_up = category is not None and int(data["minutes"]) == 0 and bool(playing)
+        if time_up and category is not None and category.self_timed:
+            # at home nobody walks to a table: the participants' photos come to the reviewers
+            await notify_staff(context, partial(time_up_at_home, contest=contest,
+                                                category=category, heat=heat))
+            return
         await notify_staff(context, text, keyboard=(
             lambda lang: counting_buttons(lang, playing, event)) if time_up else None)
 

@@ -13,6 +13,8 @@ from zoneinfo import ZoneInfo
 from bot.domain.contest import Category, Contest
 from bot.rehearsal.fakeapi import Call, FakeBotAPI
 
+PHOTO = "[photo]"  # an action that sends a photo (a contest played at home), not a text
+
 
 @dataclass
 class Person:

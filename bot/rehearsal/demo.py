@@ -28,7 +28,7 @@ from bot.chat.skips import MARGIN
 from bot.domain.contest import Contest
 from bot.domain.events import EventKind
 from bot.rehearsal import plan
-from bot.rehearsal.actions import Action, Line, Person, Team, Window, recipients
+from bot.rehearsal.actions import PHOTO, Action, Line, Person, Team, Window, recipients
 from bot.rehearsal.botprocess import BotProcess
 from bot.rehearsal.championship import DAY_SPAN, Championship
 from bot.rehearsal.fakeapi import Call, FakeBotAPI
@@ -111,8 +111,11 @@ class Rehearsal:
         lines of their own. An answer quotes the message it answers (``reply_parameters``): it
         is printed with that message by whoever played it, never here; nor is the partner's
         copy of it (``flush``)."""
-        if call.method != "sendMessage" or self.clock is None:
+        if call.method not in ("sendMessage", "sendPhoto") or self.clock is None:
             return
+        if call.method == "sendPhoto":  # a participant's photo sent on to the reviewers
+            call = Call("sendMessage", {**call.params, "text": "[photo] " + str(
+                call.params.get("caption", ""))}, call.at, call.update)
         chat = call.chat_id
         team = next((t for t in self.teams if any(p.id == chat for p in t.phones)), None)
         if call.replies_to is not None:
@@ -236,7 +239,12 @@ class Rehearsal:
     # -- talking ---------------------------------------------------------------------------
 
     async def send(self, who: Person, text: str, at: datetime) -> list[Call]:
-        """``who`` sends ``text`` dated ``at``: the bot's answers to it (what quotes it)."""
+        """``who`` sends ``text`` dated ``at``: the bot's answers to it (what quotes it). A
+        ``PHOTO`` action sends a photo instead (a file id of the fake server's own)."""
+        if text == PHOTO:
+            file_id = f"AgACAgQ-rehearsal-{who.id}-{self._seq + 1}"
+            return await self._play(who, at, lambda: self.api.photo_and_wait(
+                who.user(), file_id, at, timeout=15))
         return await self._play(who, at, lambda: self.api.reply_to(who.user(), text, at,
                                                                     timeout=15))
 

@@ -452,6 +452,24 @@ class FakeBotAPI:
         self.last_message = self._next_message
         return self._push({"message": message})
 
+    def send_photo(self, user: dict[str, Any], file_id: str, date: datetime,
+                   caption: str | None = None) -> int:
+        """A person sends a photo at ``date`` (Telegram's sizes, smallest first; the largest
+        is ``file_id``, which the bot may send on by that id); returns the update id."""
+        self._next_message += 1
+        message: dict[str, Any] = {
+            "message_id": self._next_message, "date": int(date.timestamp()),
+            "chat": {"id": user["id"], "type": "private"}, "from": user,
+            "photo": [{"file_id": f"{file_id}-s", "file_unique_id": f"u{file_id}-s",
+                       "width": 90, "height": 67},
+                      {"file_id": file_id, "file_unique_id": f"u{file_id}",
+                       "width": 1280, "height": 960}],
+        }
+        if caption is not None:
+            message["caption"] = caption
+        self.last_message = self._next_message
+        return self._push({"message": message})
+
     def press(self, user: dict[str, Any], data: str, date: datetime | None = None) -> int:
         """A person taps an inline button with ``data`` (on a message dated ``date``)."""
         self._next_message += 1
@@ -514,6 +532,14 @@ class FakeBotAPI:
         await self._settle_unless_quiet()
         before = len(self.calls)
         self.send_message(user, text, date)
+        return await self._answers(user["id"], self._next_message, before, timeout)
+
+    async def photo_and_wait(self, user: dict[str, Any], file_id: str, date: datetime,
+                             timeout: float = 10.0) -> list[Call]:
+        """Send a photo and wait for the bot's answer to it (as ``reply_to``)."""
+        await self._settle_unless_quiet()
+        before = len(self.calls)
+        self.send_photo(user, file_id, date)
         return await self._answers(user["id"], self._next_message, before, timeout)
 
     async def press_and_wait(self, user: dict[str, Any], data: str,

@@ -10,7 +10,7 @@ from datetime import time as dtime
 
 from bot.domain.clock import CategoryClock, Pause
 from bot.domain.contest import Contest, Slot
-from bot.rehearsal.actions import Action, Person, Stage, Team
+from bot.rehearsal.actions import PHOTO, Action, Person, Stage, Team
 
 FIRST_NAMES = ["Ana", "Bruno", "Carla", "David", "Elena", "Fernando", "Gloria", "Hugo", "Inés",
                "Javier", "Lucía", "Mario", "Nuria", "Óscar", "Paula", "Raúl", "Sara", "Tomás",
@@ -80,6 +80,34 @@ def category_clock(contest: Contest, start: datetime) -> CategoryClock:
     return CategoryClock.build(start, [Pause(b.start, b.end) for b in contest.breaks])
 
 
+def _at_home(add: Callable[[datetime, Person, str], None], real: Callable[[float], datetime],
+             rng: random.Random, team: Team, reviewer: Person, finish: float) -> None:
+    """A self-timed entry's day at home: /listo and a photo of the finished puzzle, which the
+    reviewer confirms (``/fin N``: the /listo's moment) or, now and then, turns down (the
+    entry then finishes a little later and claims again); past the limit, a photo at time's
+    up and the reviewer's count of its pieces."""
+    n, limit, phone = team.number, team.category.time_limit, rng.choice(team.phones)
+    if rng.random() < 0.5:  # the code on paper beside the open box
+        add(real(rng.uniform(20, 120)), phone, PHOTO)
+    if finish > limit - 30:
+        add(real(limit + rng.uniform(10, 60)), phone, PHOTO)
+        pieces = int(team.category.pieces * rng.uniform(0.55, 0.97))
+        add(real(limit + rng.uniform(120, 300)), reviewer, f"/piezas {n} {pieces}")
+        return
+    photo = finish + rng.uniform(20, 90)
+    add(real(finish), phone, "/listo")
+    add(real(photo), phone, PHOTO)
+    review = photo + rng.uniform(60, 240)
+    if rng.random() < 0.12 and review + 600 < limit - 30:
+        add(real(review), reviewer, f"/rechazar {n}")  # the puzzle in the photo not done
+        finish = review + rng.uniform(120, 480)
+        photo = finish + rng.uniform(20, 60)
+        add(real(finish), phone, "/listo")
+        add(real(photo), phone, PHOTO)
+        review = photo + rng.uniform(60, 120)
+    add(real(review), reviewer, f"/fin {n}")
+
+
 def plan_day(reh: Stage, start: datetime, confirmed: set[int]) -> list[Action]:
     """The messages of a contest played once: the organiser's start, the escape's hints and
     stages, finishes and pieces, the rankings at the end."""
@@ -141,7 +169,9 @@ def plan_day(reh: Stage, start: datetime, confirmed: set[int]) -> list[Action]:
                 add(real(rules.time_limit + 60), rng.choice(vol), f"/etapa {n} {reached}")
                 escape_end = rules.time_limit
         finish = escape_end + rng.uniform(0.45, 1.2) * (limit - escape_end)
-        if finish <= limit - 30:
+        if cat.self_timed:
+            _at_home(add, real, rng, team, rng.choice(vol), finish)
+        elif finish <= limit - 30:
             phone = rng.choice(team.phones)
             add(real(finish), phone, "/listo")
             add(real(finish + rng.uniform(30, 150)), rng.choice(vol), f"/fin {n}")

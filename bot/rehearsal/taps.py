@@ -48,7 +48,7 @@ class Taps:
             wanted = prefix.format(*found.groups())
             claim = CLAIM.format(found.group(1))
             for call in reversed(calls):
-                if call.chat_id != chat or call.method not in ("sendMessage",
+                if call.chat_id != chat or call.method not in ("sendMessage", "sendPhoto",
                                                                "editMessageText"):
                     continue
                 shown = call.buttons()

@@ -138,11 +138,9 @@ async def confirm_round(day: ContestDay, organiser: int, category: Category, at:
         split_by = category.rounds[index + 1].heats_by if rule is not None else None
         group_of = answer_to(entries, by)
         heat_answer = answer_to(entries, split_by)  # the next round split by a question
-        for h in range(1, category.rounds[index].heats + 1) if not confirmed else ():
-            claims = await claims_waiting(day, Heat(category, index, h).play)
-            if claims:
-                return RoundClaimsToReview(Heat(category, index, h).id,
-                                           tuple(c.entry for c in claims))
+        reviews = await _claims_in_round(day, category, index) if not confirmed else None
+        if reviews is not None:
+            return reviews
         match confirm_verdict(category, index, confirmed, played, ranking, group_of,
                               heat_answer):
             case AllConfirmed():
@@ -166,6 +164,17 @@ async def confirm_round(day: ContestDay, organiser: int, category: Category, at:
                 return RoundConfirmed(category, index, chosen, tuple(ranking), seated,
                                       capped=tuple(sorted(left_out.items())),
                                       heat_places=_heat_places(heats))
+
+
+async def _claims_in_round(day: ContestDay, category: Category, index: int
+                           ) -> RoundClaimsToReview | None:
+    """The first heat of round ``index`` with finishes claimed at home still to review."""
+    for h in range(1, category.rounds[index].heats + 1):
+        claims = await claims_waiting(day, Heat(category, index, h).play)
+        if claims:
+            return RoundClaimsToReview(Heat(category, index, h).id,
+                                       tuple(c.entry for c in claims))
+    return None
 
 
 def _heat_places(heats: list[list[Row]]) -> tuple[tuple[int, int, int | None], ...]:

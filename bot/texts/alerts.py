@@ -77,6 +77,15 @@ def time_alert_text(lang: str, contest: Contest, category: Category, heat: Heat 
     return tr(lang, "{category}: {minutes} minutes left.", category=name, minutes=minutes)
 
 
+def time_up_at_home(lang: str, contest: Contest, category: Category, heat: Heat | None) -> str:
+    """The reviewers' line at a self-timed category's time's up."""
+    name = category.name if heat is None else \
+        f"{category.name} — {heat_name(lang, contest, heat)}"
+    return tr(lang, "{category}: time is up. The entries still playing send a photo of their "
+              "puzzle: count the pieces in each and record them with /piezas N P.",
+              category=name)
+
+
 def break_text(lang: str, contest: Contest, brk: Break, edge: str) -> str:
     """A configured break begins (``edge`` "start") or ends."""
     if edge == "start":

@@ -27,6 +27,7 @@ from bot.handlers import (
     penalties,
     results,
     rounds,
+    selftimed,
     standings,
     tables,
 )
@@ -39,6 +40,7 @@ from bot.support.commands import (
     ESCAPE,
     PENALTIES,
     ROUNDS,
+    SELF_TIMED,
     SPLITS,
     features,
 )
@@ -295,12 +297,15 @@ def test_each_command_says_what_the_contest_must_have_for_it() -> None:
     assert features(castrillo, ["adultos"]) == frozenset()
     assert features(load_contest(BILLOM)) == frozenset()
     assert features(load_contest(CHAMPIONSHIP)) >= {ROUNDS}
+    # /rechazar: for contests played at home
+    assert BY_NAME["rechazar"].needs == SELF_TIMED
+    assert features(load_contest(ROOT / "contests" / "home-cup-2026.toml")) == {SELF_TIMED}
 
 
 def test_every_command_of_the_menus_has_one_handler_and_every_handler_a_command():
     # each feature lists its commands (bot/handlers/F.py COMMANDS); app.py registers them all
     listed = [name for m in (access, backup, clocks, desk, entries, escape, history, results,
-                             penalties, rounds, standings, tables)
+                             penalties, rounds, selftimed, standings, tables)
               for name in m.COMMANDS]
     assert len(listed) == len(set(listed))  # no command answered by two features
     assert set(HANDLERS) == set(listed)

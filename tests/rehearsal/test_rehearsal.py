@@ -8,8 +8,10 @@ import io
 import json
 import os
 import re
+import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -192,6 +194,37 @@ def test_the_library_series_rehearsal_plays_months_of_events(tmp_path):
     rows = list(csv.DictReader(io.StringIO(export.stdout)))
     assert [r["position"] for r in rows][:3] == ["1", "2", "3"], rows
     assert {r["round"] for r in rows[:3]} == {"final"}, rows
+
+
+def test_the_home_cup_rehearsal_plays_a_day_at_home_with_photos(tmp_path):
+    """``make demo DEMO_ARGS="--contest contests/home-cup-2026.toml"`` (issue 29): a contest
+    played at home, self-timed: each entry's code at the start signal, /listo, a photo from
+    the fake Bot API sent on to the reviewers, a review; every finish ranked is a claim backed
+    by a photo and confirmed, at the /listo's moment."""
+    contest = ROOT / "contests" / "home-cup-2026.toml"
+    db = tmp_path / "home.sqlite3"
+    out, env = rehearse(contest, db, "24", "4")
+    for text in ("Start! Your code is ", ": [photo] -> Start photo kept", "/listo -> Noted: ",
+                 ": [photo] -> Photo received for your finish at ",
+                 "bot -> volunteers: [photo] REVIEW #", "/rechazar ",
+                 "[photo] -> Photo kept: time is up", "[photo] PIECES? #",
+                 "time is up. The entries still playing send a photo"):
+        assert text in out, (text, out[-3000:])
+    assert "all checked against the spec: OK" in out and "errors in the bot's log: none" in out
+    with closing(sqlite3.connect(db)) as conn:
+        events = conn.execute("SELECT id, kind, entry, at, data FROM events WHERE kind IN "
+                              "('ready', 'photo', 'finish', 'undo') ORDER BY id").fetchall()
+    photos = {json.loads(d)["ready_event"] for _, kind, _, _, d in events if kind == "photo"}
+    ready_at = {i: at for i, kind, _, at, _ in events if kind == "ready"}
+    finishes = [json.loads(d) for _, kind, _, _, d in events if kind == "finish"]
+    assert len(finishes) >= 10
+    for f in finishes:  # each at its /listo's moment, and that claim had its photo
+        assert f["ready_event"] in photos and f["moment"] == ready_at[f["ready_event"]], f
+    env.update({"PUZZLEBOT_CONTEST": str(contest), "PUZZLEBOT_DB": str(db)})
+    export = subprocess.run([sys.executable, "-m", "bot", "export", "results"], cwd=ROOT,
+                            env=env, capture_output=True, text=True, timeout=60)
+    rows = list(csv.DictReader(io.StringIO(export.stdout)))
+    assert {r["category"] for r in rows if r["position"] == "1"} == {"solo", "pairs"}, rows
 
 
 def day_lines(out: str) -> list[str]:

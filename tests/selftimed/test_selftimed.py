@@ -2,7 +2,7 @@
 entry gets a code; ``/listo`` claims the finish at that moment; a photo of the finished puzzle
 goes to the reviewers with buttons (confirm, another photo, not finished, no code); only a
 confirmed claim is ranked, and the results can't be final while a claim waits. Played through
-the real Application against the fake Bot API (contests/home-cup-2027.toml)."""
+the real Application against the fake Bot API (contests/home-cup-2026.toml)."""
 
 from __future__ import annotations
 
@@ -30,9 +30,9 @@ from tests.day.test_bot_commands import day, event_rows, events, replies_to
 from tests.fakebot import Call, Harness, Person
 
 ROOT = Path(__file__).resolve().parents[2]
-HOME_CUP = ROOT / "contests" / "home-cup-2027.toml"
+HOME_CUP = ROOT / "contests" / "home-cup-2026.toml"
 LONDON = ZoneInfo("Europe/London")
-T0 = datetime(2027, 2, 6, 19, 0, tzinfo=LONDON)  # the start signal
+T0 = datetime(2026, 11, 14, 19, 0, tzinfo=LONDON)  # the start signal
 
 ORGANISER = Person(1, "Olga", "en")
 REVIEWER = Person(2, "Rita", "en")  # a volunteer, reviewing from her sofa
