@@ -184,6 +184,9 @@ class Category:
     # played at home: each entry claims its own finish (/listo) and backs it with a photo,
     # which a reviewer confirms (``bot.domain.selftimed``); False: volunteers record finishes
     self_timed: bool = False
+    # self-timed, each entry starting each puzzle at its own moment (/empiezo): its time is the
+    # sum of its puzzles' own times, not the category clock's (a league over weeks)
+    own_start: bool = False
 
     @property
     def puzzles_played(self) -> int:

@@ -20,6 +20,7 @@ class EventKind(StrEnum):
     NOT_FINISHED = "not_finished"  # a volunteer found the puzzle not done after a /listo
     PHOTO = "photo"  # a participant's photo, self-timed at home (data: the file, what for)
     RETAKE = "retake"  # a reviewer asked for another photo of a finish claimed (ref: the /listo)
+    OWN_START = "own_start"  # an entry started a puzzle at its own moment (stage: the puzzle)
     STAGE = "stage"
     ESCAPE = "escape"
     HANDOVER = "handover"
@@ -61,7 +62,8 @@ UNDONE = "undone"
 _K = EventKind
 CLOCK_KINDS = (_K.CLOCK_START, _K.PAUSE, _K.RESUME)
 ENTRY_KINDS = (_K.HINT, _K.SOLUTION, _K.STAGE, _K.ESCAPE, _K.FINISH, _K.PIECES, _K.READY,
-               _K.NOT_FINISHED, _K.PENALTY, _K.SPLIT, _K.OUTCOME, _K.PHOTO, _K.RETAKE)
+               _K.NOT_FINISHED, _K.PENALTY, _K.SPLIT, _K.OUTCOME, _K.PHOTO, _K.RETAKE,
+               _K.OWN_START)
 VOLUNTEER_KINDS = (_K.STAGE, _K.ESCAPE, _K.FINISH, _K.PIECES, _K.PENALTY, _K.SPLIT, _K.OUTCOME,
                    _K.NOT_FINISHED)
 ROUND_KINDS = (_K.ROUND_FINAL,)  # who goes on: the lineups of the rounds after the first

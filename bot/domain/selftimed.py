@@ -66,3 +66,46 @@ def photo_use(started: bool, claim_waiting: bool, finished: bool, time_up: bool,
 
 # why a reviewer turns a claim down (typed: any text of their own, ``/rechazar N reason``)
 REJECT_REASONS = ("not_done", "no_code")
+
+
+# -- each entry its own start (a league over weeks) ----------------------------------------------
+
+
+@dataclass(frozen=True)
+class StartRefused:
+    """Why a puzzle can't be started now: "done" (every puzzle is), "over" (the season's time
+    is up), "waiting" (a finish claimed waits for review), "playing" (a puzzle started is not
+    claimed yet) or "which" (the puzzle named is not one of ``left``, or none was named
+    where several are left)."""
+
+    why: str
+    left: tuple[int, ...] = ()
+
+
+def puzzle_to_start(any_order: bool, count: int, played: int, done: tuple[int, ...],
+                    asked: int | None, *, playing: bool, waiting: bool, over: bool
+                    ) -> int | StartRefused:
+    """The puzzle an entry starts at its own moment (``count`` puzzles listed, ``played`` of
+    them to play, ``done`` those confirmed; ``asked`` the one named, if any)."""
+    if len(done) >= played:
+        return StartRefused("done")
+    if over:
+        return StartRefused("over")
+    if waiting:
+        return StartRefused("waiting")
+    if playing:
+        return StartRefused("playing")
+    left = tuple(k for k in range(1, count + 1) if k not in done)
+    if not any_order:
+        following = len(done) + 1
+        return following if asked in (None, following) else StartRefused("which", (following,))
+    if asked is None and len(left) == 1:
+        return left[0]
+    return asked if asked in left else StartRefused("which", left)
+
+
+def own_total(confirmed: int, start: float, claimed: float) -> int:
+    """An entry's own time once a puzzle claimed at ``claimed`` (seconds, any origin) after
+    its own start at ``start`` is confirmed: the time it had (``confirmed``, the sum of its
+    puzzles confirmed before) plus this puzzle's, whole seconds."""
+    return confirmed + max(0, int(claimed - start))

@@ -3,6 +3,7 @@ and /listo; the volunteers' /etapa and /escape."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
@@ -256,6 +257,8 @@ async def listo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         state = await who.svc.day.state(entry.number)
         if state is not None and state.category.self_timed:  # at home: now the photo
             code = await selftimed.code_of(who.svc.day, state)
+            if state.category.own_start:  # the puzzle's own time, from its /empiezo
+                out = replace(out, time=await selftimed.claim_time(who.svc.day, state))
             await answer(who.svc, update, ready_noted(who.lang, contest, out, who.at, code))
             return
         await answer(who.svc, update, texts.ready(who.lang, contest, out, who.at))

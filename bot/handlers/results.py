@@ -41,7 +41,12 @@ from bot.services import results, selftimed, standings
 from bot.services import rounds as round_ops
 from bot.services.outcomes import Refusal, UnknownEntry
 from bot.services.picture import ranking_png
-from bot.services.results import FinishRecorded, FinishToConfirm, NotFinishedNoted
+from bot.services.results import (
+    FinishRecorded,
+    FinishToConfirm,
+    NotFinishedNoted,
+    SplitRecorded,
+)
 from bot.texts.common import DayRefusal
 from bot.texts.history import undo_button
 from bot.texts.names import unit_label
@@ -89,6 +94,9 @@ async def fin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     number, typed = parsed
     other = hours_reading(args[1]) if len(args) == 2 else None
+    if typed is None and await _own_start(who, number):  # a claim made at home: confirmed
+        await _confirm_own(update, context, who, number, None, who.at)
+        return
     async with recording(who.svc):
         out = await results.finish(
             who.svc.day, who.user_id, role(who), number, typed, who.at, update.update_id,
@@ -208,6 +216,9 @@ async def ready_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     at = button_moment(update, context, await who.svc.day.linked_users(number))
     if at is None:
         return
+    if parts[0] == "ok" and await _own_start(who, number):
+        await _confirm_own(update, context, who, number, listo, at)
+        return
     async with recording(who.svc):
         if parts[0] == "ok":
             out = await results.finish(who.svc.day, who.user_id, role(who), number, None, at,
@@ -220,6 +231,26 @@ async def ready_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
             await refuse(update, who, checked)
             return
         await not_finished_answer(update, context, who, checked)
+
+
+async def _own_start(who: Caller, number: int) -> bool:
+    """Whether entry ``number`` starts each puzzle itself (its times are its own claims')."""
+    state = await who.svc.day.state(number)
+    return state is not None and state.category.own_start
+
+
+async def _confirm_own(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller,
+                       number: int, listo: int | None, at: datetime) -> None:
+    """A claim of an entry that started the puzzle itself confirmed: its own time added, a
+    split time or its finish."""
+    async with recording(who.svc):
+        out = await selftimed.confirm(who.svc.day, who.user_id, role(who), number, listo, at,
+                                      update.update_id)
+        if isinstance(out, SplitRecorded):
+            await answer(who.svc, update, split_answer(who.lang, out))
+            await notify_entry(context, number, partial(split_notice, out=out))
+            return
+        await _finish_answer(update, context, who, out)
 
 
 async def not_finished_answer(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller,

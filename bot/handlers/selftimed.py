@@ -14,9 +14,11 @@ from telegram.ext import ContextTypes
 from bot.delivery.answers import answer, answer_now, recording
 from bot.delivery.posting import notify_entry, notify_staff_photo
 from bot.domain.selftimed import PhotoUse
+from bot.handlers.access import pick_entry
 from bot.handlers.common import (
     Callback,
     Caller,
+    already_handled,
     caller,
     parse_int,
     pressed,
@@ -48,9 +50,34 @@ async def send_codes(context: ContextTypes.DEFAULT_TYPE, who: Caller, started: t
     for unit_id in started:
         for number, code in await service.start_codes(who.svc.day, unit_id):
             state = await who.svc.day.state(number)
-            if state is not None:
-                await notify_entry(context, number, partial(
-                    texts.start_notice, category=state.category, code=code))
+            if state is None:
+                continue
+            await notify_entry(context, number, partial(
+                texts.start_notice, category=state.category, code=code) if code else partial(
+                texts.season_notice, category=state.category))
+
+
+async def empiezo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/empiezo [P]``: the entry starts puzzle P (or the one left) at its own moment, where
+    each entry starts each puzzle itself; its code for it is drawn now."""
+    who = await caller(update, context)
+    if who is None:
+        return
+    entry, rest = await pick_entry(update, who, list(context.args or []), escape_only=False,
+                                   takes_stage=True)
+    if entry is None or await already_handled(update, who):
+        return
+    asked = parse_int(rest[0]) if rest else None
+    if rest and asked is None:
+        await show_usage(update, who, "/empiezo [P]")
+        return
+    async with recording(who.svc):
+        out = await service.begin(who.svc.day, who.user_id, entry.number, asked, who.at,
+                                  update.update_id)
+        if isinstance(out, Refusal):
+            await answer_now(who.svc, update, refusal(who.lang, out, who.svc.contest))
+            return
+        await answer(who.svc, update, texts.own_started(who.lang, who.svc.contest, out, who.at))
 
 
 def review_keyboard(lang: str, entry: int, time: int, listo: int) -> list[list[tuple[str, str]]]:
@@ -185,4 +212,5 @@ async def rechazar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 # the commands this feature answers (bot/chat/app.py registers every feature's)
 COMMANDS: dict[str, Callback] = {
     "rechazar": rechazar,
+    "empiezo": empiezo,
 }

@@ -47,7 +47,7 @@ from bot.services.contest_rounds import (
     read_puzzles,
     read_rounds,
 )
-from bot.services.contest_timing import check_self_timed, self_timed
+from bot.services.contest_timing import OWN_ORDER, check_self_timed, own_start, self_timed
 from bot.services.contest_toml import LANGUAGES, Ctx, Table, lang_texts, new_id
 from bot.services.contest_toml import ContestFileError as ContestFileError
 
@@ -197,7 +197,8 @@ def _separate(t: Table, questions: dict[str, Question]) -> tuple[SeparateRanking
 
 def _category(t: Table, escape: EscapeRules | None, ids: set[str], qids: set[str],
               questions: dict[str, Question] | None = None,
-              unfinished: tuple[str, ...] = ("pieces",), timed: bool = False) -> Category:
+              unfinished: tuple[str, ...] = ("pieces",),
+              timed: tuple[bool, bool] = (False, False)) -> Category:
     cid = _category_id(t, ids)
     members = _members(t)
     fewest = t.int("min_members", None, minimum=1)
@@ -215,10 +216,12 @@ def _category(t: Table, escape: EscapeRules | None, ids: set[str], qids: set[str
     rounds = read_rounds(t, pieces, time_limit, qids, puzzles, questions or {})
     if rounds and is_escape:
         raise t.ctx.error(t.key("rounds"), "are not for escape categories")
-    order, at_home = unfinished_order(t, unfinished), self_timed(t, timed)
+    at_home = self_timed(t, timed[0])
+    own = own_start(t, timed[1], at_home)
+    order = unfinished_order(t, OWN_ORDER if own and unfinished == ("pieces",) else unfinished)
     if at_home:
-        check_self_timed(t, is_escape, bool(puzzles) or any(r.puzzles for r in rounds))
-    if order is not unfinished:
+        check_self_timed(t, is_escape, bool(puzzles) or any(r.puzzles for r in rounds), own)
+    if order is not unfinished and order is not OWN_ORDER:
         check_unfinished_order(t, order, bool(puzzles) or any(r.puzzles for r in rounds))
     cat = Category(
         id=cid,
@@ -239,6 +242,7 @@ def _category(t: Table, escape: EscapeRules | None, ids: set[str], qids: set[str
         separate=_separate(t, questions or {}),
         unfinished_order=order,
         self_timed=at_home,
+        own_start=own,
         **puzzle_rules(t, puzzles),
     )
     t.done()
@@ -304,7 +308,7 @@ class _Heading(NamedTuple):
     confirm_correction: int = 5 * 60
     participants_see_ranking: str = "final"
     seating: str = "categories"
-    self_timed: bool = False
+    timed: tuple[bool, bool] = (False, False)  # self-timed at home; each entry its own start
 
 
 def _heading(root: Table) -> _Heading:
@@ -341,9 +345,10 @@ def _heading(root: Table) -> _Heading:
     if seating not in SEATING_RULES:
         raise c.ctx.error(c.key("seating"), f"must be one of {', '.join(SEATING_RULES)}")
     at_home = self_timed(c, False)
+    timed = (at_home, own_start(c, False, at_home))
     c.done()
     return _Heading(name, tz_name, language, currency, venue, limit_inclusive, results_at, start,
-                    penalised, ranking, confirm_minutes * 60, see_ranking, seating, at_home)
+                    penalised, ranking, confirm_minutes * 60, see_ranking, seating, timed)
 
 
 def _registration(root: Table) -> RegistrationRules:
@@ -491,7 +496,7 @@ def _breaks(root: Table) -> tuple[Break, ...]:
 def _categories(
     root: Table, escape: EscapeRules | None, local_if_any: tuple[str, ...],
     qids: set[str], questions: dict[str, Question], unfinished: tuple[str, ...],
-    timed: bool = False,
+    timed: tuple[bool, bool] = (False, False),
 ) -> tuple[Category, ...]:
     """``[[categories]]``, at least one; local quotas and prizes need ``[local]``."""
     ids: set[str] = set()
@@ -550,7 +555,7 @@ def parse_contest(data: dict[str, Any], path: str) -> Contest:
     groups = {q.id for q in questions if q.kind != YES_NO or q.per == PER_ENTRY}
     categories = _categories(root, escape, local_if_any, groups,
                              {q.id: q for q in questions}, heading.ranking.unfinished_order,
-                             heading.self_timed)
+                             heading.timed)
     root.done()
     return Contest(
         name=heading.name,

@@ -7,6 +7,9 @@ from __future__ import annotations
 from bot.services.contest_toml import Table
 
 TIMINGS = ("volunteers", "self")
+# where each entry starts each puzzle itself, those not done at the season's end are ordered by
+# the puzzles they finished, then by their own time for them (``unfinished_order``'s default)
+OWN_ORDER = ("puzzles", "time")
 
 
 def self_timed(t: Table, default: bool) -> bool:
@@ -21,13 +24,27 @@ def self_timed(t: Table, default: bool) -> bool:
     return bool(v == "self")
 
 
-def check_self_timed(t: Table, escape: bool, puzzles: bool) -> None:
-    """A self-timed category plays one puzzle without an escape: an escape's stages and a
-    sequence's split times are confirmed by volunteers at the table."""
+def own_start(t: Table, default: bool, at_home: bool) -> bool:
+    """``own_start = true``: each entry starts each puzzle when it wants (``/empiezo``), its
+    time the sum of its own puzzles' times; only where entries time themselves."""
+    v = t.get("own_start", bool, None)
+    if v is None:
+        return default and at_home
+    if v and not at_home:
+        raise t.ctx.error(t.key("own_start"), "needs timing = \"self\" (each entry claims its "
+                          "own finishes at home)")
+    return bool(v)
+
+
+def check_self_timed(t: Table, escape: bool, puzzles: bool, own: bool = False) -> None:
+    """A self-timed category plays without an escape, and one puzzle unless each entry starts
+    each puzzle itself (``own_start``): an escape's stages and a sequence's split times on
+    the category clock are confirmed by volunteers at the table."""
     if escape:
         raise t.ctx.error(t.key("timing"), "is \"self\", but an escape category's stages are "
                           "confirmed by volunteers at the table")
-    if puzzles:
+    if puzzles and not own:
         raise t.ctx.error(t.key("timing"), "is \"self\", but the split times of puzzles played "
                           "one after the other (puzzles = [...]) are recorded by volunteers; a "
-                          "self-timed category plays one puzzle (or one per round)")
+                          "self-timed category plays one puzzle (or one per round), or several "
+                          "with own_start = true (each entry starts each puzzle itself)")

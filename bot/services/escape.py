@@ -33,7 +33,7 @@ from bot.services.outcomes import (
     Refusal,
     SharedRefusal,
 )
-from bot.services.selftimed import ClaimWaiting
+from bot.services.selftimed import ClaimWaiting, NoPuzzleStarted, claim_time, session_of
 from bot.services.state import EntryState, escape_events
 
 # the events a pair's ledger is folded from, without its solve
@@ -255,7 +255,7 @@ async def request(
 
 async def ready(
     day: ContestDay, user_id: int, number: int, at: datetime, update_id: int | None
-) -> ReadyNoted | EscapeRefusal | SharedRefusal | RoundClosed | ClaimWaiting:
+) -> ReadyNoted | EscapeRefusal | SharedRefusal | RoundClosed | ClaimWaiting | NoPuzzleStarted:
     async with day.store.transaction() as tx:
         running = await day.running(number, at)
         if isinstance(running, Refusal):
@@ -264,7 +264,9 @@ async def ready(
         if state.finish is not None:
             return AlreadyFinished(number)
         if state.category.self_timed and state.ready is not None:
-            return ClaimWaiting(number, state.clock.elapsed(state.ready.at) or 0)
+            return ClaimWaiting(number, await claim_time(day, state))
+        if state.category.own_start and await session_of(day, state) is None:
+            return NoPuzzleStarted(number)
         if state.ledger is not None and not state.ledger.over(t):
             return EscapeNotOver(number)
         if not within_limit(t, state.category.time_limit, day.contest.limit_inclusive):

@@ -160,7 +160,16 @@ class AlreadyOutcome(Refusal):
 
 
 # The refusals only results give (those shared with other features are in outcomes.py).
-ResultsRefusal = (QuestionOutdated | BeforeEscape | PiecesRange
+@dataclass(frozen=True)
+class OwnTimes(Refusal):
+    """Entry ``entry`` starts each puzzle itself: its times are its own, taken from its
+    claims (a reviewer confirms one: the review's button or ``/fin N`` without a time)."""
+
+    code: ClassVar[str] = "own_times"
+    entry: int
+
+
+ResultsRefusal = (OwnTimes | QuestionOutdated | BeforeEscape | PiecesRange
                   | AlreadyRecordedPieces | UnknownPenalty | NoSplits | FinishBeforeSplits
                   | EntryDisqualified | SplitsDone | WhichPuzzle | BeforeSplit | ReasonNeeded
                   | AlreadyOutcome | ReadyLineOutdated)
@@ -334,6 +343,7 @@ async def finish(
     day: ContestDay, actor: int, role: str, number: int, typed: int | None, at: datetime,
     update_id: int | None, *, other: int | None = None, confirmed: bool = False,
     basis: int = 0, asked_at: datetime | None = None, ready_line: int | None = None,
+    own: bool = False,
 ) -> FinishRecorded | FinishToConfirm | ResultsRefusal | SharedRefusal | RoundClosed:
     """Record entry ``number``'s finish. Unless ``confirmed``, nothing is recorded and the
     volunteer is asked first when the time moves a recorded finish by more than the
@@ -343,12 +353,16 @@ async def finish(
     (``basis``: its event id, 0 for none) or the entry's clock started after the question
     (``asked_at``: a heat of a later round). ``ready_line``: the "FINISHED?" line's button,
     the /listo it was about (its event id): its moment is recorded if it is still the one
-    waiting, else the line is outdated (or already recorded)."""
+    waiting, else the line is outdated (or already recorded). ``own``: the entry's own time
+    (``typed``) of a claim confirmed, where each entry starts each puzzle itself (any other
+    finish is refused there)."""
     async with day.store.transaction() as tx:
         running = await day.running(number, at)
         if isinstance(running, Refusal):
             return running
         state, now_t = running
+        if state.category.own_start and not own:
+            return OwnTimes(number)
         refused = _splits_refusal(number, state)
         if refused is not None:
             return refused
@@ -528,16 +542,18 @@ def _split_refusal(number: int, decision: rules.SplitDecision
 
 async def split(
     day: ContestDay, actor: int, role: str, number: int, typed: int | None, at: datetime,
-    update_id: int | None, puzzle: int | None = None,
+    update_id: int | None, puzzle: int | None = None, own: bool = False,
 ) -> SplitRecorded | ResultsRefusal | SharedRefusal | RoundClosed:
     """The entry finished a puzzle (not its last one: that is /fin), at ``typed`` or now
     on its clock: the next one in a fixed order, or ``puzzle`` when the puzzles are
-    played in any order."""
+    played in any order. ``own``: as ``finish``'s."""
     async with day.store.transaction() as tx:
         running = await day.running(number, at)
         if isinstance(running, Refusal):
             return running
         state, now_t = running
+        if state.category.own_start and not own:
+            return OwnTimes(number)
         category = state.category
         decision = rules.decide_split(rules.SplitCase(
             category=category, done=tuple(k for k, _ in state.split_puzzles),

@@ -8,18 +8,33 @@ transaction; the rules are ``bot.domain.selftimed``'s."""
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import ClassVar
 
 from bot.domain.clock import within_limit
 from bot.domain.contest import Category
 from bot.domain.events import EventKind
-from bot.domain.selftimed import PhotoRefused, PhotoUse, claim_code, photo_use
+from bot.domain.selftimed import (
+    PhotoRefused,
+    PhotoUse,
+    StartRefused,
+    claim_code,
+    own_total,
+    photo_use,
+    puzzle_to_start,
+)
 from bot.services import results
 from bot.services.contest_day import ContestDay, RoundClosed
-from bot.services.outcomes import AlreadyFinished, Done, Refusal, SharedRefusal
-from bot.services.results import NotFinishedNoted, ReadyLineOutdated, ResultsRefusal
+from bot.services.outcomes import AlreadyFinished, Done, Refusal, SharedRefusal, UnknownEntry
+from bot.services.results import (
+    FinishRecorded,
+    FinishToConfirm,
+    NotFinishedNoted,
+    ReadyLineOutdated,
+    ResultsRefusal,
+    SplitRecorded,
+)
 from bot.services.state import EntryState
 from bot.storage.store import Event
 
@@ -68,7 +83,70 @@ class PiecesCounted(Refusal):
     entry: int
 
 
-SelfTimedRefusal = NotSelfTimed | ClaimWaiting | NoClaim | PhotoAskedAlready | PiecesCounted
+@dataclass(frozen=True)
+class NotOwnStart(Refusal):
+    """Entry ``entry``'s puzzles start for everyone at once: there is nothing to start."""
+
+    code: ClassVar[str] = "not_own_start"
+    entry: int
+
+
+@dataclass(frozen=True)
+class NoPuzzleStarted(Refusal):
+    """Entry ``entry`` starts each puzzle itself and has not started one (``/empiezo``)."""
+
+    code: ClassVar[str] = "no_puzzle_started"
+    entry: int
+
+
+@dataclass(frozen=True)
+class StillPlaying(Refusal):
+    """Entry ``entry`` started a puzzle and has not claimed it yet: one at a time."""
+
+    code: ClassVar[str] = "own_still_playing"
+    entry: int
+
+
+@dataclass(frozen=True)
+class WhichToStart(Refusal):
+    """The puzzle to start is not named where several are left, or is not one of ``left``."""
+
+    code: ClassVar[str] = "which_to_start"
+    entry: int
+    left: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class AllPuzzlesDone(Refusal):
+    code: ClassVar[str] = "all_puzzles_done"
+    entry: int
+
+
+@dataclass(frozen=True)
+class SeasonOver(Refusal):
+    """The time to play (``limit``, from the category's start) is up for entry ``entry``."""
+
+    code: ClassVar[str] = "season_over"
+    entry: int
+    limit: int
+
+
+SelfTimedRefusal = (NotSelfTimed | ClaimWaiting | NoClaim | PhotoAskedAlready | PiecesCounted
+                    | NotOwnStart | NoPuzzleStarted | StillPlaying | AllPuzzlesDone
+                    | SeasonOver | WhichToStart)
+
+
+@dataclass(frozen=True)
+class OwnStarted(Done):
+    """Entry ``entry`` started puzzle ``puzzle`` (of the ``puzzles`` it plays; ``pieces``
+    pieces) at its own moment; its code for it is ``code``."""
+
+    entry: int
+    puzzle: int
+    puzzles: int
+    pieces: int
+    code: str
+    event_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -127,22 +205,130 @@ async def _start_of(day: ContestDay, unit_id: str) -> Event | None:
     return min(starts, key=lambda e: (e.at, e.id)) if starts else None
 
 
+async def session_of(day: ContestDay, state: EntryState) -> Event | None:
+    """Where each entry starts each puzzle itself: the puzzle it started and has not had
+    confirmed yet (its ``/empiezo``), if any."""
+    if not state.category.own_start:
+        return None
+    starts = [e for e in await day.store.events(entry=state.entry.number,
+                                                kinds=[EventKind.OWN_START])
+              if e.category == state.unit]
+    if not starts:
+        return None
+    last = starts[-1]
+    finished = state.finish_event is not None and state.finish_event.id > last.id
+    return None if finished or last.stage in {k for k, _ in state.split_puzzles} else last
+
+
+async def claim_time(day: ContestDay, state: EntryState) -> int:
+    """The time the entry's claim waiting says (0 without one): on its category's clock, or,
+    where it started the puzzle itself, that puzzle's own time."""
+    if state.ready is None:
+        return 0
+    if state.category.own_start:
+        session = await session_of(day, state)
+        return own_total(0, session.at.timestamp(), state.ready.at.timestamp()) \
+            if session is not None else 0
+    return state.clock.elapsed(state.ready.at) or 0
+
+
 async def code_of(day: ContestDay, state: EntryState) -> str:
-    """The entry's code for its heat's (or category's) start; empty before the start."""
-    start = await _start_of(day, state.unit or state.entry.category)
+    """The entry's code for its heat's (or category's) start, or for the puzzle it started
+    itself; empty before the start."""
+    start = await session_of(day, state) if state.category.own_start else \
+        await _start_of(day, state.unit or state.entry.category)
     return claim_code(_seed(start), state.entry.number) if start is not None else ""
 
 
 async def start_codes(day: ContestDay, unit_id: str) -> list[tuple[int, str]]:
-    """The entries a self-timed start sends off, each with its code (none for another)."""
+    """The entries a self-timed start sends off, each with its code (empty where each entry
+    starts each puzzle itself: its codes come then; none for a category in the hall)."""
     heat = day.heats.get(unit_id)
     category = heat.play if heat is not None else day.contest.category(unit_id)
     start = await _start_of(day, unit_id)
     if category is None or not category.self_timed or start is None:
         return []
     seed = _seed(start)
-    return [(s.entry.number, claim_code(seed, s.entry.number))
+    return [(s.entry.number, "" if category.own_start else claim_code(seed, s.entry.number))
             for s in await day.states(category) if s.outcome is None]
+
+
+# -- each entry its own start ------------------------------------------------------------------
+
+
+async def begin(
+    day: ContestDay, user_id: int, number: int, asked: int | None, at: datetime,
+    update_id: int | None,
+) -> OwnStarted | SelfTimedRefusal | ResultsRefusal | SharedRefusal | RoundClosed:
+    """Entry ``number`` starts a puzzle at its own moment (``asked``, or the one left): its
+    code for it is drawn now."""
+    async with day.store.transaction() as tx:
+        running = await day.running(number, at)
+        if isinstance(running, Refusal):
+            return running
+        state, t = running
+        category = state.category
+        if not category.own_start:
+            return NotOwnStart(number)
+        done = tuple(k for k, _ in state.split_puzzles)
+        playing = await session_of(day, state) is not None
+        chosen = puzzle_to_start(
+            category.puzzle_order == "any", len(category.puzzles) or 1,
+            category.puzzles_played, done + ((0,) if state.finish is not None else ()), asked,
+            playing=playing and state.ready is None, waiting=state.ready is not None,
+            over=not within_limit(t, category.time_limit, day.contest.limit_inclusive))
+        if isinstance(chosen, StartRefused):
+            return _start_refusal(number, chosen, category, await claim_time(day, state))
+        seed = secrets.token_hex(16)
+        eid = await tx.add_event(
+            at=at, kind=EventKind.OWN_START, role="participant", actor=user_id, entry=number,
+            stage=chosen, data={"seed": seed}, category=state.unit, update_id=update_id)
+        pieces = category.puzzles[chosen - 1] if category.puzzles else category.pieces
+        return OwnStarted(number, chosen, category.puzzles_played, pieces,
+                          claim_code(seed, number), eid)
+
+
+def _start_refusal(number: int, refused: StartRefused, category: Category, claimed: int
+                   ) -> SelfTimedRefusal | ResultsRefusal:
+    match refused.why:
+        case "done":
+            return AllPuzzlesDone(number)
+        case "over":
+            return SeasonOver(number, category.time_limit)
+        case "waiting":
+            return ClaimWaiting(number, claimed)
+        case "playing":
+            return StillPlaying(number)
+        case _:
+            return WhichToStart(number, refused.left)
+
+
+async def confirm(
+    day: ContestDay, actor: int, role: str, number: int, line: int | None, at: datetime,
+    update_id: int | None,
+) -> FinishRecorded | FinishToConfirm | SplitRecorded | SelfTimedRefusal | ResultsRefusal \
+        | SharedRefusal | RoundClosed:
+    """A reviewer confirms the claim of an entry that started the puzzle itself (``line``:
+    the /listo the review's button was about; None: the claim waiting now): that puzzle's
+    own time is added to the entry's, as a split time, or as its finish when it is its
+    last puzzle. Run inside the handler's ``recording``: the check and the record are one
+    transaction."""
+    state = await day.state(number)
+    if state is None or state.ready is None or (line is not None and state.ready.id != line):
+        if state is not None and line is not None and (state.ready is not None
+                                                       or state.finish is not None):
+            return ReadyLineOutdated(number)
+        return NoClaim(number) if state is not None else UnknownEntry(number)
+    session = await session_of(day, state)
+    if session is None:
+        return NoClaim(number)
+    own = own_total(state.splits[-1] if state.splits else 0, session.at.timestamp(),
+                    state.ready.at.timestamp())
+    if len(state.split_puzzles) + 1 >= state.category.puzzles_played:
+        return await results.finish(day, actor, role, number, own, at, update_id,
+                                    confirmed=True, basis=0, own=True)
+    return await results.split(day, actor, role, number, own, at, update_id,
+                               puzzle=session.stage, own=True)
 
 
 # -- photos, reviews ---------------------------------------------------------------------------
@@ -158,11 +344,14 @@ async def photo(
         if isinstance(running, Refusal):
             return running
         state, t = running
-        if not state.category.self_timed:
+        category = state.category
+        if not category.self_timed:
             return NotSelfTimed(number)
-        use = photo_use(True, state.ready is not None, state.finish is not None,
-                        not within_limit(t, state.category.time_limit,
-                                         day.contest.limit_inclusive),
+        over = not within_limit(t, category.time_limit, day.contest.limit_inclusive)
+        if category.own_start and state.ready is None and state.finish is None and (
+                over or await session_of(day, state) is None):
+            return SeasonOver(number, category.time_limit) if over else NoPuzzleStarted(number)
+        use = photo_use(True, state.ready is not None, state.finish is not None, over,
                         state.pieces_event is not None)
         if isinstance(use, PhotoRefused):
             return AlreadyFinished(number) if use.why == "finished" else PiecesCounted(number)
@@ -172,10 +361,8 @@ async def photo(
             data={"file_id": file_id, "unique_id": unique_id, "use": use.value,
                   "ready_event": ready}, category=state.unit, update_id=update_id,
         )
-        claimed = state.clock.elapsed(state.ready.at) if ready is not None and \
-            state.ready is not None else t
-        return PhotoKept(number, use, claimed or 0, await code_of(day, state), file_id, ready,
-                         eid)
+        claimed = await claim_time(day, state) if ready is not None else t
+        return PhotoKept(number, use, claimed, await code_of(day, state), file_id, ready, eid)
 
 
 async def retake(
@@ -201,8 +388,8 @@ async def retake(
             at=at, kind=EventKind.RETAKE, role=role, actor=actor, entry=number,
             data={"ready_event": line}, category=state.unit, update_id=update_id,
         )
-        return RetakeAsked(number, state.clock.elapsed(state.ready.at) or 0,
-                           await code_of(day, state), eid)
+        return RetakeAsked(number, await claim_time(day, state), await code_of(day, state),
+                           eid)
 
 
 async def reject(
@@ -219,8 +406,11 @@ async def reject(
         if state is not None and state.ready is None:
             return NoClaim(number)
         line = state.ready.id if state is not None and state.ready is not None else 0
-    return await results.not_finished(day, actor, role, number, line, at, update_id,
-                                      reason=reason)
+    out = await results.not_finished(day, actor, role, number, line, at, update_id,
+                                     reason=reason)
+    if isinstance(out, NotFinishedNoted) and state is not None and state.category.own_start:
+        out = replace(out, time=await claim_time(day, state))  # the puzzle's own time
+    return out
 
 
 async def waiting(day: ContestDay, category: Category) -> list[Claim]:
@@ -228,6 +418,6 @@ async def waiting(day: ContestDay, category: Category) -> list[Claim]:
     with rounds, the latest round reached), first claimed first."""
     if not category.self_timed:
         return []
-    out = [Claim(s.entry.number, s.clock.elapsed(s.ready.at) or 0, s.claim_photos)
+    out = [Claim(s.entry.number, await claim_time(day, s), s.claim_photos)
            for s in await day.states(category) if s.ready is not None and s.finish is None]
     return sorted(out, key=lambda c: (c.time, c.entry))

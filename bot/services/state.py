@@ -159,8 +159,10 @@ def entry_state(
     ready = _latest(entry_events, EventKind.READY)
     if ready is not None and (
             (finish_event is not None and finish_event.id > ready.id)
-            or _latest_after(entry_events, EventKind.NOT_FINISHED, ready.id)):
-        ready = None  # finished, or checked "not finished", since the /listo
+            or _latest_after(entry_events, EventKind.NOT_FINISHED, ready.id)
+            or (category.own_start and _latest_after(entry_events, EventKind.SPLIT, ready.id))):
+        ready = None  # finished, checked "not finished" (or, each puzzle claimed by the entry
+        # at its own start, that puzzle confirmed) since the /listo
     counts = _penalty_counts(entry_events)
     finished = splits_of(entry_events) if category.puzzles else ()
     return EntryState(

@@ -183,7 +183,10 @@ def _category(contest: Contest, c: Category) -> list[str]:
         f"limit {format_duration(c.time_limit)}, {cap}, fee {money(c.fee, contest.currency)}"
         + (", escape stage" if c.escape else "")
         + (", self-timed at home (/listo, a photo with the start's code, a reviewer "
-           "confirms)" if c.self_timed else "")
+           "confirms)" if c.self_timed and not c.own_start else "")
+        + (", self-timed at home, each entry starting each puzzle itself (/empiezo; its "
+           "time the sum of its puzzles' own times; not done at the end: "
+           f"{' then '.join(c.unfinished_order)})" if c.own_start else "")
     ]
     for q in c.reserved:
         lines.append(
@@ -194,8 +197,10 @@ def _category(contest: Contest, c: Category) -> list[str]:
     for sr in c.separate:
         lines.append(_separate(contest, sr))
     if c.puzzles:
-        lines.append(f"    puzzles in sequence: {' + '.join(str(p) for p in c.puzzles)} "
-                     "pieces (split times with /parcial)")
+        lines.append(f"    puzzles{' in any order' if c.puzzle_order == 'any' else ' in sequence'}"
+                     f": {' + '.join(str(p) for p in c.puzzles)} pieces "
+                     + ("(each claimed by the entry)" if c.own_start else
+                        "(split times with /parcial)"))
     for i, p in enumerate(c.prizes, 1):
         lines.append(f"    prize {i}: {p}")
     for x in c.extra_prizes:

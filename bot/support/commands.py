@@ -24,6 +24,7 @@ ROUNDS = "rounds"
 PENALTIES = "penalties"
 SPLITS = "splits"
 SELF_TIMED = "self_timed"
+OWN_START = "own_start"
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,9 @@ COMMANDS: tuple[Command, ...] = (
        ESCAPE),
     _c("listo", "participant", "¡Hemos terminado el puzzle!", "Nous avons fini le puzzle !",
        "We have finished the puzzle!", "fini", "done"),
+    _c("empiezo", "participant", "[puzzle]: empiezo un puzzle (en casa)",
+       "[puzzle] : je commence un puzzle (à la maison)", "[puzzle]: I start a puzzle (at home)",
+       "commence", "begin", OWN_START),
     _c("idioma", "participant", "Cambiar de idioma", "Changer de langue", "Change language",
        "langue", "language"),
     _c("inscribir", "participant", "Inscribirse en el concurso", "S'inscrire au concours",
@@ -166,6 +170,7 @@ def features(contest: Contest, categories: Iterable[str] | None = None) -> froze
         PENALTIES: bool(contest.penalties),
         SPLITS: any(c.puzzles or any(r.puzzles for r in c.rounds) for c in cats),
         SELF_TIMED: any(c.self_timed for c in cats),
+        OWN_START: any(c.own_start for c in cats),
     }
     return frozenset(f for f, yes in has.items() if yes)
 

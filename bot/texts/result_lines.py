@@ -79,7 +79,11 @@ def _row_tail(lang: str, contest: Contest, category: Category, r: Row) -> str:
     c = r.competitor
     who = f"#{r.number} {names([short(n) for n in c.names])}" + (
         f" ({', '.join(c.shown)})" if c.shown else "")
-    line = labelled(lang, who, _row_result(lang, contest, r))
+    c_splits = c.splits if category.own_start and not r.finished and c.outcome is None else ()
+    line = labelled(lang, who, tr(lang, "{done} of {puzzles} puzzles, {time}",
+                                  done=len(c_splits), puzzles=category.puzzles_played,
+                                  time=format_duration(c_splits[-1])) if c_splits
+                    else _row_result(lang, contest, r))
     if c.outcome is None and r.finished and r.time is not None and c.time_penalty:
         line += " " + penalties_text(lang, contest, c.penalties, c.time_penalty)
     if r.round is not None and len(category.rounds) > 1:

@@ -25,6 +25,7 @@ from bot.services.results import (
     NoSplits,
     NotFinishedNoted,
     OutcomeRecorded,
+    OwnTimes,
     PenaltyRecorded,
     PiecesRange,
     PiecesRecorded,
@@ -59,6 +60,10 @@ def results_refusal(lang: str, refused: ResultsRefusal, contest: Contest) -> str
             return tr(lang, "Entry {entry}'s finish changed since this question (or its heat "
                       "is over): nothing recorded. Send /fin {entry} again if needed.",
                       entry=entry)
+        case OwnTimes(entry=entry):
+            return tr(lang, "Entry {entry} starts each puzzle itself: its times are its own. "
+                      "Confirm its claim with the button under its photo, or /fin {entry} "
+                      "without a time.", entry=entry)
         case ReadyLineOutdated(entry=entry):
             return tr(lang, "Entry {entry} has said /listo again, or a result was recorded for "
                       "it since this line: nothing recorded. Look at its newest line, or send "

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from typing import assert_never
+from zoneinfo import ZoneInfo
 
 from bot.domain.clock import format_duration
 from bot.domain.contest import Category, Contest
@@ -13,19 +14,26 @@ from bot.domain.selftimed import PhotoUse
 from bot.services.escape import ReadyNoted
 from bot.services.results import NotFinishedNoted
 from bot.services.selftimed import (
+    AllPuzzlesDone,
     Claim,
     ClaimWaiting,
     NoClaim,
+    NoPuzzleStarted,
+    NotOwnStart,
     NotSelfTimed,
+    OwnStarted,
     PhotoAskedAlready,
     PhotoKept,
     PiecesCounted,
     RetakeAsked,
+    SeasonOver,
     SelfTimedRefusal,
+    StillPlaying,
+    WhichToStart,
 )
 from bot.storage.store import Entry
 from bot.support.i18n import tr
-from bot.texts.names import clock_time, names
+from bot.texts.names import clock_time, day_text, names
 
 
 def start_notice(lang: str, category: Category, code: str) -> str:
@@ -35,6 +43,32 @@ def start_notice(lang: str, category: Category, code: str) -> str:
               "soon as the puzzle is done, send /listo: that moment is your time. Then send a "
               "photo of the finished puzzle with the same paper beside it.", code=code,
               limit=format_duration(category.time_limit))
+
+
+def season_notice(lang: str, category: Category) -> str:
+    """To each entry's phones when a category whose entries start each puzzle themselves
+    opens: how it goes."""
+    return tr(lang, "{category} is open! You have {limit} to play. Start each puzzle when you "
+              "want with /empiezo (with several left, its number: /empiezo 2): the bot gives "
+              "you a code for it. Write the code on a sheet of paper and photograph it beside "
+              "the open box. When the puzzle is done, /listo at once, then a photo of it with "
+              "the paper. Your time is the sum of your puzzles' times.",
+              category=category.name, limit=format_duration(category.time_limit))
+
+
+def own_started(lang: str, contest: Contest, out: OwnStarted, at: datetime) -> str:
+    """The answer to /empiezo: the puzzle's clock runs from now, and its code."""
+    return tr(lang, "Puzzle {puzzle} of {puzzles} ({pieces} pieces) started at {clock}. Your "
+              "code is {code}: write it on a sheet of paper and photograph it beside the open "
+              "box. When it is done, send /listo at once, then a photo of the puzzle with the "
+              "paper.", puzzle=out.puzzle, puzzles=out.puzzles, pieces=out.pieces,
+              clock=_when(lang, contest, at), code=out.code)
+
+
+def _when(lang: str, contest: Contest, at: datetime) -> str:
+    """A moment of a season over weeks: its day and its time ("Sunday 8 November 20:03:11")."""
+    local = at.astimezone(ZoneInfo(contest.timezone))
+    return f"{day_text(lang, local.date())} {clock_time(contest, at)}"
 
 
 def ready_noted(lang: str, contest: Contest, out: ReadyNoted, at: datetime, code: str) -> str:
@@ -155,6 +189,24 @@ def selftimed_refusal(lang: str, refused: SelfTimedRefusal) -> str:
         case PiecesCounted(entry=entry):
             return tr(lang, "Entry {entry}'s time is up and its pieces are recorded: nothing "
                       "changed.", entry=entry)
+        case NotOwnStart(entry=entry):
+            return tr(lang, "Entry {entry}'s puzzles start for everyone at once, at the start "
+                      "signal: there is nothing to start yourself.", entry=entry)
+        case NoPuzzleStarted():
+            return tr(lang, "Start a puzzle first with /empiezo (the bot gives you its code), "
+                      "then /listo when it is done.")
+        case StillPlaying():
+            return tr(lang, "You have a puzzle started and not claimed yet: send /listo when "
+                      "it is done (one puzzle at a time).")
+        case AllPuzzlesDone():
+            return tr(lang, "Every puzzle of yours is done and confirmed: nothing left to "
+                      "start.")
+        case WhichToStart(left=left):
+            return tr(lang, "Which puzzle do you start? Puzzles left: {left}. For example: "
+                      "/empiezo {first}", left=", ".join(str(k) for k in left), first=left[0])
+        case SeasonOver(limit=limit):
+            return tr(lang, "The time to play is over ({limit} from the start): nothing "
+                      "changed.", limit=format_duration(limit))
         case _:
             assert_never(refused)
 
