@@ -108,6 +108,34 @@ def _at_home(add: Callable[[datetime, Person, str], None], real: Callable[[float
     add(real(review), reviewer, f"/fin {n}")
 
 
+DAY = 24 * 3600.0
+
+
+def _season(add: Callable[[datetime, Person, str], None], real: Callable[[float], datetime],
+            rng: random.Random, team: Team, reviewers: list[Person]) -> None:
+    """An entry's season at home, each puzzle started when it wants (``own_start``): the
+    puzzles in an order of its own, on days of its own, each claimed with /listo and a photo
+    and confirmed by a reviewer some hours later (``/fin N``) before the next is started;
+    some entries stop before the last."""
+    cat = team.category
+    n, phone, limit = team.number, rng.choice(team.phones), cat.time_limit
+    order = list(range(1, len(cat.puzzles) + 1))
+    rng.shuffle(order)
+    t = rng.uniform(0.1, 4) * DAY
+    for puzzle in order[:cat.puzzles_played]:
+        pieces = cat.puzzles[puzzle - 1]
+        took = pieces * rng.uniform(3.5, 9.0)  # seconds a piece, at home
+        review = t + took + rng.uniform(1, 12) * 3600
+        if review > limit - DAY or rng.random() < 0.08:
+            return  # the season ends (or the entry stops) before this puzzle
+        add(real(t), phone, f"/empiezo {puzzle}" if len(order) > 1 else "/empiezo")
+        add(real(t + 60), phone, PHOTO)  # the code beside the open box
+        add(real(t + took), phone, "/listo")
+        add(real(t + took + rng.uniform(30, 300)), phone, PHOTO)
+        add(real(review), rng.choice(reviewers), f"/fin {n}")
+        t = review + rng.uniform(0.3, 6) * DAY
+
+
 def plan_day(reh: Stage, start: datetime, confirmed: set[int]) -> list[Action]:
     """The messages of a contest played once: the organiser's start, the escape's hints and
     stages, finishes and pieces, the rankings at the end."""
@@ -169,6 +197,9 @@ def plan_day(reh: Stage, start: datetime, confirmed: set[int]) -> list[Action]:
                 add(real(rules.time_limit + 60), rng.choice(vol), f"/etapa {n} {reached}")
                 escape_end = rules.time_limit
         finish = escape_end + rng.uniform(0.45, 1.2) * (limit - escape_end)
+        if cat.own_start:
+            _season(add, real, rng, team, vol)
+            continue
         if cat.self_timed:
             _at_home(add, real, rng, team, rng.choice(vol), finish)
         elif finish <= limit - 30:

@@ -35,6 +35,11 @@ def standing_text(lang: str, contest: Contest, category: str, s: Standing, row: 
     elif s.time is not None:
         result = tr(lang, "place {position} of {of}, with {time}", position=s.position,
                     of=s.of, time=format_duration(s.time))
+    elif s.pieces is None and c.splits:  # placed by the puzzles it finished, then time
+        result = ntr(lang, "place {position} of {of}, with {done} puzzle done in {time}",
+                     "place {position} of {of}, with {done} puzzles done in {time}",
+                     len(c.splits), position=s.position, of=s.of, done=len(c.splits),
+                     time=format_duration(c.splits[-1]))
     else:
         result = tr(lang, "place {position} of {of}, with {pieces} pieces",
                     position=s.position, of=s.of, pieces=s.pieces or 0)

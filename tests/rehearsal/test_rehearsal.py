@@ -227,6 +227,32 @@ def test_the_home_cup_rehearsal_plays_a_day_at_home_with_photos(tmp_path):
     assert {r["category"] for r in rows if r["position"] == "1"} == {"solo", "pairs"}, rows
 
 
+def test_the_online_league_rehearsal_plays_a_season_at_home(tmp_path):
+    """``make demo DEMO_ARGS="--contest contests/online-league-2026.toml"`` (issue 29): four
+    weeks at home, each entry starting each puzzle when it wants, in its own order; each
+    entry's time is the sum of its puzzles' own times (checked against the history)."""
+    contest = ROOT / "contests" / "online-league-2026.toml"
+    db = tmp_path / "league.sqlite3"
+    out, env = rehearse(contest, db, "12", "3")
+    for text in ("Solo is open! You have 672:00:00 to play.", "/empiezo ", "Your code is ",
+                 "bot -> volunteers: [photo] REVIEW #", "Final results of Solo: place 1 of"):
+        assert text in out, (text, out[-3000:])
+    assert "all checked against the spec: OK" in out and "errors in the bot's log: none" in out
+    with closing(sqlite3.connect(db)) as conn:
+        rows = conn.execute("SELECT kind, entry, at, stage, value FROM events WHERE kind IN "
+                            "('own_start', 'ready', 'split', 'finish') ORDER BY id").fetchall()
+    own: dict[int, list[int]] = {}  # each entry's puzzles' own times, from its history
+    started: dict[int, float] = {}
+    for kind, entry, at, _, value in rows:
+        if kind == "own_start":
+            started[entry] = at
+        elif kind == "ready":
+            own.setdefault(entry, []).append(int(at - started[entry]))  # stored as seconds
+        else:  # a split or a finish: the entry's time so far, its own puzzles' sum
+            assert value == sum(own[entry]), (entry, value, own[entry])
+    assert sum(1 for kind, *_ in rows if kind == "finish") >= 6
+
+
 def day_lines(out: str) -> list[str]:
     """The day's lines of a transcript, as printed (those with a clock time)."""
     day = out.split("The day (")[1].split("Rankings:")[0]
