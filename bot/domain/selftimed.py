@@ -109,3 +109,20 @@ def own_total(confirmed: int, start: float, claimed: float) -> int:
     its own start at ``start`` is confirmed: the time it had (``confirmed``, the sum of its
     puzzles confirmed before) plus this puzzle's, whole seconds."""
     return confirmed + max(0, int(claimed - start))
+
+
+def per_hour(pieces: int, seconds: int) -> float:
+    """Pieces placed per hour of an entry's own time (0 without time)."""
+    return pieces * 3600 / seconds if seconds > 0 else 0.0
+
+
+def by_pace(done: list[tuple[int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """An interim ranking of a season by pace: (entry, pieces of its puzzles confirmed, its
+    own time for them) ranked by pieces per hour, fastest first; equal paces share a place.
+    Gives (place, entry, pieces, seconds)."""
+    ranked = sorted((d for d in done if d[2] > 0), key=lambda d: (-per_hour(d[1], d[2]), d[0]))
+    out: list[tuple[int, int, int, int]] = []
+    for i, (entry, pieces, seconds) in enumerate(ranked):
+        same = out and per_hour(pieces, seconds) == per_hour(out[-1][2], out[-1][3])
+        out.append((out[-1][0] if same else i + 1, entry, pieces, seconds))
+    return out

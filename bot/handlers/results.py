@@ -80,7 +80,7 @@ from bot.texts.results import (
     split_notice,
 )
 from bot.texts.results import not_finished_answer as not_finished_text
-from bot.texts.selftimed import rejected_answer, rejected_notice, waiting_line
+from bot.texts.selftimed import pace_lines, rejected_answer, rejected_notice, waiting_line
 from bot.texts.standings import ranking_for_organisers, ranking_not_yet
 
 
@@ -468,9 +468,19 @@ async def _rankings(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Cal
 
 
 async def _claims_waiting(who: Caller, category: Category) -> list[str]:
-    """Played at home: the finishes claimed and not reviewed yet, under the ranking."""
+    """Played at home: the finishes claimed and not reviewed yet, under the ranking; a
+    season where each entry starts each puzzle itself: the pace so far."""
     claims = await selftimed.waiting(who.svc.day, category)
-    return [waiting_line(who.lang, claims)] if claims else []
+    return ([waiting_line(who.lang, claims)] if claims else []) + await _pace(who, category)
+
+
+async def _pace(who: Caller, category: Category) -> list[str]:
+    """A season where each entry starts each puzzle itself: its pace so far."""
+    if not category.own_start:
+        return []
+    paces = await selftimed.paces(who.svc.day, category)
+    entries = {e.number: e for e in await who.svc.store.entries(category.id)}
+    return pace_lines(who.lang, paces, entries)
 
 
 async def _entries_rankings(update: Update, context: ContextTypes.DEFAULT_TYPE,
@@ -494,6 +504,7 @@ async def _entries_rankings(update: Update, context: ContextTypes.DEFAULT_TYPE,
             lines.extend(_lines_of(context, who.lang, cat,
                                    await who.svc.day.ranking(cat, who.at)))
             lines.extend(await _separate_lines(who, cat))
+            lines.extend(await _pace(who, cat))
     await answer_now(who.svc, update, rankings_text(who.lang, lines))
 
 

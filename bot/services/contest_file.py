@@ -38,7 +38,6 @@ from bot.services.contest_ranking import (
     RankingRules,
     check_unfinished_order,
     ranking_rules,
-    unfinished_order,
 )
 from bot.services.contest_rounds import (
     check_split_questions,
@@ -47,7 +46,7 @@ from bot.services.contest_rounds import (
     read_puzzles,
     read_rounds,
 )
-from bot.services.contest_timing import OWN_ORDER, check_self_timed, own_start, self_timed
+from bot.services.contest_timing import own_start, read_timing, self_timed
 from bot.services.contest_toml import LANGUAGES, Ctx, Table, lang_texts, new_id
 from bot.services.contest_toml import ContestFileError as ContestFileError
 
@@ -216,13 +215,9 @@ def _category(t: Table, escape: EscapeRules | None, ids: set[str], qids: set[str
     rounds = read_rounds(t, pieces, time_limit, qids, puzzles, questions or {})
     if rounds and is_escape:
         raise t.ctx.error(t.key("rounds"), "are not for escape categories")
-    at_home = self_timed(t, timed[0])
-    own = own_start(t, timed[1], at_home)
-    order = unfinished_order(t, OWN_ORDER if own and unfinished == ("pieces",) else unfinished)
-    if at_home:
-        check_self_timed(t, is_escape, bool(puzzles) or any(r.puzzles for r in rounds), own)
-    if order is not unfinished and order is not OWN_ORDER:
-        check_unfinished_order(t, order, bool(puzzles) or any(r.puzzles for r in rounds))
+    at_home, own, order = read_timing(t, timed, is_escape,
+                                      bool(puzzles) or any(r.puzzles for r in rounds),
+                                      unfinished)
     cat = Category(
         id=cid,
         name=t.get("name", str),

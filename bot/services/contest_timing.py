@@ -4,6 +4,7 @@ a reviewer's confirmation; ``bot.domain.selftimed``), for ``contest_file``."""
 
 from __future__ import annotations
 
+from bot.services.contest_ranking import check_unfinished_order, unfinished_order
 from bot.services.contest_toml import Table
 
 TIMINGS = ("volunteers", "self")
@@ -48,3 +49,18 @@ def check_self_timed(t: Table, escape: bool, puzzles: bool, own: bool = False) -
                           "one after the other (puzzles = [...]) are recorded by volunteers; a "
                           "self-timed category plays one puzzle (or one per round), or several "
                           "with own_start = true (each entry starts each puzzle itself)")
+
+
+def read_timing(t: Table, timed: tuple[bool, bool], escape: bool, in_sequence: bool,
+                unfinished: tuple[str, ...]) -> tuple[bool, bool, tuple[str, ...]]:
+    """A category's ``timing``, ``own_start`` (defaults: ``[contest]``'s, ``timed``) and
+    ``unfinished_order`` (default: the contest's, or, where each entry starts each puzzle
+    itself, ``OWN_ORDER``), checked together."""
+    at_home = self_timed(t, timed[0])
+    own = own_start(t, timed[1], at_home)
+    order = unfinished_order(t, OWN_ORDER if own and unfinished == ("pieces",) else unfinished)
+    if at_home:
+        check_self_timed(t, escape, in_sequence, own)
+    if order is not unfinished and order is not OWN_ORDER:
+        check_unfinished_order(t, order, in_sequence)
+    return at_home, own, order

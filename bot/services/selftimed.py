@@ -19,6 +19,7 @@ from bot.domain.selftimed import (
     PhotoRefused,
     PhotoUse,
     StartRefused,
+    by_pace,
     claim_code,
     own_total,
     photo_use,
@@ -181,6 +182,17 @@ class Claim:
     entry: int
     time: int
     photos: int
+
+
+@dataclass(frozen=True)
+class Pace:
+    """An entry's place by pace so far: ``pieces`` of its puzzles confirmed in ``seconds`` of
+    its own time."""
+
+    place: int
+    entry: int
+    pieces: int
+    seconds: int
 
 
 # -- the codes ---------------------------------------------------------------------------------
@@ -421,3 +433,26 @@ async def waiting(day: ContestDay, category: Category) -> list[Claim]:
     out = [Claim(s.entry.number, await claim_time(day, s), s.claim_photos)
            for s in await day.states(category) if s.ready is not None and s.finish is None]
     return sorted(out, key=lambda c: (c.time, c.entry))
+
+
+async def paces(day: ContestDay, category: Category) -> list[Pace]:
+    """Where each entry starts each puzzle itself: the season so far by pieces per hour of
+    the puzzles confirmed (``by_pace``), for an interim ranking."""
+    if not category.own_start:
+        return []
+    done: list[tuple[int, int, int]] = []
+    for state in await day.states(category):
+        if state.outcome is not None:
+            continue
+        puzzles = [k for k, _ in state.split_puzzles]
+        seconds = state.splits[-1] if state.splits else 0
+        if state.finish is not None and state.finish_event is not None:
+            last = [e for e in await day.store.events(entry=state.entry.number,
+                                                      kinds=[EventKind.OWN_START])
+                    if e.category == state.unit and e.id < state.finish_event.id]
+            puzzles += [last[-1].stage] if last and last[-1].stage is not None else []
+            seconds = state.finish
+        pieces = sum(category.puzzles[k - 1] if category.puzzles else category.pieces
+                     for k in puzzles)
+        done.append((state.entry.number, pieces, seconds))
+    return [Pace(*row) for row in by_pace(done)]

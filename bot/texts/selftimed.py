@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 
 from bot.domain.clock import format_duration
 from bot.domain.contest import Category, Contest
-from bot.domain.selftimed import PhotoUse
+from bot.domain.selftimed import PhotoUse, per_hour
 from bot.services.escape import ReadyNoted
 from bot.services.results import NotFinishedNoted
 from bot.services.selftimed import (
@@ -22,6 +22,7 @@ from bot.services.selftimed import (
     NotOwnStart,
     NotSelfTimed,
     OwnStarted,
+    Pace,
     PhotoAskedAlready,
     PhotoKept,
     PiecesCounted,
@@ -216,3 +217,17 @@ def which_photo(lang: str, entries: list[Entry]) -> str:
     return tr(lang, "You follow entries {list}: send the photo again with the entry's number "
               "as its caption (e.g. {n}).", list=", ".join(f"#{e.number}" for e in entries),
               n=entries[0].number)
+
+
+def pace_lines(lang: str, paces: list[Pace], entries: dict[int, Entry]) -> list[str]:
+    """The season so far by pieces per hour, under its ranking."""
+    if not paces:
+        return []
+    lines = [tr(lang, "Pace so far (pieces per hour of the puzzles confirmed):")]
+    for p in paces:
+        entry = entries.get(p.entry)
+        who = f"#{p.entry} {names(entry.names)}" if entry is not None else f"#{p.entry}"
+        lines.append(tr(lang, "{place}. {who}: {rate} per hour ({pieces} pieces in {time})",
+                        place=p.place, who=who, rate=round(per_hour(p.pieces, p.seconds)),
+                        pieces=p.pieces, time=format_duration(p.seconds)))
+    return lines

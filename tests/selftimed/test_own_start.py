@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.domain.selftimed import StartRefused, own_total, puzzle_to_start
+from bot.domain.selftimed import StartRefused, by_pace, own_total, per_hour, puzzle_to_start
 from bot.services.csvio import import_entries, read_entries
 from tests.day.test_bot_commands import event_rows, events, replies_to
 from tests.fakebot import Call, Harness, Person
@@ -180,3 +180,21 @@ async def test_one_puzzle_at_a_time_and_only_its_own_times(league):
 async def test_no_puzzle_starts_after_the_season(league):
     assert await league.say(ANN, "/empiezo 1", at(28, "0:00:01")) == [
         "The time to play is over (672:00:00 from the start): nothing changed."]
+
+
+def test_the_pace_ranking_by_pieces_per_hour() -> None:
+    assert per_hour(1000, 3600) == 1000 and per_hour(500, 0) == 0
+    # 1,500 in 1:30:00 and 1,000 in 1:00:00 are the same pace: one place for both
+    assert by_pace([(1, 1500, 5400), (2, 1000, 3600), (3, 2500, 3000), (4, 0, 0)]) == [
+        (1, 3, 2500, 3000), (2, 1, 1500, 5400), (2, 2, 1000, 3600)]
+
+
+async def test_an_interim_ranking_by_pace_compares_entries_at_different_puzzles(league):
+    await league.puzzle(ANN, 1, 2, at(1, "0:00:00"), at(1, "1:00:00"))  # 1,000 in 1:00:00
+    await league.puzzle(BEN, 2, 1, at(1, "0:00:00"), at(1, "0:20:00"))  # 500 in 0:20:00
+    await league.puzzle(BEN, 2, 2, at(2, "0:00:00"), at(2, "1:40:00"))  # 1,500 in 2:00:00
+    ranking = (await league.say(ANN, "/clasificacion", at(3, "0:00:00")))[0]
+    assert ranking.split("\n")[-3:] == [
+        "Pace so far (pieces per hour of the puzzles confirmed):",
+        "1. #1 Ann Archer: 1000 per hour (1000 pieces in 1:00:00)",
+        "2. #2 Ben Brook: 750 per hour (1500 pieces in 2:00:00)"]
