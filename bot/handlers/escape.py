@@ -254,7 +254,8 @@ async def listo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if isinstance(out, Refusal):
             await answer_now(who.svc, update, refusal(who.lang, out, contest))
             return
-        state = await who.svc.day.state(entry.number)
+        at_home = any(c.self_timed for c in contest.categories)
+        state = await who.svc.day.state(entry.number) if at_home else None
         if state is not None and state.category.self_timed:  # at home: now the photo
             code = await selftimed.code_of(who.svc.day, state)
             if state.category.own_start:  # the puzzle's own time, from its /empiezo
