@@ -233,6 +233,7 @@ PLAUSIBLE: dict[str, Plausible] = {
     "solucion": Plausible("3 2", "0:20:00", before=((P3, "/pista 2", "0:10:00"),)),
     "billetes": Plausible("3", "0:20:00"),
     "listo": Plausible("3", "1:40:00", before=ESCAPE_3),
+    "empiezo": Plausible("3 1", "1:00:00"),  # entry 3, puzzle 1 (a lone number is the puzzle)
     "etapa": Plausible("3 2", "0:30:00"),
     "escape": Plausible("3 0:25:00", "0:25:30"),
     "fin": Plausible("3 1:00:00", "1:46:00", before=ESCAPE_3),
