@@ -112,10 +112,13 @@ class Harness:
         return await self._process({"update_id": uid, "message": message})
 
     async def send_photo(self, who: Person, at: datetime, file_id: str = "photo-1",
-                         caption: str | None = None) -> list[Call]:
+                         caption: str | None = None, update_id: int | None = None
+                         ) -> list[Call]:
         """The person sends a photo (Telegram's sizes, smallest first: the largest is
-        ``file_id``) at ``at``; returns the calls the bot made meanwhile."""
+        ``file_id``) at ``at``; returns the calls the bot made meanwhile. ``update_id``:
+        Telegram's, given to deliver one update twice."""
         uid, mid = self._next_ids()
+        uid = update_id if update_id is not None else uid
         message: dict[str, Any] = {
             "message_id": mid, "date": int(at.timestamp()),
             "chat": {"id": who.id, "type": "private"}, "from": self._user(who),

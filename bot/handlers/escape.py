@@ -39,7 +39,7 @@ from bot.services.outcomes import EscapeNotOver, PastLimit, Refusal
 from bot.texts import escape as texts
 from bot.texts.alerts import STAGE_BUTTON
 from bot.texts.common import refusal
-from bot.texts.selftimed import ready_noted
+from bot.texts.selftimed import past_limit_at_home, ready_noted
 
 
 async def etapa(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -248,6 +248,12 @@ async def listo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     async with recording(who.svc):
         out = await service.ready(who.svc.day, who.user_id, entry.number, who.at,
                                   update.update_id)
+        played = contest.category(entry.category)
+        if isinstance(out, PastLimit) and played is not None and played.self_timed:
+            await answer_now(who.svc, update, refusal(
+                who.lang, selftimed.SeasonOver(entry.number, out.limit), contest)
+                if played.own_start else past_limit_at_home(who.lang, out.limit))
+            return
         if isinstance(out, PastLimit | EscapeNotOver):  # the participants' answer
             await answer_now(who.svc, update, texts.ready_refusal(who.lang, out))
             return

@@ -82,8 +82,11 @@ async def undo_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
                                                          undo_answer(who.lang, out)))
         if ev.kind in TOLD_KINDS and ev.entry is not None:
             # the entry's people were told of it: they are told it is gone
+            entry = await who.svc.store.entry(ev.entry)
+            category = who.svc.contest.category(entry.category) if entry is not None else None
             await notify_entry(context, ev.entry, partial(
-                undo_notice, contest=who.svc.contest, out=out))
+                undo_notice, contest=who.svc.contest, out=out,
+                at_home=category is not None and category.self_timed))
     if ev.kind in CLOCK_KINDS:
         await schedule_contest_jobs(context.application)
 

@@ -207,7 +207,8 @@ async def alert_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
     if category is not None:
         for state in await svc.day.states(category, datetime.fromtimestamp(data["when"], UTC)):
             if state.finish is not None or state.outcome is not None or (
-                    category.self_timed and state.ready is not None):
+                    category.self_timed and state.ready is not None
+                    and int(data["minutes"]) == 0):
                 continue  # finished, claimed at home (or not playing): not for them
             playing.append(state.entry.number)
             users.update(await svc.day.linked_users(state.entry.number))
@@ -222,7 +223,7 @@ async def alert_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
         for user_id in sorted(users):
             await send(context, user_id, text(await language_of(svc, user_id)))
         time_up = category is not None and int(data["minutes"]) == 0 and bool(playing)
-        if time_up and category is not None and category.self_timed:
+        if category is not None and category.self_timed and int(data["minutes"]) == 0:
             # at home nobody walks to a table: the participants' photos come to the reviewers
             await notify_staff(context, partial(time_up_at_home, contest=contest,
                                                 category=category, heat=heat))

@@ -13,6 +13,7 @@ from telegram.ext import ContextTypes
 
 from bot.delivery.answers import answer, answer_now, recording
 from bot.delivery.posting import notify_entry, notify_staff_photo
+from bot.domain.registration import clean_note
 from bot.domain.selftimed import PhotoUse
 from bot.handlers.access import pick_entry
 from bot.handlers.common import (
@@ -96,7 +97,7 @@ async def on_photo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if who is None or msg is None or not msg.photo:
         return
     entry = await _photo_entry(update, who, msg.caption or "")
-    if entry is None:
+    if entry is None or await already_handled(update, who):
         return
     biggest = msg.photo[-1]  # Telegram lists the sizes smallest first
     contest = who.svc.contest
@@ -131,7 +132,9 @@ async def _photo_entry(update: Update, who: Caller, caption: str) -> Entry | Non
         await refuse_role(update, who, "participant")
         return None
     words = caption.split()
-    typed = parse_int(words[0].lstrip("#")) if words else None
+    # a caption naming the entry is just its number ("12", "#12"); any other is the
+    # participant's own words ("500 pieces done!")
+    typed = parse_int(words[0].lstrip("#")) if len(words) == 1 else None
     if typed is not None:
         chosen = next((e for e in followed if e.number == typed), None)
         if chosen is None:
@@ -202,7 +205,8 @@ async def rechazar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if number is None:
         await show_usage(update, who, "/rechazar N [REASON]")
         return
-    reason = " ".join(words[1].split())[:MAX_REASON] if len(words) == 2 else "not_done"
+    reason = clean_note(words[1])[:MAX_REASON] if len(words) == 2 else ""
+    reason = reason or "not_done"  # nothing (or nothing but invisible characters) said
     async with recording(who.svc):
         out = await service.reject(who.svc.day, who.user_id, role(who), number, reason, who.at,
                                    update.update_id)

@@ -102,3 +102,22 @@ class NoTime(Refusal):
 # the refusals several features give (each feature's own are its module's union)
 SharedRefusal = (UnknownEntry | ClockNotStarted | NotEscape | PastLimit | InTheFuture
                  | BeforeRequest | AlreadyRecorded | AlreadyFinished | EscapeNotOver | NoTime)
+
+
+@dataclass(frozen=True)
+class OwnTimes(Refusal):
+    """Entry ``entry`` starts each puzzle itself: its times are its own, taken from its
+    claims (a reviewer confirms one: the review's button or ``/fin N`` without a time)."""
+
+    code: ClassVar[str] = "own_times"
+    entry: int
+
+
+@dataclass(frozen=True)
+class NothingClaimed(Refusal):
+    """A ``/fin N`` without a time for entry ``entry``, played at home, with no claim waiting:
+    there is no moment of the entry's own to record (a reviewer's own time would be a guess;
+    a time typed is recorded as typed)."""
+
+    code: ClassVar[str] = "nothing_claimed"
+    entry: int

@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any, ClassVar, assert_never
 
 from bot.domain import results as rules
+from bot.domain.clock import within_limit
 from bot.domain.events import EventKind
 from bot.domain.registration import clean_note
 from bot.domain.rounds import Disqualified, SplitsMissing, finish_refused
@@ -22,7 +23,9 @@ from bot.services.outcomes import (
     Done,
     EscapeNotOver,
     InTheFuture,
+    NothingClaimed,
     NoTime,
+    OwnTimes,
     PastLimit,
     Refusal,
     SharedRefusal,
@@ -160,16 +163,7 @@ class AlreadyOutcome(Refusal):
 
 
 # The refusals only results give (those shared with other features are in outcomes.py).
-@dataclass(frozen=True)
-class OwnTimes(Refusal):
-    """Entry ``entry`` starts each puzzle itself: its times are its own, taken from its
-    claims (a reviewer confirms one: the review's button or ``/fin N`` without a time)."""
-
-    code: ClassVar[str] = "own_times"
-    entry: int
-
-
-ResultsRefusal = (OwnTimes | QuestionOutdated | BeforeEscape | PiecesRange
+ResultsRefusal = (NothingClaimed | OwnTimes | QuestionOutdated | BeforeEscape | PiecesRange
                   | AlreadyRecordedPieces | UnknownPenalty | NoSplits | FinishBeforeSplits
                   | EntryDisqualified | SplitsDone | WhichPuzzle | BeforeSplit | ReasonNeeded
                   | AlreadyOutcome | ReadyLineOutdated)
@@ -211,6 +205,7 @@ class NotFinishedNoted(Done):
     time: int
     event_id: int | None = None
     reason: str = ""  # a reviewer's, self-timed: a code of ``REJECT_REASONS`` or their words
+    time_up: bool = False  # the entry's time was up when it was checked
 
 
 @dataclass(frozen=True)
@@ -363,6 +358,9 @@ async def finish(
         state, now_t = running
         if state.category.own_start and not own:
             return OwnTimes(number)
+        if state.category.self_timed and typed is None and state.ready is None and \
+                ready_line is None and state.finish is None:
+            return NothingClaimed(number)
         refused = _splits_refusal(number, state)
         if refused is not None:
             return refused
@@ -430,7 +428,7 @@ async def not_finished(
         running = await day.running(number, at)
         if isinstance(running, Refusal):
             return running
-        state, _ = running
+        state, now_t = running
         refused = _ready_line_refusal(number, state, line)
         if refused is not None:
             return ReadyLineOutdated(number) if isinstance(refused, AlreadyRecorded) else refused
@@ -442,7 +440,8 @@ async def not_finished(
             data={"ready_event": line, **({"reason": reason} if reason else {})},
             category=state.unit, update_id=update_id,
         )
-        return NotFinishedNoted(number, told, eid, reason)
+        return NotFinishedNoted(number, told, eid, reason, not within_limit(
+            now_t, state.category.time_limit, day.contest.limit_inclusive))
 
 
 async def pieces(

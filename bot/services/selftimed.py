@@ -2,8 +2,11 @@
 participants' photos, the reviewers' requests for another photo and their rejections, and the
 claims still waiting for review. A claim is the entry's ``/listo`` (``bot.services.escape.
 ready``); confirming it is a finish at that moment (``results.finish``, the review's button or
-``/fin N``); rejecting it is "not finished" with the reviewer's reason. Each operation is one
-transaction; the rules are ``bot.domain.selftimed``'s."""
+``/fin N``); rejecting it is "not finished" with the reviewer's reason. Where each entry starts
+each puzzle itself (``own_start``, a league over weeks), ``begin`` is its ``/empiezo`` and
+``confirm`` adds the puzzle's own time to the entry's (a split time, or its finish); ``paces``
+is the season's interim ranking by pieces per hour. Each operation is one transaction; the
+rules are ``bot.domain.selftimed``'s."""
 
 from __future__ import annotations
 
@@ -284,6 +287,7 @@ async def begin(
             return NotOwnStart(number)
         done = tuple(k for k, _ in state.split_puzzles)
         playing = await session_of(day, state) is not None
+        # the finish is the last puzzle's: finished, every puzzle is done
         chosen = puzzle_to_start(
             category.puzzle_order == "any", len(category.puzzles) or 1,
             category.puzzles_played, done + ((0,) if state.finish is not None else ()), asked,

@@ -182,9 +182,16 @@ def undo_answer(lang: str, out: Undone) -> str:
 TOLD_KINDS = (_K.FINISH, _K.PENALTY, _K.OUTCOME, _K.SPLIT, _K.ESCAPE, _K.NOT_FINISHED)
 
 
-def undo_notice(lang: str, contest: Contest, out: Undone) -> str:
-    """To the entry's phones: something they were told of (``TOLD_KINDS``) was taken back."""
+def undo_notice(lang: str, contest: Contest, out: Undone, at_home: bool = False) -> str:
+    """To the entry's phones: something they were told of (``TOLD_KINDS``) was taken back
+    (``at_home``: a reviewer's decision on a claim of an entry playing at home)."""
     ev = out.event
+    if at_home and ev.kind in (_K.FINISH, _K.SPLIT):
+        return tr(lang, "The confirmation of your finish was taken back: your claim waits for "
+                  "a reviewer again.")
+    if at_home and ev.kind == _K.NOT_FINISHED:
+        return tr(lang, "The reviewer's refusal of your finish was taken back: your claim "
+                  "stands and waits for a reviewer again.")
     match ev.kind:
         case _K.PENALTY:
             return tr(lang, "A penalty recorded for your entry was taken back: {what} "

@@ -13,6 +13,7 @@ from typing import assert_never
 from bot.domain.clock import format_duration
 from bot.domain.contest import Contest
 from bot.domain.ranking import Competitor, ranking_time
+from bot.services.outcomes import NothingClaimed, OwnTimes
 from bot.services.results import (
     AlreadyOutcome,
     AlreadyRecordedPieces,
@@ -25,7 +26,6 @@ from bot.services.results import (
     NoSplits,
     NotFinishedNoted,
     OutcomeRecorded,
-    OwnTimes,
     PenaltyRecorded,
     PiecesRange,
     PiecesRecorded,
@@ -60,6 +60,14 @@ def results_refusal(lang: str, refused: ResultsRefusal, contest: Contest) -> str
             return tr(lang, "Entry {entry}'s finish changed since this question (or its heat "
                       "is over): nothing recorded. Send /fin {entry} again if needed.",
                       entry=entry)
+        case NothingClaimed(entry=entry):
+            return tr(lang, "Entry {entry} plays at home and has no finish waiting for review "
+                      "(no /listo since the last decision): nothing recorded. A time read "
+                      "elsewhere is typed: /fin {entry} h:mm:ss.", entry=entry)
+        case NothingClaimed(entry=entry):
+            return tr(lang, "Entry {entry} plays at home and has no finish waiting for review "
+                      "(no /listo since the last decision): nothing recorded. A time read "
+                      "elsewhere is typed: /fin {entry} h:mm:ss.", entry=entry)
         case OwnTimes(entry=entry):
             return tr(lang, "Entry {entry} starts each puzzle itself: its times are its own. "
                       "Confirm its claim with the button under its photo, or /fin {entry} "

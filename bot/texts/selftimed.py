@@ -80,6 +80,12 @@ def ready_noted(lang: str, contest: Contest, out: ReadyNoted, at: datetime, code
               time=format_duration(out.time), clock=clock_time(contest, at), code=code)
 
 
+def past_limit_at_home(lang: str, limit: int) -> str:
+    """A /listo after the time limit, at home: what is still owed (the photo to count)."""
+    return tr(lang, "Time is up ({limit}): hands off the puzzle, and send me a photo of it as "
+              "it is now: a reviewer counts your pieces.", limit=format_duration(limit))
+
+
 def photo_answer(lang: str, out: PhotoKept) -> str:
     """To the participant who sent a photo: what it was kept as."""
     match out.use:
@@ -134,7 +140,13 @@ def _reason(lang: str, out: NotFinishedNoted) -> str:
 
 
 def rejected_notice(lang: str, out: NotFinishedNoted) -> str:
-    """To the entry's phones: the claim at ``out.time`` was turned down, and why."""
+    """To the entry's phones: the claim at ``out.time`` was turned down, and why (its time
+    up: the photo to count its pieces from)."""
+    if out.time_up:
+        return tr(lang, "A reviewer did not accept your finish at {time}: {reason}. Your time "
+                  "is up: send me a photo of your puzzle as it is now, and a reviewer counts "
+                  "your pieces from it.", time=format_duration(out.time),
+                  reason=_reason(lang, out))
     return tr(lang, "A reviewer did not accept your finish at {time}: {reason}. If your time "
               "is not up, play on and send /listo again when the puzzle is done, then a "
               "photo of it with your code.", time=format_duration(out.time),

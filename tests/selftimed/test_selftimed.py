@@ -367,3 +367,72 @@ def test_self_timed_refuses_what_volunteers_must_confirm(tmp_path):
     path.write_text(text)
     with pytest.raises(ContestFileError, match="split times of puzzles played one after"):
         load_contest(path)
+
+
+# -- what a hostile probe found (session 41), each held --------------------------------------
+
+
+async def test_a_finish_without_a_claim_is_refused_at_home(home):
+    before = events(home.h)
+    assert await home.say(REVIEWER, "/fin 2", "1:30:00") == [
+        "Entry 2 plays at home and has no finish waiting for review (no /done since the last "
+        "decision): nothing recorded. A time read elsewhere is typed: /finish 2 h:mm:ss."]
+    assert events(home.h) == before
+    # a time read elsewhere (a photo sent by mail) is typed, and recorded as typed
+    assert (await home.say(REVIEWER, "/fin 2 1:29:10", "1:30:10"))[0].startswith(
+        "Entry 2 finished at 1:29:10")
+
+
+async def test_a_photo_delivered_twice_is_kept_once(home):
+    await home.send(SOLO1, "/listo", "1:00:00")
+    first = await home.h.send_photo(SOLO1, at("1:00:30"), "once", update_id=777)
+    again = await home.h.send_photo(SOLO1, at("1:00:30"), "once", update_id=777)
+    assert len(photos_to(first, REVIEWER)) == 1 and photos_to(again, REVIEWER) == []
+    assert len(event_rows(home.h, "photo")) == 1
+
+
+async def test_a_caption_of_words_is_not_an_entry_number(home):
+    calls = await home.photo(SOLO1, "0:30:00", "mine", caption="500 pieces done!")
+    assert replies_to(calls, SOLO1)[0].startswith("Start photo kept")
+
+
+async def test_a_rejection_reason_is_cleaned(home):
+    await home.send(SOLO1, "/listo", "1:00:00")
+    told = await home.send(REVIEWER, "/rechazar 1 bad\u202e\u200b\x1b\x07 edge", "1:01:00")
+    (notice,) = replies_to(told, SOLO1)
+    assert "\u202e" not in notice and "\x1b" not in notice and "\x07" not in notice
+    assert "bad" in notice and "edge" in notice
+
+
+async def test_taking_back_a_decision_puts_the_claim_back_to_waiting(home):
+    _, listo = await claim_with_photo(home, SOLO1, 1, "1:00:00", "1:00:30")
+    await home.h.press(REVIEWER, f"ready:no:1:{listo}", at("1:02:00"))
+    undone = await home.h.undo(REVIEWER, at("1:03:00"))
+    assert replies_to(undone, SOLO1) == [
+        "The reviewer's refusal of your finish was taken back: your claim stands and waits "
+        "for a reviewer again."]
+    await home.h.press(REVIEWER, f"ready:ok:1:{listo}", at("1:04:00"))
+    undone = await home.h.undo(REVIEWER, at("1:05:00"))
+    assert replies_to(undone, SOLO1) == [
+        "The confirmation of your finish was taken back: your claim waits for a reviewer "
+        "again."]
+    # "another photo" is taken back too, by its own /deshacer, not another record's
+    _, listo2 = await claim_with_photo(home, SOLO2, 2, "1:10:00", "1:10:30")
+    await home.h.press(REVIEWER, f"rev:again:2:{listo2}", at("1:11:00"))
+    asked = await home.send(REVIEWER, "/deshacer", "1:12:00")
+    assert "another photo asked #2" in replies_to(asked, REVIEWER)[0]
+
+
+async def test_time_up_at_home_asks_for_the_photo_to_count(home):
+    assert await home.say(SOLO1, "/listo", "2:00:30") == [
+        "Time is up (2:00:00): hands off the puzzle, and send me a photo of it as it is now: "
+        "a reviewer counts your pieces."]
+    # a claim waiting at time's up, turned down after it: the notice asks for that photo
+    await home.send(SOLO2, "/listo", "1:50:00")
+    told = await home.send(REVIEWER, "/rechazar 2", "2:05:00")
+    assert replies_to(told, SOLO2) == [
+        "A reviewer did not accept your finish at 1:50:00: the puzzle in the photo is not "
+        "finished. Your time is up: send me a photo of your puzzle as it is now, and a "
+        "reviewer counts your pieces from it."]
+    assert replies_to(await home.photo(SOLO2, "2:06:00"), SOLO2) == [
+        "Photo kept: time is up, and a reviewer counts your pieces from it."]
