@@ -356,11 +356,9 @@ async def finish(
         if isinstance(running, Refusal):
             return running
         state, now_t = running
-        if state.category.own_start and not own:
-            return OwnTimes(number)
-        if state.category.self_timed and typed is None and state.ready is None and \
-                ready_line is None and state.finish is None:
-            return NothingClaimed(number)
+        at_home = _at_home_refusal(number, state, typed is None and ready_line is None, own)
+        if at_home is not None:
+            return at_home
         refused = _splits_refusal(number, state)
         if refused is not None:
             return refused
@@ -394,6 +392,15 @@ async def finish(
             from_ready="ready_event" in data, event_id=eid,
             old_actor=previous.actor if previous is not None else None,
         )
+
+
+def _at_home_refusal(number: int, state: EntryState, untimed: bool, own: bool
+                     ) -> OwnTimes | NothingClaimed | None:
+    """At home: a finish not from its own claim (``own``), or untimed with nothing claimed."""
+    if state.category.own_start and not own:
+        return OwnTimes(number)
+    idle = state.ready is None and state.finish is None
+    return NothingClaimed(number) if state.category.self_timed and untimed and idle else None
 
 
 def _ready_line_refusal(number: int, state: EntryState, line: int

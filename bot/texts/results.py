@@ -42,8 +42,21 @@ from bot.support.i18n import ntr, tr
 from bot.texts.names import names
 
 
+def _at_home_refusal(lang: str, refused: OwnTimes | NothingClaimed) -> str:
+    """Why a result of an entry playing at home was not recorded."""
+    if isinstance(refused, NothingClaimed):
+        return tr(lang, "Entry {entry} plays at home and has no finish waiting for review "
+                  "(no /listo since the last decision): nothing recorded. A time read "
+                  "elsewhere is typed: /fin {entry} h:mm:ss.", entry=refused.entry)
+    return tr(lang, "Entry {entry} starts each puzzle itself: its times are its own. Confirm "
+              "its claim with the button under its photo, or /fin {entry} without a time.",
+              entry=refused.entry)
+
+
 def results_refusal(lang: str, refused: ResultsRefusal, contest: Contest) -> str:
     """One line saying why a result was not recorded."""
+    if isinstance(refused, OwnTimes | NothingClaimed):
+        return _at_home_refusal(lang, refused)
     match refused:
         case PiecesRange(size=size):
             return tr(lang, "The pieces must be between 0 and {size} (the puzzle's size).",
@@ -60,18 +73,6 @@ def results_refusal(lang: str, refused: ResultsRefusal, contest: Contest) -> str
             return tr(lang, "Entry {entry}'s finish changed since this question (or its heat "
                       "is over): nothing recorded. Send /fin {entry} again if needed.",
                       entry=entry)
-        case NothingClaimed(entry=entry):
-            return tr(lang, "Entry {entry} plays at home and has no finish waiting for review "
-                      "(no /listo since the last decision): nothing recorded. A time read "
-                      "elsewhere is typed: /fin {entry} h:mm:ss.", entry=entry)
-        case NothingClaimed(entry=entry):
-            return tr(lang, "Entry {entry} plays at home and has no finish waiting for review "
-                      "(no /listo since the last decision): nothing recorded. A time read "
-                      "elsewhere is typed: /fin {entry} h:mm:ss.", entry=entry)
-        case OwnTimes(entry=entry):
-            return tr(lang, "Entry {entry} starts each puzzle itself: its times are its own. "
-                      "Confirm its claim with the button under its photo, or /fin {entry} "
-                      "without a time.", entry=entry)
         case ReadyLineOutdated(entry=entry):
             return tr(lang, "Entry {entry} has said /listo again, or a result was recorded for "
                       "it since this line: nothing recorded. Look at its newest line, or send "
