@@ -41,6 +41,7 @@ from bot.handlers import (
     entries,
     escape,
     history,
+    invitations,
     participant,
     penalties,
     registration,
@@ -73,6 +74,7 @@ HANDLERS: dict[str, Callback] = {
     **history.COMMANDS,
     **clocks.COMMANDS,
     **rounds.COMMANDS,
+    **invitations.COMMANDS,
     **entries.COMMANDS,
     **desk.COMMANDS,
     **backup.COMMANDS,
@@ -155,6 +157,7 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CallbackQueryHandler(registration.stale_button, pattern=r"^reg:"))
     app.add_handler(CommandRouter({"cancelar": registration.nothing_to_cancel, **HANDLERS}))
     app.add_handler(CallbackQueryHandler(entries.baja_button, pattern=r"^baja:"))
+    app.add_handler(CallbackQueryHandler(invitations.invite_button, pattern=r"^invite:"))
     app.add_handler(draft.SaveNow(app.bot_data.setdefault("flush_users", set())),
                     group=1)
     app.add_handler(CallbackQueryHandler(access.language_button, pattern=r"^lang:"))

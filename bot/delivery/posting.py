@@ -166,20 +166,23 @@ async def claim_note(svc: Services, chat_id: int, data: dict[str, Any]) -> str:
 
 async def notify_entry(
     context: ContextTypes.DEFAULT_TYPE, number: int, make: Callable[[str], str],
-    priority: int = PRIORITY_COPY,
+    priority: int = PRIORITY_COPY, keyboard: Keyboard | None = None,
 ) -> int:
     """To every phone following entry ``number``; returns how many it was posted for. A phone
     following several entries (a parent with two children) reads which one it is about first
-    ("#13 Inés Bernard: ...")."""
+    ("#13 Inés Bernard: ..."); ``keyboard``: the message's buttons, in each reader's
+    language."""
     svc = services(context)
     sent = 0
     for user_id in await svc.day.linked_users(number):
-        text = make(await language_of(svc, user_id))
+        lang = await language_of(svc, user_id)
+        text = make(lang)
         followed = await svc.day.linked_entries(user_id)
         if len(followed) > 1:
             entry = next((e for e in followed if e.number == number), None)
             if entry is not None:
                 text = f"#{number} {names(entry.names)}: {text}"
-        if await send(context, user_id, text, priority):
+        markup = _keyboard_json(keyboard, lang) if keyboard is not None else None
+        if await post_text(svc, user_id, text, priority, markup=markup):
             sent += 1
     return sent

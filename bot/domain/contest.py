@@ -65,6 +65,21 @@ class ExtraPrize:
 
 
 @dataclass(frozen=True)
+class Invite:
+    """Advancement as an invitation: the qualifiers are told and say yes or no; a place
+    declined, or not answered in time, goes to the next in line, who is told in turn.
+
+    - ``by``: the qualifiers told when the round is confirmed answer by this moment;
+    - ``within`` (seconds): the next in line (and, without ``by``, every qualifier) answers
+      within this long of being told; without it the next in line also answers by ``by``.
+
+    No answer is taken once the heat the entry would play has begun."""
+
+    by: datetime | None = None
+    within: int | None = None
+
+
+@dataclass(frozen=True)
 class Advancement:
     """Who goes from a round to the next (all the set rules together, in this order):
 
@@ -84,6 +99,7 @@ class Advancement:
     better_than: int | None = None
     max_per: int | None = None
     by: str | None = None
+    invite: Invite | None = None  # qualifiers are invited and confirm (None: they go on)
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,9 @@ class EventKind(StrEnum):
     RESULTS_FINAL = "results_final"  # a category's results made final (/publicar)
     # rounds
     ROUND_FINAL = "round_final"
+    INVITED = "invited"  # a qualifier invited to the next round (ref: the round; data: deadline)
+    INVITE_REPLY = "invite_reply"  # its answer (data: answer "yes" or "no"; the latest counts)
+    INVITE_LAPSED = "invite_lapsed"  # its deadline passed without an answer
     # registration and places
     REGISTERED = "registered"
     PAYMENT = "payment"
@@ -67,5 +70,6 @@ ENTRY_KINDS = (_K.HINT, _K.SOLUTION, _K.STAGE, _K.ESCAPE, _K.FINISH, _K.PIECES, 
 VOLUNTEER_KINDS = (_K.STAGE, _K.ESCAPE, _K.FINISH, _K.PIECES, _K.PENALTY, _K.SPLIT, _K.OUTCOME,
                    _K.NOT_FINISHED, _K.RETAKE)
 ROUND_KINDS = (_K.ROUND_FINAL,)  # who goes on: the lineups of the rounds after the first
+INVITE_KINDS = (_K.INVITED, _K.INVITE_REPLY, _K.INVITE_LAPSED)  # ... when they are invited
 PLACE_KINDS = (ENTRY_ROWS, _K.PAYMENT, _K.WITHDRAW)
 ORGANISER_UNDOABLE = VOLUNTEER_KINDS + CLOCK_KINDS

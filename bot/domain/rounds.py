@@ -310,8 +310,11 @@ def capped(rule: Advancement, ranking: Sequence[Row], chosen: Iterable[int],
 
 
 def qualifiers(rule: Advancement, heats: Sequence[Sequence[Row]], ranking: Sequence[Row],
-               group_of: Callable[[int], str | None]) -> list[int]:
-    """Who goes through, best first (``ranking``: the round's merged ranking)."""
+               group_of: Callable[[int], str | None],
+               skip: frozenset[int] = frozenset()) -> list[int]:
+    """Who goes through, best first (``ranking``: the round's merged ranking). The entries
+    in ``skip`` (they declined an invitation, or let it lapse) take no place, and the next in
+    line takes it; they still count among the ranked entries ``top_percent`` is a share of."""
     ranked = [r for r in ranking if r.position is not None]
     chosen: set[int] = set()
     counts: dict[str, int] = {}
@@ -330,7 +333,7 @@ def qualifiers(rule: Advancement, heats: Sequence[Sequence[Row]], ranking: Seque
         taken go too."""
         last: int | None = None
         for r in rows:
-            if r.position is None or r.number in chosen:
+            if r.position is None or r.number in chosen or r.number in skip:
                 continue
             if len(chosen) >= wanted and r.position != last:
                 break
@@ -349,7 +352,8 @@ def qualifiers(rule: Advancement, heats: Sequence[Sequence[Row]], ranking: Seque
     if rule.better_than is not None:
         limit = rule.better_than
         for r in ranked:
-            if r.finished and r.time is not None and r.time < limit and r.number not in chosen:
+            if r.finished and r.time is not None and r.time < limit and \
+                    r.number not in chosen and r.number not in skip:
                 take(r)
     return [r.number for r in ranked if r.number in chosen]
 

@@ -24,6 +24,7 @@ from bot.domain.events import EventKind
 from bot.handlers.claims import claim_row
 from bot.handlers.common import LATE_IS_STILL_OWED, replace_job
 from bot.handlers.desk import announce_changes, closing_report
+from bot.handlers.invitations import schedule_invitations
 from bot.services import clocks as clock_ops
 from bot.services.registrations import Registrations
 from bot.services.rounds import unit, units
@@ -71,6 +72,7 @@ async def schedule_contest_jobs(app: Application[Any, Any, Any, Any, Any, Any]) 
             _replace(app, name, registration_job, moment,
                      {"name": name, "when": moment.timestamp()})
         await schedule_lapses(app)
+    await schedule_invitations(app)
 
 
 # -- clock jumps --------------------------------------------------------------------------------

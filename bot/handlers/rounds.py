@@ -10,6 +10,7 @@ from telegram.ext import ContextTypes
 
 from bot.delivery.answers import answer, answer_now, recording
 from bot.delivery.posting import notify_entry
+from bot.delivery.services import services
 from bot.domain.contest import Category
 from bot.domain.rounds import Heat, table_number
 from bot.handlers.access import pick_entry
@@ -22,10 +23,13 @@ from bot.handlers.common import (
     recorder,
     refuse_role,
 )
+from bot.handlers.invitations import tell_invited
 from bot.handlers.jobs import schedule_contest_jobs
+from bot.services.invitations import invitation_of, round_invitations
 from bot.services.outcomes import Refusal
-from bot.services.rounds import confirm_round, table_of
+from bot.services.rounds import RoundConfirmed, confirm_round, table_of
 from bot.texts.common import refusal
+from bot.texts.invitations import invited_confirmed_text, invited_status, status_lines
 from bot.texts.result_lines import final_classification_text
 from bot.texts.rounds import (
     confirmed_text,
@@ -78,13 +82,13 @@ async def confirmar_ronda(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
         index = out.round_index
         if out.heats:
             who_is = {e.number: e.names for e in await svc.store.entries(category.id)}
-            text = confirmed_text(who.lang, contest, out, who_is)
-            for h, numbers in enumerate(out.heats, 1):
-                heat = Heat(category, index + 1, h)
-                for i, n in enumerate(numbers):
-                    table = table_number(i, heat.round.per_table)
-                    await notify_entry(context, n, partial(qualified_text, contest=contest,
-                                                           number=n, heat=heat, table=table))
+            if out.invited:  # they play once they accept: each is invited, and answers
+                text = invited_confirmed_text(who.lang, contest, out.category, out.round_index,
+                                              out.invited, who_is)
+                await tell_invited(context, out.invited)
+            else:
+                text = confirmed_text(who.lang, contest, out, who_is)
+                await _tell_qualified(context, out)
             rows = {r.number: r for r in out.ranking}
             in_heat = {n: (Heat(category, index, h), place) for n, h, place in out.heat_places
                        if place is not None}
@@ -106,6 +110,17 @@ async def confirmar_ronda(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
                         final_place_text, category=category, number=row.number, row=row))
         await answer(svc, update, text)
     await schedule_contest_jobs(context.application)
+
+
+async def _tell_qualified(context: ContextTypes.DEFAULT_TYPE, out: RoundConfirmed) -> None:
+    """Each qualifier: its heat in the next round, its day and its table."""
+    contest = services(context).contest
+    for h, numbers in enumerate(out.heats, 1):
+        heat = Heat(out.category, out.round_index + 1, h)
+        for i, n in enumerate(numbers):
+            table = table_number(i, heat.round.per_table)
+            await notify_entry(context, n, partial(qualified_text, contest=contest,
+                                                   number=n, heat=heat, table=table))
 
 
 async def series(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -134,6 +149,10 @@ async def series(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             heat = await svc.day.heat_of(entry.number, category) if category else None
             table = await table_of(svc.day, entry.number, heat) if heat else None
             if heat is None or table is None or category is None:
+                waiting = await invitation_of(svc.day, entry.number)
+                if waiting is not None:  # invited, not (yet) in: where it would play
+                    lines.append(invited_status(who.lang, contest, entry.number, *waiting,
+                                                who.at))
                 continue
             if await svc.day.confirmed_rounds(category) > heat.round_index:
                 lines.append(out_text(who.lang, contest, entry.number, category,
@@ -148,8 +167,11 @@ async def series(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lineup = await svc.day.lineups(category)
     index = len(lineup) - 1
     who_is = {e.number: e.names for e in await svc.store.entries(category.id)}
-    await answer_now(svc, update, lineup_text(who.lang, contest, category, index,
-                                              lineup[index], who_is))
+    text = lineup_text(who.lang, contest, category, index, lineup[index], who_is)
+    invited = await round_invitations(svc.day, category, index - 1)
+    if invited:  # the round invites: who was invited and what each answered
+        text += "\n" + "\n".join(status_lines(who.lang, contest, invited, who_is, who.at))
+    await answer_now(svc, update, text)
 
 
 # the commands this feature answers (bot/chat/app.py registers every feature's)

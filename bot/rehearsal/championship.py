@@ -53,6 +53,7 @@ class Championship:
         self.played: set[str] = set()
         self.outcomes = False  # the DNS and the DSQ played (once, in the first heat of 3+)
         self.known: dict[str, list[list[list[int]]]] = {}  # the lineups last read
+        self.declined = False  # one invited team gives its place up (once in the rehearsal)
 
     def days(self) -> list[date]:
         found = {self.contest.date}
@@ -72,6 +73,39 @@ class Championship:
             return {c.id: await day.lineups(c) for c in self.contest.categories if c.rounds}
         finally:
             await store.close()
+
+    async def waiting(self, at: datetime) -> list[int]:
+        """The entries invited to a next round that have not answered yet, at ``at``."""
+        store = await Store.open(self.reh.db_path)
+        try:
+            day = ContestDay(self.contest, store, frozenset())
+            out: list[int] = []
+            for c in self.contest.categories:
+                for r in range(len(c.rounds) - 1):
+                    out += [n for n, i in (await day.invitations(c, r)).items()
+                            if i.pending(at)]
+            return sorted(out)
+        finally:
+            await store.close()
+
+    async def answer_invitations(self, at: datetime) -> None:
+        """A round that invites: each team invited answers from a phone of its own, with the
+        invitation's button; the first one ever gives its place up (asked, then confirmed),
+        and the next in line, invited in turn, accepts."""
+        reh = self.reh
+        step = 0
+        while waiting := await self.waiting(at + timedelta(minutes=step + 1)):
+            for n in waiting:
+                step += 1
+                team = next(t for t in reh.teams if t.number == n)
+                phone, when = team.phones[0], at + timedelta(minutes=step)
+                if not self.declined:
+                    self.declined = True
+                    reh.say(f"  #{n} gives its place up; the next in line is invited")
+                    await reh.send(phone, f"/renuncio {n}", when)
+                    await reh.press(phone, f"invite:no!:{n}", when)
+                    break  # the next in line is invited: read again
+                await reh.press(phone, f"invite:yes:{n}", when)
 
     async def sessions(self, day: date) -> list[Session]:
         """The heats of ``day`` whose entrants are known and that were not played yet."""
@@ -195,6 +229,7 @@ class Championship:
                 actions = self.plan(sessions)
                 await reh.play(actions)
                 last_moment = actions[-1].at
+                await self.answer_invitations(last_moment)
                 sessions = await self.sessions(day)
         if last_moment is not None:
             replies = await reh.send(reh.organiser, "/clasificacion",

@@ -21,10 +21,12 @@ from bot.domain.events import (
     CLOCK_KINDS,
     ENTRY_KINDS,
     ENTRY_ROWS,
+    INVITE_KINDS,
     PLACE_KINDS,
     ROUND_KINDS,
     EventKind,
 )
+from bot.domain.invitations import Invitation, accepted, fold
 from bot.domain.places import Place, Status
 from bot.domain.ranking import Competitor, Row, ages_fit, rank
 from bot.domain.rounds import (
@@ -265,7 +267,8 @@ class ContestDay:
         clock started: until then, as they are now, or at the round's scheduled start (its
         day's midnight) while that is still to come (a payment at the desk in the morning
         still counts); from then on, a withdrawal or a late payment no longer moves anyone."""
-        cache = self.read.projection("lineups", PLACE_KINDS + ROUND_KINDS + CLOCK_KINDS)
+        cache = self.read.projection("lineups", PLACE_KINDS + ROUND_KINDS + INVITE_KINDS
+                                     + CLOCK_KINDS)
         hit = cache.get(category.id)
         if hit is not None:
             result: list[list[list[int]]] = hit
@@ -305,11 +308,19 @@ class ContestDay:
                 break
             came = {n: h for h, numbers in enumerate(lineup[-1], 1) for n in numbers}
             split_by = category.rounds[i].heats_by
-            lineup.append(seat(category, i, [int(n) for n in done.data["qualifiers"]],
-                               answer_to(everyone, split_by), came.get))
+            going = [int(n) for n in done.data["qualifiers"]]
+            if done.data.get("invite"):  # invited: those who accepted, in the round's order
+                going = accepted(await self.invitations(category, i - 1), done.data["order"])
+            lineup.append(seat(category, i, going, answer_to(everyone, split_by), came.get))
         if all(t is not None for t in starts) if by is not None else begun is not None:
             cache[category.id] = lineup  # fixed from now on: kept until something is written
         return lineup
+
+    async def invitations(self, category: Category, round_index: int) -> dict[int, Invitation]:
+        """The invitations to the round after ``round_index`` (its qualifiers invited), by
+        entry (empty: the round does not invite, or is not confirmed)."""
+        ref = round_ref(category, round_index)
+        return fold(e for e in await self.store.events(kinds=list(INVITE_KINDS)) if e.ref == ref)
 
     async def heat_of(self, number: int, category: Category) -> Heat | None:
         """The heat an entry plays in now: in the latest round it reached (None: not in

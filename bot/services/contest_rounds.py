@@ -9,7 +9,16 @@ from datetime import date, datetime, time
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from bot.domain.contest import Advancement, Category, Contest, HeatSchedule, Question, Round
+from bot.domain.contest import (
+    Advancement,
+    Category,
+    Contest,
+    HeatSchedule,
+    Invite,
+    Question,
+    Round,
+)
+from bot.domain.invitations import begins_at
 from bot.domain.registration import heat_begins
 from bot.domain.rounds import SEATINGS
 from bot.services.contest_toml import Table, lang_texts, new_id
@@ -29,6 +38,7 @@ def _advancement(t: Table, qids: set[str]) -> Advancement:
         better_than=t.duration("better_than", None),
         max_per=t.int("max_per", None, minimum=1),
         by=t.get("by", str, None),
+        invite=_invite(t.table("invite")),
     )
     t.done()
     if (rule.per_heat, rule.best, rule.top_percent, rule.better_than) == (None,) * 4:
@@ -40,6 +50,34 @@ def _advancement(t: Table, qids: set[str]) -> Advancement:
         raise t.ctx.error(t.key("by"), f"must be a choice or text question (or a yes/no "
                           f"one asked per entry), not {rule.by!r}")
     return rule
+
+
+def _invite(t: Table | None) -> Invite | None:
+    """``invite = { by = 2024-11-01T18:00:00, within = "3 days" }``: the qualifiers are
+    invited and confirm (``by`` or ``within``, or both)."""
+    if t is None:
+        return None
+    invite = Invite(by=t.moment("by", None), within=t.duration("within", None))
+    t.done()
+    if invite.by is None and invite.within is None:
+        raise t.ctx.error(t.where, 'needs by (a date-time the qualifiers answer by) or within '
+                          '(how long they have to answer once told, like "3 days")')
+    if invite.within is not None and invite.within <= 0:
+        raise t.ctx.error(t.key("within"), "must be longer than nothing")
+    return invite
+
+
+def _check_invite(r: Table, rnd: Round, after: Round) -> None:
+    """An invitation answered by ``by`` must leave the qualifiers time before the next round
+    (each heat of it) begins."""
+    invite = rnd.advance.invite if rnd.advance is not None else None
+    if invite is None or invite.by is None:
+        return
+    first = min(begins_at(after, h, r.ctx.tz) for h in range(1, after.heats + 1))
+    if invite.by > first:
+        raise r.ctx.error(f"{r.key('advance')}.invite.by",
+                          f"is after the next round begins ({first:%Y-%m-%d %H:%M}): the "
+                          "qualifiers must answer before they play")
 
 
 def read_puzzles(t: Table) -> tuple[int, ...]:
@@ -188,6 +226,8 @@ def read_rounds(t: Table, pieces: int, time_limit: int, qids: set[str],
     for i, r in enumerate(items):
         rounds.append(_round(r, rounds, i == len(items) - 1, pieces, time_limit, qids,
                              cat_puzzles, questions))
+    for r, rnd, after in zip(items, rounds, rounds[1:], strict=False):
+        _check_invite(r, rnd, after)
     return tuple(rounds)
 
 

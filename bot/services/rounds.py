@@ -34,8 +34,10 @@ from bot.services.contest_day import (
     in_ranking,
     round_ref,
 )
+from bot.services.invitations import Invited, invite_qualifiers
 from bot.services.outcomes import Done, Refusal, SharedRefusal
 from bot.services.selftimed import waiting as claims_waiting
+from bot.storage.transactions import Transaction
 
 # -- what the rounds' operations give back -----------------------------------------------------
 
@@ -116,6 +118,8 @@ class RoundConfirmed(Done):
     capped: tuple[tuple[int, str], ...] = ()
     # with several heats, each entry's heat and place in it (None: no result there)
     heat_places: tuple[tuple[int, int, int | None], ...] = ()
+    # advancement as an invitation: the qualifiers invited (they play once they accept)
+    invited: tuple[Invited, ...] = ()
 
 
 # -- confirming a round ------------------------------------------------------------------------
@@ -155,15 +159,29 @@ async def confirm_round(day: ContestDay, organiser: int, category: Category, at:
                 nowhere = tuple(n for n in chosen if not any(n in h for h in seated))
                 if nowhere and split_by is not None:
                     return QualifiersWithoutHeat(Heat(category, index, 1).id, split_by, nowhere)
-                await tx.add_event(
-                    at=at, kind=EventKind.ROUND_FINAL, role="organiser", actor=organiser,
-                    ref=round_ref(category, index), data={"qualifiers": list(chosen)},
-                    update_id=update_id,
-                )
+                invited = await _record(tx, day, category, index, chosen, ranking, at,
+                                        organiser, update_id)
                 left_out = capped(rule, ranking, chosen, group_of) if rule is not None else {}
                 return RoundConfirmed(category, index, chosen, tuple(ranking), seated,
                                       capped=tuple(sorted(left_out.items())),
-                                      heat_places=_heat_places(heats))
+                                      heat_places=_heat_places(heats), invited=invited)
+
+
+async def _record(tx: Transaction, day: ContestDay, category: Category, index: int,
+                  chosen: tuple[int, ...], ranking: list[Row], at: datetime, organiser: int,
+                  update_id: int | None) -> tuple[Invited, ...]:
+    """The round confirmed, with its qualifiers; when it invites them, their invitations
+    (they play once they accept, seated in the round's order: ``order``)."""
+    rule = category.rounds[index].advance
+    invites = rule is not None and rule.invite is not None
+    data: dict[str, object] = {"qualifiers": list(chosen)}
+    if invites:
+        data.update(invite=True, order=[r.number for r in ranking if r.position is not None])
+    await tx.add_event(at=at, kind=EventKind.ROUND_FINAL, role="organiser", actor=organiser,
+                       ref=round_ref(category, index), data=data, update_id=update_id)
+    if not invites:
+        return ()
+    return await invite_qualifiers(tx, day, category, index, chosen, at, organiser, update_id)
 
 
 async def _claims_in_round(day: ContestDay, category: Category, index: int

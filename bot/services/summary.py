@@ -276,6 +276,17 @@ def _round_when(r: Round) -> str:
     return f"{r.date}" + (f" {r.start.strftime('%H:%M')}" if r.start is not None else "")
 
 
+def _span(seconds: int) -> str:
+    """"3 days", "1 week", or "12:00:00" when it is not whole days."""
+    days, rest = divmod(seconds, 86400)
+    if rest or not days:
+        return format_duration(seconds)
+    if days % 7 == 0:
+        weeks = days // 7
+        return f"{weeks} week" + ("s" if weeks > 1 else "")
+    return f"{days} day" + ("s" if days > 1 else "")
+
+
 def describe_advance(a: Advancement) -> str:
     """"the top 4 of each heat, then the best up to 16; at most 5 per country"."""
     parts = []
@@ -290,4 +301,10 @@ def describe_advance(a: Advancement) -> str:
     text = ", ".join(parts)
     if a.max_per is not None:
         text += f"; at most {a.max_per} per {a.by}"
+    if a.invite is not None:
+        when = [f"by {_when(a.invite.by)}"] if a.invite.by is not None else []
+        if a.invite.within is not None:
+            when.append(f"within {_span(a.invite.within)} of being told")
+        text += ("; invited: each answers " + " (the next in line: ".join(when)
+                 + (")" if len(when) > 1 else "") + ", a place given up goes to the next in line")
     return text

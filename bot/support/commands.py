@@ -105,6 +105,12 @@ COMMANDS: tuple[Command, ...] = (
     _c("parcial", "volunteer", "N [h:mm:ss]: N ha terminado uno de sus puzzles",
        "N [h:mm:ss] : N a fini un de ses puzzles", "N [h:mm:ss]: N finished one of its puzzles",
        "intermediaire", "split", SPLITS),
+    _c("acepto", "participant", "[N]: acepto la plaza a la que me invitan",
+       "[N] : j'accepte la place à laquelle je suis invité", "[N]: take the place I am invited "
+       "to", "accepte", "accept", ROUNDS),
+    _c("renuncio", "participant", "[N]: renuncio a la plaza a la que me invitan",
+       "[N] : je renonce à la place à laquelle je suis invité", "[N]: give up the place I am "
+       "invited to", "renonce", "decline", ROUNDS),
     _c("series", "participant", "Series de la ronda y mesas", "Séries de la manche et tables",
        "Heats of the round and tables", "series", "heats", ROUNDS),
     _c("deshacer", "volunteer", "Deshacer mi última anotación", "Annuler ma dernière saisie",

@@ -16,6 +16,7 @@ from bot.services.claims import ClaimRefusal
 from bot.services.clocks import ClocksRefusal
 from bot.services.escape import EscapeRefusal
 from bot.services.history import HistoryRefusal
+from bot.services.invitations import InvitationRefusal
 from bot.services.outcomes import (
     AlreadyFinished,
     AlreadyRecorded,
@@ -39,6 +40,7 @@ from bot.texts.claims import claim_refusal
 from bot.texts.clocks import clocks_refusal
 from bot.texts.escape import escape_refusal
 from bot.texts.history import history_refusal
+from bot.texts.invitations import invitation_refusal
 from bot.texts.names import clock_time as clock_time  # re-exported: the texts use them
 from bot.texts.names import day_text as day_text
 from bot.texts.names import heat_name as heat_name
@@ -92,7 +94,7 @@ def split_messages(lines: Sequence[str], limit: int = MAX_MESSAGE) -> list[str]:
 
 DayRefusal = (SharedRefusal | EscapeRefusal | ClocksRefusal | AccessRefusal | RoundsRefusal
               | ResultsRefusal | HistoryRefusal | StandingsRefusal | ClaimRefusal
-              | SelfTimedRefusal)
+              | SelfTimedRefusal | InvitationRefusal)
 
 
 def refusal(lang: str, refused: DayRefusal, contest: Contest) -> str:
@@ -116,6 +118,8 @@ def refusal(lang: str, refused: DayRefusal, contest: Contest) -> str:
         return claim_refusal(lang, refused)
     if isinstance(refused, SelfTimedRefusal):
         return selftimed_refusal(lang, refused)
+    if isinstance(refused, InvitationRefusal):
+        return invitation_refusal(lang, refused, contest)
     return shared_refusal(lang, refused)
 
 

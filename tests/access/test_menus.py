@@ -23,6 +23,7 @@ from bot.handlers import (
     entries,
     escape,
     history,
+    invitations,
     menus,
     penalties,
     results,
@@ -290,7 +291,7 @@ async def test_a_contest_without_the_escape_has_no_escape_command_in_any_menu(tm
 def test_each_command_says_what_the_contest_must_have_for_it() -> None:
     needs = {f: {c.name for c in COMMANDS if c.needs == f} for f in (ESCAPE, ROUNDS)}
     assert needs[ESCAPE] == {"pista", "solucion", "billetes", "etapa", "escape"}
-    assert needs[ROUNDS] == {"series", "confirmar_ronda"}  # /mesas: every contest has tables
+    assert needs[ROUNDS] == {"series", "confirmar_ronda", "acepto", "renuncio"}  # /mesas: all
     assert BY_NAME["penalizacion"].needs == PENALTIES and BY_NAME["parcial"].needs == SPLITS
     castrillo = load_contest(CASTRILLO)
     assert features(castrillo) == {ESCAPE}
@@ -304,8 +305,9 @@ def test_each_command_says_what_the_contest_must_have_for_it() -> None:
 
 def test_every_command_of_the_menus_has_one_handler_and_every_handler_a_command():
     # each feature lists its commands (bot/handlers/F.py COMMANDS); app.py registers them all
-    listed = [name for m in (access, backup, clocks, desk, entries, escape, history, results,
-                             penalties, rounds, selftimed, standings, tables)
+    listed = [name for m in (access, backup, clocks, desk, entries, escape, history,
+                             invitations, results, penalties, rounds, selftimed, standings,
+                             tables)
               for name in m.COMMANDS]
     assert len(listed) == len(set(listed))  # no command answered by two features
     assert set(HANDLERS) == set(listed)

@@ -262,6 +262,7 @@ FORBIDDEN = {  # who may NOT use a command, by the command's role
     "volunteer": ("stranger", "participant", "other-entry"),
     "organiser": ("stranger", "participant", "other-entry", "volunteer"),
 }
+FOR_AN_ENTRY = ("acepto", "renuncio")  # participant commands an organiser may send for an entry
 REASONS = {
     "participant": "open your entry's link",
     "volunteer": "This command is for volunteers and organisers.",
@@ -309,6 +310,9 @@ async def test_role_matrix_refuses_with_a_reason_and_leaves_the_file_byte_for_by
         if name == "clasificacion" and role in ("participant", "other-entry"):
             # their own category's ranking, once it is final (tests/standings/): not yet
             assert "is shown here once its results are final" in reply, reply
+        elif role == "organiser" and name in FOR_AN_ENTRY:
+            # an organiser may answer an invitation for a team without a phone: entry 3 has none
+            assert "has no invitation to answer" in reply, reply
         elif role == "other-entry" and needed == "participant":
             # pair 20's phone named entry 3: told it does not follow it, nothing about entry 3
             assert "You don't follow entry 3" in reply, reply

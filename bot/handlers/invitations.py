@@ -1,0 +1,190 @@
+"""Invitations to a next round: an entry answers with /acepto or /renuncio (or the buttons
+under its invitation); a place given up, or not answered by its deadline (a named job per
+deadline, rebuilt from the database at start), goes to the next in line, who is invited."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from functools import partial
+from typing import Any
+
+from telegram import Update
+from telegram.ext import Application, CallbackContext, ContextTypes
+
+from bot.delivery.answers import answer, answer_now, recording
+from bot.delivery.posting import notify_entry, notify_staff
+from bot.delivery.services import Services, services
+from bot.handlers.access import pick_entry
+from bot.handlers.common import (
+    Callback,
+    Caller,
+    button_moment,
+    buttons,
+    caller,
+    parse_int,
+    pressed,
+    refuse_role,
+    replace_job,
+)
+from bot.services import invitations as invites
+from bot.services.invitations import Invited, Replied
+from bot.services.outcomes import Refusal
+from bot.support.wallclock import CLOCK
+from bot.texts.common import refusal
+from bot.texts.invitations import (
+    decline_buttons,
+    decline_question,
+    invitation_buttons,
+    invitation_text,
+    kept_text,
+    lapsed_text,
+    replied_text,
+    staff_declined_text,
+    staff_lapsed_text,
+)
+from bot.texts.names import usage_text
+
+App = Application[Any, Any, Any, Any, Any, Any]
+
+
+async def tell_invited(context: ContextTypes.DEFAULT_TYPE, invited: tuple[Invited, ...],
+                       later: bool = False) -> None:
+    """Each entry invited: its invitation, with the buttons to answer it."""
+    contest = services(context).contest
+    for inv in invited:
+        await notify_entry(context, inv.entry, partial(invitation_text, contest=contest,
+                                                       invited=inv, later=later),
+                           keyboard=partial(invitation_buttons, number=inv.entry))
+
+
+async def _whose(update: Update, who: Caller, args: list[str], command: str) -> int | None:
+    """The entry answered for: one the person follows, or any one an organiser names."""
+    if who.roles.organiser and (args or not who.roles.entries):
+        number = parse_int(args[0]) if args else None
+        if number is None:
+            await answer_now(who.svc, update, usage_text(who.lang, f"/{command} N"))
+        return number
+    chosen, _ = await pick_entry(update, who, args, escape_only=False)
+    return chosen.number if chosen is not None else None
+
+
+async def acepto(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/acepto [N]``: the entry takes the place it was invited to."""
+    who = await caller(update, context)
+    if who is None:
+        return
+    number = await _whose(update, who, list(context.args or []), "acepto")
+    if number is not None:
+        await _reply(update, context, who, number, True, who.at)
+
+
+async def renuncio(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/renuncio [N]``: asks whether the entry gives its place up (a button confirms)."""
+    who = await caller(update, context)
+    if who is None:
+        return
+    number = await _whose(update, who, list(context.args or []), "renuncio")
+    if number is not None:
+        await _ask_decline(update, who, number)
+
+
+async def _ask_decline(update: Update, who: Caller, number: int) -> None:
+    found = await invites.invitation_of(who.svc.day, number)
+    if found is None:
+        await answer_now(who.svc, update, refusal(who.lang, invites.NoInvitation(number),
+                                                  who.svc.contest))
+        return
+    await answer_now(who.svc, update, decline_question(who.lang, who.svc.contest, number,
+                                                          found[0]),
+                     reply_markup=buttons(decline_buttons(who.lang, number)))
+
+
+async def invite_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The buttons: ``invite:yes:N`` accepts, ``invite:no:N`` asks to confirm, ``invite:no!:N``
+    gives the place up, ``invite:keep:N`` changes nothing."""
+    data, who = await pressed(update, context)
+    if who is None:
+        return
+    parts = data.split(":")
+    number = parse_int(parts[2]) if len(parts) == 3 else None
+    if number is None:
+        return  # not a button of ours
+    if not who.roles.organiser and number not in {e.number for e in who.roles.entries}:
+        await refuse_role(update, who, "participant")
+        return
+    match parts[1]:
+        case "no":
+            await _ask_decline(update, who, number)
+        case "keep":
+            await answer_now(who.svc, update, kept_text(who.lang, number))
+        case "yes" | "no!":
+            # stamped with the moment the message was shown (Telegram's date), never with the
+            # button's data; a press after the deadline meets the lapse already recorded
+            at = button_moment(update, context, await who.svc.day.linked_users(number))
+            if at is not None:
+                await _reply(update, context, who, number, parts[1] == "yes", at)
+
+
+async def _reply(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller, number: int,
+                 yes: bool, at: datetime) -> None:
+    svc = who.svc
+    role = "participant" if number in {e.number for e in who.roles.entries} else "organiser"
+    async with recording(svc):
+        out = await invites.reply(svc.day, who.user_id, number, yes, at, update.update_id, role)
+        if isinstance(out, Refusal):
+            await answer_now(svc, update, refusal(who.lang, out, svc.contest))
+            return
+        await answer(svc, update, replied_text(who.lang, svc.contest, out))
+        if role == "organiser":  # the entry hears what was answered for it
+            await notify_entry(context, number, partial(replied_text, contest=svc.contest,
+                                                        out=out))
+        if not out.yes:
+            await _declined(context, svc, out)
+    await schedule_invitations(context.application)
+
+
+async def _declined(context: ContextTypes.DEFAULT_TYPE, svc: Services, out: Replied) -> None:
+    who_is = {e.number: e.names for e in await svc.store.entries(out.heat.category.id)}
+    await notify_staff(context, partial(staff_declined_text, contest=svc.contest, out=out,
+                                        who=who_is))
+    await tell_invited(context, out.invited, later=True)
+
+
+# -- deadlines ----------------------------------------------------------------------------------
+
+
+async def schedule_invitations(app: App) -> None:
+    """A job at each deadline still to come (``invite:<moment>``); those already past (the
+    bot was off) lapse now."""
+    svc: Services = app.bot_data["services"]
+    now = CLOCK.now()
+    for moment in await invites.deadlines(svc.day):
+        when = max(moment, now)
+        name = f"invite:{int(when.timestamp())}"
+        replace_job(app, name, invitation_job, when, {"when": when.timestamp()})
+
+
+async def invitation_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
+    """Invitations not answered by their deadline lapse; their places go to the next in line."""
+    job = context.job
+    assert job is not None and isinstance(job.data, dict)
+    svc = services(context)
+    moment = datetime.fromtimestamp(job.data["when"], UTC)
+    async with recording(svc):  # the lapses recorded with the messages they owe
+        for out in await invites.lapse_due(svc.day, moment):
+            who_is = {e.number: e.names for e in await svc.store.entries(out.category.id)}
+            for number, heat in out.lapsed:
+                await notify_entry(context, number, partial(lapsed_text, contest=svc.contest,
+                                                            number=number, heat=heat))
+            await notify_staff(context, partial(staff_lapsed_text, contest=svc.contest,
+                                                lapsed=out.lapsed, invited=out.invited,
+                                                who=who_is))
+            await tell_invited(context, out.invited, later=True)
+    await schedule_invitations(context.application)
+
+
+# the commands this feature answers (bot/chat/app.py registers every feature's)
+COMMANDS: dict[str, Callback] = {
+    "acepto": acepto,
+    "renuncio": renuncio,
+}

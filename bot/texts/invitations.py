@@ -1,0 +1,193 @@
+"""What people read about invitations to a next round: the invitation with its buttons, the
+answers, the places declined or lapsed and who takes them, and why an answer was refused."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import assert_never
+from zoneinfo import ZoneInfo
+
+from bot.domain.contest import Category, Contest
+from bot.domain.invitations import Invitation
+from bot.domain.rounds import Heat
+from bot.services.invitations import (
+    InvitationAccepted,
+    InvitationDeclined,
+    InvitationLapsed,
+    InvitationRefusal,
+    InvitationTooLate,
+    Invited,
+    NoInvitation,
+    Replied,
+)
+from bot.support.i18n import tr
+from bot.texts.names import day_text, heat_name, names, round_name
+from bot.texts.rounds import when_text
+
+Keyboard = list[list[tuple[str, str]]]
+
+
+def moment_text(lang: str, contest: Contest, moment: datetime) -> str:
+    """"Friday 1 November at 18:00" on the contest's clock: a deadline days away."""
+    local = moment.astimezone(ZoneInfo(contest.timezone))
+    return tr(lang, "{day} at {time}", day=day_text(lang, local.date()),
+              time=local.strftime("%H:%M"))
+
+
+def _round(lang: str, contest: Contest, heat: Heat) -> str:
+    return tr(lang, "{round} ({category})", round=heat_name(lang, contest, heat),
+              category=heat.category.name)
+
+
+def invitation_text(lang: str, contest: Contest, invited: Invited, later: bool = False) -> str:
+    """To an entry invited (``later``: to a place another entry declined or let lapse)."""
+    text = tr(lang, "Entry #{entry} has earned a place in {round}: {when}.",
+              entry=invited.entry, round=_round(lang, contest, invited.heat),
+              when=when_text(lang, contest, invited.heat))
+    if later:
+        text = tr(lang, "A place has come free and it is yours: entry #{entry} may play "
+                  "{round}: {when}.", entry=invited.entry,
+                  round=_round(lang, contest, invited.heat),
+                  when=when_text(lang, contest, invited.heat))
+    return text + "\n" + tr(
+        lang, "Will you play? Answer by {deadline} with the buttons below (or /acepto {entry} "
+        "or /renuncio {entry}). Without an answer by then, the place goes to the next in "
+        "line.", deadline=moment_text(lang, contest, invited.deadline), entry=invited.entry)
+
+
+def invitation_buttons(lang: str, number: int) -> Keyboard:
+    return [[(tr(lang, "✅ We'll play"), f"invite:yes:{number}"),
+             (tr(lang, "❌ We can't"), f"invite:no:{number}")]]
+
+
+def decline_question(lang: str, contest: Contest, number: int, heat: Heat) -> str:
+    return tr(lang, "Give up entry #{entry}'s place in {round}? It goes to the next in line "
+              "and can't be taken back.", entry=number, round=_round(lang, contest, heat))
+
+
+def decline_buttons(lang: str, number: int) -> Keyboard:
+    return [[(tr(lang, "Yes, give it up"), f"invite:no!:{number}"),
+             (tr(lang, "No, keep it"), f"invite:keep:{number}")]]
+
+
+def kept_text(lang: str, number: int) -> str:
+    return tr(lang, "Nothing changed: entry #{entry} keeps its invitation.", entry=number)
+
+
+def replied_text(lang: str, contest: Contest, out: Replied) -> str:
+    """To whoever answered for the entry."""
+    if out.yes:
+        return tr(lang, "Entry #{entry} plays {round}: {when}. See you there! /series shows "
+                  "your table once everyone has answered.", entry=out.entry,
+                  round=_round(lang, contest, out.heat), when=when_text(lang, contest, out.heat))
+    return tr(lang, "Entry #{entry} has given up its place in {round}. Thank you for telling "
+              "us: it goes to the next in line.", entry=out.entry,
+              round=_round(lang, contest, out.heat))
+
+
+def invited_status(lang: str, contest: Contest, number: int, heat: Heat,
+                   invitation: Invitation, at: datetime) -> str:
+    """/series for an entry invited that is not in the round: waiting for its answer, or out."""
+    if invitation.pending(at):
+        return tr(lang, "Entry #{entry} is invited to {round}: {when}. It plays once it "
+                  "accepts: /acepto {entry} by {deadline}.", entry=number,
+                  round=_round(lang, contest, heat), when=when_text(lang, contest, heat),
+                  deadline=moment_text(lang, contest, invitation.deadline))
+    return tr(lang, "Entry #{entry} does not play {round}: its place went to the next in "
+              "line.", entry=number, round=_round(lang, contest, heat))
+
+
+def lapsed_text(lang: str, contest: Contest, number: int, heat: Heat) -> str:
+    """To an entry whose invitation lapsed."""
+    return tr(lang, "Entry #{entry} did not answer its invitation to {round} in time: the "
+              "place went to the next in line.", entry=number, round=_round(lang, contest, heat))
+
+
+def _instead(lang: str, contest: Contest, invited: Sequence[Invited],
+             who: Mapping[int, Sequence[str]], unfilled: bool) -> str:
+    if invited:
+        return tr(lang, "Invited instead: {entries}.", entries=", ".join(
+            tr(lang, "#{entry} {names} (answers by {deadline})", entry=i.entry,
+               names=names(who.get(i.entry, ())),
+               deadline=moment_text(lang, contest, i.deadline)) for i in invited))
+    if unfilled:
+        return tr(lang, "Nobody takes the place: there is no time left to answer before the "
+                  "heat begins.")
+    return tr(lang, "Nobody else goes through by the contest file's rule.")
+
+
+def staff_declined_text(lang: str, contest: Contest, out: Replied,
+                        who: Mapping[int, Sequence[str]]) -> str:
+    """To the organisers: a place given up, and who was invited to it."""
+    return tr(lang, "#{entry} {names} gave up its place in {round}.", entry=out.entry,
+              names=names(who.get(out.entry, ())), round=_round(lang, contest, out.heat)
+              ) + " " + _instead(lang, contest, out.invited, who, out.unfilled)
+
+
+def staff_lapsed_text(lang: str, contest: Contest, lapsed: Sequence[tuple[int, Heat]],
+                      invited: Sequence[Invited], who: Mapping[int, Sequence[str]]) -> str:
+    """To the organisers: invitations not answered in time, and who was invited instead."""
+    heat = lapsed[0][1]
+    return tr(lang, "No answer in time to the invitation to {round} from {entries}.",
+              round=_round(lang, contest, heat), entries=", ".join(
+                  f"#{n} {names(who.get(n, ()))}" for n, _ in lapsed)
+              ) + " " + _instead(lang, contest, invited, who, False)
+
+
+def invited_confirmed_text(lang: str, contest: Contest, category: Category, index: int,
+                           invited: Sequence[Invited], who: Mapping[int, Sequence[str]]) -> str:
+    """The organiser's confirmation of a round that invites: who is invited to which heat,
+    and by when."""
+    lines = [tr(lang, "{category}: {round} confirmed. {count} are invited to {next}; each "
+                "plays once it accepts:", category=category.name,
+                round=round_name(lang, contest, category, index), count=len(invited),
+                next=round_name(lang, contest, category, index + 1))]
+    for heat in sorted({i.heat.id: i.heat for i in invited}.values(), key=lambda h: h.number):
+        lines.append(tr(lang, "{heat} ({when}):", heat=heat_name(lang, contest, heat),
+                        when=when_text(lang, contest, heat)))
+        lines += [tr(lang, "  #{entry} {names} (answers by {deadline})", entry=i.entry,
+                     names=names(who.get(i.entry, ())),
+                     deadline=moment_text(lang, contest, i.deadline))
+                  for i in invited if i.heat.id == heat.id]
+    return "\n".join(lines)
+
+
+def status_lines(lang: str, contest: Contest, invitations: Mapping[int, Invitation],
+                 who: Mapping[int, Sequence[str]], at: datetime) -> list[str]:
+    """/series for the organisers while a round invites: each invitation and its answer."""
+    lines = [tr(lang, "Invitations:")]
+    for n, inv in invitations.items():
+        match inv.answer:
+            case None if at < inv.deadline:
+                state = tr(lang, "waiting, answers by {deadline}",
+                           deadline=moment_text(lang, contest, inv.deadline))
+            case None | "lapsed":
+                state = tr(lang, "no answer in time")
+            case "yes":
+                state = tr(lang, "accepted")
+            case _:
+                state = tr(lang, "gave up its place")
+        lines.append(f"  #{n} {names(who.get(n, ()))}: {state}")
+    return lines
+
+
+def invitation_refusal(lang: str, refused: InvitationRefusal, contest: Contest) -> str:
+    match refused:
+        case NoInvitation(entry=n):
+            return tr(lang, "Entry #{entry} has no invitation to answer.", entry=n)
+        case InvitationLapsed(entry=n, moment=moment):
+            return tr(lang, "Too late: entry #{entry}'s invitation had to be answered by "
+                      "{deadline}, and its place went to the next in line.", entry=n,
+                      deadline=moment_text(lang, contest, moment))
+        case InvitationDeclined(entry=n):
+            return tr(lang, "Entry #{entry} gave up its place already: it went to the next in "
+                      "line and can't be taken back.", entry=n)
+        case InvitationAccepted(entry=n):
+            return tr(lang, "Entry #{entry} has accepted already: nothing changed.", entry=n)
+        case InvitationTooLate(entry=n):
+            return tr(lang, "Entry #{entry}'s heat has begun: answers are no longer taken.",
+                      entry=n)
+        case _:
+            assert_never(refused)
+
