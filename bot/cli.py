@@ -17,7 +17,7 @@ tables [--category C]       table lists of the round being played (contests in r
 export entries              entries as CSV on stdout
 export results [--category C] [--xlsx FILE [--lang L]] [--excel]
                             results as CSV on stdout (--excel: BOM and ';'), or a spreadsheet
-                            in the contest's language (or --lang es/fr/en)
+                            in the contest's language (or --lang es/fr/en/de)
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 
 from bot.domain.clock import DurationError, parse_long_duration
 
-LANGUAGES = ("es", "fr", "en")
+LANGUAGES = ("es", "fr", "en", "de")
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 T = TypeVar("T")
 
@@ -221,7 +221,7 @@ def lang_texts(t: Table, name: str, required: bool) -> dict[str, str]:
     sub.done()
     texts = {k: s for k, s in out.items() if s is not None}
     if not texts:
-        raise t.ctx.error(t.key(name), "needs at least one of es, fr, en")
+        raise t.ctx.error(t.key(name), f"needs at least one of {', '.join(LANGUAGES)}")
     return texts
 
 

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from bot.domain.contest import Contest
+from bot.support.command_languages import ALIASES_OF, DESCRIPTIONS
 
 ROLES = ("participant", "volunteer", "organiser")
 
@@ -39,7 +40,7 @@ class Command:
     cost: str = ""
 
     def name_in(self, lang: str) -> str:
-        return self.aliases.get(lang, self.name)
+        return self.aliases.get(ALIASES_OF.get(lang, lang), self.name)
 
 
 def _c(name: str, role: str, es: str, fr: str, en: str, fr_alias: str = "",
@@ -49,7 +50,8 @@ def _c(name: str, role: str, es: str, fr: str, en: str, fr_alias: str = "",
         aliases["fr"] = fr_alias
     if en_alias:
         aliases["en"] = en_alias
-    return Command(name, role, {"es": es, "fr": fr, "en": en}, aliases, needs, cost)
+    more = {lang: lines[name] for lang, lines in DESCRIPTIONS.items() if name in lines}
+    return Command(name, role, {"es": es, "fr": fr, "en": en, **more}, aliases, needs, cost)
 
 
 COMMANDS: tuple[Command, ...] = (

@@ -11,11 +11,11 @@ from bot.domain.contest import Contest
 from bot.services.access import AccessRefusal, BadCode, InviteUsed, OrganiserInviteUsed
 from bot.storage.store import Entry
 from bot.support.commands import BY_NAME, meant
-from bot.support.i18n import tr
+from bot.support.i18n import LANGUAGES, tr
 from bot.texts.names import names
 
 # the language buttons of /idioma, each in its own language
-LANGUAGE_NAMES = {"es": "Español", "fr": "Français", "en": "English"}
+LANGUAGE_NAMES = {"es": "Español", "fr": "Français", "en": "English", "de": "Deutsch"}
 
 
 def access_refusal(lang: str, refused: AccessRefusal) -> str:
@@ -102,7 +102,7 @@ def linked(lang: str, contest: Contest, entry: Entry, already: bool) -> str:
 
 
 def languages_usage(lang: str) -> str:
-    return tr(lang, "Languages: es, fr, en. Example: /idioma fr")
+    return tr(lang, "Languages: {languages}. Example: /idioma fr", languages=", ".join(LANGUAGES))
 
 
 def choose_language(lang: str) -> str:

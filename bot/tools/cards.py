@@ -57,6 +57,7 @@ INSTRUCTIONS = {
     "es": "Escanea el código para seguir tu inscripción en Telegram",
     "fr": "Scannez le code pour suivre votre équipe sur Telegram",
     "en": "Scan the code to follow your entry on Telegram",
+    "de": "Scanne den Code, um deiner Anmeldung auf Telegram zu folgen",
 }
 
 PAGE_W, PAGE_H = A4

@@ -50,8 +50,8 @@ ERRORS: dict[str, tuple[str, Callable[[], str], str]] = {
     ),
     "language-unknown": (
         "contest.language",
-        castrillo_with('language = "es"', 'language = "de"'),
-        "must be one of es, fr, en",
+        castrillo_with('language = "es"', 'language = "ja"'),
+        "must be one of es, fr, en, de",
     ),
     "date-with-time": (
         "contest.date",
@@ -93,11 +93,11 @@ ERRORS: dict[str, tuple[str, Callable[[], str], str]] = {
     "question-text-empty": (
         "questions[2].text",
         castrillo_with("[local]\n", '[[questions]]\nid = "q"\ntext = {}\n\n[local]\n'),
-        "needs at least one of es, fr, en",
+        "needs at least one of es, fr, en, de",
     ),
     "question-text-other-language": (
-        "questions[2].text.de",
-        castrillo_with("[local]\n", '[[questions]]\nid = "q"\ntext = { de = "Ja?" }\n\n[local]\n'),
+        "questions[2].text.ja",
+        castrillo_with("[local]\n", '[[questions]]\nid = "q"\ntext = { ja = "Hai?" }\n\n[local]\n'),
         "unknown key",
     ),
     "local-unknown-question": (
@@ -231,9 +231,9 @@ ERRORS: dict[str, tuple[str, Callable[[], str], str]] = {
     # several problems: the tables are read in order, unknown top-level keys last
     "contest-before-categories": (
         "contest.language",
-        lambda: edit(castrillo_with('language = "es"', 'language = "de"')(),
+        lambda: edit(castrillo_with('language = "es"', 'language = "ja"')(),
                      'id = "adultos"', 'id = "Adultos"'),
-        "must be one of es, fr, en",
+        "must be one of es, fr, en, de",
     ),
     "registration-before-escape": (
         "registration.priority",

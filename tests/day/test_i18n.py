@@ -16,8 +16,8 @@ from babel.messages.pofile import read_po
 
 from bot.domain.contest import Contest
 from bot.domain.ranking import Competitor, Row
-from bot.support.commands import in_language
-from bot.support.i18n import LOCALES, ntr, pick_language, tr
+from bot.support.commands import COMMANDS, in_language
+from bot.support.i18n import LANGUAGES, LOCALES, ntr, pick_language, tr
 from bot.texts.common import day_text
 from bot.texts.registration import closed_text
 from bot.texts.result_lines import ranking_lines
@@ -25,7 +25,7 @@ from tests.conftest import BILLOM, CASTRILLO
 from tests.fakebot import Harness, Person
 
 ROOT = Path(__file__).resolve().parents[2]
-TRANSLATED = ("es", "fr")
+TRANSLATED = ("es", "fr", "de")
 
 
 def placeholders(text: str) -> Counter[str]:
@@ -116,7 +116,9 @@ def test_ntr_picks_each_languages_plural_form() -> None:
     assert [adults("fr", n) for n in (0, 1, 2)] == ["0 adulte", "1 adulte", "2 adultes"]
     assert ntr("es", "Discounts: -{amount} ({n} member)", "Discounts: -{amount} ({n} members)",
                1, amount="5 €") == "Descuentos: -5 € (1 participante)"
-    assert ntr("de", "{n} child", "{n} children", 2) == "2 niños"  # Spanish by default
+    assert [adults("de", n) for n in (0, 1, 2)] == ["0 Erwachsene", "1 Erwachsener",
+                                                    "2 Erwachsene"]
+    assert ntr("ja", "{n} child", "{n} children", 2) == "2 niños"  # Spanish by default
 
 
 def test_dates_in_texts_read_as_each_language_writes_them(billom: Contest) -> None:
@@ -128,6 +130,7 @@ def test_dates_in_texts_read_as_each_language_writes_them(billom: Contest) -> No
     assert day_text("es", date(2027, 7, 3)) == "sábado 3 de julio"
     assert day_text("fr", date(2027, 7, 3)) == "samedi 3 juillet"
     assert day_text("en", date(2027, 7, 3)) == "Saturday 3 July"
+    assert day_text("de", date(2027, 7, 3)) == "Samstag, 3. Juli"
 
 
 def test_french_puts_a_space_before_the_colon_of_lines_built_in_code(billom: Contest) -> None:
@@ -143,7 +146,7 @@ def test_tr_english_is_the_message_itself() -> None:
 
 
 def test_tr_unknown_language_falls_back_to_spanish() -> None:
-    assert tr("de", "I will write to you in English.") == "Te escribiré en español."
+    assert tr("ja", "I will write to you in English.") == "Te escribiré en español."
     assert tr("zz", "Stage {stage}", stage=2) == "Etapa 2"
 
 
@@ -161,6 +164,30 @@ def test_texts_name_commands_as_the_reader_types_them() -> None:
     assert in_language("en", "Usage: /piezas N P (or /deshacer)") == \
         "Usage: /pieces N P (or /undo)"
     assert in_language("es", "/pista") == "/pista"
+    # German has no command names of its own: it types the English ones
+    assert tr("de", text) == "Wenn du das Puzzle fertig hast, schick /done."
+    assert in_language("de", "/piezas N P, /series") == "/pieces N P, /heats"
+
+
+def test_every_command_has_a_menu_line_in_every_language() -> None:
+    for c in COMMANDS:
+        for lang in LANGUAGES:
+            assert c.description.get(lang), (c.name, lang)
+
+
+async def test_a_german_phone_reads_german_with_the_english_commands(tmp_path) -> None:
+    h = await Harness(tmp_path, BILLOM).start()
+    try:
+        hans = Person(77, "Hans", "de")
+        calls = await h.send(hans, "/help", datetime.now(UTC))
+        text = next(c.text for c in calls if c.method == "sendMessage")
+        assert "/start - Starten / meine Anmeldung verknüpfen" in text.splitlines(), text
+        assert "/help - Was ich tun kann" in text.splitlines(), text
+        menus = [c for c in h.request.calls if c.method == "setMyCommands"
+                 and c.params.get("language_code") == "de"]
+        assert menus, "no German menu"
+    finally:
+        await h.stop()
 
 
 async def test_a_french_volunteer_is_told_the_french_command(tmp_path) -> None:
@@ -177,18 +204,19 @@ async def test_a_french_volunteer_is_told_the_french_command(tmp_path) -> None:
 
 def test_pick_language() -> None:
     assert pick_language(None, "fr-FR") == "fr"
-    assert pick_language(None, "de") == "es"
+    assert pick_language(None, "ja") == "es"
+    assert pick_language(None, "de-AT") == "de"
     # a phone in a language the bot does not speak reads the contest's language
-    assert pick_language(None, "de", "fr") == "fr"
+    assert pick_language(None, "ja", "fr") == "fr"
     assert pick_language(None, None, "en") == "en"
-    assert pick_language("es", "de", "fr") == "es"
+    assert pick_language("es", "ja", "fr") == "es"
     assert pick_language("en", "fr") == "en"
 
 
-async def test_a_german_phone_at_a_french_contest_reads_french(tmp_path) -> None:
+async def test_a_japanese_phone_at_a_french_contest_reads_french(tmp_path) -> None:
     h = await Harness(tmp_path, BILLOM).start()
     try:
-        hans = Person(77, "Hans", "de")
+        hans = Person(77, "Hana", "ja")
         calls = await h.send(hans, "/ayuda", datetime.now(UTC))
         text = next(c.text for c in calls if c.method == "sendMessage")
         assert text.splitlines()[:3] == [

@@ -225,7 +225,8 @@ async def test_a_rehearsal_clock_ticks_faster_and_labels_follow_the_language(tmp
         assert category(data, "adultos")["clock"]["rate"] == 0.0  # not running: no ticking
         assert scoreboard.labels("fr")["paused"] == "Pause"
         assert scoreboard.labels("en")["time_up"] == "Time's up"
-        assert scoreboard.labels("de") == scoreboard.labels("en")
+        assert scoreboard.labels("ja") == scoreboard.labels("en")
+        assert scoreboard.labels("de")["time_up"] == "Zeit abgelaufen"
         assert all(set(words) == set(scoreboard.LABELS["es"])
                    for words in scoreboard.LABELS.values())
     finally:

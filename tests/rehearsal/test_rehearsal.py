@@ -237,8 +237,10 @@ def test_the_online_league_rehearsal_plays_a_season_at_home(tmp_path):
     contest = ROOT / "contests" / "online-league-2026.toml"
     db = tmp_path / "league.sqlite3"
     out, env = rehearse(contest, db, "12", "3")
-    for text in ("Solo is open! You have 672:00:00 to play.", "/empiezo ", "Your code is ",
-                 "bot -> volunteers: [photo] REVIEW #", "Final results of Solo: place 1 of"):
+    # a German league: the bot speaks German, the commands are the English ones
+    for text in ("Solo ist offen! Du hast 672:00:00 zum Spielen.", "/empiezo ", "Dein Code ist ",
+                 "mit /begin (wenn", "bot -> volunteers: [photo] PRÜFEN #",
+                 "Endergebnisse von Solo: Platz 1 von"):
         assert text in out, (text, out[-3000:])
     assert "all checked against the spec: OK" in out and "errors in the bot's log: none" in out
     with closing(sqlite3.connect(db)) as conn:

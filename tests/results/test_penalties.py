@@ -62,7 +62,8 @@ def test_the_contest_file_lists_penalty_kinds(tmp_path: Path) -> None:
     assert contest.penalties == (
         PenaltyKind("lost_piece", {"es": "pieza perdida", "fr": "pièce perdue",
                                    "en": "lost piece"}, 10),
-        PenaltyKind("late", {"es": "late start", "fr": "late start", "en": "late start"}, 60))
+        PenaltyKind("late", {"es": "late start", "fr": "late start", "en": "late start",
+                             "de": "late start"}, 60))
     assert contest.penalised_finish_counts
     text = summary(contest)
     assert "Penalty lost_piece: pieza perdida, +0:00:10 each" in text

@@ -1,0 +1,54 @@
+"""The commands' menu lines in the languages that have no command names of their own.
+
+Spanish names the commands (the contract); French and English have their own aliases. Any other
+language types the English aliases (``ALIASES_OF``) and reads its menu lines here, one per
+command: tests/day/test_i18n.py holds that none is missing."""
+
+from __future__ import annotations
+
+ALIASES_OF = {"de": "en"}  # a language -> the language whose command aliases it types
+
+DESCRIPTIONS: dict[str, dict[str, str]] = {
+    "de": {
+        "start": "Starten / meine Anmeldung verknüpfen",
+        "ayuda": "Was ich tun kann",
+        "pista": "Um einen Hinweis bitten",
+        "solucion": "Um die Lösung bitten",
+        "billetes": "Tickets, Etappe und Strafen",
+        "listo": "Wir haben das Puzzle fertig!",
+        "empiezo": "[Puzzle]: ich beginne ein Puzzle (zu Hause)",
+        "idioma": "Sprache ändern",
+        "inscribir": "Zum Wettbewerb anmelden",
+        "mis_inscripciones": "Meine Anmeldungen und Zahlungen",
+        "baja": "Eine Anmeldung zurückziehen",
+        "cancelar": "Die laufende Anmeldung abbrechen",
+        "etapa": "N S: Anmeldung N ist in Etappe S",
+        "escape": "N [h:mm:ss]: N hat das Escape gelöst",
+        "fin": "N [h:mm:ss]: N hat das Puzzle fertig",
+        "piezas": "N P: von N gelegte Teile",
+        "penalizacion": "N ART [Anzahl]: Strafe für N",
+        "estado": "N dns|dsq|oc [Grund]: nicht angetreten, disqualifiziert, außer Konkurrenz",
+        "rechazar": "N [Grund]: die zu Hause gemeldete Endzeit von N ablehnen",
+        "parcial": "N [h:mm:ss]: N hat eines seiner Puzzles fertig",
+        "acepto": "[N]: den Platz annehmen, zu dem ich eingeladen bin",
+        "renuncio": "[N]: auf den Platz verzichten, zu dem ich eingeladen bin",
+        "series": "Läufe der Runde und Tische",
+        "deshacer": "Meinen letzten Eintrag zurücknehmen",
+        "historial": "N: Verlauf der Anmeldung N",
+        "inicio": "[Kategorie]: die Uhr starten",
+        "pausa": "Allgemeine Pause (alle Uhren)",
+        "reanudar": "Ende der Pause",
+        "clasificacion": "[Kategorie] [Foto]: Rangliste",
+        "confirmar_ronda": "[Kategorie]: die Ergebnisse der Runde sind endgültig",
+        "publicar": "[Kategorie]: Ergebnisse endgültig; jede Anmeldung erfährt ihren Platz",
+        "mesas": "[Kategorie]: die Tischlisten zum Drucken (PDF)",
+        "imprimir": "Das Blatt für das Helferteam und der Tagesplan (PDF)",
+        "pagado": "N [Datum]: Anmeldung N hat bezahlt",
+        "inscritos": "[Kategorie]: Plätze und Warteliste",
+        "exportar": "Anmeldungen und Ergebnisse als CSV",
+        "anuncio": "TEXT: Ankündigung an alle Teilnehmer",
+        "copia": "Sicherung der Datenbank",
+        "voluntario": "Einladungslink für eine Helferin oder einen Helfer",
+        "organizador": "Einladungslink für eine weitere Person im Orga-Team",
+    },
+}
