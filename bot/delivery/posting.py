@@ -167,14 +167,17 @@ async def claim_note(svc: Services, chat_id: int, data: dict[str, Any]) -> str:
 async def notify_entry(
     context: ContextTypes.DEFAULT_TYPE, number: int, make: Callable[[str], str],
     priority: int = PRIORITY_COPY, keyboard: Keyboard | None = None,
+    skip: int | None = None,
 ) -> int:
     """To every phone following entry ``number``; returns how many it was posted for. A phone
     following several entries (a parent with two children) reads which one it is about first
     ("#13 Inés Bernard: ..."); ``keyboard``: the message's buttons, in each reader's
-    language."""
+    language; ``skip``: a phone already answered, told nothing more."""
     svc = services(context)
     sent = 0
     for user_id in await svc.day.linked_users(number):
+        if user_id == skip:
+            continue
         lang = await language_of(svc, user_id)
         text = make(lang)
         followed = await svc.day.linked_entries(user_id)

@@ -50,6 +50,11 @@ class TelegramTime:
         if isinstance(update, Update):
             self._presses.pop(update.update_id, None)
 
+    def newest(self) -> datetime | None:
+        """The newest date of any message that arrived: Telegram's time now, as far as the bot
+        knows (what a deadline counted from "now" starts at)."""
+        return max((d[-1][1] for d in self._dates.values() if d), default=None)
+
     def before(self, update_id: int, users: Iterable[int]) -> datetime | None:
         """The newest date of a message from ``users`` that arrived before this press."""
         press = self._presses.get(update_id)

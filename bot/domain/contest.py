@@ -203,6 +203,9 @@ class Category:
     # self-timed, each entry starting each puzzle at its own moment (/empiezo): its time is the
     # sum of its puzzles' own times, not the category clock's (a league over weeks)
     own_start: bool = False
+    # a team's members may be changed before it plays, keeping at least this many of those it
+    # registered with (0: any change; None: members are not changed)
+    keep_originals: int | None = None
 
     @property
     def puzzles_played(self) -> int:

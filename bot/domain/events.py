@@ -41,6 +41,7 @@ class EventKind(StrEnum):
     REGISTERED = "registered"
     PAYMENT = "payment"
     WITHDRAW = "withdraw"
+    MEMBER_CHANGE = "member_change"  # a team's member replaced, added or removed (data: old, new)
     # who is who
     LINK = "link"
     VOLUNTEER_INVITE = "volunteer_invite"

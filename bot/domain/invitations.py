@@ -39,6 +39,8 @@ class Invitation:
     entry: int
     told: datetime
     deadline: datetime
+    heat: int = 1  # the heat (1-based) of the next round it is invited to, kept once told
+    replaces: int | None = None  # the entry whose place it was invited to (None: a qualifier)
     answer: str | None = None
     answered: datetime | None = None
 
@@ -86,7 +88,8 @@ def fold(events: Iterable[Any]) -> dict[int, Invitation]:
         if e.entry is None:
             continue
         if e.kind == "invited":
-            out[e.entry] = Invitation(e.entry, e.at, datetime.fromisoformat(e.data["deadline"]))
+            out[e.entry] = Invitation(e.entry, e.at, datetime.fromisoformat(e.data["deadline"]),
+                                      int(e.data.get("heat", 1)), e.data.get("replaces"))
         elif e.entry in out and e.kind == "invite_reply":
             out[e.entry] = replace(out[e.entry], answer=str(e.data["answer"]), answered=e.at)
         elif e.entry in out and e.kind == "invite_lapsed" and out[e.entry].answer is None:
@@ -94,9 +97,24 @@ def fold(events: Iterable[Any]) -> dict[int, Invitation]:
     return out
 
 
-def accepted(invitations: dict[int, Invitation], order: Iterable[int]) -> list[int]:
-    """The entries that accepted, in ``order`` (the round's ranking, best first)."""
-    return [n for n in order if (i := invitations.get(n)) is not None and i.answer == YES]
+def accepted(invitations: dict[int, Invitation], order: Iterable[int],
+             heats: int) -> list[list[int]]:
+    """The entries that accepted, in the heat each was invited to, each heat in ``order``
+    (the round's ranking, best first)."""
+    out: list[list[int]] = [[] for _ in range(heats)]
+    for n in order:
+        i = invitations.get(n)
+        if i is not None and i.answer == YES and 1 <= i.heat <= heats:
+            out[i.heat - 1].append(n)
+    return out
+
+
+def freed(invitations: dict[int, Invitation]) -> list[Invitation]:
+    """The places given up or lapsed that nobody was invited to yet, in the order they were
+    given up."""
+    taken = {i.replaces for i in invitations.values() if i.replaces is not None}
+    return sorted((i for i in invitations.values() if i.out and i.entry not in taken),
+                  key=lambda i: (i.answered or i.deadline, i.entry))
 
 
 # -- answering ----------------------------------------------------------------------------------

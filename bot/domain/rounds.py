@@ -224,10 +224,7 @@ def seat(category: Category, round_index: int, entrants: Sequence[int],
     elif rnd.schedule and rnd.schedule[0].takes and came_from is not None:
         groups = [[n for n in entrants if came_from(n) in s.takes] for s in rnd.schedule]
     if groups is not None:
-        one = replace(rnd, heats=1, heats_by=None, schedule=())
-        alone = replace(category, rounds=category.rounds[:round_index] + (one,)
-                        + category.rounds[round_index + 1:])
-        return [seat(alone, round_index, group)[0] for group in groups]
+        return seat_groups(category, round_index, groups)
     rule = rnd.seating_rule(round_index == 0)
     if rule == "seeded":
         return split_seeded(entrants, rnd.heats)
@@ -235,6 +232,17 @@ def seat(category: Category, round_index: int, entrants: Sequence[int],
         return split_in_order(draw(f"{category.id}/{rnd.id}", entrants), rnd.heats,
                               keep_order=True)
     return split_in_order(entrants, rnd.heats)
+
+
+def seat_groups(category: Category, round_index: int,
+                groups: Sequence[Sequence[int]]) -> list[list[int]]:
+    """A round's heats whose entrants are already chosen (``groups``, one per heat, best
+    first), each seated by the round's rule as a heat of its own."""
+    rnd = category.rounds[round_index]
+    one = replace(rnd, heats=1, heats_by=None, schedule=())
+    alone = replace(category, rounds=category.rounds[:round_index] + (one,)
+                    + category.rounds[round_index + 1:])
+    return [seat(alone, round_index, group)[0] for group in groups]
 
 
 def draw(salt: str, entrants: Sequence[int]) -> list[int]:

@@ -14,6 +14,8 @@ from telegram.ext import Application, CallbackContext, ContextTypes
 from bot.delivery.answers import answer, answer_now, recording
 from bot.delivery.posting import notify_entry, notify_staff
 from bot.delivery.services import Services, services
+from bot.delivery.telegram_time import TelegramTime
+from bot.domain.rounds import Heat
 from bot.handlers.access import pick_entry
 from bot.handlers.common import (
     Callback,
@@ -30,6 +32,7 @@ from bot.services import invitations as invites
 from bot.services.invitations import Invited, Replied
 from bot.services.outcomes import Refusal
 from bot.support.wallclock import CLOCK
+from bot.texts.access import not_followed
 from bot.texts.common import refusal
 from bot.texts.invitations import (
     decline_buttons,
@@ -85,18 +88,25 @@ async def renuncio(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     number = await _whose(update, who, list(context.args or []), "renuncio")
     if number is not None:
-        await _ask_decline(update, who, number)
+        await _ask_decline(update, who, number, who.at)
 
 
-async def _ask_decline(update: Update, who: Caller, number: int) -> None:
-    found = await invites.invitation_of(who.svc.day, number)
-    if found is None:
-        await answer_now(who.svc, update, refusal(who.lang, invites.NoInvitation(number),
-                                                  who.svc.contest))
-        return
-    await answer_now(who.svc, update, decline_question(who.lang, who.svc.contest, number,
-                                                          found[0]),
-                     reply_markup=buttons(decline_buttons(who.lang, number)))
+async def _may_answer(update: Update, who: Caller, number: int, at: datetime) -> Heat | None:
+    """The heat entry ``number`` may still give its place up in (None: answered why not)."""
+    checked = await invites.may_answer(who.svc.day, number, False, at)
+    heat, refused = (None, checked) if isinstance(checked, Refusal) else checked
+    if refused is not None:
+        await answer_now(who.svc, update, refusal(who.lang, refused, who.svc.contest))
+        return None
+    return heat
+
+
+async def _ask_decline(update: Update, who: Caller, number: int, at: datetime) -> None:
+    heat = await _may_answer(update, who, number, at)
+    if heat is not None:
+        await answer_now(who.svc, update, decline_question(who.lang, who.svc.contest, number,
+                                                              heat),
+                         reply_markup=buttons(decline_buttons(who.lang, number)))
 
 
 async def invite_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -110,34 +120,44 @@ async def invite_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     if number is None:
         return  # not a button of ours
     if not who.roles.organiser and number not in {e.number for e in who.roles.entries}:
-        await refuse_role(update, who, "participant")
+        if who.roles.entries:  # another entry's button: as a typed command naming it
+            await answer_now(who.svc, update, not_followed(who.lang, str(number),
+                                                           who.roles.entries))
+        else:
+            await refuse_role(update, who, "participant")
+        return
+    # stamped with the moment the message was shown (Telegram's date), never with the button's
+    # data; a press after the deadline meets the lapse recorded then, one during the heat its
+    # clock's start
+    at = button_moment(update, context, await who.svc.day.linked_users(number))
+    if at is None:
         return
     match parts[1]:
         case "no":
-            await _ask_decline(update, who, number)
+            await _ask_decline(update, who, number, at)
         case "keep":
-            await answer_now(who.svc, update, kept_text(who.lang, number))
+            if await _may_answer(update, who, number, at) is not None:
+                await answer_now(who.svc, update, kept_text(who.lang, number))
         case "yes" | "no!":
-            # stamped with the moment the message was shown (Telegram's date), never with the
-            # button's data; a press after the deadline meets the lapse already recorded
-            at = button_moment(update, context, await who.svc.day.linked_users(number))
-            if at is not None:
-                await _reply(update, context, who, number, parts[1] == "yes", at)
+            await _reply(update, context, who, number, parts[1] == "yes", at)
 
 
 async def _reply(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller, number: int,
                  yes: bool, at: datetime) -> None:
     svc = who.svc
     role = "participant" if number in {e.number for e in who.roles.entries} else "organiser"
+    clock: TelegramTime | None = context.bot_data.get("telegram_time")
+    told = clock.newest() if clock is not None else None  # Telegram's time now
     async with recording(svc):
-        out = await invites.reply(svc.day, who.user_id, number, yes, at, update.update_id, role)
+        out = await invites.reply(svc.day, who.user_id, number, yes, at, update.update_id, role,
+                                  told)
         if isinstance(out, Refusal):
             await answer_now(svc, update, refusal(who.lang, out, svc.contest))
             return
         await answer(svc, update, replied_text(who.lang, svc.contest, out))
-        if role == "organiser":  # the entry hears what was answered for it
-            await notify_entry(context, number, partial(replied_text, contest=svc.contest,
-                                                        out=out))
+        # the entry's other phones (and all of them when an organiser answered) hear it too
+        await notify_entry(context, number, partial(replied_text, contest=svc.contest, out=out),
+                           skip=who.user_id)
         if not out.yes:
             await _declined(context, svc, out)
     await schedule_invitations(context.application)
@@ -178,7 +198,7 @@ async def invitation_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
                                                             number=number, heat=heat))
             await notify_staff(context, partial(staff_lapsed_text, contest=svc.contest,
                                                 lapsed=out.lapsed, invited=out.invited,
-                                                who=who_is))
+                                                who=who_is, unfilled=out.unfilled))
             await tell_invited(context, out.invited, later=True)
     await schedule_invitations(context.application)
 

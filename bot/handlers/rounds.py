@@ -123,6 +123,24 @@ async def _tell_qualified(context: ContextTypes.DEFAULT_TYPE, out: RoundConfirme
                                                    number=n, heat=heat, table=table))
 
 
+async def _entry_line(who: Caller, number: int, category_id: str) -> str | None:
+    """/series for one entry a participant follows: its heat and table, its invitation to the
+    next round (waiting for its answer, or given up), or that it is out."""
+    svc, contest = who.svc, who.svc.contest
+    category = contest.category(category_id)
+    heat = await svc.day.heat_of(number, category) if category else None
+    table = await table_of(svc.day, number, heat) if heat else None
+    waiting = await invitation_of(svc.day, number)
+    if waiting is not None and (heat is None or waiting[0].round_index > heat.round_index):
+        return invited_status(who.lang, contest, number, *waiting, who.at)
+    if heat is None or table is None or category is None:
+        return None
+    if await svc.day.confirmed_rounds(category) > heat.round_index:
+        return out_text(who.lang, contest, number, category, heat.round_index, None,
+                        played=True)
+    return plays_text(who.lang, contest, number, heat, table)
+
+
 async def series(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/series [CATEGORY]``: the heats of the round being played, with each entry's table.
     A participant sees their own heat and table."""
@@ -143,22 +161,8 @@ async def series(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             return
         else:
             followed = list(who.roles.entries)
-        lines = []
-        for entry in followed:
-            category = contest.category(entry.category)
-            heat = await svc.day.heat_of(entry.number, category) if category else None
-            table = await table_of(svc.day, entry.number, heat) if heat else None
-            if heat is None or table is None or category is None:
-                waiting = await invitation_of(svc.day, entry.number)
-                if waiting is not None:  # invited, not (yet) in: where it would play
-                    lines.append(invited_status(who.lang, contest, entry.number, *waiting,
-                                                who.at))
-                continue
-            if await svc.day.confirmed_rounds(category) > heat.round_index:
-                lines.append(out_text(who.lang, contest, entry.number, category,
-                                      heat.round_index, None, played=True))
-            else:
-                lines.append(plays_text(who.lang, contest, entry.number, heat, table))
+        lines = [line for entry in followed
+                 if (line := await _entry_line(who, entry.number, entry.category)) is not None]
         await answer_now(svc, update, entries_heats_text(who.lang, lines))
         return
     category = await _round_category(update, who, args)

@@ -107,6 +107,20 @@ class Championship:
                     break  # the next in line is invited: read again
                 await reh.press(phone, f"invite:yes:{n}", when)
 
+    async def substitute(self, at: datetime) -> None:
+        """Where teams may change members (``keep_originals``): before the first event, the
+        organiser replaces the second member of the last team registered (a later event's)."""
+        team = next((t for t in reversed(self.reh.teams) if t.number in self.confirmed
+                     and t.category.keep_originals is not None and len(t.members) > 1), None)
+        if team is None:
+            return
+        answers = await self.reh.send(self.reh.organiser,
+                                      f"/sustituir {team.number} 2 Alex Stand-In 1990-05-04", at)
+        for call in answers:
+            if call.method == "sendMessage" and call.chat_id == self.reh.organiser.id:
+                self.reh.say(f"  [{at:%H:%M:%S}] organiser: /sustituir {team.number} 2 Alex "
+                             f"Stand-In 1990-05-04 -> {call.text}")
+
     async def sessions(self, day: date) -> list[Session]:
         """The heats of ``day`` whose entrants are known and that were not played yet."""
         out: list[Session] = []
@@ -225,6 +239,8 @@ class Championship:
                                     max(1.0, DAY_SPAN / reh.day_seconds))
             reh.say("")
             reh.say(f"Day {day:%Y-%m-%d} (clock times {self.contest.timezone}):")
+            if last_moment is None:  # the first day played
+                await self.substitute(first - timedelta(minutes=20))
             while sessions:
                 actions = self.plan(sessions)
                 await reh.play(actions)

@@ -35,6 +35,7 @@ from bot.domain.rounds import (
     heats_by_id,
     merged,
     seat,
+    seat_groups,
 )
 from bot.services.outcomes import (
     ClockNotStarted,
@@ -308,10 +309,13 @@ class ContestDay:
                 break
             came = {n: h for h, numbers in enumerate(lineup[-1], 1) for n in numbers}
             split_by = category.rounds[i].heats_by
-            going = [int(n) for n in done.data["qualifiers"]]
-            if done.data.get("invite"):  # invited: those who accepted, in the round's order
-                going = accepted(await self.invitations(category, i - 1), done.data["order"])
-            lineup.append(seat(category, i, going, answer_to(everyone, split_by), came.get))
+            if done.data.get("invite"):  # invited: who accepted, each in the heat it was told
+                lineup.append(seat_groups(category, i, accepted(
+                    await self.invitations(category, i - 1), done.data["order"],
+                    category.rounds[i].heats)))
+                continue
+            lineup.append(seat(category, i, [int(n) for n in done.data["qualifiers"]],
+                               answer_to(everyone, split_by), came.get))
         if all(t is not None for t in starts) if by is not None else begun is not None:
             cache[category.id] = lineup  # fixed from now on: kept until something is written
         return lineup

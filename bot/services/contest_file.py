@@ -238,6 +238,7 @@ def _category(t: Table, escape: EscapeRules | None, ids: set[str], qids: set[str
         unfinished_order=order,
         self_timed=at_home,
         own_start=own,
+        keep_originals=t.int("keep_originals", None, minimum=0, maximum=members),
         **puzzle_rules(t, puzzles),
     )
     t.done()

@@ -20,7 +20,6 @@ from bot.domain.invitations import (
     YES,
     AlreadyAccepted,
     AlreadyDeclined,
-    Answer,
     HeatBegun,
     Invitation,
     Lapsed,
@@ -28,6 +27,7 @@ from bot.domain.invitations import (
     begins_at,
     first_deadline,
     fold,
+    freed,
     next_deadline,
     reply_verdict,
 )
@@ -86,18 +86,20 @@ InvitationRefusal = (NoInvitation | InvitationLapsed | InvitationDeclined | Invi
 
 @dataclass(frozen=True)
 class Invited:
-    """An entry invited to ``heat`` (the round after the one confirmed), by ``deadline``."""
+    """An entry invited to ``heat`` (the round after the one confirmed), by ``deadline``
+    (``replaces``: the entry whose place it takes; None: a qualifier)."""
 
     entry: int
     heat: Heat
     deadline: datetime
+    replaces: int | None = None
 
 
 @dataclass(frozen=True)
 class Replied(Done):
     """An answer recorded: ``yes`` (``was``: the answer before, "yes" when an entry that had
     accepted declines); ``invited``: the next in line, invited to the place declined;
-    ``unfilled``: a place declined that nobody can take any more (no time left)."""
+    ``unfilled``: a place declined that nobody can take (no time is left to answer)."""
 
     entry: int
     yes: bool
@@ -110,11 +112,12 @@ class Replied(Done):
 @dataclass(frozen=True)
 class LapsedPlaces:
     """Invitations to a round not answered by their deadlines (each entry with the heat it
-    was invited to), and who was invited instead."""
+    was invited to), who was invited instead, and whether a place stays empty."""
 
     category: Category
     lapsed: tuple[tuple[int, Heat], ...]
     invited: tuple[Invited, ...] = ()
+    unfilled: bool = False
 
 
 # -- inviting -------------------------------------------------------------------------------------
@@ -125,55 +128,62 @@ def invite_rule(category: Category, round_index: int) -> Invite | None:
     return rule.invite if rule is not None else None
 
 
-async def _heats_for(day: ContestDay, category: Category, index: int,
-                     numbers: Sequence[int]) -> dict[int, Heat]:
-    """The heat of the next round each of ``numbers`` would play, were they all in it (the
-    first heat when its seating can't say: a missing answer to the question splitting it)."""
-    nxt = index + 1
-    lineup = await day.lineups(category)
-    came = {n: h for h, ns in enumerate(lineup[index], 1) for n in ns}
-    entries = {e.number: e for e in await day.store.entries(category.id)}
-    seated = seat(category, nxt, list(numbers),
-                  answer_to(entries, category.rounds[nxt].heats_by), came.get)
-    out = {n: Heat(category, nxt, 1) for n in numbers}
-    for h, ns in enumerate(seated, 1):
-        out.update({n: Heat(category, nxt, h) for n in ns})
-    return out
-
-
 def heat_begins(day: ContestDay, heat: Heat) -> datetime:
     return begins_at(heat.round, heat.number, day.contest.timezone)
 
 
-async def _write(tx: Transaction, day: ContestDay, category: Category, index: int,
-                 invited: Sequence[Invited], at: datetime, actor: int | None,
-                 update_id: int | None) -> None:
+def invited_heat(category: Category, index: int, invitation: Invitation) -> Heat:
+    """The heat of the next round an invitation is for (kept from the moment it was told)."""
+    return Heat(category, index + 1, invitation.heat)
+
+
+async def _write(tx: Transaction, category: Category, index: int, invited: Sequence[Invited],
+                 at: datetime, actor: int | None, update_id: int | None) -> None:
     for inv in invited:
+        data: dict[str, object] = {"deadline": inv.deadline.isoformat(), "heat": inv.heat.number}
+        if inv.replaces is not None:
+            data["replaces"] = inv.replaces
         await tx.add_event(at=at, kind=EventKind.INVITED, role="organiser" if actor else "system",
                            actor=actor, entry=inv.entry, category=category.id,
-                           ref=round_ref(category, index),
-                           data={"deadline": inv.deadline.isoformat()}, update_id=update_id)
+                           ref=round_ref(category, index), data=data, update_id=update_id)
 
 
-async def invite_qualifiers(tx: Transaction, day: ContestDay, category: Category, index: int,
-                            chosen: Sequence[int], at: datetime, organiser: int,
-                            update_id: int | None) -> tuple[Invited, ...]:
-    """The round ``index`` just confirmed invites its qualifiers ``chosen``: each told now,
-    with the deadline of the rule (written in the confirmation's transaction)."""
+async def invite_qualifiers(tx: Transaction, category: Category, index: int,
+                            seated: Sequence[Sequence[int]], at: datetime, organiser: int,
+                            update_id: int | None, timezone: str) -> tuple[Invited, ...]:
+    """The round ``index`` just confirmed invites its qualifiers, each to the heat of the next
+    round it was ``seated`` in, with the rule's deadline (in the confirmation's transaction)."""
     rule = invite_rule(category, index)
     assert rule is not None
-    heats = await _heats_for(day, category, index, chosen)
-    invited = tuple(Invited(n, heats[n], first_deadline(rule, at, heat_begins(day, heats[n])))
-                    for n in chosen)
-    await _write(tx, day, category, index, invited, at, organiser, update_id)
-    return invited
+    invited = []
+    for h, numbers in enumerate(seated, 1):
+        heat = Heat(category, index + 1, h)
+        deadline = first_deadline(rule, at, begins_at(heat.round, h, timezone))
+        invited += [Invited(n, heat, deadline) for n in numbers]
+    await _write(tx, category, index, invited, at, organiser, update_id)
+    return tuple(invited)
+
+
+async def _split_heat(day: ContestDay, category: Category, index: int, number: int
+                      ) -> Heat | None:
+    """In a next round whose heats take given heats of this one (``from``) or are split by a
+    question: the heat ``number`` plays by where it comes from (None: seated by results)."""
+    nxt = category.rounds[index + 1]
+    if nxt.heats_by is None and not (nxt.schedule and nxt.schedule[0].takes):
+        return None
+    lineup = await day.lineups(category)
+    came = {n: h for h, ns in enumerate(lineup[index], 1) for n in ns}
+    entries = {e.number: e for e in await day.store.entries(category.id)}
+    seated = seat(category, index + 1, [number], answer_to(entries, nxt.heats_by), came.get)
+    return next((Heat(category, index + 1, h) for h, ns in enumerate(seated, 1) if ns), None)
 
 
 async def _next_in_line(tx: Transaction, day: ContestDay, category: Category, index: int,
-                        invitations: dict[int, Invitation], at: datetime, actor: int | None,
+                        invitations: dict[int, Invitation], told: datetime, actor: int | None,
                         update_id: int | None) -> tuple[tuple[Invited, ...], bool]:
-    """After a place was declined or lapsed: the round's rule applied again without the
-    entries out; whoever it takes that was never invited is invited now (when time is left).
+    """After places were given up or lapsed: the round's rule applied again without the
+    entries out; whoever it takes that was never invited is invited now, told at ``told``,
+    to a place freed (its heat: where it comes from, or the heat of the place it takes).
     Also whether a place stays empty (someone was due, with no time left to answer)."""
     rule = category.rounds[index].advance
     invite = invite_rule(category, index)
@@ -187,17 +197,26 @@ async def _next_in_line(tx: Transaction, day: ContestDay, category: Category, in
     out = frozenset(n for n, i in invitations.items() if i.out)
     chosen = qualifiers(rule, heats, ranking, answer_to(entries, rule.by), skip=out)
     new = [n for n in chosen if n not in invitations]
-    if not new:
-        return (), False
-    where = await _heats_for(day, category, index,
-                             [n for n in chosen if n not in out])
-    invited = []
+    places = freed(invitations)
+    invited: list[Invited] = []
+    unfilled = False
     for n in new:
-        deadline = next_deadline(invite, at, heat_begins(day, where[n]))
-        if deadline is not None:
-            invited.append(Invited(n, where[n], deadline))
-    await _write(tx, day, category, index, invited, at, actor, update_id)
-    return tuple(invited), len(invited) < len(new)
+        heat = await _split_heat(day, category, index, n)
+        place = next((p for p in places if heat is None or p.heat == heat.number), None)
+        if place is not None:
+            places.remove(place)
+        if heat is None:  # seated by results: the heat of the place it takes
+            latest = place or max((invitations[o] for o in out), default=None,
+                                  key=lambda i: (i.answered or i.deadline, i.entry))
+            heat = invited_heat(category, index, latest) if latest is not None \
+                else Heat(category, index + 1, 1)
+        deadline = next_deadline(invite, told, heat_begins(day, heat))
+        if deadline is None:
+            unfilled = True
+            continue
+        invited.append(Invited(n, heat, deadline, place.entry if place else None))
+    await _write(tx, category, index, invited, told, actor, update_id)
+    return tuple(invited), unfilled
 
 
 # -- answering ------------------------------------------------------------------------------------
@@ -225,44 +244,64 @@ async def invitation_of(day: ContestDay, number: int) -> tuple[Heat, Invitation]
     if found is None:
         return None
     category, index, invitations = found
-    return (await _heats_for(day, category, index, [number]))[number], invitations[number]
+    return invited_heat(category, index, invitations[number]), invitations[number]
+
+
+def _refused(verdict: object, number: int) -> InvitationRefusal | None:
+    match verdict:
+        case NotInvited():
+            return NoInvitation(number)
+        case AlreadyDeclined():
+            return InvitationDeclined(number)
+        case Lapsed(deadline=deadline):
+            return InvitationLapsed(number, deadline)
+        case HeatBegun():
+            return InvitationTooLate(number)
+        case AlreadyAccepted():
+            return InvitationAccepted(number)
+    return None
+
+
+async def may_answer(day: ContestDay, number: int, yes: bool, at: datetime
+                     ) -> tuple[Heat, InvitationRefusal | None] | NoInvitation:
+    """Whether entry ``number`` may answer (yes or no) at ``at``: its heat, and why not. A heat
+    whose clock started has begun, whatever the moment a button was shown."""
+    found = await invitation_of(day, number)
+    if found is None:
+        return NoInvitation(number)
+    heat, invitation = found
+    begins = heat_begins(day, heat)
+    if (await day.clock(heat.id)).started is not None:
+        begins = min(begins, at)
+    return heat, _refused(reply_verdict(invitation, yes, at, begins), number)
 
 
 async def reply(day: ContestDay, user: int, number: int, yes: bool, at: datetime,
-                update_id: int | None, role: str = "participant"
+                update_id: int | None, role: str = "participant", told: datetime | None = None
                 ) -> Replied | InvitationRefusal:
     """Entry ``number`` answers its invitation: yes, or no (its place goes to the next in
-    line, invited in the same transaction)."""
+    line, invited in the same transaction and told at ``told``: Telegram's time now, which a
+    press of a button shown long ago is not)."""
     async with day.store.transaction() as tx:
+        checked = await may_answer(day, number, yes, at)
+        if isinstance(checked, NoInvitation):
+            return checked
+        heat, refused = checked
+        if refused is not None:
+            return refused
         found = await _invitation_of(day, number)
-        if found is None:
-            return NoInvitation(number)
+        assert found is not None
         category, index, invitations = found
-        heat = (await _heats_for(day, category, index, [number]))[number]
-        invitation = invitations[number]
-        match reply_verdict(invitation, yes, at, heat_begins(day, heat)):
-            case NotInvited():
-                return NoInvitation(number)
-            case AlreadyDeclined():
-                return InvitationDeclined(number)
-            case Lapsed(deadline=deadline):
-                return InvitationLapsed(number, deadline)
-            case HeatBegun():
-                return InvitationTooLate(number)
-            case AlreadyAccepted():
-                return InvitationAccepted(number)
-            case Answer(was=was):
-                await tx.add_event(at=at, kind=EventKind.INVITE_REPLY, role=role, actor=user,
-                                   entry=number, category=category.id,
-                                   ref=round_ref(category, index),
-                                   data={"answer": YES if yes else NO}, update_id=update_id)
-                if yes:
-                    where = await day.heat_of(number, category)
-                    return Replied(number, True, where or heat, was)
-                invitations = await day.invitations(category, index)
-                invited, unfilled = await _next_in_line(tx, day, category, index, invitations,
-                                                        at, user, update_id)
-                return Replied(number, False, heat, was, invited, unfilled)
+        was = invitations[number].answer
+        await tx.add_event(at=at, kind=EventKind.INVITE_REPLY, role=role, actor=user,
+                           entry=number, category=category.id, ref=round_ref(category, index),
+                           data={"answer": YES if yes else NO}, update_id=update_id)
+        if yes:
+            return Replied(number, True, heat, was)
+        invited, unfilled = await _next_in_line(tx, day, category, index,
+                                                await day.invitations(category, index),
+                                                max(at, told or at), user, update_id)
+        return Replied(number, False, heat, was, invited, unfilled)
 
 
 # -- deadlines ------------------------------------------------------------------------------------
@@ -293,16 +332,16 @@ async def lapse_due(day: ContestDay, at: datetime) -> list[LapsedPlaces]:
                        if i.answer is None and i.deadline <= at]
                 if not due:
                     continue
-                heats = await _heats_for(day, category, index, [i.entry for i in due])
                 for inv in due:
                     await tx.add_event(at=inv.deadline, kind=EventKind.INVITE_LAPSED,
                                        role="system", entry=inv.entry, category=category.id,
                                        ref=round_ref(category, index), data={"answer": LAPSED})
-                invited, _ = await _next_in_line(tx, day, category, index,
-                                                 await day.invitations(category, index), at,
-                                                 None, None)
-                out.append(LapsedPlaces(category, tuple((i.entry, heats[i.entry]) for i in due),
-                                        invited))
+                invited, unfilled = await _next_in_line(
+                    tx, day, category, index, await day.invitations(category, index), at,
+                    None, None)
+                out.append(LapsedPlaces(category, tuple(
+                    (i.entry, invited_heat(category, index, i)) for i in due), invited,
+                    unfilled))
     return out
 
 

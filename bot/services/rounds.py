@@ -159,8 +159,8 @@ async def confirm_round(day: ContestDay, organiser: int, category: Category, at:
                 nowhere = tuple(n for n in chosen if not any(n in h for h in seated))
                 if nowhere and split_by is not None:
                     return QualifiersWithoutHeat(Heat(category, index, 1).id, split_by, nowhere)
-                invited = await _record(tx, day, category, index, chosen, ranking, at,
-                                        organiser, update_id)
+                invited = await _record(tx, day, category, index, chosen, seated, ranking,
+                                        at, organiser, update_id)
                 left_out = capped(rule, ranking, chosen, group_of) if rule is not None else {}
                 return RoundConfirmed(category, index, chosen, tuple(ranking), seated,
                                       capped=tuple(sorted(left_out.items())),
@@ -168,8 +168,8 @@ async def confirm_round(day: ContestDay, organiser: int, category: Category, at:
 
 
 async def _record(tx: Transaction, day: ContestDay, category: Category, index: int,
-                  chosen: tuple[int, ...], ranking: list[Row], at: datetime, organiser: int,
-                  update_id: int | None) -> tuple[Invited, ...]:
+                  chosen: tuple[int, ...], seated: tuple[list[int], ...], ranking: list[Row],
+                  at: datetime, organiser: int, update_id: int | None) -> tuple[Invited, ...]:
     """The round confirmed, with its qualifiers; when it invites them, their invitations
     (they play once they accept, seated in the round's order: ``order``)."""
     rule = category.rounds[index].advance
@@ -181,7 +181,8 @@ async def _record(tx: Transaction, day: ContestDay, category: Category, index: i
                        ref=round_ref(category, index), data=data, update_id=update_id)
     if not invites:
         return ()
-    return await invite_qualifiers(tx, day, category, index, chosen, at, organiser, update_id)
+    return await invite_qualifiers(tx, category, index, seated, at, organiser, update_id,
+                                   day.contest.timezone)
 
 
 async def _claims_in_round(day: ContestDay, category: Category, index: int

@@ -218,6 +218,9 @@ class Database:
                 self._event_written(event_id, kind, entry, supersedes, event, update_id)
         elif table in ("entries", "members"):
             self._bump(ENTRY_ROWS)
+            if table == "members":  # an entry's members changed: its rows are read again
+                self._entries.clear()
+                self._all_entries = None
         elif table == "people":
             if person is None:
                 self._people.clear()

@@ -1,4 +1,4 @@
-"""The entries and their members: written once, kept in memory once read."""
+"""The entries and their members: kept in memory once read (a substitution reads them again)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,16 @@ import aiosqlite
 from bot.domain.registration import Member, clean_name
 from bot.storage.db import Database, TransactionCore
 from bot.storage.records import Entry, from_ts, to_ts, values_from, values_json
+
+
+def _insert_members(s: Database, number: int, members: Sequence[Member]) -> None:
+    for i, m in enumerate(members):
+        s._raw.execute(
+            "INSERT INTO members (entry, position, name, born, born_year, answers, "
+            "answer_values) VALUES (?,?,?,?,?,?,?)",
+            (number, i, clean_name(m.name), m.born.isoformat() if m.born else None, m.year,
+             ",".join(sorted(m.answers)), values_json(m.values)),
+        )
 
 
 class EntryWrites(TransactionCore):
@@ -44,25 +54,25 @@ class EntryWrites(TransactionCore):
             (number, category, join_code, int(local), to_ts(registered_at), source,
              registered_by, meal_adults, meal_children, values_json(values)),
         )
-        for i, m in enumerate(members):
-            s._raw.execute(
-                "INSERT INTO members (entry, position, name, born, born_year, answers, "
-                "answer_values) VALUES (?,?,?,?,?,?,?)",
-                (
-                    number, i, clean_name(m.name), m.born.isoformat() if m.born else None, m.year,
-                    ",".join(sorted(m.answers)), values_json(m.values),
-                ),
-            )
+        _insert_members(s, number, members)
         s._wrote("entries")
         return number
+
+    async def set_members(self, number: int, members: Sequence[Member]) -> None:
+        """Entry ``number``'s members from now on (a substitution; its event says who changed)."""
+        s = self._owned()
+        s._raw.execute("DELETE FROM members WHERE entry = ?", (number,))
+        _insert_members(s, number, members)
+        s._wrote("members")
 
 
 class Entries(Database):
     """The reads of ``entries`` and ``members``."""
 
     async def entries(self, category: str | None = None) -> list[Entry]:
-        """All entries (or a category's), in number order. Entries never change once written,
-        so the list is kept until the table grows (even through another process's import)."""
+        """All entries (or a category's), in number order. An entry changes only through a
+        substitution (its members: ``_wrote("members")`` forgets the list), so the list is kept
+        until the table grows (even through another process's import)."""
         row = await self._fetchone("SELECT COUNT(*), COALESCE(MAX(number), 0) FROM entries")
         assert row is not None
         key = (int(row[0]), int(row[1]))
@@ -79,7 +89,7 @@ class Entries(Database):
     async def entry(self, number: int) -> Entry | None:
         cached = self._entries.get(number)
         if cached is not None:
-            return cached  # an entry never changes once written
+            return cached  # kept until a substitution changes its members
         row = await self._fetchone("SELECT * FROM entries WHERE number = ?", (number,))
         if row is None:
             return None

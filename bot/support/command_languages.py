@@ -33,6 +33,7 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
         "acepto": "[N]: den Platz annehmen, zu dem ich eingeladen bin",
         "renuncio": "[N]: auf den Platz verzichten, zu dem ich eingeladen bin",
         "series": "Läufe der Runde und Tische",
+        "sustituir": "N M|+ NAME GEBURT: ein Mitglied von Team N ändern",
         "deshacer": "Meinen letzten Eintrag zurücknehmen",
         "historial": "N: Verlauf der Anmeldung N",
         "inicio": "[Kategorie]: die Uhr starten",

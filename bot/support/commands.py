@@ -22,6 +22,7 @@ ROLES = ("participant", "volunteer", "organiser")
 # what a contest may have that some commands are for (``Command.needs``)
 ESCAPE = "escape"
 ROUNDS = "rounds"
+CHANGES = "changes"  # a category whose teams' members may change (keep_originals)
 PENALTIES = "penalties"
 SPLITS = "splits"
 SELF_TIMED = "self_timed"
@@ -113,6 +114,9 @@ COMMANDS: tuple[Command, ...] = (
     _c("renuncio", "participant", "[N]: renuncio a la plaza a la que me invitan",
        "[N] : je renonce à la place à laquelle je suis invité", "[N]: give up the place I am "
        "invited to", "renonce", "decline", ROUNDS),
+    _c("sustituir", "organiser", "N M|+ NOMBRE NACIMIENTO: cambiar un miembro del equipo N",
+       "N M|+ NOM NAISSANCE : changer un membre de l'équipe N", "N M|+ NAME BIRTH: change a "
+       "member of team N", "remplacer", "substitute", CHANGES),
     _c("series", "participant", "Series de la ronda y mesas", "Séries de la manche et tables",
        "Heats of the round and tables", "series", "heats", ROUNDS),
     _c("deshacer", "volunteer", "Deshacer mi última anotación", "Annuler ma dernière saisie",
@@ -179,6 +183,7 @@ def features(contest: Contest, categories: Iterable[str] | None = None) -> froze
         SPLITS: any(c.puzzles or any(r.puzzles for r in c.rounds) for c in cats),
         SELF_TIMED: any(c.self_timed for c in cats),
         OWN_START: any(c.own_start for c in cats),
+        CHANGES: any(c.keep_originals is not None for c in cats),
     }
     return frozenset(f for f, yes in has.items() if yes)
 

@@ -143,6 +143,7 @@ def event_name(lang: str, kind: str) -> str:
         ENTRY_ROWS: tr(lang, "registered"),
         _K.PAYMENT: tr(lang, "payment recorded"),
         _K.WITHDRAW: tr(lang, "withdrew"),
+        _K.MEMBER_CHANGE: tr(lang, "a member changed"),
         _K.STATUS_NOTICE: tr(lang, "told of its place"),
         _K.ALERT: tr(lang, "clock alert"),
         _K.ANNOUNCEMENT: tr(lang, "announcement"),

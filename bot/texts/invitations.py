@@ -81,6 +81,9 @@ def replied_text(lang: str, contest: Contest, out: Replied) -> str:
         return tr(lang, "Entry #{entry} plays {round}: {when}. See you there! /series shows "
                   "your table once everyone has answered.", entry=out.entry,
                   round=_round(lang, contest, out.heat), when=when_text(lang, contest, out.heat))
+    if not out.invited:  # nobody else can take it (no time left, or nobody through)
+        return tr(lang, "Entry #{entry} has given up its place in {round}. Thank you for "
+                  "telling us.", entry=out.entry, round=_round(lang, contest, out.heat))
     return tr(lang, "Entry #{entry} has given up its place in {round}. Thank you for telling "
               "us: it goes to the next in line.", entry=out.entry,
               round=_round(lang, contest, out.heat))
@@ -100,20 +103,25 @@ def invited_status(lang: str, contest: Contest, number: int, heat: Heat,
 
 def lapsed_text(lang: str, contest: Contest, number: int, heat: Heat) -> str:
     """To an entry whose invitation lapsed."""
-    return tr(lang, "Entry #{entry} did not answer its invitation to {round} in time: the "
-              "place went to the next in line.", entry=number, round=_round(lang, contest, heat))
+    return tr(lang, "Entry #{entry} did not answer its invitation to {round} in time, so its "
+              "place is no longer kept for it.", entry=number, round=_round(lang, contest, heat))
+
+
+def _answers_by(lang: str, contest: Contest, invited: Invited,
+                who: Mapping[int, Sequence[str]]) -> str:
+    return tr(lang, "#{entry} {names} (answers by {deadline})", entry=invited.entry,
+              names=names(who.get(invited.entry, ())),
+              deadline=moment_text(lang, contest, invited.deadline))
 
 
 def _instead(lang: str, contest: Contest, invited: Sequence[Invited],
              who: Mapping[int, Sequence[str]], unfilled: bool) -> str:
     if invited:
         return tr(lang, "Invited instead: {entries}.", entries=", ".join(
-            tr(lang, "#{entry} {names} (answers by {deadline})", entry=i.entry,
-               names=names(who.get(i.entry, ())),
-               deadline=moment_text(lang, contest, i.deadline)) for i in invited))
+            _answers_by(lang, contest, i, who) for i in invited))
     if unfilled:
-        return tr(lang, "Nobody takes the place: there is no time left to answer before the "
-                  "heat begins.")
+        return tr(lang, "Nobody takes the place: no time is left to answer (the deadline the "
+                  "contest file sets has passed, or the heat is about to begin).")
     return tr(lang, "Nobody else goes through by the contest file's rule.")
 
 
@@ -126,13 +134,16 @@ def staff_declined_text(lang: str, contest: Contest, out: Replied,
 
 
 def staff_lapsed_text(lang: str, contest: Contest, lapsed: Sequence[tuple[int, Heat]],
-                      invited: Sequence[Invited], who: Mapping[int, Sequence[str]]) -> str:
-    """To the organisers: invitations not answered in time, and who was invited instead."""
-    heat = lapsed[0][1]
-    return tr(lang, "No answer in time to the invitation to {round} from {entries}.",
-              round=_round(lang, contest, heat), entries=", ".join(
-                  f"#{n} {names(who.get(n, ()))}" for n, _ in lapsed)
-              ) + " " + _instead(lang, contest, invited, who, False)
+                      invited: Sequence[Invited], who: Mapping[int, Sequence[str]],
+                      unfilled: bool = False) -> str:
+    """To the organisers: invitations not answered in time (a line per heat), and who was
+    invited instead."""
+    heats = {h.id: h for _, h in lapsed}
+    lines = [tr(lang, "No answer in time to the invitation to {round} from {entries}.",
+                round=_round(lang, contest, heat), entries=", ".join(
+                    f"#{n} {names(who.get(n, ()))}" for n, h in lapsed if h.id == heat.id))
+             for heat in sorted(heats.values(), key=lambda h: h.number)]
+    return "\n".join(lines) + " " + _instead(lang, contest, invited, who, unfilled)
 
 
 def invited_confirmed_text(lang: str, contest: Contest, category: Category, index: int,
@@ -146,9 +157,7 @@ def invited_confirmed_text(lang: str, contest: Contest, category: Category, inde
     for heat in sorted({i.heat.id: i.heat for i in invited}.values(), key=lambda h: h.number):
         lines.append(tr(lang, "{heat} ({when}):", heat=heat_name(lang, contest, heat),
                         when=when_text(lang, contest, heat)))
-        lines += [tr(lang, "  #{entry} {names} (answers by {deadline})", entry=i.entry,
-                     names=names(who.get(i.entry, ())),
-                     deadline=moment_text(lang, contest, i.deadline))
+        lines += ["  " + _answers_by(lang, contest, i, who)
                   for i in invited if i.heat.id == heat.id]
     return "\n".join(lines)
 

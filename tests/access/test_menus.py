@@ -24,6 +24,7 @@ from bot.handlers import (
     escape,
     history,
     invitations,
+    members,
     menus,
     penalties,
     results,
@@ -306,8 +307,8 @@ def test_each_command_says_what_the_contest_must_have_for_it() -> None:
 def test_every_command_of_the_menus_has_one_handler_and_every_handler_a_command():
     # each feature lists its commands (bot/handlers/F.py COMMANDS); app.py registers them all
     listed = [name for m in (access, backup, clocks, desk, entries, escape, history,
-                             invitations, results, penalties, rounds, selftimed, standings,
-                             tables)
+                             invitations, members, results, penalties, rounds, selftimed,
+                             standings, tables)
               for name in m.COMMANDS]
     assert len(listed) == len(set(listed))  # no command answered by two features
     assert set(HANDLERS) == set(listed)

@@ -189,6 +189,8 @@ def test_the_library_series_rehearsal_plays_months_of_events(tmp_path):
     through += re.findall(r"it is yours: entry #(\d+) may play Semi-final – (\w+) County", out)
     assert len(through) >= 5, out[-3000:]
     assert "gave up its place in Semi-final" in out, out[-3000:]
+    # a team changes a player before its event, and plays as changed
+    assert re.search(r"Entry #(\d+): Alex Stand-In replaces ", out), out[:3000]
     for number, county in through:
         assert library[number] in counties[county], (number, county)
     env.update({"PUZZLEBOT_CONTEST": str(contest), "PUZZLEBOT_DB": str(db)})

@@ -83,12 +83,12 @@ def test_an_answer_is_refused_once_lapsed_declined_or_the_heat_has_begun() -> No
     waiting = Invitation(3, told, deadline)
     assert reply_verdict(waiting, True, at(2024, 9, 18), begins) == Answer(None)
     assert reply_verdict(waiting, True, deadline, begins) == Lapsed(deadline)
-    yes = Invitation(3, told, deadline, "yes", told)
+    yes = Invitation(3, told, deadline, answer="yes", answered=told)
     assert reply_verdict(yes, True, at(2024, 9, 13), begins) == AlreadyAccepted()
     # an entry that accepted may still give its place up, after its deadline too
     assert reply_verdict(yes, False, at(2024, 10, 1), begins) == Answer("yes")
     assert reply_verdict(yes, False, begins, begins) == HeatBegun()
-    no = Invitation(3, told, deadline, "no", told)
+    no = Invitation(3, told, deadline, answer="no", answered=told)
     assert reply_verdict(no, True, at(2024, 9, 13), begins) == AlreadyDeclined()
 
 
@@ -239,8 +239,8 @@ async def test_a_place_not_answered_in_time_goes_to_the_next_in_line(series: Har
     await h.app.bot_data["sender"].settled()
     calls = h.request.calls[before:]
     assert said(calls, phone(5)) == [
-        "Entry #5 did not answer its invitation to Semi-final – Dane County (Teams) in time: "
-        "the place went to the next in line."]
+        "Entry #5 did not answer its invitation to Semi-final – Dane County (Teams) in time, "
+        "so its place is no longer kept for it."]
     assert said(calls, phone(6))[0].startswith(
         "A place has come free and it is yours: entry #6 may play Semi-final – Dane County")
     assert "Answer by Thursday 26 September at 19:05" in said(calls, phone(6))[0]
@@ -267,8 +267,13 @@ async def test_no_answer_once_the_semi_final_has_begun(series: Harness) -> None:
     assert said(late, phone(1))[0].startswith("Too late: entry #1's invitation had to be "
                                               "answered by Thursday 19 September")
     await h.send(phone(4), "/accept", at(2024, 9, 14))
-    out = await h.send(phone(4), "/decline", at(2024, 10, 12, 10, 1))
-    gone = await h.press(phone(4), "invite:no!:4", at(2024, 10, 12, 10, 1))
-    assert said(out, phone(4))[0].startswith("Give up entry #4's place")
+    asked = await h.send(phone(4), "/decline", at(2024, 10, 12, 9, 50))
+    assert said(asked, phone(4))[0].startswith("Give up entry #4's place")
+    # the semi-final begins: the question's button, pressed now, is refused
+    await h.send(BOSS, "/inicio teams-semi1", at(2024, 10, 12, 10))
+    gone = await h.press(phone(4), "invite:no!:4", at(2024, 10, 12, 9, 50))
     assert said(gone, phone(4)) == [
         "Entry #4's heat has begun: answers are no longer taken."]
+    assert (await h.services.day.lineups(h.services.contest.category("teams")))[1][0] == [4]
+    out = await h.send(phone(4), "/decline", at(2024, 10, 12, 10, 1))
+    assert said(out, phone(4)) == ["Entry #4's heat has begun: answers are no longer taken."]

@@ -1,0 +1,180 @@
+"""Changing a team's members before it plays (``/sustituir``): one transaction writes the
+members as they are now and the ``member_change`` event saying who left and who came.
+
+See bot/domain/members.py for the rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import ClassVar
+
+from bot.domain.events import EventKind
+from bot.domain.members import (
+    Allowed,
+    Change,
+    ChangeVerdict,
+    Full,
+    NoSuchMember,
+    NotEligible,
+    TooFew,
+    TooFewOriginals,
+    change_verdict,
+    member_data,
+    originals,
+)
+from bot.domain.registration import Member, already_entered
+from bot.services.contest_day import ContestDay
+from bot.services.outcomes import Done, Refusal, UnknownEntry
+from bot.services.registrations import AlreadyEntered, Registrations
+from bot.services.registrations import NotEligible as Ineligible
+from bot.storage.store import Entry
+
+# -- what a change gives back --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MembersFixed(Refusal):
+    """The category takes no member changes (its ``keep_originals`` is not set)."""
+
+    code: ClassVar[str] = "members_fixed"
+    category: str
+
+
+@dataclass(frozen=True)
+class NotAMember(Refusal):
+    """There is no member ``member`` (1-based) in the entry: it has ``count``."""
+
+    code: ClassVar[str] = "not_a_member"
+    entry: int
+    member: int
+    count: int
+
+
+@dataclass(frozen=True)
+class TeamFull(Refusal):
+    code: ClassVar[str] = "team_full"
+    entry: int
+    most: int
+
+
+@dataclass(frozen=True)
+class TeamTooSmall(Refusal):
+    code: ClassVar[str] = "team_too_small"
+    entry: int
+    fewest: int
+
+
+@dataclass(frozen=True)
+class OriginalsLeave(Refusal):
+    """The change would leave fewer than ``needed`` of the members the team registered with."""
+
+    code: ClassVar[str] = "originals_leave"
+    entry: int
+    needed: int
+
+
+@dataclass(frozen=True)
+class AlreadyPlaying(Refusal):
+    """The entry's heat (or its category's clock) has started: its members are as they
+    played."""
+
+    code: ClassVar[str] = "already_playing"
+    entry: int
+    category: str  # the unit whose clock started: a category or a heat id
+
+
+MembersRefusal = (MembersFixed | NotAMember | TeamFull | TeamTooSmall | OriginalsLeave
+                  | AlreadyPlaying)
+
+
+@dataclass(frozen=True)
+class MembersChanged(Done):
+    """Entry ``entry`` now has ``members``: ``old`` left (None: a member added), ``new``
+    came (None: a member removed)."""
+
+    entry: Entry
+    members: tuple[Member, ...]
+    old: Member | None
+    new: Member | None
+
+
+async def _playing(day: ContestDay, entry: Entry) -> str | None:
+    """The unit (a category or a heat) the entry plays now or played last whose clock has
+    started; None: its next event is still to come."""
+    category = day.contest.category(entry.category)
+    if category is None:
+        return None
+    heat = await day.heat_of(entry.number, category) if category.rounds else None
+    unit = heat.id if heat is not None else category.id
+    if category.rounds and heat is None:
+        return None  # in no heat yet (invited to the next round): to come
+    return unit if (await day.clock(unit)).started is not None else None
+
+
+def _refused(verdict: ChangeVerdict, entry: Entry) -> MembersRefusal | Ineligible:
+    number = entry.number
+    match verdict:
+        case NoSuchMember(position=p, count=count):
+            return NotAMember(number, p + 1, count)
+        case Full(most=most):
+            return TeamFull(number, most)
+        case TooFew(fewest=fewest):
+            return TeamTooSmall(number, fewest)
+        case TooFewOriginals(needed=needed):
+            return OriginalsLeave(number, needed)
+        case NotEligible(problem=problem):
+            return Ineligible(problem)
+    return MembersFixed(entry.category)
+
+
+async def _in_another_entry(day: ContestDay, regs: Registrations, entry: Entry,
+                            change: Change) -> AlreadyEntered | None:
+    """A member coming in who is already in another entry, where one entry per person is the
+    rule (in the category, or across the contest)."""
+    rule = day.contest.registration
+    if change.new is None or not rule.one_entry_per_person:
+        return None
+    across = rule.one_entry_scope == "contest"
+    others = [(n, m) for n, m in await regs.entered(None if across else entry.category)
+              if n != entry.number]
+    twice = already_entered([change.new], others)
+    if twice is None:
+        return None
+    other = await day.store.entry(twice[1]) if twice[1] else None
+    theirs = day.contest.category(other.category) if other is not None and across else None
+    at = len(entry.members) if change.position is None else change.position
+    return AlreadyEntered(at, change.new.name, twice[1], theirs.name if theirs else None)
+
+
+async def change_members(day: ContestDay, regs: Registrations, organiser: int, number: int,
+                         change: Change, at: datetime, update_id: int | None
+                         ) -> MembersChanged | MembersRefusal | UnknownEntry | Ineligible \
+        | AlreadyEntered:
+    """An organiser changes a member of entry ``number`` before it plays."""
+    async with day.store.transaction() as tx:
+        entry = await tx.entry(number)
+        category = day.contest.category(entry.category) if entry is not None else None
+        if entry is None or category is None:
+            return UnknownEntry(number)
+        playing = await _playing(day, entry)
+        if playing is not None:
+            return AlreadyPlaying(number, playing)
+        history = [e.data for e in await day.store.events(entry=number,
+                                                          kinds=[EventKind.MEMBER_CHANGE])]
+        first = originals(entry.members, history)
+        verdict = change_verdict(category, entry.members, first, change, day.contest.date)
+        if not isinstance(verdict, Allowed):
+            return _refused(verdict, entry)
+        after = verdict.members
+        twice = await _in_another_entry(day, regs, entry, change)
+        if twice is not None:
+            return twice
+        old = entry.members[change.position] if change.position is not None else None
+        await tx.set_members(number, after)
+        await tx.add_event(at=at, kind=EventKind.MEMBER_CHANGE, role="organiser",
+                           actor=organiser, entry=number, category=category.id,
+                           data={"position": change.position, "old": member_data(old),
+                                 "new": member_data(change.new)}, update_id=update_id)
+        return MembersChanged(entry, after, old, change.new)
