@@ -15,6 +15,11 @@ cards [--category C]        table cards (number, names, QR code of the join link
 tables [--category C]       table lists of the round being played (contests in rounds) as
                             PDF on stdout
 export entries              entries as CSV on stdout
+export document [--public] [--out FILE]
+                            the whole contest as one JSON document (docs/document.md)
+import document DOC [--write-contest FILE]
+                            a document read into a fresh database (or its contest file
+                            written out)
 export results [--category C] [--xlsx FILE [--lang L]] [--excel]
                             results as CSV on stdout (--excel: BOM and ';'), or a spreadsheet
                             in the contest's language (or --lang es/fr/en/de)
@@ -82,6 +87,11 @@ from bot.support.logsetup import setup_logging
 from bot.support.loop import use_uvloop
 from bot.support.wallclock import CLOCK
 from bot.tools.cards import cards_command
+from bot.tools.documents import (
+    load_document,
+    write_contest_file,
+    write_document,
+)
 from bot.tools.scoreboard import ScoreboardSettingsError, settings_from_env
 
 
@@ -176,6 +186,11 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _import_entries(args: argparse.Namespace) -> int:
+    if args.what == "document":
+        if args.write_contest:
+            return write_contest_file(args.file, args.write_contest)
+        return _with_store(False, lambda config, _contest, store: load_document(
+            config, store, args.file))
 
     async def work(config: Config, contest: Contest, store: Store) -> int:
         try:
@@ -211,6 +226,8 @@ def _export(args: argparse.Namespace) -> int:
         return fail("--lang is for the spreadsheet (--xlsx FILE): the CSV keeps its codes")
 
     async def work(config: Config, contest: Contest, store: Store) -> int:
+        if args.what == "document":
+            return await write_document(config, contest, store, args.public, args.out)
         day = ContestDay(contest, store, config.organisers)
         words = Printable(contest, args.lang)
         if args.what == "entries":
@@ -482,16 +499,25 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("backup", help="copy the database safely, even while the bot runs")
     p.add_argument("file")
     p.set_defaults(func=_backup)
-    p = sub.add_parser("import", help="import entries from a CSV file")
-    p.add_argument("what", choices=["entries"])
+    p = sub.add_parser("import", help="import entries from a CSV file, or a contest document "
+                                      "into a fresh database")
+    p.add_argument("what", choices=["entries", "document"])
     p.add_argument("file")
+    p.add_argument("--write-contest", default=None, metavar="FILE",
+                   help="document: write its contest file to FILE (and import nothing)")
     p.add_argument("--force", action="store_true",
                    help="import entries the registration rules would refuse (after the "
                         "closing, unpaid where payment is required, beyond the places); "
                         "eligibility is never forced")
     p.set_defaults(func=_import_entries)
-    p = sub.add_parser("export", help="write entries or results as CSV to stdout")
-    p.add_argument("what", choices=["entries", "results"])
+    p = sub.add_parser("export", help="write entries or results as CSV to stdout, or the "
+                                      "whole contest as one JSON document")
+    p.add_argument("what", choices=["entries", "results", "document"])
+    p.add_argument("--public", action="store_true",
+                   help="document: for publishing results (no births, answers, Telegram ids "
+                        "or history)")
+    p.add_argument("--out", default=None, metavar="FILE",
+                   help="document: write it to FILE instead of stdout")
     p.add_argument("--category", default=None)
     p.add_argument("--xlsx", default=None, metavar="FILE",
                    help="write a spreadsheet to FILE instead (results: a sheet per category)")

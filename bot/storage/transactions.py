@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from contextvars import ContextVar, Token
 
 from bot.storage.db import StoreError, TransactionError
+from bot.storage.documents import DocumentReads, DocumentWrites
 from bot.storage.entries import Entries, EntryWrites
 from bot.storage.events import EventReads, EventWrites
 from bot.storage.outbox import OutboxReads, OutboxWrites
@@ -18,7 +19,7 @@ from bot.storage.records import Copy, Entry, Event
 _HELD: ContextVar[Transaction | None] = ContextVar("puzzlebot_transaction", default=None)
 
 
-class Transaction(EventWrites, EntryWrites, OutboxWrites):
+class Transaction(EventWrites, EntryWrites, OutboxWrites, DocumentWrites):
     """The write side of one operation of ``Store.transaction()`` (``TransactionCore``, in
     bot/storage/db.py, with the writes of each table), and the reads it makes meanwhile."""
 
@@ -135,7 +136,7 @@ class Operation:
             await asyncio.shield(self.batch)
 
 
-class Transactional(EventReads, Entries, OutboxReads):
+class Transactional(EventReads, Entries, OutboxReads, DocumentReads):
     """The one writer: ``transaction()`` and the batch it joins."""
 
     # -- transactions --------------------------------------------------------------------------

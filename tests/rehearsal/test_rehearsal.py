@@ -24,6 +24,7 @@ from bot.rehearsal.fakeapi import Call
 from bot.storage.store import Store
 from bot.support.wallclock import WallClock
 from tests.conftest import BILLOM, CASTRILLO, ROOT
+from tests.documents import round_trip
 
 MADRID = ZoneInfo("Europe/Madrid")
 
@@ -84,6 +85,7 @@ def test_demo_runs_a_whole_day_and_leaves_the_database(tmp_path):
     rows = list(csv.DictReader(io.StringIO(export.stdout)))
     assert len(rows) == 8
     assert any(r["position"] == "1" for r in rows)
+    round_trip(CASTRILLO, db, env, tmp_path)  # the day as one document, and back
 
 
 def _demo_results(tmp_path, name: str, *more: str) -> tuple[str, list[dict[str, str]]]:
@@ -163,6 +165,7 @@ def test_the_championship_rehearsal_plays_every_round_and_advances(tmp_path):
     rows = list(csv.DictReader(io.StringIO(export.stdout)))
     firsts = {r["category"] for r in rows if r["position"] == "1"}
     assert firsts == {"solo", "pairs", "teams"}, rows
+    round_trip(contest, db, env, tmp_path)  # three days in rounds, as one document and back
 
 
 def test_the_library_series_rehearsal_plays_months_of_events(tmp_path):
@@ -198,6 +201,8 @@ def test_the_library_series_rehearsal_plays_months_of_events(tmp_path):
                             env=env, capture_output=True, text=True, timeout=60)
     rows = list(csv.DictReader(io.StringIO(export.stdout)))
     assert [r["position"] for r in rows][:3] == ["1", "2", "3"], rows
+    # months of events, invitations and a substitution, as one document and back
+    round_trip(contest, db, env, tmp_path)
     assert {r["round"] for r in rows[:3]} == {"final"}, rows
 
 
@@ -230,6 +235,7 @@ def test_the_home_cup_rehearsal_plays_a_day_at_home_with_photos(tmp_path):
                             env=env, capture_output=True, text=True, timeout=60)
     rows = list(csv.DictReader(io.StringIO(export.stdout)))
     assert {r["category"] for r in rows if r["position"] == "1"} == {"solo", "pairs"}, rows
+    round_trip(contest, db, env, tmp_path)
 
 
 def test_the_online_league_rehearsal_plays_a_season_at_home(tmp_path):
@@ -258,6 +264,7 @@ def test_the_online_league_rehearsal_plays_a_season_at_home(tmp_path):
         else:  # a split or a finish: the entry's time so far, its own puzzles' sum
             assert value == sum(own[entry]), (entry, value, own[entry])
     assert sum(1 for kind, *_ in rows if kind == "finish") >= 6
+    round_trip(contest, db, env, tmp_path)
 
 
 def day_lines(out: str) -> list[str]:
