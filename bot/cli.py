@@ -17,6 +17,8 @@ tables [--category C]       table lists of the round being played (contests in r
 export entries              entries as CSV on stdout
 export document [--public] [--out FILE]
                             the whole contest as one JSON document (docs/document.md)
+rating DOC... [--settings F] [--at DATE] [--csv F] [--png F]
+                            ratings across contests (docs/rules.md)
 import document DOC [--write-contest FILE]
                             a document read into a fresh database (or its contest file
                             written out)
@@ -89,6 +91,7 @@ from bot.support.wallclock import CLOCK
 from bot.tools.cards import cards_command
 from bot.tools.documents import (
     load_document,
+    rating,
     write_contest_file,
     write_document,
 )
@@ -527,6 +530,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the spreadsheet's language (headers, yes/no, categories); default: "
                         "the contest's")
     p.set_defaults(func=_export)
+    p = sub.add_parser("rating", help="ratings across contests from their documents")
+    p.add_argument("documents", nargs="+", metavar="DOC")
+    p.add_argument("--settings", default=None, metavar="FILE",
+                   help="rating.toml: window_months, unfinished, who")
+    p.add_argument("--at", default=None, metavar="DATE", help="the day rated (default: the "
+                   "last event's)")
+    p.add_argument("--csv", default=None, metavar="FILE")
+    p.add_argument("--png", default=None, metavar="FILE")
+    p.set_defaults(func=lambda a: rating(a.documents, a.settings, a.at, a.csv, a.png))
     p = sub.add_parser("cards", help="table cards with QR codes to link phones, PDF on stdout")
     p.add_argument("--category", default=None, help="only this category's entries")
     p.set_defaults(func=_cards)

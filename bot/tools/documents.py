@@ -1,16 +1,29 @@
-"""``python -m bot export document`` and ``python -m bot import document``: the contest as one
-JSON document, and a document read back into a fresh database (bot/services/document.py)."""
+"""``python -m bot export document``, ``import document`` and ``rating``: the contest as one
+JSON document, a document read back into a fresh database (bot/services/document.py), and
+ratings across contests from their documents (bot/services/ratings.py)."""
 
 from __future__ import annotations
 
 import json
 import sys
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 from bot.domain.contest import Contest
+from bot.domain.ratings import ratings
 from bot.services.contest_day import ContestDay
 from bot.services.document import DocumentError, check_document, export_document, import_document
+from bot.services.ratings import (
+    RatingError,
+    events_of,
+    near_matches,
+    ranked,
+    rating_png,
+    read_settings,
+    text_lines,
+    write_csv,
+)
 from bot.storage.store import Store
 from bot.support.config import Config
 
@@ -70,4 +83,41 @@ async def load_document(config: Config, store: Store, path: str) -> int:
     except DocumentError as exc:
         return _fail(f"{exc}; nothing was imported")
     print(f"imported {count} entries and {len(doc['history'])} events from {path}")
+    return 0
+
+
+def rating(paths: list[str], settings_path: str | None, at: str | None, csv_out: str | None,
+           png_out: str | None) -> int:
+    """``python -m bot rating DOC...``: each person's rating per kind of category, printed
+    (and written as CSV and a picture), with the near matches to confirm."""
+    try:
+        settings = read_settings(settings_path)
+        events, people = [], []
+        for path in paths:
+            try:
+                doc = json.loads(Path(path).read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+                raise RatingError(f"{path}: cannot be read as JSON ({exc})") from None
+            found, who = events_of(doc, path, settings)
+            events += found
+            people += who
+        if not events:
+            raise RatingError("no results to rate in these documents")
+        day = date.fromisoformat(at) if at else max(e.day for e in events)
+    except (RatingError, ValueError) as exc:
+        return _fail(str(exc))
+    lines = ranked(ratings(events, settings, day), people)
+    print(f"Ratings on {day.isoformat()} over {settings.window_months} months "
+          f"({len(events)} events):")
+    print("\n".join(text_lines(lines)))
+    close = near_matches(people)
+    if close:
+        print("Near matches to confirm (rated apart; the same name and birth would join them):")
+        for a, b in close:
+            print(f"  {a.name} ({a.birth or 'no birth'}) / {b.name} ({b.birth or 'no birth'})")
+    if csv_out:
+        with open(csv_out, "w", encoding="utf-8", newline="") as fh:
+            write_csv(lines, fh)
+    if png_out:
+        Path(png_out).write_bytes(rating_png(lines, f"Ratings on {day.isoformat()}"))
     return 0
