@@ -24,7 +24,7 @@ import document DOC [--write-contest FILE]
                             written out)
 export results [--category C] [--xlsx FILE [--lang L]] [--excel]
                             results as CSV on stdout (--excel: BOM and ';'), or a spreadsheet
-                            in the contest's language (or --lang es/fr/en/de)
+                            in the contest's language (or --lang es/fr/en/de/it/pt/nl)
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from bot.delivery.items import line_params
 from bot.delivery.sender import EVERY_VOLUNTEER
 from bot.delivery.services import Services, language_of, services
 from bot.storage.store import PRIORITY_COPY
-from bot.support.i18n import LANGUAGES
+from bot.support.i18n import LANGUAGES, pick_language
 from bot.texts.claims import going_note
 from bot.texts.names import names
 
@@ -72,6 +72,15 @@ def _keyboard_json(keyboard: Keyboard | None, lang: str) -> str | None:
                        for text, data in row) + "]" for row in rows) + "]}"
 
 
+async def _languages_read(svc: Services) -> list[str]:
+    """The languages people read the bot in (their choice, Telegram's, or the contest's), the
+    contest's first."""
+    fallback = svc.contest.language
+    used = {pick_language(chosen, telegram, fallback)
+            for chosen, telegram in await svc.store.language_pairs()}
+    return [fallback] + [lang for lang in LANGUAGES if lang in used and lang != fallback]
+
+
 async def notify_staff(context: ContextTypes.DEFAULT_TYPE, make: Callable[[str], str],
                        priority: int = PRIORITY_COPY, keyboard: Keyboard | None = None) -> int:
     """The volunteers' line: in the volunteer chat, or privately to each volunteer/organiser.
@@ -91,10 +100,12 @@ async def notify_staff(context: ContextTypes.DEFAULT_TYPE, make: Callable[[str],
         lang = svc.contest.language
         return int(await post_text(svc, svc.config.volunteer_chat, write(lang), priority,
                                    grouping="staff", markup=_keyboard_json(keyboard, lang)))
-    # one row for every volunteer and organiser, the line (and its buttons) in each language:
-    # the sender works out who gets it (``staff_recipients``) when it sends it (working out
-    # here which languages they read cost more than writing all three: 21 lookups a line)
-    texts = {lang: text for lang in LANGUAGES if (text := write(lang)).strip()}
+    # one row for every volunteer and organiser, the line (and its buttons) in each language
+    # someone reads (the contest's first: what a reader of another one gets): the sender works
+    # out who gets it (``staff_recipients``) when it sends it (working out here which
+    # languages the staff read cost more than writing the line: 21 lookups a line)
+    texts = {lang: text for lang in await _languages_read(svc)
+             if (text := write(lang)).strip()}
     if not texts:
         return 0
     params: dict[str, object] = {"texts": texts}

@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 
 from bot.domain.clock import DurationError, parse_long_duration
 
-LANGUAGES = ("es", "fr", "en", "de")
+LANGUAGES = ("es", "fr", "en", "de", "it", "pt", "nl")
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 T = TypeVar("T")
 

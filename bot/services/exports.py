@@ -230,7 +230,8 @@ _MONEY_CELL = re.compile(r"\A\d+\.\d\d\Z")
 DATE_COLUMNS = frozenset({"registered_at", "paid_at"})
 # a moment's cell as each language writes dates (the contest's local time, to the minute)
 DATE_FORMATS = {"es": "dd/mm/yyyy hh:mm", "fr": "dd/mm/yyyy hh:mm", "en": "yyyy-mm-dd hh:mm",
-                "de": "dd.mm.yyyy hh:mm"}
+                "de": "dd.mm.yyyy hh:mm", "it": "dd/mm/yyyy hh:mm", "pt": "dd/mm/yyyy hh:mm",
+                "nl": "dd-mm-yyyy hh:mm"}
 
 
 def _typed(header: str, value: object) -> tuple[object, str | None]:

@@ -142,6 +142,8 @@ class Database:
         self._all_entries: tuple[tuple[int, int], list[Entry]] | None = None
         self._people: dict[int, tuple[str, str | None, str | None]] = {}
         self._people_writes = 0
+        # the (chosen, Telegram's) language pairs of everyone, as of ``_people_writes``
+        self._languages: tuple[int, frozenset[tuple[str | None, str | None]]] | None = None
         # every event of an entry (superseded ones too), in id order, once read: a write of
         # this process appends to it, so an entry's history is read from the file only once
         self._by_entry: dict[int, list[Event]] = {}

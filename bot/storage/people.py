@@ -49,6 +49,19 @@ class People(Transactional):
                 self._people[user_id] = cached
         return {"name": cached[0], "language": cached[1], "tg_language": cached[2]}
 
+    async def language_pairs(self) -> frozenset[tuple[str | None, str | None]]:
+        """The (chosen, Telegram's) languages people have: which languages a line for every
+        volunteer may be read in. Kept until a write to ``people``."""
+        known = self._languages
+        if known is not None and known[0] == self._people_writes:
+            return known[1]
+        writes = self._people_writes
+        rows = await self._fetchall("SELECT DISTINCT language, tg_language FROM people")
+        pairs = frozenset((r[0], r[1]) for r in rows)
+        if writes == self._people_writes:
+            self._languages = (writes, pairs)
+        return pairs
+
     # -- conversation state (python-telegram-bot persistence) ---------------------------------
 
     async def conversations(self, name: str) -> dict[str, str]:

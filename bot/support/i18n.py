@@ -21,7 +21,7 @@ from babel.messages.pofile import read_po
 from bot.support.commands import in_language
 
 LOCALES = Path(__file__).resolve().parents[1] / "locales"
-LANGUAGES = ("es", "fr", "en", "de")
+LANGUAGES = ("es", "fr", "en", "de", "it", "pt", "nl")
 DEFAULT_LANGUAGE = "es"
 
 

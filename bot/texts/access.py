@@ -15,7 +15,8 @@ from bot.support.i18n import LANGUAGES, tr
 from bot.texts.names import names
 
 # the language buttons of /idioma, each in its own language
-LANGUAGE_NAMES = {"es": "Español", "fr": "Français", "en": "English", "de": "Deutsch"}
+LANGUAGE_NAMES = {"es": "Español", "fr": "Français", "en": "English", "de": "Deutsch",
+                  "it": "Italiano", "pt": "Português", "nl": "Nederlands"}
 
 
 def access_refusal(lang: str, refused: AccessRefusal) -> str:

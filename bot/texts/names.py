@@ -21,7 +21,8 @@ def names(names_: Sequence[str]) -> str:
 
 
 # a weekday and a day in running text ("el sábado 3 de julio", "le samedi 3 juillet")
-_DAY_PATTERNS = {"es": "EEEE d 'de' MMMM", "de": "EEEE, d. MMMM"}
+_DAY_PATTERNS = {"es": "EEEE d 'de' MMMM", "de": "EEEE, d. MMMM", "it": "EEEE d MMMM",
+                 "pt": "EEEE, d 'de' MMMM", "nl": "EEEE d MMMM"}
 
 
 def clock_time(contest: Contest, moment: datetime) -> str:

@@ -58,6 +58,9 @@ INSTRUCTIONS = {
     "fr": "Scannez le code pour suivre votre équipe sur Telegram",
     "en": "Scan the code to follow your entry on Telegram",
     "de": "Scanne den Code, um deiner Anmeldung auf Telegram zu folgen",
+    "it": "Scansiona il codice per seguire la tua iscrizione su Telegram",
+    "pt": "Lê o código para acompanhares a tua inscrição no Telegram",
+    "nl": "Scan de code om je inschrijving op Telegram te volgen",
 }
 
 PAGE_W, PAGE_H = A4

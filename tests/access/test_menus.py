@@ -96,7 +96,7 @@ async def test_a_contest_without_an_escape_offers_none_of_its_commands(tmp_path)
     h = await Harness(tmp_path, BILLOM).start()
     try:
         default = default_menus(h.request.calls)
-        assert set(default) == {"es", "fr", "en", "de", None}
+        assert set(default) == {"es", "fr", "en", "de", "it", "pt", "nl", None}
         assert default[None] == default["fr"]  # another phone language: the contest's
         organiser = Person(1, "Olga", "fr")
         calls = await h.send(organiser, "/start", datetime(2012, 3, 10, 9, tzinfo=UTC))
@@ -121,7 +121,7 @@ async def test_default_menu_and_description_follow_registration(tmp_path, monkey
                                  "cancel"]
         assert default[None] == default["es"]
         text = descriptions(h.request.calls, "setMyDescription")
-        assert set(text) == {"es", "fr", "en", "de", None}
+        assert set(text) == {"es", "fr", "en", "de", "it", "pt", "nl", None}
         assert text["en"].startswith("I run the puzzle contest ")
         assert "/register" in text["en"] and "/inscription" in text["fr"]
         assert "/inscribir" in text["es"] and text[None] == text["es"]

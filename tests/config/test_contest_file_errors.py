@@ -51,7 +51,7 @@ ERRORS: dict[str, tuple[str, Callable[[], str], str]] = {
     "language-unknown": (
         "contest.language",
         castrillo_with('language = "es"', 'language = "ja"'),
-        "must be one of es, fr, en, de",
+        "must be one of es, fr, en, de, it, pt, nl",
     ),
     "date-with-time": (
         "contest.date",
@@ -93,7 +93,7 @@ ERRORS: dict[str, tuple[str, Callable[[], str], str]] = {
     "question-text-empty": (
         "questions[2].text",
         castrillo_with("[local]\n", '[[questions]]\nid = "q"\ntext = {}\n\n[local]\n'),
-        "needs at least one of es, fr, en, de",
+        "needs at least one of es, fr, en, de, it, pt, nl",
     ),
     "question-text-other-language": (
         "questions[2].text.ja",
@@ -233,7 +233,7 @@ ERRORS: dict[str, tuple[str, Callable[[], str], str]] = {
         "contest.language",
         lambda: edit(castrillo_with('language = "es"', 'language = "ja"')(),
                      'id = "adultos"', 'id = "Adultos"'),
-        "must be one of es, fr, en, de",
+        "must be one of es, fr, en, de, it, pt, nl",
     ),
     "registration-before-escape": (
         "registration.priority",

@@ -395,7 +395,7 @@ WRONG_INPUTS = [
     Wrong("reanudar-without-pause", ORG, "/reanudar", "1:00:00", "The clocks are not paused."),
     Wrong("deshacer-nothing", VOL, "/deshacer", "1:00:00", "You have nothing to undo."),
     # everyone
-    Wrong("idioma-xx", P3, "/idioma xx", "0:10:00", "Languages: es, fr, en, de"),
+    Wrong("idioma-xx", P3, "/idioma xx", "0:10:00", "Languages: es, fr, en, de, it, pt, nl"),
     Wrong("start-bad-join-code", STRANGER, "/start e_nonsense", "-0:30:00",
           "That link is not valid."),
     Wrong("start-bad-invite", STRANGER, "/start vnonsense", "-0:30:00",
@@ -629,7 +629,7 @@ async def test_linking_sets_the_participant_menu_in_the_persons_language(day):
     assert set(menus) == {None}
     assert "hint" in menus[None] and "done" in menus[None] and "pista" not in menus[None]
     assert not {"fin", "termine", "finish"} & set(menus[None])
-    assert deleted_menus(calls, newcomer) == {"es", "fr", "en", "de"}
+    assert deleted_menus(calls, newcomer) == {"es", "fr", "en", "de", "it", "pt", "nl"}
     # /idioma fr: the menu follows the choice, whatever the phone's language
     calls = await day.send(newcomer, "/idioma fr", "0:02:00")
     assert "indice" in menu_calls(calls, newcomer)[None]
@@ -658,7 +658,7 @@ ALIASES = [  # (alias, who, text, clock, before, English fragment of the reply)
     ("etape", VOL, "/etape 3 2", "0:30:00", (), "confirmed in stage 2"),
     ("classement", ORG, "/classement", "1:00:00", (), "- ranking"),
     ("benevole", ORG, "/benevole", "1:00:00", (), "?start=v"),
-    ("langue", P3, "/langue xx", "1:00:00", (), "Languages: es, fr, en, de"),
+    ("langue", P3, "/langue xx", "1:00:00", (), "Languages: es, fr, en, de, it, pt, nl"),
 ]
 
 

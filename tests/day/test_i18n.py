@@ -26,7 +26,7 @@ from tests.conftest import BILLOM, CASTRILLO
 from tests.fakebot import Harness, Person
 
 ROOT = Path(__file__).resolve().parents[2]
-TRANSLATED = ("es", "fr", "de")
+TRANSLATED = ("es", "fr", "de", "it", "pt", "nl")
 
 
 def placeholders(text: str) -> Counter[str]:
@@ -291,3 +291,17 @@ def test_every_message_written_in_the_code_is_translated(lang: str, capsys: Any)
     missing = [(where, line, text[:50]) for where, line, text in found
                if text not in catalog or not catalog[text].string]
     assert not missing, missing
+
+
+@pytest.mark.parametrize(("lang", "finish", "day"), [
+    ("it", "Quando finisci il puzzle, manda /done.", "sabato 3 luglio"),
+    ("pt", "Quando terminares o puzzle, envia /done.", "sábado, 3 de julho"),
+    ("nl", "Stuur /done als je de puzzel af hebt.", "zaterdag 3 juli"),
+])
+def test_italian_portuguese_and_dutch_read_their_own_with_the_english_commands(
+        lang: str, finish: str, day: str) -> None:
+    assert tr(lang, "When you finish the puzzle, send /listo.") == finish
+    assert day_text(lang, date(2027, 7, 3)) == day
+    assert pick_language(None, f"{lang}-XX") == lang
+    one, two = (ntr(lang, "{n} piece", "{n} pieces", n) for n in (1, 2))
+    assert one != two and one.startswith("1 ") and two.startswith("2 ")

@@ -100,7 +100,7 @@ def test_from_the_command_line():
     assert out.returncode == 0 and pages(out.stdout)[0].startswith("Programme de la journée")
     refused = cli(["day-plan", "--lang", "ja"], BILLOM)
     assert refused.returncode == 2 and refused.stdout == b""
-    assert b"--lang must be one of es, fr, en, de" in refused.stderr
+    assert b"--lang must be one of es, fr, en, de, it, pt, nl" in refused.stderr
 
 
 async def test_imprimir_sends_both_in_the_organisers_language(tmp_path):

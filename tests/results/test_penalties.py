@@ -20,6 +20,7 @@ from bot.services.contest_file import ContestFileError, load_contest, parse_cont
 from bot.services.csvio import import_entries, read_entries
 from bot.services.exports import result_rows
 from bot.services.summary import summary
+from bot.support.i18n import LANGUAGES
 from tests.conftest import CASTRILLO
 from tests.fakebot import Harness, Person, staff
 
@@ -62,8 +63,7 @@ def test_the_contest_file_lists_penalty_kinds(tmp_path: Path) -> None:
     assert contest.penalties == (
         PenaltyKind("lost_piece", {"es": "pieza perdida", "fr": "pièce perdue",
                                    "en": "lost piece"}, 10),
-        PenaltyKind("late", {"es": "late start", "fr": "late start", "en": "late start",
-                             "de": "late start"}, 60))
+        PenaltyKind("late", {lang: "late start" for lang in LANGUAGES}, 60))
     assert contest.penalised_finish_counts
     text = summary(contest)
     assert "Penalty lost_piece: pieza perdida, +0:00:10 each" in text
