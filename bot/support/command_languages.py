@@ -86,7 +86,8 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
         "reanudar": "Fine della pausa",
         "clasificacion": "[categoria] [foto]: classifica",
         "confirmar_ronda": "[categoria]: i risultati del turno sono definitivi",
-        "publicar": "[categoria]: risultati definitivi; ogni iscrizione riceve il suo posto",
+        "publicar": "[categoria]: risultati definitivi; ogni iscrizione viene informata del suo "
+                    "posto",
         "mesas": "[categoria]: le liste dei tavoli da stampare (PDF)",
         "imprimir": "Scheda per i volontari e programma della giornata (PDF)",
         "pagado": "N [data]: l'iscrizione N ha pagato",
