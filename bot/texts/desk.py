@@ -9,9 +9,9 @@ from datetime import date
 from bot.domain.contest import Category, Contest
 from bot.domain.places import Place, Status
 from bot.services.registrations import CategorySummary, EntryStatus, Paid
-from bot.services.summary import money
 from bot.support.i18n import ntr, tr
 from bot.texts.common import date_text, labelled, names
+from bot.texts.names import amount_text
 from bot.texts.registration import (
     displaced_note,
     lost_place_text,
@@ -89,9 +89,9 @@ def refund_lines(lang: str, contest: Contest, refunds: Sequence[EntryStatus]) ->
         lines.append("  " + tr(lang, "#{entry} {names}: {amount} ({percent} % of "
                                "{paid})", entry=r.entry.number,
                                names=names(r.entry.names),
-                               amount=money(r.refund, contest.currency),
+                               amount=amount_text(lang, r.refund, contest.currency),
                                percent=r.place.refund_percent,
-                               paid=money(r.fee.total, contest.currency)))
+                               paid=amount_text(lang, r.fee.total, contest.currency)))
     return lines
 
 
@@ -148,7 +148,7 @@ def closing_report_text(lang: str, contest: Contest, left_out: Sequence[EntrySta
                 "refunded ({when}):", when=contest.registration.left_out_refund or "-")]
     for s in left_out:
         lines.append(labelled(lang, f"#{s.entry.number} {names(s.entry.names)}",
-                              money(s.fee.total, contest.currency)))
+                              amount_text(lang, s.fee.total, contest.currency)))
     if not left_out:
         lines.append(tr(lang, "None: every paid entry has a place."))
     return "\n".join(lines)

@@ -8,10 +8,10 @@ from collections.abc import Sequence
 from bot.domain.contest import Contest
 from bot.domain.places import Place, Status
 from bot.services.registrations import Withdrawn
-from bot.services.summary import money
 from bot.storage.store import Entry
 from bot.support.i18n import tr
 from bot.texts.common import labelled, names
+from bot.texts.names import amount_text
 
 
 def status_line(lang: str, contest: Contest, entry: Entry, place: Place, total: int,
@@ -28,7 +28,8 @@ def status_line(lang: str, contest: Contest, entry: Entry, place: Place, total: 
     category = contest.category(entry.category)
     pay = tr(lang, "paid") if paid else tr(lang, "not paid")
     return labelled(lang, f"#{entry.number} {category.name if category else entry.category}",
-                    f"{names(entry.names)} - {status} - {money(total, contest.currency)} ({pay})")
+                    f"{names(entry.names)} - {status} - "
+                    f"{amount_text(lang, total, contest.currency)} ({pay})")
 
 
 def no_entries_text(lang: str) -> str:
@@ -91,6 +92,7 @@ def refund_text(lang: str, contest: Contest, out: Withdrawn) -> str:
         return tr(lang, "Under the contest's rules, this withdrawal is not refunded.")
     if out.paid:
         return tr(lang, "Under the contest's rules you get back {percent} % of what you paid: "
-                  "{amount}.", percent=percent, amount=money(out.refund, contest.currency))
+                  "{amount}.", percent=percent,
+                  amount=amount_text(lang, out.refund, contest.currency))
     return tr(lang, "No payment is recorded for entry #{entry}: if you paid, {percent} % of it "
               "is refunded under the contest's rules.", entry=out.entry, percent=percent)

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date, datetime
+from decimal import Decimal
 from functools import cache
 from zoneinfo import ZoneInfo
 
 from babel.dates import format_date
+from babel.numbers import format_decimal
 
 from bot.domain.contest import Category, Contest
 from bot.domain.rounds import Heat, heats_by_id
@@ -23,6 +25,17 @@ def names(names_: Sequence[str]) -> str:
 # a weekday and a day in running text ("el sábado 3 de julio", "le samedi 3 juillet")
 _DAY_PATTERNS = {"es": "EEEE d 'de' MMMM", "de": "EEEE, d. MMMM", "it": "EEEE d MMMM",
                  "pt": "EEEE, d 'de' MMMM", "nl": "EEEE d MMMM"}
+
+
+CURRENCY_SYMBOLS = {"EUR": "€"}  # as summary.money writes them; other currencies by their code
+
+
+def amount_text(lang: str, cents: int, currency: str) -> str:
+    """"12,50 €" (Spanish), "12.50 €" (English): an amount as the reader writes numbers
+    (Babel), a whole one without cents ("5 €")."""
+    number = format_decimal(Decimal(cents) / 100,
+                            format="#,##0" if cents % 100 == 0 else "#,##0.00", locale=lang)
+    return f"{number} {CURRENCY_SYMBOLS.get(currency, currency)}"
 
 
 def clock_time(contest: Contest, moment: datetime) -> str:

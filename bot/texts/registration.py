@@ -29,9 +29,9 @@ from bot.services.registrations import (
     RegistrationRefusal,
     RegistrationShut,
 )
-from bot.services.summary import money
 from bot.support.i18n import ntr, tr
 from bot.texts.common import date_text, heat_name, labelled, moment_text, names, round_name
+from bot.texts.names import amount_text
 
 
 def already_entered_text(lang: str, out: AlreadyEntered) -> str:
@@ -111,14 +111,14 @@ def summary_text(lang: str, contest: Contest, category: Category, members: Seque
     for q in contest.questions:
         if q.id in values:
             lines.append(labelled(lang, q.label_in(lang), shown_value(lang, q, values[q.id])))
-    lines.append(tr(lang, "Entry fee: {amount}", amount=money(f.entry, cur)))
+    lines.append(tr(lang, "Entry fee: {amount}", amount=amount_text(lang, f.entry, cur)))
     if f.discount:
         lines.append(ntr(lang, "Discounts: -{amount} ({n} member)",
                          "Discounts: -{amount} ({n} members)", f.discounted_members,
-                         amount=money(f.discount, cur)))
+                         amount=amount_text(lang, f.discount, cur)))
     if contest.meal is not None:
         lines += meal_lines(lang, contest, f, meal_with)
-    lines.append(tr(lang, "Total: {amount}", amount=money(f.total, cur)))
+    lines.append(tr(lang, "Total: {amount}", amount=amount_text(lang, f.total, cur)))
     return "\n".join(lines)
 
 
@@ -137,7 +137,7 @@ def meal_lines(lang: str, contest: Contest, f: Fee,
     """The meal in the summary. ``earlier``: [number, adults, children] of the entries this
     person registered before (still in): the meal was asked with them, and what they booked
     stays booked there; this entry adds only what is added now."""
-    here = money(f.meal, contest.currency)
+    here = amount_text(lang, f.meal, contest.currency)
     if not earlier:
         if f.meal_adults or f.meal_children:
             return [tr(lang, "Meal: {people}: {amount}",
@@ -369,7 +369,8 @@ def meal_prompt(lang: str, contest: Contest, adding: bool) -> tuple[str, str]:
     meal = contest.meal
     assert meal is not None
     cur = contest.currency
-    prices = {"adult": money(meal.adult, cur), "child": money(meal.child, cur)}
+    prices = {"adult": amount_text(lang, meal.adult, cur),
+              "child": amount_text(lang, meal.child, cur)}
     if adding:
         return (tr(lang, "People to add to the meal ({adult} per adult, {child} per child). "
                    "How many adults?", **prices), tr(lang, "Add nobody"))
@@ -392,7 +393,8 @@ def category_label(lang: str, contest: Contest, category: Category) -> str:
     """A category as its button offers it: its name, who may enter (before anyone types a
     name or a birth: ``Infantil A · born 2017-2019 · 10 €``) and its fee."""
     who = who_may_enter(lang, category)
-    parts = [category.name, *([who] if who else []), money(category.fee, contest.currency)]
+    parts = [category.name, *([who] if who else []),
+             amount_text(lang, category.fee, contest.currency)]
     return " · ".join(parts)
 
 

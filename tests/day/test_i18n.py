@@ -20,6 +20,7 @@ from bot.domain.ranking import Competitor, Row
 from bot.support.commands import COMMANDS, in_language
 from bot.support.i18n import LANGUAGES, LOCALES, ntr, pick_language, tr
 from bot.texts.common import day_text
+from bot.texts.names import amount_text
 from bot.texts.registration import closed_text
 from bot.texts.result_lines import ranking_lines
 from tests.conftest import BILLOM, CASTRILLO
@@ -305,3 +306,11 @@ def test_italian_portuguese_and_dutch_read_their_own_with_the_english_commands(
     assert pick_language(None, f"{lang}-XX") == lang
     one, two = (ntr(lang, "{n} piece", "{n} pieces", n) for n in (1, 2))
     assert one != two and one.startswith("1 ") and two.startswith("2 ")
+
+
+def test_amounts_read_as_each_language_writes_numbers() -> None:
+    assert [amount_text(lang, 1250, "EUR") for lang in ("es", "en", "de", "nl")] == [
+        "12,50 €", "12.50 €", "12,50 €", "12,50 €"]
+    assert amount_text("fr", 500, "EUR") == "5 €"  # a whole amount without cents
+    assert amount_text("en", 125000, "EUR") == "1,250 €"
+    assert amount_text("pt", 999, "USD") == "9,99 USD"
