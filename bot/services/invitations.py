@@ -262,18 +262,37 @@ def _refused(verdict: object, number: int) -> InvitationRefusal | None:
     return None
 
 
+@dataclass(frozen=True)
+class _Checked:
+    """An answer looked at: the invitation's round, its heat, and why not (None: it may)."""
+
+    category: Category
+    index: int
+    invitations: dict[int, Invitation]
+    heat: Heat
+    refused: InvitationRefusal | None
+
+
+async def _check(day: ContestDay, number: int, yes: bool, at: datetime
+                 ) -> _Checked | NoInvitation:
+    found = await _invitation_of(day, number)
+    if found is None:
+        return NoInvitation(number)
+    category, index, invitations = found
+    heat = invited_heat(category, index, invitations[number])
+    begins = heat_begins(day, heat)
+    if (await day.clock(heat.id)).started is not None:
+        begins = min(begins, at)
+    refused = _refused(reply_verdict(invitations[number], yes, at, begins), number)
+    return _Checked(category, index, invitations, heat, refused)
+
+
 async def may_answer(day: ContestDay, number: int, yes: bool, at: datetime
                      ) -> tuple[Heat, InvitationRefusal | None] | NoInvitation:
     """Whether entry ``number`` may answer (yes or no) at ``at``: its heat, and why not. A heat
     whose clock started has begun, whatever the moment a button was shown."""
-    found = await invitation_of(day, number)
-    if found is None:
-        return NoInvitation(number)
-    heat, invitation = found
-    begins = heat_begins(day, heat)
-    if (await day.clock(heat.id)).started is not None:
-        begins = min(begins, at)
-    return heat, _refused(reply_verdict(invitation, yes, at, begins), number)
+    checked = await _check(day, number, yes, at)
+    return checked if isinstance(checked, NoInvitation) else (checked.heat, checked.refused)
 
 
 async def reply(day: ContestDay, user: int, number: int, yes: bool, at: datetime,
@@ -283,16 +302,13 @@ async def reply(day: ContestDay, user: int, number: int, yes: bool, at: datetime
     line, invited in the same transaction and told at ``told``: Telegram's time now, which a
     press of a button shown long ago is not)."""
     async with day.store.transaction() as tx:
-        checked = await may_answer(day, number, yes, at)
+        checked = await _check(day, number, yes, at)
         if isinstance(checked, NoInvitation):
             return checked
-        heat, refused = checked
-        if refused is not None:
-            return refused
-        found = await _invitation_of(day, number)
-        assert found is not None
-        category, index, invitations = found
-        was = invitations[number].answer
+        if checked.refused is not None:
+            return checked.refused
+        category, index, heat = checked.category, checked.index, checked.heat
+        was = checked.invitations[number].answer
         await tx.add_event(at=at, kind=EventKind.INVITE_REPLY, role=role, actor=user,
                            entry=number, category=category.id, ref=round_ref(category, index),
                            data={"answer": YES if yes else NO}, update_id=update_id)

@@ -145,6 +145,16 @@ async def _locals_played(h: Harness) -> list[Call]:
     return await h.send(BOSS, "/confirmar_ronda", at(2024, 9, 12, 19, 5))
 
 
+async def run_job(h: Harness, when: datetime) -> list[Call]:
+    """The lapse job for the deadline ``when``, as the job queue runs it."""
+    job = SimpleNamespace(data={"when": when.timestamp()})
+    context = SimpleNamespace(job=job, application=h.app, bot_data=h.app.bot_data, bot=h.app.bot)
+    before = len(h.request.calls)
+    await invitation_job(context)  # type: ignore[arg-type]
+    await h.app.bot_data["sender"].settled()
+    return list(h.request.calls[before:])
+
+
 @pytest.fixture
 async def series(tmp_path: Path) -> Any:
     path = tmp_path / "series.toml"
@@ -232,12 +242,7 @@ async def test_a_place_not_answered_in_time_goes_to_the_next_in_line(series: Har
     deadline = at(2024, 9, 19, 19, 5)
     # a job waits for the deadline (already past on this machine's clock: due at once)
     assert any(name.startswith("invite:") for name in h.app.bot_data["jobs_by_name"])
-    job = SimpleNamespace(data={"when": deadline.timestamp()})
-    context = SimpleNamespace(job=job, application=h.app, bot_data=h.app.bot_data, bot=h.app.bot)
-    before = len(h.request.calls)
-    await invitation_job(context)  # type: ignore[arg-type]
-    await h.app.bot_data["sender"].settled()
-    calls = h.request.calls[before:]
+    calls = await run_job(h, deadline)
     assert said(calls, phone(5)) == [
         "Entry #5 did not answer its invitation to Semi-final – Dane County (Teams) in time, "
         "so its place is no longer kept for it."]
@@ -252,10 +257,7 @@ async def test_a_place_not_answered_in_time_goes_to_the_next_in_line(series: Har
     assert said(late, phone(5))[0].startswith("Too late: entry #5's invitation had to be "
                                               "answered by Thursday 19 September at 19:05")
     # run again (a restart): nothing lapses twice
-    before = len(h.request.calls)
-    await invitation_job(context)  # type: ignore[arg-type]
-    await h.app.bot_data["sender"].settled()
-    assert said(h.request.calls[before:], VIC) == []
+    assert said(await run_job(h, deadline), VIC) == []
     await h.press(phone(6), "invite:yes:6", at(2024, 9, 20))
     assert (await h.services.day.lineups(teams))[1] == [[1, 2, 4, 6], [7, 8, 10, 11]]
 

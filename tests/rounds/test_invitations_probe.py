@@ -9,52 +9,27 @@ days, seeded (1 4 | 2 3) as later rounds are by default."""
 from __future__ import annotations
 
 import io
-from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
 from pathlib import Path
-from types import SimpleNamespace
 from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.handlers.invitations import invitation_job
 from bot.services.csvio import import_entries, read_entries
-from tests.fakebot import BOT_USER, Call, Harness, Person, staff
-from tests.rounds.test_invitations import BOSS, INVITING, VIC, _locals_played, at, phone, said
+from tests.fakebot import Harness, Person, staff
+from tests.rounds.test_invitations import (
+    BOSS,
+    INVITING,
+    VIC,
+    _locals_played,
+    at,
+    phone,
+    run_job,
+    said,
+)
+from tests.rounds.test_invitations import series as series  # noqa: F401  (the fixture)
 
 # -- helpers --------------------------------------------------------------------------------------
-
-
-@pytest.fixture
-async def series(tmp_path: Path) -> AsyncIterator[Harness]:
-    path = tmp_path / "series.toml"
-    path.write_text(INVITING, encoding="utf-8")
-    h = await Harness(tmp_path, path, organisers=frozenset({BOSS.id})).start()
-    try:
-        yield h
-    finally:
-        await h.stop()
-
-
-async def run_job(h: Harness, when: datetime) -> list[Call]:
-    """The lapse job for the deadline ``when``, as the job queue runs it."""
-    job = SimpleNamespace(data={"when": when.timestamp()})
-    context = SimpleNamespace(job=job, application=h.app, bot_data=h.app.bot_data, bot=h.app.bot)
-    before = len(h.request.calls)
-    await invitation_job(context)  # type: ignore[arg-type]
-    await h.app.bot_data["sender"].settled()
-    return list(h.request.calls[before:])
-
-
-async def press_shown(h: Harness, who: Person, data: str, shown: datetime) -> list[Call]:
-    """A button pressed (now) under a message the bot showed at ``shown``."""
-    uid, mid = h._next_ids()
-    query = {
-        "id": str(uid), "from": h._user(who), "chat_instance": "1", "data": data,
-        "message": {"message_id": mid, "date": int(shown.timestamp()),
-                    "chat": {"id": who.id, "type": "private"}, "from": BOT_USER, "text": "?"},
-    }
-    return await h._process({"update_id": uid, "callback_query": query})
 
 
 async def table_counts(h: Harness) -> dict[str, int]:
@@ -378,7 +353,9 @@ async def test_a_stale_give_up_button_after_the_heat_began_changes_nothing(
         await h.send(pl(1), "/decline", T0)  # asked on Friday, not pressed
         await h.send(BOSS, "/inicio", SATURDAY)
         assert await lineup(h, "solo") == [[1, 4], [2, 3]]
-        out = await press_shown(h, pl(1), "invite:no!:1", shown=T0)  # pressed during Final 1
+        # the question shown at T0, its button pressed during Final 1 (Telegram dates a press
+        # by the message it is under)
+        out = await h.press(pl(1), "invite:no!:1", T0)
         assert said(out, pl(1)) == ["Entry #1's heat has begun: answers are no longer taken."]
         assert said(out, pl(5)) == []
         assert await lineup(h, "solo") == [[1, 4], [2, 3]]
