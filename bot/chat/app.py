@@ -30,6 +30,7 @@ from bot.delivery.posting import chat_name, claim_note, organiser_recipients, st
 from bot.delivery.requests import TelegramOnlyRequest
 from bot.delivery.sender import STAFF_GAP, Sender
 from bot.delivery.services import Services
+from bot.delivery.telegram_time import CaughtUp
 from bot.domain.contest import Contest
 from bot.handlers import (
     access,
@@ -150,6 +151,7 @@ def build_application(
     app.bot_data["contest"] = contest
     app.bot_data["store_handle"] = handle
     app.bot_data["telegram_time"] = processor.telegram_time
+    app.bot_data["caught_up"] = CaughtUp()  # deadlines wait for what Telegram held then
     register(app)
     return app
 

@@ -42,10 +42,13 @@ from telegram.error import Conflict, InvalidToken, NetworkError, RetryAfter, Tel
 from telegram.ext import Application
 
 from bot.chat.updates import PerChatUpdateProcessor
+from bot.delivery.telegram_time import CaughtUp
+from bot.support.wallclock import CLOCK
 
 log = logging.getLogger(__name__)
 
 POLL_TIMEOUT = 10.0  # seconds a getUpdates is held by Telegram (run_polling's default)
+POLL_LIMIT = 100  # the most updates one getUpdates returns (Telegram's own maximum)
 ALLOWED_UPDATES = ("message", "callback_query")
 BUSY_POLL = 0.1  # while updates are in hand, poll at most this often (see the docstring)
 FIRST_DELAY = 0.5  # after a failed call; doubled after each further failure
@@ -165,9 +168,12 @@ class Poller:
 
     def __init__(self, app: AnyApp, offsets: Offsets, timeout: float = POLL_TIMEOUT,
                  allowed_updates: Sequence[str] = ALLOWED_UPDATES,
-                 busy_poll: float = BUSY_POLL) -> None:
+                 busy_poll: float = BUSY_POLL, caught_up: CaughtUp | None = None) -> None:
         self.app = app
         self.offsets = offsets
+        self.caught_up = caught_up
+        if caught_up is not None:
+            caught_up.polling = True
         self.timeout = timeout
         self.allowed_updates = list(allowed_updates)
         self.busy_poll = busy_poll
@@ -181,9 +187,10 @@ class Poller:
         failing = False
         while True:
             await self._pace()
+            sent = CLOCK.now()
             try:
                 updates = await self.app.bot.get_updates(
-                    offset=self.offsets.offset, timeout=self.timeout,
+                    offset=self.offsets.offset, timeout=self.timeout, limit=POLL_LIMIT,
                     allowed_updates=self.allowed_updates)
             except InvalidToken:
                 raise TokenRejected("Telegram refused the bot token (TELEGRAM_BOT_TOKEN): "
@@ -204,6 +211,10 @@ class Poller:
                 failing = False
                 next_delay = delays()
             await self.hand_over(updates)
+            if self.caught_up is not None and len(updates) < POLL_LIMIT:
+                # Telegram held nothing more when this poll was sent: once what it brought is
+                # handled, every deadline up to ``sent`` can be decided (CaughtUp)
+                self.caught_up.polled(sent, self.offsets.highest, self.offsets.offset)
 
     async def hand_over(self, updates: Sequence[Update]) -> None:
         for update in updates:
@@ -229,8 +240,9 @@ class Poller:
                         "at the next start, and they are recognised", describe(exc))
 
 
-def track(app: AnyApp) -> Offsets:
-    """Offsets fed by the application's update processor."""
+def track(app: AnyApp, caught_up: CaughtUp | None = None) -> Offsets:
+    """Offsets fed by the application's update processor (and ``caught_up`` told of each
+    update handled)."""
     processor = app.update_processor
     if not isinstance(processor, PerChatUpdateProcessor):
         raise TypeError("confirming updates once handled needs PerChatUpdateProcessor")
@@ -239,6 +251,8 @@ def track(app: AnyApp) -> Offsets:
     def finished(update: object) -> None:
         if isinstance(update, Update):
             offsets.finished(update.update_id)
+            if caught_up is not None:
+                caught_up.progress(offsets.offset)
 
     processor.finished = finished
     return offsets
@@ -266,13 +280,16 @@ async def serve(app: AnyApp, stop_signals: Sequence[signal.Signals] = STOP_SIGNA
     stop = asyncio.Event()
     for sig in stop_signals:
         loop.add_signal_handler(sig, stop.set)
-    offsets = track(app)
-    poller = Poller(app, offsets)
+    caught_up = app.bot_data.get("caught_up")
+    offsets = track(app, caught_up)
+    poller = Poller(app, offsets, caught_up=caught_up)
     try:
         if await _until_stopped(stop, _start(app)):
             await _until_stopped(stop, poller.run())  # returns at a stop signal
             log.info("stopping: finishing the %d updates in hand", offsets.in_hand)
     finally:
+        if caught_up is not None:  # a deadline waiting for the poller is decided next start
+            caught_up.stop()
         if app.running:
             await app.stop()
             if app.post_stop is not None:

@@ -1,7 +1,9 @@
-"""Telegram's time: the newest date of each person's messages, which stamps button presses."""
+"""Telegram's time: the newest date of each person's messages, which stamps button presses, and
+whether every update Telegram held at a moment has been handled (deadlines wait for it)."""
 
 from __future__ import annotations
 
+import asyncio
 from collections import deque
 from collections.abc import Iterable
 from datetime import datetime
@@ -67,3 +69,66 @@ class TelegramTime:
                     newest = moment if newest is None else max(newest, moment)
                     break
         return newest
+
+
+class CaughtUp:
+    """Whether every update Telegram held at a moment has been handled: a deadline is decided
+    only then, by the dates of what arrived.
+
+    An answer Telegram dated before a deadline may reach the bot after it: the bot was off
+    across the deadline (Telegram keeps the update until the next poll), or the network between
+    Telegram and the bot was slow or down. Deciding the deadline when this machine's clock
+    passes it would record the lapse first and refuse the answer. So the poller tells this of
+    each ``getUpdates`` that came back with room to spare (fewer updates than it may return:
+    Telegram held no more then) and of each update handled; a moment ``T`` is caught up once a
+    poll sent at ``T`` or later came back so and every update it brought has been handled.
+
+    Without a poller (the in-process test harness, which hands updates over itself) every
+    moment is caught up at once."""
+
+    def __init__(self) -> None:
+        self.polling = False  # a poller reports here (set by chat/polling.py)
+        self.stopped = False
+        self.through: datetime | None = None  # the latest moment known caught up
+        self._marks: deque[tuple[datetime, int]] = deque()  # (poll sent, highest id) pending
+        self._changed: asyncio.Event | None = None
+
+    def polled(self, sent: datetime, highest: int, first_open: int | None) -> None:
+        """A poll sent at ``sent`` came back holding all Telegram had; ``highest``: the highest
+        update id received so far, ``first_open``: the first id not handled yet (None: all)."""
+        self._marks.append((sent, highest))
+        self.progress(first_open)
+
+    def progress(self, first_open: int | None) -> None:
+        """Updates were handled: ``first_open`` is the first id still in hand (None: none)."""
+        if not self._marks:
+            return
+        moved = False
+        while self._marks and (first_open is None or self._marks[0][1] < first_open):
+            sent, _ = self._marks.popleft()
+            if self.through is None or sent > self.through:
+                self.through, moved = sent, True
+        if moved and self._changed is not None:
+            self._changed.set()
+            self._changed = None
+
+    def caught_up(self, moment: datetime) -> bool:
+        return not self.polling or (self.through is not None and self.through >= moment)
+
+    def stop(self) -> None:
+        """The poller stopped (the bot is stopping): nobody waits any longer."""
+        self.stopped = True
+        if self._changed is not None:
+            self._changed.set()
+            self._changed = None
+
+    async def wait(self, moment: datetime) -> bool:
+        """Until every update Telegram held at ``moment`` (this machine's clock) is handled:
+        True; False if the bot stops first (nothing may be decided then: the next start does)."""
+        while not self.caught_up(moment):
+            if self.stopped:
+                return False
+            if self._changed is None:
+                self._changed = asyncio.Event()
+            await self._changed.wait()
+        return True

@@ -4,7 +4,8 @@ deadline, rebuilt from the database at start), goes to the next in line, who is 
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import logging
+from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any
 
@@ -14,7 +15,7 @@ from telegram.ext import Application, CallbackContext, ContextTypes
 from bot.delivery.answers import answer, answer_now, recording
 from bot.delivery.posting import notify_entry, notify_staff
 from bot.delivery.services import Services, services
-from bot.delivery.telegram_time import TelegramTime
+from bot.delivery.telegram_time import CaughtUp, TelegramTime
 from bot.domain.rounds import Heat
 from bot.handlers.access import pick_entry
 from bot.handlers.common import (
@@ -48,6 +49,7 @@ from bot.texts.invitations import (
 from bot.texts.names import usage_text
 
 App = Application[Any, Any, Any, Any, Any, Any]
+log = logging.getLogger(__name__)
 
 
 async def tell_invited(context: ContextTypes.DEFAULT_TYPE, invited: tuple[Invited, ...],
@@ -173,23 +175,42 @@ async def _declined(context: ContextTypes.DEFAULT_TYPE, svc: Services, out: Repl
 # -- deadlines ----------------------------------------------------------------------------------
 
 
+# A deadline is decided this long after it on this machine's clock, once every update Telegram
+# held then has been handled (CaughtUp): an answer Telegram dated before the deadline counts,
+# however late it reaches the bot (off across the deadline, a slow network), and this machine's
+# clock may run ahead of Telegram's by up to this much
+DEADLINE_GRACE = timedelta(seconds=30)
+WAITING_FOR_UPDATES = "invitations due: deciding once the updates Telegram holds are handled"
+
+
 async def schedule_invitations(app: App) -> None:
-    """A job at each deadline still to come (``invite:<moment>``); those already past (the
-    bot was off) lapse now."""
+    """A job for each deadline still to come (``invite:<moment>``), decided ``DEADLINE_GRACE``
+    after it; those already past (the bot was off) are decided once the updates that waited
+    for the bot are handled."""
     svc: Services = app.bot_data["services"]
     now = CLOCK.now()
     for moment in await invites.deadlines(svc.day):
         when = max(moment, now)
         name = f"invite:{int(when.timestamp())}"
-        replace_job(app, name, invitation_job, when, {"when": when.timestamp()})
+        replace_job(app, name, invitation_job, max(moment + DEADLINE_GRACE, now),
+                    {"when": when.timestamp()})
 
 
 async def invitation_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
-    """Invitations not answered by their deadline lapse; their places go to the next in line."""
+    """Invitations not answered by their deadline lapse; their places go to the next in line.
+    Decided by the dates of what arrived: first every update Telegram held by now is handled
+    (an answer dated in time is recorded as such), then what is still unanswered lapses."""
     job = context.job
     assert job is not None and isinstance(job.data, dict)
     svc = services(context)
     moment = datetime.fromtimestamp(job.data["when"], UTC)
+    caught_up: CaughtUp | None = context.bot_data.get("caught_up")
+    if caught_up is not None:
+        until = CLOCK.now()  # the job runs DEADLINE_GRACE after the deadline, or later
+        if not caught_up.caught_up(until):
+            log.info("%s: %s", WAITING_FOR_UPDATES, moment.isoformat())
+            if not await caught_up.wait(until):
+                return  # stopping: decided at the next start
     async with recording(svc):  # the lapses recorded with the messages they owe
         for out in await invites.lapse_due(svc.day, moment):
             who_is = {e.number: e.names for e in await svc.store.entries(out.category.id)}

@@ -164,3 +164,51 @@ def test_the_delay_grows_to_thirty_seconds_and_errors_are_one_line():
 async def _until(condition: Any) -> None:
     while not condition():
         await asyncio.sleep(0.005)
+
+
+def test_a_moment_is_caught_up_once_a_later_full_poll_is_handled():
+    """Issue 45: a deadline is decided once every update Telegram held then is handled. A poll
+    sent at T that came back with room to spare, and every update it brought handled: T is
+    caught up; a moment after the last such poll is not; without a poller, every moment is."""
+    from datetime import UTC, datetime, timedelta
+
+    from bot.delivery.telegram_time import CaughtUp
+
+    t0 = datetime(2024, 9, 19, 19, 5, tzinfo=UTC)
+    caught = CaughtUp()
+    assert caught.caught_up(t0)  # no poller: the in-process harness decides at once
+    caught.polling = True
+    assert not caught.caught_up(t0)
+    # a poll sent at t0 brought updates 1..3; update 2 is still in hand (first open: 2)
+    caught.polled(t0, 3, 2)
+    assert not caught.caught_up(t0)
+    caught.progress(3)  # 2 handled, 3 still in hand
+    assert not caught.caught_up(t0)
+    caught.progress(4)  # all handled
+    assert caught.caught_up(t0) and caught.caught_up(t0 - timedelta(minutes=1))
+    assert not caught.caught_up(t0 + timedelta(seconds=1))
+    # a later poll that brought nothing new: caught up to when it was sent
+    caught.polled(t0 + timedelta(seconds=40), 3, 4)
+    assert caught.caught_up(t0 + timedelta(seconds=40))
+
+
+async def test_a_deadline_waits_for_the_poll_and_gives_up_when_the_bot_stops():
+    from datetime import UTC, datetime
+
+    from bot.delivery.telegram_time import CaughtUp
+
+    t0 = datetime(2024, 9, 19, 19, 5, tzinfo=UTC)
+    caught = CaughtUp()
+    caught.polling = True
+    waiting = asyncio.create_task(caught.wait(t0))
+    await asyncio.sleep(0)
+    assert not waiting.done()
+    caught.polled(t0, 7, 7)  # update 7 in hand
+    await asyncio.sleep(0)
+    assert not waiting.done()
+    caught.progress(8)
+    assert await waiting is True
+    stopped = asyncio.create_task(caught.wait(datetime(2030, 1, 1, tzinfo=UTC)))
+    await asyncio.sleep(0)
+    caught.stop()
+    assert await stopped is False
