@@ -19,6 +19,7 @@ from bot.delivery.answers import recording
 from bot.delivery.items import MOST_BUTTONS
 from bot.delivery.posting import notify_entry, notify_staff, send
 from bot.delivery.services import Services, language_of, services
+from bot.delivery.telegram_time import CaughtUp
 from bot.domain.clock import ALERTS
 from bot.domain.events import EventKind
 from bot.handlers.claims import claim_row
@@ -256,6 +257,11 @@ async def registration_job(context: CallbackContext[Any, Any, Any, Any]) -> None
     job = context.job
     assert job is not None and isinstance(job.data, dict)
     moment = datetime.fromtimestamp(job.data["when"], UTC)
+    # places as the history stands at ``moment``, with every message Telegram dated before it
+    # (a registration or payment still on its way) read first
+    caught_up: CaughtUp | None = context.application.bot_data.get("caught_up")
+    if caught_up is not None and not await caught_up.wait(moment):
+        return  # stopping: announced at the next start
     await announce_changes(context.application, moment)
     if job.data["name"] == "closing":
         await closing_report(context.application, moment)
