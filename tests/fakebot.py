@@ -111,13 +111,15 @@ class Harness:
                                     "length": len(text.split()[0])}]
         return await self._process({"update_id": uid, "message": message})
 
-    async def send_photo(self, who: Person, at: datetime, file_id: str = "photo-1",
+    async def send_photo(self, who: Person, at: datetime, file_id: str | None = None,
                          caption: str | None = None, update_id: int | None = None
                          ) -> list[Call]:
         """The person sends a photo (Telegram's sizes, smallest first: the largest is
-        ``file_id``) at ``at``; returns the calls the bot made meanwhile. ``update_id``:
+        ``file_id``, by default a new photo each time; the same ``file_id`` is the same photo
+        sent again) at ``at``; returns the calls the bot made meanwhile. ``update_id``:
         Telegram's, given to deliver one update twice."""
         uid, mid = self._next_ids()
+        file_id = file_id if file_id is not None else f"photo-{mid}"
         uid = update_id if update_id is not None else uid
         message: dict[str, Any] = {
             "message_id": mid, "date": int(at.timestamp()),

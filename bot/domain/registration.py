@@ -60,6 +60,32 @@ def clean_name(text: str) -> str:
 _NOTE_FORMATS = frozenset("\u200c\u200d\u200e\u200f\u061c")
 
 
+# The longest name a member may have: real names run long ('María de los Ángeles
+# Fernández-Villaverde y ...'), but not to a page.
+MAX_NAME = 100
+
+
+def name_problem(name: str) -> str | None:
+    """Why a member's name (as ``clean_name`` stores it) can't be taken, wherever a member is
+    entered (registration in the chat, a team's member changed): "length" (nothing visible, or
+    longer than ``MAX_NAME``) or "separator" (it holds ``NAME_SEPARATOR``, which the
+    organisers' files put between the members' names); None: it can."""
+    if not name_key(name) or len(name) > MAX_NAME:
+        return "length"
+    if NAME_SEPARATOR in name:
+        return "separator"
+    return None
+
+
+# Births are taken from this year on, up to the contest's own year.
+FIRST_BIRTH_YEAR = 1900
+
+
+def birth_in_range(year: int | None, contest_day: date) -> bool:
+    """Whether a birth in ``year`` may be entered for a contest on ``contest_day``."""
+    return year is not None and FIRST_BIRTH_YEAR <= year <= contest_day.year
+
+
 def clean_note(text: str) -> str:
     """A short note typed on the day (a disqualification's reason) as it is stored: cleaned as a
     name is (``clean_name``), and without the other invisible formatting characters: those that

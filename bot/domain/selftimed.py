@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -62,6 +63,61 @@ def photo_use(started: bool, claim_waiting: bool, finished: bool, time_up: bool,
     if time_up:
         return PhotoRefused("counted") if pieces_counted else PhotoUse.TIME_UP
     return PhotoUse.START
+
+
+# -- which photos go on to the reviewers -------------------------------------------------------
+
+# A volunteers' group takes 20 messages a minute, and every entry's claims share it: one entry's
+# photos go on to the reviewers at most this many in any minute (by the photos' dates). The
+# others are kept (recorded, so nothing acknowledged is lost) and not forwarded; the next photo
+# of the entry that goes on tells the reviewers how many were held back.
+PHOTOS_PER_MINUTE = 3
+PHOTO_MINUTE = 60  # seconds
+
+
+@dataclass(frozen=True)
+class KeptPhoto:
+    """A photo of the entry kept earlier (its event ``event``): Telegram's ``unique_id`` of its
+    file (the same for a photo sent again or forwarded), when it came (``at``, seconds), and
+    whether it went on to the reviewers (``forwarded``), or was held back for the budget
+    (``held``)."""
+
+    event: int
+    unique_id: str
+    at: float
+    forwarded: bool
+    held: bool = False
+
+
+@dataclass(frozen=True)
+class PhotoRoute:
+    """Where a photo goes: ``repeat_of`` the earlier photo of the entry it is (sent again or
+    forwarded: noted, not forwarded again); else on to the reviewers (``forward``) or kept
+    only, the entry's budget spent; ``held``: the entry's photos held back since the last one
+    forwarded, which the reviewers are told of with this one."""
+
+    repeat_of: int | None = None
+    forward: bool = False
+    held: int = 0
+
+
+def photo_route(unique_id: str, earlier: Sequence[KeptPhoto], at: float, reviewed: bool,
+                budget: int = PHOTOS_PER_MINUTE) -> PhotoRoute:
+    """Where a photo of an entry sent at ``at`` (seconds) goes, after the entry's ``earlier``
+    photos (oldest first). ``reviewed``: what it is for goes to the reviewers (a claim's
+    evidence, time's up); a start photo is only kept."""
+    repeat = next((p for p in earlier if unique_id and p.unique_id == unique_id), None)
+    if repeat is not None:
+        return PhotoRoute(repeat_of=repeat.event)
+    if not reviewed:
+        return PhotoRoute()
+    recent = sum(1 for p in earlier if p.forwarded and abs(at - p.at) < PHOTO_MINUTE)
+    if recent >= budget:
+        return PhotoRoute()
+    held = 0
+    for p in earlier:
+        held = 0 if p.forwarded else held + int(p.held)
+    return PhotoRoute(forward=True, held=held)
 
 
 # why a reviewer turns a claim down (typed: any text of their own, ``/rechazar N reason``)

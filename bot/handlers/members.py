@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import date
 from functools import partial
 
 from telegram import Update
@@ -11,22 +13,37 @@ from telegram.ext import ContextTypes
 
 from bot.delivery.answers import answer, answer_now, recording
 from bot.delivery.posting import notify_entry
+from bot.domain.contest import Category, Contest
 from bot.domain.members import Change
-from bot.domain.registration import Member, clean_name
+from bot.domain.registration import Member, birth_in_range, clean_name, name_problem
 from bot.handlers.common import Callback, parse_int, recorder, registrations
 from bot.handlers.registration import parse_birth
 from bot.services.members import MembersChanged, change_members
+from bot.services.outcomes import UnknownEntry
 from bot.services.registrations import AlreadyEntered, NotEligible
 from bot.texts.common import refusal
 from bot.texts.members import changed_text, team_notice
 from bot.texts.names import usage_text
-from bot.texts.registration import refusal_text
+from bot.texts.registration import name_problem_text, refusal_text, unreadable_birth_text
 
 USAGE = "/sustituir N M|+ NAME BIRTH"
 
 
-def parse_change(args: list[str], full_date: bool) -> tuple[int, Change] | None:
-    """``N M NAME BIRTH``, ``N + NAME BIRTH`` or ``N M -`` (None: not one of them)."""
+@dataclass(frozen=True)
+class Unfit:
+    """A member coming in whom registration would not take as typed: ``name`` is why their
+    name is not (``name_problem``), ``birth`` says their birth is outside the years a birth
+    may be (``birth_in_range``)."""
+
+    name: str | None = None
+    birth: bool = False
+
+
+def parse_change(args: list[str], full_date: bool, contest_day: date
+                 ) -> tuple[int, Change] | Unfit | None:
+    """``N M NAME BIRTH``, ``N + NAME BIRTH`` or ``N M -`` (None: not one of them); the
+    member coming in is checked as registration checks a member entered in the chat (their
+    name, then their birth: ``Unfit`` when it would refuse them)."""
     if len(args) < 3:
         return None
     number = parse_int(args[0])
@@ -36,11 +53,29 @@ def parse_change(args: list[str], full_date: bool) -> tuple[int, Change] | None:
     index = position - 1 if position is not None else None
     if args[2:] == ["-"]:
         return (number, Change(index, None)) if index is not None else None
-    born = parse_birth(args[-1], full_date) if len(args) >= 4 else None
+    # a birth is the last word: a year or a date (only a year where the category goes by
+    # age on the day: registration asks for the date then)
+    typed = parse_birth(args[-1], False) if len(args) >= 4 else None
     name = clean_name(" ".join(args[2:-1]))
-    if born is None or not name:
+    if typed is None or not name:
         return None
+    problem = name_problem(name)
+    if problem is not None:
+        return Unfit(name=problem)
+    born = parse_birth(args[-1], full_date)
+    if born is None or not birth_in_range(born[1], contest_day):
+        return Unfit(birth=True)
     return number, Change(index, Member(name, born[0], born[1]))
+
+
+def _unfit_text(lang: str, contest: Contest, unfit: Unfit, category: Category | None,
+                number: int | None) -> str:
+    """Why the member coming in was not taken, in registration's words."""
+    if unfit.name is not None:
+        return name_problem_text(lang, unfit.name)
+    if category is None:  # no such entry: that is what to say
+        return refusal(lang, UnknownEntry(number or 0), contest)
+    return unreadable_birth_text(lang, category)
 
 
 async def sustituir(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -53,9 +88,13 @@ async def sustituir(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     number = parse_int(args[0]) if args else None
     entry = await svc.store.entry(number) if number is not None else None
     category = svc.contest.category(entry.category) if entry is not None else None
-    parsed = parse_change(args, category.checks_age if category is not None else False)
+    parsed = parse_change(args, category.checks_age if category is not None else False,
+                          svc.contest.date)
     if parsed is None:
         await answer_now(svc, update, usage_text(who.lang, USAGE))
+        return
+    if isinstance(parsed, Unfit):  # refused as registration refuses them
+        await answer_now(svc, update, _unfit_text(who.lang, svc.contest, parsed, category, number))
         return
     number, change = parsed
     async with recording(svc):

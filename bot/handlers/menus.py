@@ -4,7 +4,7 @@ bot's description: what the empty chat says before anyone writes."""
 from __future__ import annotations
 
 import logging
-from datetime import datetime, time
+from datetime import datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -53,16 +53,64 @@ async def set_default_menus(app: Application[Any, Any, Any, Any, Any, Any]) -> N
         )
 
 
-async def refresh_menu(context: ContextTypes.DEFAULT_TYPE, user_id: int) -> None:
-    """Show this person the menu of their role (after linking, joining or changing language)."""
+# A person's menu is one setMyCommands for their chat (and, the first time this run, the
+# deletes of the per-language lists older bots set there: 8 calls). Changes close together
+# (one person switching language 60 times) are coalesced per chat: the first is sent at once;
+# one within MENU_SETTLE seconds of the chat's last menu waits, under a named job per chat,
+# until the chat's changes have settled (each change puts it off again), and then only the
+# latest menu, read from the database then, is sent.
+MENU_SETTLE = 5.0
+MENU_JOB = "menu:"
 
+
+def menu_settle(app: Application[Any, Any, Any, Any, Any, Any]) -> float:
+    """Seconds (on the bot's clock) a chat's menu changes settle: ``MENU_SETTLE`` where the
+    bot paces itself within Telegram's limits, none against a Bot API without limits (the
+    tests' fake), unless ``bot_data["menu_settle"]`` says otherwise."""
+    chosen = app.bot_data.get("menu_settle")
+    if chosen is not None:
+        return float(chosen)
+    return MENU_SETTLE if app.bot.rate_limiter is not None else 0.0
+
+
+async def refresh_menu(context: ContextTypes.DEFAULT_TYPE, user_id: int) -> None:
+    """Show this person the menu of their role (after linking, joining or changing language):
+    at once, or once the chat's changes settle (see ``MENU_SETTLE``)."""
+    app = context.application
+    waiting: set[int] = app.bot_data.setdefault("menus_waiting", set())
+    sent: dict[int, datetime] = app.bot_data.setdefault("menus_sent", {})
+    settle = menu_settle(app)
+    now = CLOCK.now()
+    last = sent.get(user_id)
+    if user_id not in waiting and (last is None or (now - last).total_seconds() >= settle):
+        await send_menu(context, user_id)
+        return
+    waiting.add(user_id)
+    replace_job(app, MENU_JOB + str(user_id), menu_job, now + timedelta(seconds=settle),
+                {"user": user_id})
+
+
+async def menu_job(context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A chat's menu changes have settled: its latest menu, as the database says now."""
+    job = context.job
+    data = job.data if job is not None and isinstance(job.data, dict) else {}
+    user_id = int(data["user"])
+    context.application.bot_data.setdefault("menus_waiting", set()).discard(user_id)
+    await send_menu(context, user_id)
+
+
+async def send_menu(context: ContextTypes.DEFAULT_TYPE, user_id: int) -> None:
+    """The menu of this person's role now, in their language now, set for their chat."""
     svc = services(context)
+    bot_data = context.application.bot_data
+    bot_data.setdefault("menus_sent", {})[user_id] = CLOCK.now()
+    cleared: set[int] = bot_data.setdefault("menus_cleared", set())
     roles = await svc.day.roles(user_id)
     role = roles.name if roles.name != "stranger" else "participant"
     try:
         # one list for the chat, in the person's language (their /idioma choice): Telegram
         # looks up "this chat in the phone's language" before "this chat", so a list per
-        # language would win over the choice; those older bots set are deleted
+        # language would win over the choice; those older bots set are deleted (once a run)
         own = await language_of(svc, user_id)
         # registration's own commands are left out of a chat's menu (a menu set weeks before
         # would still offer them on the contest day); /ayuda lists them while registration is
@@ -73,9 +121,11 @@ async def refresh_menu(context: ContextTypes.DEFAULT_TYPE, user_id: int) -> None
             [BotCommand(n, d) for n, d in menu(role, own, view)],
             scope=BotCommandScopeChat(user_id),
         )
-        for lang in LANGUAGES:
-            await context.bot.delete_my_commands(scope=BotCommandScopeChat(user_id),
-                                                 language_code=lang)
+        if user_id not in cleared:
+            for lang in LANGUAGES:
+                await context.bot.delete_my_commands(scope=BotCommandScopeChat(user_id),
+                                                     language_code=lang)
+            cleared.add(user_id)
     except TelegramError as exc:
         log.warning("could not set the menu of %s: %s", user_id, exc.__class__.__name__)
 

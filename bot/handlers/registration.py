@@ -29,13 +29,13 @@ from bot.delivery.services import language_of, services
 from bot.domain.contest import Category
 from bot.domain.numbers import ascii_digits, parse_year
 from bot.domain.registration import (
-    NAME_SEPARATOR,
     Ineligible,
     Member,
+    birth_in_range,
     check_members,
     clean_name,
     fitting_categories,
-    name_key,
+    name_problem,
     registration_window,
 )
 from bot.handlers.access import REGISTER_BUTTON
@@ -76,7 +76,6 @@ from bot.handlers.prompts import (
 from bot.services.registrations import HeatStarted, Registered
 from bot.texts.registration import (
     all_begun_text,
-    bad_name_text,
     birth_prompt,
     cancelled_text,
     category_label,
@@ -85,11 +84,11 @@ from bot.texts.registration import (
     closed_text,
     heat_started_text,
     ineligible_text,
+    name_problem_text,
     nothing_to_cancel_text,
     refusal_text,
     refused_birth_lines,
     registered_text,
-    separator_in_name_text,
     stale_button_text,
     switch_label,
     text_answer_problem,
@@ -100,7 +99,6 @@ from bot.texts.registration import (
 )
 
 TIMEOUT_SECONDS = 15 * 60
-MAX_NAME = 100  # real names run long: 'María de los Ángeles Fernández-Villaverde y ...'
 
 
 async def stale_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -163,11 +161,9 @@ async def got_name(update: Update, context: ContextTypes.DEFAULT_TYPE,
     if who is None or msg is None:
         return ConversationHandler.END
     name = clean_name(msg.text or "")
-    if not name_key(name) or len(name) > MAX_NAME:  # nothing visible, or too long
-        await answer_now(who.svc, update, bad_name_text(who.lang, MAX_NAME))
-        return NAME
-    if NAME_SEPARATOR in name:
-        await answer_now(who.svc, update, separator_in_name_text(who.lang))
+    problem = name_problem(name)
+    if problem is not None:
+        await answer_now(who.svc, update, name_problem_text(who.lang, problem))
         return NAME
     draft.current = MemberDraft(name)
     await answer_now(who.svc, update, birth_prompt(who.lang, category_of(who.svc.contest, draft),
@@ -198,7 +194,7 @@ async def got_birth(update: Update, context: ContextTypes.DEFAULT_TYPE,
     contest = who.svc.contest
     category = category_of(contest, draft)
     parsed = parse_birth(msg.text or "", category.checks_age)
-    if parsed is None or not 1900 <= (parsed[1] or 0) <= contest.date.year:
+    if parsed is None or not birth_in_range(parsed[1], contest.date):
         await answer_now(who.svc, update, unreadable_birth_text(who.lang, category))
         return BIRTH
     current = draft.current or MemberDraft("")

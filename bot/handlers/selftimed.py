@@ -14,7 +14,6 @@ from telegram.ext import ContextTypes
 from bot.delivery.answers import answer, answer_now, recording
 from bot.delivery.posting import notify_entry, notify_staff_photo
 from bot.domain.registration import clean_note
-from bot.domain.selftimed import PhotoUse
 from bot.handlers.access import pick_entry
 from bot.handlers.common import (
     Callback,
@@ -108,7 +107,7 @@ async def on_photo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await answer_now(who.svc, update, refusal(who.lang, out, contest))
             return
         await answer(who.svc, update, texts.photo_answer(who.lang, out))
-        if out.use is not PhotoUse.START:
+        if out.forwarded:  # a repeat, or one over the entry's budget, is only kept
             await _to_reviewers(context, who, entry, out)
 
 

@@ -6,6 +6,7 @@ See bot/domain/members.py for the rules.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import ClassVar
@@ -24,7 +25,7 @@ from bot.domain.members import (
     member_data,
     originals,
 )
-from bot.domain.registration import Member, already_entered
+from bot.domain.registration import Member, already_entered, same_person
 from bot.services.contest_day import ContestDay
 from bot.services.outcomes import Done, Refusal, UnknownEntry
 from bot.services.registrations import AlreadyEntered, Registrations
@@ -129,23 +130,27 @@ def _refused(verdict: ChangeVerdict, entry: Entry) -> MembersRefusal | Ineligibl
     return MembersFixed(entry.category)
 
 
-async def _in_another_entry(day: ContestDay, regs: Registrations, entry: Entry,
-                            change: Change) -> AlreadyEntered | None:
-    """A member coming in who is already in another entry, where one entry per person is the
-    rule (in the category, or across the contest)."""
+async def _entered_twice(day: ContestDay, regs: Registrations, entry: Entry,
+                         after: Sequence[Member], change: Change) -> AlreadyEntered | None:
+    """Where one entry per person is the rule (in the category, or across the contest): the
+    team as changed checked as registration checks a new entry (``already_entered``), so a
+    member coming in who is already in this team ("Ana García / Ana García") or in another
+    entry is refused."""
     rule = day.contest.registration
     if change.new is None or not rule.one_entry_per_person:
         return None
     across = rule.one_entry_scope == "contest"
     others = [(n, m) for n, m in await regs.entered(None if across else entry.category)
               if n != entry.number]
-    twice = already_entered([change.new], others)
+    twice = already_entered(after, others)
     if twice is None:
         return None
     other = await day.store.entry(twice[1]) if twice[1] else None
     theirs = day.contest.category(other.category) if other is not None and across else None
-    at = len(entry.members) if change.position is None else change.position
-    return AlreadyEntered(at, change.new.name, twice[1], theirs.name if theirs else None)
+    who = twice[0]
+    if same_person(change.new, after[who]):  # named as the organiser typed them
+        who = len(entry.members) if change.position is None else change.position
+    return AlreadyEntered(who, after[who].name, twice[1], theirs.name if theirs else None)
 
 
 async def change_members(day: ContestDay, regs: Registrations, organiser: int, number: int,
@@ -168,7 +173,7 @@ async def change_members(day: ContestDay, regs: Registrations, organiser: int, n
         if not isinstance(verdict, Allowed):
             return _refused(verdict, entry)
         after = verdict.members
-        twice = await _in_another_entry(day, regs, entry, change)
+        twice = await _entered_twice(day, regs, entry, after, change)
         if twice is not None:
             return twice
         old = entry.members[change.position] if change.position is not None else None

@@ -19,12 +19,14 @@ from bot.domain.clock import within_limit
 from bot.domain.contest import Category
 from bot.domain.events import EventKind
 from bot.domain.selftimed import (
+    KeptPhoto,
     PhotoRefused,
     PhotoUse,
     StartRefused,
     by_pace,
     claim_code,
     own_total,
+    photo_route,
     photo_use,
     puzzle_to_start,
 )
@@ -156,7 +158,11 @@ class OwnStarted(Done):
 @dataclass(frozen=True)
 class PhotoKept(Done):
     """Entry ``entry``'s photo, kept as ``use``: the claim at contest time ``time`` (its /listo,
-    event ``ready_event``), the start, or time's up (``time``: the contest time it came)."""
+    event ``ready_event``), the start, or time's up (``time``: the contest time it came).
+    ``forwarded``: it goes on to the reviewers (a claim's or time's up's, within the entry's
+    ``PHOTOS_PER_MINUTE``), with ``held`` photos of the entry held back since the last one;
+    ``repeat_of``: the event of the same photo kept before (sent again or forwarded: noted,
+    not forwarded again)."""
 
     entry: int
     use: PhotoUse
@@ -165,6 +171,14 @@ class PhotoKept(Done):
     file_id: str
     ready_event: int | None = None
     event_id: int | None = None
+    forwarded: bool = False
+    held: int = 0
+    repeat_of: int | None = None
+
+    @property
+    def held_back(self) -> bool:
+        """Kept only: it would go to the reviewers, but the entry's budget is spent."""
+        return self.use is not PhotoUse.START and not self.forwarded and self.repeat_of is None
 
 
 @dataclass(frozen=True)
@@ -372,13 +386,36 @@ async def photo(
         if isinstance(use, PhotoRefused):
             return AlreadyFinished(number) if use.why == "finished" else PiecesCounted(number)
         ready = state.ready.id if use is PhotoUse.CLAIM and state.ready is not None else None
+        earlier = [kept_photo(e) for e in await tx.events(entry=number,
+                                                          kinds=[EventKind.PHOTO])]
+        route = photo_route(unique_id, earlier, at.timestamp(), use is not PhotoUse.START)
+        data: dict[str, object] = {"file_id": file_id, "unique_id": unique_id,
+                                   "use": use.value, "ready_event": ready,
+                                   "forwarded": route.forward}
+        if route.repeat_of is not None:
+            data["repeat_of"] = route.repeat_of
         eid = await tx.add_event(
             at=at, kind=EventKind.PHOTO, role="participant", actor=user_id, entry=number,
-            data={"file_id": file_id, "unique_id": unique_id, "use": use.value,
-                  "ready_event": ready}, category=state.unit, update_id=update_id,
+            data=data, category=state.unit, update_id=update_id,
         )
         claimed = await claim_time(day, state) if ready is not None else t
-        return PhotoKept(number, use, claimed, await code_of(day, state), file_id, ready, eid)
+        return PhotoKept(number, use, claimed, await code_of(day, state), file_id, ready, eid,
+                         forwarded=route.forward, held=route.held, repeat_of=route.repeat_of)
+
+
+def kept_photo(event: Event) -> KeptPhoto:
+    """A photo event as ``photo_route`` weighs it (one kept before the budget: forwarded
+    unless it was a start photo)."""
+    data = event.data
+    reviewed = data.get("use") != PhotoUse.START.value
+    forwarded = bool(data.get("forwarded", reviewed))
+    return KeptPhoto(event.id, str(data.get("unique_id") or ""), event.at.timestamp(),
+                     forwarded, held=reviewed and not forwarded and not data.get("repeat_of"))
+
+
+def is_repeat(event: Event) -> bool:
+    """A photo event that is a photo kept before, sent again or forwarded."""
+    return event.kind == EventKind.PHOTO and bool(event.data.get("repeat_of"))
 
 
 async def retake(
@@ -397,7 +434,7 @@ async def retake(
                 state.finish is not None else NoClaim(number)
         since = [e for e in await tx.events(entry=number,
                                             kinds=[EventKind.PHOTO, EventKind.RETAKE])
-                 if e.id > line]
+                 if e.id > line and not is_repeat(e)]  # the same photo again is none new
         if since and since[-1].kind == EventKind.RETAKE:
             return PhotoAskedAlready(number)
         eid = await tx.add_event(

@@ -184,7 +184,8 @@ def entry_state(
         split_puzzles=finished,
         outcome=_latest(entry_events, EventKind.OUTCOME),
         claim_photos=sum(1 for e in entry_events if e.kind == EventKind.PHOTO
-                         and ready is not None and e.id > ready.id) if ready is not None else 0,
+                         and ready is not None and e.id > ready.id
+                         and not e.data.get("repeat_of")) if ready is not None else 0,
     )
 
 

@@ -10,6 +10,7 @@ from typing import assert_never
 from bot.domain.contest import Category, Contest, Question, Slot
 from bot.domain.places import Place, Status
 from bot.domain.registration import (
+    MAX_NAME,
     NAME_SEPARATOR,
     Fee,
     Ineligible,
@@ -443,6 +444,13 @@ def separator_in_name_text(lang: str) -> str:
               "use it between the members' names. Please write the name "
               "without it.",
               sign=NAME_SEPARATOR)
+
+
+def name_problem_text(lang: str, problem: str) -> str:
+    """Why a member's name was not taken (``name_problem``), wherever a member is entered."""
+    if problem == "separator":
+        return separator_in_name_text(lang)
+    return bad_name_text(lang, MAX_NAME)
 
 
 def unreadable_birth_text(lang: str, category: Category) -> str:

@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 
 from bot.domain.clock import format_duration
 from bot.domain.contest import Category, Contest
-from bot.domain.selftimed import PhotoUse, per_hour
+from bot.domain.selftimed import PHOTOS_PER_MINUTE, PhotoUse, per_hour
 from bot.services.escape import ReadyNoted
 from bot.services.results import NotFinishedNoted
 from bot.services.selftimed import (
@@ -33,7 +33,7 @@ from bot.services.selftimed import (
     WhichToStart,
 )
 from bot.storage.store import Entry
-from bot.support.i18n import tr
+from bot.support.i18n import ntr, tr
 from bot.texts.names import clock_time, day_text, names
 
 
@@ -87,7 +87,15 @@ def past_limit_at_home(lang: str, limit: int) -> str:
 
 
 def photo_answer(lang: str, out: PhotoKept) -> str:
-    """To the participant who sent a photo: what it was kept as."""
+    """To the participant who sent a photo: what it was kept as (a photo sent before: that it
+    is not sent on again; one over the entry's budget: kept, not sent on)."""
+    if out.repeat_of is not None:
+        return tr(lang, "I have this photo already: it is not sent to the reviewers again. If "
+                  "they need another one, take a new photo.")
+    if out.held_back:
+        return tr(lang, "Photo kept, but not sent on to the reviewers: they get at most "
+                  "{count} photos of an entry a minute, and yours already went. If they need "
+                  "another one, I will tell you.", count=PHOTOS_PER_MINUTE)
     match out.use:
         case PhotoUse.CLAIM:
             return tr(lang, "Photo received for your finish at {time}. A reviewer checks it; "
@@ -107,13 +115,17 @@ def review_caption(lang: str, contest: Contest, entry: Entry, out: PhotoKept,
                    claimed_at: datetime | None) -> str:
     """Under the photo the reviewers get: whose it is, what it backs, the code to look for."""
     who = f"#{entry.number} {names(entry.names)}"
+    held = "" if not out.held else "\n" + ntr(
+        lang, "(+{n} more photo of this entry kept, not forwarded: at most {most} a minute.)",
+        "(+{n} more photos of this entry kept, not forwarded: at most {most} a minute.)",
+        out.held, most=PHOTOS_PER_MINUTE)
     if out.use is PhotoUse.TIME_UP:
         return tr(lang, "PIECES? {who}: time is up. Count the pieces placed in the photo, then "
-                  "/piezas {entry} P.", who=who, entry=entry.number)
+                  "/piezas {entry} P.", who=who, entry=entry.number) + held
     clock = clock_time(contest, claimed_at) if claimed_at is not None else "-"
     return tr(lang, "REVIEW {who}: finished at {time} ({clock}). Their code is {code}: check "
               "that the puzzle is complete and the code is on the paper in the photo.",
-              who=who, time=format_duration(out.time), clock=clock, code=out.code)
+              who=who, time=format_duration(out.time), clock=clock, code=out.code) + held
 
 
 def confirm_button(lang: str, entry: int, time: int) -> str:

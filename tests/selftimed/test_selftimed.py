@@ -76,7 +76,7 @@ class Home:
     async def say(self, who: Person, text: str, clock: str) -> list[str]:
         return replies_to(await self.send(who, text, clock), who)
 
-    async def photo(self, who: Person, clock: str, file_id: str = "photo-1",
+    async def photo(self, who: Person, clock: str, file_id: str | None = None,
                     caption: str | None = None) -> list[Call]:
         return await self.h.send_photo(who, at(clock), file_id, caption)
 
@@ -115,7 +115,7 @@ async def home(tmp_path):
 
 
 async def claim_with_photo(home: Home, who: Person, number: int, clock: str, photo_clock: str,
-                           file_id: str = "photo-1") -> tuple[Call, int]:
+                           file_id: str | None = None) -> tuple[Call, int]:
     """``who`` says /listo at ``clock`` and sends the photo at ``photo_clock``: the reviewer's
     photo, and the /listo's event id."""
     await home.send(who, "/listo", clock)
