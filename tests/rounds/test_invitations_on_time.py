@@ -11,11 +11,11 @@ database over."""
 from __future__ import annotations
 
 import time
-from datetime import datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 from bot.handlers.invitations import DEADLINE_GRACE, WAITING_FOR_UPDATES
-from bot.rehearsal.fakeapi import FakeBotAPI, Failure
+from bot.rehearsal.fakeapi import Failure, FakeBotAPI
 from bot.support.wallclock import ENV as CLOCK_ENV
 from bot.support.wallclock import SKIP_ENV, WallClock
 from tests.e2e import BotProcess
