@@ -87,6 +87,7 @@ from bot.support.files import LockHeld, ProcessLock, lock_path
 from bot.support.i18n import LANGUAGES, tr
 from bot.support.logsetup import setup_logging
 from bot.support.loop import use_uvloop
+from bot.support.outputs import OutputRefused, check_output, write_output
 from bot.support.wallclock import CLOCK
 from bot.tools.cards import cards_command
 from bot.tools.documents import (
@@ -227,6 +228,12 @@ def _export(args: argparse.Namespace) -> int:
 
     if args.lang is not None and not args.xlsx:
         return fail("--lang is for the spreadsheet (--xlsx FILE): the CSV keeps its codes")
+    try:  # before the database is opened: a refused path writes nothing
+        for out in (args.out, args.xlsx):
+            if out:
+                check_output(out)
+    except OutputRefused as exc:
+        return fail(str(exc))
 
     async def work(config: Config, contest: Contest, store: Store) -> int:
         if args.what == "document":
@@ -251,8 +258,10 @@ def _export(args: argparse.Namespace) -> int:
             # the whole results: the ranking to pin on the wall first, as /exportar's
             to_print = (tr(words.lang, "Results"), await printed_ranking(contest, day, words.lang)
                         ) if args.what == "results" and args.category is None else None
-            try:
-                Path(args.xlsx).write_bytes(xlsx(tables, words, to_print))
+            try:  # names, births, answers: readable by its owner only
+                write_output(args.xlsx, xlsx(tables, words, to_print))
+            except OutputRefused as exc:
+                return fail(str(exc))
             except OSError as exc:
                 return fail(f"{args.xlsx}: cannot be written ({exc.strerror or exc})")
             print(f"written to {args.xlsx}: "
@@ -276,6 +285,10 @@ def _demo(args: argparse.Namespace) -> int:
     if args.entries < 1 or args.entries > 500:
         return fail("--entries must be between 1 and 500")
     db = args.db or f"rehearsal-{Path(args.contest).stem}.sqlite3"
+    try:  # the rehearsal removes and rewrites its database: never the contest's own
+        check_output(db, replaces_database=True)
+    except OutputRefused as exc:
+        return fail(str(exc))
     if not 2 <= args.seconds <= 600:
         return fail("--seconds must be between 2 and 600")
     if not 0 <= args.web_port <= 65535:
@@ -292,8 +305,10 @@ def _backup(args: argparse.Namespace) -> int:
     if not Path(db).exists():
         return fail(f"{db}: no such database (set PUZZLEBOT_DB)")
     dest = Path(args.file)
-    if dest.resolve() == Path(db).resolve():
-        return fail("the backup must go to another file than the database")
+    try:  # never over the database, what is beside it, the settings or the contest file
+        check_output(args.file, replaces_database=True)
+    except OutputRefused as exc:
+        return fail(str(exc))
     if dest.exists():
         return fail(f"{dest}: already exists; choose a new file name")
     try:

@@ -245,7 +245,9 @@ class Question:
     entry (``per = "entry"``). ``kind``: yes/no (a member club, a resident...), one of
     ``choices`` (a country), or a line of free ``text`` (a club's name, at most
     ``max_length`` characters). ``show``: its answer is shown after the names in rankings;
-    ``quota``: at most this many entries with the same answer hold a place in a category."""
+    ``quota``: at most this many entries with the same answer hold a place in a category;
+    ``public``: its answers may be published (``export document --public`` carries them;
+    without it, a public document carries no answer to it)."""
 
     id: str
     text: dict[str, str]  # language code -> question
@@ -257,6 +259,7 @@ class Question:
     max_length: int = 40
     label: dict[str, str] = field(default_factory=dict)  # short name for summaries
     categories: tuple[str, ...] = ()  # asked only of entries of these (empty: of all)
+    public: bool = False
 
     def asks(self, category_id: str) -> bool:
         return not self.categories or category_id in self.categories

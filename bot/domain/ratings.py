@@ -92,14 +92,23 @@ def months_before(day: date, months: int) -> date:
     raise ValueError(day)
 
 
+def in_window(day: date, at: date, months: int) -> bool:
+    """Whether an event on ``day`` counts in a rating at ``at``: after ``at`` less ``months``,
+    up to ``at``. A window reaching back before the year 1 starts at the beginning."""
+    try:
+        start = months_before(at, months)
+    except ValueError:  # before date.min: every day up to ``at``
+        return day <= at
+    return start < day <= at
+
+
 def ratings(events: Iterable[Event], settings: Settings, at: date
             ) -> dict[str, dict[str, Rating]]:
     """Each kind's ratings by person at ``at``: the events of the window (after ``at`` less
     ``window_months``, up to ``at``), oldest first."""
-    start = months_before(at, settings.window_months)
     out: dict[str, dict[str, Rating]] = {k: {} for k in KINDS}
     for event in sorted(events, key=lambda e: (e.day, e.id)):
-        if not start < event.day <= at:
+        if not in_window(event.day, at, settings.window_months):
             continue
         kept = [p for p in event.performances
                 if not (p.estimated and settings.unfinished == "leave_out")]

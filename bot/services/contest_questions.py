@@ -97,6 +97,7 @@ def _question(q: Table, ids: set[str]) -> Question:
         max_length=q.int("max_length", 40, minimum=1, maximum=MAX_TEXT_ANSWER),
         label=label,
         categories=q.strings("categories", ()),
+        public=q.get("public", bool, False),
     )
     q.done()
     return question

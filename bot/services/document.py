@@ -4,66 +4,87 @@ history every result is derived from, and, for readers, each round's heats and t
 ranking as the results export gives them. docs/document.md describes it, and
 docs/document.schema.json holds its shape.
 
-The public form (``--public``) is for publishing results: no births, no answers, no Telegram
-ids, no history (it can't be imported). A document newer than this bot reads is refused, as a
-newer database is.
+The public form (``--public``) is for publishing results: no births, no answers (but to the
+questions marked ``public = true``), no Telegram ids, no codes, no history (it can't be
+imported). Neither form carries a key to the running bot: no entry's join code, no code of an
+organiser's or volunteer's link (the history keeps those events, their codes blanked), no
+self-timed start's secret. A document newer than this bot reads is refused, as a newer
+database is.
 """
 
 from __future__ import annotations
 
 import tomllib
-from datetime import date, datetime, time
 from typing import Any
 
-from bot.domain.contest import Contest
+from bot.domain.contest import Contest, Question
+from bot.domain.events import EventKind
 from bot.domain.registration import Member
 from bot.domain.rounds import Heat, table_number
 from bot.services.contest_day import ContestDay
+from bot.services.document_import import Imported, check_document, import_document
+from bot.services.document_schema import FORMAT, VERSION, DocumentError, plain
 from bot.services.exports import local_moment, result_rows
-from bot.services.outcomes import new_code
 from bot.storage.records import Entry
-from bot.storage.store import Store
 from bot.support.wallclock import CLOCK
 
-FORMAT = "puzzlebot-contest"
-VERSION = 1
-
-
-class DocumentError(Exception):
-    """A document that can't be read into this database: one line saying why."""
-
-
-def plain(value: Any) -> Any:
-    """TOML's values as JSON's: dates and times as ISO text."""
-    if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [plain(v) for v in value]
-    if isinstance(value, datetime | date | time):
-        return value.isoformat()
-    return value
-
+# reading back is bot/services/document_import.py's; its names are importable from here too
+__all__ = ["FORMAT", "VERSION", "DocumentError", "Imported", "check_document", "export_document",
+           "import_document", "plain"]
 
 # -- writing ------------------------------------------------------------------------------------
 
 
-def _member(m: Member, public: bool) -> dict[str, Any]:
-    out: dict[str, Any] = {"name": m.name}
-    if not public:
-        out.update(born=m.born.isoformat() if m.born else None, born_year=m.year,
-                   answers=sorted(m.answers), values=dict(m.values))
-    return out
+# Events whose ``ref`` is a code that opens a door of the running bot: an entry's phone link,
+# a volunteer's or organiser's one-time link (the invitation and the join naming it). A
+# document keeps these events (who joined when) with ``ref`` null; the phone that registered
+# an entry is linked with ``ref`` "registration" (bot/services/registrations.py), no code.
+CODE_REFS = frozenset({EventKind.LINK, EventKind.VOLUNTEER_INVITE, EventKind.VOLUNTEER_JOIN,
+                       EventKind.ORGANISER_INVITE, EventKind.ORGANISER_JOIN})
+NOT_A_CODE = "registration"
+# keys of an event's ``data`` that are secrets: a self-timed start's seed, from which every
+# entry's code is worked out (bot/domain/selftimed.py)
+SECRET_DATA = frozenset({"seed"})
 
 
-def _entry(e: Entry, public: bool) -> dict[str, Any]:
-    out: dict[str, Any] = {"number": e.number, "category": e.category, "local": e.local,
-                           "members": [_member(m, public) for m in e.members]}
-    if not public:
-        out.update(registered_at=e.registered_at.isoformat(), source=e.source,
-                   join_code=e.join_code, registered_by=e.registered_by,
-                   meal_adults=e.meal_adults, meal_children=e.meal_children,
-                   answers=dict(e.values))
-    return out
+class Shown:
+    """What a document shows of people's answers: every answer in the whole form; in the
+    public form only the answers to the questions marked ``public = true``."""
+
+    def __init__(self, contest: Contest, public: bool) -> None:
+        self.public = public
+        self.questions: dict[str, Question] = {q.id: q for q in contest.questions
+                                               if not public or q.public}
+        # the results' columns of answers (one per choice or text question) left out
+        self.hidden = frozenset(q.id for q in contest.questions if q.id not in self.questions)
+
+    def member(self, m: Member) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": m.name}
+        if not self.public:
+            out.update(born=m.born.isoformat() if m.born else None, born_year=m.year,
+                       answers=sorted(m.answers), values=dict(m.values))
+            return out
+        if any(q.yes_no and not q.per_entry for q in self.questions.values()):
+            out["answers"] = sorted(a for a in m.answers if a in self.questions)
+        if any(not q.yes_no and not q.per_entry for q in self.questions.values()):
+            out["values"] = {k: v for k, v in m.values if k in self.questions}
+        return out
+
+    def entry(self, e: Entry) -> dict[str, Any]:
+        out: dict[str, Any] = {"number": e.number, "category": e.category, "local": e.local,
+                               "members": [self.member(m) for m in e.members]}
+        if not self.public:  # no join_code: whoever has it links a phone to the entry
+            out.update(registered_at=e.registered_at.isoformat(), source=e.source,
+                       registered_by=e.registered_by, meal_adults=e.meal_adults,
+                       meal_children=e.meal_children, answers=dict(e.values))
+        elif any(q.per_entry for q in self.questions.values()):
+            out["answers"] = {k: v for k, v in e.values if k in self.questions}
+        return out
+
+    def result(self, header: list[str], row: list[object]) -> dict[str, object]:
+        """A results row (the results export's columns); in the public form without the
+        columns of the questions not public."""
+        return {h: v for h, v in zip(header, row, strict=True) if h not in self.hidden}
 
 
 async def _rounds(contest: Contest, day: ContestDay) -> list[dict[str, Any]]:
@@ -90,16 +111,25 @@ async def _rounds(contest: Contest, day: ContestDay) -> list[dict[str, Any]]:
 
 
 def _history(events: list[Any]) -> list[dict[str, Any]]:
-    return [{"id": e.id, "at": e.at.isoformat(), "recorded_at": e.recorded_at.isoformat(),
-             "actor": e.actor, "role": e.role, "kind": e.kind, "entry": e.entry,
-             "category": e.category, "stage": e.stage, "value": e.value, "ref": e.ref,
-             "data": e.data or None, "supersedes": e.supersedes} for e in events]
+    """Every event as recorded, but for its keys to the running bot (``CODE_REFS``,
+    ``SECRET_DATA``): a reader of the document gets no link that works and no code."""
+    out = []
+    for e in events:
+        data = {k: v for k, v in (e.data or {}).items() if k not in SECRET_DATA}
+        out.append({"id": e.id, "at": e.at.isoformat(), "recorded_at": e.recorded_at.isoformat(),
+                    "actor": e.actor, "role": e.role, "kind": e.kind, "entry": e.entry,
+                    "category": e.category, "stage": e.stage, "value": e.value,
+                    "ref": None if e.kind in CODE_REFS and e.ref != NOT_A_CODE else e.ref,
+                    "data": data or None,
+                    "supersedes": e.supersedes})
+    return out
 
 
 async def export_document(contest: Contest, contest_text: str, day: ContestDay,
                           public: bool = False) -> dict[str, Any]:
     """The whole contest as one document (``public``: for publishing results)."""
     store = day.store
+    shown = Shown(contest, public)
     table = await result_rows(contest, day)
     header = [str(h) for h in table[0]]
     doc: dict[str, Any] = {
@@ -108,71 +138,11 @@ async def export_document(contest: Contest, contest_text: str, day: ContestDay,
         "contest": {"name": contest.name, "date": contest.date.isoformat(),
                     "timezone": contest.timezone, "language": contest.language},
         "contest_file": {"text": contest_text, "data": plain(tomllib.loads(contest_text))},
-        "entries": [_entry(e, public) for e in await store.entries()],
+        "entries": [shown.entry(e) for e in await store.entries()],
         "rounds": await _rounds(contest, day),
-        "results": [dict(zip(header, row, strict=True)) for row in table[1:]],
+        "results": [shown.result(header, row) for row in table[1:]],
     }
     if not public:
         doc["people"] = await store.people_rows()
         doc["history"] = _history(await store.all_events())
     return doc
-
-
-# -- reading back ---------------------------------------------------------------------------------
-
-
-def check_document(doc: Any, where: str) -> None:
-    """Whether ``doc`` is a document this bot reads and imports (DocumentError: why not)."""
-    if not isinstance(doc, dict) or doc.get("document") != FORMAT:
-        raise DocumentError(f"{where}: not a contest document (no \"document\": \"{FORMAT}\")")
-    version = doc.get("version")
-    if not isinstance(version, int) or version < 1:
-        raise DocumentError(f"{where}: its version is not a number: {version!r}")
-    if version > VERSION:
-        raise DocumentError(f"{where}: document version {version} is newer than this bot reads "
-                            f"({VERSION}): update the bot to import it")
-    if doc.get("public"):
-        raise DocumentError(f"{where}: a public document (--public) has no history and no "
-                            "births: it can't be imported, only read")
-
-
-def _member_from(m: dict[str, Any]) -> Member:
-    return Member(str(m["name"]), date.fromisoformat(m["born"]) if m.get("born") else None,
-                  m.get("born_year"), frozenset(m.get("answers") or ()),
-                  tuple((str(k), str(v)) for k, v in (m.get("values") or {}).items()))
-
-
-async def import_document(store: Store, contest_text: str, doc: dict[str, Any],
-                          where: str) -> int:
-    """A document read into a fresh database (its contest file must be the one in use):
-    the entries, the people and the history as they were. How many entries."""
-    check_document(doc, where)
-    if plain(tomllib.loads(contest_text)) != doc["contest_file"]["data"]:
-        raise DocumentError(f"{where}: written for another contest file than the one set "
-                            "(PUZZLEBOT_CONTEST): import it with the document's own, "
-                            "--write-contest FILE writes it out")
-    if await store.entries() or await store.all_events():
-        raise DocumentError("the database is not empty: a document is imported into a fresh "
-                            "one (PUZZLEBOT_DB naming a file that does not exist yet)")
-    async with store.transaction() as tx:
-        for e in doc["entries"]:
-            await tx.add_entry(
-                category=e["category"], join_code=e.get("join_code") or new_code("e"),
-                local=bool(e["local"]), registered_at=datetime.fromisoformat(e["registered_at"]),
-                members=[_member_from(m) for m in e["members"]], number=int(e["number"]),
-                source=e.get("source", "import"), registered_by=e.get("registered_by"),
-                meal_adults=int(e.get("meal_adults", 0)),
-                meal_children=int(e.get("meal_children", 0)),
-                values=tuple((str(k), str(v)) for k, v in (e.get("answers") or {}).items()))
-        for p in doc.get("people", ()):
-            tx.import_person(int(p["id"]), str(p["name"]), p.get("language"),
-                             p.get("tg_language"))
-        for ev in doc["history"]:
-            tx.import_event(
-                event_id=int(ev["id"]), at=datetime.fromisoformat(ev["at"]),
-                recorded_at=datetime.fromisoformat(ev["recorded_at"]), actor=ev["actor"],
-                role=ev["role"], kind=ev["kind"], entry=ev["entry"], category=ev["category"],
-                stage=ev["stage"], value=ev["value"], ref=ev["ref"], data=ev["data"],
-                supersedes=ev["supersedes"])
-    return len(doc["entries"])
-

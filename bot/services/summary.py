@@ -144,7 +144,8 @@ def _question(asked: Question) -> str:
             + (f"; places per answer: {', '.join(places)}" if places else "")
             + (f"; at most {asked.quota} entries with the same answer hold a place "
                "in a category" if asked.quota is not None else "")
-            + ("; shown in rankings" if asked.show else ""))
+            + ("; shown in rankings" if asked.show else "")
+            + ("; public (in published documents)" if asked.public else ""))
 
 
 def _day(contest: Contest) -> list[str]:

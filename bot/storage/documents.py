@@ -7,8 +7,14 @@ import json
 from datetime import datetime
 from typing import Any
 
+from bot.domain.events import EventKind
 from bot.storage.db import Database, TransactionCore
 from bot.storage.records import to_ts
+
+# the kinds of who is who: a database an import goes into may hold its own (the new bot's
+# organiser link, the organisers and volunteers who joined it), kept
+_ACCESS = (EventKind.LINK, EventKind.VOLUNTEER_INVITE, EventKind.VOLUNTEER_JOIN,
+           EventKind.ORGANISER_INVITE, EventKind.ORGANISER_JOIN)
 
 
 class DocumentWrites(TransactionCore):
@@ -31,11 +37,34 @@ class DocumentWrites(TransactionCore):
         s._wrote("events")  # rows written by hand: everything derived is worked out again
 
     def import_person(self, user_id: int, name: str, language: str | None,
-                      tg_language: str | None) -> None:
+                      tg_language: str | None) -> bool:
+        """Someone who wrote to the bot, unless the database knows them already (they sent
+        /start before the import): its own row is newer, and kept. Whether it was written."""
         s = self._owned()
-        s._raw.execute("INSERT INTO people (user_id, name, language, tg_language) "
-                       "VALUES (?,?,?,?)", (user_id, name, language, tg_language))
+        cur = s._raw.execute("INSERT INTO people (user_id, name, language, tg_language) "
+                             "VALUES (?,?,?,?) ON CONFLICT(user_id) DO NOTHING",
+                             (user_id, name, language, tg_language))
         s._wrote("people")
+        return cur.rowcount > 0
+
+    def holds_contest(self) -> bool:
+        """Whether the database has entries, or events besides its own of who is who (its
+        organisers' link, who opened it), already: read on the writer's side, inside the
+        import's own transaction."""
+        s = self._owned()
+        row = s._raw.execute(
+            "SELECT EXISTS (SELECT 1 FROM entries) OR EXISTS (SELECT 1 FROM events WHERE kind "
+            f"NOT IN ({','.join('?' * len(_ACCESS))}))", _ACCESS).fetchone()
+        return bool(row[0])
+
+    def make_room(self, last_id: int) -> None:
+        """The database's own events (of who is who only: ``holds_contest``) moved, in their
+        order, after ``last_id``, the document's last: they stay the new bot's."""
+        s = self._owned()
+        top = int(s._raw.execute("SELECT COALESCE(MAX(id), 0) FROM events").fetchone()[0])
+        if top:  # past both: no id taken twice on the way
+            s._raw.execute("UPDATE events SET id = id + ?", (max(top, last_id),))
+            s._wrote("events")
 
 
 class DocumentReads(Database):

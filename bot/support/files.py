@@ -1,11 +1,13 @@
 """Files that hold people's data or the token, readable by their owner only, and the lock that
 lets one bot process at a time run a contest's database.
 
-- ``create_private`` and ``make_private``: the settings file (the token), the database (names,
-  births, unused organiser invitations) with its ``-wal`` and ``-shm``, the lock file and the
-  backups are created 0600 whatever the umask, and an existing one (written by an older
-  version) is tightened to 0600. SQLite creates a database's ``-wal``, ``-shm`` and
-  ``-journal`` with the database file's own mode, so a 0600 database keeps them 0600.
+- ``create_private``, ``make_private`` and ``write_private``: the settings file (the token),
+  the database (names, births, unused organiser invitations) with its ``-wal`` and ``-shm``,
+  the lock file and the backups are created 0600 whatever the umask, and an existing one
+  (written by an older version) is tightened to 0600. SQLite creates a database's ``-wal``,
+  ``-shm`` and ``-journal`` with the database file's own mode, so a 0600 database keeps them
+  0600. Every file the command line writes with people's data in it (``export document
+  --out``, a workbook, ``rating --csv`` and ``--png``) goes through ``write_private``.
 - ``ProcessLock``: an exclusive ``flock`` on ``<database>.lock``, held for the process's whole
   life and released by the kernel when it ends, however it ends (a kill -9 or a power cut
   never leaves a stale lock: the pid written in the file is only information, the lock is the
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import sys
 import time
 from pathlib import Path
@@ -35,6 +38,24 @@ def create_private(path: Path | str) -> int:
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, OWNER_ONLY)
     _owner_only(fd)
     return fd
+
+
+def write_private(path: Path | str, data: bytes) -> None:
+    """Write ``data`` to ``path`` (replacing what it held), readable and writable by its owner
+    only: created 0600 whatever the umask, so it is never readable by others even for a
+    moment; an existing file is made 0600 before anything is written into it. Something that
+    is not a regular file (``/dev/stdout``, a pipe) is written as it is. ``OSError`` when it
+    can't be written, or is another user's file that can't be made private."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT, OWNER_ONLY)
+    try:
+        if stat.S_ISREG(os.fstat(fd).st_mode):
+            _owner_only(fd)
+            os.ftruncate(fd, 0)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+    finally:
+        os.close(fd)
 
 
 def make_private(path: Path | str, *, create: bool = False) -> None:

@@ -1,0 +1,504 @@
+"""Issue 45 (item 5), import validates as the bot writes: ``import document`` reads a document
+through the shape docs/document.schema.json publishes (bot/services/document_schema.py holds it
+and enforces it), then replays its history through the rules the chat uses. A document the bot
+could not have written is refused with one line naming the first problem, exit code 2, no
+traceback and nothing written; roles and link codes never come in; a person the database knows
+already keeps their row. The valid document (Castrillo's pairs, tests/day/test_bot_day.py's
+worked example) imports with the same rankings."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+import sqlite3
+from collections.abc import Callable
+from contextlib import closing
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.services.access import standing_organiser_invite
+from bot.services.contest_day import ContestDay
+from bot.services.contest_file import load_contest
+from bot.services.document import DocumentError, export_document
+from bot.services.document_import import parse_document, prepare_import
+from bot.services.document_schema import ANNOTATIONS, KEYWORDS, SCHEMA, shape_problem
+from bot.storage.store import Store
+from tests.clirun import bot_main
+from tests.conftest import BILLOM, CASTRILLO, ROOT
+from tests.day.test_bot_day import ORGANISER, T0, VOLUNTEER, at, setup_day
+from tests.documents import valid
+from tests.exports.test_cli import cli_env
+
+Doc = dict[str, Any]
+CONTEST_TEXT = CASTRILLO.read_text(encoding="utf-8")
+
+
+async def _play(tmp: Path) -> Doc:
+    """The worked example's day (five pairs, hints, solutions, stages, solves, a /listo, the
+    finishes and a pieces count), with a hint refused for the cooldown, a correction, an undo
+    and a pause, as the bot exports it."""
+    h, p = await setup_day(tmp)
+    try:
+        v = VOLUNTEER
+        await h.send(p[7], "/pista 2", at("0:20:00"))
+        await h.send(v, "/escape 7 0:42:00", at("0:42:30"))
+        await h.send(v, "/escape 3", at("0:25:00"))
+        await h.send(p[20], "/pista 2", at("0:30:00"))
+        await h.send(p[20], "/pista 3", at("0:31:00"))  # refused: the cooldown (noted)
+        await h.send(p[20], "/pista 4", at("1:10:00"))
+        await h.send(v, "/etapa 20 4", at("1:20:00"))
+        clock = timedelta(minutes=1)
+        for stage in (1, 2, 3, 4):
+            await h.send(p[12], f"/pista {stage}", T0 + clock)
+            await h.send(p[12], f"/solucion {stage}", T0 + clock + timedelta(minutes=5))
+            clock += timedelta(minutes=11)
+        await h.send(p[12], "/pista 5", T0 + clock)
+        await h.send(v, "/escape 12 1:20:00", at("1:20:10"))
+        await h.send(v, "/fin 3 1:30:00", at("1:30:05"))
+        await h.send(p[7], "/listo", at("1:47:30"))
+        await h.send(v, "/fin 7", at("1:49:00"))
+        await h.send(v, "/fin 20 2:55:00", at("2:55:20"))
+        await h.send(v, "/fin 12 2:40:00", at("2:40:30"))
+        await h.send(v, "/fin 12 2:41:00", at("2:41:30"))  # a correction
+        await h.send(v, "/piezas 21 312", at("3:00:30"))
+        await h.undo(v, at("3:00:40"))  # taken back, and recorded again
+        await h.send(v, "/piezas 21 312", at("3:00:50"))
+        await h.send(ORGANISER, "/pausa", at("3:01:00"))
+        await h.send(ORGANISER, "/reanudar", at("3:02:00"))
+        await h.send(ORGANISER, "/clasificacion parejas", at("3:05:00"))
+        svc = h.services
+        return await export_document(svc.contest, CONTEST_TEXT, svc.day)
+    finally:
+        await h.stop()
+
+
+@pytest.fixture(scope="module")
+def day(tmp_path_factory: pytest.TempPathFactory) -> tuple[Doc, Path]:
+    """The document of the day, and the database it was exported from."""
+    tmp = tmp_path_factory.mktemp("day")
+    doc = asyncio.run(_play(tmp))
+    valid(doc)
+    return doc, tmp / "bot.sqlite3"
+
+
+def _env(db: Path, contest: Path = CASTRILLO) -> dict[str, str]:
+    return cli_env({"PUZZLEBOT_CONTEST": str(contest), "PUZZLEBOT_DB": str(db)})
+
+
+def _rows(db: Path) -> dict[str, list[tuple[Any, ...]]]:
+    with closing(sqlite3.connect(db)) as conn:
+        return {t: conn.execute(f"SELECT * FROM {t} ORDER BY 1").fetchall()
+                for t in ("entries", "members", "people", "events")}
+
+
+def _import(tmp: Path, text: str, db: Path | None = None) -> tuple[Any, Path]:
+    path = tmp / "doc.json"
+    path.write_text(text, encoding="utf-8")
+    db = db or tmp / "fresh.sqlite3"
+    return bot_main(["import", "document", str(path)], _env(db)), db
+
+
+# -- the hostile documents --------------------------------------------------------------------
+
+
+def _first(doc: Doc, kind: str, entry: int | None = None, typed: bool | None = None) -> Doc:
+    return next(e for e in doc["history"] if e["kind"] == kind
+                and (entry is None or e["entry"] == entry)
+                and (typed is None or (e["value"] is not None) == typed))
+
+
+def _set(**changes: Any) -> Callable[[Doc], Any]:
+    """A change of the first typed finish (/fin 3 1:30:00)."""
+    return lambda doc: _first(doc, "finish", 3).update(changes)
+
+
+def _hints_at_once(doc: Doc) -> None:
+    """Pair 20 asks for 20 hints at the moment of its first (each stage, one after another):
+    the escape's cooldown refuses all but the first."""
+    first = _first(doc, "hint", 20)
+    i = doc["history"].index(first)
+    doc["history"][i + 1:i + 1] = [{**first, "stage": 3 + k % 3} for k in range(20)]
+    _renumber(doc)
+
+
+def _renumber(doc: Doc) -> None:
+    new = {e["id"]: n for n, e in enumerate(doc["history"], 1)}
+    for n, e in enumerate(doc["history"], 1):
+        e["id"] = n
+        if e["supersedes"] is not None:
+            e["supersedes"] = new[e["supersedes"]]
+        if e["data"] and isinstance(e["data"].get("ready_event"), int):
+            e["data"]["ready_event"] = new[e["data"]["ready_event"]]
+
+
+def _other_contest_text(doc: Doc) -> None:
+    doc["contest_file"]["text"] = BILLOM.read_text(encoding="utf-8")
+
+
+def _delete(key: str, where: Callable[[Doc], Doc]) -> Callable[[Doc], None]:
+    def change(doc: Doc) -> None:
+        del where(doc)[key]
+    return change
+
+
+def _late_supersedes(doc: Doc) -> None:
+    _first(doc, "finish", 3)["supersedes"] = doc["history"][-1]["id"]
+
+
+def _duplicate_event(doc: Doc) -> None:
+    doc["history"][6]["id"] = doc["history"][5]["id"]
+
+
+def _finish_by(role: str, actor: int | None) -> Callable[[Doc], Any]:
+    return _set(role=role, actor=actor)
+
+
+def _event_999(doc: Doc) -> None:
+    _first(doc, "finish", 3)["entry"] = 999
+
+
+def _raw(text: str) -> Callable[[Doc], str]:
+    return lambda doc: text
+
+
+def _nested(depth: int) -> list[Any]:
+    out: list[Any] = []
+    for _ in range(depth):
+        out = [out]
+    return out
+
+
+def _replace_value(old: str, new: str) -> Callable[[Doc], str]:
+    """The document's text with ``old`` (a JSON fragment) written as ``new``."""
+    def change(doc: Doc) -> str:
+        text = json.dumps(doc, ensure_ascii=False)
+        assert old in text
+        return text.replace(old, new, 1)
+    return change
+
+
+HOSTILE: dict[str, tuple[Callable[[Doc], Any], str]] = {
+    # what the bot would never write, and results would change
+    "negative finish": (_set(value=-3600), "(finish of entry 3): a negative time (-3600)"),
+    "finish by a participant": (_finish_by("participant", 103),
+                                "(finish of entry 3): recorded by a participant: a finish is "
+                                "recorded by an organiser or a volunteer"),
+    "finish by the bot": (_finish_by("system", None), "recorded by the bot itself (system)"),
+    "finish by someone not a volunteer": (_finish_by("volunteer", 6666),
+                                          "by 6666, who had not joined as a volunteer then"),
+    "hint from a phone not following the pair": (
+        lambda d: _first(d, "hint", 20).update(actor=6666),
+        "(hint of entry 20): by 6666, whose phone did not follow entry 20 then"),
+    "hint with the wrong tickets": (
+        lambda d: _first(d, "hint", 20)["data"].update(tickets_used=0, tickets_bought=1),
+        "tickets used and bought (0, 1), not what it cost (1, 0)"),
+    "a detail the bot never writes": (_set(data={"bonus": -600}), "its details (data) have "
+                                      "'bonus', which the bot never writes there"),
+    "a correction of what is not in force": (
+        lambda d: [e for e in d["history"] if e["kind"] == "finish" and e["entry"] == 12][-1]
+        .update(supersedes=None), "(finish of entry 12): it replaces nothing where the record "
+        "in force is event"),
+    "an undo of another's record": (
+        lambda d: _first(d, "undo").update(actor=ORGANISER.id, role="organiser"),
+        "not the last record of its actor that they may take back"),
+    "finish before the clock": (_set(at="2023-04-22T08:00:00+00:00"),
+                                "(finish of entry 3): dated 2023-04-22T08:00:00+00:00, before "
+                                "the clock of parejas started"),
+    "finish past the limit": (_set(value=4 * 3600), "4:00:00 is past the time limit"),
+    "finish ahead of the clock": (_set(value=2 * 3600), "2:00:00 is later than its clock "
+                                  "showed then"),
+    "finish as text": (_set(value="1:00:00"), "value: '1:00:00' where an integer or null is "
+                       "expected"),
+    "20 hints at one moment": (_hints_at_once, "(hint of entry 20): too soon after the last "
+                               "request: the next one is allowed at 0:35:00 (the escape's "
+                               "cooldown)"),
+    "unknown kind": (lambda d: _first(d, "pieces").update(kind="teleport"),
+                     "(teleport of entry 21): unknown kind 'teleport'"),
+    "pieces beyond the puzzle": (lambda d: _first(d, "pieces").update(value=100000),
+                                 "100000 pieces, not between 0 and 500"),
+    "entry in a category the contest lacks": (
+        lambda d: d["entries"][0].update(category="seniors"),
+        "entries[0] (entry 3): category 'seniors' is not one of the contest's"),
+    "contest-file text of another contest": (_other_contest_text,
+                                             "contest_file.text and contest_file.data are not "
+                                             "the same contest file"),
+    # malformed
+    "missing key": (_delete("role", lambda d: d["history"][0]), "history[0]: no \"role\""),
+    "wrong type": (lambda d: d["entries"][0].update(number="3"),
+                   "entries[0].number: '3' where an integer is expected"),
+    "not an object": (_raw("[]"), "not a contest document"),
+    "nested 200k deep": (_raw("[" * 200_000 + "]" * 200_000), "is not JSON this bot reads "
+                         "(nested too deep)"),
+    "nested 40 deep": (lambda d: d["history"][0].update(data={"a": _nested(40)}),
+                       "nested deeper than 32 levels"),
+    "a row not an object": (lambda d: d["history"].__setitem__(0, 5),
+                            "history[0]: 5 where an object is expected"),
+    "duplicate event ids": (_duplicate_event, "appears twice"),
+    "duplicate entries": (lambda d: d["entries"][1].update(number=d["entries"][0]["number"]),
+                          "entries[1]: entry 3 appears twice"),
+    "duplicate people": (lambda d: d["people"][1].update(id=d["people"][0]["id"]),
+                         "appears twice"),
+    "an event for entry 999": (_event_999, "(finish of entry 999): entry 999 is not in the "
+                               "document"),
+    "replaces a missing event": (_set(supersedes=10**6), "it replaces event 1000000, which is "
+                                 "not an event before it"),
+    "replaces a later event": (_late_supersedes, "which is not an event before it"),
+    "date that does not parse": (_set(at="yesterday"), "'yesterday' is not a date and time"),
+    "naive date-time": (_set(at="2023-04-22T10:30:05"), "is not a date and time with its "
+                        "offset"),
+    "date past year 9000": (_set(at="9999-12-31T23:59:59-05:00"), "not a date the bot "
+                            "records"),
+    "huge number": (_set(value=10**40), "a number too large (41 digits)"),
+    "number of 5000 digits": (_replace_value('"value": 5400', '"value": ' + "9" * 5000),
+                              "is not JSON (Exceeds the limit"),
+    "NaN": (_replace_value('"value": 5400', '"value": NaN'), "is not JSON (NaN is not a "
+            "number JSON has"),
+    "infinity": (_replace_value('"value": 5400', '"value": 1e999'), "a number that is not "
+                 "finite"),
+    "lone surrogate": (_replace_value('"Ana"', '"\\ud800"'), "not Unicode"),
+    "version true": (lambda d: d.update(version=True), "its version is not a number: True"),
+    "negative actor": (_set(actor=-5), "actor -5 is not a Telegram id"),
+    "member name with a separator": (
+        lambda d: d["entries"][0]["members"][0].update(name="Ana; Bea"),
+        "member name 'Ana; Bea' is not one registration takes"),
+}
+
+
+def _hostile(doc: Doc, change: Callable[[Doc], Any]) -> str:
+    mutated = copy.deepcopy(doc)
+    out = change(mutated)
+    return out if isinstance(out, str) else json.dumps(mutated, ensure_ascii=False)
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_a_document_the_bot_would_never_write_is_refused_with_one_line(
+        day: tuple[Doc, Path], tmp_path: Path, name: str) -> None:
+    doc, _ = day
+    change, line = HOSTILE[name]
+    out, db = _import(tmp_path, _hostile(doc, change))
+    assert out.returncode == 2, out.stdout + out.stderr
+    assert "Traceback" not in out.stderr and out.stdout == ""
+    [said] = out.stderr.splitlines()
+    assert said.startswith(f"error: {tmp_path / 'doc.json'}: ")
+    assert said.endswith("; nothing was imported") and line in said, said
+    assert _rows(db) == {"entries": [], "members": [], "people": [], "events": []}
+
+
+def test_the_valid_document_imports_with_the_same_rankings(day: tuple[Doc, Path],
+                                                            tmp_path: Path) -> None:
+    doc, original = day
+    out, db = _import(tmp_path, json.dumps(doc))
+    assert out.returncode == 0, out.stderr
+    history = doc["history"]
+    roles = sum(e["kind"] in ("link", "volunteer_invite", "volunteer_join") for e in history)
+    assert out.stdout.startswith(f"imported 5 entries and {len(history) - roles} events from ")
+    assert f"left out: {roles} events of who is who" in out.stdout
+    before = bot_main(["export", "results"], _env(original))
+    after = bot_main(["export", "results"], _env(db))
+    assert before.returncode == after.returncode == 0
+    assert before.stdout == after.stdout and "1:05:00" in after.stdout
+
+
+def test_roles_and_link_codes_never_come_in(day: tuple[Doc, Path], tmp_path: Path) -> None:
+    """A document that makes a stranger an organiser, a volunteer and a pair's phone: the
+    events of who is who are left out (said, counted); whatever their codes, none is in the
+    new database, whose entries all have new join codes."""
+    doc = copy.deepcopy(day[0])
+    at_ = doc["history"][0]["at"]
+    stranger = 6666
+    doc["history"] += [
+        {"id": 10_000 + i, "at": at_, "recorded_at": at_, "actor": stranger, "role": role,
+         "kind": kind, "entry": entry, "category": None, "stage": None, "value": None,
+         "ref": ref, "data": None, "supersedes": None}
+        for i, (role, kind, entry, ref) in enumerate((
+            ("system", "organiser_invite", None, "oStrangersOwnCode0123456"),
+            ("organiser", "organiser_join", None, "oStrangersOwnCode0123456"),
+            ("volunteer", "volunteer_join", None, "vStrangersOwnCode0123456"),
+            ("participant", "link", 3, "eStrangersOwnCode0123456")))]
+    doc["entries"][0]["join_code"] = "eAnOldJoinCode0123456789"  # an older document's
+    out, db = _import(tmp_path, json.dumps(doc))
+    assert out.returncode == 0, out.stderr
+    rows = _rows(db)
+    kinds = {r[5] for r in rows["events"]}
+    assert not kinds & {"link", "organiser_invite", "organiser_join", "volunteer_invite",
+                        "volunteer_join"}, kinds
+    assert stranger not in {r[3] for r in rows["events"]}
+    dump = json.dumps(rows)
+    assert "StrangersOwnCode" not in dump and "eAnOldJoinCode" not in dump
+
+
+def test_someone_known_already_keeps_their_row(day: tuple[Doc, Path], tmp_path: Path) -> None:
+    """A new bot where one of the document's people sent /start before the import: the
+    database's own row wins (it is newer), the rest come in; before, a UNIQUE traceback."""
+    doc = day[0]
+    db = tmp_path / "fresh.sqlite3"
+    known = doc["people"][0]
+
+    async def started() -> None:
+        store = await Store.open(str(db))
+        try:
+            await store.remember_person(known["id"], "Their Own Name", "en")
+        finally:
+            await store.close()
+
+    asyncio.run(started())
+    out, _ = _import(tmp_path, json.dumps(doc), db)
+    assert out.returncode == 0, out.stderr
+    assert "1 people this database knew already kept as they are here" in out.stdout
+    people = {r[0]: r[1] for r in _rows(db)["people"]}
+    assert people[known["id"]] == "Their Own Name" and len(people) == len(doc["people"])
+
+
+def test_the_new_bot_s_own_organiser_link_is_kept(day: tuple[Doc, Path],
+                                                   tmp_path: Path) -> None:
+    """A new bot started with no organiser made its one-time organiser link (an event): the
+    document still goes in, and the link stays the new bot's, after the history."""
+    doc = day[0]
+    db = tmp_path / "fresh.sqlite3"
+
+    async def started() -> str | None:
+        store = await Store.open(str(db))
+        try:
+            return await standing_organiser_invite(ContestDay(load_contest(CASTRILLO), store,
+                                                              frozenset()), T0, create=True)
+        finally:
+            await store.close()
+
+    code = asyncio.run(started())
+    out, _ = _import(tmp_path, json.dumps(doc), db)
+    assert out.returncode == 0, out.stderr
+    [(event_id, kind)] = [(r[0], r[5]) for r in _rows(db)["events"] if r[10] == code]
+    assert kind == "organiser_invite" and event_id > doc["history"][-1]["id"]
+    again = bot_main(["import", "document", str(tmp_path / "doc.json")], _env(db))
+    assert again.returncode == 2 and "the database is not empty" in again.stderr
+
+
+# -- the declared shape ----------------------------------------------------------------------------
+
+
+def test_the_published_schema_is_the_one_import_enforces() -> None:
+    published = json.loads((ROOT / "docs" / "document.schema.json").read_text(encoding="utf-8"))
+    assert published == SCHEMA, (
+        "docs/document.schema.json and bot/services/document_schema.py's SCHEMA differ: the "
+        "published shape is the one import enforces; change both")
+    jsonschema.Draft202012Validator.check_schema(SCHEMA)
+    unknown = [sorted(set(node) - KEYWORDS - ANNOTATIONS) for node in _subschemas(SCHEMA)]
+    assert not any(unknown), unknown  # every keyword the shape uses is one the checker checks
+
+
+def _subschemas(schema: dict[str, Any]) -> list[dict[str, Any]]:
+    out, stack = [], [schema]
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        stack += [*node.get("properties", {}).values(), *node.get("$defs", {}).values(),
+                  *node.get("anyOf", [])]
+        stack += [node[k] for k in ("items", "additionalProperties", "if", "then", "else", "not")
+                  if isinstance(node.get(k), dict)]
+    return out
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-2**60, 2**60)
+                    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8),
+                    lambda inner: st.lists(inner, max_size=3)
+                    | st.dictionaries(st.text(max_size=6), inner, max_size=3), max_leaves=6)
+# values an event's fields could plausibly hold: closer to what passes the shape, so that the
+# history's rules are reached too
+PLAUSIBLE = (st.none() | st.integers(-5, 12) | st.integers(0, 4 * 3600)
+             | st.sampled_from(["finish", "hint", "pieces", "escape", "stage", "undo",
+                                "volunteer", "participant", "organiser", "system", "parejas",
+                                "dsq", "lost_piece", "2023-04-22T11:00:00+02:00"])
+             | st.dictionaries(st.sampled_from(["moment", "ready_event", "kind", "reason",
+                                                "tickets_used", "qualifiers"]),
+                               st.integers(-2, 3) | st.text(max_size=3), max_size=2))
+
+
+def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [path]
+    if isinstance(value, dict):
+        for k, v in value.items():
+            out += _paths(v, (*path, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value[:4]):
+            out += _paths(v, (*path, i))
+    return out
+
+
+def _put(doc: Doc, path: tuple[Any, ...], value: Any, delete: bool) -> Any:
+    if not path:
+        return value
+    target = doc
+    for step in path[:-1]:
+        target = target[step]
+    if delete and isinstance(target, dict):
+        del target[path[-1]]
+    else:
+        target[path[-1]] = value
+    return doc
+
+
+FUZZ = settings(max_examples=150, deadline=None,
+                suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                       HealthCheck.too_slow])
+
+
+@FUZZ
+@given(data=st.data(), value=JSON, delete=st.booleans())
+def test_any_value_anywhere_is_refused_with_one_line_or_read(
+        day: tuple[Doc, Path], data: st.DataObject, value: Any, delete: bool) -> None:
+    """The reader fuzzed: a valid document with any JSON value put anywhere (or a key
+    deleted) is read or refused with a DocumentError, never a traceback; the shape refuses
+    whatever JSON Schema (jsonschema, over the published file) refuses."""
+    doc = copy.deepcopy(day[0])
+    paths = _paths(doc)
+    mutated = _put(doc, data.draw(st.sampled_from(paths)), value, delete)
+    _read_or_refused(mutated)
+    if jsonschema.Draft202012Validator(SCHEMA).is_valid(mutated) is False:
+        assert shape_problem(mutated, formats=False) is not None
+
+
+@FUZZ
+@given(data=st.data(), value=PLAUSIBLE)
+def test_any_field_of_any_event_is_refused_with_one_line_or_read(
+        day: tuple[Doc, Path], data: st.DataObject, value: Any) -> None:
+    doc = copy.deepcopy(day[0])
+    event = data.draw(st.sampled_from(doc["history"]))
+    event[data.draw(st.sampled_from(sorted(event)))] = value
+    _read_or_refused(doc)
+
+
+@FUZZ
+@given(cut=st.integers(0, 10**6), junk=st.text(max_size=20))
+def test_any_text_is_refused_with_one_line_or_read(day: tuple[Doc, Path], cut: int,
+                                                    junk: str) -> None:
+    """The document's text cut anywhere, with anything after the cut."""
+    text = json.dumps(day[0])
+    at_ = cut % (len(text) + 1)
+    try:
+        _read_or_refused(parse_document(text[:at_] + junk + text[at_ + len(junk):], "DOC"))
+    except DocumentError as exc:
+        assert "\n" not in str(exc) and str(exc).startswith("DOC: ")
+
+
+def _read_or_refused(doc: Any) -> None:
+    try:
+        prepare_import(CONTEST_TEXT, doc, "DOC")
+    except DocumentError as exc:
+        assert "\n" not in str(exc) and str(exc).startswith("DOC: ")
+
+
+def test_the_day_itself_is_read(day: tuple[Doc, Path]) -> None:
+    ready = prepare_import(CONTEST_TEXT, day[0], "DOC")
+    assert len(ready.entries) == 5 and ready.left_out > 0
+    assert {e.kind for e in ready.events} >= {"hint", "solution", "stage", "escape", "ready",
+                                              "finish", "pieces", "clock_start", "undo",
+                                              "request_refused", "pause", "resume"}
+    assert any(e.supersedes for e in ready.events)  # the correction
+    assert shape_problem(day[0]) is None and datetime.fromisoformat(day[0]["exported_at"])
