@@ -111,13 +111,87 @@ def photo_route(unique_id: str, earlier: Sequence[KeptPhoto], at: float, reviewe
         return PhotoRoute(repeat_of=repeat.event)
     if not reviewed:
         return PhotoRoute()
-    recent = sum(1 for p in earlier if p.forwarded and abs(at - p.at) < PHOTO_MINUTE)
-    if recent >= budget:
+    if _spent(earlier, at, budget):
         return PhotoRoute()
     held = 0
     for p in earlier:
         held = 0 if p.forwarded else held + int(p.held)
     return PhotoRoute(forward=True, held=held)
+
+
+def _spent(earlier: Sequence[KeptPhoto], at: float, budget: int) -> bool:
+    """Whether the entry's budget is spent at ``at``: ``budget`` of its photos went on within
+    a minute of it."""
+    return sum(1 for p in earlier if p.forwarded and abs(at - p.at) < PHOTO_MINUTE) >= budget
+
+
+# A photo held back is not forgotten: when the entry's budget frees again, the newest photo it
+# held back since the last one forwarded goes on by itself (the entry may send nothing more:
+# a burst after /listo, or at time's up), telling the reviewers how many others were held. The
+# bot records that it went as a notice, ``PHOTOS_NOTICE:ENTRY:PHOTO_EVENT``; from then on that
+# photo counts as forwarded at the notice's moment (for the budget, and the count restarts).
+PHOTOS_NOTICE = "photos"
+
+
+def photos_key(entry: int, event: int) -> str:
+    """The notice of entry ``entry``'s photo (its event ``event``) forwarded when its budget
+    freed; the job that owes it is named ``PHOTOS_NOTICE:ENTRY``."""
+    return f"{PHOTOS_NOTICE}:{entry}:{event}"
+
+
+def photo_of_key(key: str | None) -> int | None:
+    """The photo event a ``photos_key`` names (None: another notice)."""
+    parts = (key or "").split(":")
+    if len(parts) != 3 or parts[0] != PHOTOS_NOTICE or not parts[2].isdigit():
+        return None
+    return int(parts[2])
+
+
+@dataclass(frozen=True)
+class HeldPhoto:
+    """The photo owed to the reviewers: the entry's newest photo held back (event ``event``),
+    the ``others`` held back with it since the last one forwarded, and the moment (seconds)
+    the entry's budget frees for it (``due``)."""
+
+    event: int
+    others: int
+    due: float
+
+
+def still_wanted(use: str, ready_event: object, waiting: int | None, finished: bool,
+                 pieces_counted: bool) -> bool:
+    """Whether the reviewers still want a photo held back of ``use``: its claim (the /listo
+    ``ready_event``) still waits (``waiting``: the /listo waiting now), not confirmed nor
+    turned down since; or, taken at time's up, the pieces are still to count."""
+    if finished:
+        return False
+    if use == PhotoUse.CLAIM.value:
+        return waiting is not None and waiting == ready_event
+    return use == PhotoUse.TIME_UP.value and not pieces_counted
+
+
+def held_photo(earlier: Sequence[KeptPhoto], budget: int = PHOTOS_PER_MINUTE
+               ) -> HeldPhoto | None:
+    """What the reviewers are still owed of an entry whose photos are ``earlier`` (oldest
+    first): its newest photo held back since the last one forwarded, when the budget frees
+    (as ``photo_route`` weighs a photo sent then). None: every photo held back was told of
+    since (a photo forwarded after them said how many)."""
+    held: list[KeptPhoto] = []
+    for p in earlier:
+        if p.forwarded:
+            held = []
+        elif p.held:
+            held.append(p)
+    if not held:
+        return None
+    newest = held[-1]
+    # the budget frees at the photo's date, or when a photo forwarded leaves the minute
+    forwarded = [p.at for p in earlier if p.forwarded]
+    moments = sorted({newest.at, *(f + PHOTO_MINUTE for f in forwarded
+                                   if f + PHOTO_MINUTE >= newest.at)})
+    due = next((m for m in moments if not _spent(earlier, m, budget)),
+               max([newest.at, *forwarded]) + PHOTO_MINUTE)
+    return HeldPhoto(newest.event, len(held) - 1, due)
 
 
 # why a reviewer turns a claim down (typed: any text of their own, ``/rechazar N reason``)

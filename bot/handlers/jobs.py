@@ -26,6 +26,7 @@ from bot.handlers.claims import claim_row
 from bot.handlers.common import LATE_IS_STILL_OWED, replace_job
 from bot.handlers.desk import announce_changes, closing_report
 from bot.handlers.invitations import schedule_invitations
+from bot.handlers.selftimed import schedule_held_photos
 from bot.services import clocks as clock_ops
 from bot.services.registrations import Registrations
 from bot.services.rounds import unit, units
@@ -54,7 +55,7 @@ def schedule_notice(context: ContextTypes.DEFAULT_TYPE, entry: int, key: str,
 
 
 async def schedule_contest_jobs(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
-    """(Re)schedule every owed notice and handover from the database."""
+    """(Re)schedule every owed notice, handover and photo held back from the database."""
 
     svc: Services = app.bot_data["services"]
     for entry, key, _secs, moment in await clock_ops.pending_notices(svc.day):
@@ -63,6 +64,7 @@ async def schedule_contest_jobs(app: Application[Any, Any, Any, Any, Any, Any]) 
     for category, moment in await clock_ops.handover_moments(svc.day):
         _replace(app, f"handover:{category}", handover_job, moment,
                  {"category": category, "when": moment.timestamp()})
+    await schedule_held_photos(app)
     for name, moment, data in await alert_moments(svc):
         _replace(app, name, alert_job, moment, {**data, "name": name,
                                                 "when": moment.timestamp()})

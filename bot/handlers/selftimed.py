@@ -6,14 +6,18 @@ typed ``/fin N``."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from functools import partial
+from typing import Any
 
 from telegram import Update
-from telegram.ext import ContextTypes
+from telegram.ext import Application, CallbackContext, ContextTypes
 
 from bot.delivery.answers import answer, answer_now, recording
 from bot.delivery.posting import notify_entry, notify_staff_photo
+from bot.delivery.services import Services, services
 from bot.domain.registration import clean_note
+from bot.domain.selftimed import PHOTOS_NOTICE
 from bot.handlers.access import pick_entry
 from bot.handlers.common import (
     Callback,
@@ -24,6 +28,7 @@ from bot.handlers.common import (
     pressed,
     recorder,
     refuse_role,
+    replace_job,
     show_usage,
 )
 from bot.handlers.results import not_finished_answer
@@ -31,7 +36,7 @@ from bot.handlers.volunteers import refuse, role
 from bot.services import selftimed as service
 from bot.services.outcomes import Refusal
 from bot.services.results import NotFinishedNoted
-from bot.services.selftimed import PhotoKept
+from bot.services.selftimed import HeldPhotoLater, PhotoKept
 from bot.storage.store import Entry
 from bot.texts import selftimed as texts
 from bot.texts.access import not_followed
@@ -108,19 +113,61 @@ async def on_photo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             return
         await answer(who.svc, update, texts.photo_answer(who.lang, out))
         if out.forwarded:  # a repeat, or one over the entry's budget, is only kept
-            await _to_reviewers(context, who, entry, out)
+            await _to_reviewers(context, who.svc, entry, out)
+        if out.due is not None:  # held back: it goes on by itself when the budget frees
+            schedule_held_photo(context.application, entry.number, out.due)
 
 
-async def _to_reviewers(context: ContextTypes.DEFAULT_TYPE, who: Caller, entry: Entry,
+async def _to_reviewers(context: ContextTypes.DEFAULT_TYPE, svc: Services, entry: Entry,
                         out: PhotoKept) -> None:
-    state = await who.svc.day.state(entry.number)
+    state = await svc.day.state(entry.number)
     claimed_at = state.ready.at if state is not None and state.ready is not None else None
     listo = out.ready_event
     await notify_staff_photo(
         context, out.file_id,
-        lambda lang: texts.review_caption(lang, who.svc.contest, entry, out, claimed_at),
+        lambda lang: texts.review_caption(lang, svc.contest, entry, out, claimed_at),
         keyboard=None if listo is None else (
             lambda lang: review_keyboard(lang, entry.number, out.time, listo)))
+
+
+# -- photos held back, forwarded when the entry's budget frees ----------------------------------
+
+
+def schedule_held_photo(app: Application[Any, Any, Any, Any, Any, Any], number: int,
+                        when: datetime) -> None:
+    """Entry ``number``'s photo held back goes on at ``when`` (``held_photo_job``): one job
+    per entry (``photos:N``), moved by each photo held back since."""
+    replace_job(app, f"{PHOTOS_NOTICE}:{number}", held_photo_job, when,
+                {"entry": number, "when": when.timestamp()})
+
+
+async def schedule_held_photos(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """Every photo held back still owed to the reviewers, as a job (at once if its moment
+    passed while the bot was off)."""
+    svc: Services = app.bot_data["services"]
+    for number, when in await service.photos_owed(svc.day):
+        schedule_held_photo(app, number, when)
+
+
+async def held_photo_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
+    """The entry's budget freed: its newest photo held back goes on to the reviewers as one
+    forwarded does (caption, buttons), telling how many others were held back; nothing if a
+    photo forwarded since told them. Checked and recorded with the photo it posts (the
+    outbox sends it once committed)."""
+    job = context.job
+    assert job is not None and isinstance(job.data, dict)
+    svc = services(context)
+    number = int(job.data["entry"])
+    async with recording(svc):
+        out = await service.forward_held(svc.day, number,
+                                         datetime.fromtimestamp(job.data["when"], UTC))
+        if isinstance(out, HeldPhotoLater):
+            schedule_held_photo(context.application, number, out.due)
+            return
+        entry = await svc.store.entry(number) if out is not None else None
+        if out is None or entry is None:
+            return
+        await _to_reviewers(context, svc, entry, out)
 
 
 async def _photo_entry(update: Update, who: Caller, caption: str) -> Entry | None:

@@ -27,6 +27,7 @@ from zoneinfo import ZoneInfo
 from bot.chat.skips import MARGIN
 from bot.domain.contest import Contest
 from bot.domain.events import EventKind
+from bot.domain.selftimed import photo_of_key
 from bot.rehearsal import plan
 from bot.rehearsal.actions import PHOTO, Action, Line, Person, Team, Window, recipients
 from bot.rehearsal.botprocess import BotProcess
@@ -193,16 +194,17 @@ class Rehearsal:
 
     async def _timer_moments(self) -> list[tuple[datetime, str | None]]:
         """The bot's timers that went off, as it recorded them (the contest clock's moments, to
-        the second): clock alerts and the escape's handover (to anyone), cooldown notices (to
-        their entry, ``#N``)."""
+        the second): clock alerts, the escape's handover and photos held back forwarded (to
+        anyone), cooldown notices (to their entry, ``#N``)."""
         store = await Store.open(self.db_path)
         try:
             events = await store.events(
                 kinds=[EventKind.ALERT, EventKind.NOTICE, EventKind.HANDOVER])
         finally:
             await store.close()
-        return sorted((e.at, f"#{e.entry}" if e.kind == EventKind.NOTICE else None)
-                      for e in events)
+        # a photo held back goes to the reviewers, not to its entry
+        return sorted((e.at, f"#{e.entry}" if e.kind == EventKind.NOTICE
+                       and photo_of_key(e.ref) is None else None) for e in events)
 
     def _moment_of(self, line: Line, timers: list[tuple[datetime, str | None]]) -> datetime:
         """When a message the bot sent by itself, after the message played last had its answer,

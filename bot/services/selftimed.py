@@ -11,24 +11,31 @@ rules are ``bot.domain.selftimed``'s."""
 from __future__ import annotations
 
 import secrets
+from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import ClassVar
 
 from bot.domain.clock import within_limit
 from bot.domain.contest import Category
 from bot.domain.events import EventKind
 from bot.domain.selftimed import (
+    HeldPhoto,
     KeptPhoto,
     PhotoRefused,
     PhotoUse,
     StartRefused,
     by_pace,
     claim_code,
+    held_photo,
     own_total,
+    photo_of_key,
     photo_route,
     photo_use,
+    photos_key,
     puzzle_to_start,
+    still_wanted,
 )
 from bot.services import results
 from bot.services.contest_day import ContestDay, RoundClosed
@@ -162,7 +169,9 @@ class PhotoKept(Done):
     ``forwarded``: it goes on to the reviewers (a claim's or time's up's, within the entry's
     ``PHOTOS_PER_MINUTE``), with ``held`` photos of the entry held back since the last one;
     ``repeat_of``: the event of the same photo kept before (sent again or forwarded: noted,
-    not forwarded again)."""
+    not forwarded again); ``due``: held back, the moment the entry's budget frees and it goes
+    on by itself unless another photo goes first (``forward_held``); ``kept_since``: a photo
+    held back and forwarded now, sent at that moment."""
 
     entry: int
     use: PhotoUse
@@ -174,11 +183,21 @@ class PhotoKept(Done):
     forwarded: bool = False
     held: int = 0
     repeat_of: int | None = None
+    due: datetime | None = None
+    kept_since: datetime | None = None
 
     @property
     def held_back(self) -> bool:
         """Kept only: it would go to the reviewers, but the entry's budget is spent."""
         return self.use is not PhotoUse.START and not self.forwarded and self.repeat_of is None
+
+
+@dataclass(frozen=True)
+class HeldPhotoLater:
+    """Entry ``entry``'s photo held back still waits for its budget: it goes on at ``due``."""
+
+    entry: int
+    due: datetime
 
 
 @dataclass(frozen=True)
@@ -386,8 +405,8 @@ async def photo(
         if isinstance(use, PhotoRefused):
             return AlreadyFinished(number) if use.why == "finished" else PiecesCounted(number)
         ready = state.ready.id if use is PhotoUse.CLAIM and state.ready is not None else None
-        earlier = [kept_photo(e) for e in await tx.events(entry=number,
-                                                          kinds=[EventKind.PHOTO])]
+        earlier = kept_photos(await tx.events(entry=number,
+                                              kinds=[EventKind.PHOTO, EventKind.NOTICE]))
         route = photo_route(unique_id, earlier, at.timestamp(), use is not PhotoUse.START)
         data: dict[str, object] = {"file_id": file_id, "unique_id": unique_id,
                                    "use": use.value, "ready_event": ready,
@@ -399,18 +418,95 @@ async def photo(
             data=data, category=state.unit, update_id=update_id,
         )
         claimed = await claim_time(day, state) if ready is not None else t
-        return PhotoKept(number, use, claimed, await code_of(day, state), file_id, ready, eid,
+        kept = PhotoKept(number, use, claimed, await code_of(day, state), file_id, ready, eid,
                          forwarded=route.forward, held=route.held, repeat_of=route.repeat_of)
+        if kept.held_back:  # it goes on by itself when the budget frees (``forward_held``)
+            owed = held_photo([*earlier, KeptPhoto(eid, unique_id, at.timestamp(), False,
+                                                   held=True)])
+            kept = replace(kept, due=None if owed is None else
+                           datetime.fromtimestamp(owed.due, UTC))
+        return kept
 
 
-def kept_photo(event: Event) -> KeptPhoto:
+def kept_photos(events: Sequence[Event]) -> list[KeptPhoto]:
+    """An entry's photo events as ``photo_route`` weighs them, oldest first; of its notices
+    (``events`` may hold them), one of a photo held back and forwarded later (``photos_key``)
+    makes it one forwarded at the notice's moment."""
+    late = {e: n.at.timestamp() for n in events
+            if n.kind == EventKind.NOTICE and (e := photo_of_key(n.ref)) is not None}
+    return [kept_photo(e, late.get(e.id)) for e in events if e.kind == EventKind.PHOTO]
+
+
+def kept_photo(event: Event, forwarded_at: float | None = None) -> KeptPhoto:
     """A photo event as ``photo_route`` weighs it (one kept before the budget: forwarded
-    unless it was a start photo)."""
+    unless it was a start photo); ``forwarded_at``: held back, then forwarded then."""
     data = event.data
+    unique_id = str(data.get("unique_id") or "")
+    if forwarded_at is not None:
+        return KeptPhoto(event.id, unique_id, forwarded_at, True)
     reviewed = data.get("use") != PhotoUse.START.value
     forwarded = bool(data.get("forwarded", reviewed))
-    return KeptPhoto(event.id, str(data.get("unique_id") or ""), event.at.timestamp(),
+    return KeptPhoto(event.id, unique_id, event.at.timestamp(),
                      forwarded, held=reviewed and not forwarded and not data.get("repeat_of"))
+
+
+async def _held_of(day: ContestDay, state: EntryState, events: Sequence[Event]
+                   ) -> tuple[HeldPhoto, Event] | None:
+    """The photo held back owed to the reviewers (``held_photo``) of an entry whose photos and
+    notices are ``events``, while they still want it (``still_wanted``)."""
+    owed = held_photo(kept_photos(events))
+    photo = next((e for e in events if owed is not None and e.id == owed.event), None)
+    if owed is None or photo is None or await day.closed(state) is not None:
+        return None
+    return (owed, photo) if still_wanted(
+        str(photo.data.get("use")), photo.data.get("ready_event"),
+        state.ready.id if state.ready is not None else None, state.finish is not None,
+        state.pieces_event is not None) else None
+
+
+async def photos_owed(day: ContestDay) -> list[tuple[int, datetime]]:
+    """The entries owed a photo held back (``forward_held``), each with the moment its budget
+    frees (past: the bot was off then)."""
+    events: dict[int, list[Event]] = defaultdict(list)
+    for e in await day.store.events(kinds=[EventKind.PHOTO, EventKind.NOTICE]):
+        if e.entry is not None:
+            events[e.entry].append(e)
+    out = []
+    for number, history in sorted(events.items()):
+        if all(e.data.get("forwarded", True) for e in history):
+            continue  # none held back, ever
+        state = await day.state(number)
+        found = await _held_of(day, state, history) if state is not None else None
+        if found is not None:
+            out.append((number, datetime.fromtimestamp(found[0].due, UTC)))
+    return out
+
+
+async def forward_held(day: ContestDay, number: int, when: datetime
+                       ) -> PhotoKept | HeldPhotoLater | None:
+    """Entry ``number``'s budget freed at ``when``: its newest photo held back since the last
+    one forwarded goes on now (a ``PhotoKept`` forwarded, the others held back counted),
+    recorded as the notice ``photos_key`` at ``when``. None: nothing owed (a photo forwarded
+    since told the reviewers, it went already, its claim was decided); ``HeldPhotoLater``:
+    the budget frees later. Run inside the job's ``recording`` (one transaction)."""
+    async with day.store.transaction() as tx:
+        state = await day.state(number)
+        found = None if state is None else await _held_of(day, state, await tx.events(
+            entry=number, kinds=[EventKind.PHOTO, EventKind.NOTICE]))
+        if state is None or found is None:
+            return None
+        owed, photo_event = found
+        if owed.due > when.timestamp():
+            return HeldPhotoLater(number, datetime.fromtimestamp(owed.due, UTC))
+        await tx.add_event(at=when, kind=EventKind.NOTICE, role="system", entry=number,
+                           ref=photos_key(number, photo_event.id))
+        data, ready = photo_event.data, photo_event.data.get("ready_event")
+        use = PhotoUse(str(data.get("use")))
+        time = await claim_time(day, state) if use is PhotoUse.CLAIM else \
+            state.clock.elapsed(photo_event.at) or 0
+        return PhotoKept(number, use, time, await code_of(day, state), str(data["file_id"]),
+                         ready if isinstance(ready, int) else None, photo_event.id,
+                         forwarded=True, held=owed.others, kept_since=photo_event.at)
 
 
 def is_repeat(event: Event) -> bool:

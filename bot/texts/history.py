@@ -15,6 +15,7 @@ from bot.domain.contest import Contest
 from bot.domain.events import ENTRY_ROWS, EventKind
 from bot.domain.ranking import Competitor, ranking_time
 from bot.domain.rounds import heats_by_id
+from bot.domain.selftimed import photo_of_key
 from bot.services.history import HistoryRefusal, NothingToUndo, Undone, UndoOutdated
 from bot.storage.store import Event
 from bot.support.i18n import tr
@@ -69,6 +70,8 @@ def _event_what(lang: str, contest: Contest, e: Event, times: dict[int, int | No
     """What a history's line says the event was: its name, stage or puzzle, and value."""
     what = event_name(lang, e.kind) if e.kind != EventKind.OUTCOME else outcome_text(
         lang, e.ref or "", str(e.data.get("reason", "")))
+    if e.kind == EventKind.NOTICE and photo_of_key(e.ref) is not None:
+        what = tr(lang, "photo held back sent on to the reviewers")
     if e.stage is not None and e.kind == EventKind.SPLIT:
         what += " " + tr(lang, "puzzle {puzzle}", puzzle=e.stage)
     elif e.stage is not None and e.kind == EventKind.STAGE:

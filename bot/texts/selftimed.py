@@ -93,8 +93,8 @@ def photo_answer(lang: str, out: PhotoKept) -> str:
         return tr(lang, "I have this photo already: it is not sent to the reviewers again. If "
                   "they need another one, take a new photo.")
     if out.held_back:
-        return tr(lang, "Photo kept, but not sent on to the reviewers: they get at most "
-                  "{count} photos of an entry a minute, and yours already went. If they need "
+        return tr(lang, "Photo kept. The reviewers get at most {count} photos of an entry a "
+                  "minute: your newest one goes on to them within the minute. If they need "
                   "another one, I will tell you.", count=PHOTOS_PER_MINUTE)
     match out.use:
         case PhotoUse.CLAIM:
@@ -113,12 +113,16 @@ def photo_answer(lang: str, out: PhotoKept) -> str:
 
 def review_caption(lang: str, contest: Contest, entry: Entry, out: PhotoKept,
                    claimed_at: datetime | None) -> str:
-    """Under the photo the reviewers get: whose it is, what it backs, the code to look for."""
+    """Under the photo the reviewers get: whose it is, what it backs, the code to look for
+    (and, for a photo held back that went on by itself, when it came)."""
     who = f"#{entry.number} {names(entry.names)}"
     held = "" if not out.held else "\n" + ntr(
         lang, "(+{n} more photo of this entry kept, not forwarded: at most {most} a minute.)",
         "(+{n} more photos of this entry kept, not forwarded: at most {most} a minute.)",
         out.held, most=PHOTOS_PER_MINUTE)
+    if out.kept_since is not None:  # held back, and gone on by itself when the budget freed
+        held = "\n" + tr(lang, "(This entry's newest photo, sent at {clock}: kept back until "
+                         "now.)", clock=clock_time(contest, out.kept_since)) + held
     if out.use is PhotoUse.TIME_UP:
         return tr(lang, "PIECES? {who}: time is up. Count the pieces placed in the photo, then "
                   "/piezas {entry} P.", who=who, entry=entry.number) + held

@@ -7,22 +7,35 @@ back, so another entry's claim is not queued behind a flood. A photo sent again 
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
-from bot.domain.selftimed import PHOTOS_PER_MINUTE, KeptPhoto, PhotoRoute, photo_route
+from bot.domain.selftimed import (
+    PHOTOS_PER_MINUTE,
+    HeldPhoto,
+    KeptPhoto,
+    PhotoRoute,
+    held_photo,
+    photo_route,
+)
+from bot.handlers.selftimed import held_photo_job
 from tests.day.test_bot_commands import event_rows, replies_to
+from tests.fakebot import Call, Harness
 from tests.selftimed.test_selftimed import (
+    HOME_CUP,
     ORGANISER,
+    PAIR,
     REVIEWER,
     SOLO1,
     SOLO2,
     Home,
     at,
+    keyboard,
     photos_to,
 )
 from tests.selftimed.test_selftimed import home as home  # the fixture
 
-HELD = ("Photo kept, but not sent on to the reviewers: they get at most 3 photos of an entry "
-        "a minute, and yours already went. If they need another one, I will tell you.")
+HELD = ("Photo kept. The reviewers get at most 3 photos of an entry a minute: your newest one "
+        "goes on to them within the minute. If they need another one, I will tell you.")
 REPEAT = ("I have this photo already: it is not sent to the reviewers again. If they need "
           "another one, take a new photo.")
 
@@ -96,3 +109,131 @@ async def test_a_photo_sent_again_is_noted_not_forwarded(home: Home) -> None:
         "Entry 1 was already asked for another photo, and none came since."]
     (sharp,) = photos_to(await home.photo(SOLO1, "1:10:00", "sharp"), REVIEWER)
     assert review.params["photo"] == "finished" and sharp.params["photo"] == "sharp"
+
+
+# -- the photos held back go on by themselves when the budget frees ------------------------------
+
+KEPT_26 = "\n(+26 more photos of this entry kept, not forwarded: at most 3 a minute.)"
+
+
+def test_the_newest_photo_held_back_is_owed_when_the_budget_frees() -> None:
+    sent = [KeptPhoto(i, f"u{i}", 100.0 + i, forwarded=True) for i in range(1, 4)]
+    held = [*sent, KeptPhoto(4, "u4", 110.0, forwarded=False, held=True),
+            KeptPhoto(5, "u5", 111.0, forwarded=False, held=True),
+            KeptPhoto(6, "u6", 112.0, forwarded=False)]  # a start photo or a repeat: not owed
+    # the newest held back, the other one counted, when the first forwarded leaves the minute
+    assert held_photo(held) == HeldPhoto(event=5, others=1, due=161.0)
+    assert photo_route("new", held, 160.0, reviewed=True) == PhotoRoute()  # not before
+    assert photo_route("new", held, 161.0, reviewed=True).forward
+    # forwarded by itself at 161: nothing owed, it counts in the budget from then on, and the
+    # next photo forwarded says nothing held back
+    late = [*held[:4], KeptPhoto(5, "u5", 161.0, forwarded=True), held[5]]
+    assert held_photo(late) is None
+    assert photo_route("new", late, 162.0, reviewed=True) == PhotoRoute(forward=True)
+    spent = [*late, KeptPhoto(7, "u7", 162.0, forwarded=True),
+             KeptPhoto(8, "u8", 162.0, forwarded=True)]
+    assert photo_route("new", spent, 163.0, reviewed=True) == PhotoRoute()
+    # a photo forwarded after them told the reviewers already
+    assert held_photo([*held, KeptPhoto(7, "u7", 170.0, forwarded=True)]) is None
+    # held back while the budget is free (photos dated out of order): owed at its own date
+    assert held_photo([KeptPhoto(1, "u1", 50.0, forwarded=False, held=True)]) == HeldPhoto(
+        event=1, others=0, due=50.0)
+
+
+async def flood(home: Home, photos: int = 30) -> list[Call]:
+    """Entry 1 claims at 1:00:00 and sends ``photos`` photos dated 1:00:10: what the reviewers
+    got."""
+    await home.send(SOLO1, "/listo", "1:00:00")
+    forwarded = []
+    for i in range(photos):
+        forwarded += photos_to(await home.photo(SOLO1, "1:00:10", f"flood-{i}"), REVIEWER)
+    return forwarded
+
+
+async def run_held_photo_job(h: Harness, number: int) -> list[Call]:
+    """Entry ``number``'s job for its photos held back, as the job queue runs it (checked to
+    be scheduled when the budget frees: the first photo forwarded + a minute); the calls it
+    made."""
+    scheduled = h.app.bot_data["jobs_by_name"][f"photos:{number}"]
+    assert scheduled.data == {"entry": number, "when": at("1:01:10").timestamp()}
+    context = SimpleNamespace(job=SimpleNamespace(data=dict(scheduled.data)), application=h.app,
+                              bot_data=h.app.bot_data, bot=h.app.bot)
+    before = len(h.request.calls)
+    await held_photo_job(context)  # type: ignore[arg-type]
+    await h.app.bot_data["sender"].settled()
+    return list(h.request.calls[before:])
+
+
+def photo_notices(h: Harness) -> list[str | None]:
+    return [r["ref"] for r in event_rows(h, "notice")]
+
+
+async def test_the_newest_photo_held_back_goes_on_when_the_budget_frees(home: Home) -> None:
+    first = await flood(home)
+    assert [c.params["photo"] for c in first] == ["flood-0", "flood-1", "flood-2"]
+    (late,) = photos_to(await run_held_photo_job(home.h, 1), REVIEWER)
+    # the 30th photo, as a claim's photo goes on, with the 26 others held back counted
+    assert late.params["photo"] == "flood-29"
+    assert late.params["caption"] == first[0].params["caption"] + (
+        "\n(This entry's newest photo, sent at 20:00:10: kept back until now.)" + KEPT_26)
+    assert keyboard(late) == keyboard(first[0])
+    photos = event_rows(home.h, "photo")
+    assert photo_notices(home.h) == [f"photos:1:{photos[-1]['id']}"]
+    # once only
+    assert await run_held_photo_job(home.h, 1) == []
+    assert len(event_rows(home.h, "notice")) == 1
+    # it counts in the entry's budget from 1:01:10, and nothing is held back any more: two
+    # more go on (nothing said of held photos), the third waits
+    for i in range(2):
+        (more,) = photos_to(await home.photo(SOLO1, "1:01:11", f"more-{i}"), REVIEWER)
+        assert "kept" not in more.params["caption"]
+    assert photos_to(await home.photo(SOLO1, "1:01:11", "more-2"), REVIEWER) == []
+    history = (await home.say(ORGANISER, "/historial 1", "1:02:00"))[0]
+    assert "photo held back sent on to the reviewers" in history
+
+
+async def test_a_claim_decided_first_is_owed_no_photo(home: Home) -> None:
+    await flood(home)
+    listo = event_rows(home.h, "ready")[-1]["id"]
+    await home.h.press(REVIEWER, f"ready:ok:1:{listo}", at("1:00:40"))  # on the first three
+    assert await run_held_photo_job(home.h, 1) == [] and photo_notices(home.h) == []
+    await home.h.stop()
+    home.h = await Harness(home.h.tmp_path, HOME_CUP, organisers=home.h.organisers).start()
+    assert "photos:1" not in home.h.app.bot_data.get("jobs_by_name", {})
+
+
+async def test_a_photo_forwarded_first_leaves_nothing_owed(home: Home) -> None:
+    await flood(home)
+    (told,) = photos_to(await home.photo(SOLO1, "1:01:10", "next"), REVIEWER)
+    assert told.params["caption"].endswith(
+        "\n(+27 more photos of this entry kept, not forwarded: at most 3 a minute.)")
+    assert await run_held_photo_job(home.h, 1) == []
+    assert photo_notices(home.h) == []
+
+
+async def test_a_time_up_photo_held_back_goes_on_to_count_the_pieces(home: Home) -> None:
+    for i in range(5):
+        await home.photo(PAIR, "3:00:20", f"where-{i}")
+    scheduled = home.h.app.bot_data["jobs_by_name"]["photos:10"]
+    assert scheduled.data["when"] == at("3:01:20").timestamp()
+    context = SimpleNamespace(job=scheduled, application=home.h.app,
+                              bot_data=home.h.app.bot_data, bot=home.h.app.bot)
+    before = len(home.h.request.calls)
+    await held_photo_job(context)  # type: ignore[arg-type]
+    await home.h.app.bot_data["sender"].settled()
+    (late,) = photos_to(home.h.request.calls[before:], REVIEWER)
+    assert late.params["photo"] == "where-4" and keyboard(late) == []
+    assert late.params["caption"].startswith("PIECES? #10 Cleo Cole / Dan Cole: time is up.")
+    assert late.params["caption"].endswith(
+        "\n(+1 more photo of this entry kept, not forwarded: at most 3 a minute.)")
+
+
+async def test_photos_held_back_are_owed_after_a_restart(home: Home) -> None:
+    await flood(home)
+    await home.h.stop()  # off before the budget freed: the job is rebuilt from the database
+    home.h = await Harness(home.h.tmp_path, HOME_CUP, organisers=home.h.organisers).start()
+    (late,) = photos_to(await run_held_photo_job(home.h, 1), REVIEWER)
+    assert late.params["photo"] == "flood-29" and late.params["caption"].endswith(KEPT_26)
+    await home.h.stop()
+    home.h = await Harness(home.h.tmp_path, HOME_CUP, organisers=home.h.organisers).start()
+    assert "photos:1" not in home.h.app.bot_data.get("jobs_by_name", {})  # sent: none owed
