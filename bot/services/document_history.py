@@ -19,11 +19,30 @@ from bot.domain import escape as esc
 from bot.domain import results as res
 from bot.domain.clock import CategoryClock, within_limit
 from bot.domain.contest import Category, Contest
-from bot.domain.events import CLOCK_KINDS, ENTRY_KINDS, ORGANISER_UNDOABLE, VOLUNTEER_KINDS
+from bot.domain.events import (
+    CLOCK_KINDS,
+    ENTRY_KINDS,
+    INVITE_KINDS,
+    ORGANISER_UNDOABLE,
+    VOLUNTEER_KINDS,
+)
 from bot.domain.events import EventKind as K
 from bot.domain.history import effective_ids
-from bot.domain.invitations import LAPSED, NO, YES
-from bot.domain.rounds import finish_refused, heats_by_id
+from bot.domain.invitations import (
+    LAPSED,
+    NO,
+    YES,
+    AlreadyAccepted,
+    AlreadyDeclined,
+    Answer,
+    HeatBegun,
+    Lapsed,
+    NotInvited,
+    begins_at,
+    fold,
+    reply_verdict,
+)
+from bot.domain.rounds import Heat, finish_refused, heats_by_id
 from bot.domain.selftimed import PhotoRefused, PhotoUse, photo_use
 from bot.services.contest_day import OUTCOMES, round_ref
 from bot.services.document_events import (
@@ -40,6 +59,11 @@ from bot.storage.records import Entry, Event, to_ts
 
 MOST_PER_ENTRY = 2000  # events of one entry in one heat: far more than a day's
 MOST_PENALTIES = 99  # penalties one /penalizacion records (bot/handlers/penalties.py)
+# why an answer to an invitation was refused (``reply_verdict``), as an import's line says it
+_REPLY_REFUSED: dict[type, str] = {
+    NotInvited: "no invitation waiting", AlreadyDeclined: "the entry had declined",
+    Lapsed: "its deadline had passed", HeatBegun: "the heat had begun",
+    AlreadyAccepted: "the entry had accepted already"}
 # the kinds recorded only while the entry's clock runs (``ContestDay.running``); pieces and
 # penalties too, in a heat of a round
 RUNNING = frozenset({K.FINISH, K.SPLIT, K.READY, K.NOT_FINISHED, K.RETAKE, K.HINT, K.SOLUTION,
@@ -296,12 +320,34 @@ class Replay:
         return None
 
     def _answer(self, ev: Event) -> str | None:
+        """An answer to an invitation as bot/services/invitations.py's ``reply`` takes one
+        (``reply_verdict``: before its deadline, nor after a no, a lapse or the heat's
+        beginning); a lapse as ``lapse_due`` records one: at its deadline, of an invitation
+        still unanswered."""
         answers = (YES, NO) if ev.kind == K.INVITE_REPLY else (LAPSED,)
         if ev.data["answer"] not in answers:
             return f"answer {ev.data['answer']!r}, not {' or '.join(answers)}"
-        if not any(e.ref == ev.ref for e in self._live(ev.entry, K.INVITED)):
+        assert ev.entry is not None
+        invitation = fold(sorted((e for k in INVITE_KINDS for e in self._live(ev.entry, k)
+                                  if e.ref == ev.ref), key=lambda e: e.id)).get(ev.entry)
+        found = self._round(ev, rounds_after=1)
+        if invitation is None or isinstance(found, str):
             return f"entry {ev.entry} was not invited to the round after {ev.ref}"
-        return None
+        if ev.kind == K.INVITE_LAPSED:
+            if invitation.answer is not None:
+                return f"a lapse of an invitation answered already ({invitation.answer})"
+            if ev.at < invitation.deadline:
+                return f"a lapse dated {ev.at.isoformat()}, before its deadline " \
+                       f"({invitation.deadline.isoformat()})"
+            return None
+        category, index = found
+        heat = Heat(category, index + 1, invitation.heat)
+        begins = begins_at(heat.round, heat.number, self.contest.timezone)
+        if self._clock(heat.id).started is not None:
+            begins = min(begins, ev.at)
+        verdict = reply_verdict(invitation, ev.data["answer"] == YES, ev.at, begins)
+        return None if isinstance(verdict, Answer) else \
+            f"an answer refused then ({_REPLY_REFUSED[type(verdict)]})"
 
     def _results_final(self, ev: Event) -> str | None:
         category = self._category(ev)

@@ -20,7 +20,13 @@ from typing import Any
 from bot.domain.contest import Contest
 from bot.domain.events import EventKind
 from bot.domain.members import originals
-from bot.domain.registration import Member, birth_in_range, clean_name, name_problem
+from bot.domain.registration import (
+    Member,
+    birth_in_range,
+    check_entry,
+    clean_name,
+    name_problem,
+)
 from bot.services.contest_file import parse_contest
 from bot.services.document_events import (
     EARLIEST,
@@ -42,6 +48,7 @@ from bot.services.document_schema import (
 from bot.services.outcomes import new_code
 from bot.storage.records import Entry, Event
 from bot.storage.store import Store
+from bot.texts.registration import ineligible_text
 
 MOST_MEALS = 1000  # meals an entry orders, at most
 SOURCES = ("chat", "import")
@@ -166,9 +173,15 @@ def _entry(contest: Contest, e: dict[str, Any]) -> Entry:
     if set(answers) - per_entry:
         raise ValueError(f"an answer to {sorted(set(answers) - per_entry)[0]!r}, not a "
                          "question asked once per entry")
+    members = tuple(_member(contest, m) for m in e["members"])
+    problem = check_entry(category, members, contest.date)
+    if problem is not None:  # as registration, the CSV import and /sustituir: never taken
+        raise ValueError(f"not eligible for {category.id}: member {problem.member + 1} "
+                         f"({members[problem.member].name}): "
+                         + ineligible_text("en", problem).removeprefix("Not possible: "))
     return Entry(number=e["number"], category=category.id, join_code="", local=e["local"],
                  registered_at=_moment(e["registered_at"], "registered_at"),
-                 members=tuple(_member(contest, m) for m in e["members"]),
+                 members=members,
                  source=e.get("source", "import"), registered_by=e.get("registered_by"),
                  meal_adults=e.get("meal_adults", 0), meal_children=e.get("meal_children", 0),
                  values=tuple(answers.items()))

@@ -13,6 +13,7 @@ checks, then writes (people's data: 0600, ``bot.support.files.write_private``).
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -32,8 +33,11 @@ def protected(env: Mapping[str, str] | None = None) -> list[tuple[str, str]]:
     env = os.environ if env is None else env
     db = database_path(env)
     out = [(db, "the contest's database (PUZZLEBOT_DB)")]
-    out += [(f"{db}{suffix}", f"the database's {suffix[1:]} file")
-            for suffix in SQLITE_COMPANIONS]
+    # SQLite names the -wal, -shm and -journal after the database's real path: through a
+    # symbolic link (PUZZLEBOT_DB=link.sqlite3), those beside the file it points to
+    for base in dict.fromkeys((db, os.path.realpath(db))):
+        out += [(f"{base}{suffix}", f"the database's {suffix[1:]} file")
+                for suffix in SQLITE_COMPANIONS]
     out.append((str(lock_path(db)), "the database's lock file"))
     out.append((str(settings_path(db)), "the settings file (it holds the bot's token)"))
     try:
@@ -55,7 +59,11 @@ def _same(path: str, other: str) -> bool:
 
 
 def _is_database(path: str) -> bool:
+    """Whether ``path`` is an existing SQLite file. Only a regular file is read: opening
+    ``/dev/stdout`` (a pipe, a terminal) to read would wait for input forever."""
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return False
         with open(path, "rb") as fh:
             return fh.read(len(SQLITE_HEADER)) == SQLITE_HEADER
     except OSError:

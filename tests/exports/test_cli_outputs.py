@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import os
 import stat
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,7 +18,7 @@ from typing import Any
 import pytest
 
 from tests.clirun import bot_main
-from tests.conftest import CASTRILLO
+from tests.conftest import CASTRILLO, ROOT
 from tests.exports.test_cli import cli_env
 
 ENTRIES = ("number,category,names,born\n"
@@ -176,3 +178,41 @@ def test_files_with_people_s_data_are_readable_by_their_owner_only(
         assert mode(folder / name) == 0o600, name
     assert json.loads((folder / "old.json").read_text(encoding="utf-8"))["entries"]
     assert (folder / "old.csv").read_text(encoding="utf-8").startswith("kind,place,name,")
+
+
+def test_through_a_symbolic_link_to_the_database_its_wal_and_shm_are_still_refused(
+        contest_folder: tuple[Path, dict[str, str]]) -> None:
+    """PUZZLEBOT_DB naming a symbolic link: SQLite keeps the -wal and -shm beside the file the
+    link points to, and a document written over the -wal of a running bot corrupted the
+    database ("database disk image is malformed"). They are refused as the database's own."""
+    folder, env = contest_folder
+    (folder / "data").mkdir()
+    os.replace(folder / "bot.sqlite3", folder / "data" / "real.sqlite3")
+    (folder / "bot.sqlite3").symlink_to(folder / "data" / "real.sqlite3")
+    for target in ("data/real.sqlite3-wal", "data/real.sqlite3-shm",
+                   "data/real.sqlite3-journal"):
+        for args in (["export", "document", "--out", target],
+                     ["export", "results", "--xlsx", target],
+                     ["rating", "doc.json", "--csv", target], ["backup", target]):
+            before = snapshot(folder)
+            out = cli(args, env, folder)
+            assert out.returncode == 2, (args, out.stdout, out.stderr)
+            kind = target.rsplit("-", 1)[1]
+            assert out.stderr == f"error: {target}: is the database's {kind} file: nothing " \
+                "was written; choose another file\n", (args, out.stderr)
+            assert snapshot(folder) == before, args
+
+
+def test_an_output_to_standard_output_through_a_pipe_is_written(
+        contest_folder: tuple[Path, dict[str, str]]) -> None:
+    """``--out /dev/stdout`` with the standard output a pipe: the guard read the pipe to see
+    whether it was a SQLite file, and waited for ever. A real process, its stdout a pipe."""
+    folder, env = contest_folder
+    for args, starts in ((["export", "document", "--out", "/dev/stdout"], b"{"),
+                         (["export", "results", "--xlsx", "/dev/stdout"], b"PK"),
+                         (["rating", "rated.json", "--csv", "/dev/stdout"], b"Ratings on")):
+        done = subprocess.run([sys.executable, "-m", "bot", *args], cwd=folder,
+                              env={**cli_env(env), "PYTHONPATH": str(ROOT)},
+                              capture_output=True, timeout=120)
+        assert done.returncode == 0, (args, done.stderr)
+        assert done.stdout.startswith(starts), (args, done.stdout[:80])

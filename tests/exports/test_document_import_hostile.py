@@ -265,6 +265,9 @@ HOSTILE: dict[str, tuple[Callable[[Doc], Any], str]] = {
     "lone surrogate": (_replace_value('"Ana"', '"\\ud800"'), "not Unicode"),
     "version true": (lambda d: d.update(version=True), "its version is not a number: True"),
     "negative actor": (_set(actor=-5), "actor -5 is not a Telegram id"),
+    "a pair of children where an adult is needed": (
+        lambda d: [m.update(born=None, born_year=2015) for m in d["entries"][0]["members"]],
+        "entries[0] (entry 3): not eligible for parejas: member 2 ("),
     "member name with a separator": (
         lambda d: d["entries"][0]["members"][0].update(name="Ana; Bea"),
         "member name 'Ana; Bea' is not one registration takes"),
@@ -502,3 +505,80 @@ def test_the_day_itself_is_read(day: tuple[Doc, Path]) -> None:
                                               "request_refused", "pause", "resume"}
     assert any(e.supersedes for e in ready.events)  # the correction
     assert shape_problem(day[0]) is None and datetime.fromisoformat(day[0]["exported_at"])
+
+
+# -- invitations: an answer counts when Telegram dated it, a lapse at its deadline --------------
+
+
+@pytest.fixture(scope="module")
+def invited(tmp_path_factory: pytest.TempPathFactory) -> tuple[Doc, Path]:
+    """The library series with eight teams invited by Thursday 19 September at 19:05, all but
+    #5 and #8 having accepted (tests/rounds/test_invitations_on_time.py), as one document;
+    and its contest file."""
+    from tests.rounds.test_invitations_on_time import _invited
+
+    tmp = tmp_path_factory.mktemp("invited")
+    db, contest = asyncio.run(_invited(tmp))
+    out = bot_main(["export", "document"], _env(db, contest))
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout), contest
+
+
+def _invitation(doc: Doc, kind: str, entry: int) -> Doc:
+    return next(e for e in doc["history"] if e["kind"] == kind and e["entry"] == entry)
+
+
+def _lapse(doc: Doc, entry: int, at_: str) -> None:
+    """A lapse of ``entry``'s invitation, dated ``at_``, after the history."""
+    invited_ = _invitation(doc, "invited", entry)
+    doc["history"].append({**invited_, "id": doc["history"][-1]["id"] + 1, "at": at_,
+                           "recorded_at": at_, "actor": None, "role": "system",
+                           "kind": "invite_lapsed", "data": {"answer": "lapsed"}})
+
+
+def test_an_invitation_s_answers_and_lapses_are_dated_as_the_bot_dates_them(
+        invited: tuple[Doc, Path], tmp_path: Path) -> None:
+    """A lapse is recorded at its invitation's deadline, of an invitation still unanswered;
+    an answer only before the deadline (nor after a lapse or a no). Before, a lapse dated a
+    week early took an entry's place and an answer after the deadline kept one."""
+    doc, contest = invited
+    deadline = _invitation(doc, "invited", 5)["data"]["deadline"]
+    late = (datetime.fromisoformat(deadline) + timedelta(days=1)).isoformat()
+    early = (datetime.fromisoformat(deadline) - timedelta(days=5)).isoformat()
+
+    def refused(change: Callable[[Doc], Any]) -> str:
+        mutated = copy.deepcopy(doc)
+        change(mutated)
+        with pytest.raises(DocumentError) as exc:
+            prepare_import(contest.read_text(encoding="utf-8"), mutated, "DOC")
+        return str(exc.value)
+
+    said = refused(lambda d: _invitation(d, "invite_reply", 4).update(at=late, recorded_at=late))
+    assert said.endswith("(invite_reply of entry 4): an answer refused then (its deadline had "
+                         "passed)"), said
+    said = refused(lambda d: _lapse(d, 5, early))
+    assert said.endswith(f"(invite_lapsed of entry 5): a lapse dated {early}, before its "
+                         f"deadline ({deadline})"), said
+    said = refused(lambda d: _lapse(d, 4, late))  # #4 accepted in time
+    assert said.endswith("(invite_lapsed of entry 4): a lapse of an invitation answered "
+                         "already (yes)"), said
+
+    def lapsed_then_accepted(d: Doc) -> None:
+        _lapse(d, 5, deadline)
+        reply = {**_invitation(d, "invite_reply", 4), "id": d["history"][-1]["id"] + 1,
+                 "entry": 5, "at": late, "recorded_at": late}
+        reply["actor"] = next(e["actor"] for e in d["history"]
+                              if e["kind"] == "link" and e["entry"] == 5)
+        d["history"].append(reply)
+    said = refused(lapsed_then_accepted)
+    assert said.endswith("(invite_reply of entry 5): an answer refused then (its deadline had "
+                         "passed)"), said
+    # what the bot writes: the lapse at the deadline, of #5 and #8 still unanswered
+    fine = copy.deepcopy(doc)
+    _lapse(fine, 5, deadline)
+    _lapse(fine, 8, deadline)
+    path = tmp_path / "doc.json"
+    path.write_text(json.dumps(fine), encoding="utf-8")
+    done = bot_main(["import", "document", str(path)], _env(tmp_path / "fresh.sqlite3",
+                                                              contest))
+    assert done.returncode == 0, done.stderr
