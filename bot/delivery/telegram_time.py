@@ -57,6 +57,22 @@ class TelegramTime:
         knows (what a deadline counted from "now" starts at)."""
         return max((d[-1][1] for d in self._dates.values() if d), default=None)
 
+    def before_anyone(self, update_id: int) -> datetime | None:
+        """The newest date of any message that arrived before this press: Telegram's time
+        when it was pressed, at the least (Telegram hands updates over in the order they
+        reached it). A deadline asks this, not only the entry's own people: a press that
+        waited while the bot was off, behind messages dated after the deadline, came late."""
+        press = self._presses.get(update_id)
+        if press is None:
+            return None
+        newest = None
+        for dates in self._dates.values():
+            for count, moment in reversed(dates):
+                if count < press:
+                    newest = moment if newest is None else max(newest, moment)
+                    break
+        return newest
+
     def before(self, update_id: int, users: Iterable[int]) -> datetime | None:
         """The newest date of a message from ``users`` that arrived before this press."""
         press = self._presses.get(update_id)

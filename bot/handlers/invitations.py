@@ -129,11 +129,16 @@ async def invite_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
             await refuse_role(update, who, "participant")
         return
     # stamped with the moment the message was shown (Telegram's date), never with the button's
-    # data; a press after the deadline meets the lapse recorded then, one during the heat its
-    # clock's start
+    # data, or later (below); a press after the deadline meets the lapse recorded then, one
+    # during the heat its clock's start
     at = button_moment(update, context, await who.svc.day.linked_users(number))
     if at is None:
         return
+    # a deadline is decided by Telegram's order: a press that reached Telegram after anyone's
+    # message dated later than the buttons was pressed then at the earliest (the bot was off)
+    clock: TelegramTime | None = context.bot_data.get("telegram_time")
+    floor = clock.before_anyone(update.update_id) if clock is not None else None
+    at = max(at, floor) if floor is not None else at
     match parts[1]:
         case "no":
             await _ask_decline(update, who, number, at)

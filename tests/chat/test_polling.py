@@ -212,3 +212,25 @@ async def test_a_deadline_waits_for_the_poll_and_gives_up_when_the_bot_stops():
     await asyncio.sleep(0)
     caught.stop()
     assert await stopped is False
+
+
+def test_a_press_is_no_earlier_than_anyone_s_message_that_reached_telegram_before_it():
+    """Issue 45: before_anyone is the newest date of any message that arrived before a press
+    (a floor for deadlines); before() stays the entry's own people's."""
+    from datetime import UTC, datetime, timedelta
+
+    from telegram import CallbackQuery, Chat, Message, User
+
+    from bot.delivery.telegram_time import TelegramTime
+
+    t0 = datetime(2024, 9, 19, 19, 5, tzinfo=UTC)
+    clock = TelegramTime()
+    ana, bea = User(5, "Ana", False), User(6, "Bea", False)
+    chat = Chat(5, "private")
+    clock.arrived(Update(1, message=Message(1, t0 - timedelta(days=6), chat, from_user=ana)))
+    clock.arrived(Update(2, message=Message(2, t0 + timedelta(days=1), chat, from_user=bea)))
+    clock.arrived(Update(3, callback_query=CallbackQuery("q", ana, "1", data="invite:yes:5")))
+    clock.arrived(Update(4, message=Message(3, t0 + timedelta(days=2), chat, from_user=bea)))
+    assert clock.before(3, [ana.id]) == t0 - timedelta(days=6)
+    assert clock.before_anyone(3) == t0 + timedelta(days=1)  # not the message after the press
+    assert clock.before_anyone(99) is None  # not a press

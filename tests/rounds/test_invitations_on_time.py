@@ -136,3 +136,25 @@ async def test_an_answer_dated_after_the_deadline_is_still_too_late(
         assert not plays(api, 5)
     finally:
         await bot.stop()
+
+
+async def test_a_button_pressed_after_the_deadline_while_the_bot_was_off_is_too_late(
+        api: FakeBotAPI, tmp_path: Path) -> None:
+    """A press carries no date: the invitation's buttons were shown before the deadline, but
+    the press reached Telegram after someone's message dated a day after it, so it came late
+    (what a running bot would have said: the lapse at the deadline comes first)."""
+    db, contest = await _invited(tmp_path)
+    api.send_message(user(phone(6)), "/help", DEADLINE + timedelta(days=1))
+    api.press(user(phone(5)), "invite:yes:5", at(2024, 9, 13))
+    now = time.time()
+    clock = WallClock(DEADLINE + timedelta(days=1, minutes=10), now, 1.0, 50.0)
+    bot = BotProcess(api, db, contest, organisers=str(BOSS.id),
+                     extra_env={CLOCK_ENV: clock.encode()})
+    await bot.start()
+    try:
+        assert await api.wait_until(lambda: lapsed(api, 5) and lapsed(api, 8), 30), \
+            (texts(api, phone(5)), bot.log.decode()[-3000:])
+        assert not plays(api, 5)
+        assert await api.wait_until(lambda: offered(api, 6), 15), texts(api, phone(6))
+    finally:
+        await bot.stop()
