@@ -11,7 +11,7 @@ database over."""
 from __future__ import annotations
 
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from bot.handlers.invitations import DEADLINE_GRACE, WAITING_FOR_UPDATES
@@ -63,15 +63,20 @@ def offered(api: FakeBotAPI, n: int) -> bool:
                             f"#{n}") for t in texts(api, phone(n)))
 
 
+def bot_from(api: FakeBotAPI, db: Path, contest: Path, clock_at: datetime,
+             **env: str) -> BotProcess:
+    """The real bot on the series' database, its clock showing ``clock_at`` at launch."""
+    clock = WallClock(clock_at, time.time(), 1.0, 50.0)
+    return BotProcess(api, db, contest, organisers=str(BOSS.id),
+                      extra_env={CLOCK_ENV: clock.encode(), **env})
+
+
 async def test_an_answer_sent_in_time_while_the_bot_was_off_takes_the_place(
         api: FakeBotAPI, tmp_path: Path) -> None:
     db, contest = await _invited(tmp_path)
     # #5 answers 30 s before the deadline; the bot is off and comes back ten minutes after it
     api.send_message(user(phone(5)), "/accept", IN_TIME)
-    now = time.time()
-    clock = WallClock(DEADLINE + timedelta(minutes=10), now, 1.0, 50.0)
-    bot = BotProcess(api, db, contest, organisers=str(BOSS.id),
-                     extra_env={CLOCK_ENV: clock.encode()})
+    bot = bot_from(api, db, contest, DEADLINE + timedelta(minutes=10))
     await bot.start()
     try:
         assert await api.wait_until(lambda: plays(api, 5) and lapsed(api, 8), 30), \
@@ -89,10 +94,8 @@ async def test_an_answer_sent_in_time_while_the_bot_was_off_takes_the_place(
 async def test_an_answer_held_up_by_the_network_past_the_deadline_takes_the_place(
         api: FakeBotAPI, tmp_path: Path) -> None:
     db, contest = await _invited(tmp_path)
-    now = time.time()
-    clock = WallClock(DEADLINE - timedelta(hours=1), now, 1.0, 50.0)
-    bot = BotProcess(api, db, contest, organisers=str(BOSS.id), extra_env={
-        CLOCK_ENV: clock.encode(), SKIP_ENV: str(tmp_path / "skip")})
+    bot = bot_from(api, db, contest, DEADLINE - timedelta(hours=1),
+                   **{SKIP_ENV: str(tmp_path / "skip")})
     await bot.start()
     try:
         # Telegram stops answering the bot's polls (its network is down) ...
@@ -122,10 +125,7 @@ async def test_an_answer_dated_after_the_deadline_is_still_too_late(
     db, contest = await _invited(tmp_path)
     # dated a second after the deadline, waiting while the bot was off: refused, and #5 lapses
     api.send_message(user(phone(5)), "/accept", DEADLINE + timedelta(seconds=1))
-    now = time.time()
-    clock = WallClock(DEADLINE + timedelta(minutes=10), now, 1.0, 50.0)
-    bot = BotProcess(api, db, contest, organisers=str(BOSS.id),
-                     extra_env={CLOCK_ENV: clock.encode()})
+    bot = bot_from(api, db, contest, DEADLINE + timedelta(minutes=10))
     await bot.start()
     try:
         assert await api.wait_until(lambda: lapsed(api, 5) and lapsed(api, 8), 30), \
@@ -146,10 +146,7 @@ async def test_a_button_pressed_after_the_deadline_while_the_bot_was_off_is_too_
     db, contest = await _invited(tmp_path)
     api.send_message(user(phone(6)), "/help", DEADLINE + timedelta(days=1))
     api.press(user(phone(5)), "invite:yes:5", at(2024, 9, 13))
-    now = time.time()
-    clock = WallClock(DEADLINE + timedelta(days=1, minutes=10), now, 1.0, 50.0)
-    bot = BotProcess(api, db, contest, organisers=str(BOSS.id),
-                     extra_env={CLOCK_ENV: clock.encode()})
+    bot = bot_from(api, db, contest, DEADLINE + timedelta(days=1, minutes=10))
     await bot.start()
     try:
         assert await api.wait_until(lambda: lapsed(api, 5) and lapsed(api, 8), 30), \
