@@ -7,6 +7,7 @@ about 22,000 people, in under a minute).
     .venv/bin/python bench/ratings.py --timeout 180        # give up after that many seconds
     .venv/bin/python bench/ratings.py --players 22000      # everyone a different person
     .venv/bin/python bench/ratings.py --births none        # no births (as public documents)
+    .venv/bin/python bench/ratings.py --documents 100 --namesakes  # everyone "Ana García"
 
 The documents are tests/ratingdocs.py's (written to a temporary directory); the command is run
 as the organiser runs it, in its own process, and timed from start to exit. It prints the
@@ -28,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.ratingdocs import league  # noqa: E402
+from tests.ratingdocs import league, namesakes  # noqa: E402
 
 
 def main() -> int:
@@ -39,10 +40,13 @@ def main() -> int:
     p.add_argument("--root", default=str(ROOT), help="the tree whose bot/ is run")
     p.add_argument("--timeout", type=float, default=600)
     p.add_argument("--births", choices=("mixed", "full", "year", "none"), default="mixed")
+    p.add_argument("--namesakes", action="store_true",
+                   help="everyone one name, one birth per document (tests/ratingdocs.py)")
     args = p.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         paths, people = [], 0
-        docs = league(args.documents, args.players, args.seed, args.births)
+        docs = (namesakes(args.documents) if args.namesakes
+                else league(args.documents, args.players, args.seed, args.births))
         for i, doc in enumerate(docs):
             path = Path(tmp) / f"league-{i + 1:04d}.json"
             path.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")

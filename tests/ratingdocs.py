@@ -112,3 +112,23 @@ def league(documents: int, players_count: int, seed: int = 1, births: str = "mix
     pool = players(players_count, rng)
     return [document(i, date(2023, 1, 7) + timedelta(days=730 * i // documents), pool, rng,
                      births) for i in range(documents)]
+
+
+def namesakes(documents: int, name: str = "Ana García") -> list[dict[str, Any]]:
+    """``documents`` contests of the league's shape in which everyone is ``name`` and only the
+    first member of each has a birth (a date of its own: 1990, a day apart): the rest can't be
+    told apart, so each is a person of its own and every two of them a near match (100
+    documents: 2,200 people of one name, 2.4 million pairs)."""
+    rng = random.Random(1)
+    docs = []
+    for i in range(documents):
+        day = date(2023, 1, 7) + timedelta(days=7 * i)
+        doc = document(i, day, players(22, rng), rng, births="none")
+        for entry in doc["entries"]:
+            for member in entry["members"]:
+                member["name"] = name
+        first = doc["entries"][0]["members"][0]
+        born = date(1990, 1, 1) + timedelta(days=i % 365)
+        first["born"], first["born_year"] = born.isoformat(), born.year
+        docs.append(doc)
+    return docs

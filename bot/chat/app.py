@@ -56,7 +56,7 @@ from bot.handlers import (
 from bot.handlers.commands import names_for
 from bot.handlers.common import Callback
 from bot.handlers.jobs import schedule_contest_jobs, watch_the_clock
-from bot.handlers.menus import schedule_menu_changes, set_default_menus
+from bot.handlers.menus import schedule_menu_changes, send_waiting_menus, set_default_menus
 from bot.services.access import standing_organiser_invite
 from bot.services.contest_day import ContestDay
 from bot.storage.store import Store
@@ -144,7 +144,7 @@ def build_application(
             max_retries=3))
     handle = StoreHandle(config.db_path)
     builder = builder.persistence(SQLitePersistence(handle.get))
-    builder = builder.post_init(_post_init).post_stop(_stop_sending)
+    builder = builder.post_init(_post_init).post_stop(_post_stop)
     builder = builder.post_shutdown(_post_shutdown)
     app = builder.build()
     app.bot_data["config"] = config
@@ -272,6 +272,13 @@ async def print_organiser_link(app: Application[Any, Any, Any, Any, Any, Any],
                     "for whoever opens it first): %s", link)
     else:
         log.info("organiser link not used yet (it works once): %s", link)
+
+
+async def _post_stop(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """A clean stop, the bot still able to call Telegram: the chats' menus still settling are
+    set (in memory only, they would be lost), then the sending stops."""
+    await send_waiting_menus(app)
+    await _stop_sending(app)
 
 
 async def _stop_sending(app: Application[Any, Any, Any, Any, Any, Any]) -> None:

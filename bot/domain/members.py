@@ -3,9 +3,10 @@
 A category with ``keep_originals`` takes changes: the team keeps at least that many of the
 members it registered with (its originals; a member who left and came back counts again), stays
 within the category's size and places (ages, "with an adult"), and no new member may already be
-in another entry where one entry per person is the rule. A change is recorded as an event with
-the member before and after, so the originals are always the members with every change undone.
-Pure: no clock, no storage.
+in another entry where one entry per person is the rule. A member replaced by the same person
+(``same_person``, as registration compares people) is nothing to change. A change is recorded
+as an event with the member before and after, so the originals are always the members with
+every change undone. Pure: no clock, no storage.
 """
 
 from __future__ import annotations
@@ -88,6 +89,14 @@ class NoSuchMember:
 
 
 @dataclass(frozen=True)
+class SameMember:
+    """The member at ``position`` replaced by the same person, as registration tells people
+    apart (``same_person``: the name's key and the birth): nothing to change."""
+
+    position: int  # 0-based
+
+
+@dataclass(frozen=True)
 class Full:
     """A member added to a team already as large as the category takes."""
 
@@ -120,7 +129,8 @@ class Allowed:
     members: tuple[Member, ...]
 
 
-ChangeVerdict = NoChanges | NoSuchMember | Full | TooFew | TooFewOriginals | NotEligible | Allowed
+ChangeVerdict = (NoChanges | NoSuchMember | SameMember | Full | TooFew | TooFewOriginals
+                 | NotEligible | Allowed)
 
 
 def change_verdict(category: Category, members: Sequence[Member], first: Sequence[Member],
@@ -131,6 +141,9 @@ def change_verdict(category: Category, members: Sequence[Member], first: Sequenc
         return NoChanges()
     if change.position is not None and not 0 <= change.position < len(members):
         return NoSuchMember(change.position, len(members))
+    if change.position is not None and change.new is not None and \
+            same_person(members[change.position], change.new):
+        return SameMember(change.position)
     if change.position is None and len(members) >= category.members:
         return Full(category.members)
     if change.new is None and len(members) <= category.fewest:

@@ -16,11 +16,14 @@ with a birth missing or different, and names a letter or two apart with the same
 (``LETTERS_APART``). They are found without comparing every pair (22,000 people are 240 million
 pairs): the same names by their key, names alike through their deletion neighbourhoods (each
 name with every choice of up to two letters left out: two names within two edits share one).
+Nor are they listed pair by pair (2,200 people of one name are 2.4 million pairs): a group per
+name shared by people rated apart, and one per two names alike with the years both have.
 Pure: no clock, no storage.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
@@ -188,25 +191,75 @@ def alike_names(names: Iterable[str]) -> set[tuple[str, str]]:
     return out
 
 
-def near_matches(people: Sequence[Person]) -> list[tuple[Person, Person]]:
-    """Pairs of people not matched who may be one, each pair and the list in key order: the
-    same name with a birth missing or different, or names a letter or two apart
-    (``letters_allowed``) with the same year of birth (or both without one)."""
+@dataclass(frozen=True)
+class Name:
+    """The people rated apart who share a name (``key_of``), as near matches list them."""
+    key: str
+    spellings: tuple[str, ...]  # the name as typed, first met (in key order) first
+    people: tuple[Person, ...]  # in key order
+    years: tuple[tuple[str, int], ...]  # each year of birth ("" without one): how many
+
+
+@dataclass(frozen=True)
+class AlikeNames:
+    """Two names a letter or two apart (``letters_allowed``) and the years of birth both have
+    ("" when both have people without one): each of the one's people with each of the other's
+    of the same year may be one."""
+    first: Name  # the names in key order
+    second: Name
+    years: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class NearMatches:
+    """People rated apart who may be one, in groups whose size grows with the people, never
+    with the pairs (2,200 people of one name are one group, not 2.4 million pairs)."""
+    namesakes: tuple[Name, ...]  # names of two people or more (each two may be one), by key
+    alike: tuple[AlikeNames, ...]  # by the names' keys
+
+    def pairs(self) -> Iterable[tuple[Person, Person]]:
+        """Every pair of people the groups stand for, each once (as many as the square of a
+        group: for checking them, never for printing)."""
+        for name in self.namesakes:
+            for i, a in enumerate(name.people):
+                for b in name.people[i + 1:]:
+                    yield a, b
+        for two in self.alike:
+            for a in two.first.people:
+                for b in two.second.people:
+                    if year_of(a) == year_of(b) and year_of(a) in two.years:
+                        yield a, b
+
+
+def year_of(person: Person) -> str:
+    """The year of a person's birth as near matches compare it ("" without a birth)."""
+    return person.birth[:4]
+
+
+def _year_order(year: str) -> tuple[bool, str]:
+    return year == "", year.zfill(4)
+
+
+def near_matches(people: Sequence[Person]) -> NearMatches:
+    """People not matched who may be one, grouped: the same name with a birth missing or
+    different (a group per name), and names a letter or two apart (``letters_allowed``) with
+    the same year of birth or both without one (a group per two names). Built without the
+    pairs of people: linear in them, and in the pairs of distinct names alike."""
     who = shown(people)
-    by_name: dict[str, list[str]] = {}
-    by_year: dict[str, dict[str, list[str]]] = {}
-    for key, p in who.items():
-        name = key_of(p.name)
-        by_name.setdefault(name, []).append(key)
-        by_year.setdefault(p.birth[:4], {}).setdefault(name, []).append(key)
-    pairs: set[tuple[str, str]] = set()
-    for keys in by_name.values():
-        pairs.update(_pairs(keys, keys))
-    for names in by_year.values():
-        for a, b in alike_names(names):
-            pairs.update(_pairs(names[a], names[b]))
-    return [(who[a], who[b]) for a, b in sorted(pairs)]
-
-
-def _pairs(these: Sequence[str], those: Sequence[str]) -> Iterable[tuple[str, str]]:
-    return ((a, b) if a < b else (b, a) for a in these for b in those if a != b)
+    by_name: dict[str, list[Person]] = {}
+    for key in sorted(who):
+        by_name.setdefault(key_of(who[key].name), []).append(who[key])
+    names: dict[str, Name] = {}
+    for key, these in by_name.items():
+        years = Counter(year_of(p) for p in these)
+        names[key] = Name(key, tuple(dict.fromkeys(p.name for p in these)), tuple(these),
+                          tuple(sorted(years.items(), key=lambda yn: _year_order(yn[0]))))
+    had = {key: {year for year, _ in name.years} for key, name in names.items()}
+    alike = []
+    for a, b in sorted(alike_names(names)):
+        small, large = sorted((had[a], had[b]), key=len)
+        both = sorted((year for year in small if year in large), key=_year_order)
+        if both:
+            alike.append(AlikeNames(names[a], names[b], tuple(both)))
+    return NearMatches(tuple(names[key] for key in sorted(names) if len(names[key].people) > 1),
+                       tuple(alike))

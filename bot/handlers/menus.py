@@ -3,6 +3,7 @@ bot's description: what the empty chat says before anyone writes."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from datetime import datetime, time, timedelta
 from typing import Any
@@ -10,7 +11,7 @@ from zoneinfo import ZoneInfo
 
 from telegram import BotCommand, BotCommandScopeAllPrivateChats, BotCommandScopeChat
 from telegram.error import TelegramError
-from telegram.ext import Application, ContextTypes
+from telegram.ext import Application, CallbackContext, ContextTypes
 
 from bot.delivery.services import language_of, services
 from bot.domain.contest import Contest
@@ -58,7 +59,8 @@ async def set_default_menus(app: Application[Any, Any, Any, Any, Any, Any]) -> N
 # (one person switching language 60 times) are coalesced per chat: the first is sent at once;
 # one within MENU_SETTLE seconds of the chat's last menu waits, under a named job per chat,
 # until the chat's changes have settled (each change puts it off again), and then only the
-# latest menu, read from the database then, is sent.
+# latest menu, read from the database then, is sent. A clean stop sends the menus still waiting
+# (``send_waiting_menus``).
 MENU_SETTLE = 5.0
 MENU_JOB = "menu:"
 
@@ -97,6 +99,32 @@ async def menu_job(context: ContextTypes.DEFAULT_TYPE) -> None:
     user_id = int(data["user"])
     context.application.bot_data.setdefault("menus_waiting", set()).discard(user_id)
     await send_menu(context, user_id)
+
+
+# How long a clean stop gives the menus still settling (``send_waiting_menus``), in seconds:
+# a Telegram out of reach does not hold the stop longer.
+MENU_STOP_WAIT = 10.0
+
+
+async def send_waiting_menus(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """A clean stop (the application's ``post_stop``, before its bot shuts down): the menus
+    still settling are sent now, each chat's latest as the database says it, since their jobs
+    live in memory only and stopped with the job queue (the stop within ``MENU_SETTLE`` of a
+    change lost the chat's final menu). ``MENU_STOP_WAIT`` seconds at most."""
+    waiting: set[int] = app.bot_data.get("menus_waiting", set())
+    if not waiting:
+        return
+    context: ContextTypes.DEFAULT_TYPE = CallbackContext(app)
+    left = sorted(waiting)
+    try:
+        async with asyncio.timeout(MENU_STOP_WAIT):
+            while left:
+                waiting.discard(left[0])
+                await send_menu(context, left[0])
+                left.pop(0)
+    except TimeoutError:
+        log.warning("stopping: %d chats' menus not set (Telegram did not answer in time)",
+                    len(left))
 
 
 async def send_menu(context: ContextTypes.DEFAULT_TYPE, user_id: int) -> None:

@@ -19,6 +19,7 @@ from bot.domain.members import (
     Full,
     NoSuchMember,
     NotEligible,
+    SameMember,
     TooFew,
     TooFewOriginals,
     change_verdict,
@@ -54,6 +55,17 @@ class NotAMember(Refusal):
 
 
 @dataclass(frozen=True)
+class NothingToChange(Refusal):
+    """Member ``member`` (1-based) of the entry replaced by the same person (``name``, as the
+    organiser typed them): nothing recorded."""
+
+    code: ClassVar[str] = "nothing_to_change"
+    entry: int
+    member: int
+    name: str
+
+
+@dataclass(frozen=True)
 class TeamFull(Refusal):
     code: ClassVar[str] = "team_full"
     entry: int
@@ -86,8 +98,8 @@ class AlreadyPlaying(Refusal):
     category: str  # the unit whose clock started: a category or a heat id
 
 
-MembersRefusal = (MembersFixed | NotAMember | TeamFull | TeamTooSmall | OriginalsLeave
-                  | AlreadyPlaying)
+MembersRefusal = (MembersFixed | NotAMember | NothingToChange | TeamFull | TeamTooSmall
+                  | OriginalsLeave | AlreadyPlaying)
 
 
 @dataclass(frozen=True)
@@ -114,11 +126,14 @@ async def _playing(day: ContestDay, entry: Entry) -> str | None:
     return unit if (await day.clock(unit)).started is not None else None
 
 
-def _refused(verdict: ChangeVerdict, entry: Entry) -> MembersRefusal | Ineligible:
+def _refused(verdict: ChangeVerdict, entry: Entry, change: Change
+             ) -> MembersRefusal | Ineligible:
     number = entry.number
     match verdict:
         case NoSuchMember(position=p, count=count):
             return NotAMember(number, p + 1, count)
+        case SameMember(position=p):
+            return NothingToChange(number, p + 1, change.new.name if change.new else "")
         case Full(most=most):
             return TeamFull(number, most)
         case TooFew(fewest=fewest):
@@ -171,7 +186,7 @@ async def change_members(day: ContestDay, regs: Registrations, organiser: int, n
         first = originals(entry.members, history)
         verdict = change_verdict(category, entry.members, first, change, day.contest.date)
         if not isinstance(verdict, Allowed):
-            return _refused(verdict, entry)
+            return _refused(verdict, entry, change)
         after = verdict.members
         twice = await _entered_twice(day, regs, entry, after, change)
         if twice is not None:

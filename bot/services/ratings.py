@@ -21,6 +21,7 @@ from typing import TextIO
 
 from PIL import Image, ImageDraw
 
+from bot.domain.rating_people import NearMatches as NearMatches
 from bot.domain.rating_people import Person as Person
 from bot.domain.rating_people import matched as matched
 from bot.domain.rating_people import near_matches as near_matches
@@ -117,10 +118,28 @@ def text_lines(lines: Sequence[Line]) -> list[str]:
     return out
 
 
-def near_match_line(a: Person, b: Person) -> str:
-    """A near match as printed for the organiser to confirm: the names and years of birth."""
-    return (f"{a.name} ({birth_year(a) or 'no birth'}) / "
-            f"{b.name} ({birth_year(b) or 'no birth'})")
+def near_match_lines(near: NearMatches) -> list[str]:
+    """The near matches as printed for the organiser to confirm, a line per group (never per
+    pair of people), in the names' order: the people rated apart who share a name, how many and
+    their years of birth ("Ana García: 14 rated apart (1990 ×2, no birth ×12)"); two names a
+    letter or two apart with each one's people of the years both have ("Carla Ruis (1970) /
+    Carla Ruiz (1970 ×2)"). Years only, never a date."""
+    lines: list[tuple[tuple[str, str], str]] = []
+    for name in near.namesakes:
+        also = f" (also {', '.join(name.spellings[1:])})" if len(name.spellings) > 1 else ""
+        lines.append(((name.key, ""), f"{name.spellings[0]}{also}: {len(name.people)} rated "
+                                      f"apart ({_years(name.years)})"))
+    for two in near.alike:
+        sides = [f"{n.spellings[0]} ({_years(n.years, two.years)})"
+                 for n in (two.first, two.second)]
+        lines.append(((two.first.key, two.second.key), " / ".join(sides)))
+    return [line for _, line in sorted(lines)]
+
+
+def _years(years: Sequence[tuple[str, int]], only: Sequence[str] | None = None) -> str:
+    """Years of birth and how many of each: "1990 ×2, 1991, no birth ×12"."""
+    return ", ".join((year or "no birth") + (f" ×{n}" if n > 1 else "")
+                     for year, n in years if only is None or year in only)
 
 
 def rating_png(lines: Sequence[Line], title: str) -> bytes:

@@ -12,6 +12,7 @@ from bot.services.members import (
     MembersFixed,
     MembersRefusal,
     NotAMember,
+    NothingToChange,
     OriginalsLeave,
     TeamFull,
     TeamTooSmall,
@@ -51,6 +52,9 @@ def members_refusal(lang: str, refused: MembersRefusal, contest: Contest) -> str
             return ntr(lang, "Entry #{entry} has no member {member}: it has {n} member.",
                        "Entry #{entry} has no member {member}: it has {n} members.", count,
                        entry=entry, member=member)
+        case NothingToChange(entry=entry, member=member, name=name):
+            return tr(lang, "Nothing to change: {name} is already member {member} of entry "
+                      "#{entry}.", name=name, member=member, entry=entry)
         case TeamFull(entry=entry, most=most):
             return ntr(lang, "Entry #{entry} is full: a team here has at most {n} member.",
                        "Entry #{entry} is full: a team here has at most {n} members.", most,

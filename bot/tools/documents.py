@@ -24,7 +24,7 @@ from bot.services.ratings import (
     RatingError,
     events_of,
     matched,
-    near_match_line,
+    near_match_lines,
     near_matches,
     ranked,
     rating_png,
@@ -176,11 +176,10 @@ def rating(paths: list[str], settings_path: str | None, at: str | None, csv_out:
     print(f"Ratings on {day.isoformat()} over {settings.window_months} months "
           f"({len(events)} events):")
     print("\n".join(text_lines(lines)))
-    close = near_matches(people)
+    close = near_match_lines(near_matches(people))
     if close:
         print("Near matches to confirm (rated apart; the same name and birth would join them):")
-        for a, b in close:
-            print(f"  {near_match_line(a, b)}")
+        print("\n".join(f"  {line}" for line in close))
     files: list[tuple[str, bytes]] = []
     if csv_out:
         table = io.StringIO(newline="")

@@ -63,3 +63,31 @@ async def test_sixty_language_switches_send_the_last_menu_once(tmp_path) -> None
         assert menu_traffic(back, ANA) == ["setMyCommands"]
     finally:
         await h.stop()
+
+
+async def test_a_clean_stop_sends_the_menus_still_settling(tmp_path) -> None:
+    """The settling job lives in memory only: a stop within the settling time lost the chat's
+    final menu. A clean stop (the application's post_stop, as bot/chat/polling.py calls it
+    before the bot shuts down) sends each waiting chat's latest menu, once."""
+    h, codes = await linked_day(tmp_path, CASTRILLO)
+    try:
+        h.app.bot_data["menu_settle"] = 3600  # never reached here: the stop comes first
+        bea = Person(302, "Bea", "es")
+        await h.send(ANA, f"/start {codes[3]}", DAY)
+        await h.send(bea, f"/start {codes[3]}", DAY)
+        switches = [*await h.send(ANA, "/idioma en", DAY), *await h.send(ANA, "/idioma fr", DAY),
+                    *await h.press(bea, "lang:en", DAY)]
+        assert menu_traffic(switches, ANA) == menu_traffic(switches, bea) == []
+        assert h.app.bot_data["menus_waiting"] == {ANA.id, bea.id}
+        before = len(h.request.calls)
+        await h.app.post_stop(h.app)
+        stopped = h.request.calls[before:]
+        assert menu_traffic(stopped, ANA) == menu_traffic(stopped, bea) == ["setMyCommands"]
+        assert "indice" in menu_calls(stopped, ANA)[None]  # French, the last choice
+        assert "hint" in menu_calls(stopped, bea)[None]
+        assert h.app.bot_data["menus_waiting"] == set()
+        before = len(h.request.calls)
+        await h.app.post_stop(h.app)  # nothing owed any more: nothing sent twice
+        assert h.request.calls[before:] == []
+    finally:
+        await h.stop()

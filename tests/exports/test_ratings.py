@@ -133,6 +133,6 @@ def test_the_rating_command_matches_people_across_contests(tmp_path: Path) -> No
     assert float(solo["Ana Pérez"]["rating"]) < float(solo["Carla Ruiz"]["rating"])
     assert "Near matches to confirm (rated apart; the same name and birth would join them):" \
         in lines
-    assert "  Bea Gil (no birth) / Bea Gil (1985)" in lines  # a year, never the date
+    assert "  Bea Gil: 2 rated apart (1985, no birth)" in lines  # a year, never the date
     assert "  Carla Ruis (1970) / Carla Ruiz (1970)" in lines
     assert (tmp_path / "r.png").read_bytes()[:4] == b"\x89PNG"

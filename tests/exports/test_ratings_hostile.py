@@ -20,12 +20,20 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.domain.rating_people import Person, matched, near_matches, person_keys, shown
+from bot.domain.rating_people import (
+    NearMatches,
+    Person,
+    matched,
+    near_matches,
+    person_keys,
+    shown,
+    year_of,
+)
 from bot.domain.ratings import Settings, ratings
 from bot.domain.registration import Member, name_key, same_person
-from bot.services.ratings import RatingError, events_of, ranked
+from bot.services.ratings import RatingError, events_of, near_match_lines, ranked
 from tests.clirun import bot_main
-from tests.ratingdocs import league
+from tests.ratingdocs import league, namesakes
 
 ANA = {"name": "Ana Pérez", "born": "1990-04-02", "born_year": 1990}
 BEA = {"name": "Bea Gil", "born": "1985-01-01", "born_year": 1985}
@@ -85,8 +93,7 @@ def test_the_same_name_and_year_with_other_dates_are_two_people(tmp_path: Path) 
     # the same name and date in a and c: one person; the other date in b: another
     assert sorted(r[5] for r in solo_rows(csv_lines, "Ana Pérez")) == ["1", "2"]
     assert [r[5] for r in solo_rows(csv_lines, "Bea Gil")] == ["3"]
-    near = near_lines(run.stdout)
-    assert len(near) == 1 and "Ana Pérez" in near[0] and "ANA PEREZ" in near[0]
+    assert near_lines(run.stdout) == ["  Ana Pérez (also ANA PEREZ): 2 rated apart (1990 ×2)"]
 
 
 def test_a_year_alone_joins_the_one_person_it_can_be(tmp_path: Path) -> None:
@@ -106,8 +113,8 @@ def test_a_year_alone_between_two_dates_is_rated_apart_and_listed(tmp_path: Path
                           contest("c", "2024-05-04", (year_only, "0:45:00"), (BEA, "0:52:00")))
     assert run.returncode == 0, run.stderr
     assert [r[5] for r in solo_rows(csv_lines, "Ana Pérez")] == ["1", "1", "1"]
-    near = near_lines(run.stdout)  # each of the three beside each other
-    assert len(near) == 3 and all(line.count("Ana P") == 2 for line in near)
+    # each of the three beside each other: one line for the three
+    assert near_lines(run.stdout) == ["  Ana Perez (also Ana Pérez): 3 rated apart (1990 ×3)"]
 
 
 def test_documents_with_years_only_are_rated_and_matched(tmp_path: Path) -> None:
@@ -125,7 +132,7 @@ def test_without_a_birth_no_one_is_joined_across_documents(tmp_path: Path) -> No
                           contest("b", "2024-05-04", (ANA, "0:45:00"), (nameless, "0:52:00")))
     assert run.returncode == 0, run.stderr
     assert [r[5] for r in solo_rows(csv_lines, "Carla Ruiz")] == ["1", "1"]
-    assert [line.count("Carla Ruiz") for line in near_lines(run.stdout)] == [2]
+    assert near_lines(run.stdout) == ["  Carla Ruiz: 2 rated apart (no birth ×2)"]
 
 
 def test_a_document_without_births_is_refused(tmp_path: Path) -> None:
@@ -203,6 +210,12 @@ def reference(people: list[Person]) -> list[tuple[str, str]]:
     return out
 
 
+def pairs_of(near: NearMatches) -> list[tuple[str, str]]:
+    """The pairs of people (keys) the groups stand for, each pair's keys and the list sorted
+    (a pair twice stays twice)."""
+    return sorted((a.key, b.key) if a.key < b.key else (b.key, a.key) for a, b in near.pairs())
+
+
 def test_near_matches_are_the_pairwise_definitions_on_a_generated_league() -> None:
     events, people = [], []
     for i, doc in enumerate(league(24, 200, seed=5)):
@@ -210,7 +223,7 @@ def test_near_matches_are_the_pairwise_definitions_on_a_generated_league() -> No
         events += found
         people += who
     events, people = matched(events, people)
-    found = [(a.key, b.key) for a, b in near_matches(people)]
+    found = pairs_of(near_matches(people))
     assert found == reference(people)
     same = [p for p in found if p[0].split("|")[0] == p[1].split("|")[0]]
     assert len(same) >= 5 and len(found) - len(same) >= 3  # both kinds of near match
@@ -225,8 +238,40 @@ def test_near_matches_are_the_pairwise_definitions_on_names_made_alike() -> None
         name = "".join(rng.choice("ab ") for _ in range(rng.choice((3, 5, 10, 11, 12, 13, 15))))
         birth = rng.choice(("1990", "1990-05-01", "1991", ""))
         people.append(Person(f"{name_key(name) or 'x'}|{birth or i}", name, birth))
-    found = [(a.key, b.key) for a, b in near_matches(people)]
+    near = near_matches(people)
+    found = pairs_of(near)
     assert found == reference(people) and len(found) > 150
+    assert len(near.namesakes) > 5 and len(near.alike) > 5
+    for two in near.alike:  # each two names listed with exactly the years both have
+        assert set(two.years) == ({year_of(p) for p in two.first.people}
+                                  & {year_of(p) for p in two.second.people})
+
+
+def test_people_of_one_name_are_one_line_however_many(tmp_path: Path) -> None:
+    """Everyone "Ana García", one birth per document: 220 people rated apart (24,090 pairs)
+    are one line with how many and their years, and the groups hold each person once."""
+    docs = namesakes(10)
+    run, _ = rate(tmp_path, *docs)
+    assert run.returncode == 0, run.stderr
+    assert near_lines(run.stdout) == ["  Ana García: 220 rated apart (1990 ×10, no birth ×210)"]
+    people = [p for i, doc in enumerate(docs) for p in events_of(doc, f"{i}.json", Settings())[1]]
+    near = near_matches(matched([], people)[1])
+    assert [len(name.people) for name in near.namesakes] == [220] and near.alike == ()
+
+
+def test_two_names_alike_are_one_line_with_the_years_both_have() -> None:
+    """Names a letter apart: one line for the two names, each with its people of the years
+    both have (1971, the one only Carla Ruiz has, left out), besides each name's own line."""
+    def person(name: str, birth: str, n: int) -> Person:
+        return Person(f"{name_key(name)}|{birth or n}", name, birth)
+    people = [person("Carla Ruiz", "1970-01-02", 1), person("CARLA RUIZ", "1970-03-04", 2),
+              person("Carla Ruiz", "", 3), person("Carla Ruiz", "1971", 4),
+              person("Carla Ruis", "1970", 5), person("Carla Ruis", "", 6),
+              person("Carla Ruis", "", 7)]
+    assert near_match_lines(near_matches(people)) == [
+        "Carla Ruis: 3 rated apart (1970, no birth ×2)",
+        "Carla Ruis (1970, no birth ×2) / Carla Ruiz (1970 ×2, no birth)",
+        "Carla Ruiz (also CARLA RUIZ): 4 rated apart (1970 ×2, 1971, no birth)"]
 
 
 # -- documents of the wrong shape, days out of range: one line, never a traceback -----------------

@@ -120,3 +120,28 @@ async def test_what_a_change_stores_imports_again(series: Harness, tmp_path: Pat
     rows = read_entries(h.services.contest, io.StringIO(exported), "export.csv")
     (row,) = [r for r in rows if r.number == 4]
     assert [m.name for m in row.members] == await members(h, 4)
+
+
+async def test_a_member_replaced_by_the_same_person_is_nothing_to_change(
+        series: Harness) -> None:
+    """"Team 1 replaces Team 1" was recorded: the same person as registration tells people
+    apart (the name without case, accents or spaces, and the birth) is refused, in the
+    organiser's language, and nothing is recorded nor told to the team."""
+    h = series
+    p1 = Person(101, "P1", "en")
+    for typed in ("Team 1 1990", "TÉAM  1 1990"):
+        out = await h.send(BOSS, f"/substitute 1 1 {typed}", at(2024, 8, 10))
+        assert said(out, BOSS) == [
+            f"Nothing to change: {typed.rsplit(' ', 1)[0].replace('  ', ' ')} is already "
+            "member 1 of entry #1."]
+        assert said(out, p1) == []
+    await h.send(BOSS, "/organizador", at(2024, 8, 1))
+    link = [t for t in said(await h.send(BOSS, "/organiser", at(2024, 8, 1)), BOSS)
+            if "start=" in t][0]
+    await h.send(JEFA, f"/start {link.split('start=')[1].split()[0]}", at(2024, 8, 1))
+    out = await h.send(JEFA, "/sustituir 3 2 mate 3 1991", at(2024, 8, 10))
+    assert said(out, JEFA) == ["Nada que cambiar: mate 3 ya es el miembro 2 de la inscripción #3."]
+    assert await members(h, 1) == ["Team 1", "Mate 1"] and changes(h) == 0
+    # the same name with another year of birth is another person: replaced
+    out = await h.send(BOSS, "/substitute 1 1 Team 1 1989", at(2024, 8, 10))
+    assert said(out, BOSS)[0].startswith("Entry #1: Team 1 replaces Team 1.") and changes(h) == 1
