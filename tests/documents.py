@@ -67,7 +67,8 @@ def without_join_codes(exported: str) -> tuple[str, set[str]]:
 
 def round_trip(contest: Path, db: Path, env: dict[str, str], tmp_path: Path) -> dict[str, Any]:
     """The rehearsal's database as a document, read into a fresh one: the same results and
-    entries exports; the document (and its public form) as the schema says."""
+    entries exports; the document (and its public form) as the schema says; the document of
+    the fresh one read into another: the same results again."""
     here = {**env, "PUZZLEBOT_CONTEST": str(contest), "PUZZLEBOT_DB": str(db)}
     path = tmp_path / "contest.json"
     out = bot(["export", "document", "--out", str(path)], here)
@@ -91,6 +92,17 @@ def round_trip(contest: Path, db: Path, env: dict[str, str], tmp_path: Path) -> 
             (old, old_codes), (new, new_codes) = map(without_join_codes,
                                                      (before.stdout, after.stdout))
             assert old == new and all(new_codes) and not old_codes & new_codes
+    # and again: the document of the imported database (no links, no joins: never imported)
+    # imports as well, with the same results
+    path2 = tmp_path / "contest-again.json"
+    out = bot(["export", "document", "--out", str(path2)], fresh)
+    assert out.returncode == 0, out.stderr
+    twice = {**here, "PUZZLEBOT_DB": str(tmp_path / "twice.sqlite3")}
+    loaded = bot(["import", "document", str(path2)], twice)
+    assert loaded.returncode == 0, loaded.stderr
+    again_results = bot(["export", "results"], twice)
+    assert again_results.returncode == 0, again_results.stderr
+    assert again_results.stdout == bot(["export", "results"], here).stdout
     public = bot(["export", "document", "--public"], here)
     assert public.returncode == 0, public.stderr
     shown = json.loads(public.stdout)
@@ -103,9 +115,11 @@ def round_trip(contest: Path, db: Path, env: dict[str, str], tmp_path: Path) -> 
                for e in shown["entries"] for m in e["members"])
     assert all(set(e.get("answers", {})) <= published for e in shown["entries"])
     assert all("join_code" not in e and "registered_by" not in e for e in shown["entries"])
-    private = {q.id for q in load_contest(contest).questions} - published
+    # no reason typed for an outcome; the contest file's rules, not its text
+    private = {q.id for q in load_contest(contest).questions} - published | {"outcome_reason"}
     assert shown["results"] == [{k: v for k, v in row.items() if k not in private}
                                 for row in doc["results"]]
+    assert shown["contest_file"]["text"] == "" and doc["contest_file"]["text"]
     assert not [k for k in keys if k in public.stdout]
     again = bot(["import", "document", str(path)], fresh)  # not fresh any more
     assert again.returncode == 2

@@ -6,10 +6,13 @@ docs/document.schema.json holds its shape.
 
 The public form (``--public``) is for publishing results: no births, no answers (but to the
 questions marked ``public = true``), no Telegram ids, no codes, no history (it can't be
-imported). Neither form carries a key to the running bot: no entry's join code, no code of an
-organiser's or volunteer's link (the history keeps those events, their codes blanked), no
-self-timed start's secret. A document newer than this bot reads is refused, as a newer
-database is.
+imported), no reason typed for a disqualification or an outcome (``PRIVATE_COLUMNS``: a
+volunteer's words, a medical reason), and of the contest file only what it reads as
+(``public_contest_file``: not its text, whose comments are the organisers' notes, nor the
+escape's hints and solutions). Neither form carries a key to the running bot: no entry's join
+code, no code of an organiser's or volunteer's link (the history keeps those events, their
+codes blanked), no self-timed start's secret. A document newer than this bot reads is
+refused, as a newer database is.
 """
 
 from __future__ import annotations
@@ -45,6 +48,12 @@ NOT_A_CODE = "registration"
 # keys of an event's ``data`` that are secrets: a self-timed start's seed, from which every
 # entry's code is worked out (bot/domain/selftimed.py)
 SECRET_DATA = frozenset({"seed"})
+# the results' columns of free text about people, left out of the public form: the reason a
+# volunteer typed for an outcome ("fainted: diabetic")
+PRIVATE_COLUMNS = frozenset({"outcome_reason"})
+# the parts of the contest file's ``[escape]`` that are its answers: the hints' and solutions'
+# texts (an escape played again, in a series or next year, would be given away)
+ESCAPE_ANSWERS = ("hints", "solutions")
 
 
 class Shown:
@@ -55,8 +64,10 @@ class Shown:
         self.public = public
         self.questions: dict[str, Question] = {q.id: q for q in contest.questions
                                                if not public or q.public}
-        # the results' columns of answers (one per choice or text question) left out
-        self.hidden = frozenset(q.id for q in contest.questions if q.id not in self.questions)
+        # the results' columns of answers (one per choice or text question) left out, and in
+        # the public form the reasons typed for outcomes
+        self.hidden = frozenset(q.id for q in contest.questions if q.id not in self.questions
+                                ) | (PRIVATE_COLUMNS if public else frozenset())
 
     def member(self, m: Member) -> dict[str, Any]:
         out: dict[str, Any] = {"name": m.name}
@@ -83,7 +94,7 @@ class Shown:
 
     def result(self, header: list[str], row: list[object]) -> dict[str, object]:
         """A results row (the results export's columns); in the public form without the
-        columns of the questions not public."""
+        columns of the questions not public, nor the reasons typed for outcomes."""
         return {h: v for h, v in zip(header, row, strict=True) if h not in self.hidden}
 
 
@@ -125,6 +136,17 @@ def _history(events: list[Any]) -> list[dict[str, Any]]:
     return out
 
 
+def public_contest_file(contest_text: str) -> dict[str, Any]:
+    """The contest file as the public form gives it: its rules as read (``data``), without the
+    escape's hints and solutions (``ESCAPE_ANSWERS``); its ``text`` empty, since the text as
+    written carries those too, and comments, which are the organisers' own notes."""
+    data = plain(tomllib.loads(contest_text))
+    escape = data.get("escape")
+    if isinstance(escape, dict):
+        data["escape"] = {k: v for k, v in escape.items() if k not in ESCAPE_ANSWERS}
+    return {"text": "", "data": data}
+
+
 async def export_document(contest: Contest, contest_text: str, day: ContestDay,
                           public: bool = False) -> dict[str, Any]:
     """The whole contest as one document (``public``: for publishing results)."""
@@ -137,7 +159,8 @@ async def export_document(contest: Contest, contest_text: str, day: ContestDay,
         "exported_at": CLOCK.now().isoformat(timespec="seconds"),
         "contest": {"name": contest.name, "date": contest.date.isoformat(),
                     "timezone": contest.timezone, "language": contest.language},
-        "contest_file": {"text": contest_text, "data": plain(tomllib.loads(contest_text))},
+        "contest_file": (public_contest_file(contest_text) if public else
+                         {"text": contest_text, "data": plain(tomllib.loads(contest_text))}),
         "entries": [shown.entry(e) for e in await store.entries()],
         "rounds": await _rounds(contest, day),
         "results": [shown.result(header, row) for row in table[1:]],

@@ -18,10 +18,12 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from bot.domain import escape as esc
+from bot.domain import members as mem
 from bot.domain import results as res
 from bot.domain.clock import format_duration
 from bot.domain.events import EventKind as K
 from bot.domain.rounds import Disqualified, SplitsMissing
+from bot.texts.registration import ineligible_text
 
 PARTICIPANT, VOLUNTEER, ORGANISER, SYSTEM = "participant", "volunteer", "organiser", "system"
 STAFF = frozenset({VOLUNTEER, ORGANISER})
@@ -252,6 +254,16 @@ _WHY: dict[type, Callable[[Any], str]] = {
     esc.BeforeRequest: lambda d: f"before a request accepted at {clock_text(d.next_at)}",
     Disqualified: lambda d: "for an entry disqualified",
     SplitsMissing: lambda d: "before the split times of the puzzles before the last",
+    mem.NoChanges: lambda d: "a member changed where the category takes no changes (no "
+                             "keep_originals)",
+    mem.NoSuchMember: lambda d: f"member {d.position + 1} of a team of {d.count}",
+    mem.SameMember: lambda d: f"member {d.position + 1} replaced by the same person",
+    mem.Full: lambda d: f"a member added to a team of {d.most}, the most it may have",
+    mem.TooFew: lambda d: f"a member removed from a team of {d.fewest}, the fewest it may have",
+    mem.TooFewOriginals: lambda d: f"it leaves fewer than {d.needed} of the members the team "
+                                   "registered with",
+    mem.NotEligible: lambda d: "the team as changed is not eligible: " + ineligible_text(
+        "en", d.problem).removeprefix("Not possible: "),
 }
 
 

@@ -5,15 +5,24 @@ escape.py, clocks.py, history.py...), through the same domain functions: a finis
 ``decide_finish`` on the entry's state folded from its events before (``entry_state``) and its
 clock as it stood (``clock_for``); a hint by ``check_request``, the /pista's cooldown, tickets
 and stages; a stage by ``check_confirmation``; a solve by ``check_solve``; pieces by
-``decide_pieces``; a split by ``decide_split``. What an event's fields must be taken alone is
-bot/services/document_events.py's.
+``decide_pieces``; a split by ``decide_split``; nothing of a heat after its round was
+confirmed (``ContestDay.closed``); a member change by ``change_verdict``; results made final
+as ``publishable`` takes them; an invitation as invitations.py writes one; a clock change not
+dated well before a result already recorded of its clock. What an event's fields must be
+taken alone is bot/services/document_events.py's.
+
+Each event costs about the same however long the history: an entry's state is folded from
+the few events it depends on (``Replay._state``), and what grows without end in a forged
+document (an entry's events, pauses, corrections of one record) is bounded.
 
 ``Replay.add`` gives the first reason an event could not have been written, as a few words;
 None: it could (and it joins the history the next ones are decided on)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Set
+from collections.abc import Callable, Mapping, Sequence, Set
+from datetime import date, datetime, timedelta
+from typing import Any
 
 from bot.domain import escape as esc
 from bot.domain import results as res
@@ -42,23 +51,37 @@ from bot.domain.invitations import (
     fold,
     reply_verdict,
 )
-from bot.domain.rounds import Heat, finish_refused, heats_by_id
+from bot.domain.members import Allowed, Change, change_verdict, member_from, originals
+from bot.domain.places import Application, Status, allocate
+from bot.domain.registration import Member, birth_in_range, clean_name, name_problem
+from bot.domain.rounds import Heat, finish_refused, heat_over, heats_by_id
 from bot.domain.selftimed import PhotoRefused, PhotoUse, photo_use
+from bot.domain.standings import standings as final_standings
+from bot.domain.standings import to_tell, told_before
 from bot.services.contest_day import OUTCOMES, round_ref
 from bot.services.document_events import (
     EARLIEST,
     LATEST,
-    PARTICIPANT,
-    VOLUNTEER,
     clock_text,
     why,
 )
-from bot.services.escape import LEDGER_KINDS
-from bot.services.state import EntryState, clock_for, entry_state, escape_events
-from bot.storage.records import Entry, Event, to_ts
+from bot.services.state import EntryState, clock_for, entry_state, escape_events, standings
+from bot.storage.records import Entry, Event, from_ts, to_ts
 
 MOST_PER_ENTRY = 2000  # events of one entry in one heat: far more than a day's
 MOST_PENALTIES = 99  # penalties one /penalizacion records (bot/handlers/penalties.py)
+MOST_PAUSES = 500  # the organisers' pauses in one contest: far more than its days'
+MOST_PUBLISHED = 200  # times one category's results are made final: far more than needed
+# corrections and undos of one record (a payment, a finish...): each is worked out among all of
+# them (``effective_ids``), so a chain of thousands would take minutes; a day has a few
+MOST_CORRECTIONS = 200
+# How much earlier than a result recorded before it a clock change may be dated. The bot records
+# a clock change (a start, a pause, a resume) when its message comes, dated by Telegram: never
+# much before what it recorded already, but for the few seconds between updates of different
+# chats handled at once (and a start's button, dated when it was shown: its category's
+# results can't come before its start). A pause dated hours back, added after the day's
+# results, would move every one of them.
+CLOCK_SKEW = timedelta(minutes=5)
 # why an answer to an invitation was refused (``reply_verdict``), as an import's line says it
 _REPLY_REFUSED: dict[type, str] = {
     NotInvited: "no invitation waiting", AlreadyDeclined: "the entry had declined",
@@ -68,15 +91,42 @@ _REPLY_REFUSED: dict[type, str] = {
 # penalties too, in a heat of a round
 RUNNING = frozenset({K.FINISH, K.SPLIT, K.READY, K.NOT_FINISHED, K.RETAKE, K.HINT, K.SOLUTION,
                      K.STAGE, K.ESCAPE, K.REQUEST_REFUSED, K.PHOTO, K.OWN_START})
+# An entry's state as the checks read it (its finish, pieces, /listo, outcome, splits and
+# escape) depends on its latest record of each of these kinds in force...
+LATEST_KINDS = (K.FINISH, K.PIECES, K.READY, K.NOT_FINISHED, K.OUTCOME)
+# ... on every one of these in force (the escape's ledger and its solves; the penalties, for a
+# ranking: ``HELD``)...
+LEDGER = (K.HINT, K.SOLUTION, K.STAGE)
+HELD = (*LEDGER, K.ESCAPE, K.PENALTY)
+# ... and on the latest split of each puzzle: nothing else (photos, photos asked for again,
+# own starts: each check reads them itself). So an entry's state is folded from those
+# alone, a few events, whatever the length of its history (``_state``).
+Unit = tuple[int | None, str | None]  # (entry, heat or None): an entry's events in one heat
+
+
+def _member(m: Member) -> tuple[str, str | None, int | None]:
+    return m.name, m.born.isoformat() if m.born is not None else None, m.year
+
+
+def _same(m: Member, given: Mapping[str, Any]) -> bool:
+    """Whether a change's member (``member_data``: name, born, year) is ``m``."""
+    name, born, year = _member(m)
+    return (given.get("name"), given.get("born"), given.get("year", year)) == (name, born, year)
 
 
 class Replay:
     """The history so far (``add`` one event at a time, in id order) with what the rules
     read from it: the effective events (corrections and undos applied), the clocks, each
-    entry's events by heat."""
+    entry's events by heat.
+
+    Who recorded an event is not checked beyond its role (``document_events``): a document
+    can't prove who anyone was (the events that said so are never imported, and a forger
+    adds them as easily as anyone), and a document exported from an imported database has
+    none of them."""
 
     def __init__(self, contest: Contest, entries: Mapping[int, Entry],
-                 left_out: Set[int] = frozenset()) -> None:
+                 left_out: Set[int] = frozenset(),
+                 changes: Mapping[int, Sequence[Mapping[str, Any]]] | None = None) -> None:
         self.contest = contest
         self.entries = entries
         self.left_out = left_out  # the ids of the events not imported (who is who)
@@ -87,12 +137,27 @@ class Replay:
         # the events joined by corrections and undos, by each of their ids: what is in force
         # among them is worked out among them alone (``effective_ids``)
         self._chains: dict[int, list[int]] = {}
-        self._linked: set[tuple[int, int]] = set()  # (phone, entry)
-        self._volunteers: set[int] = set()
-        self._units: dict[tuple[int | None, str | None], list[Event]] = {}
+        self._units: dict[Unit, list[Event]] = {}
         self._kinds: dict[tuple[int | None, str], list[Event]] = {}
+        self._latest: dict[tuple[int | None, str | None, str], list[Event]] = {}
+        self._splits: dict[tuple[int | None, str | None, int | None], list[Event]] = {}
+        self._puzzles: dict[Unit, set[int | None]] = {}  # the puzzles split, of each unit
+        # in force, of each unit and kind of ``HELD``
+        self._held_in: dict[tuple[int | None, str | None, str], dict[int, Event]] = {}
         self._clocks: dict[str, CategoryClock] = {}
+        self._break: Event | None = None  # the latest pause or resume in force
         self._undoable: dict[int, list[Event]] = {}
+        self._confirmed: dict[str, Event] = {}  # round_final by its round's ref
+        self._invitations: dict[str, list[Event]] = {}  # invitations and answers, by round
+        # the latest date of a result recorded so far: in all, and in each clock's unit
+        self._results_until: datetime | None = None
+        self._results_in: dict[str, datetime] = {}
+        # member changes (/sustituir): each entry's team as it was registered (its changes,
+        # all of them, undone from its members now: None, they don't lead back) and as it is
+        self._changes = changes or {}
+        self._firsts: dict[int, tuple[Member, ...] | None] = {}
+        self._teams: dict[int, tuple[Member, ...]] = {}
+        self._changed: tuple[int, tuple[Member, ...]] | None = None  # by the change checked
         self._checks: dict[str, Callable[[Event], str | None]] = {
             K.CLOCK_START: self._clock_start, K.PAUSE: self._pause, K.RESUME: self._resume,
             K.UNDO: self._undo, K.PAYMENT: self._payment, K.REGISTERED: self._registered,
@@ -103,11 +168,15 @@ class Replay:
             K.MEMBER_CHANGE: self._member_change,
         }
         self._played: dict[str, Callable[[Event, EntryState, int | None], str | None]] = {
-            K.FINISH: self._finish, K.PIECES: self._pieces, K.PENALTY: self._penalty,
-            K.SPLIT: self._split, K.OUTCOME: self._outcome, K.READY: self._ready,
-            K.NOT_FINISHED: self._checked, K.RETAKE: self._retake, K.HINT: self._request,
-            K.SOLUTION: self._request, K.REQUEST_REFUSED: self._refused, K.STAGE: self._stage,
-            K.ESCAPE: self._escape, K.PHOTO: self._photo, K.OWN_START: self._own_start,
+            K.FINISH: self._finish, K.PIECES: self._pieces, K.SPLIT: self._split,
+            K.OUTCOME: self._outcome, K.READY: self._ready, K.NOT_FINISHED: self._checked,
+            K.RETAKE: self._retake, K.HINT: self._request, K.SOLUTION: self._request,
+            K.REQUEST_REFUSED: self._refused, K.STAGE: self._stage, K.ESCAPE: self._escape,
+            K.PHOTO: self._photo,
+        }
+        # the kinds whose check reads no state of the entry (its category only)
+        self._plain: dict[str, Callable[[Event, Category], str | None]] = {
+            K.PENALTY: self._penalty, K.OWN_START: self._own_start,
         }
 
     # -- the history so far ---------------------------------------------------------------------
@@ -121,9 +190,9 @@ class Replay:
             return f"it replaces event {ev.supersedes}, a link or invitation (never imported)"
         if ev.supersedes is not None and ev.supersedes not in self.events:
             return f"it replaces event {ev.supersedes}, which is not an event before it"
-        who = self._who(ev)
-        if who is not None:
-            return who
+        chain = self._chains.get(ev.supersedes or 0, [])
+        if len(chain) > MOST_CORRECTIONS:
+            return f"more than {MOST_CORRECTIONS} corrections and undos of event {chain[0]}"
         check = self._checks.get(ev.kind)
         problem = check(ev) if check is not None else None
         if problem is None and ev.kind in ENTRY_KINDS:
@@ -135,47 +204,77 @@ class Replay:
             self._keep(ev)
         return problem
 
-    def witness(self, ev: Event) -> None:
-        """An event of who is who, never imported, but what says who could record what:
-        the phones following each entry, the volunteers."""
-        if ev.actor is None:
-            return
-        if ev.kind == K.LINK and ev.entry is not None:
-            self._linked.add((ev.actor, ev.entry))
-        elif ev.kind == K.VOLUNTEER_JOIN:
-            self._volunteers.add(ev.actor)
-
-    def _who(self, ev: Event) -> str | None:
-        """A participant's event is from a phone following the entry (a registration's own
-        comes first); a volunteer's from someone who joined as one (a claim of a line says
-        "volunteer" for an organiser too)."""
-        if ev.role == PARTICIPANT and ev.kind != K.REGISTERED and ev.entry is not None and \
-                (ev.actor, ev.entry) not in self._linked:
-            return f"by {ev.actor}, whose phone did not follow entry {ev.entry} then"
-        if ev.role == VOLUNTEER and ev.kind != K.CLAIM and ev.actor not in self._volunteers:
-            return f"by {ev.actor}, who had not joined as a volunteer then"
-        return None
-
     def _keep(self, ev: Event) -> None:
         self.events[ev.id] = ev
         self._kinds.setdefault((ev.entry, ev.kind), []).append(ev)
         if ev.kind in ENTRY_KINDS:
             self._units.setdefault((ev.entry, ev.category), []).append(ev)
+            self._held(ev)
+            self._results_until = max(self._results_until or ev.at, ev.at)
+            unit = ev.category or self.entries[ev.entry or 0].category
+            self._results_in[unit] = max(self._results_in.get(unit, ev.at), ev.at)
         if ev.kind in ORGANISER_UNDOABLE and ev.actor is not None:
             self._undoable.setdefault(ev.actor, []).append(ev)
         if ev.kind in CLOCK_KINDS:
             self._clocks.clear()
+            if ev.kind != K.CLOCK_START and (self._break is None or (
+                    ev.at, ev.id) >= (self._break.at, self._break.id)):
+                self._break = ev
+        if ev.kind == K.ROUND_FINAL and ev.ref is not None:
+            self._confirmed[ev.ref] = ev
+        if ev.kind in INVITE_KINDS and ev.ref is not None:
+            self._invitations.setdefault(ev.ref, []).append(ev)
+        if ev.kind == K.MEMBER_CHANGE and self._changed is not None:
+            self._teams[self._changed[0]] = self._changed[1]
+            self._changed = None
+        if ev.supersedes is not None:
+            self._correct(ev)
+
+    def _correct(self, ev: Event) -> None:
+        """A correction or an undo kept: what is in force in its chain worked out again."""
         if ev.supersedes is not None:
             self._supersedes[ev.id] = ev.supersedes
             chain = self._chains.pop(ev.supersedes, [ev.supersedes]) + [ev.id]
             for i in chain:
                 self._chains[i] = chain
             alive = effective_ids((i, self._supersedes.get(i)) for i in chain)
+            before = self.dead & set(chain)
             self.dead = (self.dead - set(chain)) | (set(chain) - alive)
-            self._clocks.clear()
+            for i in before ^ (set(chain) - alive):  # in force again, or no longer
+                self._in_force(self.events[i], i not in self.dead)
+            if any(self.events[i].kind in CLOCK_KINDS for i in chain):
+                self._clocks.clear()
+                self._break = max((e for k in (K.PAUSE, K.RESUME) for e in self._live(None, k)),
+                                  key=lambda e: (e.at, e.id), default=None)
+
+    def _held(self, ev: Event) -> None:
+        """A new event of an entry, filed where its state is folded from (``_state``)."""
+        unit = (ev.entry, ev.category)
+        if ev.kind in LATEST_KINDS:
+            self._latest.setdefault((*unit, ev.kind), []).append(ev)
+        elif ev.kind == K.SPLIT:
+            self._splits.setdefault((*unit, ev.stage), []).append(ev)
+            self._puzzles.setdefault(unit, set()).add(ev.stage)
+        else:
+            self._in_force(ev, True)
+
+    def _in_force(self, ev: Event, alive: bool) -> None:
+        """An event of ``HELD`` (a hint, a solve, a penalty...) in force (``alive``), or no
+        longer."""
+        if ev.kind not in HELD:
+            return
+        held = self._held_in.setdefault((ev.entry, ev.category, ev.kind), {})
+        if alive:
+            held[ev.id] = ev
+        else:
+            held.pop(ev.id, None)
 
     def _live(self, entry: int | None, kind: str) -> list[Event]:
         return [e for e in self._kinds.get((entry, kind), ()) if e.id not in self.dead]
+
+    def _last(self, events: Sequence[Event] | None) -> Event | None:
+        """The latest of ``events`` in force."""
+        return next((e for e in reversed(events or ()) if e.id not in self.dead), None)
 
     def _clock(self, unit: str) -> CategoryClock:
         if unit not in self._clocks:
@@ -188,7 +287,26 @@ class Replay:
         found = self.contest.category(ev.category or "")
         return found if found is not None else f"no category {ev.category!r} in the contest"
 
+    def _closed(self, unit: str | None) -> str | None:
+        """Why nothing is recorded in heat ``unit`` any more (``ContestDay.closed``): its
+        round was confirmed. None: it is open (or not a heat)."""
+        heat = self.heats.get(unit or "")
+        ref = round_ref(heat.category, heat.round_index) if heat is not None else None
+        if ref is None or ref not in self._confirmed:
+            return None
+        return f"in heat {unit}, after its round ({ref}) was confirmed (event " \
+               f"{self._confirmed[ref].id}): its results can't change any more"
+
     # -- the clocks -----------------------------------------------------------------------------
+
+    def _before_results(self, ev: Event, unit: str | None) -> str | None:
+        """A clock change dated well before a result already recorded of a unit it moves
+        (``unit``; None: every unit, the organisers' pause): never one the bot records."""
+        latest = self._results_until if unit is None else self._results_in.get(unit)
+        if latest is None or ev.at >= latest - CLOCK_SKEW:
+            return None
+        return f"dated {ev.at.isoformat()}, before a result recorded already (dated " \
+               f"{latest.isoformat()}): a clock change is recorded when it is made"
 
     def _clock_start(self, ev: Event) -> str | None:
         unit = ev.category or ""
@@ -197,18 +315,22 @@ class Replay:
             return f"no clock named {unit!r} in the contest (a category or a heat)"
         if self._clock(unit).started is not None:
             return f"the clock of {unit} had started already"
-        return None
+        return self._before_results(ev, unit)
 
     def _paused(self) -> bool:
-        latest = max((e for k in (K.PAUSE, K.RESUME) for e in self._live(None, k)),
-                     key=lambda e: (e.at, e.id), default=None)
-        return latest is not None and latest.kind == K.PAUSE
+        return self._break is not None and self._break.kind == K.PAUSE
 
     def _pause(self, ev: Event) -> str | None:
-        return "a pause while the clocks were paused already" if self._paused() else None
+        if self._paused():
+            return "a pause while the clocks were paused already"
+        if len(self._kinds.get((None, K.PAUSE), ())) >= MOST_PAUSES:
+            return f"more than {MOST_PAUSES} pauses"
+        return self._before_results(ev, None)
 
     def _resume(self, ev: Event) -> str | None:
-        return None if self._paused() else "the clocks resumed while they were not paused"
+        if not self._paused():
+            return "the clocks resumed while they were not paused"
+        return self._before_results(ev, None)
 
     # -- corrections ----------------------------------------------------------------------------
 
@@ -216,16 +338,16 @@ class Replay:
         """/deshacer: the actor's own last record of what their role may take back."""
         kinds = ORGANISER_UNDOABLE if ev.role == "organiser" else VOLUNTEER_KINDS
         assert ev.actor is not None and ev.supersedes is not None  # document_events' rule
-        mine = [e for e in self._undoable.get(ev.actor, ()) if e.id not in self.dead
-                and e.kind in kinds]
-        if not mine or mine[-1].id != ev.supersedes:
+        last = next((e for e in reversed(self._undoable.get(ev.actor, ()))
+                     if e.id not in self.dead and e.kind in kinds), None)
+        if last is None or last.id != ev.supersedes:
             return f"it takes back event {ev.supersedes}, not the last record of its actor " \
                    "that they may take back"
-        last = mine[-1]
         if (ev.entry, ev.category, ev.data.get("kind")) != (last.entry, last.category,
                                                              last.kind):
             return f"its entry, category or details are not those of event {last.id}"
-        return None
+        closed = self._closed(last.category)  # a result, or its clock: its qualifiers known
+        return f"it takes back event {last.id} {closed}" if closed is not None else None
 
     def _corrects(self, ev: Event, previous: Event | None) -> str | None:
         """A correction replaces the record in force (None: there is none, and it replaces
@@ -250,24 +372,78 @@ class Replay:
         assert ev.value is not None
         if not to_ts(EARLIEST) <= ev.value < to_ts(LATEST):
             return f"paid at {ev.value}: not a date the bot records"
-        paid = self._live(ev.entry, K.PAYMENT)
-        return self._corrects(ev, paid[-1] if paid else None)
+        return self._corrects(ev, self._last(self._kinds.get((ev.entry, K.PAYMENT))))
 
     def _withdraw(self, ev: Event) -> str | None:
         return "the entry had withdrawn already" if self._live(ev.entry, K.WITHDRAW) else None
 
     def _member_change(self, ev: Event) -> str | None:
+        """/sustituir: as bot/services/members.py's ``change_members`` takes one, before the
+        team plays, by ``change_verdict`` on the team as it was then (its members now with the
+        document's changes undone, then changed again one by one), its member who leaves
+        the one named, who comes in a member registration takes."""
         assert ev.entry is not None
-        if ev.category != self.entries[ev.entry].category:
+        entry = self.entries[ev.entry]
+        if ev.category != entry.category:
             return f"category {ev.category!r}, not the entry's"
-        position, old, new = (ev.data.get(k) for k in ("position", "old", "new"))
         category = self._category(ev)
         if isinstance(category, str):
             return category
-        if old is None and new is None or (old is not None and position is None):
+        position, old, new = (ev.data.get(k) for k in ("position", "old", "new"))
+        if old is None and new is None or (old is None) != (position is None):
             return "a change with no member in or out"
-        if position is not None and not 0 <= position < category.members:
-            return f"position {position}: a team of {category.id} has {category.members}"
+        if not category.rounds and self._clock(category.id).started is not None:
+            return f"after the clock of {category.id} started: a team plays as it was then"
+        first = self._first(ev.entry)
+        if first is None:
+            return f"entry {ev.entry}'s member changes do not lead back from its members " \
+                   "to a team"
+        team = self._teams.get(ev.entry, first)
+        if old is not None and isinstance(position, int) and (
+                not 0 <= position < len(team) or not _same(team[position], old)):
+            return f"member {position + 1} ({str(old.get('name'))[:40]!r}) is not the " \
+                   "team's then"
+        problem = self._newcomer(new) if new is not None else None
+        if problem is not None:
+            return problem
+        verdict = change_verdict(category, team, first, Change(position, member_from(new)),
+                                 self.contest.date)
+        if not isinstance(verdict, Allowed):
+            return why(verdict)
+        self._changed = (ev.entry, verdict.members)
+        return None
+
+    def _first(self, number: int) -> tuple[Member, ...] | None:
+        """The team entry ``number`` registered with: its members now, every change of the
+        document undone (None: they don't lead back to a team)."""
+        if number not in self._firsts:
+            try:
+                first: tuple[Member, ...] | None = tuple(originals(
+                    self.entries[number].members,
+                    [dict(c) for c in self._changes.get(number, ())]))
+            except (IndexError, KeyError, TypeError, ValueError):
+                first = None
+            self._firsts[number] = first
+        return self._firsts[number]
+
+    def _newcomer(self, new: Mapping[str, Any]) -> str | None:
+        name = new["name"]
+        if name != clean_name(name) or name_problem(name) is not None:
+            return f"member name {name[:40]!r} is not one registration takes"
+        born = new.get("born")
+        year = date.fromisoformat(born).year if born else new.get("year")
+        if new.get("year") not in (None, year) or (
+                year is not None and not birth_in_range(year, self.contest.date)):
+            return f"{name}: birth {born or year} is not one registration takes"
+        return None
+
+    def teams_problem(self) -> Event | None:
+        """After the history: the last member change of the first entry whose changes, made
+        one by one from the team it registered with, do not give its members now."""
+        for number, changed in sorted(self._teams.items()):
+            if [_member(m) for m in changed] != [_member(m) for m in
+                                                  self.entries[number].members]:
+                return self._kinds[(number, K.MEMBER_CHANGE)][-1]
         return None
 
     # -- rounds and results ---------------------------------------------------------------------
@@ -287,11 +463,9 @@ class Replay:
         if isinstance(found, str):
             return found
         category, index = found
-        if self._live(None, K.ROUND_FINAL) and any(e.ref == ev.ref
-                                                   for e in self._live(None, K.ROUND_FINAL)):
+        if ev.ref in self._confirmed:
             return f"round {ev.ref} confirmed twice"
-        if index and not any(e.ref == round_ref(category, index - 1)
-                             for e in self._live(None, K.ROUND_FINAL)):
+        if index and round_ref(category, index - 1) not in self._confirmed:
             return f"round {ev.ref} confirmed before the round before it"
         qualifiers, order = ev.data["qualifiers"], ev.data.get("order", [])
         if ev.data.get("invite") and "order" not in ev.data:
@@ -317,6 +491,31 @@ class Replay:
         replaces = ev.data.get("replaces")
         if replaces is not None and replaces not in self.entries:
             return f"it replaces entry {replaces}, which is not in the document"
+        return self._qualified(ev)
+
+    def _qualified(self, ev: Event) -> str | None:
+        """An invitation as bot/services/invitations.py writes one: to a round confirmed
+        inviting its qualifiers, of an entry ranked in it never invited to it before; one not
+        among its qualifiers (``qualifiers``: the rule applied again, ``_next_in_line``)
+        only once a place was given up, and in the place of an entry that gave it up."""
+        assert ev.entry is not None and ev.ref is not None
+        confirmed = self._confirmed.get(ev.ref)
+        if confirmed is None or not confirmed.data.get("invite"):
+            return f"an invitation to the round after {ev.ref}, not confirmed as a round " \
+                   "that invites its qualifiers"
+        qualifiers = confirmed.data["qualifiers"]
+        if ev.entry not in qualifiers and ev.entry not in confirmed.data["order"]:
+            return f"entry {ev.entry} is not ranked in {ev.ref}"
+        invitations = fold(self._invitations.get(ev.ref, ()))
+        if ev.entry in invitations:
+            return f"entry {ev.entry} invited twice to the round after {ev.ref}"
+        out = {n for n, i in invitations.items() if i.out}
+        if ev.entry not in qualifiers and not out:
+            return f"entry {ev.entry}, not a qualifier of {ev.ref}, invited while no place " \
+                   "was given up"
+        replaces = ev.data.get("replaces")
+        if replaces is not None and replaces not in out:
+            return f"in the place of entry {replaces}, which had not given it up"
         return None
 
     def _answer(self, ev: Event) -> str | None:
@@ -355,7 +554,60 @@ class Replay:
             return category
         if ev.ref != category.id:
             return f"ref {ev.ref!r}: results made final are the category's ({category.id})"
+        return self._publishable(category, ev)
+
+    def _publishable(self, category: Category, ev: Event) -> str | None:
+        """/publicar: as bot/services/standings.py's ``publishable`` takes it, once the
+        category's time is up or every entry holding a place has a result (``heat_over``),
+        no finish claimed at home waits for its review, and something changed since the last
+        time (``to_tell``)."""
+        if category.rounds:
+            return f"{category.id} is played in rounds: each round is confirmed instead"
+        clock = self._clock(category.id)
+        elapsed = clock.elapsed(ev.at)
+        if elapsed is None:
+            return f"dated {ev.at.isoformat()}, before the clock of {category.id} started"
+        before = [e for e in self._kinds.get((None, K.RESULTS_FINAL), ()) if e.ref == ev.ref]
+        if len(before) >= MOST_PUBLISHED:
+            return f"{category.id}'s results made final more than {MOST_PUBLISHED} times"
+        states = self._holding(category, ev.at, clock)
+        rows = standings(self.contest, category, states)
+        if not rows:
+            return f"no entry holds a place in {category.id}"
+        if not heat_over(rows, elapsed, category.time_limit):
+            playing = sum(1 for r in rows if r.position is None and r.competitor.outcome is None)
+            return f"dated {ev.at.isoformat()}, while {playing} entries of {category.id} " \
+                   f"were still playing ({clock_text(elapsed)} of " \
+                   f"{clock_text(category.time_limit)})"
+        waiting = [s.entry.number for s in states if s.ready is not None and s.finish is None]
+        if category.self_timed and waiting:
+            return f"while the finish entry {waiting[0]} claimed waited for its review"
+        if before and not to_tell(final_standings(category, rows), told_before(before[-1].data)):
+            return f"nothing changed since event {before[-1].id} made them final"
         return None
+
+    def _holding(self, category: Category, at: datetime, clock: CategoryClock
+                 ) -> list[EntryState]:
+        """The states of the category's entries holding a place at ``at`` (``allocate``,
+        as ``ContestDay.states`` reads them), their penalties counted."""
+        apps = []
+        for e in self.entries.values():
+            paid = self._last(self._kinds.get((e.number, K.PAYMENT)))
+            left = next(iter(self._live(e.number, K.WITHDRAW)), None)
+            apps.append(Application(
+                number=e.number, category=e.category, local=e.local,
+                registered_at=e.registered_at,
+                paid_at=(from_ts(paid.value) if paid.value is not None else paid.at)
+                if paid is not None else None,
+                withdrawn_at=left.at if left is not None else None,
+                preconfirmed=e.source == "import", quota_values=tuple(
+                    (q.id, value) for q in self.contest.questions
+                    if q.quota is not None or any(c.places is not None for c in q.choices)
+                    if (value := e.answer(q.id)) is not None)))
+        places = allocate(self.contest, apps, at)
+        return [self._state(e, None, clock, penalties=True)
+                for n, e in sorted(self.entries.items())
+                if e.category == category.id and places[n].status is Status.CONFIRMED]
 
     def _handover(self, ev: Event) -> str | None:
         category = self._category(ev)
@@ -386,18 +638,47 @@ class Replay:
             play = heat.play
         elif category.rounds:
             return f"no heat named: {category.id} is played in rounds"
-        held = self._units.get((ev.entry, ev.category), [])
-        if len(held) >= MOST_PER_ENTRY:
+        closed = self._closed(ev.category)
+        if closed is not None:
+            return closed
+        if len(self._units.get((ev.entry, ev.category), ())) >= MOST_PER_ENTRY:
             return f"more than {MOST_PER_ENTRY} events of one entry"
         clock = self._clock(ev.category or category.id)
-        state = entry_state(self.contest, entry, [e for e in held if e.id not in self.dead],
-                            clock, play=play)
         now = clock.elapsed(ev.at)
         if now is None and (ev.kind in RUNNING or play is not None and ev.kind in (
                 K.PIECES, K.PENALTY)):
-            return f"dated {ev.at.isoformat()}, before the clock of {state.category.id} " \
+            return f"dated {ev.at.isoformat()}, before the clock of {(play or category).id} " \
                    "started"
-        return self._played[ev.kind](ev, state, now)
+        plain = self._plain.get(ev.kind)
+        if plain is not None:
+            return plain(ev, play or category)
+        return self._played[ev.kind](ev, self._state(entry, play, clock), now)
+
+    def _state(self, entry: Entry, play: Category | None, clock: CategoryClock,
+               penalties: bool = False) -> EntryState:
+        """The entry's state in heat ``play`` (None: its category played once) from the
+        events it depends on (``LATEST_KINDS``, ``LEDGER`` and its solves, the latest split
+        of each puzzle; its penalties too with ``penalties``, for a ranking): the state all its
+        events in force give, but for its photos (``claim_photos``) and, without
+        ``penalties``, its penalties, which no check reads."""
+        unit = (entry.number, play.id if play is not None else None)
+        events = self._in_unit(unit, (*LEDGER, K.ESCAPE, K.PENALTY) if penalties
+                               else (*LEDGER, K.ESCAPE))
+        for kind in LATEST_KINDS:
+            last = self._last(self._latest.get((*unit, kind)))
+            if last is not None:
+                events.append(last)
+        for puzzle in self._puzzles.get(unit, ()):
+            last = self._last(self._splits.get((*unit, puzzle)))
+            if last is not None:
+                events.append(last)
+        events.sort(key=lambda e: e.id)
+        return entry_state(self.contest, entry, events, clock, play=play)
+
+    def _in_unit(self, unit: Unit, kinds: Sequence[str]) -> list[Event]:
+        """The events of ``kinds`` (of ``HELD``) in force in ``unit``, in id order."""
+        return sorted((e for k in kinds for e in self._held_in.get((*unit, k), {}).values()),
+                      key=lambda e: e.id)
 
     def _limit(self, category: Category) -> res.Limit:
         return res.Limit(category.time_limit, self.contest.limit_inclusive)
@@ -450,7 +731,7 @@ class Replay:
         return why(decision) if not isinstance(decision, res.Record) else self._corrects(
             ev, s.pieces_event)
 
-    def _penalty(self, ev: Event, s: EntryState, now: int | None) -> str | None:
+    def _penalty(self, ev: Event, category: Category) -> str | None:
         assert ev.value is not None
         if self.contest.penalty(ev.ref or "") is None:
             return f"no penalty {ev.ref!r} in the contest"
@@ -511,10 +792,12 @@ class Replay:
         if problem is not None:
             return problem
         assert s.ready is not None
-        since = [e for e in self._units.get((ev.entry, ev.category), ())
-                 if e.id > s.ready.id and e.kind in (K.PHOTO, K.RETAKE)]
-        return "a second photo asked for before one came" if since and \
-            since[-1].kind == K.RETAKE else None
+        for e in reversed(self._units.get((ev.entry, ev.category), ())):
+            if e.id <= s.ready.id or e.kind == K.PHOTO:
+                break
+            if e.kind == K.RETAKE:
+                return "a second photo asked for before one came"
+        return None
 
     def _request(self, ev: Event, s: EntryState, now: int | None) -> str | None:
         """/pista, /solucion: as bot/services/escape.py's ``request`` decides one."""
@@ -559,14 +842,12 @@ class Replay:
         if not 0 <= ev.value <= min(now, rules.time_limit):
             return f"an escape at {clock_text(ev.value)}: not between 0:00:00 and the clock then " \
                    "or the escape's time limit"
-        solved = self._live(ev.entry, K.ESCAPE)
-        previous = solved[-1] if solved else None
+        previous = self._last(self._kinds.get((ev.entry, K.ESCAPE)))
         ledger = s.ledger
         if previous is not None:
             if previous.value == ev.value:
                 return f"the same as recorded already ({ev.value})"
-            held = [e for e in self._units.get((ev.entry, ev.category), ())
-                    if e.id not in self.dead and e.kind in LEDGER_KINDS]
+            held = self._in_unit((ev.entry, ev.category), LEDGER)
             ledger = esc.fold(rules, escape_events(held, s.clock))
         refused = esc.check_solve(ledger, ev.value)
         return why(refused) if refused is not None else self._corrects(ev, previous)
@@ -585,13 +866,15 @@ class Replay:
             return f"a photo of use {ev.data['use']!r} (/listo {ev.data.get('ready_event')}) " \
                    f"where it was of use {use.value!r} (/listo {line})"
         repeat = ev.data.get("repeat_of")
-        if repeat is not None and repeat not in {e.id for e in self._live(ev.entry, K.PHOTO)}:
+        earlier = self.events.get(repeat) if isinstance(repeat, int) else None
+        if repeat is not None and (earlier is None or earlier.kind != K.PHOTO or
+                                   earlier.entry != ev.entry or earlier.id in self.dead):
             return f"a photo sent again of event {repeat}, not an earlier photo of the entry"
         return None
 
-    def _own_start(self, ev: Event, s: EntryState, now: int | None) -> str | None:
-        if not s.category.own_start:
-            return f"{s.category.id} is not played from each entry's own start"
+    def _own_start(self, ev: Event, category: Category) -> str | None:
+        if not category.own_start:
+            return f"{category.id} is not played from each entry's own start"
         assert ev.stage is not None
-        puzzles = len(s.category.puzzles) or 1
+        puzzles = len(category.puzzles) or 1
         return None if 1 <= ev.stage <= puzzles else f"puzzle {ev.stage} of {puzzles}"

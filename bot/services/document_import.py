@@ -19,7 +19,6 @@ from typing import Any
 
 from bot.domain.contest import Contest
 from bot.domain.events import EventKind
-from bot.domain.members import originals
 from bot.domain.registration import (
     Member,
     birth_in_range,
@@ -211,6 +210,11 @@ def _people(rows: list[dict[str, Any]], where: str) -> list[dict[str, Any]]:
             problem = f"language {p['language']!r} is not one the bot speaks"
         elif len(p["name"]) > 300 or len(p.get("tg_language") or "") > 35:
             problem = "a name or a Telegram language longer than Telegram's"
+        elif p["name"] != clean_name(p["name"]):
+            problem = f"name {p['name'][:40]!r}: control characters or spaces the bot never " \
+                      "stores (it stores a name as registration cleans one)"
+        elif not (p.get("tg_language") or "").isprintable():
+            problem = f"Telegram language {p['tg_language']!r} with control characters"
         if problem is not None:
             raise DocumentError(f"{where}: people[{i}]: {problem}")
         seen.add(p["id"])
@@ -238,7 +242,12 @@ def _history(contest: Contest, entries: dict[int, Entry], rows: list[dict[str, A
     """The events to import, each one the bot could have written after those before it, and
     how many were left out (who is who)."""
     left_out = {ev["id"] for ev in rows if ev["kind"] in WHO_IS_WHO}
-    replay = Replay(contest, entries, left_out)
+    changes: dict[int, list[dict[str, Any]]] = {}  # each team's, to undo from its members
+    for ev in rows:
+        if ev["kind"] == EventKind.MEMBER_CHANGE and isinstance(ev["entry"], int) and \
+                event_problem(ev) is None:
+            changes.setdefault(ev["entry"], []).append(ev["data"])
+    replay = Replay(contest, entries, left_out, changes)
     last = 0
     for ev in rows:
         if ev["id"] <= last:
@@ -248,28 +257,15 @@ def _history(contest: Contest, entries: dict[int, Entry], rows: list[dict[str, A
                 "the order it was recorded"))
         last = ev["id"]
         if ev["kind"] in WHO_IS_WHO:
-            replay.witness(_event(ev))
             continue
         problem = event_problem(ev) or replay.add(_event(ev))
         if problem is not None:
             raise DocumentError(f"{where}: {_named(ev)}: {problem}")
-    _member_changes(entries, replay, where)
+    unfit = replay.teams_problem()
+    if unfit is not None:
+        raise DocumentError(f"{where}: event {unfit.id} (member_change of entry {unfit.entry}): "
+                            "the team its changes leave is not the entry's members")
     return list(replay.events.values()), len(left_out)
-
-
-def _member_changes(entries: dict[int, Entry], replay: Replay, where: str) -> None:
-    """Each team's changes undone, oldest last, lead back to a team (as /sustituir and the
-    entries' history read them)."""
-    changes: dict[int, list[dict[str, Any]]] = {}
-    for ev in replay.events.values():
-        if ev.kind == EventKind.MEMBER_CHANGE and ev.entry is not None:
-            changes.setdefault(ev.entry, []).append(ev.data)
-    for number, done in changes.items():
-        try:
-            originals(entries[number].members, done)
-        except (IndexError, ValueError):
-            raise DocumentError(f"{where}: entry {number}: its member changes do not lead "
-                                "back from its members to a team") from None
 
 
 @dataclass(frozen=True)

@@ -154,7 +154,12 @@ SCHEMA: dict[str, Any] = {
             **_none_of("join_code", "registered_by", "registered_at", "source", "meal_adults",
                        "meal_children"),
             "properties": {"members": {"items": _none_of("born", "born_year")}},
-        }}},
+        }},
+            # no reason typed for an outcome; the contest file without its text, hints, solutions
+            "results": {"items": _none_of("outcome_reason")},
+            "contest_file": {"properties": {"text": {"const": ""}, "data": {"properties": {
+                "escape": _none_of("hints", "solutions")}}}},
+        },
     },
     "$defs": {"member": _MEMBER, "entry": _ENTRY, "person": _PERSON, "event": _EVENT,
               "round": _ROUND, "result": _RESULT},

@@ -15,6 +15,14 @@ from bot.storage.records import to_ts
 # organiser link, the organisers and volunteers who joined it), kept
 _ACCESS = (EventKind.LINK, EventKind.VOLUNTEER_INVITE, EventKind.VOLUNTEER_JOIN,
            EventKind.ORGANISER_INVITE, EventKind.ORGANISER_JOIN)
+# what the bot records by itself of a contest with no entries, about none of them (started once
+# after registration closed: its closing report, which left nobody out): dropped by an import,
+# whose history says what was told of its contest (kept, a report of nobody would keep the
+# new bot from reporting the document's entries left out at its next start)
+_BOOKKEEPING = (EventKind.CLOSING_REPORT, EventKind.ALERT)
+_OWN = (f"kind IN ({','.join('?' * len(_ACCESS))}) OR (kind IN "
+        f"({','.join('?' * len(_BOOKKEEPING))}) AND role = 'system' AND actor IS NULL AND "
+        "entry IS NULL)")
 
 
 class DocumentWrites(TransactionCore):
@@ -49,22 +57,26 @@ class DocumentWrites(TransactionCore):
 
     def holds_contest(self) -> bool:
         """Whether the database has entries, or events besides its own of who is who (its
-        organisers' link, who opened it), already: read on the writer's side, inside the
-        import's own transaction."""
+        organisers' link, who opened it) and its bookkeeping of a contest with no entries
+        (``_BOOKKEEPING``), already: read on the writer's side, inside the import's own
+        transaction."""
         s = self._owned()
         row = s._raw.execute(
-            "SELECT EXISTS (SELECT 1 FROM entries) OR EXISTS (SELECT 1 FROM events WHERE kind "
-            f"NOT IN ({','.join('?' * len(_ACCESS))}))", _ACCESS).fetchone()
+            "SELECT EXISTS (SELECT 1 FROM entries) OR EXISTS (SELECT 1 FROM events WHERE NOT "
+            f"({_OWN}))", (*_ACCESS, *_BOOKKEEPING)).fetchone()
         return bool(row[0])
 
     def make_room(self, last_id: int) -> None:
-        """The database's own events (of who is who only: ``holds_contest``) moved, in their
-        order, after ``last_id``, the document's last: they stay the new bot's."""
+        """The database's own events (``holds_contest``): its bookkeeping of no entries
+        dropped, those of who is who moved, in their order, after ``last_id``, the
+        document's last: they stay the new bot's."""
         s = self._owned()
+        s._raw.execute(f"DELETE FROM events WHERE kind IN ({','.join('?' * len(_BOOKKEEPING))})",
+                       _BOOKKEEPING)
         top = int(s._raw.execute("SELECT COALESCE(MAX(id), 0) FROM events").fetchone()[0])
         if top:  # past both: no id taken twice on the way
             s._raw.execute("UPDATE events SET id = id + ?", (max(top, last_id),))
-            s._wrote("events")
+        s._wrote("events")
 
 
 class DocumentReads(Database):

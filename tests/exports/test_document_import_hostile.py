@@ -12,6 +12,7 @@ import asyncio
 import copy
 import json
 import sqlite3
+import tomllib
 from collections.abc import Callable
 from contextlib import closing
 from datetime import datetime, timedelta
@@ -23,12 +24,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.domain.clock import CategoryClock
+from bot.domain.contest import Category
 from bot.services.access import standing_organiser_invite
 from bot.services.contest_day import ContestDay
 from bot.services.contest_file import load_contest
 from bot.services.document import DocumentError, export_document
+from bot.services.document_history import Replay
 from bot.services.document_import import parse_document, prepare_import
-from bot.services.document_schema import ANNOTATIONS, KEYWORDS, SCHEMA, shape_problem
+from bot.services.document_schema import ANNOTATIONS, KEYWORDS, SCHEMA, plain, shape_problem
+from bot.services.state import EntryState, entry_state
+from bot.storage.records import Entry
 from bot.storage.store import Store
 from tests.clirun import bot_main
 from tests.conftest import BILLOM, CASTRILLO, ROOT
@@ -184,6 +190,83 @@ def _replace_value(old: str, new: str) -> Callable[[Doc], str]:
     return change
 
 
+def _append(doc: Doc, **fields: Any) -> Doc:
+    """An event after the history (by the organiser, dated as the last one, unless said)."""
+    last = doc["history"][-1]
+    event = {"id": last["id"] + 1, "at": last["at"], "actor": 1, "role": "organiser",
+             "entry": None, "category": None, "stage": None, "value": None, "ref": None,
+             "data": None, "supersedes": None, **fields}
+    event["recorded_at"] = event["at"]
+    doc["history"].append(event)
+    return event
+
+
+def _insert(doc: Doc, after: int, **fields: Any) -> None:
+    """An event right after event ``after``, the history numbered again."""
+    at_ = fields.pop("at")
+    i = next(n for n, e in enumerate(doc["history"]) if e["id"] == after)
+    doc["history"].insert(i + 1, {
+        "id": -1, "at": at_, "recorded_at": at_, "actor": 1, "role": "organiser",
+        "entry": None, "category": None, "stage": None, "value": None, "ref": None,
+        "data": None, "supersedes": None, **fields})
+    _renumber(doc)
+
+
+def _late_pause(doc: Doc) -> None:
+    _append(doc, kind="pause", at="2023-04-22T08:30:00+00:00")
+    _append(doc, kind="resume", at="2023-04-22T11:30:00+00:00")
+
+
+def _late_start(doc: Doc) -> None:
+    """Parejas' clock started at 09:00 (event 8) started again, later, dated 10 minutes after
+    it: the start of 09:00 undone first (the organiser's own last clock record, were it)."""
+    start = _first(doc, "clock_start")
+    for e in doc["history"]:  # the organiser's pause and resume: none after the start
+        if e["kind"] in ("pause", "resume"):
+            e.update(kind="announcement", ref="a" + str(e["id"]),
+                     data={"text": "x", "recipients": 1})
+    _append(doc, kind="undo", supersedes=start["id"], category="parejas",
+            data={"kind": "clock_start"})
+    _append(doc, kind="clock_start", category="parejas", at="2023-04-22T09:10:00+00:00")
+
+
+def _pauses(count: int) -> Callable[[Doc], None]:
+    def change(doc: Doc) -> None:
+        last = datetime.fromisoformat(doc["history"][-1]["at"])
+        for k in range(count):
+            for kind, seconds in (("pause", 2 * k + 1), ("resume", 2 * k + 2)):
+                _append(doc, kind=kind, at=(last + timedelta(seconds=seconds)).isoformat())
+    return change
+
+
+def _member(doc: Doc, entry: int, position: int) -> dict[str, Any]:
+    """A member of the document's entry as a change's details hold it."""
+    m = next(e for e in doc["entries"] if e["number"] == entry)["members"][position]
+    year = int(m["born"][:4]) if m.get("born") else m.get("born_year")
+    return {"name": m["name"], "born": m.get("born"), "year": year}
+
+
+def _replacing(doc: Doc, entry: int, position: int, name: str) -> dict[str, Any]:
+    return {"position": position, "old": _member(doc, entry, position),
+            "new": {"name": name, "born": "1990-05-04", "year": 1990}}
+
+
+def _change_before_the_start(doc: Doc) -> None:
+    """/sustituir in parejas (no keep_originals) before its clock started: the chat refuses
+    it (``change_verdict``), the import took it."""
+    before = _first(doc, "clock_start")
+    _insert(doc, before["id"] - 1, kind="member_change", entry=3, category="parejas",
+            at="2023-04-22T06:59:00+00:00", data=_replacing(doc, 3, 0, "Zoe Ruiz"))
+
+
+def _published_early(doc: Doc) -> None:
+    """/publicar right after the first finish, four pairs of five still playing: the chat
+    refuses it (``publishable``: StillPlaying)."""
+    first = _first(doc, "finish", 3)
+    _insert(doc, first["id"], kind="results_final", category="parejas", ref="parejas",
+            at="2023-04-22T10:30:15+00:00", data={"told": {}})
+
+
 HOSTILE: dict[str, tuple[Callable[[Doc], Any], str]] = {
     # what the bot would never write, and results would change
     "negative finish": (_set(value=-3600), "(finish of entry 3): a negative time (-3600)"),
@@ -191,11 +274,9 @@ HOSTILE: dict[str, tuple[Callable[[Doc], Any], str]] = {
                                 "(finish of entry 3): recorded by a participant: a finish is "
                                 "recorded by an organiser or a volunteer"),
     "finish by the bot": (_finish_by("system", None), "recorded by the bot itself (system)"),
-    "finish by someone not a volunteer": (_finish_by("volunteer", 6666),
-                                          "by 6666, who had not joined as a volunteer then"),
-    "hint from a phone not following the pair": (
-        lambda d: _first(d, "hint", 20).update(actor=6666),
-        "(hint of entry 20): by 6666, whose phone did not follow entry 20 then"),
+    "hint by a volunteer": (lambda d: _first(d, "hint", 20).update(role="volunteer"),
+                            "(hint of entry 20): recorded by a volunteer: a hint is recorded "
+                            "by a participant"),
     "hint with the wrong tickets": (
         lambda d: _first(d, "hint", 20)["data"].update(tickets_used=0, tickets_bought=1),
         "tickets used and bought (0, 1), not what it cost (1, 0)"),
@@ -271,6 +352,30 @@ HOSTILE: dict[str, tuple[Callable[[Doc], Any], str]] = {
     "member name with a separator": (
         lambda d: d["entries"][0]["members"][0].update(name="Ana; Bea"),
         "member name 'Ana; Bea' is not one registration takes"),
+    # issue 45's probe: a clock change added late, dated before the day's results (every
+    # finish 0:30:00)
+    "a pause and a resume added late, dated before the results": (
+        _late_pause, "event 37 (pause): dated 2023-04-22T08:30:00+00:00, before a result "
+        "recorded already (dated 2023-04-22T12:00:50+00:00)"),
+    "a late start of a heat dated before its results": (
+        _late_start, "(clock_start): dated 2023-04-22T09:10:00+00:00, before a result "
+        "recorded already (dated 2023-04-22T12:00:50+00:00)"),
+    "more than 500 pauses": (_pauses(600), "(pause): more than 500 pauses"),
+    "a member changed where the category takes no changes": (
+        _change_before_the_start, "(member_change of entry 3): a member changed where the "
+        "category takes no changes (no keep_originals)"),
+    "a member changed after the start": (
+        lambda d: _append(d, kind="member_change", entry=3, category="parejas",
+                          data=_replacing(d, 3, 0, "Zoe Ruiz")),
+        "(member_change of entry 3): after the clock of parejas started"),
+    "results made final while entries still played": (
+        _published_early, "(results_final): dated 2023-04-22T10:30:15+00:00, while 4 entries "
+        "of parejas were still playing (1:30:15 of 3:00:00)"),
+    "a person's name with NUL": (
+        lambda d: d["people"][0].update(name="Ana\u0000Pérez"),
+        "people[0]: name 'Ana\\x00Pérez': control characters or spaces the bot never stores"),
+    "a person's name with a line break": (
+        lambda d: d["people"][1].update(name="Ana\nPérez"), "people[1]: name 'Ana\\nPérez'"),
 }
 
 
@@ -381,6 +486,96 @@ def test_the_new_bot_s_own_organiser_link_is_kept(day: tuple[Doc, Path],
     assert kind == "organiser_invite" and event_id > doc["history"][-1]["id"]
     again = bot_main(["import", "document", str(tmp_path / "doc.json")], _env(db))
     assert again.returncode == 2 and "the database is not empty" in again.stderr
+
+
+async def _started(db: Path, *own: dict[str, Any]) -> str | None:
+    """A new bot started on ``db`` with no organiser (its organiser link made), and what
+    else it recorded (``own``: add_event's arguments); the link's code."""
+    store = await Store.open(str(db))
+    try:
+        code = await standing_organiser_invite(ContestDay(load_contest(CASTRILLO), store,
+                                                          frozenset()), T0, create=True)
+        async with store.transaction() as tx:
+            for fields in own:
+                await tx.add_event(at=T0, **fields)
+        return code
+    finally:
+        await store.close()
+
+
+def test_a_bot_started_once_still_takes_an_import(day: tuple[Doc, Path],
+                                                  tmp_path: Path) -> None:
+    """A new bot started once after registration closed reported the closing (a
+    ``closing_report`` of no entries): before, "the database is not empty". Its bookkeeping
+    of no entries is dropped (the document's history says what was told; a report of nobody
+    kept would keep the new bot from reporting the document's entries left out), its
+    organiser link kept, after the history."""
+    doc = day[0]
+    db = tmp_path / "fresh.sqlite3"
+    code = asyncio.run(_started(db, {"kind": "closing_report", "role": "system",
+                                     "ref": "closing"}))
+    out, _ = _import(tmp_path, json.dumps(doc), db)
+    assert out.returncode == 0, out.stderr
+    events = _rows(db)["events"]
+    assert [r[5] for r in events if r[10] == code] == ["organiser_invite"]
+    assert not [r for r in events if r[5] == "closing_report"]
+    assert len(events) == sum(e["kind"] not in ("link", "volunteer_invite", "volunteer_join")
+                              for e in doc["history"]) + 1
+
+
+@pytest.mark.parametrize("own", [
+    {"kind": "pause", "role": "organiser", "actor": 1},
+    {"kind": "announcement", "role": "organiser", "actor": 1, "ref": "a1",
+     "data": {"text": "hello", "recipients": 1}},
+    {"kind": "closing_report", "role": "organiser", "actor": 1, "ref": "closing"},
+])
+def test_a_database_with_someone_s_event_is_not_fresh(day: tuple[Doc, Path], tmp_path: Path,
+                                                      own: dict[str, Any]) -> None:
+    db = tmp_path / "fresh.sqlite3"
+    asyncio.run(_started(db, own))
+    before = _rows(db)
+    out, _ = _import(tmp_path, json.dumps(day[0]), db)
+    assert out.returncode == 2 and "the database is not empty" in out.stderr, out.stderr
+    assert _rows(db) == before
+
+
+def test_a_document_of_an_imported_database_imports_again(day: tuple[Doc, Path],
+                                                           tmp_path: Path) -> None:
+    """Export, import, export, import: the same results all along. Before, the second import
+    was refused (a hint "by 107, whose phone did not follow entry 7 then"): the import leaves
+    out who is who, so the document of an imported database has none of it, and a document
+    can't prove who anyone was anyway: only the role that records each kind is checked."""
+    doc, original = day
+    first, again = tmp_path / "first.sqlite3", tmp_path / "again.sqlite3"
+    out, _ = _import(tmp_path, json.dumps(doc), first)
+    assert out.returncode == 0, out.stderr
+    path = tmp_path / "its.json"
+    written = bot_main(["export", "document", "--out", str(path)], _env(first))
+    assert written.returncode == 0, written.stderr
+    assert not [e for e in json.loads(path.read_text(encoding="utf-8"))["history"]
+                if e["kind"] in ("link", "volunteer_join")]
+    out = bot_main(["import", "document", str(path)], _env(again))
+    assert out.returncode == 0, out.stderr
+    results = [bot_main(["export", "results"], _env(db)) for db in (original, first, again)]
+    assert all(r.returncode == 0 for r in results)
+    assert results[0].stdout == results[1].stdout == results[2].stdout
+    assert "1:05:00" in results[2].stdout
+
+
+def test_clock_changes_a_few_minutes_behind_a_result_are_taken(day: tuple[Doc, Path]) -> None:
+    """Chats are handled at once: a /pausa dated a little before a result may be recorded after
+    it. Within ``CLOCK_SKEW`` (5 minutes) it is taken; the pair dated hours back is not (the
+    hostile documents above)."""
+    doc = copy.deepcopy(day[0])
+    doc["history"] = [e for e in doc["history"] if e["kind"] not in ("pause", "resume")]
+    late = copy.deepcopy(doc)
+    _append(doc, kind="pause", at="2023-04-22T11:57:00+00:00")  # 3:50 before the pieces
+    _append(doc, kind="resume", at="2023-04-22T12:05:00+00:00")
+    ready = prepare_import(CONTEST_TEXT, doc, "DOC")
+    assert [e.kind for e in ready.events[-2:]] == ["pause", "resume"]
+    _append(late, kind="pause", at="2023-04-22T11:55:00+00:00")  # 5:50 before
+    with pytest.raises(DocumentError, match="before a result recorded already"):
+        prepare_import(CONTEST_TEXT, late, "DOC")
 
 
 # -- the declared shape ----------------------------------------------------------------------------
@@ -582,3 +777,188 @@ def test_an_invitation_s_answers_and_lapses_are_dated_as_the_bot_dates_them(
     done = bot_main(["import", "document", str(path)], _env(tmp_path / "fresh.sqlite3",
                                                               contest))
     assert done.returncode == 0, done.stderr
+
+
+# -- the library series' rounds: what the chat refuses there ---------------------------------------
+
+
+def _later(doc: Doc, **fields: Any) -> Doc:
+    """An event after the invitations, a day after the last one."""
+    moment = datetime.fromisoformat(doc["history"][-1]["at"]) + timedelta(days=1)
+    return _append(doc, at=moment.isoformat(), **fields)
+
+
+def _keeping(doc: Doc) -> str:
+    """The series' contest file with member changes (``keep_originals = 1``), the document's
+    own, its text."""
+    text = doc["contest_file"]["text"].replace("min_members = 2\n",
+                                               "min_members = 2\nkeep_originals = 1\n", 1)
+    assert "keep_originals" in text
+    doc["contest_file"].update(text=text, data=plain(tomllib.loads(text)))
+    return text
+
+
+def _joining(name: str, year: int = 1992) -> dict[str, Any]:
+    return {"position": None, "old": None, "new": {"name": name, "born": None, "year": year}}
+
+
+def _replaced_twice(doc: Doc) -> None:
+    """Mate 1 replaced by Eva Gil, then Mate 1 (no longer in the team) by Zoe Ruiz."""
+    mate = _member(doc, 1, 1)
+    for name in ("Eva Gil", "Zoe Ruiz"):
+        _later(doc, kind="member_change", entry=1, category="teams", data={
+            "position": 1, "old": mate, "new": {"name": name, "born": None, "year": 1992}})
+    doc["entries"][0]["members"][1].update(name="Zoe Ruiz", born_year=1992)
+
+
+def _removed_then_added(doc: Doc) -> None:
+    """Mate 1 removed from a team of two (the fewest), then Eva Gil added."""
+    _later(doc, kind="member_change", entry=1, category="teams", data={
+        "position": 1, "old": _member(doc, 1, 1), "new": None})
+    _later(doc, kind="member_change", entry=1, category="teams", data=_joining("Eva Gil"))
+    doc["entries"][0]["members"][1].update(name="Eva Gil", born_year=1992)
+
+
+def _both_replaced(doc: Doc) -> None:
+    for position, name in ((0, "Zoe Ruiz"), (1, "Eva Gil")):
+        old = _member(doc, 1, position)
+        _later(doc, kind="member_change", entry=1, category="teams", data={
+            "position": position, "old": old,
+            "new": {"name": name, "born": None, "year": 1992}})
+        doc["entries"][0]["members"][position].update(name=name, born_year=1992)
+
+
+ROUNDS: dict[str, tuple[Callable[[Doc], Any], str]] = {
+    "a finish corrected after its round was confirmed": (
+        lambda d: _later(d, kind="finish", role="volunteer", actor=20, entry=3,
+                         category="teams-local1", value=2000,
+                         supersedes=_invitation(d, "finish", 3)["id"]),
+        "(finish of entry 3): in heat teams-local1, after its round (teams/local) was "
+        "confirmed (event 31): its results can't change any more"),
+    "a finish undone after its round was confirmed": (
+        lambda d: _later(d, kind="undo", role="volunteer", actor=20, entry=12,
+                         category="teams-local4", data={"kind": "finish"},
+                         supersedes=_invitation(d, "finish", 12)["id"]),
+        "(undo of entry 12): it takes back event 30 in heat teams-local4, after its round"),
+    "an entry not among the qualifiers invited": (
+        lambda d: _later(d, kind="invited", entry=3, category="teams", ref="teams/local",
+                         data={"deadline": "2024-09-30T00:00:00+00:00", "heat": 1}),
+        "(invited of entry 3): entry 3, not a qualifier of teams/local, invited while no "
+        "place was given up"),
+    "an entry invited twice": (
+        lambda d: _later(d, kind="invited", entry=1, category="teams", ref="teams/local",
+                         data={"deadline": "2024-09-30T00:00:00+00:00", "heat": 2}),
+        "(invited of entry 1): entry 1 invited twice to the round after teams/local"),
+    "a member of 3,000 characters": (
+        lambda d: _later(d, kind="member_change", entry=1, category="teams",
+                         data=_joining("A" * 3000)),
+        "(member_change of entry 1): member name 'AAAA"),
+    "a member with a NUL in the name": (
+        lambda d: _later(d, kind="member_change", entry=1, category="teams",
+                         data=_joining("Zoe\u0000Ruiz")),
+        "(member_change of entry 1): member name 'Zoe\\x00Ruiz' is not one registration takes"),
+    "a member born in the future": (
+        lambda d: _later(d, kind="member_change", entry=1, category="teams",
+                         data=_joining("Zoe Ruiz", 2999)),
+        "(member_change of entry 1): Zoe Ruiz: birth 2999 is not one registration takes"),
+    "a member replaced who had left the team": (
+        _replaced_twice, "event 47 (member_change of entry 1): member 2 ('Mate 1') is not the "
+        "team's then"),
+    "a member removed from a team of two": (
+        _removed_then_added, "event 46 (member_change of entry 1): a member removed from a "
+        "team of 2, the fewest it may have"),
+    "both registered members replaced": (_both_replaced, "(member_change of entry 1): it "
+                                         "leaves fewer than 1 of the members the team "
+                                         "registered with"),
+    "a change the entry's members don't show": (
+        lambda d: _later(d, kind="member_change", entry=1, category="teams",
+                         data=_joining("Zoe Ruiz")),
+        "(member_change of entry 1): the team its changes leave is not the entry's members"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ROUNDS))
+def test_what_the_chat_refuses_in_rounds_is_refused(invited: tuple[Doc, Path],
+                                                    name: str) -> None:
+    """Before, each was imported: a result of a heat whose round was confirmed (the chat:
+    RoundClosed), an invitation of an entry the round did not qualify or invited already
+    (bot/services/invitations.py), a member change ``change_verdict`` or registration's name
+    and birth rules refuse."""
+    change, line = ROUNDS[name]
+    mutated = copy.deepcopy(invited[0])
+    text = _keeping(mutated)
+    change(mutated)
+    with pytest.raises(DocumentError) as exc:
+        prepare_import(text, mutated, "DOC")
+    assert line in str(exc.value) and "\n" not in str(exc.value), str(exc.value)
+
+
+def test_member_changes_as_the_chat_takes_them_are_imported(invited: tuple[Doc, Path],
+                                                            tmp_path: Path) -> None:
+    """A member added, then another replaced (the entry's members as they left them): the
+    team as registered, and as it is, the same after the import."""
+    doc = copy.deepcopy(invited[0])
+    text = _keeping(doc)
+    contest = tmp_path / "series.toml"
+    contest.write_text(text, encoding="utf-8")
+    _later(doc, kind="member_change", entry=1, category="teams", data=_joining("Zoe Ruiz"))
+    old = _member(doc, 1, 1)
+    _later(doc, kind="member_change", entry=1, category="teams", data={
+        "position": 1, "old": old, "new": {"name": "Eva Gil", "born": None, "year": 1993}})
+    members = doc["entries"][0]["members"]
+    members[1].update(name="Eva Gil", born_year=1993)
+    members.append({**members[1], "name": "Zoe Ruiz", "born_year": 1992})
+    ready = prepare_import(text, doc, "DOC")
+    assert [m.name for m in ready.entries[1].members] == ["Team 1", "Eva Gil", "Zoe Ruiz"]
+    path = tmp_path / "doc.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    done = bot_main(["import", "document", str(path)], _env(tmp_path / "new.sqlite3", contest))
+    assert done.returncode == 0, done.stderr
+
+
+# -- an entry's state from the few events it depends on -------------------------------------------
+
+
+def test_an_entry_s_state_from_its_few_events_is_the_state_from_all(
+        day: tuple[Doc, Path], invited: tuple[Doc, Path],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The replay folds an entry's state from the events it depends on (``Replay._state``:
+    the latest finish, pieces, /listo... in force, the escape's, a split per puzzle), not
+    its whole history again at each event (50 entries of 2,000 events took 83 s): the same
+    finish, pieces, /listo, escape and outcome as all its events in force give, and for a
+    ranking (results made final) the same competitor."""
+    checked: list[int] = []
+    fold = Replay._state
+
+    def both(self: Replay, entry: Entry, play: Category | None, clock: CategoryClock,
+             penalties: bool = False) -> EntryState:
+        got = fold(self, entry, play, clock, penalties)
+        unit = (entry.number, play.id if play is not None else None)
+        full = entry_state(self.contest, entry, [e for e in self._units.get(unit, ())
+                                                 if e.id not in self.dead], clock, play=play)
+        for name in ("finish", "finish_event", "pieces", "pieces_event", "ready", "ledger",
+                     "split_puzzles", "outcome", "category"):
+            assert getattr(got, name) == getattr(full, name), name
+        if penalties:
+            assert got.competitor() == full.competitor()
+        checked.append(entry.number)
+        return got
+
+    monkeypatch.setattr(Replay, "_state", both)
+    doc = copy.deepcopy(day[0])
+    _append(doc, kind="results_final", category="parejas", ref="parejas",
+            data={"told": {}})
+    prepare_import(CONTEST_TEXT, doc, "DOC")
+    prepare_import(invited[1].read_text(encoding="utf-8"), invited[0], "DOC")
+    assert len(checked) > 30 and 21 in checked
+
+
+def test_every_refusal_of_a_member_change_has_words_in_an_import_error() -> None:
+    """A verdict added to the chat's rule must be said in words, never by its class name."""
+    from typing import get_args
+
+    from bot.domain import members
+    from bot.services.document_events import _WHY
+
+    refusals = [v for v in get_args(members.ChangeVerdict) if v is not members.Allowed]
+    assert refusals and [v.__name__ for v in refusals if v not in _WHY] == []

@@ -156,6 +156,67 @@ def test_the_public_form_has_no_answer_birth_id_or_code_but_public_answers(
     assert {r["country"] for r in whole["results"]} == {"FR; FR", "ES"}
 
 
+ESCAPE_ANSWERS = '''
+[[escape.hints]]
+stage = 1
+text = "The key is under the red piece"
+
+[[escape.solutions]]
+stage = 1
+text = "Combination 4-7-1-9"
+'''
+
+
+async def test_the_public_form_has_no_reason_typed_nor_the_escape_s_answers(
+        tmp_path: Path) -> None:
+    """A disqualification's reason is a volunteer's words about a person (a medical reason):
+    the public form says "dsq" and no more. Its contest file is the rules as read, without
+    the escape's hints and solutions, and not the text (which holds them, and comments)."""
+    contest = tmp_path / "castrillo.toml"
+    contest.write_text("# Pedro's phone for the keys: 600 999 888\n"
+                       + CASTRILLO.read_text(encoding="utf-8") + ESCAPE_ANSWERS,
+                       encoding="utf-8")
+    env = await asyncio.to_thread(imported, tmp_path, contest, tmp_path / "bot.sqlite3")
+    h = await Harness(tmp_path, contest).start()
+    try:
+        boss = Person(1, "Olga", "en")
+        await h.send(boss, "/start", NOW)
+        await h.send(boss, "/estado 2 dsq fainted, diabetic: taken to hospital", NOW)
+        assert [e.data for e in await h.services.store.events(kinds=["outcome"])] == [
+            {"reason": "fainted, diabetic: taken to hospital"}]
+    finally:
+        await h.stop()
+    whole_out, public_out = [await asyncio.to_thread(cli, ["export", "document", *more], env)
+                             for more in ([], ["--public"])]
+    assert whole_out.returncode == public_out.returncode == 0, public_out.stderr
+    whole, public = json.loads(whole_out.stdout), json.loads(public_out.stdout)
+    valid(whole)
+    valid(public)
+    # the organisers' own copy keeps it all
+    assert [r["outcome_reason"] for r in whole["results"] if r["number"] == 2] == [
+        "fainted, diabetic: taken to hospital"]
+    assert whole["contest_file"]["text"] == contest.read_text(encoding="utf-8")
+    assert whole["contest_file"]["data"]["escape"]["hints"]
+    # the public one: the outcome, not the words
+    for secret in ("diabetic", "hospital", "red piece", "4-7-1-9", "600 999 888"):
+        assert secret in whole_out.stdout and secret not in public_out.stdout, secret
+    assert [r["outcome"] for r in public["results"] if r["number"] == 2] == ["dsq"]
+    assert all("outcome_reason" not in r for r in public["results"])
+    assert public["contest_file"]["text"] == ""
+    escape = public["contest_file"]["data"]["escape"]
+    assert "hints" not in escape and "solutions" not in escape
+    assert {k: v for k, v in whole["contest_file"]["data"]["escape"].items()
+            if k not in ("hints", "solutions")} == escape  # the rules stay, prices too
+    assert public["contest_file"]["data"]["categories"] == whole["contest_file"]["data"][
+        "categories"]
+    # and the schema says so: a public document with a reason, the text or a hint is refused
+    for bad in ({"results": [{**public["results"][0], "outcome_reason": "x"}]},
+                {"contest_file": whole["contest_file"]},
+                {"contest_file": {"text": "", "data": whole["contest_file"]["data"]}}):
+        with pytest.raises(AssertionError):
+            valid({**public, **bad})
+
+
 def test_public_is_checked_as_a_contest_file_key(tmp_path: Path) -> None:
     contest = contest_with_questions(tmp_path)
     checked = cli(["check-contest", str(contest)], {})
@@ -228,7 +289,8 @@ def test_ratings_print_and_write_no_full_date_of_birth(tmp_path: Path,
                for line in lines)
     assert any(re.fullmatch(r"  \d\. Ana García \(1975\): [0-9.]+ \(1 event\)", line)
                for line in lines)
-    assert "  Bea Gil (no birth) / Bea Gil (1985)" in lines
+    assert "  Bea Gil: 2 rated apart (1985, no birth)" in lines
+    assert "  Ana García: 2 rated apart (1975, 1990)" in lines
     assert [t for t in drawn if "Leo" in t] == [t for t in lines if "Leo" in t]
 
 
