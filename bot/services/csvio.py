@@ -17,6 +17,7 @@ from bot.domain.events import EventKind
 from bot.domain.numbers import YEARS, ascii_digits, parse_whole, parse_year
 from bot.domain.places import Status
 from bot.domain.registration import (
+    MAX_NAME,
     NAME_SEPARATOR,
     Member,
     already_entered,
@@ -26,6 +27,7 @@ from bot.domain.registration import (
     is_local,
     is_member,
     name_key,
+    name_problem,
     registration_window,
 )
 from bot.domain.rounds import Heat
@@ -240,8 +242,11 @@ def _members(names: list[str], births: list[str], answers: list[set[str]],
     for i, name in enumerate(names):
         if not name_key(name):  # nothing visible
             raise ImportError_(f"{where}: member {i + 1} has no name")
+        if name_problem(name) is not None:  # as registration takes a name: never cut short
+            raise ImportError_(f"{where}: member {i + 1}'s name is longer than {MAX_NAME} "
+                               "characters")
         born, year = _born(births[i], where)
-        members.append(Member(name[:100], born=born, born_year=year,
+        members.append(Member(name, born=born, born_year=year,
                               answers=frozenset(answers[i]), values=tuple(values[i])))
     return members
 

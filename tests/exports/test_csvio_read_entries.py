@@ -52,6 +52,10 @@ CASTRILLO_REFUSALS = {
         "x.csv:2: column resident: 'maybe' is not yes or no",
     ),
     "member-without-name": (HEAD + "1,parejas,Ana;,1980;1980\n", "x.csv:2: member 2 has no name"),
+    "name-too-long-is-not-cut-short": (  # as registration in the chat takes a name
+        HEAD + "1,adultos," + "A" * 101 + ",1980\n",
+        "x.csv:2: member 1's name is longer than 100 characters",
+    ),
     "birth-not-a-date": (
         HEAD + "1,adultos,Ana,someday\n",
         "x.csv:2: birth 'someday' is not a year (1980) or a date (1980-05-17) from 1900 on",
