@@ -194,7 +194,13 @@ def _what(value: Any) -> str:
 
 
 def _at(path: str) -> str:
-    return path or "the document"
+    """Where a value is, as one line shows it: keys are the document's own text, so what
+    would break the line (a line break, a control character) is written escaped, and a long
+    path is cut short."""
+    if not path:
+        return "the document"
+    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in path)
+    return shown if len(shown) <= 120 else shown[:117] + "..."
 
 
 def _same(a: Any, b: Any) -> bool:

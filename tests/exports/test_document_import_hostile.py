@@ -962,3 +962,11 @@ def test_every_refusal_of_a_member_change_has_words_in_an_import_error() -> None
 
     refusals = [v for v in get_args(members.ChangeVerdict) if v is not members.Allowed]
     assert refusals and [v.__name__ for v in refusals if v not in _WHY] == []
+
+
+def test_a_key_with_a_line_break_is_named_on_one_line() -> None:
+    """Found by the fuzz test in CI: a key holding a line break broke the one-line error."""
+    from bot.services.document_schema import value_problem
+
+    problem = value_problem({"public": {"\n\x07": 2**60}})
+    assert problem == "public.\\n\\x07: a number too large (19 digits)"
