@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import html
 import logging
+import re
 from dataclasses import replace
 from functools import partial
 from typing import Any
@@ -32,6 +33,7 @@ from bot.delivery.sender import STAFF_GAP, Sender
 from bot.delivery.services import Services
 from bot.delivery.telegram_time import CaughtUp
 from bot.domain.contest import Contest
+from bot.features import FEATURES
 from bot.handlers import (
     access,
     backup,
@@ -84,6 +86,7 @@ HANDLERS: dict[str, Callback] = {
     **standings.COMMANDS,
     **tables.COMMANDS,
     **selftimed.COMMANDS,
+    **{name: callback for f in FEATURES for name, callback in f.handlers.items()},
 }
 
 
@@ -178,6 +181,9 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CallbackQueryHandler(clocks.start_button, pattern=r"^go:"))
     app.add_handler(CallbackQueryHandler(results.ranking_button, pattern=r"^rank:"))
     app.add_handler(CallbackQueryHandler(selftimed.review_button, pattern=r"^rev:"))
+    for feature in FEATURES:
+        for prefix, callback in feature.buttons.items():
+            app.add_handler(CallbackQueryHandler(callback, pattern="^" + re.escape(prefix)))
     app.add_handler(MessageHandler(filters.PHOTO & filters.ChatType.PRIVATE,
                                    selftimed.on_photo))
     # last: what nothing above took (free text, an unknown command) gets a pointer to /ayuda

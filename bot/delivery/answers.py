@@ -84,7 +84,7 @@ def _jsonable(value: object) -> object:
     return value
 
 
-def _answered_message(update: Update) -> tuple[Message, dict[str, object]]:
+def answered_message(update: Update) -> tuple[Message, dict[str, object]]:
     """The message answered, and where the answer goes: in the chat the update came from (in
     its forum topic, if it has one), quoting it (in a volunteers' group several people ask at
     once, and an answer that waited still says what it answers; JSON written here: the library
@@ -122,7 +122,7 @@ async def answer(svc: Services, update: Update, text: str, **kwargs: object) -> 
         log.warning("an answer stored with nothing recorded: sent as answer_now")
         await _unstored(svc, update, text, False, kwargs)
         return
-    msg, where = _answered_message(update)
+    msg, where = answered_message(update)
     for params in _params(where, message_parts(text), kwargs):
         tx.post(msg.chat_id, params, priority=PRIORITY_ANSWER)
 
@@ -137,21 +137,41 @@ async def answer_now(svc: Services, update: Update, text: str, *, admitted: bool
 
 async def _unstored(svc: Services, update: Update, text: str, admitted: bool,
                     kwargs: dict[str, object]) -> None:
-    msg, where = _answered_message(update)
+    msg, where = answered_message(update)
+    user = update.effective_user
+    lang = SPEAKING.get() or pick_language(None, user.language_code if user is not None
+                                           else None)
+    await _send_unstored(svc, msg.chat_id, where, lang, message_parts(text), admitted, kwargs)
+
+
+def post_answer(tx: Transaction, chat_id: int, where: dict[str, object], text: str,
+                markup: str | None = None) -> None:
+    """An answer reporting what ``tx`` records, stored in it (``answer``'s path for an
+    operation's ``Work``); ``markup``: its buttons, as JSON."""
+    extra: dict[str, object] = {"reply_markup": markup} if markup is not None else {}
+    for params in _params(where, message_parts(text), extra):
+        tx.post(chat_id, params, priority=PRIORITY_ANSWER)
+
+
+async def send_unstored(svc: Services, chat_id: int, where: dict[str, object], lang: str,
+                        text: str, markup: str | None = None) -> None:
+    """``answer_now``'s path for an operation's ``Work`` that recorded nothing."""
+    extra: dict[str, object] = {"reply_markup": markup} if markup is not None else {}
+    await _send_unstored(svc, chat_id, where, lang, message_parts(text), False, extra)
+
+
+async def _send_unstored(svc: Services, chat_id: int, where: dict[str, object], lang: str,
+                         parts: list[str], admitted: bool, kwargs: dict[str, object]) -> None:
     sender = svc.sender
-    parts = message_parts(text)
     if not admitted:
-        decision = sender.admit_answer(msg.chat_id, len(parts))
+        decision = sender.admit_answer(chat_id, len(parts))
         if decision == "no":
             return
         if decision == "notice":
-            user = update.effective_user
-            lang = SPEAKING.get() or pick_language(
-                None, user.language_code if user is not None else None)
             parts, kwargs = [over_budget(lang)], {}
     last: asyncio.Future[str] | None = None
     for params in _params(where, parts, kwargs):
-        last = sender.answer(OutboxMessage(None, msg.chat_id, PRIORITY_ANSWER, "sendMessage",
+        last = sender.answer(OutboxMessage(None, chat_id, PRIORITY_ANSWER, "sendMessage",
                                            params))
     if last is not None:
         await _wait_or_hand_over(svc, last)

@@ -83,11 +83,16 @@ async def _languages_read(svc: Services) -> list[str]:
 
 async def notify_staff(context: ContextTypes.DEFAULT_TYPE, make: Callable[[str], str],
                        priority: int = PRIORITY_COPY, keyboard: Keyboard | None = None) -> int:
+    """``tell_staff`` from a handler."""
+    return await tell_staff(services(context), make, priority, keyboard)
+
+
+async def tell_staff(svc: Services, make: Callable[[str], str], priority: int = PRIORITY_COPY,
+                     keyboard: Keyboard | None = None) -> int:
     """The volunteers' line: in the volunteer chat, or privately to each volunteer/organiser.
     Posted to the outbox (see ``_post``); lines waiting for the same chat go out joined in
     one message (a volunteers' group takes 20 messages a minute), with every line's buttons
     (``keyboard``, in each reader's language). Returns how many chats it was posted for."""
-    svc = services(context)
 
     def write(lang: str) -> str:
         try:
@@ -180,11 +185,18 @@ async def notify_entry(
     priority: int = PRIORITY_COPY, keyboard: Keyboard | None = None,
     skip: int | None = None,
 ) -> int:
+    """``tell_entry`` from a handler."""
+    return await tell_entry(services(context), number, make, priority, keyboard, skip)
+
+
+async def tell_entry(
+    svc: Services, number: int, make: Callable[[str], str], priority: int = PRIORITY_COPY,
+    keyboard: Keyboard | None = None, skip: int | None = None,
+) -> int:
     """To every phone following entry ``number``; returns how many it was posted for. A phone
     following several entries (a parent with two children) reads which one it is about first
     ("#13 Inés Bernard: ..."); ``keyboard``: the message's buttons, in each reader's
     language; ``skip``: a phone already answered, told nothing more."""
-    svc = services(context)
     sent = 0
     for user_id in await svc.day.linked_users(number):
         if user_id == skip:

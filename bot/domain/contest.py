@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -406,6 +407,13 @@ class Contest:
     # through the hall, category after category ("categories"), or each entry at the table
     # of its own number ("numbers")
     seating: str = "categories"
+    # what each feature package read from its own table of the contest file (feature name ->
+    # its settings; bot/support/registry.py): a feature reads its own with ``settings``
+    features: tuple[tuple[str, Any], ...] = ()
+
+    def settings(self, feature: str) -> Any:
+        """The settings feature ``feature`` read from its table; None when the file has none."""
+        return next((v for name, v in self.features if name == feature), None)
 
     def question(self, question_id: str) -> Question | None:
         return next((q for q in self.questions if q.id == question_id), None)

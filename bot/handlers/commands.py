@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo
 from bot.domain.contest import Contest, EscapeRules
 from bot.domain.registration import registration_window
 from bot.support.commands import BY_NAME, COMMANDS, ESCAPE, Command, features
+from bot.support.registry import REGISTRY
 from bot.texts.menus import command_description
 
 
@@ -102,11 +103,20 @@ DESK_ORDER = ("pagado", "inscritos", "exportar", "anuncio", "voluntario", "organ
               "copia")
 
 
+def day_order() -> list[str]:
+    """``DAY_ORDER`` with each feature's commands after the one it names (``menu_after``)."""
+    order = list(DAY_ORDER)
+    for feature in REGISTRY.features:
+        at = order.index(feature.menu_after) + 1 if feature.menu_after in order else len(order)
+        order[at:at] = [c.name for c in feature.commands if c.role != "participant"]
+    return order
+
+
 def _order(role: str, view: MenuView) -> dict[str, int]:
     if role not in ("volunteer", "organiser"):
         return {}
     first = DESK_ORDER if view.registering else ()
-    order = [*first, *(n for n in DAY_ORDER if n not in first)]
+    order = [*first, *(n for n in day_order() if n not in first)]
     return {name: i for i, name in enumerate(order)}
 
 

@@ -31,10 +31,10 @@ from bot.services.outcomes import Refusal, UnknownEntry
 from bot.services.state import moment_seconds
 from bot.storage.store import Event
 from bot.texts.history import (
-    TOLD_KINDS,
     history_text,
     keep_record_button,
     nothing_taken_back,
+    told,
     undo_answer,
     undo_button,
     undo_notice,
@@ -80,7 +80,7 @@ async def undo_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         ev = out.event
         await answer(who.svc, update, await noting_final(who, ev.entry,
                                                          undo_answer(who.lang, out)))
-        if ev.kind in TOLD_KINDS and ev.entry is not None:
+        if told(ev.kind) and ev.entry is not None:
             # the entry's people were told of it: they are told it is gone
             entry = await who.svc.store.entry(ev.entry)
             category = who.svc.contest.category(entry.category) if entry is not None else None

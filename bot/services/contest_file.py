@@ -49,6 +49,7 @@ from bot.services.contest_rounds import (
 from bot.services.contest_timing import own_start, read_timing, self_timed
 from bot.services.contest_toml import LANGUAGES, Ctx, Table, lang_texts, new_id
 from bot.services.contest_toml import ContestFileError as ContestFileError
+from bot.support.registry import REGISTRY
 
 MAX_MEMBERS = 8  # teams are 1-4 people; eligibility tries every seating, so keep it small
 PENALTY_ID = re.compile(r"[a-z0-9_-]{1,32}")
@@ -552,6 +553,7 @@ def parse_contest(data: dict[str, Any], path: str) -> Contest:
     categories = _categories(root, escape, local_if_any, groups,
                              {q.id: q for q in questions}, heading.ranking.unfinished_order,
                              heading.timed)
+    features = _features(root)
     root.done()
     return Contest(
         name=heading.name,
@@ -578,7 +580,19 @@ def parse_contest(data: dict[str, Any], path: str) -> Contest:
         confirm_correction=heading.confirm_correction,
         participants_see_ranking=heading.participants_see_ranking,
         seating=heading.seating,
+        features=features,
     )
+
+
+def _features(root: Table) -> tuple[tuple[str, Any], ...]:
+    """Each feature's own table, read by the feature (bot/support/registry.py)."""
+    out = []
+    for feature in REGISTRY.features:
+        if feature.table and feature.settings is not None:
+            t = root.table(feature.table)
+            if t is not None:
+                out.append((feature.name, feature.settings(t)))
+    return tuple(out)
 
 
 def load_contest(path: str | Path) -> Contest:

@@ -23,6 +23,7 @@ from bot.domain import results as res
 from bot.domain.clock import format_duration
 from bot.domain.events import EventKind as K
 from bot.domain.rounds import Disqualified, SplitsMissing
+from bot.support.registry import REGISTRY
 from bot.texts.registration import ineligible_text
 
 PARTICIPANT, VOLUNTEER, ORGANISER, SYSTEM = "participant", "volunteer", "organiser", "system"
@@ -194,11 +195,19 @@ def _a(role: str) -> str:
     return f"an {role}" if role[:1] in "aeiou" else f"a {role}"
 
 
+def rule_of(kind: str) -> Rule | None:
+    """The rule of a kind: the bot's own, or a feature's (bot/support/registry.py)."""
+    rule = RULES.get(kind)
+    if rule is None and (declared := REGISTRY.kinds.get(kind)) is not None:
+        rule = Rule(declared.roles, declared.fields, declared.data)
+    return rule
+
+
 def event_problem(ev: Mapping[str, Any]) -> str | None:
     """What is wrong with one event of a history (one of the document's shape), taken alone:
     an unknown kind, a role that never records it, a field it never has or lacks, details of
     the wrong type. None: nothing. Not for the kinds of who is who (never imported)."""
-    rule = RULES.get(ev["kind"])
+    rule = rule_of(ev["kind"])
     if rule is None:
         return f"unknown kind {ev['kind']!r}"
     if ev["role"] not in rule.roles:

@@ -67,6 +67,7 @@ from bot.services.document_events import (
 )
 from bot.services.state import EntryState, clock_for, entry_state, escape_events, standings
 from bot.storage.records import Entry, Event, from_ts, to_ts
+from bot.support.registry import REGISTRY
 
 MOST_PER_ENTRY = 2000  # events of one entry in one heat: far more than a day's
 MOST_PENALTIES = 99  # penalties one /penalizacion records (bot/handlers/penalties.py)
@@ -213,7 +214,8 @@ class Replay:
             self._results_until = max(self._results_until or ev.at, ev.at)
             unit = ev.category or self.entries[ev.entry or 0].category
             self._results_in[unit] = max(self._results_in.get(unit, ev.at), ev.at)
-        if ev.kind in ORGANISER_UNDOABLE and ev.actor is not None:
+        if (ev.kind in ORGANISER_UNDOABLE or ev.kind in REGISTRY.undoable()) \
+                and ev.actor is not None:
             self._undoable.setdefault(ev.actor, []).append(ev)
         if ev.kind in CLOCK_KINDS:
             self._clocks.clear()
@@ -336,7 +338,8 @@ class Replay:
 
     def _undo(self, ev: Event) -> str | None:
         """/deshacer: the actor's own last record of what their role may take back."""
-        kinds = ORGANISER_UNDOABLE if ev.role == "organiser" else VOLUNTEER_KINDS
+        kinds = (ORGANISER_UNDOABLE if ev.role == "organiser" else VOLUNTEER_KINDS
+                 ) + REGISTRY.undoable()
         assert ev.actor is not None and ev.supersedes is not None  # document_events' rule
         last = next((e for e in reversed(self._undoable.get(ev.actor, ()))
                      if e.id not in self.dead and e.kind in kinds), None)

@@ -54,7 +54,7 @@ def volunteer_sections(contest: Contest, lang: str) -> list[Section]:
     typed = []
     for c in commands:
         examples = "   ".join(in_language(lang, "/" + e) for e in t.EXAMPLES.get(c.name, ()))
-        typed.append(Line(f"/{c.name_in(lang)}", c.description.get(lang, c.description["en"])
+        typed.append(Line(f"/{c.name_in(lang)}", c.line_in(lang)
                           + (f"\n{examples}" if examples else "")))
     buttons = [Line(t.claim_label(lang), t.claim_button(lang)),
                Line(t.ready_label(lang), in_language(lang, t.ready_button(lang)))]

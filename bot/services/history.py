@@ -14,6 +14,7 @@ from bot.domain.events import ORGANISER_UNDOABLE, VOLUNTEER_KINDS, EventKind
 from bot.services.contest_day import ContestDay, RoundClosed
 from bot.services.outcomes import Done, Refusal
 from bot.storage.store import Event, Transaction
+from bot.support.registry import REGISTRY
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,8 @@ async def to_undo(day: ContestDay, actor: int, role: str
 
 async def _last_undoable(day: ContestDay, tx: Transaction, actor: int, role: str
                          ) -> Event | NothingToUndo | RoundClosed:
-    kinds = ORGANISER_UNDOABLE if role == "organiser" else VOLUNTEER_KINDS
+    kinds = (ORGANISER_UNDOABLE if role == "organiser" else VOLUNTEER_KINDS
+             ) + REGISTRY.undoable()
     mine = await tx.events(actor=actor, kinds=kinds)
     if not mine:
         return NothingToUndo()

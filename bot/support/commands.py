@@ -12,12 +12,12 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from bot.domain.contest import Contest
-from bot.support.command_languages import ALIASES_OF, DESCRIPTIONS
+from bot.support.command_languages import DESCRIPTIONS
+from bot.support.registry import REGISTRY, ROLES, Command, Feature
 
-ROLES = ("participant", "volunteer", "organiser")
+__all__ = ["ROLES", "Command"]
 
 # what a contest may have that some commands are for (``Command.needs``)
 ESCAPE = "escape"
@@ -27,21 +27,6 @@ PENALTIES = "penalties"
 SPLITS = "splits"
 SELF_TIMED = "self_timed"
 OWN_START = "own_start"
-
-
-@dataclass(frozen=True)
-class Command:
-    name: str
-    role: str  # the least role that may use it
-    description: dict[str, str]
-    aliases: dict[str, str]  # language -> alias shown in that language's menu
-    needs: str = ""  # what the contest must have (ESCAPE...) for the command to be of use
-    # "hint" or "solution": the menu's description says what it costs in the contest (and
-    # ``description`` is its words without the cost)
-    cost: str = ""
-
-    def name_in(self, lang: str) -> str:
-        return self.aliases.get(ALIASES_OF.get(lang, lang), self.name)
 
 
 def _c(name: str, role: str, es: str, fr: str, en: str, fr_alias: str = "",
@@ -55,7 +40,8 @@ def _c(name: str, role: str, es: str, fr: str, en: str, fr_alias: str = "",
     return Command(name, role, {"es": es, "fr": fr, "en": en, **more}, aliases, needs, cost)
 
 
-COMMANDS: tuple[Command, ...] = (
+# the bot's own commands, then each feature's (``_add``, when the features are installed)
+COMMANDS: list[Command] = [
     _c("start", "participant", "Empezar / vincular mi inscripción",
        "Commencer / lier mon inscription", "Start / link my entry"),
     _c("ayuda", "participant", "Qué puedo hacer", "Ce que je peux faire", "What I can do",
@@ -165,7 +151,7 @@ COMMANDS: tuple[Command, ...] = (
     _c("organizador", "organiser", "Enlace de invitación para otro organizador",
        "Lien d'invitation pour un autre organisateur", "Invitation link for another organiser",
        "organisateur", "organiser"),
-)
+]
 
 BY_NAME = {c.name: c for c in COMMANDS}
 
@@ -206,6 +192,20 @@ def in_language(lang: str, text: str) -> str:
 
 # every name a command answers to (Spanish, French and English), to its command
 _ANY_NAME = {n: c for c in COMMANDS for n in (c.name, *c.aliases.values())}
+
+
+def _add(feature: Feature) -> None:
+    """A feature's commands join the table (``REGISTRY.install``); a name taken is a bug."""
+    for c in feature.commands:
+        taken = [n for n in (c.name, *c.aliases.values()) if n in _ANY_NAME]
+        if taken:
+            raise ValueError(f"feature {feature.name!r}: /{taken[0]} is taken")
+        COMMANDS.append(c)
+        BY_NAME[c.name] = c
+        _ANY_NAME.update({n: c for n in (c.name, *c.aliases.values())})
+
+
+REGISTRY.on_install(_add)
 _GLUED = re.compile(r"/([^\W\d_]+(?:_[^\W\d_]+)*)(\d+)\Z")
 
 

@@ -19,6 +19,7 @@ from bot.domain.selftimed import photo_of_key
 from bot.services.history import HistoryRefusal, NothingToUndo, Undone, UndoOutdated
 from bot.storage.store import Event
 from bot.support.i18n import tr
+from bot.support.registry import REGISTRY
 from bot.texts.names import clock_time, day_text, heat_name, labelled, role_name
 from bot.texts.results import outcome_text, penalty_name, result_detail
 
@@ -152,7 +153,10 @@ def event_name(lang: str, kind: str) -> str:
         _K.ANNOUNCEMENT: tr(lang, "announcement"),
         _K.CLAIM: tr(lang, "volunteer going"),
     }
-    return names_.get(kind, kind)
+    if kind in names_:
+        return names_[kind]
+    declared = REGISTRY.kinds.get(kind)
+    return declared.name(lang) if declared is not None else kind
 
 
 # -- /deshacer --------------------------------------------------------------------------------
@@ -189,10 +193,20 @@ def undo_answer(lang: str, out: Undone) -> str:
 TOLD_KINDS = (_K.FINISH, _K.PENALTY, _K.OUTCOME, _K.SPLIT, _K.ESCAPE, _K.NOT_FINISHED)
 
 
+def told(kind: str) -> bool:
+    """Whether the entry's people were told of an event of ``kind``, and so are told when it
+    is taken back (``undo_notice``)."""
+    declared = REGISTRY.kinds.get(kind)
+    return kind in TOLD_KINDS or (declared is not None and declared.taken_back is not None)
+
+
 def undo_notice(lang: str, contest: Contest, out: Undone, at_home: bool = False) -> str:
     """To the entry's phones: something they were told of (``TOLD_KINDS``) was taken back
     (``at_home``: a reviewer's decision on a claim of an entry playing at home)."""
     ev = out.event
+    declared = REGISTRY.kinds.get(ev.kind)
+    if declared is not None and declared.taken_back is not None:
+        return declared.taken_back(lang)  # a feature's kind: its own words
     if at_home and ev.kind in (_K.FINISH, _K.SPLIT):
         return tr(lang, "The confirmation of your finish was taken back: your claim waits for "
                   "a reviewer again.")

@@ -17,4 +17,4 @@ def command_description(lang: str, c: Command, escape: EscapeRules | None) -> st
     if c.cost == "solution" and escape is not None:
         return ntr(lang, "Ask for the solution ({n} ticket)",
                    "Ask for the solution ({n} tickets)", escape.solution_cost)
-    return c.description.get(lang) or c.description["en"]
+    return c.line_in(lang)

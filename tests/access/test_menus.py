@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bot.chat.app import HANDLERS
+from bot.features import FEATURES
 from bot.handlers import (
     access,
     backup,
@@ -305,11 +306,12 @@ def test_each_command_says_what_the_contest_must_have_for_it() -> None:
 
 
 def test_every_command_of_the_menus_has_one_handler_and_every_handler_a_command():
-    # each feature lists its commands (bot/handlers/F.py COMMANDS); app.py registers them all
+    # each feature lists its commands (bot/handlers/F.py COMMANDS, a feature package's
+    # FEATURE.handlers); app.py registers them all
     listed = [name for m in (access, backup, clocks, desk, entries, escape, history,
                              invitations, members, results, penalties, rounds, selftimed,
                              standings, tables)
-              for name in m.COMMANDS]
+              for name in m.COMMANDS] + [name for f in FEATURES for name in f.handlers]
     assert len(listed) == len(set(listed))  # no command answered by two features
     assert set(HANDLERS) == set(listed)
     # /inscribir and /cancelar: the registration conversation's own entry and way out

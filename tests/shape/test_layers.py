@@ -19,7 +19,7 @@ def layers() -> dict[str, int]:
         row = re.match(r"^\|\s*(\d+)\s*\|([^|]+)\|", line)
         if row is None:
             continue
-        for path in re.findall(r"`(bot/[\w/]+?)(?:\.py)?`", row.group(2)):
+        for path in re.findall(r"`(bot/[\w/*]+?)(?:\.py)?`", row.group(2)):
             found[path.replace("/", ".")] = int(row.group(1))
     return found
 
@@ -33,9 +33,17 @@ def modules() -> dict[str, Path]:
     return out
 
 
+def _covers(pattern: str, module: str) -> bool:
+    """``bot.domain`` covers itself and what is in it; ``bot.features.*.rules`` each feature's
+    rules (``*`` one package's name)."""
+    if "*" in pattern:
+        return re.fullmatch(re.escape(pattern).replace(r"\*", r"\w+") + r"(\..+)?",
+                            module) is not None
+    return module == pattern or module.startswith(pattern + ".")
+
+
 def layer_of(module: str, table: dict[str, int]) -> int | None:
-    best = max((p for p in table if module == p or module.startswith(p + ".")), key=len,
-               default=None)
+    best = max((p for p in table if _covers(p, module)), key=len, default=None)
     return table[best] if best is not None else None
 
 

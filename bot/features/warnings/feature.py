@@ -1,0 +1,23 @@
+"""``FEATURE``: what the warnings add to the bot (bot/support/registry.py)."""
+
+from __future__ import annotations
+
+from bot.features.warnings.handlers import aviso
+from bot.features.warnings.operations import FEATURE as NAME
+from bot.features.warnings.rules import WARNING
+from bot.features.warnings.settings import TABLE, read
+from bot.features.warnings.texts import event_name, menu_line, taken_back
+from bot.support.registry import Command, Feature, Kind
+
+FEATURE = Feature(
+    name=NAME,
+    commands=(Command("aviso", "volunteer", {}, {"fr": "avertissement", "en": "warning"},
+                      line=menu_line),),
+    handlers={"aviso": aviso},
+    kinds=(Kind(WARNING, event_name, roles=frozenset({"volunteer", "organiser"}),
+                fields="+?----", data={"reason": "!str"}, undoable=True,
+                taken_back=taken_back),),
+    table=TABLE,
+    settings=read,
+    menu_after="penalizacion",
+)

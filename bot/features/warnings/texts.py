@@ -1,0 +1,25 @@
+"""The feature's own words outside its outcomes: its menu line, how it is typed, its events'
+name in a history, what the entry's phones read when a warning is taken back."""
+
+from __future__ import annotations
+
+from bot.support.i18n import tr
+
+
+def menu_line(lang: str) -> str:
+    return tr(lang, "N REASON: a warning for entry N")
+
+
+def usage(lang: str) -> str:
+    """How to type it, with an example."""
+    return tr(lang, "Usage: {usage}", usage=tr(lang, "/aviso N REASON")) + "\n" + tr(
+        lang, "For example, /aviso 12 touched another table's pieces: a warning for entry 12, "
+        "with its reason.")
+
+
+def event_name(lang: str) -> str:
+    return tr(lang, "warning")
+
+
+def taken_back(lang: str) -> str:
+    return tr(lang, "A warning given to your entry was taken back.")

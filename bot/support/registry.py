@@ -1,0 +1,132 @@
+"""The feature registry: what each feature package adds to the bot, declared in one object
+(``Feature``), and the one list of them installed at start (``bot/features/__init__.py``).
+
+A feature (``bot/features/<name>/``) declares its commands (name, who may use it, its menu line
+as a catalog message, its aliases), the buttons it answers (a prefix of their data), its event
+kinds (their name in a history, who records them, whether /deshacer takes them back), and the
+table it reads from the contest file. The app, the menus, the command names typed in every
+language, the history's names, /deshacer and a document's import are built from the list:
+nothing else names the feature.
+
+The lower layers read what was installed through ``REGISTRY`` (this module imports nothing of
+the features); ``install`` runs once, when ``bot.features`` is imported by the program's entry
+points (``bot/chat/app.py``, ``bot/cli.py``) and the tests' ``conftest.py``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.support.command_languages import ALIASES_OF
+
+ROLES = ("participant", "volunteer", "organiser")
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    role: str  # the least role that may use it
+    description: dict[str, str]
+    aliases: dict[str, str]  # language -> alias shown in that language's menu
+    needs: str = ""  # what the contest must have (ESCAPE...) for the command to be of use
+    # "hint" or "solution": the menu's description says what it costs in the contest (and
+    # ``description`` is its words without the cost)
+    cost: str = ""
+    # a feature's command: its menu line in a language, from the catalogs (``description``
+    # empty)
+    line: Callable[[str], str] | None = None
+
+    def line_in(self, lang: str) -> str:
+        """Its menu line in ``lang`` (without what it costs: bot/texts/menus.py)."""
+        if self.line is not None:
+            return self.line(lang)
+        return self.description.get(lang) or self.description["en"]
+
+    def name_in(self, lang: str) -> str:
+        return self.aliases.get(ALIASES_OF.get(lang, lang), self.name)
+
+
+@dataclass(frozen=True)
+class Kind:
+    """An event kind a feature records. ``name``: what a history calls it, in a language (from
+    the catalogs). For a document's import: ``roles`` who records it, ``fields`` (for entry,
+    category, stage, value, ref, supersedes in turn: "+" has one, "-" none, "?" either) and
+    ``data`` (its details, as ``bot/services/document_events.py`` reads them). ``undoable``:
+    /deshacer takes the recorder's last one back; ``taken_back``: the entry's phones were told
+    of it, and so read this (in their language) when it is taken back."""
+
+    kind: str
+    name: Callable[[str], str]
+    roles: frozenset[str]
+    fields: str
+    data: Mapping[str, str] = field(default_factory=dict)
+    undoable: bool = False
+    taken_back: Callable[[str], str] | None = None
+
+
+# a chat handler: python-telegram-bot's (update, context) coroutine
+Callback = Callable[[Any, Any], Any]
+
+
+@dataclass(frozen=True)
+class Feature:
+    """What one feature package adds. ``commands`` with their handlers (``handlers``: the
+    command's name -> its callback); ``buttons``: the prefix of a button's data -> its
+    callback; ``kinds``: its event kinds; ``table``: the contest file's table it reads, with
+    ``settings`` reading it (a ``bot.services.contest_toml.Table`` -> the feature's settings,
+    or None when absent); ``menu_after``: the command after which staff's menus show its
+    commands (their order follows the day)."""
+
+    name: str
+    commands: tuple[Command, ...] = ()
+    handlers: Mapping[str, Callback] = field(default_factory=dict)
+    buttons: Mapping[str, Callback] = field(default_factory=dict)
+    kinds: tuple[Kind, ...] = ()
+    table: str = ""
+    settings: Callable[[Any], Any] | None = None
+    menu_after: str = ""
+
+
+class Registry:
+    """The features installed, read by the layers below them."""
+
+    def __init__(self) -> None:
+        self.features: tuple[Feature, ...] = ()
+        self.kinds: dict[str, Kind] = {}
+        self._listeners: list[Callable[[Feature], None]] = []
+
+    def on_install(self, listener: Callable[[Feature], None]) -> None:
+        """``listener`` is told of every feature installed (a table of commands adds theirs)."""
+        self._listeners.append(listener)
+        for f in self.features:
+            listener(f)
+
+    def install(self, features: tuple[Feature, ...]) -> None:
+        """Once, at start: a second call with the same list does nothing, another is a bug."""
+        if self.features:
+            if self.features != features:
+                raise RuntimeError("the features are installed once")
+            return
+        names = [f.name for f in features]
+        if len(set(names)) != len(names):
+            raise ValueError(f"two features named alike in {names}")
+        for f in features:
+            for k in f.kinds:
+                if k.kind in self.kinds:
+                    raise ValueError(f"event kind {k.kind!r} declared twice")
+                self.kinds[k.kind] = k
+        self.features = features
+        for f in features:
+            for listener in self._listeners:
+                listener(f)
+
+    def undoable(self) -> tuple[str, ...]:
+        """The kinds /deshacer takes back, of every feature."""
+        return tuple(k.kind for k in self.kinds.values() if k.undoable)
+
+    def feature_of_table(self, table: str) -> Feature | None:
+        return next((f for f in self.features if f.table == table), None)
+
+
+REGISTRY = Registry()
