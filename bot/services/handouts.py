@@ -27,6 +27,7 @@ from bot.domain.rounds import Heat
 from bot.services.fonts import Fonts, find_fonts
 from bot.support.commands import COMMANDS, features, in_language
 from bot.texts import handouts as t
+from bot.texts.menus import command_description
 from bot.texts.names import day_text, heat_name
 
 PAGE_W, PAGE_H = A4
@@ -54,7 +55,7 @@ def volunteer_sections(contest: Contest, lang: str) -> list[Section]:
     typed = []
     for c in commands:
         examples = "   ".join(in_language(lang, "/" + e) for e in t.EXAMPLES.get(c.name, ()))
-        typed.append(Line(f"/{c.name_in(lang)}", c.line_in(lang)
+        typed.append(Line(f"/{c.name_in(lang)}", command_description(lang, c, None)
                           + (f"\n{examples}" if examples else "")))
     buttons = [Line(t.claim_label(lang), t.claim_button(lang)),
                Line(t.ready_label(lang), in_language(lang, t.ready_button(lang)))]

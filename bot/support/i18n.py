@@ -4,7 +4,8 @@ Message ids are the English texts, so English needs no catalog. ``tr(lang, text,
 the catalog (Spanish by default), writes the commands the text names in the reader's language
 (``/pista`` reads ``/indice`` in French) and fills ``{placeholders}``; ``ntr`` does it for a
 count, with the language's plural forms (the template is extracted with
-``-k tr:2 -k ntr:2,3``, as tests/day/test_i18n.py does).
+``-k tr:2 -k ntr:2,3 -k N_``, as tests/day/test_i18n.py does; ``N_`` marks a message
+translated where it is shown, a command's menu line).
 """
 
 from __future__ import annotations

@@ -23,25 +23,22 @@ from bot.support.command_languages import ALIASES_OF
 ROLES = ("participant", "volunteer", "organiser")
 
 
+def N_(message: str) -> str:
+    """A message of the catalogs named where it is declared and translated where it is shown
+    (``tr(lang, command.line)``): the extractor reads ``N_("...")`` (``-k N_``)."""
+    return message
+
+
 @dataclass(frozen=True)
 class Command:
     name: str
     role: str  # the least role that may use it
-    description: dict[str, str]
-    aliases: dict[str, str]  # language -> alias shown in that language's menu
+    line: str  # its menu line: an English message of the catalogs (``N_``)
+    aliases: dict[str, str] = field(default_factory=dict)  # language -> its menu's alias
     needs: str = ""  # what the contest must have (ESCAPE...) for the command to be of use
-    # "hint" or "solution": the menu's description says what it costs in the contest (and
-    # ``description`` is its words without the cost)
+    # "hint" or "solution": the menu's line says what it costs in the contest (and ``line``
+    # is its words without the cost)
     cost: str = ""
-    # a feature's command: its menu line in a language, from the catalogs (``description``
-    # empty)
-    line: Callable[[str], str] | None = None
-
-    def line_in(self, lang: str) -> str:
-        """Its menu line in ``lang`` (without what it costs: bot/texts/menus.py)."""
-        if self.line is not None:
-            return self.line(lang)
-        return self.description.get(lang) or self.description["en"]
 
     def name_in(self, lang: str) -> str:
         return self.aliases.get(ALIASES_OF.get(lang, lang), self.name)

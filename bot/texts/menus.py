@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.domain.contest import EscapeRules
 from bot.support.commands import Command
-from bot.support.i18n import ntr
+from bot.support.i18n import ntr, tr
 
 
 def command_description(lang: str, c: Command, escape: EscapeRules | None) -> str:
@@ -17,4 +17,4 @@ def command_description(lang: str, c: Command, escape: EscapeRules | None) -> st
     if c.cost == "solution" and escape is not None:
         return ntr(lang, "Ask for the solution ({n} ticket)",
                    "Ask for the solution ({n} tickets)", escape.solution_cost)
-    return c.line_in(lang)
+    return tr(lang, c.line)

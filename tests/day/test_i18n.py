@@ -46,7 +46,8 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Catalog:
     out = tmp_path_factory.mktemp("i18n") / "bot.pot"
     subprocess.run(
         [sys.executable, "-m", "babel.messages.frontend", "extract", "-F", "babel.cfg",
-         "-k", "tr:2", "-k", "ntr:2,3", "--no-default-keywords", "--no-location", "--omit-header",
+         "-k", "tr:2", "-k", "ntr:2,3", "-k", "N_", "--no-default-keywords", "--no-location",
+         "--omit-header",
          "-o", str(out), "."],
         cwd=ROOT, check=True, capture_output=True, text=True,
     )
@@ -174,7 +175,7 @@ def test_texts_name_commands_as_the_reader_types_them() -> None:
 def test_every_command_has_a_menu_line_in_every_language() -> None:
     for c in COMMANDS:
         for lang in LANGUAGES:
-            assert c.line_in(lang), (c.name, lang)
+            assert tr(lang, c.line) != c.line or lang == "en", (c.name, lang)
 
 
 async def test_a_german_phone_reads_german_with_the_english_commands(tmp_path) -> None:

@@ -6,13 +6,13 @@ from bot.features.warnings.handlers import aviso
 from bot.features.warnings.operations import FEATURE as NAME
 from bot.features.warnings.rules import WARNING
 from bot.features.warnings.settings import TABLE, read
-from bot.features.warnings.texts import event_name, menu_line, taken_back
-from bot.support.registry import Command, Feature, Kind
+from bot.features.warnings.texts import event_name, taken_back
+from bot.support.registry import N_, Command, Feature, Kind
 
 FEATURE = Feature(
     name=NAME,
-    commands=(Command("aviso", "volunteer", {}, {"fr": "avertissement", "en": "warning"},
-                      line=menu_line),),
+    commands=(Command("aviso", "volunteer", N_("N REASON: a warning for entry N"),
+                      {"fr": "avertissement", "en": "warning"}),),
     handlers={"aviso": aviso},
     kinds=(Kind(WARNING, event_name, roles=frozenset({"volunteer", "organiser"}),
                 fields="+?----", data={"reason": "!str"}, undoable=True,

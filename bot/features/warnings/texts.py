@@ -1,13 +1,9 @@
-"""The feature's own words outside its outcomes: its menu line, how it is typed, its events'
-name in a history, what the entry's phones read when a warning is taken back."""
+"""The feature's own words outside its outcomes (its menu line is in feature.py): how it is
+typed, its events' name in a history, what the entry's phones read when a warning is taken back."""
 
 from __future__ import annotations
 
 from bot.support.i18n import tr
-
-
-def menu_line(lang: str) -> str:
-    return tr(lang, "N REASON: a warning for entry N")
 
 
 def usage(lang: str) -> str:
