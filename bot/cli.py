@@ -44,6 +44,7 @@ from telegram.error import InvalidToken, NetworkError, TelegramError
 from bot.chat.app import build_application, organiser_link
 from bot.chat.polling import PollingConflict, TokenRejected, serve
 from bot.domain.contest import Contest
+from bot.features.tables.sheets import category_sheets, tables_pdf
 from bot.rehearsal.demo import run_demo
 from bot.services.access import standing_organiser_invite
 from bot.services.contest_day import ContestDay
@@ -69,7 +70,6 @@ from bot.services.exports import (
 from bot.services.handouts import day_plan_pdf, volunteer_sheet_pdf
 from bot.services.registrations import Registrations
 from bot.services.summary import summary
-from bot.services.tables import category_sheets, tables_pdf
 from bot.storage.store import Store, StoreError, copy_database, where_it_can_live
 from bot.support.config import (
     Config,

@@ -53,7 +53,6 @@ from bot.handlers import (
     rounds,
     selftimed,
     standings,
-    tables,
 )
 from bot.handlers.commands import names_for
 from bot.handlers.common import Callback
@@ -84,7 +83,6 @@ HANDLERS: dict[str, Callback] = {
     **desk.COMMANDS,
     **backup.COMMANDS,
     **standings.COMMANDS,
-    **tables.COMMANDS,
     **selftimed.COMMANDS,
     **{name: callback for f in FEATURES for name, callback in f.handlers.items()},
 }

@@ -5,11 +5,13 @@ A new feature is a package beside these and one line here (docs/architecture.md)
 
 from __future__ import annotations
 
+from bot.features.tables.feature import FEATURE as TABLES
 from bot.features.warnings.feature import FEATURE as WARNINGS
 from bot.support.registry import REGISTRY, Feature
 
 FEATURES: tuple[Feature, ...] = (
     WARNINGS,
+    TABLES,
 )
 
 REGISTRY.install(FEATURES)

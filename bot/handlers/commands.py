@@ -97,7 +97,7 @@ def _registering_shown(c: Command, staff: bool, view: MenuView) -> bool:
 # everyone has last. While registration is open the desk comes first.
 DAY_ORDER = ("inicio", "clasificacion", "publicar", "fin", "piezas", "etapa", "escape",
              "estado", "penalizacion", "parcial", "deshacer", "historial", "pausa",
-             "reanudar", "anuncio", "confirmar_ronda", "series", "mesas", "imprimir", "voluntario",
+             "reanudar", "anuncio", "confirmar_ronda", "series", "voluntario",
              "organizador", "pagado", "inscritos", "exportar", "copia")
 DESK_ORDER = ("pagado", "inscritos", "exportar", "anuncio", "voluntario", "organizador",
               "copia")

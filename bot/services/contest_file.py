@@ -32,7 +32,7 @@ from bot.domain.contest import (
 )
 from bot.domain.rounds import heats_of
 from bot.domain.standings import RANKING_VISIBILITY
-from bot.domain.tables import SEATING_RULES
+from bot.features.tables.rules import SEATING_RULES
 from bot.services.contest_questions import read_discount, read_local, read_questions
 from bot.services.contest_ranking import (
     RankingRules,

@@ -162,7 +162,7 @@ def rounds_refusal(lang: str, refused: RoundsRefusal, contest: Contest) -> str:
             assert_never(refused)
 
 
-# -- /confirmar_ronda, /series, /mesas -------------------------------------------------------
+# -- /confirmar_ronda, /series, the table lists ---------------------------------------------
 
 
 def no_rounds(lang: str) -> str:

@@ -32,7 +32,6 @@ from bot.handlers import (
     rounds,
     selftimed,
     standings,
-    tables,
 )
 from bot.handlers.menus import MENU_CHANGE
 from bot.services.contest_file import load_contest
@@ -310,7 +309,7 @@ def test_every_command_of_the_menus_has_one_handler_and_every_handler_a_command(
     # FEATURE.handlers); app.py registers them all
     listed = [name for m in (access, backup, clocks, desk, entries, escape, history,
                              invitations, members, results, penalties, rounds, selftimed,
-                             standings, tables)
+                             standings)
               for name in m.COMMANDS] + [name for f in FEATURES for name in f.handlers]
     assert len(listed) == len(set(listed))  # no command answered by two features
     assert set(HANDLERS) == set(listed)

@@ -11,10 +11,10 @@ from zoneinfo import ZoneInfo
 import pypdf
 import pytest
 
-from bot.domain.tables import hall_tables
+from bot.features.tables.rules import hall_tables
+from bot.features.tables.sheets import hall_seats
 from bot.services.contest_file import load_contest
 from bot.services.csvio import import_entries, read_entries
-from bot.services.tables import hall_seats
 from tests.conftest import CASTRILLO
 from tests.fakebot import Harness, Person, staff
 

@@ -1,8 +1,8 @@
 """Table lists, one per heat of the round being played and one per category played in one
-round: ``python -m bot tables [--category C] > tables.pdf`` or the organiser's ``/mesas``.
+round: ``python -m bot tables [--category C] > tables.pdf``, or from the chat (``handlers.py``).
 
 A category played in one round sits at the hall's tables by the contest file's ``seating``
-(``bot.domain.tables``): its confirmed entries when its clock started (until then, as they
+(``rules.py``): its confirmed entries when its clock started (until then, as they
 stand now), so that a late withdrawal never moves anyone once the contest is on.
 
 Each heat starts a new A4 page: the contest, the category and the heat with its day and time,
@@ -26,7 +26,7 @@ from bot.domain.contest import Category, Contest
 from bot.domain.events import CLOCK_KINDS, PLACE_KINDS
 from bot.domain.places import Status
 from bot.domain.rounds import Heat, table_number
-from bot.domain.tables import hall_tables
+from bot.features.tables.rules import hall_tables
 from bot.services.contest_day import ContestDay
 from bot.services.fonts import find_fonts
 from bot.services.state import shown_answers

@@ -6,9 +6,9 @@ from __future__ import annotations
 from telegram import InputFile, Update
 from telegram.ext import ContextTypes
 
-from bot.handlers.common import Callback, named_categories, organiser
+from bot.features.tables.sheets import category_sheets, tables_pdf
+from bot.handlers.common import named_categories, organiser
 from bot.services.handouts import day_plan_pdf, volunteer_sheet_pdf
-from bot.services.tables import category_sheets, tables_pdf
 from bot.texts.handouts import plan_title, volunteers_title
 
 
@@ -47,10 +47,3 @@ async def imprimir(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             ("day-plan", day_plan_pdf(contest, who.lang), plan_title(who.lang))):
         await msg.reply_document(InputFile(pdf, filename=f"{stem}-{who.lang}.pdf"),
                                  caption=caption, do_quote=True)
-
-
-# the commands this feature answers (bot/chat/app.py registers every feature's)
-COMMANDS: dict[str, Callback] = {
-    "mesas": mesas,
-    "imprimir": imprimir,
-}
