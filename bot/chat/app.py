@@ -36,7 +36,6 @@ from bot.domain.contest import Contest
 from bot.features import FEATURES
 from bot.handlers import (
     access,
-    backup,
     claims,
     clocks,
     desk,
@@ -81,7 +80,6 @@ HANDLERS: dict[str, Callback] = {
     **members.COMMANDS,
     **entries.COMMANDS,
     **desk.COMMANDS,
-    **backup.COMMANDS,
     **standings.COMMANDS,
     **selftimed.COMMANDS,
     **{name: callback for f in FEATURES for name, callback in f.handlers.items()},

@@ -5,6 +5,7 @@ A new feature is a package beside these and one line here (docs/architecture.md)
 
 from __future__ import annotations
 
+from bot.features.backup.feature import FEATURE as BACKUP
 from bot.features.tables.feature import FEATURE as TABLES
 from bot.features.warnings.feature import FEATURE as WARNINGS
 from bot.support.registry import REGISTRY, Feature
@@ -12,6 +13,7 @@ from bot.support.registry import REGISTRY, Feature
 FEATURES: tuple[Feature, ...] = (
     WARNINGS,
     TABLES,
+    BACKUP,
 )
 
 REGISTRY.install(FEATURES)

@@ -98,24 +98,31 @@ def _registering_shown(c: Command, staff: bool, view: MenuView) -> bool:
 DAY_ORDER = ("inicio", "clasificacion", "publicar", "fin", "piezas", "etapa", "escape",
              "estado", "penalizacion", "parcial", "deshacer", "historial", "pausa",
              "reanudar", "anuncio", "confirmar_ronda", "series", "voluntario",
-             "organizador", "pagado", "inscritos", "exportar", "copia")
-DESK_ORDER = ("pagado", "inscritos", "exportar", "anuncio", "voluntario", "organizador",
-              "copia")
+             "organizador", "pagado", "inscritos", "exportar")
+DESK_ORDER = ("pagado", "inscritos", "exportar", "anuncio", "voluntario", "organizador")
+
+
+def _with_features(order: tuple[str, ...], desk: bool) -> list[str]:
+    """``order`` with each feature's staff commands after the one it names (``menu_after``;
+    ``desk``: ``desk_after``, the desk's order, where a feature has a place in it)."""
+    out = list(order)
+    for feature in REGISTRY.features:
+        after = feature.desk_after if desk else feature.menu_after
+        if desk and not after:
+            continue
+        at = out.index(after) + 1 if after in out else len(out)
+        out[at:at] = [c.name for c in feature.commands if c.role != "participant"]
+    return out
 
 
 def day_order() -> list[str]:
-    """``DAY_ORDER`` with each feature's commands after the one it names (``menu_after``)."""
-    order = list(DAY_ORDER)
-    for feature in REGISTRY.features:
-        at = order.index(feature.menu_after) + 1 if feature.menu_after in order else len(order)
-        order[at:at] = [c.name for c in feature.commands if c.role != "participant"]
-    return order
+    return _with_features(DAY_ORDER, desk=False)
 
 
 def _order(role: str, view: MenuView) -> dict[str, int]:
     if role not in ("volunteer", "organiser"):
         return {}
-    first = DESK_ORDER if view.registering else ()
+    first = _with_features(DESK_ORDER, desk=True) if view.registering else []
     order = [*first, *(n for n in day_order() if n not in first)]
     return {name: i for i, name in enumerate(order)}
 

@@ -108,8 +108,6 @@ COMMANDS: list[Command] = [
             N_("Entries and results as CSV"), {"fr": "exporter", "en": "export"}),
     Command("anuncio", "organiser",
             N_("TEXT: announcement to every participant"), {"fr": "annonce", "en": "announce"}),
-    Command("copia", "organiser",
-            N_("Backup of the database"), {"fr": "sauvegarde", "en": "backup"}),
     Command("voluntario", "organiser",
             N_("Invitation link for a volunteer"), {"fr": "benevole", "en": "volunteer"}),
     Command("organizador", "organiser",

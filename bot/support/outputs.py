@@ -4,7 +4,7 @@
 Never over what runs the contest: the database (``PUZZLEBOT_DB``) and its ``-wal``, ``-shm``,
 ``-journal`` and ``.lock``, the settings file beside it (the token), the contest file in use
 (``PUZZLEBOT_CONTEST``), nor any existing SQLite database (the contest's under another name,
-or a backup of it: ``backup`` and ``/copia`` name theirs freely, so a backup is told by what
+or a backup of it: ``backup`` and the chat's name theirs freely, so a backup is told by what
 it is, not by its name). A path is compared once resolved (relative, ``./x``, ``..``, symbolic
 links, another hard link to the same file). ``check_output`` is the one guard; ``write_output``
 checks, then writes (people's data: 0600, ``bot.support.files.write_private``).

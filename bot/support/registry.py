@@ -73,7 +73,8 @@ class Feature:
     callback; ``kinds``: its event kinds; ``table``: the contest file's table it reads, with
     ``settings`` reading it (a ``bot.services.contest_toml.Table`` -> the feature's settings,
     or None when absent); ``menu_after``: the command after which staff's menus show its
-    commands (their order follows the day)."""
+    commands (their order follows the day); ``desk_after``: the same in the desk's order,
+    first while registration is open (empty: not a desk command)."""
 
     name: str
     commands: tuple[Command, ...] = ()
@@ -83,6 +84,7 @@ class Feature:
     table: str = ""
     settings: Callable[[Any], Any] | None = None
     menu_after: str = ""
+    desk_after: str = ""
 
 
 class Registry:

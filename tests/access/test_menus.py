@@ -18,7 +18,6 @@ from bot.chat.app import HANDLERS
 from bot.features import FEATURES
 from bot.handlers import (
     access,
-    backup,
     clocks,
     desk,
     entries,
@@ -307,7 +306,7 @@ def test_each_command_says_what_the_contest_must_have_for_it() -> None:
 def test_every_command_of_the_menus_has_one_handler_and_every_handler_a_command():
     # each feature lists its commands (bot/handlers/F.py COMMANDS, a feature package's
     # FEATURE.handlers); app.py registers them all
-    listed = [name for m in (access, backup, clocks, desk, entries, escape, history,
+    listed = [name for m in (access, clocks, desk, entries, escape, history,
                              invitations, members, results, penalties, rounds, selftimed,
                              standings)
               for name in m.COMMANDS] + [name for f in FEATURES for name in f.handlers]

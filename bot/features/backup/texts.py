@@ -1,4 +1,4 @@
-"""What /copia's document says: a backup of the database, and when it was taken."""
+"""What the backup's document says: a backup of the database, and when it was taken."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""/copia: an organiser's backup of the database, as a document."""
+"""An organiser's backup of the database, as a document."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from zoneinfo import ZoneInfo
 from telegram import InputFile, Update
 from telegram.ext import ContextTypes
 
-from bot.handlers.common import Callback, organiser
-from bot.texts.backup import backup_caption
+from bot.features.backup.texts import backup_caption
+from bot.handlers.common import organiser
 
 
 async def copia(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -28,9 +28,3 @@ async def copia(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                                            filename=f"puzzlebot-{stamp}.sqlite3"),
                                  caption=backup_caption(who.lang, who.svc.contest, who.at),
                                  do_quote=True)
-
-
-# the commands this feature answers (bot/chat/app.py registers every feature's)
-COMMANDS: dict[str, Callback] = {
-    "copia": copia,
-}
