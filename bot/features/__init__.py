@@ -6,6 +6,7 @@ A new feature is a package beside these and one line here (docs/architecture.md)
 from __future__ import annotations
 
 from bot.features.backup.feature import FEATURE as BACKUP
+from bot.features.members.feature import FEATURE as MEMBERS
 from bot.features.tables.feature import FEATURE as TABLES
 from bot.features.warnings.feature import FEATURE as WARNINGS
 from bot.support.registry import REGISTRY, Feature
@@ -14,6 +15,7 @@ FEATURES: tuple[Feature, ...] = (
     WARNINGS,
     TABLES,
     BACKUP,
+    MEMBERS,
 )
 
 REGISTRY.install(FEATURES)

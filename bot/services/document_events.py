@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any
 
+import bot.features.members.rules as mem
 from bot.domain import escape as esc
-from bot.domain import members as mem
 from bot.domain import results as res
 from bot.domain.clock import format_duration
 from bot.domain.events import EventKind as K

@@ -51,13 +51,13 @@ from bot.domain.invitations import (
     fold,
     reply_verdict,
 )
-from bot.domain.members import Allowed, Change, change_verdict, member_from, originals
 from bot.domain.places import Application, Status, allocate
 from bot.domain.registration import Member, birth_in_range, clean_name, name_problem
 from bot.domain.rounds import Heat, finish_refused, heat_over, heats_by_id
 from bot.domain.selftimed import PhotoRefused, PhotoUse, photo_use
 from bot.domain.standings import standings as final_standings
 from bot.domain.standings import to_tell, told_before
+from bot.features.members.rules import Allowed, Change, change_verdict, member_from, originals
 from bot.services.contest_day import OUTCOMES, round_ref
 from bot.services.document_events import (
     EARLIEST,
@@ -153,7 +153,7 @@ class Replay:
         # the latest date of a result recorded so far: in all, and in each clock's unit
         self._results_until: datetime | None = None
         self._results_in: dict[str, datetime] = {}
-        # member changes (/sustituir): each entry's team as it was registered (its changes,
+        # member changes: each entry's team as it was registered (its changes,
         # all of them, undone from its members now: None, they don't lead back) and as it is
         self._changes = changes or {}
         self._firsts: dict[int, tuple[Member, ...] | None] = {}
@@ -381,10 +381,10 @@ class Replay:
         return "the entry had withdrawn already" if self._live(ev.entry, K.WITHDRAW) else None
 
     def _member_change(self, ev: Event) -> str | None:
-        """/sustituir: as bot/services/members.py's ``change_members`` takes one, before the
-        team plays, by ``change_verdict`` on the team as it was then (its members now with the
-        document's changes undone, then changed again one by one), its member who leaves
-        the one named, who comes in a member registration takes."""
+        """A member change: as bot/features/members/operations.py's ``change_members`` takes
+        one, before the team plays, by ``change_verdict`` on the team as it was then (its
+        members now with the document's changes undone, then changed again one by one), its
+        member who leaves the one named, who comes in a member registration takes."""
         assert ev.entry is not None
         entry = self.entries[ev.entry]
         if ev.category != entry.category:

@@ -174,7 +174,7 @@ def _entry(contest: Contest, e: dict[str, Any]) -> Entry:
                          "question asked once per entry")
     members = tuple(_member(contest, m) for m in e["members"])
     problem = check_entry(category, members, contest.date)
-    if problem is not None:  # as registration, the CSV import and /sustituir: never taken
+    if problem is not None:  # as registration, the CSV import and a member change: never taken
         raise ValueError(f"not eligible for {category.id}: member {problem.member + 1} "
                          f"({members[problem.member].name}): "
                          + ineligible_text("en", problem).removeprefix("Not possible: "))

@@ -15,6 +15,7 @@ from bot.domain.contest import (
     SeparateRanking,
     Slot,
 )
+from bot.support.commands import CHANGES, command_for
 
 
 def money(cents: int, currency: str = "EUR") -> str:
@@ -184,8 +185,8 @@ def _category(contest: Contest, c: Category) -> list[str]:
         f"limit {format_duration(c.time_limit)}, {cap}, fee {money(c.fee, contest.currency)}"
         + (", escape stage" if c.escape else "")
         + ("" if c.keep_originals is None else
-           f", members may change before it plays (/sustituir), keeping {c.keep_originals} "
-           "original(s)")
+           f", members may change before it plays (/{command_for(CHANGES)}), keeping "
+           f"{c.keep_originals} original(s)")
         + (", self-timed at home (/listo, a photo with the start's code, a reviewer "
            "confirms)" if c.self_timed and not c.own_start else "")
         + (", self-timed at home, each entry starting each puzzle itself (/empiezo; its "

@@ -77,9 +77,6 @@ COMMANDS: list[Command] = [
     Command("renuncio", "participant",
             N_("[N]: give up the place I am invited to"),
             {"fr": "renonce", "en": "decline"}, ROUNDS),
-    Command("sustituir", "organiser",
-            N_("N M|+ NAME BIRTH: change a member of team N"),
-            {"fr": "remplacer", "en": "substitute"}, CHANGES),
     Command("series", "participant",
             N_("Heats of the round and tables"), {"fr": "series", "en": "heats"}, ROUNDS),
     Command("deshacer", "volunteer",
@@ -116,6 +113,11 @@ COMMANDS: list[Command] = [
 ]
 
 BY_NAME = {c.name: c for c in COMMANDS}
+
+
+def command_for(need: str) -> str:
+    """The name of the command that needs ``need`` (``CHANGES``...), the first if several."""
+    return next(c.name for c in COMMANDS if c.needs == need)
 
 
 def features(contest: Contest, categories: Iterable[str] | None = None) -> frozenset[str]:

@@ -17,7 +17,6 @@ from bot.services.clocks import ClocksRefusal
 from bot.services.escape import EscapeRefusal
 from bot.services.history import HistoryRefusal
 from bot.services.invitations import InvitationRefusal
-from bot.services.members import MembersRefusal
 from bot.services.outcomes import (
     AlreadyFinished,
     AlreadyRecorded,
@@ -42,7 +41,6 @@ from bot.texts.clocks import clocks_refusal
 from bot.texts.escape import escape_refusal
 from bot.texts.history import history_refusal
 from bot.texts.invitations import invitation_refusal
-from bot.texts.members import members_refusal
 from bot.texts.names import clock_time as clock_time  # re-exported: the texts use them
 from bot.texts.names import day_text as day_text
 from bot.texts.names import heat_name as heat_name
@@ -96,7 +94,7 @@ def split_messages(lines: Sequence[str], limit: int = MAX_MESSAGE) -> list[str]:
 
 DayRefusal = (SharedRefusal | EscapeRefusal | ClocksRefusal | AccessRefusal | RoundsRefusal
               | ResultsRefusal | HistoryRefusal | StandingsRefusal | ClaimRefusal
-              | SelfTimedRefusal | InvitationRefusal | MembersRefusal)
+              | SelfTimedRefusal | InvitationRefusal)
 
 
 def refusal(lang: str, refused: DayRefusal, contest: Contest) -> str:
@@ -122,8 +120,6 @@ def refusal(lang: str, refused: DayRefusal, contest: Contest) -> str:
         return selftimed_refusal(lang, refused)
     if isinstance(refused, InvitationRefusal):
         return invitation_refusal(lang, refused, contest)
-    if isinstance(refused, MembersRefusal):
-        return members_refusal(lang, refused, contest)
     return shared_refusal(lang, refused)
 
 

@@ -168,10 +168,6 @@ def _example(lang: str, command: str, kind: str = "") -> str:
         case "/parcial":
             return tr(lang, "For example /parcial 12 0:40:00 (entry 12 finished a puzzle at "
                       "0:40:00 on the clock).")
-        case "/sustituir":
-            return tr(lang, "For example /sustituir 12 2 Ana García 2010-05-04 (Ana García "
-                      "replaces member 2 of team 12), /sustituir 12 + Ana García 2010-05-04 "
-                      "(she joins it) or /sustituir 12 2 - (member 2 leaves it).")
         case "/historial":
             return tr(lang, "For example /historial 12 (everything recorded for entry 12).")
         case "/etapa":

@@ -957,7 +957,7 @@ def test_every_refusal_of_a_member_change_has_words_in_an_import_error() -> None
     """A verdict added to the chat's rule must be said in words, never by its class name."""
     from typing import get_args
 
-    from bot.domain import members
+    import bot.features.members.rules as members
     from bot.services.document_events import _WHY
 
     refusals = [v for v in get_args(members.ChangeVerdict) if v is not members.Allowed]

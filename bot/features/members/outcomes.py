@@ -1,24 +1,101 @@
-"""What people read about a team's members changed (``/sustituir``): the organiser's answer,
-the team's notice, and why a change was refused."""
+"""What a change of a team's members gives back, each outcome declared here once, and what
+people read of it: the organiser's answer (``answer``, exhaustive: mypy proves every outcome has
+its line), the team's notice."""
 
 from __future__ import annotations
 
-from typing import assert_never
+from dataclasses import dataclass
+from typing import ClassVar, assert_never
 
 from bot.domain.contest import Contest
-from bot.services.members import (
-    AlreadyPlaying,
-    MembersChanged,
-    MembersFixed,
-    MembersRefusal,
-    NotAMember,
-    NothingToChange,
-    OriginalsLeave,
-    TeamFull,
-    TeamTooSmall,
-)
+from bot.domain.registration import Member
+from bot.services.outcomes import Done, Refusal, UnknownEntry
+from bot.services.registrations import AlreadyEntered
+from bot.services.registrations import NotEligible as Ineligible
+from bot.storage.store import Entry
 from bot.support.i18n import ntr, tr
+from bot.texts.common import refusal
 from bot.texts.names import heat_by_id, names
+from bot.texts.registration import refusal_text
+
+
+@dataclass(frozen=True)
+class MembersFixed(Refusal):
+    """The category takes no member changes (its ``keep_originals`` is not set)."""
+
+    code: ClassVar[str] = "members_fixed"
+    category: str
+
+
+@dataclass(frozen=True)
+class NotAMember(Refusal):
+    """There is no member ``member`` (1-based) in the entry: it has ``count``."""
+
+    code: ClassVar[str] = "not_a_member"
+    entry: int
+    member: int
+    count: int
+
+
+@dataclass(frozen=True)
+class NothingToChange(Refusal):
+    """Member ``member`` (1-based) of the entry replaced by the same person (``name``, as the
+    organiser typed them): nothing recorded."""
+
+    code: ClassVar[str] = "nothing_to_change"
+    entry: int
+    member: int
+    name: str
+
+
+@dataclass(frozen=True)
+class TeamFull(Refusal):
+    code: ClassVar[str] = "team_full"
+    entry: int
+    most: int
+
+
+@dataclass(frozen=True)
+class TeamTooSmall(Refusal):
+    code: ClassVar[str] = "team_too_small"
+    entry: int
+    fewest: int
+
+
+@dataclass(frozen=True)
+class OriginalsLeave(Refusal):
+    """The change would leave fewer than ``needed`` of the members the team registered with."""
+
+    code: ClassVar[str] = "originals_leave"
+    entry: int
+    needed: int
+
+
+@dataclass(frozen=True)
+class AlreadyPlaying(Refusal):
+    """The entry's heat (or its category's clock) has started: its members are as they
+    played."""
+
+    code: ClassVar[str] = "already_playing"
+    entry: int
+    category: str  # the unit whose clock started: a category or a heat id
+
+
+MembersRefusal = (MembersFixed | NotAMember | NothingToChange | TeamFull | TeamTooSmall
+                  | OriginalsLeave | AlreadyPlaying)
+
+
+@dataclass(frozen=True)
+class MembersChanged(Done):
+    """Entry ``entry`` now has ``members``: ``old`` left (None: a member added), ``new``
+    came (None: a member removed)."""
+
+    entry: Entry
+    members: tuple[Member, ...]
+    old: Member | None
+    new: Member | None
+
+Outcome = MembersChanged | MembersRefusal | UnknownEntry | Ineligible | AlreadyEntered
 
 
 def changed_text(lang: str, out: MembersChanged) -> str:
@@ -41,8 +118,16 @@ def team_notice(lang: str, out: MembersChanged) -> str:
               members=names(tuple(m.name for m in out.members)))
 
 
-def members_refusal(lang: str, refused: MembersRefusal, contest: Contest) -> str:
-    match refused:
+def answer(lang: str, out: Outcome, contest: Contest) -> str:
+    """The organiser's answer: the change, or why not (registration's words for a member
+    registration would not take). Every outcome has its line (mypy: ``assert_never``)."""
+    match out:
+        case MembersChanged():
+            return changed_text(lang, out)
+        case Ineligible() | AlreadyEntered():
+            return refusal_text(lang, contest, out)
+        case UnknownEntry():
+            return refusal(lang, out, contest)
         case MembersFixed(category=category):
             found = contest.category(category)
             return tr(lang, "The members of a team in {category} can't be changed: the contest "
@@ -73,4 +158,4 @@ def members_refusal(lang: str, refused: MembersRefusal, contest: Contest) -> str
                       "members stay as they are.", entry=entry,
                       unit=plain.name if plain is not None else heat_by_id(lang, contest, unit))
         case _:
-            assert_never(refused)
+            assert_never(out)

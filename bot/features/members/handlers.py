@@ -6,27 +6,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from functools import partial
 
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from bot.delivery.answers import answer, answer_now, recording
-from bot.delivery.posting import notify_entry
+from bot.delivery.answers import answer_now
+from bot.delivery.work import Asker, Work
 from bot.domain.contest import Category, Contest
-from bot.domain.members import Change
 from bot.domain.registration import Member, birth_in_range, clean_name, name_problem
-from bot.handlers.common import Callback, parse_int, recorder, registrations
+from bot.features.members.operations import ChangeMembers, change_members
+from bot.features.members.rules import Change
+from bot.features.members.texts import usage
+from bot.handlers.common import parse_int, recorder, registrations
 from bot.handlers.registration import parse_birth
-from bot.services.members import MembersChanged, change_members
 from bot.services.outcomes import UnknownEntry
-from bot.services.registrations import AlreadyEntered, NotEligible
 from bot.texts.common import refusal
-from bot.texts.members import changed_text, team_notice
-from bot.texts.names import usage_text
-from bot.texts.registration import name_problem_text, refusal_text, unreadable_birth_text
-
-USAGE = "/sustituir N M|+ NAME BIRTH"
+from bot.texts.registration import name_problem_text, unreadable_birth_text
 
 
 @dataclass(frozen=True)
@@ -91,26 +86,12 @@ async def sustituir(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     parsed = parse_change(args, category.checks_age if category is not None else False,
                           svc.contest.date)
     if parsed is None:
-        await answer_now(svc, update, usage_text(who.lang, USAGE))
+        await answer_now(svc, update, usage(who.lang))
         return
     if isinstance(parsed, Unfit):  # refused as registration refuses them
         await answer_now(svc, update, _unfit_text(who.lang, svc.contest, parsed, category, number))
         return
     number, change = parsed
-    async with recording(svc):
-        out = await change_members(svc.day, registrations(context), who.user_id, number,
-                                   change, who.at, update.update_id)
-        if isinstance(out, NotEligible | AlreadyEntered):  # as registration says it
-            await answer_now(svc, update, refusal_text(who.lang, svc.contest, out))
-            return
-        if not isinstance(out, MembersChanged):
-            await answer_now(svc, update, refusal(who.lang, out, svc.contest))
-            return
-        await answer(svc, update, changed_text(who.lang, out))
-        await notify_entry(context, number, partial(team_notice, out=out))
-
-
-# the commands this feature answers (bot/chat/app.py registers every feature's)
-COMMANDS: dict[str, Callback] = {
-    "sustituir": sustituir,
-}
+    await change_members(Work(svc, Asker.of(update, who.user_id, who.lang)), svc.day,
+                         registrations(context),
+                         ChangeMembers(number, change, who.user_id, who.at, update.update_id))
