@@ -45,7 +45,6 @@ from bot.handlers import (
     history,
     invitations,
     participant,
-    penalties,
     registration,
     results,
     rounds,
@@ -71,7 +70,6 @@ HANDLERS: dict[str, Callback] = {
     **access.COMMANDS,
     **escape.COMMANDS,
     **results.COMMANDS,
-    **penalties.COMMANDS,
     **history.COMMANDS,
     **clocks.COMMANDS,
     **rounds.COMMANDS,
@@ -167,7 +165,6 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CallbackQueryHandler(results.ready_button, pattern=r"^ready:"))
     app.add_handler(CallbackQueryHandler(claims.claim_pressed, pattern=r"^take:"))
     app.add_handler(CallbackQueryHandler(escape.confirm_button, pattern=r"^stg:"))
-    app.add_handler(CallbackQueryHandler(penalties.penalty_button, pattern=r"^pen:"))
     app.add_handler(CallbackQueryHandler(history.undo_pressed, pattern=r"^undo:"))
     app.add_handler(CallbackQueryHandler(standings.publish_pressed, pattern=r"^pub:"))
     app.add_handler(CallbackQueryHandler(clocks.announce_pressed, pattern=r"^ann:"))

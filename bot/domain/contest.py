@@ -293,7 +293,7 @@ class Question:
 
 @dataclass(frozen=True)
 class PenaltyKind:
-    """A penalty volunteers record (``/penalizacion``): each one adds ``seconds`` to the
+    """A penalty volunteers record (bot/features/penalties): each one adds ``seconds`` to the
     entry's ranking time ("lost piece: +10 s each")."""
 
     id: str

@@ -7,15 +7,19 @@ from __future__ import annotations
 
 from bot.features.backup.feature import FEATURE as BACKUP
 from bot.features.members.feature import FEATURE as MEMBERS
+from bot.features.penalties.feature import FEATURE as PENALTIES
 from bot.features.tables.feature import FEATURE as TABLES
 from bot.features.warnings.feature import FEATURE as WARNINGS
 from bot.support.registry import REGISTRY, Feature
 
+# a feature's staff commands go after the command its ``menu_after`` names, the later in this
+# list the nearer to it (penalties, then warnings, after /estado)
 FEATURES: tuple[Feature, ...] = (
     WARNINGS,
     TABLES,
     BACKUP,
     MEMBERS,
+    PENALTIES,
 )
 
 REGISTRY.install(FEATURES)

@@ -96,7 +96,7 @@ def _registering_shown(c: Command, staff: bool, view: MenuView) -> bool:
 # the day's own commands first, the desk's (payments, lists, invitations) after, the ones
 # everyone has last. While registration is open the desk comes first.
 DAY_ORDER = ("inicio", "clasificacion", "publicar", "fin", "piezas", "etapa", "escape",
-             "estado", "penalizacion", "parcial", "deshacer", "historial", "pausa",
+             "estado", "parcial", "deshacer", "historial", "pausa",
              "reanudar", "anuncio", "confirmar_ronda", "series", "voluntario",
              "organizador", "pagado", "inscritos", "exportar")
 DESK_ORDER = ("pagado", "inscritos", "exportar", "anuncio", "voluntario", "organizador")

@@ -49,6 +49,7 @@ from bot.services.contest_rounds import (
 from bot.services.contest_timing import own_start, read_timing, self_timed
 from bot.services.contest_toml import LANGUAGES, Ctx, Table, lang_texts, new_id
 from bot.services.contest_toml import ContestFileError as ContestFileError
+from bot.support.commands import PENALTIES, command_for
 from bot.support.registry import REGISTRY
 
 MAX_MEMBERS = 8  # teams are 1-4 people; eligibility tries every seating, so keep it small
@@ -464,7 +465,7 @@ def _penalties(root: Table) -> tuple[PenaltyKind, ...]:
     kinds: list[PenaltyKind] = []
     for p in root.tables("penalties"):
         pid = new_id(p, PENALTY_ID, "lowercase letters, digits, - or _ (it is typed in "
-                      "/penalizacion)", {k.id for k in kinds})
+                      f"/{command_for(PENALTIES)})", {k.id for k in kinds})
         name = lang_texts(p, "name", True)
         for lang, text in name.items():
             if not text.strip() or "\n" in text:

@@ -70,7 +70,7 @@ from bot.storage.records import Entry, Event, from_ts, to_ts
 from bot.support.registry import REGISTRY
 
 MOST_PER_ENTRY = 2000  # events of one entry in one heat: far more than a day's
-MOST_PENALTIES = 99  # penalties one /penalizacion records (bot/handlers/penalties.py)
+MOST_PENALTIES = 99  # penalties one command records (bot/features/penalties/handlers.py)
 MOST_PAUSES = 500  # the organisers' pauses in one contest: far more than its days'
 MOST_PUBLISHED = 200  # times one category's results are made final: far more than needed
 # corrections and undos of one record (a payment, a finish...): each is worked out among all of

@@ -26,6 +26,7 @@ from bot.domain.contest import Category, Contest
 from bot.domain.rounds import Heat
 from bot.services.fonts import Fonts, find_fonts
 from bot.support.commands import COMMANDS, features, in_language
+from bot.support.registry import REGISTRY
 from bot.texts import handouts as t
 from bot.texts.menus import command_description
 from bot.texts.names import day_text, heat_name
@@ -54,15 +55,17 @@ def volunteer_sections(contest: Contest, lang: str) -> list[Section]:
     commands = [c for c in COMMANDS if c.role == "volunteer" and (not c.needs or c.needs in has)]
     typed = []
     for c in commands:
-        examples = "   ".join(in_language(lang, "/" + e) for e in t.EXAMPLES.get(c.name, ()))
+        examples = "   ".join(in_language(lang, "/" + e)
+                               for e in t.EXAMPLES.get(c.name, c.examples))
         typed.append(Line(f"/{c.name_in(lang)}", command_description(lang, c, None)
                           + (f"\n{examples}" if examples else "")))
     buttons = [Line(t.claim_label(lang), t.claim_button(lang)),
                Line(t.ready_label(lang), in_language(lang, t.ready_button(lang)))]
     if "escape" in has:
         buttons.append(Line(t.stage_label(lang), t.stage_buttons(lang)))
-    if contest.penalties:
-        buttons.append(Line("✓", in_language(lang, t.penalty_buttons(lang))))
+    for feature in REGISTRY.features:  # the buttons a feature adds, where the contest has them
+        if feature.sheet is not None:
+            buttons.extend(Line("✓", text) for text in feature.sheet(contest, lang))
     if contest.confirm_correction:
         buttons.append(Line("✓", in_language(lang, t.correction_button(
             lang, contest.confirm_correction // 60))))

@@ -80,15 +80,6 @@ class AlreadyRecordedPieces(Refusal):
 
 
 @dataclass(frozen=True)
-class UnknownPenalty(Refusal):
-    """No such penalty kind in the contest file (``known``: the ones there are)."""
-
-    code: ClassVar[str] = "unknown_penalty"
-    given: str
-    known: tuple[str, ...]
-
-
-@dataclass(frozen=True)
 class NoSplits(Refusal):
     """The entry plays one puzzle: its finish is /fin."""
 
@@ -164,7 +155,7 @@ class AlreadyOutcome(Refusal):
 
 # The refusals only results give (those shared with other features are in outcomes.py).
 ResultsRefusal = (NothingClaimed | OwnTimes | QuestionOutdated | BeforeEscape | PiecesRange
-                  | AlreadyRecordedPieces | UnknownPenalty | NoSplits | FinishBeforeSplits
+                  | AlreadyRecordedPieces | NoSplits | FinishBeforeSplits
                   | EntryDisqualified | SplitsDone | WhichPuzzle | BeforeSplit | ReasonNeeded
                   | AlreadyOutcome | ReadyLineOutdated)
 
@@ -222,19 +213,6 @@ class PiecesRecorded(Done):
 
 
 @dataclass(frozen=True)
-class PenaltyRecorded(Done):
-    """``count`` penalties of ``kind`` recorded for ``entry``; ``total``: the seconds all its
-    penalties now add."""
-
-    entry: int
-    kind: str
-    count: int
-    seconds: int
-    total: int
-    event_id: int | None = None
-
-
-@dataclass(frozen=True)
 class SplitRecorded(Done):
     """Entry ``entry`` finished puzzle ``puzzle`` at contest time ``time``: the
     ``position``-th of the ``puzzles`` it plays."""
@@ -265,7 +243,7 @@ def pieces_left(state: EntryState) -> int:
 # -- the operations ----------------------------------------------------------------------------
 
 
-async def _in_play(day: ContestDay, number: int, at: datetime
+async def in_play(day: ContestDay, number: int, at: datetime
                    ) -> EntryState | ResultsRefusal | SharedRefusal | RoundClosed:
     """The entry's state, for pieces and penalties: recorded at any time in a category
     played once (as ever); in a round, only once its heat started and until the round is
@@ -456,7 +434,7 @@ async def pieces(
     update_id: int | None,
 ) -> PiecesRecorded | ResultsRefusal | SharedRefusal | RoundClosed:
     async with day.store.transaction() as tx:
-        state = await _in_play(day, number, at)
+        state = await in_play(day, number, at)
         if isinstance(state, Refusal):
             return state
         previous = state.pieces_event
@@ -577,24 +555,3 @@ async def split(
         )
         return SplitRecorded(number, decision.puzzle, category.puzzles_played, decision.time,
                              eid, position=decision.position)
-
-
-async def penalty(
-    day: ContestDay, actor: int, role: str, number: int, kind_id: str, count: int,
-    at: datetime, update_id: int | None,
-) -> PenaltyRecorded | ResultsRefusal | SharedRefusal | RoundClosed:
-    """``count`` penalties of ``kind_id`` for entry ``number`` (added to the ones it has;
-    /deshacer takes the last one back)."""
-    kind = day.contest.penalty(kind_id)
-    if kind is None:
-        return UnknownPenalty(kind_id, tuple(k.id for k in day.contest.penalties))
-    async with day.store.transaction() as tx:
-        state = await _in_play(day, number, at)
-        if isinstance(state, Refusal):
-            return state
-        eid = await tx.add_event(
-            at=at, kind=EventKind.PENALTY, role=role, actor=actor, entry=number, value=count,
-            ref=kind.id, category=state.unit, update_id=update_id,
-        )
-        return PenaltyRecorded(number, kind.id, count, kind.seconds * count,
-                               state.time_penalty + kind.seconds * count, eid)

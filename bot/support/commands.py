@@ -60,9 +60,6 @@ COMMANDS: list[Command] = [
             N_("N [h:mm:ss]: N finished the puzzle"), {"fr": "termine", "en": "finish"}),
     Command("piezas", "volunteer",
             N_("N P: pieces placed by N"), {"fr": "pieces", "en": "pieces"}),
-    Command("penalizacion", "volunteer",
-            N_("N KIND [how many]: penalty for N"),
-            {"fr": "penalite", "en": "penalty"}, PENALTIES),
     Command("estado", "volunteer",
             N_("N dns|dsq|oc [reason]: did not start, disqualified, out of competition"),
             {"fr": "statut", "en": "status"}),
@@ -116,8 +113,12 @@ BY_NAME = {c.name: c for c in COMMANDS}
 
 
 def command_for(need: str) -> str:
-    """The name of the command that needs ``need`` (``CHANGES``...), the first if several."""
-    return next(c.name for c in COMMANDS if c.needs == need)
+    """The name of the command that needs ``need`` (``CHANGES``...), the first if several (a
+    feature's: the features must be installed, ``bot.features``)."""
+    found = next((c.name for c in COMMANDS if c.needs == need), None)
+    if found is None:
+        raise RuntimeError(f"no command needs {need!r}: are the features installed?")
+    return found
 
 
 def features(contest: Contest, categories: Iterable[str] | None = None) -> frozenset[str]:

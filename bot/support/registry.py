@@ -39,6 +39,8 @@ class Command:
     # "hint" or "solution": the menu's line says what it costs in the contest (and ``line``
     # is its words without the cost)
     cost: str = ""
+    # examples as typed, for the volunteers' sheet (numbers only: the same in every language)
+    examples: tuple[str, ...] = ()
 
     def name_in(self, lang: str) -> str:
         return self.aliases.get(ALIASES_OF.get(lang, lang), self.name)
@@ -74,7 +76,8 @@ class Feature:
     ``settings`` reading it (a ``bot.services.contest_toml.Table`` -> the feature's settings,
     or None when absent); ``menu_after``: the command after which staff's menus show its
     commands (their order follows the day); ``desk_after``: the same in the desk's order,
-    first while registration is open (empty: not a desk command)."""
+    first while registration is open (empty: not a desk command); ``sheet``: its lines under
+    the volunteers' sheet's buttons, for a contest (bot/services/handouts.py)."""
 
     name: str
     commands: tuple[Command, ...] = ()
@@ -85,6 +88,8 @@ class Feature:
     settings: Callable[[Any], Any] | None = None
     menu_after: str = ""
     desk_after: str = ""
+    # the lines it adds to the volunteers' sheet's buttons, for a contest, in a language
+    sheet: Callable[[Any, str], list[str]] | None = None
 
 
 class Registry:

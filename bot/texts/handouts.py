@@ -17,7 +17,6 @@ EXAMPLES = {
     "etapa": ("etapa 12 3",),
     "escape": ("escape 12", "escape 12 0:42:10"),
     "parcial": ("parcial 12 0:51:20",),
-    "penalizacion": ("penalizacion 12",),
     "estado": ("estado 12 dns",),
     "deshacer": ("deshacer",),
     "historial": ("historial 12",),
@@ -54,10 +53,6 @@ def ready_button(lang: str) -> str:
 def stage_buttons(lang: str) -> str:
     return tr(lang, "At the escape's end, a line per pair still in it, a button per stage: "
               "tap the stage the pair has reached.")
-
-
-def penalty_buttons(lang: str) -> str:
-    return tr(lang, "After /penalizacion N, a button per kind of penalty.")
 
 
 def correction_button(lang: str, minutes: int) -> str:

@@ -150,12 +150,11 @@ def usage_text(lang: str, line: str) -> str:
     what it means (issue 26: "Uso: /piezas N P" alone left people guessing)."""
     text = tr(lang, "Usage: {usage}", usage=in_language(lang, line))
     words = line.split()
-    kind = words[2].split("|")[0] if len(words) > 2 else ""  # /penalizacion's first kind
-    example = _example(lang, words[0] if words else "", kind)
+    example = _example(lang, words[0] if words else "")
     return f"{text}\n{example}" if example else text
 
 
-def _example(lang: str, command: str, kind: str = "") -> str:
+def _example(lang: str, command: str) -> str:
     match command:
         case "/fin":
             return tr(lang, "For example /fin 12 1:47:30 (entry 12, the time the clock shows), "
@@ -175,8 +174,5 @@ def _example(lang: str, command: str, kind: str = "") -> str:
         case "/estado":
             return tr(lang, "For example /estado 12 dns (did not start), /estado 12 dsq REASON "
                       "(disqualified) or /estado 12 oc (out of competition).")
-        case "/penalizacion" if kind:
-            return tr(lang, "For example /penalizacion 12 {kind} 2 (two penalties of that kind "
-                      "for entry 12).", kind=kind)
         case _:
             return ""

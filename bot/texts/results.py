@@ -26,7 +26,6 @@ from bot.services.results import (
     NoSplits,
     NotFinishedNoted,
     OutcomeRecorded,
-    PenaltyRecorded,
     PiecesRange,
     PiecesRecorded,
     QuestionOutdated,
@@ -35,7 +34,6 @@ from bot.services.results import (
     ResultsRefusal,
     SplitRecorded,
     SplitsDone,
-    UnknownPenalty,
     WhichPuzzle,
 )
 from bot.support.i18n import ntr, tr
@@ -61,11 +59,6 @@ def results_refusal(lang: str, refused: ResultsRefusal, contest: Contest) -> str
         case PiecesRange(size=size):
             return tr(lang, "The pieces must be between 0 and {size} (the puzzle's size).",
                       size=size)
-        case UnknownPenalty(given=given, known=known):
-            if not known:
-                return tr(lang, "This contest has no penalties.")
-            return tr(lang, "No penalty called \"{given}\". This contest has: {known}.",
-                      given=given[:32], known=", ".join(known))
         case AlreadyRecordedPieces(entry=entry, count=count):
             return tr(lang, "Entry {entry} already has {count} pieces "
                       "recorded: nothing changed.", entry=entry, count=count)
@@ -170,7 +163,7 @@ def penalties_text(lang: str, contest: Contest, counts: Sequence[tuple[str, int]
               detail=detail)
 
 
-# -- what a volunteer's /fin, /piezas, /estado, /penalizacion, /parcial answer ----------------
+# -- what a volunteer's /fin, /piezas, /estado, /parcial answer ------------------------------
 
 
 def confirm_question(lang: str, asked: FinishToConfirm) -> str:
@@ -293,25 +286,6 @@ def outcome_button(lang: str, outcome: str) -> str:
 def outcome_notice(lang: str, out: OutcomeRecorded) -> str:
     return tr(lang, "Your entry is recorded as {outcome}. Ask the organisers if this is wrong.",
               outcome=outcome_text(lang, out.outcome, out.reason))
-
-
-def penalty_kinds_question(lang: str, entry: int) -> str:
-    """``/penalizacion N`` without a kind: which one (a button each)."""
-    return tr(lang, "Which penalty for entry {entry}? One tap records one (for more at once: "
-              "/penalizacion {entry} KIND COUNT).", entry=entry)
-
-
-def penalty_answer(lang: str, contest: Contest, out: PenaltyRecorded) -> str:
-    return tr(lang, "Entry {entry}: penalty recorded, {what} ×{count} (+{time}). Its "
-              "penalties now total {total}.", entry=out.entry,
-              what=penalty_name(lang, contest, out.kind), count=out.count,
-              time=format_duration(out.seconds), total=format_duration(out.total))
-
-
-def penalty_notice(lang: str, contest: Contest, out: PenaltyRecorded) -> str:
-    return tr(lang, "A penalty was recorded for your entry: {what} ×{count} (+{time}).",
-              what=penalty_name(lang, contest, out.kind), count=out.count,
-              time=format_duration(out.seconds))
 
 
 def split_answer(lang: str, out: SplitRecorded) -> str:

@@ -25,7 +25,6 @@ from bot.handlers import (
     history,
     invitations,
     menus,
-    penalties,
     results,
     rounds,
     selftimed,
@@ -306,7 +305,7 @@ def test_every_command_of_the_menus_has_one_handler_and_every_handler_a_command(
     # each feature lists its commands (bot/handlers/F.py COMMANDS, a feature package's
     # FEATURE.handlers); app.py registers them all
     listed = [name for m in (access, clocks, desk, entries, escape, history,
-                             invitations, results, penalties, rounds, selftimed,
+                             invitations, results, rounds, selftimed,
                              standings)
               for name in m.COMMANDS] + [name for f in FEATURES for name in f.handlers]
     assert len(listed) == len(set(listed))  # no command answered by two features

@@ -19,5 +19,5 @@ FEATURE = Feature(
                 taken_back=taken_back),),
     table=TABLE,
     settings=read,
-    menu_after="penalizacion",
+    menu_after="estado",
 )

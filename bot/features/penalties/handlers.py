@@ -1,18 +1,18 @@
-"""``/penalizacion N KIND [COUNT]`` (results: a penalty added to an entry's ranking time), and
+"""``/penalizacion N KIND [COUNT]`` (a penalty added to an entry's ranking time), and
 ``/penalizacion N`` alone: the contest's penalty kinds as buttons, one tap records one."""
 
 from __future__ import annotations
 
 from datetime import datetime
-from functools import partial
 
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from bot.delivery.answers import answer, answer_now, recording
-from bot.delivery.posting import notify_entry
+from bot.delivery.answers import answer_now
+from bot.delivery.work import Asker, Work
+from bot.features.penalties.operations import AddPenalties, add_penalties
+from bot.features.penalties.texts import kinds_question, usage
 from bot.handlers.common import (
-    Callback,
     Caller,
     button_moment,
     choice_buttons,
@@ -20,14 +20,11 @@ from bot.handlers.common import (
     pressed,
     recorder,
     refuse_role,
-    show_usage,
 )
-from bot.handlers.standings import noting_final
 from bot.handlers.volunteers import refuse, role
-from bot.services import results
-from bot.services.outcomes import Refusal, UnknownEntry
+from bot.services.outcomes import UnknownEntry
 from bot.support.i18n import tr
-from bot.texts.results import penalty_answer, penalty_kinds_question, penalty_name, penalty_notice
+from bot.texts.results import penalty_name
 
 MAX_PENALTIES = 99  # penalties recorded by one /penalizacion
 # under /penalizacion N's question: "pen:<the question's update id>:<entry>:<kind>"
@@ -52,29 +49,19 @@ async def penalizacion(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         contest = who.svc.contest
         choices = [(penalty_name(who.lang, contest, k.id), f"{update.update_id}:{number}:{k.id}")
                    for k in kinds]
-        await answer_now(who.svc, update, penalty_kinds_question(who.lang, number),
+        await answer_now(who.svc, update, kinds_question(who.lang, number),
                          reply_markup=choice_buttons(PENALTY_BUTTON, choices, per_row=1))
         return
     if number is None or len(args) < 2 or count is None or not 1 <= count <= MAX_PENALTIES:
-        usage = "/penalizacion N " + ("|".join(k.id for k in kinds) or "KIND") + " [1-99]"
-        await show_usage(update, who, usage)
+        await answer_now(who.svc, update, usage(who.lang, tuple(k.id for k in kinds)))
         return
-    await _record(update, context, who, number, args[1].lower(), count, who.at,
-                  update.update_id)
+    await _record(update, who, number, args[1].lower(), count, who.at, update.update_id)
 
 
-async def _record(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller,
-                  number: int, kind: str, count: int, at: datetime, update_id: int) -> None:
-    async with recording(who.svc):
-        out = await results.penalty(who.svc.day, who.user_id, role(who), number, kind, count,
-                                    at, update_id)
-        if isinstance(out, Refusal):
-            await refuse(update, who, out)
-            return
-        contest = who.svc.contest
-        await answer(who.svc, update, await noting_final(
-            who, out.entry, penalty_answer(who.lang, contest, out)))
-        await notify_entry(context, number, partial(penalty_notice, contest=contest, out=out))
+async def _record(update: Update, who: Caller, number: int, kind: str, count: int,
+                  at: datetime, update_id: int) -> None:
+    await add_penalties(Work(who.svc, Asker.of(update, who.user_id, who.lang)), who.svc.day,
+                        AddPenalties(number, kind, count, who.user_id, role(who), at, update_id))
 
 
 async def penalty_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -94,8 +81,4 @@ async def penalty_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
         await answer_now(who.svc, update, tr(who.lang, "Already recorded."))
         return
     at = button_moment(update, context, await who.svc.day.linked_users(number)) or who.at
-    await _record(update, context, who, number, parts[2], 1, at, asked)
-
-
-# the commands this feature answers (bot/chat/app.py registers every feature's)
-COMMANDS: dict[str, Callback] = {"penalizacion": penalizacion}
+    await _record(update, who, number, parts[2], 1, at, asked)
