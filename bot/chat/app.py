@@ -33,7 +33,7 @@ from bot.delivery.sender import STAFF_GAP, Sender
 from bot.delivery.services import Services
 from bot.delivery.telegram_time import CaughtUp
 from bot.domain.contest import Contest
-from bot.features import FEATURES
+from bot.features.installed import FEATURES
 from bot.handlers import (
     access,
     claims,
@@ -43,7 +43,6 @@ from bot.handlers import (
     entries,
     escape,
     history,
-    invitations,
     participant,
     registration,
     results,
@@ -73,7 +72,6 @@ HANDLERS: dict[str, Callback] = {
     **history.COMMANDS,
     **clocks.COMMANDS,
     **rounds.COMMANDS,
-    **invitations.COMMANDS,
     **entries.COMMANDS,
     **desk.COMMANDS,
     **standings.COMMANDS,
@@ -156,7 +154,6 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CallbackQueryHandler(registration.stale_button, pattern=r"^reg:"))
     app.add_handler(CommandRouter({"cancelar": registration.nothing_to_cancel, **HANDLERS}))
     app.add_handler(CallbackQueryHandler(entries.baja_button, pattern=r"^baja:"))
-    app.add_handler(CallbackQueryHandler(invitations.invite_button, pattern=r"^invite:"))
     app.add_handler(draft.SaveNow(app.bot_data.setdefault("flush_users", set())),
                     group=1)
     app.add_handler(CallbackQueryHandler(access.language_button, pattern=r"^lang:"))

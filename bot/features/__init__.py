@@ -1,25 +1,3 @@
-"""The list of feature packages, installed into the registry (bot/support/registry.py) when
-this is imported: the app, the menus, the history and the contest file are built from it.
-
-A new feature is a package beside these and one line here (docs/architecture.md)."""
-
-from __future__ import annotations
-
-from bot.features.backup.feature import FEATURE as BACKUP
-from bot.features.members.feature import FEATURE as MEMBERS
-from bot.features.penalties.feature import FEATURE as PENALTIES
-from bot.features.tables.feature import FEATURE as TABLES
-from bot.features.warnings.feature import FEATURE as WARNINGS
-from bot.support.registry import REGISTRY, Feature
-
-# a feature's staff commands go after the command its ``menu_after`` names, the later in this
-# list the nearer to it (penalties, then warnings, after /estado)
-FEATURES: tuple[Feature, ...] = (
-    WARNINGS,
-    TABLES,
-    BACKUP,
-    MEMBERS,
-    PENALTIES,
-)
-
-REGISTRY.install(FEATURES)
+"""Feature packages, one folder each (docs/architecture.md). Their list, installed into the
+registry, is ``installed.py``: this package imports nothing, so a layer below may import a
+feature's own lower modules (its rules) without installing every feature."""

@@ -13,6 +13,9 @@ from bot.delivery.posting import notify_entry
 from bot.delivery.services import services
 from bot.domain.contest import Category
 from bot.domain.rounds import Heat, table_number
+from bot.features.invitations.day import invitation_of, round_invitations
+from bot.features.invitations.handlers import tell_invited
+from bot.features.invitations.texts import invited_confirmed_text, invited_status, status_lines
 from bot.handlers.access import pick_entry
 from bot.handlers.common import (
     Callback,
@@ -23,13 +26,10 @@ from bot.handlers.common import (
     recorder,
     refuse_role,
 )
-from bot.handlers.invitations import tell_invited
 from bot.handlers.jobs import schedule_contest_jobs
-from bot.services.invitations import invitation_of, round_invitations
 from bot.services.outcomes import Refusal
 from bot.services.rounds import RoundConfirmed, confirm_round, table_of
 from bot.texts.common import refusal
-from bot.texts.invitations import invited_confirmed_text, invited_status, status_lines
 from bot.texts.result_lines import final_classification_text
 from bot.texts.rounds import (
     confirmed_text,

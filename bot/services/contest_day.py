@@ -26,7 +26,6 @@ from bot.domain.events import (
     ROUND_KINDS,
     EventKind,
 )
-from bot.domain.invitations import Invitation, accepted, fold
 from bot.domain.places import Place, Status
 from bot.domain.ranking import Competitor, Row, ages_fit, rank
 from bot.domain.rounds import (
@@ -37,6 +36,7 @@ from bot.domain.rounds import (
     seat,
     seat_groups,
 )
+from bot.features.invitations.rules import Invitation, accepted, fold
 from bot.services.outcomes import (
     ClockNotStarted,
     NotEscape,

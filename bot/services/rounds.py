@@ -27,6 +27,7 @@ from bot.domain.rounds import (
     merged,
     table_number,
 )
+from bot.features.invitations.day import Invited, invite_qualifiers
 from bot.services.contest_day import (
     ContestDay,
     RoundClosed,
@@ -34,7 +35,6 @@ from bot.services.contest_day import (
     in_ranking,
     round_ref,
 )
-from bot.services.invitations import Invited, invite_qualifiers
 from bot.services.outcomes import Done, Refusal, SharedRefusal
 from bot.services.selftimed import waiting as claims_waiting
 from bot.storage.transactions import Transaction

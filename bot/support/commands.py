@@ -69,11 +69,6 @@ COMMANDS: list[Command] = [
     Command("parcial", "volunteer",
             N_("N [h:mm:ss]: N finished one of its puzzles"),
             {"fr": "intermediaire", "en": "split"}, SPLITS),
-    Command("acepto", "participant",
-            N_("[N]: take the place I am invited to"), {"fr": "accepte", "en": "accept"}, ROUNDS),
-    Command("renuncio", "participant",
-            N_("[N]: give up the place I am invited to"),
-            {"fr": "renonce", "en": "decline"}, ROUNDS),
     Command("series", "participant",
             N_("Heats of the round and tables"), {"fr": "series", "en": "heats"}, ROUNDS),
     Command("deshacer", "volunteer",
@@ -160,12 +155,17 @@ _ANY_NAME = {n: c for c in COMMANDS for n in (c.name, *c.aliases.values())}
 
 
 def _add(feature: Feature) -> None:
-    """A feature's commands join the table (``REGISTRY.install``); a name taken is a bug."""
+    """A feature's commands join the table (``REGISTRY.install``) after the command its
+    ``menu_after`` names (the order of a participant's menu), else at its end; a name taken
+    is a bug."""
+    names = [c.name for c in COMMANDS]
+    at = names.index(feature.menu_after) + 1 if feature.menu_after in names else len(names)
     for c in feature.commands:
         taken = [n for n in (c.name, *c.aliases.values()) if n in _ANY_NAME]
         if taken:
             raise ValueError(f"feature {feature.name!r}: /{taken[0]} is taken")
-        COMMANDS.append(c)
+        COMMANDS.insert(at, c)
+        at += 1
         BY_NAME[c.name] = c
         _ANY_NAME.update({n: c for n in (c.name, *c.aliases.values())})
 

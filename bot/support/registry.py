@@ -1,5 +1,5 @@
 """The feature registry: what each feature package adds to the bot, declared in one object
-(``Feature``), and the one list of them installed at start (``bot/features/__init__.py``).
+(``Feature``), and the one list of them installed at start (``bot/features/installed.py``).
 
 A feature (``bot/features/<name>/``) declares its commands (name, who may use it, its menu line
 as a catalog message, its aliases), the buttons it answers (a prefix of their data), its event
@@ -9,8 +9,9 @@ language, the history's names, /deshacer and a document's import are built from 
 nothing else names the feature.
 
 The lower layers read what was installed through ``REGISTRY`` (this module imports nothing of
-the features); ``install`` runs once, when ``bot.features`` is imported by the program's entry
-points (``bot/chat/app.py``, ``bot/cli.py``) and the tests' ``conftest.py``."""
+the features); ``install`` runs once, when ``bot.features.installed`` is imported by the
+program's entry point (``bot/chat/app.py``, which the CLI imports) and the tests'
+``conftest.py``."""
 
 from __future__ import annotations
 

@@ -11,12 +11,13 @@ from babel.dates import format_date
 
 from bot.domain.clock import DurationError, format_duration
 from bot.domain.contest import Contest
+from bot.features.invitations.day import InvitationRefusal
+from bot.features.invitations.texts import invitation_refusal
 from bot.services.access import AccessRefusal
 from bot.services.claims import ClaimRefusal
 from bot.services.clocks import ClocksRefusal
 from bot.services.escape import EscapeRefusal
 from bot.services.history import HistoryRefusal
-from bot.services.invitations import InvitationRefusal
 from bot.services.outcomes import (
     AlreadyFinished,
     AlreadyRecorded,
@@ -40,7 +41,6 @@ from bot.texts.claims import claim_refusal
 from bot.texts.clocks import clocks_refusal
 from bot.texts.escape import escape_refusal
 from bot.texts.history import history_refusal
-from bot.texts.invitations import invitation_refusal
 from bot.texts.names import clock_time as clock_time  # re-exported: the texts use them
 from bot.texts.names import day_text as day_text
 from bot.texts.names import heat_name as heat_name

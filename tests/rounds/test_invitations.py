@@ -16,7 +16,10 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bot.domain.contest import Invite
-from bot.domain.invitations import (
+from bot.domain.ranking import Competitor, rank
+from bot.domain.rounds import qualifiers
+from bot.features.invitations.handlers import invitation_job
+from bot.features.invitations.rules import (
     AlreadyAccepted,
     AlreadyDeclined,
     Answer,
@@ -27,9 +30,6 @@ from bot.domain.invitations import (
     next_deadline,
     reply_verdict,
 )
-from bot.domain.ranking import Competitor, rank
-from bot.domain.rounds import qualifiers
-from bot.handlers.invitations import invitation_job
 from bot.services.contest_file import ContestFileError, parse_contest
 from bot.services.csvio import import_entries, read_entries
 from tests.fakebot import Call, Harness, Person, staff

@@ -14,7 +14,7 @@ import time
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from bot.handlers.invitations import DEADLINE_GRACE, WAITING_FOR_UPDATES
+from bot.features.invitations.handlers import DEADLINE_GRACE, WAITING_FOR_UPDATES
 from bot.rehearsal.fakeapi import Failure, FakeBotAPI
 from bot.support.wallclock import ENV as CLOCK_ENV
 from bot.support.wallclock import SKIP_ENV, WallClock

@@ -146,3 +146,13 @@ def test_the_checks_would_see_a_wrong_import(tmp_path):
     assert ("bot.chat.app", 6) in runtime and ("bot.domain.clock", 2) in runtime
     assert misplaced == [("bot.chat", 6)]
     assert layer_of("bot.chat.app", layers()) > layer_of("bot.domain.clock", layers())
+
+
+def test_the_features_package_imports_nothing():
+    # a layer below imports a feature's rules (bot.features.members.rules); were the list of
+    # features in bot/features/__init__.py, that import would install every feature from
+    # inside the layer below, and the program would not start (an import cycle)
+    runtime, _ = imports(BOT / "features" / "__init__.py", set(modules()))
+    assert runtime == []
+    for package in (BOT / "features").glob("*/__init__.py"):
+        assert imports(package, set(modules()))[0] == [], package

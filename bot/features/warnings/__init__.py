@@ -6,4 +6,4 @@ heat disqualifies it.
 - ``outcomes.py``: what the operation gives back and what each person reads of it;
 - ``operations.py``: ``warn``, one transaction with what it owes people;
 - ``texts.py``: its menu line, usage, name in a history; ``handlers.py``: the chat;
-- ``feature.py``: ``FEATURE``, what it adds to the bot, one line in bot/features/__init__.py."""
+- ``feature.py``: ``FEATURE``, what it adds to the bot, one line in bot/features/installed.py."""

@@ -9,9 +9,8 @@ from typing import assert_never
 from zoneinfo import ZoneInfo
 
 from bot.domain.contest import Category, Contest
-from bot.domain.invitations import Invitation
 from bot.domain.rounds import Heat
-from bot.services.invitations import (
+from bot.features.invitations.day import (
     InvitationAccepted,
     InvitationDeclined,
     InvitationLapsed,
@@ -21,6 +20,7 @@ from bot.services.invitations import (
     NoInvitation,
     Replied,
 )
+from bot.features.invitations.rules import Invitation
 from bot.support.i18n import tr
 from bot.texts.names import day_text, heat_name, names, round_name
 from bot.texts.rounds import when_text

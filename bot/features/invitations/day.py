@@ -14,7 +14,8 @@ from typing import ClassVar
 
 from bot.domain.contest import Category, Invite
 from bot.domain.events import INVITE_KINDS, EventKind
-from bot.domain.invitations import (
+from bot.domain.rounds import Heat, merged, qualifiers, seat
+from bot.features.invitations.rules import (
     LAPSED,
     NO,
     YES,
@@ -31,7 +32,6 @@ from bot.domain.invitations import (
     next_deadline,
     reply_verdict,
 )
-from bot.domain.rounds import Heat, merged, qualifiers, seat
 from bot.services.contest_day import ContestDay, answer_to, round_ref
 from bot.services.outcomes import Done, Refusal
 from bot.storage.transactions import Transaction

@@ -12,30 +12,14 @@ from typing import Any
 from telegram import Update
 from telegram.ext import Application, CallbackContext, ContextTypes
 
+import bot.features.invitations.day as invites
 from bot.delivery.answers import answer, answer_now, recording
 from bot.delivery.posting import notify_entry, notify_staff
 from bot.delivery.services import Services, services
 from bot.delivery.telegram_time import CaughtUp, TelegramTime
 from bot.domain.rounds import Heat
-from bot.handlers.access import pick_entry
-from bot.handlers.common import (
-    Callback,
-    Caller,
-    button_moment,
-    buttons,
-    caller,
-    parse_int,
-    pressed,
-    refuse_role,
-    replace_job,
-)
-from bot.services import invitations as invites
-from bot.services.invitations import Invited, Replied
-from bot.services.outcomes import Refusal
-from bot.support.wallclock import CLOCK
-from bot.texts.access import not_followed
-from bot.texts.common import refusal
-from bot.texts.invitations import (
+from bot.features.invitations.day import Invited, Replied
+from bot.features.invitations.texts import (
     decline_buttons,
     decline_question,
     invitation_buttons,
@@ -46,6 +30,21 @@ from bot.texts.invitations import (
     staff_declined_text,
     staff_lapsed_text,
 )
+from bot.handlers.access import pick_entry
+from bot.handlers.common import (
+    Caller,
+    button_moment,
+    buttons,
+    caller,
+    parse_int,
+    pressed,
+    refuse_role,
+    replace_job,
+)
+from bot.services.outcomes import Refusal
+from bot.support.wallclock import CLOCK
+from bot.texts.access import not_followed
+from bot.texts.common import refusal
 from bot.texts.names import usage_text
 
 App = Application[Any, Any, Any, Any, Any, Any]
@@ -227,10 +226,3 @@ async def invitation_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
                                                 who=who_is, unfilled=out.unfilled))
             await tell_invited(context, out.invited, later=True)
     await schedule_invitations(context.application)
-
-
-# the commands this feature answers (bot/chat/app.py registers every feature's)
-COMMANDS: dict[str, Callback] = {
-    "acepto": acepto,
-    "renuncio": renuncio,
-}

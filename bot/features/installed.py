@@ -1,0 +1,27 @@
+"""The list of feature packages, installed into the registry (bot/support/registry.py) when
+this is imported: the app, the menus, the history and the contest file are built from it.
+
+A new feature is a package beside these and one line here (docs/architecture.md)."""
+
+from __future__ import annotations
+
+from bot.features.backup.feature import FEATURE as BACKUP
+from bot.features.invitations.feature import FEATURE as INVITATIONS
+from bot.features.members.feature import FEATURE as MEMBERS
+from bot.features.penalties.feature import FEATURE as PENALTIES
+from bot.features.tables.feature import FEATURE as TABLES
+from bot.features.warnings.feature import FEATURE as WARNINGS
+from bot.support.registry import REGISTRY, Feature
+
+# a feature's staff commands go after the command its ``menu_after`` names, the later in this
+# list the nearer to it (penalties, then warnings, after /estado)
+FEATURES: tuple[Feature, ...] = (
+    WARNINGS,
+    TABLES,
+    BACKUP,
+    MEMBERS,
+    PENALTIES,
+    INVITATIONS,
+)
+
+REGISTRY.install(FEATURES)
