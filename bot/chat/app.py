@@ -47,7 +47,6 @@ from bot.handlers import (
     registration,
     results,
     rounds,
-    selftimed,
     standings,
 )
 from bot.handlers.commands import names_for
@@ -75,7 +74,6 @@ HANDLERS: dict[str, Callback] = {
     **entries.COMMANDS,
     **desk.COMMANDS,
     **standings.COMMANDS,
-    **selftimed.COMMANDS,
     **{name: callback for f in FEATURES for name, callback in f.handlers.items()},
 }
 
@@ -168,12 +166,12 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CallbackQueryHandler(results.estado_button, pattern=r"^st:"))
     app.add_handler(CallbackQueryHandler(clocks.start_button, pattern=r"^go:"))
     app.add_handler(CallbackQueryHandler(results.ranking_button, pattern=r"^rank:"))
-    app.add_handler(CallbackQueryHandler(selftimed.review_button, pattern=r"^rev:"))
     for feature in FEATURES:
         for prefix, callback in feature.buttons.items():
             app.add_handler(CallbackQueryHandler(callback, pattern="^" + re.escape(prefix)))
-    app.add_handler(MessageHandler(filters.PHOTO & filters.ChatType.PRIVATE,
-                                   selftimed.on_photo))
+    for feature in FEATURES:  # handlers of other kinds (a photo's), before the catch-all
+        for handler in feature.other_handlers:
+            app.add_handler(handler)
     # last: what nothing above took (free text, an unknown command) gets a pointer to /ayuda
     app.add_handler(MessageHandler(filters.TEXT & filters.ChatType.PRIVATE,
                                    participant.not_understood))

@@ -199,7 +199,8 @@ class Category:
     # by pieces placed (equal pieces share a place), or by more keys in turn
     unfinished_order: tuple[str, ...] = ("pieces",)
     # played at home: each entry claims its own finish (/listo) and backs it with a photo,
-    # which a reviewer confirms (``bot.domain.selftimed``); False: volunteers record finishes
+    # which a reviewer confirms (``bot.features.selftimed.rules``); False: volunteers record
+    # finishes
     self_timed: bool = False
     # self-timed, each entry starting each puzzle at its own moment (/empiezo): its time is the
     # sum of its puzzles' own times, not the category clock's (a league over weeks)

@@ -9,6 +9,7 @@ from bot.features.backup.feature import FEATURE as BACKUP
 from bot.features.invitations.feature import FEATURE as INVITATIONS
 from bot.features.members.feature import FEATURE as MEMBERS
 from bot.features.penalties.feature import FEATURE as PENALTIES
+from bot.features.selftimed.feature import FEATURE as SELFTIMED
 from bot.features.tables.feature import FEATURE as TABLES
 from bot.features.warnings.feature import FEATURE as WARNINGS
 from bot.support.registry import REGISTRY, Feature
@@ -22,6 +23,7 @@ FEATURES: tuple[Feature, ...] = (
     MEMBERS,
     PENALTIES,
     INVITATIONS,
+    SELFTIMED,
 )
 
 REGISTRY.install(FEATURES)

@@ -11,6 +11,7 @@ from telegram.ext import ContextTypes
 from bot.delivery.answers import answer, answer_now, recording
 from bot.delivery.posting import send
 from bot.domain.events import EventKind
+from bot.features.selftimed.handlers import send_codes
 from bot.handlers.common import (
     Callback,
     Caller,
@@ -25,7 +26,6 @@ from bot.handlers.common import (
 )
 from bot.handlers.draft import persist_soon
 from bot.handlers.jobs import schedule_contest_jobs
-from bot.handlers.selftimed import send_codes
 from bot.handlers.volunteers import refuse as _refuse
 from bot.services import clocks as service
 from bot.services.outcomes import Refusal

@@ -108,9 +108,9 @@ def _with_features(order: tuple[str, ...], desk: bool) -> list[str]:
     out = list(order)
     for feature in REGISTRY.features:
         after = feature.desk_after if desk else feature.menu_after
-        if desk and not after:
-            continue
-        at = out.index(after) + 1 if after in out else len(out)
+        if after not in out:
+            continue  # a place in the table only (bot/support/commands.py): after the others
+        at = out.index(after) + 1
         out[at:at] = [c.name for c in feature.commands if c.role != "participant"]
     return out
 

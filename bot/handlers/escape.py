@@ -9,10 +9,12 @@ from datetime import datetime
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
 
+import bot.features.selftimed.day as selftimed
 from bot.delivery.answers import answer, answer_now, recording
 from bot.delivery.posting import notify_entry, notify_staff, send
 from bot.delivery.services import language_of
 from bot.domain.escape import Kind
+from bot.features.selftimed.texts import past_limit_at_home, ready_noted
 from bot.handlers.access import pick_entry
 from bot.handlers.claims import claim_row
 from bot.handlers.common import (
@@ -33,13 +35,11 @@ from bot.handlers.volunteers import number_and_time
 from bot.handlers.volunteers import refuse as _refuse
 from bot.handlers.volunteers import role as _role
 from bot.services import escape as service
-from bot.services import selftimed
 from bot.services.escape import Cooldown, Granted
 from bot.services.outcomes import EscapeNotOver, PastLimit, Refusal
 from bot.texts import escape as texts
 from bot.texts.alerts import STAGE_BUTTON
 from bot.texts.common import refusal
-from bot.texts.selftimed import past_limit_at_home, ready_noted
 
 
 async def etapa(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -23,10 +23,10 @@ from bot.delivery.telegram_time import CaughtUp
 from bot.domain.clock import ALERTS
 from bot.domain.events import EventKind
 from bot.features.invitations.handlers import schedule_invitations
+from bot.features.selftimed.handlers import schedule_held_photos
 from bot.handlers.claims import claim_row
 from bot.handlers.common import LATE_IS_STILL_OWED, replace_job
 from bot.handlers.desk import announce_changes, closing_report
-from bot.handlers.selftimed import schedule_held_photos
 from bot.services import clocks as clock_ops
 from bot.services.registrations import Registrations
 from bot.services.rounds import unit, units

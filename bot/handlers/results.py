@@ -12,6 +12,7 @@ from functools import partial
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputFile, Update
 from telegram.ext import ContextTypes
 
+import bot.features.selftimed.day as selftimed
 from bot.delivery.answers import answer, answer_now, recording
 from bot.delivery.posting import notify_entry, send
 from bot.delivery.services import language_of, services
@@ -19,6 +20,7 @@ from bot.domain.clock import hours_reading
 from bot.domain.contest import Category
 from bot.domain.ranking import Competitor, Row
 from bot.domain.rounds import Heat
+from bot.features.selftimed.texts import pace_lines, rejected_answer, rejected_notice, waiting_line
 from bot.handlers.claims import claim_row
 from bot.handlers.common import (
     Callback,
@@ -37,7 +39,7 @@ from bot.handlers.common import (
 )
 from bot.handlers.standings import noting_final
 from bot.handlers.volunteers import number_and_time, refuse, role
-from bot.services import results, selftimed, standings
+from bot.services import results, standings
 from bot.services import rounds as round_ops
 from bot.services.outcomes import Refusal, UnknownEntry
 from bot.services.picture import ranking_png
@@ -80,7 +82,6 @@ from bot.texts.results import (
     split_notice,
 )
 from bot.texts.results import not_finished_answer as not_finished_text
-from bot.texts.selftimed import pace_lines, rejected_answer, rejected_notice, waiting_line
 from bot.texts.standings import ranking_for_organisers, ranking_not_yet
 
 

@@ -27,7 +27,7 @@ from zoneinfo import ZoneInfo
 from bot.chat.skips import MARGIN
 from bot.domain.contest import Contest
 from bot.domain.events import EventKind
-from bot.domain.selftimed import photo_of_key
+from bot.features.selftimed.rules import photo_of_key
 from bot.rehearsal import plan
 from bot.rehearsal.actions import PHOTO, Action, Line, Person, Team, Window, recipients
 from bot.rehearsal.botprocess import BotProcess

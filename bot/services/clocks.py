@@ -22,10 +22,10 @@ from bot.domain.rounds import (
     heat_over,
     next_heats,
 )
+from bot.features.selftimed.day import start_data
 from bot.services.contest_day import ContestDay
 from bot.services.outcomes import Done, Refusal, SharedRefusal
 from bot.services.rounds import unit
-from bot.services.selftimed import start_data
 from bot.services.state import EntryState
 
 

@@ -1,6 +1,6 @@
 """The contest file's ``timing``: who records the finishes, volunteers at the tables
 (``"volunteers"``, the default) or each entry itself at home (``"self"``: ``/listo``, a photo,
-a reviewer's confirmation; ``bot.domain.selftimed``), for ``contest_file``."""
+a reviewer's confirmation; ``bot.features.selftimed.rules``), for ``contest_file``."""
 
 from __future__ import annotations
 

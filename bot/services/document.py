@@ -46,7 +46,7 @@ CODE_REFS = frozenset({EventKind.LINK, EventKind.VOLUNTEER_INVITE, EventKind.VOL
                        EventKind.ORGANISER_INVITE, EventKind.ORGANISER_JOIN})
 NOT_A_CODE = "registration"
 # keys of an event's ``data`` that are secrets: a self-timed start's seed, from which every
-# entry's code is worked out (bot/domain/selftimed.py)
+# entry's code is worked out (bot/features/selftimed/rules.py)
 SECRET_DATA = frozenset({"seed"})
 # the results' columns of free text about people, left out of the public form: the reason a
 # volunteer typed for an outcome ("fainted: diabetic")

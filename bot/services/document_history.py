@@ -40,7 +40,6 @@ from bot.domain.history import effective_ids
 from bot.domain.places import Application, Status, allocate
 from bot.domain.registration import Member, birth_in_range, clean_name, name_problem
 from bot.domain.rounds import Heat, finish_refused, heat_over, heats_by_id
-from bot.domain.selftimed import PhotoRefused, PhotoUse, photo_use
 from bot.domain.standings import standings as final_standings
 from bot.domain.standings import to_tell, told_before
 from bot.features.invitations.rules import (
@@ -58,6 +57,7 @@ from bot.features.invitations.rules import (
     reply_verdict,
 )
 from bot.features.members.rules import Allowed, Change, change_verdict, member_from, originals
+from bot.features.selftimed.rules import PhotoRefused, PhotoUse, photo_use
 from bot.services.contest_day import OUTCOMES, round_ref
 from bot.services.document_events import (
     EARLIEST,

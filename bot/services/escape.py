@@ -21,6 +21,7 @@ from bot.domain.escape import (
     fold,
 )
 from bot.domain.events import EventKind
+from bot.features.selftimed.day import ClaimWaiting, NoPuzzleStarted, claim_time, session_of
 from bot.services.contest_day import ContestDay, RoundClosed
 from bot.services.outcomes import (
     AlreadyFinished,
@@ -33,7 +34,6 @@ from bot.services.outcomes import (
     Refusal,
     SharedRefusal,
 )
-from bot.services.selftimed import ClaimWaiting, NoPuzzleStarted, claim_time, session_of
 from bot.services.state import EntryState, escape_events
 
 # the events a pair's ledger is folded from, without its solve

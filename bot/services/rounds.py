@@ -28,6 +28,7 @@ from bot.domain.rounds import (
     table_number,
 )
 from bot.features.invitations.day import Invited, invite_qualifiers
+from bot.features.selftimed.day import waiting as claims_waiting
 from bot.services.contest_day import (
     ContestDay,
     RoundClosed,
@@ -36,7 +37,6 @@ from bot.services.contest_day import (
     round_ref,
 )
 from bot.services.outcomes import Done, Refusal, SharedRefusal
-from bot.services.selftimed import waiting as claims_waiting
 from bot.storage.transactions import Transaction
 
 # -- what the rounds' operations give back -----------------------------------------------------

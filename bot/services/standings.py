@@ -20,9 +20,9 @@ from bot.domain.standings import (
     to_tell,
     told_before,
 )
+from bot.features.selftimed.day import waiting
 from bot.services.contest_day import ContestDay
 from bot.services.outcomes import Done, Refusal
-from bot.services.selftimed import waiting
 from bot.storage.store import Event, Transaction
 
 

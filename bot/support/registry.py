@@ -91,6 +91,8 @@ class Feature:
     desk_after: str = ""
     # the lines it adds to the volunteers' sheet's buttons, for a contest, in a language
     sheet: Callable[[Any, str], list[str]] | None = None
+    # python-telegram-bot handlers of other kinds (a photo's), registered as they are
+    other_handlers: tuple[Any, ...] = ()
 
 
 class Registry:

@@ -13,6 +13,8 @@ from bot.domain.clock import DurationError, format_duration
 from bot.domain.contest import Contest
 from bot.features.invitations.day import InvitationRefusal
 from bot.features.invitations.texts import invitation_refusal
+from bot.features.selftimed.day import SelfTimedRefusal
+from bot.features.selftimed.texts import selftimed_refusal
 from bot.services.access import AccessRefusal
 from bot.services.claims import ClaimRefusal
 from bot.services.clocks import ClocksRefusal
@@ -33,7 +35,6 @@ from bot.services.outcomes import (
 )
 from bot.services.results import ResultsRefusal
 from bot.services.rounds import RoundsRefusal
-from bot.services.selftimed import SelfTimedRefusal
 from bot.services.standings import StandingsRefusal
 from bot.support.i18n import tr
 from bot.texts.access import access_refusal
@@ -50,7 +51,6 @@ from bot.texts.names import role_name as role_name
 from bot.texts.names import round_name as round_name
 from bot.texts.results import results_refusal
 from bot.texts.rounds import rounds_refusal
-from bot.texts.selftimed import selftimed_refusal
 from bot.texts.standings import standings_refusal
 
 MAX_MESSAGE = 4096

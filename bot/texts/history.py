@@ -15,7 +15,7 @@ from bot.domain.contest import Contest
 from bot.domain.events import ENTRY_ROWS, EventKind
 from bot.domain.ranking import Competitor, ranking_time
 from bot.domain.rounds import heats_by_id
-from bot.domain.selftimed import photo_of_key
+from bot.features.selftimed.rules import photo_of_key
 from bot.services.history import HistoryRefusal, NothingToUndo, Undone, UndoOutdated
 from bot.storage.store import Event
 from bot.support.i18n import tr

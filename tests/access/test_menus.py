@@ -26,7 +26,6 @@ from bot.handlers import (
     menus,
     results,
     rounds,
-    selftimed,
     standings,
 )
 from bot.handlers.menus import MENU_CHANGE
@@ -304,7 +303,7 @@ def test_every_command_of_the_menus_has_one_handler_and_every_handler_a_command(
     # each feature lists its commands (bot/handlers/F.py COMMANDS, a feature package's
     # FEATURE.handlers); app.py registers them all
     listed = [name for m in (access, clocks, desk, entries, escape, history,
-                             results, rounds, selftimed,
+                             results, rounds,
                              standings)
               for name in m.COMMANDS] + [name for f in FEATURES for name in f.handlers]
     assert len(listed) == len(set(listed))  # no command answered by two features

@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.domain.selftimed import StartRefused, by_pace, own_total, per_hour, puzzle_to_start
+from bot.features.selftimed.rules import StartRefused, by_pace, own_total, per_hour, puzzle_to_start
 from bot.services.csvio import import_entries, read_entries
 from tests.day.test_bot_commands import event_rows, events, replies_to
 from tests.fakebot import Call, Harness, Person

@@ -9,7 +9,8 @@ from __future__ import annotations
 import json
 from types import SimpleNamespace
 
-from bot.domain.selftimed import (
+from bot.features.selftimed.handlers import held_photo_job
+from bot.features.selftimed.rules import (
     PHOTOS_PER_MINUTE,
     HeldPhoto,
     KeptPhoto,
@@ -17,7 +18,6 @@ from bot.domain.selftimed import (
     held_photo,
     photo_route,
 )
-from bot.handlers.selftimed import held_photo_job
 from tests.day.test_bot_commands import event_rows, replies_to
 from tests.fakebot import Call, Harness
 from tests.selftimed.test_selftimed import (

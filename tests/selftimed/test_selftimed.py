@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.domain.selftimed import (
+from bot.features.selftimed.rules import (
     CODE_ALPHABET,
     CODE_LENGTH,
     PhotoRefused,

@@ -6,7 +6,7 @@ ready``); confirming it is a finish at that moment (``results.finish``, the revi
 each puzzle itself (``own_start``, a league over weeks), ``begin`` is its ``/empiezo`` and
 ``confirm`` adds the puzzle's own time to the entry's (a split time, or its finish); ``paces``
 is the season's interim ranking by pieces per hour. Each operation is one transaction; the
-rules are ``bot.domain.selftimed``'s."""
+rules are ``bot.features.selftimed.rules``'s."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from typing import ClassVar
 from bot.domain.clock import within_limit
 from bot.domain.contest import Category
 from bot.domain.events import EventKind
-from bot.domain.selftimed import (
+from bot.features.selftimed.rules import (
     HeldPhoto,
     KeptPhoto,
     PhotoRefused,

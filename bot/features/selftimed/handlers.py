@@ -13,14 +13,16 @@ from typing import Any
 from telegram import Update
 from telegram.ext import Application, CallbackContext, ContextTypes
 
+import bot.features.selftimed.day as service
+import bot.features.selftimed.texts as texts
 from bot.delivery.answers import answer, answer_now, recording
 from bot.delivery.posting import notify_entry, notify_staff_photo
 from bot.delivery.services import Services, services
 from bot.domain.registration import clean_note
-from bot.domain.selftimed import PHOTOS_NOTICE
+from bot.features.selftimed.day import HeldPhotoLater, PhotoKept
+from bot.features.selftimed.rules import PHOTOS_NOTICE
 from bot.handlers.access import pick_entry
 from bot.handlers.common import (
-    Callback,
     Caller,
     already_handled,
     caller,
@@ -33,12 +35,9 @@ from bot.handlers.common import (
 )
 from bot.handlers.results import not_finished_answer
 from bot.handlers.volunteers import refuse, role
-from bot.services import selftimed as service
 from bot.services.outcomes import Refusal
 from bot.services.results import NotFinishedNoted
-from bot.services.selftimed import HeldPhotoLater, PhotoKept
 from bot.storage.store import Entry
-from bot.texts import selftimed as texts
 from bot.texts.access import not_followed
 from bot.texts.common import DayRefusal, refusal
 
@@ -257,10 +256,3 @@ async def rechazar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         out = await service.reject(who.svc.day, who.user_id, role(who), number, reason, who.at,
                                    update.update_id)
         await _rejected(update, context, who, out)
-
-
-# the commands this feature answers (bot/chat/app.py registers every feature's)
-COMMANDS: dict[str, Callback] = {
-    "rechazar": rechazar,
-    "empiezo": empiezo,
-}

@@ -10,10 +10,7 @@ from zoneinfo import ZoneInfo
 
 from bot.domain.clock import format_duration
 from bot.domain.contest import Category, Contest
-from bot.domain.selftimed import PHOTOS_PER_MINUTE, PhotoUse, per_hour
-from bot.services.escape import ReadyNoted
-from bot.services.results import NotFinishedNoted
-from bot.services.selftimed import (
+from bot.features.selftimed.day import (
     AllPuzzlesDone,
     Claim,
     ClaimWaiting,
@@ -32,6 +29,9 @@ from bot.services.selftimed import (
     StillPlaying,
     WhichToStart,
 )
+from bot.features.selftimed.rules import PHOTOS_PER_MINUTE, PhotoUse, per_hour
+from bot.services.escape import ReadyNoted
+from bot.services.results import NotFinishedNoted
 from bot.storage.store import Entry
 from bot.support.i18n import ntr, tr
 from bot.texts.names import clock_time, day_text, names
