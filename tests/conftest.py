@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-import bot.features  # noqa: F401  (the features installed: bot/support/registry.py)
+import bot.features.installed  # noqa: F401  (the features installed: bot/support/registry.py)
 from bot.domain.contest import Contest
 from bot.services.contest_file import load_contest
 

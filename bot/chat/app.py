@@ -33,7 +33,7 @@ from bot.delivery.sender import STAFF_GAP, Sender
 from bot.delivery.services import Services
 from bot.delivery.telegram_time import CaughtUp
 from bot.domain.contest import Contest
-from bot.features import FEATURES
+from bot.features.installed import FEATURES
 from bot.handlers import (
     access,
     backup,
@@ -42,12 +42,12 @@ from bot.handlers import (
     desk,
     draft,
     entries,
-    escape,
     history,
     invitations,
     members,
     participant,
     penalties,
+    ready,
     registration,
     results,
     rounds,
@@ -72,7 +72,7 @@ log = logging.getLogger(__name__)
 
 HANDLERS: dict[str, Callback] = {
     **access.COMMANDS,
-    **escape.COMMANDS,
+    **ready.COMMANDS,
     **results.COMMANDS,
     **penalties.COMMANDS,
     **history.COMMANDS,
@@ -168,11 +168,9 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(draft.SaveNow(app.bot_data.setdefault("flush_users", set())),
                     group=1)
     app.add_handler(CallbackQueryHandler(access.language_button, pattern=r"^lang:"))
-    app.add_handler(CallbackQueryHandler(escape.stage_button, pattern=r"^ask:"))
     app.add_handler(CallbackQueryHandler(results.fin_button, pattern=r"^fin:"))
     app.add_handler(CallbackQueryHandler(results.ready_button, pattern=r"^ready:"))
     app.add_handler(CallbackQueryHandler(claims.claim_pressed, pattern=r"^take:"))
-    app.add_handler(CallbackQueryHandler(escape.confirm_button, pattern=r"^stg:"))
     app.add_handler(CallbackQueryHandler(penalties.penalty_button, pattern=r"^pen:"))
     app.add_handler(CallbackQueryHandler(history.undo_pressed, pattern=r"^undo:"))
     app.add_handler(CallbackQueryHandler(standings.publish_pressed, pattern=r"^pub:"))

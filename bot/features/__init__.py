@@ -1,15 +1,4 @@
-"""The list of feature packages, installed into the registry (bot/support/registry.py) when
-this is imported: the app, the menus, the history and the contest file are built from it.
-
-A new feature is a package beside these and one line here (docs/architecture.md)."""
-
-from __future__ import annotations
-
-from bot.features.warnings.feature import FEATURE as WARNINGS
-from bot.support.registry import REGISTRY, Feature
-
-FEATURES: tuple[Feature, ...] = (
-    WARNINGS,
-)
-
-REGISTRY.install(FEATURES)
+"""The feature packages (docs/architecture.md), one per feature; ``installed.py`` lists them and
+installs them into the registry. This file imports nothing: a feature's ``rules.py`` is read by
+the layers below (the escape's ledger is in every entry's state), and importing it must not
+bring in every feature's handlers."""

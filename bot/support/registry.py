@@ -9,8 +9,8 @@ language, the history's names, /deshacer and a document's import are built from 
 nothing else names the feature.
 
 The lower layers read what was installed through ``REGISTRY`` (this module imports nothing of
-the features); ``install`` runs once, when ``bot.features`` is imported by the program's entry
-points (``bot/chat/app.py``, ``bot/cli.py``) and the tests' ``conftest.py``."""
+the features); ``install`` runs once, when ``bot.features.installed`` is imported by the
+program's entry points (``bot/chat/app.py``, ``bot/cli.py``) and the tests' ``conftest.py``."""
 
 from __future__ import annotations
 
@@ -39,6 +39,11 @@ class Command:
     # "hint" or "solution": the menu's line says what it costs in the contest (and ``line``
     # is its words without the cost)
     cost: str = ""
+    # shown in a menu only to someone who follows an entry (a pair's own commands)
+    for_entry: bool = False
+    # a feature's command: the one the command table lists it after (the order participants'
+    # menus and the volunteers' sheet follow); none: at the end
+    after: str = ""
 
     def name_in(self, lang: str) -> str:
         return self.aliases.get(ALIASES_OF.get(lang, lang), self.name)
@@ -73,7 +78,9 @@ class Feature:
     callback; ``kinds``: its event kinds; ``table``: the contest file's table it reads, with
     ``settings`` reading it (a ``bot.services.contest_toml.Table`` -> the feature's settings,
     or None when absent); ``menu_after``: the command after which staff's menus show its
-    commands (their order follows the day)."""
+    commands (their order follows the day); ``follow_line``: what a phone that starts
+    following an entry of a category (``bot.domain.contest.Category``) is told to use, in a
+    language (None: nothing of this feature's)."""
 
     name: str
     commands: tuple[Command, ...] = ()
@@ -83,6 +90,7 @@ class Feature:
     table: str = ""
     settings: Callable[[Any], Any] | None = None
     menu_after: str = ""
+    follow_line: Callable[[str, Any], str | None] | None = None
 
 
 class Registry:

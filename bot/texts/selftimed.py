@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 from bot.domain.clock import format_duration
 from bot.domain.contest import Category, Contest
 from bot.domain.selftimed import PHOTOS_PER_MINUTE, PhotoUse, per_hour
-from bot.services.escape import ReadyNoted
+from bot.services.ready import ReadyNoted
 from bot.services.results import NotFinishedNoted
 from bot.services.selftimed import (
     AllPuzzlesDone,

@@ -15,19 +15,19 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bot.chat.app import HANDLERS
-from bot.features import FEATURES
+from bot.features.installed import FEATURES
 from bot.handlers import (
     access,
     backup,
     clocks,
     desk,
     entries,
-    escape,
     history,
     invitations,
     members,
     menus,
     penalties,
+    ready,
     results,
     rounds,
     selftimed,
@@ -308,7 +308,7 @@ def test_each_command_says_what_the_contest_must_have_for_it() -> None:
 def test_every_command_of_the_menus_has_one_handler_and_every_handler_a_command():
     # each feature lists its commands (bot/handlers/F.py COMMANDS, a feature package's
     # FEATURE.handlers); app.py registers them all
-    listed = [name for m in (access, backup, clocks, desk, entries, escape, history,
+    listed = [name for m in (access, backup, clocks, desk, entries, ready, history,
                              invitations, members, results, penalties, rounds, selftimed,
                              standings, tables)
               for name in m.COMMANDS] + [name for f in FEATURES for name in f.handlers]
