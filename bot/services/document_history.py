@@ -3,8 +3,8 @@ each event, in the order it was recorded, must be one the bot could have written
 the events before it. Each kind is decided as its service decides it (bot/services/results.py,
 the escape's operations, clocks.py, history.py...), through the same domain functions: a finish by
 ``decide_finish`` on the entry's state folded from its events before (``entry_state``) and its
-clock as it stood (``clock_for``); a hint by ``check_request``, the cooldown between requests, tickets
-and stages; a stage by ``check_confirmation``; a solve by ``check_solve``; pieces by
+clock as it stood (``clock_for``); a hint by ``check_request``, the cooldown between requests,
+tickets and stages; a stage by ``check_confirmation``; a solve by ``check_solve``; pieces by
 ``decide_pieces``; a split by ``decide_split``; nothing of a heat after its round was
 confirmed (``ContestDay.closed``); a member change by ``change_verdict``; results made final
 as ``publishable`` takes them; an invitation as invitations.py writes one; a clock change not
@@ -836,8 +836,8 @@ class Replay:
         return why(refused) if refused is not None else None
 
     def _escape(self, ev: Event, s: EntryState, now: int | None) -> str | None:
-        """/escape: as the escape's ``solve`` (bot/features/escape) decides one (a correction decided
-        without the solve it replaces)."""
+        """/escape: as the escape's ``solve`` (bot/features/escape) decides one (a correction
+        decided without the solve it replaces)."""
         rules = self.contest.escape
         if s.ledger is None or rules is None:
             return f"{s.category.id} has no escape"
