@@ -41,9 +41,9 @@ from bot.handlers import (
     desk,
     draft,
     entries,
-    escape,
     history,
     participant,
+    ready,
     registration,
     results,
     rounds,
@@ -66,7 +66,7 @@ log = logging.getLogger(__name__)
 
 HANDLERS: dict[str, Callback] = {
     **access.COMMANDS,
-    **escape.COMMANDS,
+    **ready.COMMANDS,
     **results.COMMANDS,
     **history.COMMANDS,
     **clocks.COMMANDS,
@@ -155,11 +155,9 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(draft.SaveNow(app.bot_data.setdefault("flush_users", set())),
                     group=1)
     app.add_handler(CallbackQueryHandler(access.language_button, pattern=r"^lang:"))
-    app.add_handler(CallbackQueryHandler(escape.stage_button, pattern=r"^ask:"))
     app.add_handler(CallbackQueryHandler(results.fin_button, pattern=r"^fin:"))
     app.add_handler(CallbackQueryHandler(results.ready_button, pattern=r"^ready:"))
     app.add_handler(CallbackQueryHandler(claims.claim_pressed, pattern=r"^take:"))
-    app.add_handler(CallbackQueryHandler(escape.confirm_button, pattern=r"^stg:"))
     app.add_handler(CallbackQueryHandler(history.undo_pressed, pattern=r"^undo:"))
     app.add_handler(CallbackQueryHandler(standings.publish_pressed, pattern=r"^pub:"))
     app.add_handler(CallbackQueryHandler(clocks.announce_pressed, pattern=r"^ann:"))

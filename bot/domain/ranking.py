@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.domain.clock import within_limit
 from bot.domain.contest import Category
-from bot.domain.escape import EscapeResult
+from bot.features.escape.rules import EscapeResult
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from enum import StrEnum
 
 from bot.domain.clock import within_limit
 from bot.domain.contest import Category
-from bot.domain.escape import Ledger
+from bot.features.escape.rules import Ledger
 
 OUTCOMES = ("dns", "dsq", "oc")  # did not start, disqualified, out of competition
 

@@ -1,3 +1,4 @@
-"""Feature packages, one folder each (docs/architecture.md). Their list, installed into the
-registry, is ``installed.py``: this package imports nothing, so a layer below may import a
-feature's own lower modules (its rules) without installing every feature."""
+"""The feature packages (docs/architecture.md), one per feature; ``installed.py`` lists them and
+installs them into the registry. This file imports nothing: a feature's ``rules.py`` is read by
+the layers below (the escape's ledger is in every entry's state), and importing it must not
+bring in every feature's handlers."""

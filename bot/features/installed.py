@@ -1,11 +1,14 @@
 """The list of feature packages, installed into the registry (bot/support/registry.py) when
 this is imported: the app, the menus, the history and the contest file are built from it.
 
-A new feature is a package beside these and one line here (docs/architecture.md)."""
+A new feature is a package beside these and one line here (docs/architecture.md). The list is
+here rather than in ``bot/features/__init__.py``: importing a feature's ``rules.py`` (as the day's
+state reads the escape's ledger) runs that file, and must not import every feature's handlers."""
 
 from __future__ import annotations
 
 from bot.features.backup.feature import FEATURE as BACKUP
+from bot.features.escape.feature import FEATURE as ESCAPE
 from bot.features.invitations.feature import FEATURE as INVITATIONS
 from bot.features.members.feature import FEATURE as MEMBERS
 from bot.features.penalties.feature import FEATURE as PENALTIES
@@ -17,6 +20,7 @@ from bot.support.registry import REGISTRY, Feature
 # a feature's staff commands go after the command its ``menu_after`` names, the later in this
 # list the nearer to it (penalties, then warnings, after /estado)
 FEATURES: tuple[Feature, ...] = (
+    ESCAPE,
     WARNINGS,
     TABLES,
     BACKUP,

@@ -148,9 +148,9 @@ async def pick_entry(
 ) -> tuple[Entry | None, list[str]]:
     """The entry a participant command is about, and the arguments left.
 
-    An entry number comes first when given (``/billetes 12``, ``/pista 12 3``); without one,
-    the only entry the person follows (of the right kind). For ``/pista 3`` a lone number is the
-    stage.
+    An entry number comes first when given (``/billetes 12``, ``/listo 12``); without one,
+    the only entry the person follows (of the right kind). For a command that takes a stage
+    (``takes_stage``) a lone number is the stage.
     """
     contest = who.svc.contest
     followed = list(who.roles.entries)

@@ -28,7 +28,15 @@ def names_for(name: str) -> list[str]:
     return sorted({cmd.name, *cmd.aliases.values()})
 
 
-ENTRY_COMMANDS = ("pista", "solucion", "billetes", "listo")
+class _EntryCommands:
+    """The commands shown only to someone who follows an entry (``Command.for_entry``: /listo,
+    the escape's), read from the table when asked: a feature's join it when installed."""
+
+    def __contains__(self, name: object) -> bool:
+        return any(c.for_entry and c.name == name for c in COMMANDS)
+
+
+ENTRY_COMMANDS = _EntryCommands()
 
 # commands of use only at some moments (what a contest must have is each command's ``needs``)
 REGISTERING_COMMANDS = ("inscribir", "cancelar", "baja")
@@ -74,7 +82,7 @@ def _shown(c: Command, role: str, view: MenuView) -> bool:
     if not allowed(c, role) or (c.needs and c.needs not in view.has):
         return False
     staff = role in ("volunteer", "organiser")
-    if c.name in ENTRY_COMMANDS:
+    if c.for_entry:
         return view.follows_entry
     if c.name == "series":
         return view.follows_entry or staff  # the heat of one's own entry: none before linking
@@ -95,10 +103,9 @@ def _registering_shown(c: Command, staff: bool, view: MenuView) -> bool:
 # Staff menus in the order of their day (issue 26: /inicio was 11th, /clasificacion 14th):
 # the day's own commands first, the desk's (payments, lists, invitations) after, the ones
 # everyone has last. While registration is open the desk comes first.
-DAY_ORDER = ("inicio", "clasificacion", "publicar", "fin", "piezas", "etapa", "escape",
-             "estado", "parcial", "deshacer", "historial", "pausa",
-             "reanudar", "anuncio", "confirmar_ronda", "series", "voluntario",
-             "organizador", "pagado", "inscritos", "exportar")
+DAY_ORDER = ("inicio", "clasificacion", "publicar", "fin", "piezas", "estado", "parcial",
+             "deshacer", "historial", "pausa", "reanudar", "anuncio", "confirmar_ronda", "series",
+             "voluntario", "organizador", "pagado", "inscritos", "exportar")
 DESK_ORDER = ("pagado", "inscritos", "exportar", "anuncio", "voluntario", "organizador")
 
 

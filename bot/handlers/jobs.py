@@ -22,6 +22,7 @@ from bot.delivery.services import Services, language_of, services
 from bot.delivery.telegram_time import CaughtUp
 from bot.domain.clock import ALERTS
 from bot.domain.events import EventKind
+from bot.features.escape.texts import cooldown_over
 from bot.features.invitations.handlers import schedule_invitations
 from bot.features.selftimed.handlers import schedule_held_photos
 from bot.handlers.claims import claim_row
@@ -33,7 +34,6 @@ from bot.services.rounds import unit, units
 from bot.support.wallclock import CLOCK
 from bot.texts.alerts import (
     break_text,
-    cooldown_over_text,
     handover_buttons,
     handover_entry_text,
     handover_staff_text,
@@ -123,7 +123,7 @@ async def cooldown_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
         if not await clock_ops.notice_due(svc.day, key):
             return
         await notify_entry(context, entry,
-                           lambda lang: cooldown_over_text(lang, entry, minutes))
+                           lambda lang: cooldown_over(lang, entry, minutes))
         await clock_ops.record_notice(svc.day, key, entry,
                                       datetime.fromtimestamp(job.data["when"], UTC))
 

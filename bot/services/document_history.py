@@ -1,10 +1,10 @@
 """A contest document's history replayed through the rules the chat uses (``import document``):
 each event, in the order it was recorded, must be one the bot could have written then, given
 the events before it. Each kind is decided as its service decides it (bot/services/results.py,
-escape.py, clocks.py, history.py...), through the same domain functions: a finish by
+the escape's operations, clocks.py, history.py...), through the same domain functions: a finish by
 ``decide_finish`` on the entry's state folded from its events before (``entry_state``) and its
-clock as it stood (``clock_for``); a hint by ``check_request``, the /pista's cooldown, tickets
-and stages; a stage by ``check_confirmation``; a solve by ``check_solve``; pieces by
+clock as it stood (``clock_for``); a hint by ``check_request``, the cooldown between requests,
+tickets and stages; a stage by ``check_confirmation``; a solve by ``check_solve``; pieces by
 ``decide_pieces``; a split by ``decide_split``; nothing of a heat after its round was
 confirmed (``ContestDay.closed``); a member change by ``change_verdict``; results made final
 as ``publishable`` takes them; an invitation as invitations.py writes one; a clock change not
@@ -24,7 +24,6 @@ from collections.abc import Callable, Mapping, Sequence, Set
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from bot.domain import escape as esc
 from bot.domain import results as res
 from bot.domain.clock import CategoryClock, within_limit
 from bot.domain.contest import Category, Contest
@@ -42,6 +41,7 @@ from bot.domain.registration import Member, birth_in_range, clean_name, name_pro
 from bot.domain.rounds import Heat, finish_refused, heat_over, heats_by_id
 from bot.domain.standings import standings as final_standings
 from bot.domain.standings import to_tell, told_before
+from bot.features.escape import rules as esc
 from bot.features.invitations.rules import (
     LAPSED,
     NO,
@@ -763,7 +763,7 @@ class Replay:
         return why(decision) if decision is not None else None
 
     def _ready(self, ev: Event, s: EntryState, now: int | None) -> str | None:
-        """/listo: as bot/services/escape.py's ``ready`` takes one."""
+        """/listo: as bot/services/ready.py's ``ready`` takes one."""
         assert now is not None
         if ev.value != now:
             return f"its time {ev.value} is not its clock's then ({now})"
@@ -803,7 +803,7 @@ class Replay:
         return None
 
     def _request(self, ev: Event, s: EntryState, now: int | None) -> str | None:
-        """/pista, /solucion: as bot/services/escape.py's ``request`` decides one."""
+        """A hint or a solution: as the escape's ``request`` (bot/features/escape) decides one."""
         if s.ledger is None:
             return f"{s.category.id} has no escape"
         assert now is not None and ev.stage is not None
@@ -836,8 +836,8 @@ class Replay:
         return why(refused) if refused is not None else None
 
     def _escape(self, ev: Event, s: EntryState, now: int | None) -> str | None:
-        """/escape: as bot/services/escape.py's ``solve`` decides one (a correction decided
-        without the solve it replaces)."""
+        """/escape: as the escape's ``solve`` (bot/features/escape) decides one (a correction
+        decided without the solve it replaces)."""
         rules = self.contest.escape
         if s.ledger is None or rules is None:
             return f"{s.category.id} has no escape"

@@ -13,11 +13,11 @@ from zoneinfo import ZoneInfo
 
 from bot.domain.clock import format_duration
 from bot.domain.contest import Category, Contest, Question
-from bot.domain.escape import EscapeResult
 from bot.domain.places import Status
 from bot.domain.ranking import Row
 from bot.domain.registration import Member
 from bot.domain.rounds import Heat
+from bot.features.escape.rules import EscapeResult
 from bot.services.contest_day import ContestDay
 from bot.services.csvio import inert, write_csv
 from bot.services.registrations import Registrations

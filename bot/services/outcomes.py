@@ -10,25 +10,12 @@ import secrets
 from dataclasses import dataclass
 from typing import ClassVar
 
+from bot.domain.outcomes import Refusal as Refusal  # the base, re-exported
+
 
 def new_code(prefix: str = "") -> str:
     """A join or invite code for a deep link: [A-Za-z0-9_-], 128 bits, not guessable."""
     return prefix + secrets.token_urlsafe(16)
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """Why nothing was recorded. ``code`` names the reason (the domain's reason codes)."""
-
-    code: ClassVar[str] = ""
-
-    @property
-    def ok(self) -> bool:
-        return False
-
-    @property
-    def reason(self) -> str:
-        return self.code
 
 
 @dataclass(frozen=True)
@@ -56,14 +43,6 @@ class PastLimit(Refusal):
 @dataclass(frozen=True)
 class InTheFuture(Refusal):
     code: ClassVar[str] = "in_the_future"
-    time: int
-
-@dataclass(frozen=True)
-class BeforeRequest(Refusal):
-    """A solve before the pair's last accepted request (at contest time ``time``)."""
-
-    code: ClassVar[str] = "before_request"
-    entry: int
     time: int
 
 @dataclass(frozen=True)
@@ -101,7 +80,7 @@ class NoTime(Refusal):
 
 # the refusals several features give (each feature's own are its module's union)
 SharedRefusal = (UnknownEntry | ClockNotStarted | NotEscape | PastLimit | InTheFuture
-                 | BeforeRequest | AlreadyRecorded | AlreadyFinished | EscapeNotOver | NoTime)
+                 | AlreadyRecorded | AlreadyFinished | EscapeNotOver | NoTime)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,9 @@ from functools import cached_property
 
 from bot.domain.clock import CategoryClock, Pause
 from bot.domain.contest import Category, Contest
-from bot.domain.escape import (
+from bot.domain.events import EventKind
+from bot.domain.ranking import Competitor, Row, rank
+from bot.features.escape.rules import (
     EscapeEvent,
     EscapeResult,
     Kind,
@@ -20,8 +22,6 @@ from bot.domain.escape import (
     fold,
     result,
 )
-from bot.domain.events import EventKind
-from bot.domain.ranking import Competitor, Row, rank
 from bot.storage.store import Entry, Event, from_ts
 
 

@@ -1,7 +1,7 @@
 """The command list: names, who may use them, what a contest must have for each to be of use,
 menu descriptions and aliases per language.
 
-The Spanish names are the contract (``/pista``, ``/fin``...). French and English aliases work for
+The Spanish names are the contract (``/fin``, ``/piezas``...). French and English aliases work for
 everyone and are what the French and English menus show. ``in_language`` writes the commands named
 inside a text (usage lines, instructions) the way a reader of that language types them.
 ``features`` is what a contest (or some of its categories) has of what commands need.
@@ -32,14 +32,8 @@ OWN_START = "own_start"
 COMMANDS: list[Command] = [
     Command("start", "participant", N_("Start / link my entry")),
     Command("ayuda", "participant", N_("What I can do"), {"fr": "aide", "en": "help"}),
-    Command("pista", "participant",
-            N_("Ask for a hint"), {"fr": "indice", "en": "hint"}, ESCAPE, "hint"),
-    Command("solucion", "participant",
-            N_("Ask for the solution"), {"fr": "solution", "en": "solution"}, ESCAPE, "solution"),
-    Command("billetes", "participant",
-            N_("Tickets, stage and penalties"), {"fr": "billets", "en": "tickets"}, ESCAPE),
     Command("listo", "participant",
-            N_("We have finished the puzzle!"), {"fr": "fini", "en": "done"}),
+            N_("We have finished the puzzle!"), {"fr": "fini", "en": "done"}, for_entry=True),
     Command("idioma", "participant", N_("Change language"), {"fr": "langue", "en": "language"}),
     Command("inscribir", "participant",
             N_("Register for the contest"), {"fr": "inscription", "en": "register"}),
@@ -49,10 +43,6 @@ COMMANDS: list[Command] = [
             N_("Withdraw an entry"), {"fr": "desistement", "en": "withdraw"}),
     Command("cancelar", "participant",
             N_("Cancel the registration in progress"), {"fr": "abandon", "en": "cancel"}),
-    Command("etapa", "volunteer",
-            N_("N S: entry N is in stage S"), {"fr": "etape", "en": "stage"}, ESCAPE),
-    Command("escape", "volunteer",
-            N_("N [h:mm:ss]: N solved the escape"), {"fr": "evasion", "en": "escaped"}, ESCAPE),
     Command("fin", "volunteer",
             N_("N [h:mm:ss]: N finished the puzzle"), {"fr": "termine", "en": "finish"}),
     Command("piezas", "volunteer",
@@ -132,7 +122,7 @@ _NAMED = re.compile(r"(?<![\w/.:@-])/([a-z_]+)")
 
 
 def in_language(lang: str, text: str) -> str:
-    """``text`` with every command it names (``/pista``) as typed in ``lang`` (``/indice``);
+    """``text`` with every command it names (``/piezas``) as typed in ``lang`` (``/pieces``);
     anything that is not one of our commands (an address, a path) is left as it is."""
     if lang == "es" or "/" not in text:
         return text
@@ -149,17 +139,23 @@ _ANY_NAME = {n: c for c in COMMANDS for n in (c.name, *c.aliases.values())}
 
 
 def _add(feature: Feature) -> None:
-    """A feature's commands join the table (``REGISTRY.install``) after the command its
-    ``menu_after`` names (the order of a participant's menu), else at its end; a name taken
-    is a bug."""
+    """A feature's commands join the table (``REGISTRY.install``): each after the one it
+    names (``Command.after``), else after the command its feature's ``menu_after`` names
+    (those of one feature in their order), else at the end (the order of a participant's
+    menu and of the volunteers' sheet); a name taken is a bug."""
     names = [c.name for c in COMMANDS]
     at = names.index(feature.menu_after) + 1 if feature.menu_after in names else len(names)
     for c in feature.commands:
         taken = [n for n in (c.name, *c.aliases.values()) if n in _ANY_NAME]
         if taken:
             raise ValueError(f"feature {feature.name!r}: /{taken[0]} is taken")
-        COMMANDS.insert(at, c)
-        at += 1
+        after = [i for i, known in enumerate(COMMANDS) if known.name == c.after]
+        if after:
+            COMMANDS.insert(after[0] + 1, c)
+            at += after[0] < at
+        else:
+            COMMANDS.insert(at, c)
+            at += 1
         BY_NAME[c.name] = c
         _ANY_NAME.update({n: c for n in (c.name, *c.aliases.values())})
 

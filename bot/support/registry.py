@@ -42,6 +42,12 @@ class Command:
     cost: str = ""
     # examples as typed, for the volunteers' sheet (numbers only: the same in every language)
     examples: tuple[str, ...] = ()
+    # shown in a menu only to someone who follows an entry (a pair's own commands)
+    for_entry: bool = False
+    # a feature's command: the one the command table lists it after (the order participants'
+    # menus and the volunteers' sheet follow); none: after its feature's ``menu_after``, or at
+    # the end
+    after: str = ""
 
     def name_in(self, lang: str) -> str:
         return self.aliases.get(ALIASES_OF.get(lang, lang), self.name)
@@ -78,7 +84,10 @@ class Feature:
     or None when absent); ``menu_after``: the command after which staff's menus show its
     commands (their order follows the day); ``desk_after``: the same in the desk's order,
     first while registration is open (empty: not a desk command); ``sheet``: its lines under
-    the volunteers' sheet's buttons, for a contest (bot/services/handouts.py)."""
+    the volunteers' sheet's buttons, for a contest (bot/services/handouts.py);
+    ``follow_line``: what a phone that starts following an entry of a category
+    (``bot.domain.contest.Category``) is told to use, in a language (None: nothing of this
+    feature's)."""
 
     name: str
     commands: tuple[Command, ...] = ()
@@ -93,6 +102,7 @@ class Feature:
     sheet: Callable[[Any, str], list[str]] | None = None
     # python-telegram-bot handlers of other kinds (a photo's), registered as they are
     other_handlers: tuple[Any, ...] = ()
+    follow_line: Callable[[str, Any], str | None] | None = None
 
 
 class Registry:

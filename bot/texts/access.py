@@ -12,6 +12,7 @@ from bot.services.access import AccessRefusal, BadCode, InviteUsed, OrganiserInv
 from bot.storage.store import Entry
 from bot.support.commands import BY_NAME, meant
 from bot.support.i18n import LANGUAGES, tr
+from bot.support.registry import REGISTRY
 from bot.texts.names import names
 
 # the language buttons of /idioma, each in its own language
@@ -93,10 +94,11 @@ def linked(lang: str, contest: Contest, entry: Entry, already: bool) -> str:
               category=category.name if category else entry.category)
     if already:
         text = tr(lang, "You already follow entry #{entry}.", entry=entry.number)
-    if category is not None and category.escape:
-        text += "\n" + tr(lang, "During the escape: /pista for a hint, /solucion for a "
-                          "solution, /billetes for your tickets. When you finish the puzzle: "
-                          "/listo.")
+    # a feature's line (the escape's commands) where it has one for the category
+    lines = [line for f in REGISTRY.features if f.follow_line is not None and category
+             is not None and (line := f.follow_line(lang, category)) is not None]
+    if lines:
+        text += "\n" + "\n".join(lines)
     elif category is not None:
         text += "\n" + tr(lang, "When you finish the puzzle, send /listo.")
     return text

@@ -1,4 +1,4 @@
-"""What the timers announce: a cooldown over, the escape's handover, the clock alerts (minutes
+"""What the timers announce: the escape's handover, the clock alerts (minutes
 left, time up), the breaks and the results."""
 
 from __future__ import annotations
@@ -11,11 +11,6 @@ from bot.domain.rounds import Heat
 from bot.services.state import EntryState
 from bot.support.i18n import tr
 from bot.texts.names import clock_time, heat_name, names
-
-
-def cooldown_over_text(lang: str, entry: int, minutes: int) -> str:
-    return tr(lang, "Entry #{entry}: {minutes} minutes have passed, you may ask for a hint or a "
-              "solution again (/pista, /solucion).", entry=entry, minutes=minutes)
 
 
 def handover_staff_text(lang: str, limit: int, category: Category,

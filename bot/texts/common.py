@@ -18,12 +18,10 @@ from bot.features.selftimed.texts import selftimed_refusal
 from bot.services.access import AccessRefusal
 from bot.services.claims import ClaimRefusal
 from bot.services.clocks import ClocksRefusal
-from bot.services.escape import EscapeRefusal
 from bot.services.history import HistoryRefusal
 from bot.services.outcomes import (
     AlreadyFinished,
     AlreadyRecorded,
-    BeforeRequest,
     ClockNotStarted,
     EscapeNotOver,
     InTheFuture,
@@ -40,7 +38,6 @@ from bot.support.i18n import tr
 from bot.texts.access import access_refusal
 from bot.texts.claims import claim_refusal
 from bot.texts.clocks import clocks_refusal
-from bot.texts.escape import escape_refusal
 from bot.texts.history import history_refusal
 from bot.texts.names import clock_time as clock_time  # re-exported: the texts use them
 from bot.texts.names import day_text as day_text
@@ -92,16 +89,15 @@ def split_messages(lines: Sequence[str], limit: int = MAX_MESSAGE) -> list[str]:
     return messages
 
 
-DayRefusal = (SharedRefusal | EscapeRefusal | ClocksRefusal | AccessRefusal | RoundsRefusal
+DayRefusal = (SharedRefusal | ClocksRefusal | AccessRefusal | RoundsRefusal
               | ResultsRefusal | HistoryRefusal | StandingsRefusal | ClaimRefusal
               | SelfTimedRefusal | InvitationRefusal)
 
 
 def refusal(lang: str, refused: DayRefusal, contest: Contest) -> str:
     """One line saying why something was refused: each feature's refusals by its own texts.
-    mypy proves every refusal an operation can give has its text (no fallback)."""
-    if isinstance(refused, EscapeRefusal):
-        return escape_refusal(lang, refused, contest)
+    mypy proves every refusal an operation can give has its text (no fallback). A feature
+    package renders its own reasons (its ``outcomes.py``) and the shared ones through this."""
     if isinstance(refused, ClocksRefusal):
         return clocks_refusal(lang, refused, contest)
     if isinstance(refused, AccessRefusal):
@@ -138,9 +134,6 @@ def shared_refusal(lang: str, refused: SharedRefusal) -> str:
         case AlreadyRecorded(entry=entry, time=t):
             return tr(lang, "Entry {entry} already has {time} recorded: nothing "
                       "changed.", entry=entry, time=format_duration(t))
-        case BeforeRequest(entry=entry, time=t):
-            return tr(lang, "Entry {entry} asked for help after that moment, at "
-                      "{time}: check the time.", entry=entry, time=format_duration(t))
         case NoTime():
             return tr(lang, "0:00:00 can't be a finish time: type the time the clock showed.")
         case InTheFuture(time=t):

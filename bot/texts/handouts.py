@@ -3,9 +3,9 @@ organiser's day plan, in the reader's language."""
 
 from __future__ import annotations
 
+from bot.features.escape.texts import stage_button
 from bot.support.i18n import tr
 from bot.texts.claims import going_button
-from bot.texts.escape import stage_button
 from bot.texts.results import not_finished_button, record_button
 
 CLAIM_EXAMPLE = 12  # the entry a button's example names

@@ -5,7 +5,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.domain.escape import (
+from bot.domain.ranking import Competitor, rank
+from bot.domain.registration import Member, fee
+from bot.features.escape.rules import (
     Accepted,
     Kind,
     Solved,
@@ -15,8 +17,6 @@ from bot.domain.escape import (
     empty_ledger,
     result,
 )
-from bot.domain.ranking import Competitor, rank
-from bot.domain.registration import Member, fee
 from bot.services.contest_file import load_contest
 from tests.conftest import BILLOM, CASTRILLO
 

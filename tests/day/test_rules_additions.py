@@ -10,7 +10,6 @@ import pytest
 
 from bot.domain.clock import DurationError, parse_duration
 from bot.domain.contest import Category, Slot
-from bot.domain.escape import EscapeResult
 from bot.domain.numbers import ascii_digits, parse_whole, parse_year
 from bot.domain.ranking import Competitor, rank, ranking_time
 from bot.domain.registration import (
@@ -23,6 +22,7 @@ from bot.domain.registration import (
     same_person,
     slot_accepts,
 )
+from bot.features.escape.rules import EscapeResult
 
 DAY = date(2024, 6, 15)
 ADULTS = Category("a", "A", 1, 1000, 3 * 3600, 0, (Slot(),))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.domain.contest import Contest, EscapeRules
-from bot.domain.escape import (
+from bot.features.escape.rules import (
     Accepted,
     AlreadySolved,
     BeforeRequest,

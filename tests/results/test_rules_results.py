@@ -11,7 +11,6 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from bot.domain.contest import Category, EscapeRules, Slot
-from bot.domain.escape import empty_ledger
 from bot.domain.results import (
     OUTCOMES,
     Ahead,
@@ -42,6 +41,7 @@ from bot.domain.results import (
     pieces_left,
     question_outdated,
 )
+from bot.features.escape.rules import empty_ledger
 
 TZ = ZoneInfo("Europe/Madrid")
 TEN = datetime(2027, 7, 2, 10, 0, tzinfo=TZ)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from bot.domain.clock import format_duration, parse_duration
 from bot.domain.contest import Contest
-from bot.domain.escape import Kind, Request, Solved, StageConfirmed, fold, result
 from bot.domain.ranking import Competitor, rank
+from bot.features.escape.rules import Kind, Request, Solved, StageConfirmed, fold, result
 
 H, S = Kind.HINT, Kind.SOLUTION
 

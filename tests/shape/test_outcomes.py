@@ -1,6 +1,7 @@
 """The contest day's outcomes are typed: one class per refusal, with the data its message needs,
 and one per thing recorded. Every refusal has its own line in every language, the domain's
-reason codes map onto them, and the operations give the values the handlers match on."""
+reason codes are the operations' own (a feature's rules declare its reasons once), and the
+operations give the values the handlers match on."""
 
 from __future__ import annotations
 
@@ -12,40 +13,17 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.domain import escape as rules
 from bot.domain.contest import Contest
-from bot.domain.escape import Kind
+from bot.features.escape.operations import confirm_stage, request, solve
+from bot.features.escape.outcomes import EscapeRecorded, Granted, refused
+from bot.features.escape.rules import Cooldown, Kind, StageBack
 from bot.services import history, registrations, results
 from bot.services.clocks import ClocksStarted, pause, pending_notices, start_clock
 from bot.services.contest_day import ContestDay
 from bot.services.csvio import import_entries, read_entries
-from bot.services.escape import (
-    AlreadySolved,
-    ConfirmationClosed,
-    Cooldown,
-    CooldownPastEnd,
-    EscapeOver,
-    EscapeRecorded,
-    Granted,
-    HintTaken,
-    PastEscapeLimit,
-    SolutionNeedsHint,
-    SolutionTaken,
-    StageBack,
-    StageInvalid,
-    StagePassed,
-    StageSame,
-    confirm_stage,
-    confirmation_refusal,
-    request,
-    request_refusal,
-    solve,
-    solve_refusal,
-)
 from bot.services.history import Undone
 from bot.services.outcomes import (
     AlreadyRecorded,
-    BeforeRequest,
     ClockNotStarted,
     Done,
     NotEscape,
@@ -128,10 +106,10 @@ def test_every_refusal_has_its_own_line(castrillo: Contest, lang: str) -> None:
 def test_the_lines_say_what_the_refusal_carries(castrillo: Contest) -> None:
     # the very lines the string-keyed outcomes gave
     moment = datetime(2023, 4, 22, 10, 25, tzinfo=ZoneInfo("Europe/Madrid"))
-    assert refusal("en", Cooldown(3, 25 * 60, moment), castrillo) == (
+    assert refused("en", Cooldown(25 * 60, moment), castrillo, 3) == (
         "Too soon: 5 minutes must pass between two requests. You may ask again at 10:25:00 "
         "(contest time 0:25:00); I will tell you.")
-    assert refusal("en", Cooldown(3, 25 * 60), castrillo).count(" at - (") == 1
+    assert refused("en", Cooldown(25 * 60), castrillo, 3).count(" at - (") == 1
     assert refusal("en", PastLimit(9000, 7200), castrillo) == (
         "2:30:00 is past the category's time limit (2:00:00): record the pieces with /pieces "
         "instead.")
@@ -139,53 +117,10 @@ def test_the_lines_say_what_the_refusal_carries(castrillo: Contest) -> None:
         "The pieces must be between 0 and 500 (the puzzle's size).")
     assert refusal("en", AlreadyRecorded(7, 6000), castrillo) == (
         "Entry 7 already has 1:40:00 recorded: nothing changed.")
-    assert refusal("en", StageBack(7, 3), castrillo) == (
+    assert refused("en", StageBack(3), castrillo, 7) == (
         "Entry 7 was already confirmed in stage 3: a stage can't go back (use /undo to "
         "correct your own mistake).")
     assert refusal("en", UnknownEntry(99), castrillo) == "There is no entry number 99."
-
-
-@pytest.mark.parametrize(("refused", "expected"), [
-    (rules.EscapeOver(), EscapeOver()),
-    (rules.StageInvalid(), StageInvalid()),
-    (rules.StagePassed(3), StagePassed(3)),
-    (rules.HintTaken(2), HintTaken(2)),
-    (rules.SolutionNeedsHint(2), SolutionNeedsHint(2)),
-    (rules.SolutionTaken(2), SolutionTaken(2)),
-    (rules.Cooldown(900), Cooldown(7, 900)),
-    (rules.CooldownPastEnd(5400), CooldownPastEnd(5400)),
-])
-def test_the_domains_request_refusals_become_the_days(refused: rules.RequestRefused,
-                                                      expected: Refusal) -> None:
-    typed = request_refusal(refused, 7)
-    assert typed == expected
-    assert type(typed).__name__ == type(refused).__name__
-
-
-@pytest.mark.parametrize(("refused", "expected"), [
-    (rules.StageInvalid(), StageInvalid()),
-    (rules.StageBack(3), StageBack(7, 3)),
-    (rules.StageSame(3), StageSame(7, 3)),
-    (rules.AlreadySolved(), AlreadySolved(7)),
-    (rules.ConfirmationClosed(), ConfirmationClosed()),
-])
-def test_the_domains_confirmation_refusals_become_the_days(
-        refused: rules.ConfirmationRefused, expected: Refusal) -> None:
-    typed = confirmation_refusal(refused, 7)
-    assert typed == expected
-    assert type(typed).__name__ == type(refused).__name__
-
-
-@pytest.mark.parametrize(("refused", "expected"), [
-    (rules.AlreadySolved(), AlreadySolved(7)),
-    (rules.PastEscapeLimit(), PastEscapeLimit()),
-    (rules.BeforeRequest(600), BeforeRequest(7, 600)),
-])
-def test_the_domains_solve_refusals_become_the_days(refused: rules.SolveRefused,
-                                                    expected: Refusal) -> None:
-    typed = solve_refusal(refused, 7)
-    assert typed == expected
-    assert type(typed).__name__ == type(refused).__name__
 
 
 async def open_day(tmp_path, castrillo: Contest) -> ContestDay:
@@ -215,7 +150,7 @@ async def test_the_operations_give_typed_values(tmp_path, castrillo: Contest) ->
 
     # too soon: the refusal says when, in contest time and real time, and the notice is owed
     soon = await request(day, PHONE, 3, Kind.HINT, 2, T0 + 12 * minute, None)
-    assert soon == Cooldown(3, 15 * 60, T0 + 15 * minute)
+    assert soon == Cooldown(15 * 60, T0 + 15 * minute)
     assert [n[1] for n in await pending_notices(day)] == ["cooldown:3:900"]
 
     solved = await solve(day, VOLUNTEER, "volunteer", 3, None, T0 + 40 * minute, None)

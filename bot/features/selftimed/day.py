@@ -1,6 +1,6 @@
 """Contests played at home (``timing = "self"``): the codes given at the start signal, the
 participants' photos, the reviewers' requests for another photo and their rejections, and the
-claims still waiting for review. A claim is the entry's ``/listo`` (``bot.services.escape.
+claims still waiting for review. A claim is the entry's ``/listo`` (``bot.services.ready.
 ready``); confirming it is a finish at that moment (``results.finish``, the review's button or
 ``/fin N``); rejecting it is "not finished" with the reviewer's reason. Where each entry starts
 each puzzle itself (``own_start``, a league over weeks), ``begin`` is its ``/empiezo`` and

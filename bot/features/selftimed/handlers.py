@@ -1,7 +1,7 @@
 """Contests played at home in the chat: the codes sent at the start signal, a participant's
 photo (the start, the finished puzzle, time's up), the reviewers' buttons under it (confirm,
 another photo, not finished, no code) and ``/rechazar N [reason]``. A claim is ``/listo``
-(bot/handlers/escape.py); confirming it is the "FINISHED?" line's Record (``ready:ok``) or a
+(bot/handlers/ready.py); confirming it is the "FINISHED?" line's Record (``ready:ok``) or a
 typed ``/fin N``."""
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ from bot.features.selftimed.day import (
     WhichToStart,
 )
 from bot.features.selftimed.rules import PHOTOS_PER_MINUTE, PhotoUse, per_hour
-from bot.services.escape import ReadyNoted
+from bot.services.ready import ReadyNoted
 from bot.services.results import NotFinishedNoted
 from bot.storage.store import Entry
 from bot.support.i18n import ntr, tr

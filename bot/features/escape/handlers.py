@@ -1,24 +1,23 @@
-"""The escape in the chat: a pair's /pista, /solucion (and their stage buttons), /billetes
-and /listo; the volunteers' /etapa and /escape."""
+"""The escape in the chat: a pair's /pista, /solucion (and their stage buttons), /billetes;
+the volunteers' /etapa and /escape (typed, or a stage pressed under the handover line)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
 
-import bot.features.selftimed.day as selftimed
 from bot.delivery.answers import answer, answer_now, recording
 from bot.delivery.posting import notify_entry, notify_staff, send
 from bot.delivery.services import language_of
-from bot.domain.escape import Kind
-from bot.features.selftimed.texts import past_limit_at_home, ready_noted
+from bot.features.escape import operations, texts
+from bot.features.escape import outcomes as said
+from bot.features.escape.outcomes import Granted
+from bot.features.escape.rules import Cooldown, Kind
 from bot.handlers.access import pick_entry
 from bot.handlers.claims import claim_row
 from bot.handlers.common import (
-    Callback,
     Caller,
     already_handled,
     button_moment,
@@ -30,16 +29,10 @@ from bot.handlers.common import (
     show_usage,
 )
 from bot.handlers.jobs import schedule_notice
-from bot.handlers.results import ready_keyboard
 from bot.handlers.volunteers import number_and_time
-from bot.handlers.volunteers import refuse as _refuse
 from bot.handlers.volunteers import role as _role
-from bot.services import escape as service
-from bot.services.escape import Cooldown, Granted
-from bot.services.outcomes import EscapeNotOver, PastLimit, Refusal
-from bot.texts import escape as texts
+from bot.services.outcomes import Refusal
 from bot.texts.alerts import STAGE_BUTTON
-from bot.texts.common import refusal
 
 
 async def etapa(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -59,14 +52,15 @@ async def etapa(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def _confirm(update: Update, who: Caller, number: int, stage: int, at: datetime) -> None:
     """/etapa N S, typed or pressed under the handover line: recorded, or refused with why."""
     async with recording(who.svc):
-        out = await service.confirm_stage(
+        out = await operations.confirm_stage(
             who.svc.day, who.user_id, _role(who), number, stage, at,
             update.update_id if update.callback_query is None else None,
         )
         if isinstance(out, Refusal):
-            await _refuse(update, who, out)
+            await answer_now(who.svc, update,
+                             said.refusal_line(who.lang, out, who.svc.contest, number))
             return
-        await answer(who.svc, update, texts.stage_confirmed(who.lang, out))
+        await answer(who.svc, update, said.stage_confirmed(who.lang, out))
 
 
 async def confirm_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -95,14 +89,15 @@ async def escape(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     number, typed = parsed
     async with recording(who.svc):
-        out = await service.solve(
+        out = await operations.solve(
             who.svc.day, who.user_id, _role(who), number, typed, who.at, update.update_id
         )
         if isinstance(out, Refusal):
-            await _refuse(update, who, out)
+            await answer_now(who.svc, update,
+                             said.refusal_line(who.lang, out, who.svc.contest, number))
             return
-        await answer(who.svc, update, texts.solved(who.lang, out))
-        await notify_entry(context, number, lambda lang: texts.solved_notice(lang, out))
+        await answer(who.svc, update, said.solved(who.lang, out))
+        await notify_entry(context, number, lambda lang: said.solved_notice(lang, out))
 
 
 async def pista(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -185,14 +180,14 @@ async def do_request(
     if update.callback_query is None and await already_handled(update, who):
         return
     async with recording(svc):
-        out = await service.request(
+        out = await operations.request(
             svc.day, who.user_id, number, kind, stage, at or who.at,
             update.update_id if update.callback_query is None else None,
         )
         if isinstance(out, Cooldown):  # recorded: the notice owed when they may ask again
-            await answer(svc, update, refusal(who.lang, out, contest))
+            await answer(svc, update, said.refusal_line(who.lang, out, contest, number))
         elif isinstance(out, Refusal):
-            await answer_now(svc, update, refusal(who.lang, out, contest))
+            await answer_now(svc, update, said.refusal_line(who.lang, out, contest, number))
         else:
             await _granted(update, context, who, out, number, kind, stage, at or who.at)
     if isinstance(out, Cooldown) and out.moment is not None:
@@ -205,17 +200,17 @@ async def _granted(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Call
     volunteers' line, the partner's copy."""
     svc = who.svc
     contest = svc.contest
-    await answer(svc, update, texts.granted(who.lang, contest, out, number, kind, stage))
+    await answer(svc, update, said.granted(who.lang, contest, out, number, kind, stage))
     # "I'm going" under the line, in the volunteers' group or in each volunteer's private copy
     # (each copy recorded as one row, migration 0009: what made it cost 8 % of a busy day)
     event = out.event_id
-    await notify_staff(context, lambda lang: texts.granted_staff_line(
+    await notify_staff(context, lambda lang: said.granted_staff_line(
         lang, contest, out, number, kind, stage, at),
         keyboard=lambda lang: [claim_row(lang, number, event)])
     # the partner's phone hears it too
     for partner in await svc.day.linked_users(number):
         if partner != who.user_id:
-            await send(context, partner, texts.granted(await language_of(svc, partner),
+            await send(context, partner, said.granted(await language_of(svc, partner),
                                                        contest, out, number, kind, stage))
 
 
@@ -235,52 +230,3 @@ async def billetes(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                      texts.tickets_report(who.lang, who.svc.contest, state, now_t, moment))
 
 
-async def listo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    who = await caller(update, context)
-    if who is None:
-        return
-    entry, _ = await pick_entry(update, who, list(context.args or []), escape_only=False)
-    if entry is None:
-        return
-    if await already_handled(update, who):
-        return
-    contest = who.svc.contest
-    async with recording(who.svc):
-        out = await service.ready(who.svc.day, who.user_id, entry.number, who.at,
-                                  update.update_id)
-        played = contest.category(entry.category)
-        if isinstance(out, PastLimit) and played is not None and played.self_timed:
-            await answer_now(who.svc, update, refusal(
-                who.lang, selftimed.SeasonOver(entry.number, out.limit), contest)
-                if played.own_start else past_limit_at_home(who.lang, out.limit))
-            return
-        if isinstance(out, PastLimit | EscapeNotOver):  # the participants' answer
-            await answer_now(who.svc, update, texts.ready_refusal(who.lang, out))
-            return
-        if isinstance(out, Refusal):
-            await answer_now(who.svc, update, refusal(who.lang, out, contest))
-            return
-        at_home = any(c.self_timed for c in contest.categories)
-        state = await who.svc.day.state(entry.number) if at_home else None
-        if state is not None and state.category.self_timed:  # at home: now the photo
-            code = await selftimed.code_of(who.svc.day, state)
-            if state.category.own_start:  # the puzzle's own time, from its /empiezo
-                out = replace(out, time=await selftimed.claim_time(who.svc.day, state))
-            await answer(who.svc, update, ready_noted(who.lang, contest, out, who.at, code))
-            return
-        await answer(who.svc, update, texts.ready(who.lang, contest, out, who.at))
-        listo = out.event_id
-        await notify_staff(context, lambda lang: texts.ready_staff_line(
-            lang, contest, entry, out, who.at), keyboard=None if listo is None else (
-            lambda lang: ready_keyboard(lang, entry.number, out.time, listo)))
-
-
-# the commands this feature answers (bot/chat/app.py registers every feature's)
-COMMANDS: dict[str, Callback] = {
-    "pista": pista,
-    "solucion": solucion,
-    "billetes": billetes,
-    "listo": listo,
-    "etapa": etapa,
-    "escape": escape,
-}

@@ -1,4 +1,5 @@
-"""The escape stage (docs/rules.md): a pair's ticket ledger folded from its events.
+"""The escape stage (docs/rules.md): a pair's ticket ledger folded from its events, and why a
+request, a stage or a solve is refused (each reason declared here once).
 
 Every time here is contest time in seconds (see ``clock``). The ledger is rebuilt from the
 accepted events each time; ``check_*`` functions say whether a new event is allowed and, for a
@@ -9,9 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
+from typing import ClassVar
 
 from bot.domain.contest import EscapeRules
+from bot.domain.outcomes import Refusal
 
 
 class Kind(StrEnum):
@@ -162,87 +166,106 @@ def fold(rules: EscapeRules, events: Iterable[EscapeEvent]) -> Ledger:
 
 
 # -- why a request, a confirmation or a solve is not allowed: one class per reason --------------
+# Each reason is declared here once, and is what the operations give back as it is (the entry
+# the command was about is the reader's: bot/features/escape/outcomes.py renders each one).
 
 
 @dataclass(frozen=True)
-class EscapeOver:
+class EscapeOver(Refusal):
     """The escape has ended (solved, or its time limit reached)."""
 
+    code: ClassVar[str] = "escape_over"
+
 
 @dataclass(frozen=True)
-class StageInvalid:
+class StageInvalid(Refusal):
     """No such stage (stages go from 1 to the contest's ``stages``)."""
 
+    code: ClassVar[str] = "stage_invalid"
+
 
 @dataclass(frozen=True)
-class StagePassed:
+class StagePassed(Refusal):
     """The pair is already in ``stage``, beyond the one asked about."""
 
+    code: ClassVar[str] = "stage_passed"
     stage: int
 
 
 @dataclass(frozen=True)
-class HintTaken:
+class HintTaken(Refusal):
+    code: ClassVar[str] = "hint_taken"
     stage: int
 
 
 @dataclass(frozen=True)
-class SolutionNeedsHint:
+class SolutionNeedsHint(Refusal):
+    code: ClassVar[str] = "solution_needs_hint"
     stage: int
 
 
 @dataclass(frozen=True)
-class SolutionTaken:
+class SolutionTaken(Refusal):
+    code: ClassVar[str] = "solution_taken"
     stage: int
 
 
 @dataclass(frozen=True)
-class Cooldown:
-    """Too soon after the last request: allowed again at contest time ``next_at``."""
+class Cooldown(Refusal):
+    """Too soon after the last request: allowed again at contest time ``next_at``, the real
+    instant ``moment`` (the operation tells it from the clock; None if it can't)."""
 
+    code: ClassVar[str] = "cooldown"
     next_at: int
+    moment: datetime | None = None
 
 
 @dataclass(frozen=True)
-class CooldownPastEnd:
+class CooldownPastEnd(Refusal):
     """Too soon, and the cooldown ends at ``next_at``, when the escape is over."""
 
+    code: ClassVar[str] = "cooldown_past_end"
     next_at: int
 
 
 @dataclass(frozen=True)
-class AlreadySolved:
-    pass
+class AlreadySolved(Refusal):
+    code: ClassVar[str] = "already_solved"
 
 
 @dataclass(frozen=True)
-class ConfirmationClosed:
+class ConfirmationClosed(Refusal):
     """After the escape time limit and its grace."""
 
+    code: ClassVar[str] = "confirmation_closed"
+
 
 @dataclass(frozen=True)
-class StageBack:
+class StageBack(Refusal):
     """Below the stage already confirmed (``stage``)."""
 
+    code: ClassVar[str] = "stage_back"
     stage: int
 
 
 @dataclass(frozen=True)
-class StageSame:
+class StageSame(Refusal):
     """Already confirmed in ``stage`` (stage 1 may always be confirmed)."""
 
+    code: ClassVar[str] = "stage_same"
     stage: int
 
 
 @dataclass(frozen=True)
-class PastEscapeLimit:
-    pass
+class PastEscapeLimit(Refusal):
+    code: ClassVar[str] = "past_escape_limit"
 
 
 @dataclass(frozen=True)
-class BeforeRequest:
+class BeforeRequest(Refusal):
     """A request was accepted at ``next_at``, after the moment given: not solved then."""
 
+    code: ClassVar[str] = "before_request"
     next_at: int
 
 
@@ -250,6 +273,8 @@ RequestRefused = (EscapeOver | StageInvalid | StagePassed | HintTaken | Solution
                   | SolutionTaken | Cooldown | CooldownPastEnd)
 ConfirmationRefused = StageInvalid | AlreadySolved | ConfirmationClosed | StageBack | StageSame
 SolveRefused = AlreadySolved | PastEscapeLimit | BeforeRequest
+# every reason of the escape's own
+EscapeRefusal = RequestRefused | ConfirmationRefused | SolveRefused
 
 
 @dataclass(frozen=True)

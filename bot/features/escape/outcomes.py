@@ -1,48 +1,92 @@
-"""What the escape's outcomes read as: a pair's hints, solutions, tickets and /listo, the
-volunteers' stages and solves, and the refusals of each."""
+"""What the escape's operations give back, each outcome declared once (the refusals in
+rules.py, where the rules decide them; what is recorded here), and what each person reads of
+it in their language: the pair's hints and solutions, the volunteers' stages and solves.
+``refused`` renders every reason of the escape's own with a ``match`` ending in
+``assert_never``, so mypy proves each has its line (no fallback); the day's shared reasons go
+through ``bot.texts.common.refusal``."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import assert_never
 
 from bot.domain.clock import format_duration
 from bot.domain.contest import Contest
-from bot.domain.escape import Kind
-from bot.services.escape import (
+from bot.features.escape.rules import (
     AlreadySolved,
+    BeforeRequest,
+    Charge,
     ConfirmationClosed,
     Cooldown,
     CooldownPastEnd,
     EscapeOver,
-    EscapeRecorded,
     EscapeRefusal,
-    Granted,
     HintTaken,
+    Kind,
     PastEscapeLimit,
-    ReadyNoted,
     SolutionNeedsHint,
     SolutionTaken,
     StageBack,
     StageInvalid,
     StagePassed,
-    StageRecorded,
     StageSame,
 )
-from bot.services.outcomes import EscapeNotOver, PastLimit
+from bot.services.contest_day import RoundClosed
+from bot.services.outcomes import Done, SharedRefusal
 from bot.services.state import EntryState
-from bot.storage.store import Entry
 from bot.support.i18n import ntr, tr
+from bot.texts.common import refusal
 from bot.texts.names import clock_time, names
+
+
+@dataclass(frozen=True)
+class Granted(Done):
+    """A hint or solution given: what it cost and the entry's state with it."""
+
+    charge: Charge
+    state: EntryState | None
+    event_id: int | None = None
+
+
+@dataclass(frozen=True)
+class StageRecorded(Done):
+    entry: int
+    stage: int
+    time: int
+    event_id: int | None = None
+
+
+@dataclass(frozen=True)
+class EscapeRecorded(Done):
+    """An escape time recorded; ``corrected``: it replaced ``old``."""
+
+    entry: int
+    time: int
+    old: int | None = None
+    corrected: bool = False
+    event_id: int | None = None
+
+
+# what an operation of the escape may refuse: its own reasons and the day's shared ones
+Refused = EscapeRefusal | SharedRefusal | RoundClosed
 
 
 def _cooldown_minutes(contest: Contest) -> int:
     return round(contest.escape.cooldown / 60) if contest.escape else 0
 
 
-def escape_refusal(lang: str, refused: EscapeRefusal, contest: Contest) -> str:
-    """One line saying why the escape refused a request, a stage or a solve."""
-    match refused:
+def refusal_line(lang: str, out: Refused, contest: Contest, entry: int) -> str:
+    """Why an operation about ``entry`` was refused: the escape's own reasons by ``refused``,
+    the day's shared ones by ``bot.texts.common.refusal``."""
+    if isinstance(out, EscapeRefusal):
+        return refused(lang, out, contest, entry)
+    return refusal(lang, out, contest)
+
+
+def refused(lang: str, out: EscapeRefusal, contest: Contest, entry: int) -> str:
+    """One line saying why the escape refused a request, a stage or a solve about ``entry``."""
+    match out:
         case EscapeOver():
             return tr(lang, "The escape is over: no more hints or solutions.")
         case StageInvalid():
@@ -66,25 +110,14 @@ def escape_refusal(lang: str, refused: EscapeRefusal, contest: Contest) -> str:
             return tr(lang, "Too soon, and the escape ends before {minutes} minutes "
                       "have passed: no more requests are possible.",
                       minutes=_cooldown_minutes(contest))
-        case StageBack() | StageSame() | AlreadySolved() | ConfirmationClosed() | \
-                PastEscapeLimit():
-            return _record_refusal(lang, refused, contest)
-        case _:
-            assert_never(refused)
-
-
-def _record_refusal(lang: str, refused: StageBack | StageSame | AlreadySolved
-                    | ConfirmationClosed | PastEscapeLimit, contest: Contest) -> str:
-    """The refusals of a volunteer's /etapa and /escape."""
-    match refused:
-        case StageBack(entry=entry, stage=stage):
+        case StageBack(stage=stage):
             return tr(lang, "Entry {entry} was already confirmed in stage {stage}: a stage "
                       "can't go back (use /deshacer to correct your own mistake).",
                       entry=entry, stage=stage)
-        case StageSame(entry=entry, stage=stage):
+        case StageSame(stage=stage):
             return tr(lang, "Entry {entry} is already confirmed in stage {stage}.",
                       entry=entry, stage=stage)
-        case AlreadySolved(entry=entry):
+        case AlreadySolved():
             return tr(lang, "Entry {entry} has already solved the escape.", entry=entry)
         case ConfirmationClosed():
             return tr(lang, "Too late to confirm a stage: the escape ended.")
@@ -92,29 +125,11 @@ def _record_refusal(lang: str, refused: StageBack | StageSame | AlreadySolved
             return tr(lang, "That is past the escape's time limit ({limit}).",
                       limit=format_duration(contest.escape.time_limit)
                       if contest.escape else "-")
+        case BeforeRequest(next_at=t):
+            return tr(lang, "Entry {entry} asked for help after that moment, at "
+                      "{time}: check the time.", entry=entry, time=format_duration(t))
         case _:
-            assert_never(refused)
-
-
-def tickets_report(lang: str, contest: Contest, state: EntryState, now_t: int | None,
-                   next_moment: datetime | None) -> str:
-    assert state.ledger is not None
-    led = state.ledger
-    lines = [
-        tr(lang, "Entry {entry}: {left} tickets left, stage {stage}.", entry=state.entry.number,
-           left=led.tickets_left, stage=led.stage),
-        tr(lang, "Time penalties so far: {penalty}.", penalty=format_duration(led.penalty)),
-    ]
-    if now_t is None:
-        lines.append(tr(lang, "The clock has not started yet."))
-    elif led.over(now_t):
-        lines.append(tr(lang, "The escape is over."))
-    elif led.next_request_at is None or now_t >= led.next_request_at:
-        lines.append(tr(lang, "You may ask for a hint or a solution now."))
-    else:
-        lines.append(tr(lang, "Next request allowed at {moment}.",
-                        moment=clock_time(contest, next_moment) if next_moment else "-"))
-    return "\n".join(lines)
+            assert_never(out)
 
 
 def stage_confirmed(lang: str, out: StageRecorded) -> str:
@@ -137,22 +152,6 @@ def solved_notice(lang: str, out: EscapeRecorded) -> str:
     """What the pair's phones hear of their solve."""
     return tr(lang, "Escape solved at {time}! Now the puzzle: when you finish it, send /listo.",
               time=format_duration(out.time))
-
-
-def stage_usage(lang: str, kind: Kind, stages: int) -> str:
-    """How /pista or /solucion is typed (shown by ``show_usage``)."""
-    return "/{} [{}]".format("pista" if kind is Kind.HINT else "solucion",
-                             tr(lang, "stage 1-{stages}", stages=stages))
-
-
-def stage_button(lang: str, stage: int) -> str:
-    return tr(lang, "Stage {stage}", stage=stage)
-
-
-def which_stage(lang: str, kind: Kind) -> str:
-    """The question above the stage buttons of /pista and /solucion."""
-    return (tr(lang, "Hint for which stage?") if kind is Kind.HINT
-            else tr(lang, "Solution for which stage?"))
 
 
 def granted(lang: str, contest: Contest, out: Granted, number: int, kind: Kind,
@@ -198,28 +197,3 @@ def granted_staff_line(lang: str, contest: Contest, out: Granted, number: int, k
               left=state.ledger.tickets_left if state.ledger else 0)
 
 
-def ready_refusal(lang: str, refused: PastLimit | EscapeNotOver) -> str:
-    """The participants' answer to a /listo refused for these (not the volunteers')."""
-    match refused:
-        case PastLimit(limit=limit):
-            return tr(lang, "Time is up ({limit}): hands off the puzzle. A volunteer will "
-                      "count your pieces.", limit=format_duration(limit))
-        case EscapeNotOver():
-            return tr(lang, "Your escape is not over yet: when you solve it, call a "
-                      "volunteer, who records it. Then the puzzle!")
-        case _:
-            assert_never(refused)
-
-
-def ready(lang: str, contest: Contest, out: ReadyNoted, at: datetime) -> str:
-    """A pair's /listo, noted at ``at``."""
-    return tr(lang, "Noted: finished at {time} ({clock}). A volunteer is coming to check.",
-              time=format_duration(out.time), clock=clock_time(contest, at))
-
-
-def ready_staff_line(lang: str, contest: Contest, entry: Entry, out: ReadyNoted,
-                     at: datetime) -> str:
-    """The volunteers' line of a pair's /listo: go and check."""
-    return tr(lang, "FINISHED? #{entry} {names} says done at {time} ({clock}): go and check, "
-              "then /fin {entry}.", entry=entry.number, names=names(entry.names),
-              time=format_duration(out.time), clock=clock_time(contest, at))

@@ -1,0 +1,38 @@
+"""``FEATURE``: what the escape adds to the bot (bot/support/registry.py)."""
+
+from __future__ import annotations
+
+from bot.features.escape.handlers import (
+    billetes,
+    confirm_button,
+    escape,
+    etapa,
+    pista,
+    solucion,
+    stage_button,
+)
+from bot.features.escape.texts import linked_line
+from bot.support.commands import ESCAPE
+from bot.support.registry import N_, Command, Feature
+
+FEATURE = Feature(
+    name="escape",
+    commands=(
+        Command("pista", "participant", N_("Ask for a hint"),
+                {"fr": "indice", "en": "hint"}, ESCAPE, "hint", for_entry=True, after="ayuda"),
+        Command("solucion", "participant", N_("Ask for the solution"),
+                {"fr": "solution", "en": "solution"}, ESCAPE, "solution", for_entry=True,
+                after="pista"),
+        Command("billetes", "participant", N_("Tickets, stage and penalties"),
+                {"fr": "billets", "en": "tickets"}, ESCAPE, for_entry=True, after="solucion"),
+        Command("etapa", "volunteer", N_("N S: entry N is in stage S"),
+                {"fr": "etape", "en": "stage"}, ESCAPE, after="cancelar"),
+        Command("escape", "volunteer", N_("N [h:mm:ss]: N solved the escape"),
+                {"fr": "evasion", "en": "escaped"}, ESCAPE, after="etapa"),
+    ),
+    handlers={"pista": pista, "solucion": solucion, "billetes": billetes, "etapa": etapa,
+              "escape": escape},
+    buttons={"ask:": stage_button, "stg:": confirm_button},
+    menu_after="piezas",
+    follow_line=linked_line,
+)
