@@ -198,6 +198,8 @@ class Replay:
         problem = check(ev) if check is not None else None
         if problem is None and ev.kind in ENTRY_KINDS:
             problem = self._entry_event(ev)
+        elif problem is None and ev.kind in REGISTRY.kinds and ev.entry is not None:
+            problem = self._named_heat(ev)  # a feature's event of an entry: in its own heat
         if problem is None and ev.supersedes is not None and ev.kind not in (
                 K.FINISH, K.PIECES, K.ESCAPE, K.PAYMENT, K.UNDO):
             problem = f"it replaces event {ev.supersedes}: a {ev.kind} replaces nothing"
@@ -626,6 +628,20 @@ class Replay:
 
     # -- an entry's play --------------------------------------------------------------------------
 
+    def _named_heat(self, ev: Event) -> str | None:
+        """Why the heat an entry's event names is not one its entry plays (a category played
+        once: none named), if it is not."""
+        assert ev.entry is not None
+        category = self.contest.category(self.entries[ev.entry].category)
+        assert category is not None  # the entries were checked before the history
+        if ev.category is not None:
+            heat = self.heats.get(ev.category)
+            if heat is None or heat.category.id != category.id:
+                return f"heat {ev.category!r} is not one of {category.id}'s"
+        elif category.rounds:
+            return f"no heat named: {category.id} is played in rounds"
+        return None
+
     def _entry_event(self, ev: Event) -> str | None:
         """An event of an entry's play, decided on its state from its events before, in the
         heat it names (a category played once: none)."""
@@ -633,14 +649,10 @@ class Replay:
         entry = self.entries[ev.entry]
         category = self.contest.category(entry.category)
         assert category is not None  # the entries were checked before the history
-        play = None
-        if ev.category is not None:
-            heat = self.heats.get(ev.category)
-            if heat is None or heat.category.id != category.id:
-                return f"heat {ev.category!r} is not one of {category.id}'s"
-            play = heat.play
-        elif category.rounds:
-            return f"no heat named: {category.id} is played in rounds"
+        named = self._named_heat(ev)
+        if named is not None:
+            return named
+        play = self.heats[ev.category].play if ev.category is not None else None
         closed = self._closed(ev.category)
         if closed is not None:
             return closed

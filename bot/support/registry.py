@@ -69,6 +69,8 @@ class Kind:
     data: Mapping[str, str] = field(default_factory=dict)
     undoable: bool = False
     taken_back: Callable[[str], str] | None = None
+    # what a history's line adds about one event of it (its reason), from the event
+    detail: Callable[[Any], str] | None = None
 
 
 # a chat handler: python-telegram-bot's (update, context) coroutine

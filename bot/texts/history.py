@@ -88,7 +88,14 @@ def _event_what(lang: str, contest: Contest, e: Event, times: dict[int, int | No
         what += f" {format_duration(e.value)}"
     elif times.get(e.id) is not None:
         what += f" {format_duration(times[e.id] or 0)}"
-    return what
+    return _with_detail(what, e)
+
+
+def _with_detail(what: str, e: Event) -> str:
+    """A feature's event with what it adds about it (a warning's reason)."""
+    declared = REGISTRY.kinds.get(e.kind)
+    detail = declared.detail(e) if declared is not None and declared.detail else ""
+    return f"{what} ({detail})" if detail else what
 
 
 def history_text(lang: str, contest: Contest, number: int, events: Sequence[Event],

@@ -6,7 +6,7 @@ from bot.features.warnings.handlers import aviso
 from bot.features.warnings.operations import FEATURE as NAME
 from bot.features.warnings.rules import WARNING
 from bot.features.warnings.settings import TABLE, read
-from bot.features.warnings.texts import event_name, taken_back
+from bot.features.warnings.texts import event_name, reason_of, taken_back
 from bot.support.registry import N_, Command, Feature, Kind
 
 FEATURE = Feature(
@@ -16,7 +16,7 @@ FEATURE = Feature(
     handlers={"aviso": aviso},
     kinds=(Kind(WARNING, event_name, roles=frozenset({"volunteer", "organiser"}),
                 fields="+?----", data={"reason": "!str"}, undoable=True,
-                taken_back=taken_back),),
+                taken_back=taken_back, detail=reason_of),),
     table=TABLE,
     settings=read,
     menu_after="estado",

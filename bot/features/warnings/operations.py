@@ -4,7 +4,7 @@ told."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import partial
 
@@ -13,6 +13,7 @@ from bot.domain.events import EventKind
 from bot.domain.registration import clean_note
 from bot.features.warnings.outcomes import (
     Outcome,
+    ReasonMissing,
     ReasonTooLong,
     Warned,
     answer,
@@ -20,6 +21,7 @@ from bot.features.warnings.outcomes import (
     staff_line,
 )
 from bot.features.warnings.rules import REASON_MAX, WARNING, WarningRules, decide, reason_problem
+from bot.services import standings
 from bot.services.contest_day import ContestDay
 from bot.services.outcomes import UnknownEntry
 from bot.storage.store import Transaction
@@ -48,6 +50,8 @@ class Warn:
 async def warn(work: Work, day: ContestDay, cmd: Warn) -> Outcome:
     async with work as tx:
         out = await _record(day, tx, cmd)
+        if isinstance(out, Warned) and out.disqualified:  # a ranking told may have changed
+            out = replace(out, final=await standings.final_category(day, cmd.number))
         work.reply(partial(answer, out=out, contest=day.contest))
         if isinstance(out, Warned):
             work.tell_entry(out.entry, partial(notice, out=out))
@@ -58,8 +62,11 @@ async def warn(work: Work, day: ContestDay, cmd: Warn) -> Outcome:
 
 async def _record(day: ContestDay, tx: Transaction, cmd: Warn) -> Outcome:
     reason = clean_note(cmd.reason)
-    if reason_problem(reason) == "too_long":
-        return ReasonTooLong(REASON_MAX)
+    match reason_problem(reason):
+        case "missing":
+            return ReasonMissing()
+        case "too_long":
+            return ReasonTooLong(REASON_MAX)
     state = await day.state(cmd.number)
     if state is None:
         return UnknownEntry(cmd.number)

@@ -8,11 +8,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, assert_never
 
-from bot.domain.contest import Contest
+from bot.domain.contest import Category, Contest
+from bot.features.warnings.texts import usage
 from bot.services.contest_day import RoundClosed
 from bot.services.outcomes import Refusal, UnknownEntry
 from bot.support.i18n import ntr, tr
 from bot.texts.common import refusal
+from bot.texts.standings import final_note
 
 
 @dataclass(frozen=True)
@@ -26,6 +28,14 @@ class Warned:
     limit: int
     disqualified: bool
     event_id: int
+    final: Category | None = None  # its category's results were final already (told otherwise)
+
+
+@dataclass(frozen=True)
+class ReasonMissing(Refusal):
+    """Nothing readable in the reason once cleaned (invisible characters only)."""
+
+    code: ClassVar[str] = "warning_reason_missing"
 
 
 @dataclass(frozen=True)
@@ -34,7 +44,7 @@ class ReasonTooLong(Refusal):
     limit: int
 
 
-Outcome = Warned | UnknownEntry | RoundClosed | ReasonTooLong
+Outcome = Warned | UnknownEntry | RoundClosed | ReasonMissing | ReasonTooLong
 
 
 def _count(lang: str, out: Warned) -> str:
@@ -52,7 +62,10 @@ def answer(lang: str, out: Outcome, contest: Contest) -> str:
             if out.disqualified:
                 line += " " + tr(lang, "That is the limit: entry {entry} is disqualified.",
                                  entry=out.entry)
-            return line
+            return line if out.final is None else line + "\n" + final_note(lang,
+                                                                            out.final.name)
+        case ReasonMissing():
+            return usage(lang)
         case ReasonTooLong(limit=limit):
             return tr(lang, "A warning's reason is at most {limit} characters: nothing "
                       "recorded.", limit=limit)

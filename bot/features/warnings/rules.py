@@ -8,6 +8,7 @@ back disqualifies it again (each warning at or past the limit is one too many)."
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 WARNING = "warning"  # the event kind
@@ -37,8 +38,10 @@ def decide(previous: int, rules: WarningRules, outcome: str | None) -> Decision:
 
 
 def reason_problem(reason: str) -> str | None:
-    """Why a typed reason cannot be kept: "missing" or "too_long"; None when it can."""
-    if not reason:
+    """Why a reason, cleaned as a note is (``clean_note``), cannot be kept: "missing" (not a
+    letter, digit, punctuation mark or symbol in it: spaces and invisible characters only) or
+    "too_long"; None when it can."""
+    if not any(unicodedata.category(c)[0] in "LNPS" for c in reason):
         return "missing"
     if len(reason) > REASON_MAX:
         return "too_long"

@@ -3,6 +3,8 @@ typed, its events' name in a history, what the entry's phones read when a warnin
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.support.i18n import tr
 
 
@@ -15,6 +17,11 @@ def usage(lang: str) -> str:
 
 def event_name(lang: str) -> str:
     return tr(lang, "warning")
+
+
+def reason_of(event: Any) -> str:
+    """A warning's reason, as a history shows it (the volunteer's own words)."""
+    return str(event.data.get("reason") or "")
 
 
 def taken_back(lang: str) -> str:
