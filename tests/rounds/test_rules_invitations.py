@@ -127,6 +127,7 @@ def invited(entry: int, when: datetime, deadline: datetime, **data: Any) -> Ev:
 
 def test_the_history_folded_into_invitations() -> None:
     events = [
+        Ev("invited", None, at(1), {"deadline": at(2).isoformat()}),  # no entry
         invited(1, at(0), at(48)),
         invited(2, at(0), at(48), heat=2),
         invited(3, at(0), at(48)),
@@ -138,7 +139,6 @@ def test_the_history_folded_into_invitations() -> None:
         invited(4, at(49), at(60), heat="2", replaces=3),
         Ev("invite_reply", 5, at(8), {"answer": "yes"}),  # never invited
         Ev("invite_lapsed", 6, at(48)),  # never invited
-        Ev("invited", None, at(1), {"deadline": at(2).isoformat()}),  # no entry
         Ev("paid", 1, at(9)),  # another kind
     ]
     out = fold(events)
