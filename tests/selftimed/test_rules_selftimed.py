@@ -277,6 +277,7 @@ def test_an_entrys_own_time_and_pace() -> None:
     assert per_hour(500, 1800) == 1000.0
     assert per_hour(1000, 3600) == 1000.0
     assert per_hour(250, 900) == 1000.0
+    assert per_hour(1, 1) == 3600.0  # a second is time
     assert per_hour(500, 0) == 0.0
     assert per_hour(500, -10) == 0.0
     assert per_hour(0, 3600) == 0.0
@@ -296,3 +297,4 @@ def test_the_interim_ranking_by_pace() -> None:
     assert by_pace([]) == []
     assert by_pace([(9, 100, 0)]) == []
     assert by_pace([(9, 100, 60)]) == [(1, 9, 100, 60)]
+    assert by_pace([(9, 1, 1), (3, 0, 0)]) == [(1, 9, 1, 1)]  # a second is time
