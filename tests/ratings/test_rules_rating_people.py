@@ -8,6 +8,7 @@ hand from the rule."""
 from __future__ import annotations
 
 from datetime import date
+from itertools import product
 
 import pytest
 
@@ -82,6 +83,9 @@ def test_a_year_between_two_dates_is_rated_apart() -> None:
 
 def test_without_a_birth_nobody_is_joined() -> None:
     a, b = p("Ana García", "", "x.json#1.1"), p("Ana García", "", "y.json#4.1")
+    # an appearance met again changes nothing, and those after it are matched all the same
+    year, full = p("Ana García", "1990"), p("Ana García", "1990-05-01")
+    assert person_keys([year, year, full]) == {year.key: full.key, full.key: full.key}
     assert person_keys([a, b, a]) == {a.key: a.key, b.key: b.key}
     odd = Person("ana garcia|someday", "Ana García", "someday")  # not a birth
     assert person_keys([odd, p("Ana García", "1990-05-01")])[odd.key] == odd.key
@@ -161,6 +165,9 @@ def test_how_many_letters_apart_names_may_be() -> None:
     ("abcdef", "badcfe", 2, 3),
     ("xabcdefgh", "yabcdefgh", 1, 1),
     ("abcdefgh", "zyxwvuts", 1, 2),  # cut short
+    ("ab", "ab", 1, 0),
+    ("aaa", "a", 2, 2),  # two dropped
+    ("aa", "bbbb", 2, 3),  # four apart, within two letters of length: most + 1
 ])
 def test_the_edits_between_two_names(a: str, b: str, most: int, expected: int) -> None:
     assert edits(a, b, most) == expected
@@ -195,6 +202,32 @@ def test_names_alike() -> None:
                                                    ("zoe ", "zoey")}
 
 
+def osa(a: str, b: str) -> int:
+    """The edits between two words by the definition (optimal string alignment), uncapped."""
+    d = {(i, j): max(i, j) if min(i, j) == 0 else 0
+         for i in range(len(a) + 1) for j in range(len(b) + 1)}
+    for i in range(1, len(a) + 1):
+        for j in range(1, len(b) + 1):
+            d[i, j] = min(d[i - 1, j] + 1, d[i, j - 1] + 1,
+                          d[i - 1, j - 1] + (a[i - 1] != b[j - 1]))
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                d[i, j] = min(d[i, j], d[i - 2, j - 2] + 1)
+    return d[len(a), len(b)]
+
+
+def test_names_alike_are_every_pair_the_definition_takes() -> None:
+    # many names sharing many deletions: short ones over two letters, and long ones (12 and
+    # 13 letters, two edits allowed between two of them)
+    short = ["".join(t) for n in range(1, 5) for t in product("ab", repeat=n)]
+    long = ["abcabcabca" + "".join(t) for n in (2, 3) for t in product("ab", repeat=n)]
+    names = short + long
+    expected = {(a, b) for a in names for b in names
+                if a < b and osa(a, b) <= (2 if min(len(a), len(b)) >= 12 else 1)}
+    assert len(expected) > 100
+    assert alike_names(names) == expected
+    assert all(edits(a, b, 2) == min(osa(a, b), 3) for a in short for b in short)
+
+
 # -- near matches -------------------------------------------------------------------------------
 
 P1 = Person("ana garcia|1990-05-01", "Ana García", "1990-05-01")
@@ -220,6 +253,13 @@ def test_near_matches_grouped_per_name_and_per_two_names() -> None:
     assert near == NearMatches((ana, ruiz), (AlikeNames(ruis, ruiz, ("1970",)),))
     assert list(near.pairs()) == [(P3, P1), (P3, P2), (P1, P2), (Q2, Q3), (Q2, Q4), (Q3, Q4),
                                   (Q1, Q2), (Q1, Q3)]
+
+
+def test_two_people_of_one_name_are_a_group() -> None:
+    near = near_matches([P1, P2, BEA])
+    assert near.namesakes == (Name("ana garcia", ("Ana García", "ana garcia"), (P1, P2),
+                                   (("1990", 2),)),)
+    assert list(near.pairs()) == [(P1, P2)]
 
 
 def test_one_person_seen_in_several_documents_is_one() -> None:

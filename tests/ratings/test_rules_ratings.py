@@ -43,6 +43,8 @@ def test_a_non_finishers_time_at_its_rate() -> None:
     assert estimate(3600, 400, 500) == 4500  # 400 of 500 in an hour: 1:15:00
     assert estimate(1800, 250, 1000) == 7200
     assert estimate(3600, 500, 500) == 3600
+    assert estimate(60, 1, 500) == 30000  # one piece in a minute: 500 minutes
+    assert estimate(60, 1, 1) == 60  # a puzzle of one piece
     for pieces, total in ((0, 500), (None, 500), (-5, 500), (400, 0), (400, -500)):
         assert estimate(3600, pieces, total) is None
 
@@ -77,7 +79,7 @@ def test_the_same_day_months_before() -> None:
     assert months_before(date(2023, 3, 29), 1) == date(2023, 2, 28)
     assert months_before(date(2023, 3, 31), 1) == date(2023, 2, 28)
     assert months_before(date(2024, 2, 29), 24) == date(2022, 2, 28)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="0001-01-01"):  # the day it can't go back from
         months_before(date(1, 1, 1), 1)
 
 
