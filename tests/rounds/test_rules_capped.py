@@ -72,3 +72,11 @@ def test_no_cap_or_no_qualifier_placed() -> None:
     assert capped(RULE, [], [1, 2], COUNTRY.get) == {}
     # a qualifier without a place does not move the last place
     assert capped(RULE, RANKING, [1, 2, 7], COUNTRY.get) == {}
+
+
+def test_an_answer_without_a_qualifier_is_not_capped() -> None:
+    # 1, 2 (ES) and 5 (DE) through: #3 (ES) capped; #4 (FR), also ahead of #5, had no FR
+    # qualifier (it declined its place, say): not left out by the cap
+    assert capped(RULE, RANKING, [1, 2, 5], COUNTRY.get) == {3: "ES"}
+    assert capped(Advancement(best=3, max_per=1, by="country"), RANKING, [1, 5, 6],
+                  COUNTRY.get) == {2: "ES", 3: "ES"}
