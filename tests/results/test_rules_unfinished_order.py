@@ -8,7 +8,7 @@ worked out by hand from the rule."""
 from __future__ import annotations
 
 from bot.domain.contest import Category, Slot
-from bot.domain.ranking import Competitor, _placed_by_puzzles, unfinished_key
+from bot.domain.ranking import Competitor, _placed_by_puzzles, rank, unfinished_key
 
 
 def category(order: tuple[str, ...] = ("pieces",), puzzles: tuple[int, ...] = (),
@@ -75,3 +75,28 @@ def test_placed_by_its_puzzles_without_a_piece_count() -> None:
     assert _placed_by_puzzles(category(("puzzles", "pieces"), PUZZLES),
                               entry(None, (1000,))) is False
     assert _placed_by_puzzles(category(("pieces",), PUZZLES), entry(None, (1000,))) is False
+
+
+def test_ranked_by_puzzles_without_a_piece_count() -> None:
+    league = category(("puzzles", "time"), PUZZLES)
+    rows = rank(league, [Competitor(1, ("A",), splits=(1000,)),
+                         Competitor(2, ("B",), splits=(900, 1800)), Competitor(3, ("C",))])
+    # two puzzles before one; nothing done and no count: no place
+    assert [(r.number, r.position, r.finished) for r in rows] == [
+        (2, 1, False), (1, 2, False), (3, None, False)]
+
+
+def test_a_finish_past_the_limit_by_its_penalties_every_piece_placed() -> None:
+    plain = category()  # 2000 pieces, 7200 s
+    rows = rank(plain, [Competitor(1, ("A",), finish=7000, time_penalty=300),
+                        Competitor(2, ("B",), pieces=1999)], penalised_finish_counts=False)
+    # 7300 s is past the limit: not finished, first among those counted by pieces
+    assert [(r.number, r.position, r.finished) for r in rows] == [(1, 1, False),
+                                                                  (2, 2, False)]
+    # by puzzles: every puzzle done, at its ranking time, before two puzzles done
+    league = category(("puzzles", "time"), PUZZLES)
+    rows = rank(league, [Competitor(1, ("A",), finish=7000, time_penalty=300),
+                         Competitor(2, ("B",), splits=(1000, 2000))],
+                penalised_finish_counts=False)
+    assert [(r.number, r.position, r.finished) for r in rows] == [(1, 1, False),
+                                                                  (2, 2, False)]
