@@ -148,6 +148,12 @@ def test_a_correction_moving_the_finish_too_far_is_asked_first() -> None:
         3061)
 
 
+def test_a_correction_of_more_than_one_second_asked_with_confirm_correction_1() -> None:
+    moved = {"recorded": 3000, "has_recorded": True, "confirm_correction": 1}
+    assert decide_finish(case(typed=3001, **moved)) == Record(3001)
+    assert decide_finish(case(typed=3002, **moved)) == Ask(3002, old=3000, other=None)
+
+
 def test_an_ambiguous_time_is_asked_when_both_readings_are_possible() -> None:
     # "1:47" typed: 0:01:47, or 1:47:00 when that is a finish just as possible
     assert decide_finish(case(typed=107, other=6420, now=6420)) == Ask(107, old=None,
