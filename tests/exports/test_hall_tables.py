@@ -1,4 +1,4 @@
-"""The tables of a contest played in one round (bot/domain/tables.py, bot/services/tables.py):
+"""The tables of a contest played in one round (bot/features/tables/rules.py and sheets.py):
 numbered through the hall category after category, or at each entry's own number, as the
 contest file's ``seating`` says; listed by /mesas; fixed once the category's clock started."""
 

@@ -1,4 +1,4 @@
-"""The hall's tables of the categories played in one round (bot/domain/tables.py): with
+"""The hall's tables of the categories played in one round (bot/features/tables/rules.py): with
 ``seating = "categories"`` (the default) numbered through the hall, category after category
 in the contest file's order and by entry number within each, with no gaps; with
 ``"numbers"`` each entry at the table of its own number. Pure domain, run against every mutant
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.domain.tables import SEATING_RULES, hall_tables
+from bot.features.tables.rules import SEATING_RULES, hall_tables
 
 
 def test_categories_one_after_the_other_by_number_without_gaps() -> None:

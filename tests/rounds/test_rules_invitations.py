@@ -1,4 +1,4 @@
-"""Qualifiers invited to the next round (bot/domain/invitations.py; docs/rules.md, "Qualifiers
+"""Qualifiers invited to the next round (bot/features/invitations/rules.py; docs/rules.md, "Qualifiers
 invited"): when a heat begins, the deadlines (``by`` for those told at the confirmation,
 ``within`` of being told for the next in line, never after the heat begins), the history
 folded into invitations, who accepted in which heat, the places freed for the next in line,
@@ -13,7 +13,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from bot.domain.contest import HeatSchedule, Invite, Round
-from bot.domain.invitations import (
+from bot.features.invitations.rules import (
     LAPSED,
     NO,
     YES,

@@ -1,4 +1,4 @@
-"""A team's members changed before it plays (bot/domain/members.py; docs/rules.md, the team
+"""A team's members changed before it plays (bot/features/members/rules.py; docs/rules.md, the team
 changes with ``keep_originals``): a change applied, recorded and undone (the originals), the
 originals kept as registration compares people, and whether a change may be made (no changes
 taken, no such member, the same person, full, too few, too few originals, not eligible).
@@ -10,7 +10,8 @@ from __future__ import annotations
 from datetime import date
 
 from bot.domain.contest import Category, Slot
-from bot.domain.members import (
+from bot.domain.registration import Member
+from bot.features.members.rules import (
     Allowed,
     Change,
     Full,
@@ -27,7 +28,6 @@ from bot.domain.members import (
     member_from,
     originals,
 )
-from bot.domain.registration import Member
 
 DAY = date(2027, 7, 10)
 # as an event's data gives a member back: its date and its year

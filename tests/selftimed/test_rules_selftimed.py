@@ -1,4 +1,4 @@
-"""Contests played at home, self-timed (bot/domain/selftimed.py; docs/rules.md, "Contests
+"""Contests played at home, self-timed (bot/features/selftimed/rules.py; docs/rules.md, "Contests
 played at home"): each entry's code, what a photo is for, which photos go on to the reviewers
 (3 an entry in any minute, the others held back and told of), the photo owed once the budget
 frees, whether a held photo is still wanted, which puzzle an entry starts at its own moment,
@@ -11,7 +11,7 @@ import hmac
 
 import pytest
 
-from bot.domain.selftimed import (
+from bot.features.selftimed.rules import (
     CODE_ALPHABET,
     CODE_LENGTH,
     PHOTO_MINUTE,

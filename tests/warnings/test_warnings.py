@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.features.warnings.rules import Decision, WarningRules, decide, reason_problem
+from bot.features.warnings.rules import WarningRules
 from bot.handlers.commands import menu, view_for
 from bot.services.contest_file import ContestFileError, load_contest, parse_contest
 from bot.services.csvio import import_entries, read_entries
@@ -31,32 +31,6 @@ ANA, SOL = Person(10, "Ana", "en"), Person(11, "Sol", "de")
 def contest_text(limit: int | None = 3) -> str:
     text = CASTRILLO.read_text(encoding="utf-8")
     return text + (f"\n[warnings]\ndisqualify_after = {limit}\n" if limit is not None else "")
-
-
-# -- the rule ------------------------------------------------------------------------------
-
-
-def test_the_warning_that_reaches_the_limit_disqualifies() -> None:
-    three = WarningRules(3)
-    assert decide(0, three, None) == Decision(1, False)
-    assert (decide(1, three, None).count, decide(1, three, None).disqualifies) == (2, False)
-    assert (decide(2, three, None).count, decide(2, three, None).disqualifies) == (3, True)
-    # past the limit, after an organiser took the disqualification back: again
-    assert decide(3, three, None).disqualifies
-    # disqualified already: no second disqualification
-    assert not decide(2, three, "dsq").disqualifies
-    # out of competition or not started: the limit still disqualifies
-    assert decide(2, three, "oc").disqualifies and decide(2, three, "dns").disqualifies
-    # a limit of one: the first warning
-    assert decide(0, WarningRules(1), None).disqualifies
-    # no limit (the default): never
-    assert not any(decide(n, WarningRules(), None).disqualifies for n in range(50))
-
-
-def test_a_reason_is_needed_and_short() -> None:
-    assert reason_problem("") == "missing"
-    assert reason_problem("x" * 200) is None
-    assert reason_problem("x" * 201) == "too_long"
 
 
 # -- the contest file ----------------------------------------------------------------------
