@@ -1,4 +1,4 @@
-"""Qualifiers invited to the next round (bot/features/invitations/rules.py; docs/rules.md, "Qualifiers
+"""Qualifiers invited to the next round (features/invitations/rules.py; docs/rules.md, "Qualifiers
 invited"): when a heat begins, the deadlines (``by`` for those told at the confirmation,
 ``within`` of being told for the next in line, never after the heat begins), the history
 folded into invitations, who accepted in which heat, the places freed for the next in line,
