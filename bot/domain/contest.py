@@ -404,7 +404,7 @@ class Contest:
     # who besides the organisers may read a category's ranking (/clasificacion): its entries'
     # people "final" (once its results are final), "always", or "never"
     participants_see_ranking: str = "final"
-    # the tables of the categories played in one round (``bot.domain.tables``): numbered
+    # the tables of the categories played in one round (``bot.features.tables.rules``): numbered
     # through the hall, category after category ("categories"), or each entry at the table
     # of its own number ("numbers")
     seating: str = "categories"
