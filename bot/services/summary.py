@@ -16,6 +16,7 @@ from bot.domain.contest import (
     Slot,
 )
 from bot.support.commands import CHANGES, command_for
+from bot.support.registry import REGISTRY
 
 
 def money(cents: int, currency: str = "EUR") -> str:
@@ -60,6 +61,9 @@ def summary(contest: Contest) -> str:
     for c in contest.categories:
         lines += _category(contest, c)
     lines += _escape(contest)
+    for feature in REGISTRY.features:  # what each feature read from its table of the file
+        if feature.describe is not None:
+            lines += feature.describe(contest)
     if contest.results_at is not None:
         lines.append(f"Results announced at {contest.results_at.strftime('%H:%M')}")
     return "\n".join(lines)

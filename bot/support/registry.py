@@ -105,6 +105,8 @@ class Feature:
     # python-telegram-bot handlers of other kinds (a photo's), registered as they are
     other_handlers: tuple[Any, ...] = ()
     follow_line: Callable[[str, Any], str | None] | None = None
+    # the lines ``check-contest``'s summary gives of its table, for a contest (English)
+    describe: Callable[[Any], list[str]] | None = None
 
 
 class Registry:

@@ -19,6 +19,7 @@ from bot.handlers.commands import menu, view_for
 from bot.services.contest_file import ContestFileError, load_contest, parse_contest
 from bot.services.csvio import import_entries, read_entries
 from bot.services.document_events import event_problem
+from bot.services.summary import summary
 from tests.conftest import CASTRILLO
 from tests.fakebot import Harness, Person, staff
 
@@ -42,6 +43,11 @@ def test_the_contest_file_sets_the_limit() -> None:
     assert load_contest(CASTRILLO).settings("warnings") is None  # no table: no limit
     assert parse_contest(tomllib.loads(contest_text(0)), "x.toml").settings(
         "warnings") == WarningRules(0)
+    # check-contest's summary says it
+    assert "Warnings (/aviso): 3 in a heat disqualify an entry" in summary(contest)
+    assert "Warnings (/aviso): noted, never disqualify" in summary(
+        parse_contest(tomllib.loads(contest_text(0)), "x.toml"))
+    assert "Warnings" not in summary(load_contest(CASTRILLO))
 
 
 @pytest.mark.parametrize("table,key", [

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from bot.features.warnings.handlers import aviso
-from bot.features.warnings.operations import FEATURE as NAME
 from bot.features.warnings.rules import WARNING
-from bot.features.warnings.settings import TABLE, read
+from bot.features.warnings.settings import FEATURE as NAME
+from bot.features.warnings.settings import TABLE, describe, read
 from bot.features.warnings.texts import event_name, reason_of, taken_back
 from bot.support.registry import N_, Command, Feature, Kind
 
@@ -20,4 +20,5 @@ FEATURE = Feature(
     table=TABLE,
     settings=read,
     menu_after="estado",
+    describe=describe,
 )

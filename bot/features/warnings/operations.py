@@ -21,12 +21,11 @@ from bot.features.warnings.outcomes import (
     staff_line,
 )
 from bot.features.warnings.rules import REASON_MAX, WARNING, WarningRules, decide, reason_problem
+from bot.features.warnings.settings import FEATURE
 from bot.services import standings
 from bot.services.contest_day import ContestDay
 from bot.services.outcomes import UnknownEntry
 from bot.storage.store import Transaction
-
-FEATURE = "warnings"
 
 
 def warning_rules(day: ContestDay) -> WarningRules:

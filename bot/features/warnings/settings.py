@@ -3,10 +3,22 @@ entry at its third warning in a heat; absent or 0, warnings never disqualify."""
 
 from __future__ import annotations
 
+from bot.domain.contest import Contest
 from bot.features.warnings.rules import LIMIT_MAX, WarningRules
 from bot.services.contest_toml import Table
 
 TABLE = "warnings"
+FEATURE = "warnings"  # the name its settings are kept under (``Contest.settings``)
+
+
+def describe(contest: Contest) -> list[str]:
+    """What ``check-contest``'s summary says of it (nothing without the table)."""
+    rules = contest.settings(FEATURE)
+    if not isinstance(rules, WarningRules):
+        return []
+    if not rules.disqualify_after:
+        return ["Warnings (/aviso): noted, never disqualify"]
+    return [f"Warnings (/aviso): {rules.disqualify_after} in a heat disqualify an entry"]
 
 
 def read(t: Table) -> WarningRules:
