@@ -4,9 +4,11 @@ bot makes is recorded and checked against the official spec (../shared/telegram-
 
 from __future__ import annotations
 
+import io
 import json
+import sqlite3
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +17,7 @@ from telegram import Update
 from bot.chat.app import build_application
 from bot.rehearsal.fakeapi import Call, LocalBotAPI
 from bot.services.contest_file import load_contest
+from bot.services.csvio import import_entries, read_entries
 from bot.support.config import Config
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -200,3 +203,32 @@ class FrozenClock:
 
     def seconds_until(self, when: datetime) -> float:
         return max(0.0, (when - self.instant).total_seconds())
+
+
+async def two_adults_playing(tmp_path: Path, contest_file: Path, organiser: Person,
+                             volunteer: Person, phones: tuple[Person, Person],
+                             start: datetime) -> Harness:
+    """A day with entries 5 and 6 in ``adultos`` (the Castrillo contest's), each followed by
+    one of ``phones``, ``volunteer`` invited by ``organiser``, and the clocks started at
+    ``start``."""
+    h = await Harness(tmp_path, contest_file, organisers=frozenset({organiser.id})).start()
+    svc = h.services
+    await import_entries(svc.store, read_entries(svc.contest, io.StringIO(
+        "number,category,names,born\n5,adultos,Ana Uno,1980\n6,adultos,Sol Dos,1981\n"),
+        "x.csv"))
+    for person, number in zip(phones, (5, 6), strict=True):
+        entry = await svc.store.entry(number)
+        await h.send(person, f"/start {entry.join_code}", start - timedelta(hours=1))
+    await staff(h, organiser, volunteer, start - timedelta(hours=1))
+    await h.send(organiser, "/inicio", start)
+    return h
+
+
+def said(calls: list[Call], who: Person) -> list[str]:
+    """What ``who`` was sent, of ``calls``."""
+    return [c.text for c in calls if c.method == "sendMessage" and c.chat_id == who.id]
+
+
+def count_events(h: Harness) -> int:
+    with sqlite3.connect(h.db_path) as db:
+        return int(db.execute("SELECT COUNT(*) FROM events").fetchone()[0])

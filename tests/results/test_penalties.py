@@ -5,8 +5,6 @@ the finishers unless the contest file says otherwise."""
 
 from __future__ import annotations
 
-import io
-import sqlite3
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -17,12 +15,11 @@ import pytest
 from bot.domain.contest import PenaltyKind
 from bot.domain.ranking import Competitor, rank, ranking_time
 from bot.services.contest_file import ContestFileError, load_contest, parse_contest
-from bot.services.csvio import import_entries, read_entries
 from bot.services.exports import result_rows
 from bot.services.summary import summary
 from bot.support.i18n import LANGUAGES
 from tests.conftest import CASTRILLO
-from tests.fakebot import Harness, Person, staff
+from tests.fakebot import Harness, Person, count_events, said, two_adults_playing
 
 MADRID = ZoneInfo("Europe/Madrid")
 T0 = datetime(2023, 4, 22, 11, 0, tzinfo=MADRID)
@@ -122,22 +119,8 @@ def test_a_finish_under_the_limit_plus_penalties_ranks_as_the_file_says() -> Non
 
 
 async def open_day(tmp_path: Path, **kw: Any) -> Harness:
-    h = await Harness(tmp_path, contest_file(tmp_path, **kw),
-                      organisers=frozenset({BOSS.id})).start()
-    svc = h.services
-    await import_entries(svc.store, read_entries(svc.contest, io.StringIO(
-        "number,category,names,born\n5,adultos,Ana Uno,1980\n6,adultos,Sol Dos,1981\n"),
-        "x.csv"))
-    for person, number in ((ANA, 5), (SOL, 6)):
-        entry = await svc.store.entry(number)
-        await h.send(person, f"/start {entry.join_code}", T0 - timedelta(hours=1))
-    await staff(h, BOSS, VIC, T0 - timedelta(hours=1))
-    await h.send(BOSS, "/inicio", T0)
-    return h
-
-
-def said(calls: Any, who: Person) -> list[str]:
-    return [c.text for c in calls if c.method == "sendMessage" and c.chat_id == who.id]
+    return await two_adults_playing(tmp_path, contest_file(tmp_path, **kw), BOSS, VIC,
+                                    (ANA, SOL), T0)
 
 
 async def test_a_volunteer_records_penalties_the_ranking_and_exports_show_them(
@@ -227,10 +210,6 @@ async def test_a_contest_without_penalties_says_so(tmp_path: Path) -> None:
     finally:
         await h.stop()
 
-
-def count_events(h: Harness) -> int:
-    with sqlite3.connect(h.db_path) as db:
-        return int(db.execute("SELECT COUNT(*) FROM events").fetchone()[0])
 
 
 

@@ -4,12 +4,9 @@ in its heat disqualifies it at once; /deshacer takes either back; bad input reco
 
 from __future__ import annotations
 
-import io
-import sqlite3
 import tomllib
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -17,11 +14,10 @@ import pytest
 from bot.features.warnings.rules import WarningRules
 from bot.handlers.commands import menu, view_for
 from bot.services.contest_file import ContestFileError, load_contest, parse_contest
-from bot.services.csvio import import_entries, read_entries
 from bot.services.document_events import event_problem
 from bot.services.summary import summary
 from tests.conftest import CASTRILLO
-from tests.fakebot import Harness, Person, staff
+from tests.fakebot import Harness, Person, count_events, said, two_adults_playing
 
 MADRID = ZoneInfo("Europe/Madrid")
 T0 = datetime(2023, 4, 22, 11, 0, tzinfo=MADRID)
@@ -69,26 +65,8 @@ def test_a_bad_limit_is_refused_with_its_key(table: str, key: str) -> None:
 async def open_day(tmp_path: Path, limit: int | None = 3) -> Harness:
     path = tmp_path / "warnings.toml"
     path.write_text(contest_text(limit), encoding="utf-8")
-    h = await Harness(tmp_path, path, organisers=frozenset({BOSS.id})).start()
-    svc = h.services
-    await import_entries(svc.store, read_entries(svc.contest, io.StringIO(
-        "number,category,names,born\n5,adultos,Ana Uno,1980\n6,adultos,Sol Dos,1981\n"),
-        "x.csv"))
-    for person, number in ((ANA, 5), (SOL, 6)):
-        entry = await svc.store.entry(number)
-        await h.send(person, f"/start {entry.join_code}", T0 - timedelta(hours=1))
-    await staff(h, BOSS, VIC, T0 - timedelta(hours=1))
-    await h.send(BOSS, "/inicio", T0)
-    return h
+    return await two_adults_playing(tmp_path, path, BOSS, VIC, (ANA, SOL), T0)
 
-
-def said(calls: Any, who: Person) -> list[str]:
-    return [c.text for c in calls if c.method == "sendMessage" and c.chat_id == who.id]
-
-
-def count_events(h: Harness) -> int:
-    with sqlite3.connect(h.db_path) as db:
-        return int(db.execute("SELECT COUNT(*) FROM events").fetchone()[0])
 
 
 async def test_three_warnings_disqualify_and_everyone_concerned_is_told(tmp_path: Path) -> None:
