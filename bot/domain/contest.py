@@ -401,6 +401,9 @@ class Contest:
     # a /fin that moves a recorded finish by more than this many seconds asks the volunteer to
     # confirm with a button first (0: never asks)
     confirm_correction: int = 5 * 60
+    # a finish faster than this many seconds per piece of the puzzle is asked with a button
+    # before it is recorded (0: never asks): 2 s is faster than the speed-puzzling records
+    plausible_seconds_per_piece: float = 2.0
     # who besides the organisers may read a category's ranking (/clasificacion): its entries'
     # people "final" (once its results are final), "always", or "never"
     participants_see_ranking: str = "final"

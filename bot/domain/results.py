@@ -30,9 +30,10 @@ class TooLate:
 
 @dataclass(frozen=True)
 class Ahead:
-    """A time later than the clock shows now."""
+    """A time later than the clock shows now (``now``)."""
 
     time: int
+    now: int
 
 
 @dataclass(frozen=True)
@@ -62,11 +63,16 @@ class Unchanged:
 @dataclass(frozen=True)
 class Ask:
     """Ask the volunteer first: ``old`` the recorded finish the time moves too far, ``other``
-    the other reading of what they typed."""
+    the other reading of what they typed; ``instead`` the reading set aside as faster than
+    plausible, ``floor`` the fastest plausible finish when ``time`` (and ``other``) is
+    faster, ``ahead`` the time typed later than the clock (``time`` is then the clock's)."""
 
     time: int
     old: int | None
     other: int | None
+    instead: int | None = None
+    floor: int | None = None
+    ahead: int | None = None
 
 
 @dataclass(frozen=True)
@@ -159,6 +165,18 @@ class FinishCase:
     confirm_correction: int = 0
     other: int | None = None
     confirmed: bool = False
+    floor: int = 0  # the fastest plausible finish (``plausible_floor``; 0: any is)
+
+
+def plausible_floor(category: Category, seconds_per_piece: float) -> int:
+    """The fastest finish that is plausible for ``category``'s puzzle: ``seconds_per_piece``
+    for each piece (0: any finish is), the smallest puzzles counted when several are played
+    in sequence. Faster is asked, never recorded silently (a 58-second 100-piece finish)."""
+    if seconds_per_piece <= 0:
+        return 0
+    pieces = sum(sorted(category.puzzles)[:category.puzzles_played]) if category.puzzles \
+        else category.pieces
+    return int(pieces * seconds_per_piece)
 
 
 def question_outdated(recorded_id: int, basis: int, started: datetime | None,
@@ -204,7 +222,11 @@ def decide_finish(case: FinishCase) -> FinishDecision:
     if late is not None:
         return late
     if case.typed is not None and case.typed > case.now:
-        return Ahead(case.typed)
+        # the clock's time offered instead, when it could be recorded
+        if not case.confirmed and case.now > 0 and case.limit.refuses(case.now) is None \
+                and _before_finish(case, case.now) is None:
+            return Ask(case.now, old=None, other=None, ahead=case.typed)
+        return Ahead(case.typed, case.now)
     before = _before_finish(case, t)
     if before is not None:
         return before
@@ -231,16 +253,26 @@ def _before_finish(case: FinishCase, t: int) -> EscapeOpen | BeforeSolve | NotAf
 
 
 def _ask(case: FinishCase, t: int) -> Ask | None:
-    """Ask first when ``other`` is a finish just as possible, or when ``t`` moves the recorded
-    finish by more than the contest's ``confirm_correction``."""
+    """Ask first when ``other`` is a finish just as possible, when ``t`` moves the recorded
+    finish by more than the contest's ``confirm_correction``, or when it is faster than the
+    plausible ``floor``. Of two readings, one faster than plausible is set aside (only the
+    other is offered)."""
     other = case.other
-    possible = other is not None and other != t and other <= case.now and \
-        case.limit.refuses(other) is None
+    if not (other is not None and other != t and other <= case.now
+            and case.limit.refuses(other) is None):
+        other = None
+    floor, instead = case.floor, None
+    if other is not None and floor and (t < floor) != (other < floor):
+        if t < floor:
+            t, instead = other, t
+        other = None
+    fast = floor if floor and t < floor else None
     moved = case.has_recorded and case.recorded is not None and \
         case.confirm_correction > 0 and abs(t - case.recorded) > case.confirm_correction
-    if not (possible or moved):
+    if other is None and not moved and instead is None and fast is None:
         return None
-    return Ask(t, old=case.recorded if moved else None, other=other if possible else None)
+    return Ask(t, old=case.recorded if moved else None, other=other, instead=instead,
+               floor=fast)
 
 
 def pieces_left(category: Category, done: Collection[int]) -> int:
@@ -313,7 +345,7 @@ def decide_split(case: SplitCase) -> SplitDecision:
         return puzzle
     t = case.typed if case.typed is not None else case.now
     if t > case.now:
-        return Ahead(t)
+        return Ahead(t, case.now)
     late = case.limit.refuses(t)
     if late is not None:
         return late

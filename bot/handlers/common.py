@@ -244,6 +244,9 @@ def button_moment(update: Update, context: ContextTypes.DEFAULT_TYPE,
     return max(shown, floor) if floor is not None else shown
 
 
+OUTCOME_BUTTON = "st:"  # /estado N's buttons (and /publicar's): st:N:dns, st:N:oc
+
+
 # -- timers ------------------------------------------------------------------------------------
 
 # APScheduler skips a job more than a second late ("misfire"): a laptop that slept across the

@@ -23,6 +23,7 @@ from bot.domain.rounds import Heat
 from bot.features.selftimed.texts import pace_lines, rejected_answer, rejected_notice, waiting_line
 from bot.handlers.claims import claim_row
 from bot.handlers.common import (
+    OUTCOME_BUTTON,
     Callback,
     Caller,
     button_moment,
@@ -295,7 +296,6 @@ async def piezas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                      **({"reply_markup": early_undo} if early_undo is not None else {}))
 
 
-OUTCOME_BUTTON = "st:"  # /estado N's buttons: st:N:dns, st:N:oc
 OUTCOME_WORDS = {"dns": "dns", "np": "dns", "abs": "dns", "dsq": "dsq", "dq": "dsq",
                  "oc": "oc", "fc": "oc", "hc": "oc"}
 MAX_REASON = 200

@@ -14,6 +14,7 @@ from bot.delivery.posting import notify_entry
 from bot.domain.contest import Category
 from bot.domain.standings import ranking_open
 from bot.handlers.common import (
+    OUTCOME_BUTTON,
     Callback,
     Caller,
     button_moment,
@@ -31,11 +32,15 @@ from bot.services.standings import (
     StandingsRefusal,
 )
 from bot.texts.result_lines import unknown_category
+from bot.texts.results import outcome_button
 from bot.texts.standings import (
+    Gaps,
     cancel_button,
     final_note,
+    no_result,
     not_published,
     nothing_to_publish,
+    publish_anyway_button,
     publish_button,
     publish_question,
     published_text,
@@ -85,6 +90,23 @@ async def _people(who: Caller, ready: list[Publishable]) -> int:
     return len(users)
 
 
+async def _gaps(who: Caller, ready: list[Publishable]) -> dict[str, Gaps]:
+    """What a careful organiser checks before making results final, per category: the entries
+    that would get no place for want of a result, and those nobody can tell (no phone)."""
+    out: dict[str, Gaps] = {}
+    for p in ready:
+        names = {r.number: " / ".join(r.competitor.names) for r in p.rows}
+        missing = tuple((s.number, names.get(s.number, "")) for s in p.now if no_result(s))
+        unreachable = tuple([(s.number, names.get(s.number, "")) for s in p.tell
+                             if not await who.svc.day.linked_users(s.number)])
+        if missing or unreachable:
+            out[p.category.id] = Gaps(missing, unreachable)
+    return out
+
+
+MOST_BUTTONS = 12  # "did not start" buttons under the question, one per entry left out
+
+
 async def publicar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/publicar [CATEGORY]``: the results of the category (or of every category nobody
     plays in any more) are made final, once the organiser says so with the button. Nothing
@@ -108,10 +130,18 @@ async def publicar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if not ready:
         await answer_now(who.svc, update, nothing_to_publish(who.lang, contest, refused))
         return
-    question = publish_question(who.lang, contest, ready, refused, await _people(who, ready))
-    await answer_now(who.svc, update, question, reply_markup=buttons([[
-        (publish_button(who.lang), _data(category, list(contest.categories))),
-        (cancel_button(who.lang), f"{PUBLISH_BUTTON}-")]]))
+    gaps = await _gaps(who, ready)
+    question = publish_question(who.lang, contest, ready, refused, await _people(who, ready),
+                                gaps)
+    missing = [n for g in gaps.values() for n, _ in g.missing]
+    # each entry left out settled with one tap (did not start), or go ahead anyway
+    rows: list[list[tuple[str, str]]] = [
+        [(f"#{n} {outcome_button(who.lang, 'dns')}", f"{OUTCOME_BUTTON}{n}:dns")
+         for n in missing[i:i + 2]] for i in range(0, min(len(missing), MOST_BUTTONS), 2)]
+    go = publish_anyway_button(who.lang) if missing else publish_button(who.lang)
+    rows.append([(go, _data(category, list(contest.categories))),
+                 (cancel_button(who.lang), f"{PUBLISH_BUTTON}-")])
+    await answer_now(who.svc, update, question, reply_markup=buttons(rows))
 
 
 async def publish_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -304,6 +304,7 @@ class _Heading(NamedTuple):
     penalised_finish_counts: bool = True
     ranking: RankingRules = RankingRules()
     confirm_correction: int = 5 * 60
+    plausible_seconds_per_piece: float = 2.0
     participants_see_ranking: str = "final"
     seating: str = "categories"
     timed: tuple[bool, bool] = (False, False)  # self-timed at home; each entry its own start
@@ -335,6 +336,9 @@ def _heading(root: Table) -> _Heading:
     confirm_minutes = c.get("confirm_correction_minutes", int, 5)
     if not 0 <= confirm_minutes <= 24 * 60:
         raise c.ctx.error(c.key("confirm_correction_minutes"), "must be 0 to 1440 minutes")
+    per_piece = float(c.get("plausible_seconds_per_piece", (int, float), 2.0))
+    if not 0 <= per_piece <= 60:
+        raise c.ctx.error(c.key("plausible_seconds_per_piece"), "must be 0 to 60 seconds")
     see_ranking = c.get("participants_see_ranking", str, "final")
     if see_ranking not in RANKING_VISIBILITY:
         raise c.ctx.error(c.key("participants_see_ranking"),
@@ -346,7 +350,8 @@ def _heading(root: Table) -> _Heading:
     timed = (at_home, own_start(c, False, at_home))
     c.done()
     return _Heading(name, tz_name, language, currency, venue, limit_inclusive, results_at, start,
-                    penalised, ranking, confirm_minutes * 60, see_ranking, seating, timed)
+                    penalised, ranking, confirm_minutes * 60, per_piece, see_ranking, seating,
+                    timed)
 
 
 def _registration(root: Table) -> RegistrationRules:
@@ -579,6 +584,7 @@ def parse_contest(data: dict[str, Any], path: str) -> Contest:
         tie_break=heading.ranking.tie_break,
         shared_prizes=heading.ranking.shared_prizes,
         confirm_correction=heading.confirm_correction,
+        plausible_seconds_per_piece=heading.plausible_seconds_per_piece,
         participants_see_ranking=heading.participants_see_ranking,
         seating=heading.seating,
         features=features,

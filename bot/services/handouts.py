@@ -69,6 +69,8 @@ def volunteer_sections(contest: Contest, lang: str) -> list[Section]:
     if contest.confirm_correction:
         buttons.append(Line("✓", in_language(lang, t.correction_button(
             lang, contest.confirm_correction // 60))))
+    if contest.plausible_seconds_per_piece:
+        buttons.append(Line("✓", t.plausible_button(lang, contest.plausible_seconds_per_piece)))
     tips = [Line("•", t.official_time(lang)), Line("•", in_language(lang, t.undo_tip(lang)))]
     return [Section(t.commands_heading(lang), tuple(typed)),
             Section(t.buttons_heading(lang), tuple(buttons)),

@@ -44,6 +44,7 @@ class PastLimit(Refusal):
 class InTheFuture(Refusal):
     code: ClassVar[str] = "in_the_future"
     time: int
+    now: int  # what the clock showed
 
 @dataclass(frozen=True)
 class AlreadyRecorded(Refusal):

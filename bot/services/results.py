@@ -171,6 +171,10 @@ class FinishToConfirm(Done):
     old: int | None = None
     other: int | None = None
     basis: int = 0  # the id of the finish the question was asked on (0: none)
+    instead: int | None = None  # the reading set aside as faster than plausible
+    floor: int | None = None  # the fastest plausible finish, when ``time`` is faster
+    ahead: int | None = None  # the time typed, later than the clock (``time``)
+    pieces: int = 0  # the puzzle's, for the question about a finish too fast
 
 
 @dataclass(frozen=True)
@@ -283,10 +287,11 @@ def _finish_case(day: ContestDay, state: EntryState, typed: int | None, now_t: i
         limit=rules.Limit(state.category.time_limit, day.contest.limit_inclusive),
         ready=ready, recorded=state.finish, has_recorded=state.finish_event is not None,
         last_split=state.splits[-1] if state.splits else None, escape=state.ledger,
-        confirm_correction=day.contest.confirm_correction, other=other, confirmed=confirmed)
+        confirm_correction=day.contest.confirm_correction, other=other, confirmed=confirmed,
+        floor=rules.plausible_floor(state.category, day.contest.plausible_seconds_per_piece))
 
 
-def _finish_refusal(number: int, decision: rules.FinishDecision, basis: int
+def _finish_refusal(number: int, decision: rules.FinishDecision, basis: int, pieces: int
                     ) -> ResultsRefusal | SharedRefusal | FinishToConfirm | None:
     """What the domain's decision on a finish gives back; None: record it."""
     match decision:
@@ -294,8 +299,8 @@ def _finish_refusal(number: int, decision: rules.FinishDecision, basis: int
             return NoTime()
         case rules.TooLate(time=t, limit=limit):
             return PastLimit(t, limit)
-        case rules.Ahead(time=t):
-            return InTheFuture(t)
+        case rules.Ahead(time=t, now=now):
+            return InTheFuture(t, now)
         case rules.EscapeOpen():
             return EscapeNotOver(number)
         case rules.BeforeSolve(solved_at=solved_at):
@@ -304,8 +309,9 @@ def _finish_refusal(number: int, decision: rules.FinishDecision, basis: int
             return BeforeSplit(number, split)
         case rules.Unchanged(value=t):
             return AlreadyRecorded(number, t)
-        case rules.Ask(time=t, old=old, other=other):
-            return FinishToConfirm(number, t, old=old, other=other, basis=basis)
+        case rules.Ask(time=t, old=old, other=other, instead=instead, floor=floor, ahead=ahead):
+            return FinishToConfirm(number, t, old=old, other=other, basis=basis, instead=instead,
+                                   floor=floor, ahead=ahead, pieces=pieces)
         case rules.Record():
             return None
         case _:
@@ -350,7 +356,8 @@ async def finish(
                                                  asked_at):
             return QuestionOutdated(number)
         case = _finish_case(day, state, typed, now_t, other, confirmed)
-        answer = _finish_refusal(number, rules.decide_finish(case), previous_id)
+        answer = _finish_refusal(number, rules.decide_finish(case), previous_id,
+                                 state.category.pieces)
         if answer is not None:
             return answer
         t = rules.finish_time(case)
@@ -512,8 +519,8 @@ def _split_refusal(number: int, decision: rules.SplitDecision
             return SplitsDone(number, played)
         case rules.Which(left=left):
             return WhichPuzzle(number, left)
-        case rules.Ahead(time=t):
-            return InTheFuture(t)
+        case rules.Ahead(time=t, now=now):
+            return InTheFuture(t, now)
         case rules.TooLate(time=t, limit=limit):
             return PastLimit(t, limit)
         case rules.NotAfterSplit(split=split):

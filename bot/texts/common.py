@@ -136,9 +136,9 @@ def shared_refusal(lang: str, refused: SharedRefusal) -> str:
                       "changed.", entry=entry, time=format_duration(t))
         case NoTime():
             return tr(lang, "0:00:00 can't be a finish time: type the time the clock showed.")
-        case InTheFuture(time=t):
-            return tr(lang, "{time} is later than the clock shows now.",
-                      time=format_duration(t))
+        case InTheFuture(time=t, now=now):
+            return tr(lang, "{time} is later than the clock shows now ({now}).",
+                      time=format_duration(t), now=format_duration(now))
         case PastLimit(time=t, limit=limit):
             return tr(lang, "{time} is past the category's time limit ({limit}): record the "
                       "pieces with /piezas instead.",

@@ -3,6 +3,7 @@ organiser's day plan, in the reader's language."""
 
 from __future__ import annotations
 
+from bot.domain.clock import format_duration
 from bot.features.escape.texts import stage_button
 from bot.support.i18n import tr
 from bot.texts.claims import going_button
@@ -58,6 +59,13 @@ def stage_buttons(lang: str) -> str:
 def correction_button(lang: str, minutes: int) -> str:
     return tr(lang, "A /fin that moves a finish by more than {minutes} minutes asks you to "
               "confirm it with a button first.", minutes=minutes)
+
+
+def plausible_button(lang: str, per_piece: float) -> str:
+    """The contest's fastest plausible finish (``plausible_seconds_per_piece``), as a rule."""
+    return tr(lang, "A finish faster than {seconds} seconds per piece (a 500-piece puzzle in "
+              "under {example}) asks you with a button first: check the clock.",
+              seconds=f"{per_piece:g}", example=format_duration(int(500 * per_piece)))
 
 
 def official_time(lang: str) -> str:

@@ -174,9 +174,22 @@ def confirm_question(lang: str, asked: FinishToConfirm) -> str:
         lines.append(tr(lang, "Entry {entry} already finished at {old}: {time} would move it by "
                         "{moved}.", entry=asked.entry, old=format_duration(asked.old), time=t,
                         moved=format_duration(abs(asked.time - asked.old))))
+    if asked.ahead is not None:
+        lines.append(tr(lang, "Entry {entry}: {typed} is later than the clock shows now "
+                        "({time}). Record the clock's time?", entry=asked.entry,
+                        typed=format_duration(asked.ahead), time=t))
+    if asked.instead is not None:
+        lines.append(tr(lang, "Entry {entry}: {time}? Read as {instead}, it would be faster than "
+                        "anyone finishes {pieces} pieces.", entry=asked.entry, time=t,
+                        instead=format_duration(asked.instead), pieces=asked.pieces))
     if asked.other is not None:
         lines.append(tr(lang, "Entry {entry}: {time} or {other}?", entry=asked.entry, time=t,
                         other=format_duration(asked.other)))
+    if asked.floor is not None:
+        lines.append(tr(lang, "Entry {entry}: {time} for {pieces} pieces is faster than anyone "
+                        "plausibly finishes (under {floor}). Check the time on the clock.",
+                        entry=asked.entry, time=t, pieces=asked.pieces,
+                        floor=format_duration(asked.floor)))
     lines.append(tr(lang, "Nothing is recorded until you choose:"))
     return "\n".join(lines)
 

@@ -3,7 +3,8 @@ before publishing and its answer, and why a category can't be made final yet."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import assert_never
 
 from bot.domain.clock import format_duration
@@ -71,9 +72,30 @@ def _no_place(lang: str, s: Standing) -> str:
     return tr(lang, "no result recorded, so no place")
 
 
+@dataclass(frozen=True)
+class Gaps:
+    """A category's entries a publication would leave out: ``missing`` (number, name) with no
+    result recorded (no place), ``unreachable`` those it would tell with no phone linked."""
+
+    missing: tuple[tuple[int, str], ...] = ()
+    unreachable: tuple[tuple[int, str], ...] = ()
+
+
+def no_result(s: Standing) -> bool:
+    """Nothing recorded for the entry: no finish, no pieces, no outcome (so no place)."""
+    return s.position is None and s.outcome is None and s.time is None and s.pieces is None
+
+
+def _entries(entries: Sequence[tuple[int, str]]) -> str:
+    shown = [f"#{n} {name}".strip() for n, name in entries[:20]]
+    return ", ".join(shown) + (", …" if len(entries) > 20 else "")
+
+
 def publish_question(lang: str, contest: Contest, ready: Sequence[Publishable],
-                     refused: Sequence[StandingsRefusal], people: int) -> str:
-    """/publicar asks first: which categories, how many entries each tells, who it reaches."""
+                     refused: Sequence[StandingsRefusal], people: int,
+                     gaps: Mapping[str, Gaps] | None = None) -> str:
+    """/publicar asks first: which categories, how many entries each tells, who it reaches,
+    and who would be left out: entries with no result (no place), entries nobody can tell."""
     lines = [tr(lang, "Make these results final and tell each entry its place?")]
     for p in ready:
         told = len(p.tell)
@@ -83,6 +105,19 @@ def publish_question(lang: str, contest: Contest, ready: Sequence[Publishable],
                 category=p.category.name) if p.again else
             ntr(lang, "{category}: {n} entry", "{category}: {n} entries", told,
                 category=p.category.name)))
+        gap = (gaps or {}).get(p.category.id)
+        if gap is not None and gap.missing:
+            lines.append("  ⚠️ " + ntr(
+                lang, "{n} entry has no result and would get no place: {entries}. Record its "
+                "pieces (/piezas N P) or that it did not start, or publish anyway.",
+                "{n} entries have no result and would get no place: {entries}. Record their "
+                "pieces (/piezas N P) or that they did not start, or publish anyway.",
+                len(gap.missing), entries=_entries(gap.missing)))
+        if gap is not None and gap.unreachable:
+            lines.append("  ⚠️ " + ntr(
+                lang, "{n} entry has no phone linked and will not be told: {entries}.",
+                "{n} entries have no phone linked and will not be told: {entries}.",
+                len(gap.unreachable), entries=_entries(gap.unreachable)))
     lines.append(ntr(lang, "It reaches {n} person.", "It reaches {n} people.", people))
     if refused:
         lines.append(tr(lang, "Not yet:"))
@@ -119,6 +154,10 @@ def not_published(lang: str) -> str:
 
 def publish_button(lang: str) -> str:
     return tr(lang, "Publish")
+
+
+def publish_anyway_button(lang: str) -> str:
+    return tr(lang, "Publish anyway")
 
 
 def cancel_button(lang: str) -> str:

@@ -49,12 +49,13 @@ async def test_a_big_correction_asks_and_records_only_the_choice(day):
     before = events(day.h)
     calls = await day.send(VOLUNTEER, "/fin 50 1:47", "1:50:00")
     (asked,) = [c for c in calls if c.method == "sendMessage"]
-    assert asked.text == ("Entry 50 already finished at 1:12:53: 0:01:47 would move it by "
-                          "1:11:06.\nEntry 50: 0:01:47 or 1:47:00?\n"
+    # 0:01:47 for 500 pieces is no finish anyone makes: only 1:47:00 is offered (issue 47)
+    assert asked.text == ("Entry 50 already finished at 1:12:53: 1:47:00 would move it by "
+                          "0:34:07.\nEntry 50: 1:47:00? Read as 0:01:47, it would be faster "
+                          "than anyone finishes 500 pieces.\n"
                           "Nothing is recorded until you choose:")
     (first,) = event_rows(day.h, "finish")  # the finish the question is asked on
-    assert day.h.buttons(calls) == [("Record 0:01:47", f"fin:50:107:{first['id']}"),
-                                    ("Record 1:47:00", f"fin:50:6420:{first['id']}"),
+    assert day.h.buttons(calls) == [("Record 1:47:00", f"fin:50:6420:{first['id']}"),
                                     ("Keep 1:12:53", f"fin:50:-:{first['id']}")]
     keep, chose = f"fin:50:-:{first['id']}", f"fin:50:6420:{first['id']}"
     assert events(day.h) == before  # nothing recorded, nobody told
@@ -91,13 +92,15 @@ async def test_a_small_correction_and_an_unambiguous_time_are_recorded_at_once(d
 
 async def test_an_ambiguous_first_finish_asks_too(day):
     calls = await day.send(VOLUNTEER, "/fin 50 1:05", "1:10:00")
-    assert day.h.buttons(calls) == [("Record 0:01:05", "fin:50:65:0"),
-                                    ("Record 1:05:00", "fin:50:3900:0"),
+    assert day.h.buttons(calls) == [("Record 1:05:00", "fin:50:3900:0"),
                                     ("Record nothing", "fin:50:-:0")]
     assert finishes(day.h) == []
-    # 1:15 read as 1 h 15 min is still ahead of the clock (1:10): one reading only
+    # 1:15 read as 1 h 15 min is still ahead of the clock (1:10): one reading only, and
+    # 0:01:15 for 500 pieces is asked, not recorded
     assert await day.say(VOLUNTEER, "/fin 50 1:15", "1:10:00") == [
-        "Entry 50 finished at 0:01:15."]
+        "Entry 50: 0:01:15 for 500 pieces is faster than anyone plausibly finishes (under "
+        "0:16:40). Check the time on the clock.\nNothing is recorded until you choose:"]
+    assert finishes(day.h) == []
 
 
 async def test_only_staff_can_press_the_confirmation(day):

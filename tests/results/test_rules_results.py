@@ -39,6 +39,7 @@ from bot.domain.results import (
     decide_split,
     finish_time,
     pieces_left,
+    plausible_floor,
     question_outdated,
 )
 from bot.features.escape.rules import empty_ledger
@@ -101,10 +102,52 @@ def test_a_finish_past_the_limit_is_refused_whichever_way_it_came() -> None:
     assert decide_finish(case(typed=7300, now=7000)) == TooLate(7300, 7200)
 
 
-def test_a_typed_finish_later_than_the_clock_is_refused() -> None:
-    assert decide_finish(case(typed=3601)) == Ahead(3601)
+def test_a_typed_finish_later_than_the_clock_offers_the_clocks_time() -> None:
+    # asked, with the clock's time to record instead (four results were lost in one day to
+    # a bare "later than the clock")
+    assert decide_finish(case(typed=3601)) == Ask(3600, old=None, other=None, ahead=3601)
     assert decide_finish(case(typed=3600)) == Record(3600)
     assert decide_finish(case(typed=3599)) == Record(3599)
+    # a choice made with a button is not asked again: refused, with what the clock shows
+    assert decide_finish(case(typed=3601, confirmed=True)) == Ahead(3601, 3600)
+    # the clock's time itself not recordable (the escape still open): refused as before
+    assert decide_finish(case(typed=1900, now=1700, escape=empty_ledger(ESCAPE))) == Ahead(
+        1900, 1700)
+
+
+def test_a_finish_faster_than_plausible_is_asked_first() -> None:
+    fast = {"floor": 1000}  # 500 pieces at 2 s a piece
+    assert decide_finish(case(typed=999, **fast)) == Ask(999, old=None, other=None, floor=1000)
+    assert decide_finish(case(typed=1000, **fast)) == Record(1000)
+    assert decide_finish(case(typed=999, confirmed=True, **fast)) == Record(999)
+    assert decide_finish(case(typed=999)) == Record(999)  # floor 0: never asked
+    # untimed (now) and from the entry's /listo too
+    assert decide_finish(case(now=58, **fast)) == Ask(58, old=None, other=None, floor=1000)
+    assert decide_finish(case(ready=58, now=600, **fast)) == Ask(58, None, None, floor=1000)
+
+
+def test_of_two_readings_one_faster_than_plausible_is_set_aside() -> None:
+    fast = {"floor": 1000}
+    # "1:47" at 1:50 on the clock: 0:01:47 would be too fast, only 1:47:00 is offered
+    assert decide_finish(case(typed=107, other=6420, now=6600, **fast)) == Ask(
+        6420, old=None, other=None, instead=107)
+    # "1:47" when both are plausible: both offered, as before
+    assert decide_finish(case(typed=1070, other=6420, now=6600, **fast)) == Ask(
+        1070, old=None, other=6420)
+    # both too fast: both offered, with the floor said
+    assert decide_finish(case(typed=107, other=900, now=6600, **fast)) == Ask(
+        107, old=None, other=900, floor=1000)
+    # the other reading plausible but not possible yet: the one typed is asked as too fast
+    assert decide_finish(case(typed=107, other=6420, now=6000, **fast)) == Ask(
+        107, old=None, other=None, floor=1000)
+
+
+def test_the_plausible_floor_counts_the_puzzles_pieces() -> None:
+    assert plausible_floor(ONE, 2.0) == 1000
+    assert plausible_floor(ONE, 0) == 0
+    assert plausible_floor(ONE, 0.5) == 250
+    assert plausible_floor(THREE, 2.0) == 3600  # all three in sequence
+    assert plausible_floor(TWO_OF_THREE, 2.0) == 1600  # the two smallest of three
 
 
 def test_a_finish_comes_after_the_escape() -> None:
@@ -239,7 +282,7 @@ def test_a_split_names_its_puzzle_in_any_order_only() -> None:
 
 def test_a_split_time_within_the_clock_and_after_the_last() -> None:
     assert decide_split(split(typed=3000)) == SplitAt(1, 3000, 1)
-    assert decide_split(split(typed=3001)) == Ahead(3001)
+    assert decide_split(split(typed=3001)) == Ahead(3001, 3000)
     assert decide_split(split(typed=2999)) == SplitAt(1, 2999, 1)
     assert decide_split(split(typed=0)) == SplitAt(1, 0, 1)
     assert decide_split(split(now=7200)) == SplitAt(1, 7200, 1)

@@ -26,25 +26,25 @@ async def asked(day, clock: str) -> tuple[str, list[tuple[str, str]]]:
 
 
 async def test_deshacer_asks_and_the_button_takes_back_and_tells_the_entry(day):
-    await day.send(VOLUNTEER, "/fin 50 0:00:01", "0:00:30")
+    await day.send(VOLUNTEER, "/fin 50 0:20:01", "0:20:30")
     before = events(day.h)
-    question, keys = await asked(day, "0:01:00")
-    assert question == ("Take back your last record: finish #50, recorded at 11:00:30? "
+    question, keys = await asked(day, "0:21:00")
+    assert question == ("Take back your last record: finish #50, recorded at 11:20:30? "
                         "Nothing changes until you choose.")
     (finish,) = event_rows(day.h, "finish")
     assert keys == [("Take it back", f"undo:{finish['id']}"), ("Keep it", "undo:-")]
     assert events(day.h) == before  # asking recorded nothing
-    kept = await day.h.press(VOLUNTEER, "undo:-", at("0:01:10"))
+    kept = await day.h.press(VOLUNTEER, "undo:-", at("0:21:10"))
     assert replies_to(kept, VOLUNTEER) == ["Nothing taken back."]
     assert events(day.h) == before
-    taken = await day.h.press(VOLUNTEER, f"undo:{finish['id']}", at("0:01:20"))
+    taken = await day.h.press(VOLUNTEER, f"undo:{finish['id']}", at("0:21:20"))
     assert replies_to(taken, VOLUNTEER) == ["Taken back: finish #50."]
     assert replies_to(taken, P50) == [
         "The finish recorded for your entry was taken back: a volunteer will record the right "
         "one."]
     assert len(event_rows(day.h, "undo")) == 1
     # the same button again: the finish is no longer the last record, nothing more is undone
-    again = await day.h.press(VOLUNTEER, f"undo:{finish['id']}", at("0:01:30"))
+    again = await day.h.press(VOLUNTEER, f"undo:{finish['id']}", at("0:21:30"))
     assert replies_to(again, VOLUNTEER) == [
         "Your last record is not the one this question named any more: nothing taken back. "
         "Send /undo again to see what it is now."]

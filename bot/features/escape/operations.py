@@ -97,7 +97,7 @@ async def solve(
         if t > day.contest.escape.time_limit:
             return PastEscapeLimit()
         if typed is not None and typed > now_t:
-            return InTheFuture(typed)
+            return InTheFuture(typed, now_t)
         previous = next(
             (e for e in reversed(await tx.events(entry=number, kinds=[EventKind.ESCAPE]))), None
         )
