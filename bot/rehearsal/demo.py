@@ -148,17 +148,29 @@ class Rehearsal:
     async def flush(self) -> None:
         """Print the lines gathered, in the order of the moments they belong to (the bot's own
         messages merged: the same text to several phones, and to the volunteers, is one
-        line)."""
-        await self.api.settle(quiet=0.1)  # what the last message played made the bot say
-        pending = [line for line in self._lines if line.at is None]
-        if pending:
+        line). Once the bot has said all it owes (``_said``): its state, not a quiet spell,
+        so a busy machine makes it slower, never different."""
+        lines: list[Line] = []
+        moments: list[tuple[datetime, str | None]] = []
+        while True:
+            await self._said()  # what the last message played made the bot say
+            # taken with no await in between: a line that arrives later stays for the next
+            # look, never dropped nor sorted before its moment is worked out
+            taken, self._lines = self._lines, []
+            lines.extend(taken)
+            if not any(line.at is None for line in lines):
+                break
+            # read after every line taken arrived: a timer's event is committed before its
+            # message is sent
             moments = await self._timer_moments()
-            for line in pending:
+            if not self._lines:  # nothing came during the read
+                break
+        for line in lines:
+            if line.at is None:
                 line.at = self._moment_of(line, moments)
         # the partner's copy of an answer (it may reach the server before the answer does)
-        lines = [line for line in self._lines if line.phones is None
+        lines = [line for line in lines if line.phones is None
                  or line.said not in self._answered.get(line.phones, ())]
-        self._lines = []
         shown: list[Line] = []
         said: dict[str, Line] = {}  # since the last message played
         for line in sorted(lines, key=Line.order):
@@ -180,14 +192,27 @@ class Rehearsal:
             for more in line.text[1:]:
                 self.say(f"      {more}")
 
-    async def _delivered(self, timeout: float = 10.0) -> None:
-        """Wait until the bot's outbox owes nothing (everything it had to say reached the fake
-        Telegram), at most ``timeout`` real seconds."""
+    async def _said(self, timeout: float = 60.0) -> None:
+        """Until the running bot has said all it owes so far, by its state: every update played
+        handled (confirmed to the fake Telegram, which the bot does once its answers are
+        sent), no timer running and nothing left to send (the bot's own check before a skip,
+        ``bot.chat.skips``, when skips are on), and no message owed in its outbox (each one
+        marked done was taken by the fake Telegram, and so gathered by ``_on_call``). A
+        stopped bot has nothing more to say. ``timeout`` real seconds at most: a bound for a
+        bot that hangs, not a wait that decides anything."""
+        if self.bot.proc is None:
+            return
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        await self.api.wait_until(self.api.handled, timeout)
+        if self.skips and self.clock is not None:
+            clock = await self.bot.skip_to(self.clock.now())  # a moment past: no jump
+            if clock is not None:
+                self.clock = clock
         store = await Store.open(self.db_path)
         try:
-            deadline = asyncio.get_running_loop().time() + timeout
-            while (await store.outbox_counts()).get("owed", 0) and \
-                    asyncio.get_running_loop().time() < deadline:
+            while loop.time() < deadline and not (
+                    self.api.handled() and not (await store.outbox_counts()).get("owed", 0)):
                 await asyncio.sleep(0.02)
         finally:
             await store.close()
@@ -365,7 +390,7 @@ class Rehearsal:
             for when, number, paid in sorted(payments):
                 await self.send(self.organiser, f"/pagado {number} "
                                 f"{paid.astimezone(self.tz):%Y-%m-%d}", when)
-                await self._delivered()
+                await self._said()
         # the places once every registration and payment is in
         last = max([t.registered_at for t in self.teams if t.registered_at]
                    + [t.paid_at + timedelta(hours=10) for t in self.teams if t.paid_at]
@@ -404,11 +429,11 @@ class Rehearsal:
         for index, action in enumerate(actions):
             self._next_at = action.at  # what the bot says meanwhile came before it
             if index in kill_before:
-                await self.api.settle(quiet=0.1)  # between two actions, as in the hall
+                await self._said()  # between two actions, as in the hall
                 await self.kill_and_restart()
             await self.wait_until(action.at)
             if self.taps is not None and action.actor.id in VOLUNTEER_IDS:  # buttons mode
-                await self.api.settle(quiet=0.1)  # a button is pressed on a line arrived
+                await self._said()  # a button is pressed on a line arrived
                 replies = await self.taps.play(action, self.api.calls, self.send, self.press)
             else:
                 replies = await self.send(action.actor, action.text, action.at)

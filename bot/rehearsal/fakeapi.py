@@ -492,6 +492,12 @@ class FakeBotAPI:
     def confirmed_update(self) -> int:
         return self._confirmed
 
+    def handled(self) -> bool:
+        """Whether the bot has confirmed every update it was given (an offset past the last
+        one): it confirms an update once it is handled and its answers sent
+        (``bot.chat.polling``)."""
+        return self._confirmed >= self._next_update - 1
+
     async def wait_until(self, condition: Callable[[], bool], timeout: float = 10.0) -> bool:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
