@@ -6,8 +6,9 @@ the rehearsal last the day's simulated length, not its work. When the rehearsal 
 to play before a moment, it writes that moment to the file named by
 ``PUZZLEBOT_REHEARSAL_SKIP`` and sends SIGUSR1. The bot then:
 
-1. waits until no timer is running and everything owed is sent (a line must reach the phone
-   at the moment it belongs to, not after the jump);
+1. waits until no timer is due and not gone off yet (a busy machine runs it late), none is
+   running and everything owed is sent (a line must reach the phone at the moment it belongs
+   to, not after the jump, nor after a message played later);
 2. jumps its clock to that moment, or to ``MARGIN`` simulated seconds before its next timer if
    one comes first (a timer is never jumped over: it goes off at its own moment, as it would
    have);
@@ -96,14 +97,16 @@ async def skip(app: AnyApp, path: Path, timers: Timers) -> None:
         log.info("%s%s", CLOCK_LINE, CLOCK.encode())
         return
     sender: Sender | None = app.bot_data.get("sender")
+    jq = app.job_queue
+    assert jq is not None
     with contextlib.suppress(TimeoutError):
         async with asyncio.timeout(SETTLE_TIMEOUT):
+            while overdue(jq):  # a busy machine runs a timer late: it goes off first
+                await asyncio.sleep(0.005)
             await timers.idle.wait()
             if sender is not None:
                 await sender.settled()
             await timers.idle.wait()  # a timer that went off meanwhile
-    jq = app.job_queue
-    assert jq is not None
     once = [j for j in jq.jobs() if isinstance(j.job.trigger, DateTrigger)
             and j.next_t is not None]
     now, real = CLOCK.now(), time.time()
@@ -120,6 +123,13 @@ async def skip(app: AnyApp, path: Path, timers: Timers) -> None:
             assert job.next_t is not None
             job.job.modify(next_run_time=job.next_t - earlier)
     log.info("%s%s", CLOCK_LINE, CLOCK.encode())
+
+
+def overdue(jq: Any) -> bool:
+    """Whether a timer's moment has come and it has not gone off yet (its job still waits)."""
+    now = time.time()
+    return any(isinstance(j.job.trigger, DateTrigger) and j.next_t is not None
+               and j.next_t.timestamp() <= now for j in jq.jobs())
 
 
 __all__ = ["CLOCK_LINE", "listen_for_skips"]
