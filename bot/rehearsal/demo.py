@@ -286,6 +286,10 @@ class Rehearsal:
         self._window = Window(who, at, self.api.last_message)
         try:
             calls = await go()
+            # its handling over, not only its answer sent: what the handler does after
+            # answering (the start signal's codes sent, the clock alerts scheduled) is done
+            # before anything else is played or skipped
+            await self.api.wait_until(self.api.handled, 60)
         finally:
             self._window = None
             self._last_at = at
