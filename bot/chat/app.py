@@ -24,7 +24,7 @@ from telegram.request import BaseRequest
 
 from bot.chat.persistence import SQLitePersistence
 from bot.chat.polling import retry_network
-from bot.chat.skips import listen_for_skips
+from bot.chat.skips import listen_for_skips, start_the_clock
 from bot.chat.updates import PerChatUpdateProcessor
 from bot.delivery.limits import TELEGRAM_LIMITS, SenderAwareLimiter
 from bot.delivery.posting import chat_name, claim_note, organiser_recipients, staff_recipients
@@ -219,6 +219,7 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         app.bot_data["telegram_time"].seen(user_id, moment)
     await sender.start()
     await retry_network("setMyCommands", lambda: set_default_menus(app))
+    start_the_clock()  # a rehearsal's clock, held while the bot started, runs from here
     schedule_menu_changes(app)
     await schedule_contest_jobs(app)
     watch_the_clock(app)

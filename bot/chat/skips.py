@@ -68,6 +68,15 @@ class Timers:
                 self.idle.set()
 
 
+def start_the_clock() -> None:
+    """A rehearsal's clock held while the bot started runs from now on (``WallClock.release``);
+    the rehearsal reads it back from the log."""
+    if CLOCK.simulated_start is None:
+        return
+    CLOCK.release()
+    log.info("%s%s", CLOCK_LINE, CLOCK.encode())
+
+
 def listen_for_skips(app: AnyApp) -> bool:
     """In a rehearsal that asks for it, SIGUSR1 skips idle time (see the module's doc)."""
     path = os.environ.get(SKIP_ENV, "").strip()
@@ -132,4 +141,4 @@ def overdue(jq: Any) -> bool:
                and j.next_t.timestamp() <= now for j in jq.jobs())
 
 
-__all__ = ["CLOCK_LINE", "listen_for_skips"]
+__all__ = ["CLOCK_LINE", "listen_for_skips", "start_the_clock"]

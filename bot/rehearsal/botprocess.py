@@ -89,6 +89,21 @@ class BotProcess:
             await asyncio.sleep(0.002)
         return None
 
+    async def clock_since(self, since: int, timeout: float = 15) -> WallClock | None:
+        """The last clock the bot logged (``CLOCK_LINE``) after byte ``since`` of its log, once
+        one is there (None if none came within ``timeout``)."""
+        mark = CLOCK_LINE.encode()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            at = self.log.rfind(mark, since)
+            end = self.log.find(b"\n", at) if at >= 0 else -1
+            if end >= 0:
+                return WallClock.parse(self.log[at + len(mark):end].decode().strip())
+            if loop.time() >= deadline:
+                return None
+            await asyncio.sleep(0.002)
+
     async def _ended(self) -> int:
         assert self.proc is not None
         code = await self.proc.wait()

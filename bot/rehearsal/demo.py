@@ -249,11 +249,19 @@ class Rehearsal:
 
     async def start_bot(self, simulated_start: datetime, speed: float,
                         real_start: float | None = None, pace: float | None = None) -> None:
-        self.clock = WallClock(simulated_start, real_start or time.time(), speed, pace)
-        extra = {CLOCK_ENV: self.clock.encode()}
+        """Start the bot with its clock at ``simulated_start``: held while it starts (``held``
+        in ``bot.support.wallclock``), unless ``real_start`` says when it started running; the
+        clock the bot runs is read back from its log once it polls."""
+        clock = WallClock(simulated_start, real_start, speed, pace)
+        extra = {CLOCK_ENV: clock.encode()}
         if self.web_port:
             extra["PUZZLEBOT_WEB_PORT"] = str(self.web_port)
+        since = len(self.bot.log)
         await self.bot.start(**extra)
+        running = await self.bot.clock_since(since)
+        if running is None:
+            raise RuntimeError("the bot did not say when its clock started")
+        self.clock = running
 
     async def stop_bot(self) -> str:
         await self.bot.stop()
@@ -420,9 +428,9 @@ class Rehearsal:
         if self._next_at is not None:
             now = min(now, self._next_at)
         self.line(now, "*** the bot is killed (SIGKILL) and restarted ***")
-        clock = self.clock
-        await self.start_bot(clock.simulated_start or self.start_moment(), clock.speed,
-                             real_start=clock.real_start, pace=clock.pace_speed)
+        # the day goes on from the moment it was killed: a restart that takes seconds on a
+        # busy machine costs no simulated time
+        await self.start_bot(now, self.clock.speed, pace=self.clock.pace_speed)
 
     async def play(self, actions: list[Action]) -> list[Call]:
         assert self.clock is not None

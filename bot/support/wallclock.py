@@ -9,6 +9,12 @@ fourth part, ``@<pace>``, scales Telegram's flood limits alone (``pace``, the sp
 given): the rehearsal's registrations run on the real clock, weeks apart in their message dates,
 but typed by scripted people far faster than one message a second.
 
+The real part may be ``held``: the clock then stands at the simulated instant until the bot is
+ready to work (``release``, by ``bot.chat.app``) and runs from that real moment, which the bot
+logs (``bot.chat.skips.CLOCK_LINE``) for the rehearsal to read back. A start that takes five
+seconds on a busy machine then costs no simulated time (at 2,250 times real speed, three hours
+of the day would be gone before the first message).
+
 A rehearsal also skips the stretches where nobody does anything: ``PUZZLEBOT_REHEARSAL_SKIP``
 names a file; the rehearsal writes a simulated moment there and sends SIGUSR1, and the bot's
 clock jumps towards it (``skip``) once everything owed is sent, never past its next timer
@@ -29,7 +35,7 @@ SKIP_ENV = "PUZZLEBOT_REHEARSAL_SKIP"
 @dataclass
 class WallClock:
     simulated_start: datetime | None = None
-    real_start: float = 0.0
+    real_start: float | None = 0.0  # None: held at ``simulated_start`` until ``release``
     speed: float = 1.0
     pace_speed: float | None = None  # Telegram's limits are per this many real seconds
 
@@ -42,6 +48,8 @@ class WallClock:
     def now(self) -> datetime:
         if self.simulated_start is None:
             return datetime.now(UTC)
+        if self.real_start is None:
+            return self.simulated_start
         elapsed = (time.time() - self.real_start) * self.speed
         return self.simulated_start + timedelta(seconds=elapsed)
 
@@ -56,9 +64,19 @@ class WallClock:
             raise ValueError("only a rehearsal's clock skips")
         self.simulated_start += timedelta(seconds=seconds)
 
+    @property
+    def held(self) -> bool:
+        return self.simulated_start is not None and self.real_start is None
+
+    def release(self) -> None:
+        """A held clock starts running now (nothing for any other)."""
+        if self.held:
+            self.real_start = time.time()
+
     def encode(self) -> str:
         assert self.simulated_start is not None
-        text = f"{self.simulated_start.isoformat()}@{self.real_start}@{self.speed}"
+        real = "held" if self.real_start is None else self.real_start
+        text = f"{self.simulated_start.isoformat()}@{real}@{self.speed}"
         return text if self.pace_speed is None else f"{text}@{self.pace_speed}"
 
     @staticmethod
@@ -73,7 +91,7 @@ class WallClock:
         pace = float(parts[3]) if len(parts) == 4 else None
         if float(speed) <= 0 or (pace is not None and pace <= 0):
             raise ValueError("speed must be positive")
-        return WallClock(start, float(real), float(speed), pace)
+        return WallClock(start, None if real == "held" else float(real), float(speed), pace)
 
 
 def from_env() -> WallClock:
