@@ -6,6 +6,14 @@ the rehearsal last the day's simulated length, not its work. When the rehearsal 
 to play before a moment, it writes that moment to the file named by
 ``PUZZLEBOT_REHEARSAL_SKIP`` and sends SIGUSR1. The bot then:
 
+The rehearsal also holds the clock while it plays a message (``HOLD`` in the file, alone or
+after the moment: held once the jump reaches it): the bot's clock stops and its timers wait, so
+a machine too busy to answer within a few simulated minutes sees no timer go off in the middle
+of a message's answers. The next skip lets it run again (every timer moved by the time it stood
+still) before anything else.
+
+For a skip, the bot:
+
 1. waits until no timer is due and not gone off yet (a busy machine runs it late), none is
    running and everything owed is sent (a line must reach the phone at the moment it belongs
    to, not after the jump, nor after a message played later);
@@ -46,14 +54,17 @@ log = logging.getLogger(__name__)
 MARGIN = 1.0  # simulated seconds left before the next timer
 SETTLE_TIMEOUT = 5.0  # real seconds at most waiting for what is owed before a jump
 CLOCK_LINE = "rehearsal clock now "  # + the clock's encoding (WallClock.parse reads it)
+HOLD = "hold"  # in the skip file: stop the clock (and the timers) until the next skip
 
 AnyApp = Application[Any, Any, Any, Any, Any, Any]
 
 
 class Timers:
-    """How many timers are running now (APScheduler's job events)."""
+    """How many timers are running now (APScheduler's job events), and since when (real time)
+    the clock is held, if it is."""
 
     def __init__(self) -> None:
+        self.held_since: float | None = None
         self.running = 0
         self.idle = asyncio.Event()
         self.idle.set()
@@ -99,15 +110,22 @@ def listen_for_skips(app: AnyApp) -> bool:
 
 
 async def skip(app: AnyApp, path: Path, timers: Timers) -> None:
+    jq = app.job_queue
+    assert jq is not None
     try:
-        target = datetime.fromisoformat(path.read_text().strip())
+        asked = path.read_text().split()
+        then_hold = asked[-1:] == [HOLD]
+        target = None if asked == [HOLD] else datetime.fromisoformat(asked[0])
     except (OSError, ValueError):
         log.exception("a rehearsal's skip without a moment: the clock stays")
         log.info("%s%s", CLOCK_LINE, CLOCK.encode())
         return
+    if target is None:
+        hold(jq, timers)
+        log.info("%s%s", CLOCK_LINE, CLOCK.encode())
+        return
+    release(jq, timers)
     sender: Sender | None = app.bot_data.get("sender")
-    jq = app.job_queue
-    assert jq is not None
     with contextlib.suppress(TimeoutError):
         async with asyncio.timeout(SETTLE_TIMEOUT):
             while overdue(jq):  # a busy machine runs a timer late: it goes off first
@@ -131,7 +149,32 @@ async def skip(app: AnyApp, path: Path, timers: Timers) -> None:
         for job in once:
             assert job.next_t is not None
             job.job.modify(next_run_time=job.next_t - earlier)
+    if then_hold and until == target:  # the moment reached, no timer first: held there
+        hold(jq, timers)
     log.info("%s%s", CLOCK_LINE, CLOCK.encode())
+
+
+def hold(jq: Any, timers: Timers) -> None:
+    """Stop the clock and the timers (a message being played)."""
+    if timers.held_since is not None:
+        return
+    timers.held_since = time.time()
+    jq.scheduler.pause()
+    CLOCK.hold()
+
+
+def release(jq: Any, timers: Timers) -> None:
+    """Let a held clock run again; every timer moved by the time it stood still, so each still
+    goes off at its simulated moment."""
+    if timers.held_since is None:
+        return
+    stood = timedelta(seconds=time.time() - timers.held_since)
+    timers.held_since = None
+    CLOCK.release()
+    for job in jq.jobs():
+        if job.next_t is not None:
+            job.job.modify(next_run_time=job.next_t + stood)
+    jq.scheduler.resume()
 
 
 def overdue(jq: Any) -> bool:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from bot.chat.skips import CLOCK_LINE
+from bot.chat.skips import CLOCK_LINE, HOLD
 from bot.rehearsal.fakeapi import FakeBotAPI
 from bot.support.wallclock import SKIP_ENV, WallClock
 
@@ -70,14 +70,24 @@ class BotProcess:
             await asyncio.sleep(0.05)
         return True
 
-    async def skip_to(self, moment: datetime, timeout: float = 15) -> WallClock | None:
+    async def skip_to(self, moment: datetime, timeout: float = 15,
+                      hold: bool = False) -> WallClock | None:
         """Ask the bot to skip idle time up to ``moment`` (``bot.chat.skips``; it was started
         with ``PUZZLEBOT_REHEARSAL_SKIP`` in ``extra_env``): its clock after the jump, or None
-        if it did not answer within ``timeout``."""
+        if it did not answer within ``timeout``. With ``hold``, the clock stops there if the
+        jump reached ``moment`` (no timer first)."""
+        return await self._ask(moment.isoformat() + (f" {HOLD}" if hold else ""), timeout)
+
+    async def hold(self, timeout: float = 15) -> WallClock | None:
+        """Stop the bot's clock and its timers until the next ``skip_to`` (``bot.chat.skips``):
+        the clock it holds, or None if it did not answer within ``timeout``."""
+        return await self._ask(HOLD, timeout)
+
+    async def _ask(self, text: str, timeout: float) -> WallClock | None:
         assert self.proc is not None, "the bot is not running"
         mark = CLOCK_LINE.encode()
         since = len(self.log)
-        Path(self.extra_env[SKIP_ENV]).write_text(moment.isoformat())
+        Path(self.extra_env[SKIP_ENV]).write_text(text)
         self.proc.send_signal(signal.SIGUSR1)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout

@@ -15,6 +15,7 @@ import asyncio
 import os
 import random
 import re
+import sqlite3
 import sys
 import time
 from collections.abc import Awaitable, Callable
@@ -42,7 +43,6 @@ from bot.support.wallclock import SKIP_ENV, WallClock
 
 ORGANISER_ID = 1
 VOLUNTEER_IDS = (2, 3)
-SKIP_FROM = 0.02  # real seconds: a shorter wait is waited out, not skipped
 
 
 class Rehearsal:
@@ -82,6 +82,7 @@ class Rehearsal:
         self._next_at: datetime | None = None  # the date of the next one, on the day
         self._answered: dict[int, set[str]] = {}  # by entry's first phone: its answers
         self._on_the_day = False  # registrations are printed by date, the day by clock time
+        self._peek: sqlite3.Connection | None = None  # the outbox read by ``_owed_nothing``
         self.last_seq = 0  # the place of the last message played, for its line
 
     # -- output ----------------------------------------------------------------------------
@@ -129,9 +130,11 @@ class Rehearsal:
         window = self._window
         if window is not None and self.api.last_message != window.mark:  # sent: being answered
             self._last_at = window.at
-        # on the day its moment is worked out when printed (``_moment_of``); weeks before it,
-        # it is the date of the message played last
-        at = None if self._on_the_day else self._last_at
+        # on the day its moment is worked out when printed (``_moment_of``), unless the clock
+        # is held (a message being played: no timer goes off, what comes is about it); weeks
+        # before it, it is the date of the message played last
+        held = self.clock.held and self.skips
+        at = None if self._on_the_day and not held else self._last_at
         self._seq += 1
         self._lines.append(Line(at, self._seq, call.text.splitlines() or [""], said=call.text,
                                 to=[to], arrived=self.clock.now(), after=self._last_at,
@@ -265,6 +268,9 @@ class Rehearsal:
 
     async def stop_bot(self) -> str:
         await self.bot.stop()
+        if self._peek is not None:
+            self._peek.close()
+            self._peek = None
         return self.log
 
     @property
@@ -291,18 +297,35 @@ class Rehearsal:
                     go: Callable[[], Awaitable[list[Call]]]) -> list[Call]:
         self._seq += 1
         self.last_seq = self._seq
+        holding = self._on_the_day and self.skips and self.bot.proc is not None
+        if holding and not (self.clock is not None and self.clock.held):
+            # the clock stands still while the message is played: a timer never goes off in
+            # the middle of its answers, however long a busy machine takes to give them
+            clock = await self.bot.hold()
+            if clock is not None:
+                self.clock = clock
         self._window = Window(who, at, self.api.last_message)
         try:
             calls = await go()
             # its handling over, not only its answer sent: what the handler does after
             # answering (the start signal's codes sent, the clock alerts scheduled) is done
-            # before anything else is played or skipped
+            # before anything else is played or skipped; and on the day, all it made the bot
+            # owe (the partner's copy, the volunteers' line) has reached the phones
             await self.api.wait_until(self.api.handled, 60)
+            if holding:
+                await self.api.wait_until(self._owed_nothing, 60)
         finally:
             self._window = None
             self._last_at = at
         message = self.api.last_message
         return [c for c in calls if c.method == "sendMessage" and c.replies_to == message]
+
+    def _owed_nothing(self) -> bool:
+        """Whether the bot's outbox owes nothing (read from the file, as anyone may)."""
+        if self._peek is None:
+            self._peek = sqlite3.connect(self.db_path, isolation_level=None)
+        row = self._peek.execute("SELECT COUNT(*) FROM outbox WHERE done_at IS NULL").fetchone()
+        return not row[0]
 
     def new_person(self, name: str) -> Person:
         self._next_user += 1
@@ -476,23 +499,23 @@ class Rehearsal:
         timer, which then goes off at its moment; what is left is waited out, and then the
         bot's timers due by ``moment`` have gone off."""
         assert self.clock is not None
-        while (self.skips and self.bot.proc is not None
-               and self.clock.seconds_until(moment) > SKIP_FROM):
-            clock = await self.bot.skip_to(moment)
+        if not (self.skips and self.bot.proc is not None):
+            await asyncio.sleep(self.clock.seconds_until(moment))
+            return
+        while True:
+            # a held clock runs again; the bot's timers due by now have gone off and what
+            # they said is sent (on a busy machine they run late, never after the message of
+            # ``moment``), then the clock jumps towards it, never over a timer
+            clock = await self.bot.skip_to(moment, hold=self._on_the_day)
             if clock is None:
-                break
+                await asyncio.sleep(self.clock.seconds_until(moment))
+                return
             self.clock = clock
+            left = clock.seconds_until(moment)
+            if clock.held or left <= 0:  # held there for the message of ``moment``
+                return
             # short of it: a timer first, at its own moment (1 simulated second on)
-            await asyncio.sleep(min(clock.seconds_until(moment),
-                                    2 * MARGIN / clock.speed + 0.002))
-        await asyncio.sleep(self.clock.seconds_until(moment))
-        if self.skips and self.bot.proc is not None:
-            # the bot's own check (a moment past: no jump): its timers due by now have gone
-            # off and what they said is sent before the message of ``moment`` is played; on a
-            # busy machine they run late, never after it
-            clock = await self.bot.skip_to(moment)
-            if clock is not None:
-                self.clock = clock
+            await asyncio.sleep(min(left, 2 * MARGIN / clock.speed + 0.002))
 
     async def _publish(self, action: Action, replies: list[Call], who: str, seq: int) -> None:
         """/publicar asks; the organiser presses Publish (one tap) and every entry is told its

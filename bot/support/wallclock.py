@@ -68,6 +68,12 @@ class WallClock:
     def held(self) -> bool:
         return self.simulated_start is not None and self.real_start is None
 
+    def hold(self) -> None:
+        """A rehearsal's clock stops at the moment it shows, until ``release``."""
+        if self.simulated_start is not None and self.real_start is not None:
+            self.simulated_start = self.now()
+            self.real_start = None
+
     def release(self) -> None:
         """A held clock starts running now (nothing for any other)."""
         if self.held:
