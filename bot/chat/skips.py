@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from apscheduler.events import (  # type: ignore[import-untyped]
+    EVENT_JOB_ADDED,
     EVENT_JOB_ERROR,
     EVENT_JOB_EXECUTED,
     EVENT_JOB_SUBMITTED,
@@ -65,12 +66,16 @@ class Timers:
 
     def __init__(self) -> None:
         self.held_since: float | None = None
+        self.added: dict[str, float] = {}  # timers set while held: when (real time)
         self.running = 0
         self.idle = asyncio.Event()
         self.idle.set()
 
     def event(self, event: Any) -> None:
-        if event.code == EVENT_JOB_SUBMITTED:
+        if event.code == EVENT_JOB_ADDED:
+            if self.held_since is not None:
+                self.added[event.job_id] = time.time()
+        elif event.code == EVENT_JOB_SUBMITTED:
             self.running += 1
             self.idle.clear()
         else:
@@ -96,8 +101,8 @@ def listen_for_skips(app: AnyApp) -> bool:
     jq = app.job_queue
     assert jq is not None, "python-telegram-bot[job-queue] is required"
     timers = Timers()
-    jq.scheduler.add_listener(timers.event,
-                              EVENT_JOB_SUBMITTED | EVENT_JOB_EXECUTED | EVENT_JOB_ERROR)
+    jq.scheduler.add_listener(timers.event, EVENT_JOB_ADDED | EVENT_JOB_SUBMITTED
+                              | EVENT_JOB_EXECUTED | EVENT_JOB_ERROR)
     lock = asyncio.Lock()  # one jump at a time, in the order asked
 
     async def one() -> None:
@@ -164,16 +169,19 @@ def hold(jq: Any, timers: Timers) -> None:
 
 
 def release(jq: Any, timers: Timers) -> None:
-    """Let a held clock run again; every timer moved by the time it stood still, so each still
-    goes off at its simulated moment."""
+    """Let a held clock run again; every timer moved by the time it stood still since it was
+    set (one set while held was worked out from the clock standing there), so each still goes
+    off at its simulated moment."""
     if timers.held_since is None:
         return
-    stood = timedelta(seconds=time.time() - timers.held_since)
-    timers.held_since = None
+    now = time.time()
+    held_since, added = timers.held_since, timers.added
+    timers.held_since, timers.added = None, {}
     CLOCK.release()
     for job in jq.jobs():
         if job.next_t is not None:
-            job.job.modify(next_run_time=job.next_t + stood)
+            stood = now - max(held_since, added.get(job.job.id, held_since))
+            job.job.modify(next_run_time=job.next_t + timedelta(seconds=stood))
     jq.scheduler.resume()
 
 
