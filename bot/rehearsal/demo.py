@@ -45,6 +45,11 @@ ORGANISER_ID = 1
 VOLUNTEER_IDS = (2, 3)
 
 
+# real seconds at most for the bot to answer a message: a bound for a bot that hangs (the wait
+# ends once it answered or handled the message), not a limit a busy machine should reach
+ANSWER_BOUND = 120.0
+
+
 class Rehearsal:
     def __init__(self, contest_path: str, entries: int, seed: int, db_path: str,
                  out: TextIO = sys.stdout, day_seconds: float = 22.0, kills: int = 0,
@@ -285,13 +290,13 @@ class Rehearsal:
         if text == PHOTO:
             file_id = f"AgACAgQ-rehearsal-{who.id}-{self._seq + 1}"
             return await self._play(who, at, lambda: self.api.photo_and_wait(
-                who.user(), file_id, at, timeout=15))
-        return await self._play(who, at, lambda: self.api.reply_to(who.user(), text, at,
-                                                                    timeout=15))
+                who.user(), file_id, at, timeout=ANSWER_BOUND, done=self._all_said))
+        return await self._play(who, at, lambda: self.api.reply_to(
+            who.user(), text, at, timeout=ANSWER_BOUND, done=self._all_said))
 
     async def press(self, who: Person, data: str, at: datetime) -> list[Call]:
         return await self._play(who, at, lambda: self.api.press_and_wait(
-            who.user(), data, at, timeout=15, answer_timeout=2))
+            who.user(), data, at, timeout=ANSWER_BOUND, done=self._all_said))
 
     async def _play(self, who: Person, at: datetime,
                     go: Callable[[], Awaitable[list[Call]]]) -> list[Call]:
@@ -319,6 +324,10 @@ class Rehearsal:
             self._last_at = at
         message = self.api.last_message
         return [c for c in calls if c.method == "sendMessage" and c.replies_to == message]
+
+    def _all_said(self) -> bool:
+        """The bot has handled every message played and owes nothing: no answer is coming."""
+        return self.api.handled() and self._owed_nothing()
 
     def _owed_nothing(self) -> bool:
         """Whether the bot's outbox owes nothing (read from the file, as anyone may)."""

@@ -506,7 +506,9 @@ class FakeBotAPI:
                 return False
             self._changed.clear()
             try:
-                await asyncio.wait_for(self._changed.wait(), min(0.2, deadline - loop.time()))
+                # woken by any call; also looked at every 5 ms, for a condition on the bot's
+                # own state (its database: an outbox row marked sent just after its call)
+                await asyncio.wait_for(self._changed.wait(), min(0.005, deadline - loop.time()))
             except TimeoutError:
                 pass
         return True
@@ -530,27 +532,31 @@ class FakeBotAPI:
             await self.settle()
 
     async def reply_to(self, user: dict[str, Any], text: str, date: datetime,
-                       timeout: float = 10.0) -> list[Call]:
+                       timeout: float = 10.0, done: Callable[[], bool] | None = None
+                       ) -> list[Call]:
         """Send a message and wait for the bot's answer to it; returns the calls made to that
         person's chat, the answers first (those replying to this message: the bot quotes the
         message it answers, so a volunteers' line or a notice sent to the same chat meanwhile is
-        never taken for the answer)."""
+        never taken for the answer). ``done``: the bot has said all it will about it (its
+        state, read by the caller), so waiting longer would find nothing more."""
         await self._settle_unless_quiet()
         before = len(self.calls)
         self.send_message(user, text, date)
-        return await self._answers(user["id"], self._next_message, before, timeout)
+        return await self._answers(user["id"], self._next_message, before, timeout, done)
 
     async def photo_and_wait(self, user: dict[str, Any], file_id: str, date: datetime,
-                             timeout: float = 10.0) -> list[Call]:
+                             timeout: float = 10.0, done: Callable[[], bool] | None = None
+                             ) -> list[Call]:
         """Send a photo and wait for the bot's answer to it (as ``reply_to``)."""
         await self._settle_unless_quiet()
         before = len(self.calls)
         self.send_photo(user, file_id, date)
-        return await self._answers(user["id"], self._next_message, before, timeout)
+        return await self._answers(user["id"], self._next_message, before, timeout, done)
 
     async def press_and_wait(self, user: dict[str, Any], data: str,
                              date: datetime | None = None, timeout: float = 10.0,
-                             answer_timeout: float = 3.0) -> list[Call]:
+                             answer_timeout: float = 3.0, done: Callable[[], bool] | None = None
+                             ) -> list[Call]:
         """Tap a button and wait for the bot's answer (replying to the message carrying it);
         a tap answered only by a toast or an edited keyboard waits ``answer_timeout`` once its
         update is confirmed."""
@@ -559,15 +565,18 @@ class FakeBotAPI:
         update_id = self.press(user, data, date)
         message_id = self._next_message  # the message carrying the button
         await self.wait_until(lambda: self._confirmed >= update_id, timeout)
-        return await self._answers(user["id"], message_id, before, answer_timeout)
+        return await self._answers(user["id"], message_id, before,
+                                   answer_timeout if done is None else timeout, done)
 
-    async def _answers(self, chat: int, message_id: int, before: int, timeout: float
-                       ) -> list[Call]:
+    async def _answers(self, chat: int, message_id: int, before: int, timeout: float,
+                       done: Callable[[], bool] | None = None) -> list[Call]:
         def answered() -> bool:
             return any(c.chat_id == chat and c.replies_to == message_id
                        for c in self.calls[before:])
 
-        await self.wait_until(answered, timeout)
+        # answered, or ``done`` (the bot's state: nothing more to come), so a slow machine
+        # waits longer, never gives up sooner; ``timeout`` bounds a bot that hangs
+        await self.wait_until(lambda: answered() or (done is not None and done()), timeout)
         # a long answer comes in several parts: the rest follow at once
         await self.settle()
         mine = [c for c in self.calls[before:] if c.chat_id == chat]
