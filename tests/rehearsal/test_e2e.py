@@ -203,12 +203,12 @@ async def test_sigkill_mid_contest_loses_nothing_and_notices_still_arrive(api, t
     single, _, _ = await register(api, solo, "adultos", [("Sol Tres", "1975", [False, False])],
                                   march, (0, 0))
     now = datetime.now(UTC).replace(microsecond=0)
-    await say(api, ORGANISER, "/inicio", now - timedelta(minutes=10))
+    await say(api, ORGANISER, "/inicio", now - timedelta(minutes=20))
     assert "Tickets left: 10" in (await say(api, pair, "/pista 1", now - timedelta(seconds=297)))[0]
     refused = await say(api, pair, "/pista 2", now - timedelta(seconds=296))
     assert "Too soon" in refused[0]  # the notice is due in about 4 seconds
     acknowledged = await say(api, VOLUNTEER, f"/fin {single}", now - timedelta(seconds=5))
-    assert "finished at 0:09:55" in acknowledged[0]
+    assert "finished at 0:19:55" in acknowledged[0]
     await bot.kill()
     assert not any("have passed" in c.text for c in sent_to(api, pair.id))
     await bot.start()
@@ -219,7 +219,7 @@ async def test_sigkill_mid_contest_loses_nothing_and_notices_still_arrive(api, t
         tickets = await say(api, pair, "/billetes", datetime.now(UTC))
         assert "10 tickets left" in tickets[0]
         history = "\n".join(await say(api, VOLUNTEER, f"/historial {single}", datetime.now(UTC)))
-        assert "0:09:55" in history
+        assert "0:19:55" in history
         await bot.kill()
         await bot.start()
         await api.wait_until(lambda: False, 2)  # give a wrongly rebuilt timer time to fire
