@@ -317,7 +317,7 @@ class Played:
         "ANSWER ..." quotes it)."""
         self.script[text] = (clock, before, answered)
 
-    async def reply_to(self, user, text: str, date: datetime, timeout: float = 10.0
+    async def reply_to(self, user, text: str, date: datetime, timeout: float = 10.0, done=None
                        ) -> list[Call]:
         clock, before, answered = self.script[text]
         for item in before:  # a moment: the clock shows it from then on
