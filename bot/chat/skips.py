@@ -107,6 +107,8 @@ def listen_for_skips(app: AnyApp) -> bool:
 
     async def one() -> None:
         async with lock:
+            while not app.running:  # a signal while the bot starts: once its timers run
+                await asyncio.sleep(0.005)
             await skip(app, Path(path), timers)
 
     asyncio.get_running_loop().add_signal_handler(
@@ -139,21 +141,19 @@ async def skip(app: AnyApp, path: Path, timers: Timers) -> None:
             if sender is not None:
                 await sender.settled()
             await timers.idle.wait()  # a timer that went off meanwhile
-    once = [j for j in jq.jobs() if isinstance(j.job.trigger, DateTrigger)
-            and j.next_t is not None]
+    once = [(j, at) for j in jq.jobs() if isinstance(j.job.trigger, DateTrigger)
+            and (at := next_at(j)) is not None]
     now, real = CLOCK.now(), time.time()
     until = target
-    for job in once:
-        assert job.next_t is not None
-        due = now + timedelta(seconds=(job.next_t.timestamp() - real) * CLOCK.speed)
+    for _, at in once:
+        due = now + timedelta(seconds=(at.timestamp() - real) * CLOCK.speed)
         until = min(until, due - timedelta(seconds=MARGIN))
     seconds = (until - now).total_seconds()
     if seconds > 0:
         CLOCK.skip(seconds)
         earlier = timedelta(seconds=seconds / CLOCK.speed)
-        for job in once:
-            assert job.next_t is not None
-            job.job.modify(next_run_time=job.next_t - earlier)
+        for job, at in once:
+            job.job.modify(next_run_time=at - earlier)
     if then_hold and until == target:  # the moment reached, no timer first: held there
         hold(jq, timers)
     log.info("%s%s", CLOCK_LINE, CLOCK.encode())
@@ -179,17 +179,24 @@ def release(jq: Any, timers: Timers) -> None:
     timers.held_since, timers.added = None, {}
     CLOCK.release()
     for job in jq.jobs():
-        if job.next_t is not None:
+        at = next_at(job)
+        if at is not None:
             stood = now - max(held_since, added.get(job.job.id, held_since))
-            job.job.modify(next_run_time=job.next_t + timedelta(seconds=stood))
+            job.job.modify(next_run_time=at + timedelta(seconds=stood))
     jq.scheduler.resume()
+
+
+def next_at(job: Any) -> datetime | None:
+    """When a timer goes off next (None: never again, or not yet in the running scheduler)."""
+    moment: datetime | None = getattr(job.job, "next_run_time", None)
+    return moment
 
 
 def overdue(jq: Any) -> bool:
     """Whether a timer's moment has come and it has not gone off yet (its job still waits)."""
     now = time.time()
-    return any(isinstance(j.job.trigger, DateTrigger) and j.next_t is not None
-               and j.next_t.timestamp() <= now for j in jq.jobs())
+    return any(isinstance(j.job.trigger, DateTrigger) and (at := next_at(j)) is not None
+               and at.timestamp() <= now for j in jq.jobs())
 
 
 __all__ = ["CLOCK_LINE", "listen_for_skips", "start_the_clock"]
