@@ -172,11 +172,9 @@ def plausible_floor(category: Category, seconds_per_piece: float) -> int:
     """The fastest finish that is plausible for ``category``'s puzzle: ``seconds_per_piece``
     for each piece (0: any finish is), the smallest puzzles counted when several are played
     in sequence. Faster is asked, never recorded silently (a 58-second 100-piece finish)."""
-    if seconds_per_piece <= 0:
-        return 0
     pieces = sum(sorted(category.puzzles)[:category.puzzles_played]) if category.puzzles \
         else category.pieces
-    return int(pieces * seconds_per_piece)
+    return max(0, int(pieces * seconds_per_piece))
 
 
 def question_outdated(recorded_id: int, basis: int, started: datetime | None,

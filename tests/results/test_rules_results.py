@@ -142,9 +142,24 @@ def test_of_two_readings_one_faster_than_plausible_is_set_aside() -> None:
         107, old=None, other=None, floor=1000)
 
 
+def test_the_edges_of_the_plausible_floor_and_of_the_clocks_time() -> None:
+    fast = {"floor": 1000, "now": 6600}
+    # exactly the floor is plausible: both readings offered as before
+    assert decide_finish(case(typed=1000, other=6420, **fast)) == Ask(1000, old=None, other=6420)
+    # the other reading exactly at the floor is plausible: only it is offered
+    assert decide_finish(case(typed=107, other=1000, **fast)) == Ask(1000, old=None, other=None,
+                                                                    instead=107)
+    # the typed reading at the floor, the other too fast: recorded as typed
+    assert decide_finish(case(typed=1000, other=107, **fast)) == Record(1000)
+    # the clock at 0:00:00 or 0:00:01: nothing to offer at 0, the clock's time from 1 s on
+    assert decide_finish(case(typed=5, now=0)) == Ahead(5, 0)
+    assert decide_finish(case(typed=5, now=1)) == Ask(1, old=None, other=None, ahead=5)
+
+
 def test_the_plausible_floor_counts_the_puzzles_pieces() -> None:
     assert plausible_floor(ONE, 2.0) == 1000
     assert plausible_floor(ONE, 0) == 0
+    assert plausible_floor(ONE, -1) == 0  # never below nothing
     assert plausible_floor(ONE, 0.5) == 250
     assert plausible_floor(THREE, 2.0) == 3600  # all three in sequence
     assert plausible_floor(TWO_OF_THREE, 2.0) == 1600  # the two smallest of three
