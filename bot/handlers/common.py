@@ -244,7 +244,7 @@ def button_moment(update: Update, context: ContextTypes.DEFAULT_TYPE,
     return max(shown, floor) if floor is not None else shown
 
 
-OUTCOME_BUTTON = "st:"  # /estado N's buttons (and /publicar's): st:N:dns, st:N:oc
+OUTCOME_BUTTON = "st:"  # /estado N's buttons (also under the final results' question): st:N:dns
 
 
 # -- timers ------------------------------------------------------------------------------------
