@@ -43,9 +43,9 @@ from bot.handlers import (
     entries,
     history,
     participant,
+    rankings,
     ready,
     registration,
-    results,
     rounds,
     standings,
 )
@@ -67,7 +67,7 @@ log = logging.getLogger(__name__)
 HANDLERS: dict[str, Callback] = {
     **access.COMMANDS,
     **ready.COMMANDS,
-    **results.COMMANDS,
+    **rankings.COMMANDS,
     **history.COMMANDS,
     **clocks.COMMANDS,
     **rounds.COMMANDS,
@@ -155,15 +155,12 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(draft.SaveNow(app.bot_data.setdefault("flush_users", set())),
                     group=1)
     app.add_handler(CallbackQueryHandler(access.language_button, pattern=r"^lang:"))
-    app.add_handler(CallbackQueryHandler(results.fin_button, pattern=r"^fin:"))
-    app.add_handler(CallbackQueryHandler(results.ready_button, pattern=r"^ready:"))
     app.add_handler(CallbackQueryHandler(claims.claim_pressed, pattern=r"^take:"))
     app.add_handler(CallbackQueryHandler(history.undo_pressed, pattern=r"^undo:"))
     app.add_handler(CallbackQueryHandler(standings.publish_pressed, pattern=r"^pub:"))
     app.add_handler(CallbackQueryHandler(clocks.announce_pressed, pattern=r"^ann:"))
-    app.add_handler(CallbackQueryHandler(results.estado_button, pattern=r"^st:"))
     app.add_handler(CallbackQueryHandler(clocks.start_button, pattern=r"^go:"))
-    app.add_handler(CallbackQueryHandler(results.ranking_button, pattern=r"^rank:"))
+    app.add_handler(CallbackQueryHandler(rankings.ranking_button, pattern=r"^rank:"))
     for feature in FEATURES:
         for prefix, callback in feature.buttons.items():
             app.add_handler(CallbackQueryHandler(callback, pattern="^" + re.escape(prefix)))

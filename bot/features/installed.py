@@ -12,6 +12,7 @@ from bot.features.escape.feature import FEATURE as ESCAPE
 from bot.features.invitations.feature import FEATURE as INVITATIONS
 from bot.features.members.feature import FEATURE as MEMBERS
 from bot.features.penalties.feature import FEATURE as PENALTIES
+from bot.features.results.feature import FEATURE as RESULTS
 from bot.features.selftimed.feature import FEATURE as SELFTIMED
 from bot.features.tables.feature import FEATURE as TABLES
 from bot.features.warnings.feature import FEATURE as WARNINGS
@@ -20,6 +21,7 @@ from bot.support.registry import REGISTRY, Feature
 # a feature's staff commands go after the command its ``menu_after`` names, the later in this
 # list the nearer to it (penalties, then warnings, after /estado)
 FEATURES: tuple[Feature, ...] = (
+    RESULTS,
     ESCAPE,
     WARNINGS,
     TABLES,

@@ -103,9 +103,9 @@ def _registering_shown(c: Command, staff: bool, view: MenuView) -> bool:
 # Staff menus in the order of their day (issue 26: /inicio was 11th, /clasificacion 14th):
 # the day's own commands first, the desk's (payments, lists, invitations) after, the ones
 # everyone has last. While registration is open the desk comes first.
-DAY_ORDER = ("inicio", "clasificacion", "publicar", "fin", "piezas", "estado", "parcial",
-             "deshacer", "historial", "pausa", "reanudar", "anuncio", "confirmar_ronda", "series",
-             "voluntario", "organizador", "pagado", "inscritos", "exportar")
+DAY_ORDER = ("inicio", "clasificacion", "publicar", "deshacer", "historial", "pausa", "reanudar",
+             "anuncio", "confirmar_ronda", "series", "voluntario", "organizador", "pagado",
+             "inscritos", "exportar")
 DESK_ORDER = ("pagado", "inscritos", "exportar", "anuncio", "voluntario", "organizador")
 
 

@@ -11,10 +11,10 @@ from telegram.ext import ContextTypes
 import bot.features.selftimed.day as selftimed
 from bot.delivery.answers import answer, answer_now, recording
 from bot.delivery.posting import notify_staff
+from bot.features.results.handlers import ready_keyboard
 from bot.features.selftimed.texts import past_limit_at_home, ready_noted
 from bot.handlers.access import pick_entry
 from bot.handlers.common import Callback, already_handled, caller
-from bot.handlers.results import ready_keyboard
 from bot.services.outcomes import EscapeNotOver, PastLimit, Refusal
 from bot.services.ready import ready
 from bot.texts import ready as texts

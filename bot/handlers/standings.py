@@ -1,6 +1,6 @@
 """Final results: the organiser makes a category's results final (/publicar, which asks
 first), each entry is told its place; the entries' people read their category's ranking when
-the contest lets them (/clasificacion, bot/handlers/results.py)."""
+the contest lets them (/clasificacion, bot/features/results/handlers.py)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from bot.delivery.answers import answer, answer_now, recording
 from bot.delivery.posting import notify_entry
 from bot.domain.contest import Category
 from bot.domain.standings import ranking_open
+from bot.features.results.texts import outcome_button
 from bot.handlers.common import (
     OUTCOME_BUTTON,
     Callback,
@@ -32,7 +33,6 @@ from bot.services.standings import (
     StandingsRefusal,
 )
 from bot.texts.result_lines import unknown_category
-from bot.texts.results import outcome_button
 from bot.texts.standings import (
     Gaps,
     cancel_button,

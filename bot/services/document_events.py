@@ -18,11 +18,11 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 import bot.features.members.rules as mem
-from bot.domain import results as res
 from bot.domain.clock import format_duration
 from bot.domain.events import EventKind as K
 from bot.domain.rounds import Disqualified, SplitsMissing
 from bot.features.escape import rules as esc
+from bot.features.results import rules as res
 from bot.support.registry import REGISTRY
 from bot.texts.registration import ineligible_text
 

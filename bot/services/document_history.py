@@ -1,6 +1,6 @@
 """A contest document's history replayed through the rules the chat uses (``import document``):
 each event, in the order it was recorded, must be one the bot could have written then, given
-the events before it. Each kind is decided as its service decides it (bot/services/results.py,
+the events before it. Each kind is decided as its service decides it (bot/features/results/day.py,
 the escape's operations, clocks.py, history.py...), through the same domain functions: a finish by
 ``decide_finish`` on the entry's state folded from its events before (``entry_state``) and its
 clock as it stood (``clock_for``); a hint by ``check_request``, the cooldown between requests,
@@ -24,7 +24,6 @@ from collections.abc import Callable, Mapping, Sequence, Set
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from bot.domain import results as res
 from bot.domain.clock import CategoryClock, within_limit
 from bot.domain.contest import Category, Contest
 from bot.domain.events import (
@@ -57,6 +56,7 @@ from bot.features.invitations.rules import (
     reply_verdict,
 )
 from bot.features.members.rules import Allowed, Change, change_verdict, member_from, originals
+from bot.features.results import rules as res
 from bot.features.selftimed.rules import PhotoRefused, PhotoUse, photo_use
 from bot.services.contest_day import OUTCOMES, round_ref
 from bot.services.document_events import (

@@ -18,6 +18,7 @@ from bot.domain.ranking import Row
 from bot.domain.registration import Member
 from bot.domain.rounds import Heat
 from bot.features.escape.rules import EscapeResult
+from bot.features.results.texts import outcome_text
 from bot.services.contest_day import ContestDay
 from bot.services.csvio import inert, write_csv
 from bot.services.registrations import Registrations
@@ -25,7 +26,6 @@ from bot.services.rounds import round_ranking, separate_rankings
 from bot.storage.store import Entry, Store
 from bot.support.i18n import ntr, tr
 from bot.support.wallclock import CLOCK
-from bot.texts.results import outcome_text
 
 ENTRY_COLUMNS = ["number", "category", "names", "born", "local", "join_code", "registered_at"]
 STATUS_COLUMNS = ["status", "waiting_position", "fee_total", "discount", "meal", "meal_adults",

@@ -66,11 +66,6 @@ def volunteer_sections(contest: Contest, lang: str) -> list[Section]:
     for feature in REGISTRY.features:  # the buttons a feature adds, where the contest has them
         if feature.sheet is not None:
             buttons.extend(Line("✓", text) for text in feature.sheet(contest, lang))
-    if contest.confirm_correction:
-        buttons.append(Line("✓", in_language(lang, t.correction_button(
-            lang, contest.confirm_correction // 60))))
-    if contest.plausible_seconds_per_piece:
-        buttons.append(Line("✓", t.plausible_button(lang, contest.plausible_seconds_per_piece)))
     tips = [Line("•", t.official_time(lang)), Line("•", in_language(lang, t.undo_tip(lang)))]
     return [Section(t.commands_heading(lang), tuple(typed)),
             Section(t.buttons_heading(lang), tuple(buttons)),

@@ -25,9 +25,9 @@ from PIL import Image, ImageDraw, ImageFont, ImageText
 from bot.domain.clock import format_duration
 from bot.domain.contest import Category, Contest, ExtraPrize
 from bot.domain.ranking import Row, ranking_time
+from bot.features.results.texts import outcome_text
 from bot.support.i18n import tr
 from bot.texts.common import names as joined_names
-from bot.texts.results import outcome_text
 
 FONT_DIRS = [Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/dejavu")]
 MARGIN = 40

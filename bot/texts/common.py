@@ -13,6 +13,8 @@ from bot.domain.clock import DurationError, format_duration
 from bot.domain.contest import Contest
 from bot.features.invitations.day import InvitationRefusal
 from bot.features.invitations.texts import invitation_refusal
+from bot.features.results.outcomes import ResultsRefusal
+from bot.features.results.texts import results_refusal
 from bot.features.selftimed.day import SelfTimedRefusal
 from bot.features.selftimed.texts import selftimed_refusal
 from bot.services.access import AccessRefusal
@@ -31,7 +33,6 @@ from bot.services.outcomes import (
     SharedRefusal,
     UnknownEntry,
 )
-from bot.services.results import ResultsRefusal
 from bot.services.rounds import RoundsRefusal
 from bot.services.standings import StandingsRefusal
 from bot.support.i18n import tr
@@ -46,7 +47,6 @@ from bot.texts.names import labelled as labelled
 from bot.texts.names import names as names
 from bot.texts.names import role_name as role_name
 from bot.texts.names import round_name as round_name
-from bot.texts.results import results_refusal
 from bot.texts.rounds import rounds_refusal
 from bot.texts.standings import standings_refusal
 

@@ -3,22 +3,17 @@ organiser's day plan, in the reader's language."""
 
 from __future__ import annotations
 
-from bot.domain.clock import format_duration
 from bot.features.escape.texts import stage_button
+from bot.features.results.texts import not_finished_button, record_button
 from bot.support.i18n import tr
 from bot.texts.claims import going_button
-from bot.texts.results import not_finished_button, record_button
 
 CLAIM_EXAMPLE = 12  # the entry a button's example names
 
 # an example of each volunteer command, as typed (numbers only: the same in every language)
 EXAMPLES = {
-    "fin": ("fin 12", "fin 12 1:47:30"),
-    "piezas": ("piezas 12 850",),
     "etapa": ("etapa 12 3",),
     "escape": ("escape 12", "escape 12 0:42:10"),
-    "parcial": ("parcial 12 0:51:20",),
-    "estado": ("estado 12 dns",),
     "deshacer": ("deshacer",),
     "historial": ("historial 12",),
 }
@@ -54,18 +49,6 @@ def ready_button(lang: str) -> str:
 def stage_buttons(lang: str) -> str:
     return tr(lang, "At the escape's end, a line per pair still in it, a button per stage: "
               "tap the stage the pair has reached.")
-
-
-def correction_button(lang: str, minutes: int) -> str:
-    return tr(lang, "A /fin that moves a finish by more than {minutes} minutes asks you to "
-              "confirm it with a button first.", minutes=minutes)
-
-
-def plausible_button(lang: str, per_piece: float) -> str:
-    """The contest's fastest plausible finish (``plausible_seconds_per_piece``), as a rule."""
-    return tr(lang, "A finish faster than {seconds} seconds per piece (a 500-piece puzzle in "
-              "under {example}) asks you with a button first: check the clock.",
-              seconds=f"{per_piece:g}", example=format_duration(int(500 * per_piece)))
 
 
 def official_time(lang: str) -> str:

@@ -15,13 +15,13 @@ from bot.domain.contest import Contest
 from bot.domain.events import ENTRY_ROWS, EventKind
 from bot.domain.ranking import Competitor, ranking_time
 from bot.domain.rounds import heats_by_id
+from bot.features.results.texts import outcome_text, penalty_name, result_detail
 from bot.features.selftimed.rules import photo_of_key
 from bot.services.history import HistoryRefusal, NothingToUndo, Undone, UndoOutdated
 from bot.storage.store import Event
 from bot.support.i18n import tr
 from bot.support.registry import REGISTRY
 from bot.texts.names import clock_time, day_text, heat_name, labelled, role_name
-from bot.texts.results import outcome_text, penalty_name, result_detail
 
 _K = EventKind
 

@@ -10,6 +10,10 @@ from bot.domain.clock import format_duration
 from bot.domain.contest import Category, Contest, SeparateRanking
 from bot.domain.ranking import Competitor, Row, ranking_time
 from bot.domain.rounds import Heat, heats_by_id
+from bot.features.results.texts import (
+    outcome_text,
+    penalties_text,
+)
 from bot.support.i18n import tr
 from bot.texts.common import (
     heat_name,
@@ -17,10 +21,6 @@ from bot.texts.common import (
     names,
     round_name,
     short,
-)
-from bot.texts.results import (
-    outcome_text,
-    penalties_text,
 )
 
 

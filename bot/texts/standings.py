@@ -11,6 +11,7 @@ from bot.domain.clock import format_duration
 from bot.domain.contest import Contest
 from bot.domain.ranking import Row
 from bot.domain.standings import Standing
+from bot.features.results.texts import outcome_text, penalties_text, result_detail
 from bot.services.standings import (
     ClaimsToReview,
     InRounds,
@@ -23,7 +24,6 @@ from bot.services.standings import (
 )
 from bot.support.i18n import ntr, tr
 from bot.texts.names import clock_time
-from bot.texts.results import outcome_text, penalties_text, result_detail
 
 
 def standing_text(lang: str, contest: Contest, category: str, s: Standing, row: Row,

@@ -1,11 +1,11 @@
-"""A "FINISHED?" line about a /listo (bot/domain/results.py, ``ready_line``): recorded when the
+"""A "FINISHED?" line about a /listo (the results' rules, ``ready_line``): recorded when the
 finish was taken from it, open while it is the /listo waiting, else outdated; and whether a
 pieces count comes before time's up (``before_time_up``). Pure domain, run against every mutant
 by ``make mutate``; every expected value is worked out by hand from the rule."""
 
 from __future__ import annotations
 
-from bot.domain.results import ReadyLine, before_time_up, ready_line
+from bot.features.results.rules import ReadyLine, before_time_up, ready_line
 
 
 def test_a_finished_line() -> None:

@@ -1,4 +1,4 @@
-"""What a volunteer's result may record (bot/domain/results.py), pure: a finish (the time
+"""What a volunteer's result may record (bot/features/results/rules.py), pure: a finish (the time
 limit, a time ahead of the clock, the escape first, after the last split, the same time again,
 when to ask before recording), a split time, a pieces count and a did-not-start or
 disqualification. Run against every mutant by ``make mutate``; every expected value is worked
@@ -11,7 +11,8 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from bot.domain.contest import Category, EscapeRules, Slot
-from bot.domain.results import (
+from bot.features.escape.rules import empty_ledger
+from bot.features.results.rules import (
     OUTCOMES,
     Ahead,
     AllSplit,
@@ -42,7 +43,6 @@ from bot.domain.results import (
     plausible_floor,
     question_outdated,
 )
-from bot.features.escape.rules import empty_ledger
 
 TZ = ZoneInfo("Europe/Madrid")
 TEN = datetime(2027, 7, 2, 10, 0, tzinfo=TZ)

@@ -16,7 +16,7 @@ import pytest
 
 from bot.domain.events import PLACE_KINDS
 from bot.domain.places import Status
-from bot.services import results
+from bot.features.results import day as results
 from bot.services.clocks import start_clock
 from bot.services.contest_day import ContestDay
 from bot.services.csvio import import_entries, read_entries

@@ -12,6 +12,7 @@ from bot.delivery.answers import answer_now
 from bot.delivery.work import Asker, Work
 from bot.features.penalties.operations import AddPenalties, add_penalties
 from bot.features.penalties.texts import kinds_question, usage
+from bot.features.results.texts import penalty_name
 from bot.handlers.common import (
     Caller,
     button_moment,
@@ -24,7 +25,6 @@ from bot.handlers.common import (
 from bot.handlers.volunteers import refuse, role
 from bot.services.outcomes import UnknownEntry
 from bot.support.i18n import tr
-from bot.texts.results import penalty_name
 
 MAX_PENALTIES = 99  # penalties recorded by one /penalizacion
 # under /penalizacion N's question: "pen:<the question's update id>:<entry>:<kind>"

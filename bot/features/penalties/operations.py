@@ -10,10 +10,10 @@ from functools import partial
 from bot.delivery.work import Work
 from bot.domain.events import EventKind
 from bot.features.penalties.outcomes import Outcome, PenaltyRecorded, UnknownPenalty, answer, notice
+from bot.features.results.day import in_play
 from bot.services import standings
 from bot.services.contest_day import ContestDay
 from bot.services.outcomes import Refusal
-from bot.services.results import in_play
 from bot.storage.store import Transaction
 
 

@@ -9,12 +9,12 @@ from typing import ClassVar, assert_never
 
 from bot.domain.clock import format_duration
 from bot.domain.contest import Category, Contest
+from bot.features.results.outcomes import ResultsRefusal
+from bot.features.results.texts import penalty_name
 from bot.services.contest_day import RoundClosed
 from bot.services.outcomes import Done, Refusal, SharedRefusal
-from bot.services.results import ResultsRefusal
 from bot.support.i18n import tr
 from bot.texts.common import refusal
-from bot.texts.results import penalty_name
 from bot.texts.standings import final_note
 
 

@@ -20,6 +20,15 @@ from typing import ClassVar
 from bot.domain.clock import within_limit
 from bot.domain.contest import Category
 from bot.domain.events import EventKind
+from bot.features.results import day as results
+from bot.features.results.outcomes import (
+    FinishRecorded,
+    FinishToConfirm,
+    NotFinishedNoted,
+    ReadyLineOutdated,
+    ResultsRefusal,
+    SplitRecorded,
+)
 from bot.features.selftimed.rules import (
     HeldPhoto,
     KeptPhoto,
@@ -37,17 +46,8 @@ from bot.features.selftimed.rules import (
     puzzle_to_start,
     still_wanted,
 )
-from bot.services import results
 from bot.services.contest_day import ContestDay, RoundClosed
 from bot.services.outcomes import AlreadyFinished, Done, Refusal, SharedRefusal, UnknownEntry
-from bot.services.results import (
-    FinishRecorded,
-    FinishToConfirm,
-    NotFinishedNoted,
-    ReadyLineOutdated,
-    ResultsRefusal,
-    SplitRecorded,
-)
 from bot.services.state import EntryState
 from bot.storage.store import Event
 

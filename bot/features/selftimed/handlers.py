@@ -18,7 +18,9 @@ import bot.features.selftimed.texts as texts
 from bot.delivery.answers import answer, answer_now, recording
 from bot.delivery.posting import notify_entry, notify_staff_photo
 from bot.delivery.services import Services, services
+from bot.delivery.work import Asker, Work
 from bot.domain.registration import clean_note
+from bot.features.results.operations import tell_not_finished
 from bot.features.selftimed.day import HeldPhotoLater, PhotoKept
 from bot.features.selftimed.rules import PHOTOS_NOTICE
 from bot.handlers.access import pick_entry
@@ -33,16 +35,14 @@ from bot.handlers.common import (
     replace_job,
     show_usage,
 )
-from bot.handlers.results import not_finished_answer
 from bot.handlers.volunteers import refuse, role
 from bot.services.outcomes import Refusal
-from bot.services.results import NotFinishedNoted
 from bot.storage.store import Entry
 from bot.texts.access import not_followed
-from bot.texts.common import DayRefusal, refusal
+from bot.texts.common import refusal
 
 REVIEW_BUTTON = "rev:"  # under a reviewer's photo: rev:again|nocode:ENTRY:LISTO_EVENT_ID
-READY_BUTTON = "ready:"  # bot/handlers/results.py's "FINISHED?" buttons (ok, no)
+READY_BUTTON = "ready:"  # the results' "FINISHED?" buttons (ok, no)
 MAX_REASON = 200
 
 
@@ -215,12 +215,14 @@ async def review_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     if not who.roles.staff:
         await refuse_role(update, who, "volunteer")
         return
-    async with recording(who.svc):
-        if parts[0] == "nocode":
+    if parts[0] == "nocode":
+        work = Work(who.svc, Asker.of(update, who.user_id, who.lang))
+        async with work:
             out = await service.reject(who.svc.day, who.user_id, role(who), number, "no_code",
                                        who.at, update.update_id, line=listo)
-            await _rejected(update, context, who, out)
-            return
+            tell_not_finished(work, who.svc.day, out)
+        return
+    async with recording(who.svc):
         asked = await service.retake(who.svc.day, who.user_id, role(who), number, listo,
                                      who.at, update.update_id)
         if isinstance(asked, Refusal):
@@ -228,14 +230,6 @@ async def review_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
             return
         await answer(who.svc, update, texts.retake_answer(who.lang, asked))
         await notify_entry(context, number, partial(texts.retake_notice, out=asked))
-
-
-async def _rejected(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller,
-                    out: NotFinishedNoted | DayRefusal) -> None:
-    if isinstance(out, Refusal):
-        await refuse(update, who, out)
-        return
-    await not_finished_answer(update, context, who, out)
 
 
 async def rechazar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -252,7 +246,8 @@ async def rechazar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     reason = clean_note(words[1])[:MAX_REASON] if len(words) == 2 else ""
     reason = reason or "not_done"  # nothing (or nothing but invisible characters) said
-    async with recording(who.svc):
+    work = Work(who.svc, Asker.of(update, who.user_id, who.lang))
+    async with work:
         out = await service.reject(who.svc.day, who.user_id, role(who), number, reason, who.at,
                                    update.update_id)
-        await _rejected(update, context, who, out)
+        tell_not_finished(work, who.svc.day, out)

@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 
 from bot.domain.clock import format_duration
 from bot.domain.contest import Category, Contest
+from bot.features.results.outcomes import NotFinishedNoted
 from bot.features.selftimed.day import (
     AllPuzzlesDone,
     Claim,
@@ -31,7 +32,6 @@ from bot.features.selftimed.day import (
 )
 from bot.features.selftimed.rules import PHOTOS_PER_MINUTE, PhotoUse, per_hour
 from bot.services.ready import ReadyNoted
-from bot.services.results import NotFinishedNoted
 from bot.storage.store import Entry
 from bot.support.i18n import ntr, tr
 from bot.texts.names import clock_time, day_text, names

@@ -13,8 +13,7 @@ from typing import assert_never
 from bot.domain.clock import format_duration
 from bot.domain.contest import Contest
 from bot.domain.ranking import Competitor, ranking_time
-from bot.services.outcomes import NothingClaimed, OwnTimes
-from bot.services.results import (
+from bot.features.results.outcomes import (
     AlreadyOutcome,
     AlreadyRecordedPieces,
     BeforeEscape,
@@ -36,6 +35,8 @@ from bot.services.results import (
     SplitsDone,
     WhichPuzzle,
 )
+from bot.services.outcomes import NothingClaimed, OwnTimes
+from bot.support.commands import in_language
 from bot.support.i18n import ntr, tr
 from bot.texts.names import names
 
@@ -315,3 +316,25 @@ def split_answer(lang: str, out: SplitRecorded) -> str:
 def split_notice(lang: str, out: SplitRecorded) -> str:
     return tr(lang, "Puzzle {puzzle} of {puzzles} done at {time}: on to the next one!",
               puzzle=out.position, puzzles=out.puzzles, time=format_duration(out.time))
+
+
+def sheet(contest: Contest, lang: str) -> list[str]:
+    """The results' lines in the volunteers' sheet: the questions a finish may ask first."""
+    lines = []
+    if contest.confirm_correction:
+        lines.append(in_language(lang, correction_button(lang, contest.confirm_correction // 60)))
+    if contest.plausible_seconds_per_piece:
+        lines.append(plausible_button(lang, contest.plausible_seconds_per_piece))
+    return lines
+
+
+def correction_button(lang: str, minutes: int) -> str:
+    return tr(lang, "A /fin that moves a finish by more than {minutes} minutes asks you to "
+              "confirm it with a button first.", minutes=minutes)
+
+
+def plausible_button(lang: str, per_piece: float) -> str:
+    """The contest's fastest plausible finish (``plausible_seconds_per_piece``), as a rule."""
+    return tr(lang, "A finish faster than {seconds} seconds per piece (a 500-piece puzzle in "
+              "under {example}) asks you with a button first: check the clock.",
+              seconds=f"{per_piece:g}", example=format_duration(int(500 * per_piece)))

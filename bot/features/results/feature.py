@@ -1,0 +1,41 @@
+"""``FEATURE``: what the results add to the bot (bot/support/registry.py): the volunteers'
+commands that record a result, their buttons and their lines in the volunteers' sheet."""
+
+from __future__ import annotations
+
+from bot.features.results.handlers import (
+    READY_BUTTON,
+    estado,
+    estado_button,
+    fin,
+    fin_button,
+    parcial,
+    piezas,
+    ready_button,
+)
+from bot.features.results.operations import FINISH_BUTTON
+from bot.features.results.texts import sheet
+from bot.handlers.common import OUTCOME_BUTTON
+from bot.support.commands import SPLITS
+from bot.support.registry import N_, Command, Feature
+
+FEATURE = Feature(
+    name="results",
+    commands=(
+        Command("fin", "volunteer", N_("N [h:mm:ss]: N finished the puzzle"),
+                {"fr": "termine", "en": "finish"}, examples=("fin 12", "fin 12 1:47:30"),
+                after="cancelar"),
+        Command("piezas", "volunteer", N_("N P: pieces placed by N"),
+                {"fr": "pieces", "en": "pieces"}, examples=("piezas 12 850",), after="fin"),
+        Command("estado", "volunteer",
+                N_("N dns|dsq|oc [reason]: did not start, disqualified, out of competition"),
+                {"fr": "statut", "en": "status"}, examples=("estado 12 dns",), after="piezas"),
+        Command("parcial", "volunteer", N_("N [h:mm:ss]: N finished one of its puzzles"),
+                {"fr": "intermediaire", "en": "split"}, SPLITS,
+                examples=("parcial 12 0:51:20",), after="estado"),
+    ),
+    handlers={"fin": fin, "piezas": piezas, "estado": estado, "parcial": parcial},
+    buttons={FINISH_BUTTON: fin_button, READY_BUTTON: ready_button, OUTCOME_BUTTON: estado_button},
+    menu_after="publicar",
+    sheet=sheet,
+)
