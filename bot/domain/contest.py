@@ -398,8 +398,8 @@ class Contest:
     # the prize of a shared place: "each" tied entry gets it, or "pooled": they share the
     # prizes of the places they take up together
     shared_prizes: str = "each"
-    # a /fin that moves a recorded finish by more than this many seconds asks the volunteer to
-    # confirm with a button first (0: never asks)
+    # a finish typed that moves a recorded finish by more than this many seconds asks the
+    # volunteer to confirm with a button first (0: never asks)
     confirm_correction: int = 5 * 60
     # a finish faster than this many seconds per piece of the puzzle is asked with a button
     # before it is recorded (0: never asks): 2 s is faster than the speed-puzzling records

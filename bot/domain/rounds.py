@@ -145,7 +145,7 @@ def heat_over(rows: Iterable[Row], elapsed: int | None, time_limit: int) -> bool
 @dataclass(frozen=True)
 class SplitsMissing:
     """A finish refused: the entry has not had every puzzle before its last recorded.
-    ``missing``: how many splits are still to record; ``left``: the puzzles ``/parcial`` may
+    ``missing``: how many splits are still to record; ``left``: the puzzles a split time may
     name (in a fixed order, exactly the missing ones; in any order, every puzzle not done)."""
 
     missing: int

@@ -19,7 +19,7 @@ from bot.features.warnings.feature import FEATURE as WARNINGS
 from bot.support.registry import REGISTRY, Feature
 
 # a feature's staff commands go after the command its ``menu_after`` names, the later in this
-# list the nearer to it (penalties, then warnings, after /estado)
+# list the nearer to it (penalties, then warnings, after the results' outcome command)
 FEATURES: tuple[Feature, ...] = (
     RESULTS,
     ESCAPE,

@@ -104,9 +104,11 @@ async def remember(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                                                       user.language_code)
 
 
-async def show_usage(update: Update, who: Caller, line: str) -> None:
-    """How to type a command (``/piezas N P``), with the command as the reader types it."""
-    await answer_now(who.svc, update, usage_text(who.lang, line))
+async def show_usage(update: Update, who: Caller, line: str,
+                     usage: Callable[[str, str], str] = usage_text) -> None:
+    """How to type a command (``/historial N``), with the command as the reader types it
+    (``usage``: a feature's own words for it, with its example)."""
+    await answer_now(who.svc, update, usage(who.lang, line))
 
 
 async def refuse_role(update: Update, who: Caller, needed: str) -> None:
@@ -244,7 +246,6 @@ def button_moment(update: Update, context: ContextTypes.DEFAULT_TYPE,
     return max(shown, floor) if floor is not None else shown
 
 
-OUTCOME_BUTTON = "st:"  # /estado N's buttons (also under the final results' question): st:N:dns
 
 
 # -- timers ------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import bot.features.selftimed.day as selftimed
 from bot.delivery.answers import answer, answer_now, recording
 from bot.delivery.posting import notify_staff
 from bot.features.results.handlers import ready_keyboard
+from bot.features.results.texts import ready_staff_line
 from bot.features.selftimed.texts import past_limit_at_home, ready_noted
 from bot.handlers.access import pick_entry
 from bot.handlers.common import Callback, already_handled, caller
@@ -56,7 +57,7 @@ async def listo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             return
         await answer(who.svc, update, texts.ready(who.lang, contest, out, who.at))
         listo = out.event_id
-        await notify_staff(context, lambda lang: texts.ready_staff_line(
+        await notify_staff(context, lambda lang: ready_staff_line(
             lang, contest, entry, out, who.at), keyboard=None if listo is None else (
             lambda lang: ready_keyboard(lang, entry.number, out.time, listo)))
 

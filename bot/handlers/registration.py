@@ -536,8 +536,8 @@ def conversation() -> ConversationHandler[Any]:
 class RegistrationConversation(ConversationHandler[Any]):
     """The registration conversation, asked about an update only when it could take it.
 
-    Every update passes here first, and nearly all of them, on the day, are commands such as
-    /fin or /piezas. The only commands the conversation takes are its entry point and its
+    Every update passes here first, and nearly all of them, on the day, are volunteers' commands
+    recording results. The only commands the conversation takes are its entry point and its
     fallback (its steps take button presses and plain text), so any other command is let
     through without looking the conversation up."""
 

@@ -1,5 +1,5 @@
 """Rounds: the organiser confirms a round (/confirmar_ronda), everyone sees the heats and
-their tables (/series); split times (/parcial) are results."""
+their tables (/series); split times are results'."""
 
 from __future__ import annotations
 

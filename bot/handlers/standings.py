@@ -13,9 +13,9 @@ from bot.delivery.answers import answer, answer_now, recording
 from bot.delivery.posting import notify_entry
 from bot.domain.contest import Category
 from bot.domain.standings import ranking_open
+from bot.features.results.names import OUTCOME_BUTTON
 from bot.features.results.texts import outcome_button
 from bot.handlers.common import (
-    OUTCOME_BUTTON,
     Callback,
     Caller,
     button_moment,

@@ -3,12 +3,15 @@ and answering a refusal."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from telegram import Update
 
 from bot.delivery.answers import answer_now
 from bot.domain.clock import DurationError, parse_duration
 from bot.handlers.common import Caller, parse_int, show_usage
 from bot.texts.common import DayRefusal, duration_error, refusal
+from bot.texts.names import usage_text
 
 
 def role(who: Caller) -> str:
@@ -16,14 +19,16 @@ def role(who: Caller) -> str:
 
 
 async def number_and_time(
-    update: Update, who: Caller, args: list[str], usage: str
+    update: Update, who: Caller, args: list[str], line: str,
+    usage: Callable[[str, str], str] = usage_text,
 ) -> tuple[int, int | None] | None:
+    """"N [h:mm:ss]" read (None once answered: ``usage`` shows how to type ``line``)."""
     if not 1 <= len(args) <= 2:
-        await show_usage(update, who, usage)
+        await show_usage(update, who, line, usage)
         return None
     number = parse_int(args[0])
     if number is None:
-        await show_usage(update, who, usage)
+        await show_usage(update, who, line, usage)
         return None
     typed = None
     if len(args) == 2:

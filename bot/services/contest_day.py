@@ -94,7 +94,7 @@ class RoundClosed(Refusal):
 
 
 def pieces_left(state: EntryState) -> int:
-    """The most pieces a count typed in /piezas may say: the puzzle's; with puzzles in
+    """The most pieces a pieces count typed may say: the puzzle's; with puzzles in
     sequence, those of the puzzles still to finish (the largest ones still to play)."""
     category = state.category
     if not category.puzzles:

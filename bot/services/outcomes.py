@@ -87,7 +87,7 @@ SharedRefusal = (UnknownEntry | ClockNotStarted | NotEscape | PastLimit | InTheF
 @dataclass(frozen=True)
 class OwnTimes(Refusal):
     """Entry ``entry`` starts each puzzle itself: its times are its own, taken from its
-    claims (a reviewer confirms one: the review's button or ``/fin N`` without a time)."""
+    claims (a reviewer confirms one: the review's button or a finish typed without a time)."""
 
     code: ClassVar[str] = "own_times"
     entry: int
@@ -95,7 +95,7 @@ class OwnTimes(Refusal):
 
 @dataclass(frozen=True)
 class NothingClaimed(Refusal):
-    """A ``/fin N`` without a time for entry ``entry``, played at home, with no claim waiting:
+    """A finish typed without a time for entry ``entry``, played at home, with no claim waiting:
     there is no moment of the entry's own to record (a reviewer's own time would be a guess;
     a time typed is recorded as typed)."""
 

@@ -106,7 +106,7 @@ async def last_published(tx: Transaction | ContestDay, category_id: str) -> Even
 
 async def published(day: ContestDay) -> frozenset[str]:
     """The categories whose results were made final, from the read model (a result recorded
-    asks it at every /fin and /piezas: read from the file only after a publication)."""
+    asks it at every finish and pieces count: read from the file only after a publication)."""
     cache = day.read.projection("published", (EventKind.RESULTS_FINAL,))
     if "ids" not in cache:
         cache["ids"] = frozenset(

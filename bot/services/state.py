@@ -244,7 +244,7 @@ def _pieces(category: Category, pieces_event: Event | None,
 
 
 def splits_of(entry_events: Sequence[Event]) -> tuple[tuple[int, int], ...]:
-    """The puzzles finished before the last (``/parcial``): (puzzle, contest time), in the
+    """The puzzles finished before the last (split times): (puzzle, contest time), in the
     order they were finished; the latest record of each puzzle."""
     latest: dict[int, int] = {}
     for e in entry_events:

@@ -15,6 +15,7 @@ from bot.domain.contest import (
     SeparateRanking,
     Slot,
 )
+from bot.features.results.names import SPLIT
 from bot.support.commands import CHANGES, command_for
 from bot.support.registry import REGISTRY
 
@@ -209,7 +210,7 @@ def _category(contest: Contest, c: Category) -> list[str]:
         lines.append(f"    puzzles{' in any order' if c.puzzle_order == 'any' else ' in sequence'}"
                      f": {' + '.join(str(p) for p in c.puzzles)} pieces "
                      + ("(each claimed by the entry)" if c.own_start else
-                        "(split times with /parcial)"))
+                        f"(split times with /{SPLIT})"))
     for i, p in enumerate(c.prizes, 1):
         lines.append(f"    prize {i}: {p}")
     for x in c.extra_prizes:

@@ -1,9 +1,10 @@
 """The command list: names, who may use them, what a contest must have for each to be of use,
 menu descriptions and aliases per language.
 
-The Spanish names are the contract (``/fin``, ``/piezas``...). French and English aliases work for
-everyone and are what the French and English menus show. ``in_language`` writes the commands named
-inside a text (usage lines, instructions) the way a reader of that language types them.
+The Spanish names are the contract (``/ayuda``, ``/historial``...). French and English aliases
+work for everyone and are what the French and English menus show. ``in_language`` writes the
+commands named inside a text (usage lines, instructions) the way a reader of that language types
+them.
 ``features`` is what a contest (or some of its categories) has of what commands need.
 """
 
@@ -112,7 +113,7 @@ _NAMED = re.compile(r"(?<![\w/.:@-])/([a-z_]+)")
 
 
 def in_language(lang: str, text: str) -> str:
-    """``text`` with every command it names (``/piezas``) as typed in ``lang`` (``/pieces``);
+    """``text`` with every command it names (``/ayuda``) as typed in ``lang`` (``/help``);
     anything that is not one of our commands (an address, a path) is left as it is."""
     if lang == "es" or "/" not in text:
         return text
@@ -122,6 +123,13 @@ def in_language(lang: str, text: str) -> str:
         return "/" + command.name_in(lang) if command else match.group(0)
 
     return _NAMED.sub(swap, text)
+
+
+def typed(lang: str, name: str) -> str:
+    """Command ``name`` as a reader of ``lang`` types it (``/pieces`` for ``piezas`` in
+    English): for a text naming another feature's command through a placeholder."""
+    command = BY_NAME.get(name)
+    return "/" + (command.name_in(lang) if command is not None else name)
 
 
 # every name a command answers to (Spanish, French and English), to its command
@@ -155,8 +163,8 @@ _GLUED = re.compile(r"/([^\W\d_]+(?:_[^\W\d_]+)*)(\d+)\Z")
 
 
 def meant(typed: str) -> tuple[Command, str] | None:
-    """The command a mistyped one most likely meant, with what followed it: ``/fin12`` is
-    ``/fin 12`` (the number glued on), ``/clasificasion`` is ``/clasificacion`` (one letter
+    """The command a mistyped one most likely meant, with what followed it: ``/historial12`` is
+    ``/historial 12`` (the number glued on), ``/clasificasion`` is ``/clasificacion`` (one letter
     off); None when nothing is close."""
     word = typed.split("@", 1)[0].lower()
     glued = _GLUED.match(word)

@@ -2,7 +2,7 @@
 
 Message ids are the English texts, so English needs no catalog. ``tr(lang, text, **kw)`` picks
 the catalog (Spanish by default), writes the commands the text names in the reader's language
-(``/piezas`` reads ``/pieces`` in French) and fills ``{placeholders}``; ``ntr`` does it for a
+(``/ayuda`` reads ``/aide`` in French) and fills ``{placeholders}``; ``ntr`` does it for a
 count, with the language's plural forms (the template is extracted with
 ``-k tr:2 -k ntr:2,3 -k N_``, as tests/day/test_i18n.py does; ``N_`` marks a message
 translated where it is shown, a command's menu line).

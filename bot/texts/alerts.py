@@ -8,7 +8,9 @@ from collections.abc import Sequence
 from bot.domain.clock import format_duration
 from bot.domain.contest import Break, Category, Contest
 from bot.domain.rounds import Heat
+from bot.features.results.names import PIECES
 from bot.services.state import EntryState
+from bot.support.commands import typed
 from bot.support.i18n import tr
 from bot.texts.names import clock_time, heat_name, names
 
@@ -77,8 +79,8 @@ def time_up_at_home(lang: str, contest: Contest, category: Category, heat: Heat 
     name = category.name if heat is None else \
         f"{category.name} — {heat_name(lang, contest, heat)}"
     return tr(lang, "{category}: time is up. The entries still playing send a photo of their "
-              "puzzle: count the pieces in each and record them with /piezas N P.",
-              category=name)
+              "puzzle: count the pieces in each and record them with {pieces} N P.",
+              category=name, pieces=typed(lang, PIECES))
 
 
 def break_text(lang: str, contest: Contest, brk: Break, edge: str) -> str:

@@ -13,6 +13,7 @@ from bot.domain.clock import DurationError, format_duration
 from bot.domain.contest import Contest
 from bot.features.invitations.day import InvitationRefusal
 from bot.features.invitations.texts import invitation_refusal
+from bot.features.results.names import PIECES
 from bot.features.results.outcomes import ResultsRefusal
 from bot.features.results.texts import results_refusal
 from bot.features.selftimed.day import SelfTimedRefusal
@@ -35,6 +36,7 @@ from bot.services.outcomes import (
 )
 from bot.services.rounds import RoundsRefusal
 from bot.services.standings import StandingsRefusal
+from bot.support.commands import typed
 from bot.support.i18n import tr
 from bot.texts.access import access_refusal
 from bot.texts.claims import claim_refusal
@@ -141,8 +143,8 @@ def shared_refusal(lang: str, refused: SharedRefusal) -> str:
                       time=format_duration(t), now=format_duration(now))
         case PastLimit(time=t, limit=limit):
             return tr(lang, "{time} is past the category's time limit ({limit}): record the "
-                      "pieces with /piezas instead.",
-                      time=format_duration(t), limit=format_duration(limit))
+                      "pieces with {pieces} instead.", time=format_duration(t),
+                      limit=format_duration(limit), pieces=typed(lang, PIECES))
         case EscapeNotOver(entry=entry):
             return tr(lang, "Entry {entry} has not finished the escape yet: record it "
                       "with /escape first.", entry=entry)

@@ -145,34 +145,25 @@ def role_name(lang: str, role: str) -> str:
     return words.get(role, role)
 
 
-def usage_text(lang: str, line: str) -> str:
-    """How to type a command (``/piezas N P``), as the reader types it, with an example and
-    what it means (issue 26: "Uso: /piezas N P" alone left people guessing)."""
+def usage_text(lang: str, line: str, example: str | None = None) -> str:
+    """How to type a command (``/historial N``), as the reader types it, with an example and
+    what it means (issue 26: a usage line alone left people guessing): ``example``, a
+    feature's own, or the one below."""
     text = tr(lang, "Usage: {usage}", usage=in_language(lang, line))
     words = line.split()
-    example = _example(lang, words[0] if words else "")
+    if example is None:
+        example = _example(lang, words[0] if words else "")
     return f"{text}\n{example}" if example else text
 
 
 def _example(lang: str, command: str) -> str:
     match command:
-        case "/fin":
-            return tr(lang, "For example /fin 12 1:47:30 (entry 12, the time the clock shows), "
-                      "or /fin 12 (now).")
         case "/escape":
             return tr(lang, "For example /escape 12 0:48:10 (pair 12, the time the clock "
                       "shows), or /escape 12 (now).")
-        case "/piezas":
-            return tr(lang, "For example /piezas 12 350 (entry 12 placed 350 pieces).")
-        case "/parcial":
-            return tr(lang, "For example /parcial 12 0:40:00 (entry 12 finished a puzzle at "
-                      "0:40:00 on the clock).")
         case "/historial":
             return tr(lang, "For example /historial 12 (everything recorded for entry 12).")
         case "/etapa":
             return tr(lang, "For example /etapa 12 3 (pair 12 is in stage 3).")
-        case "/estado":
-            return tr(lang, "For example /estado 12 dns (did not start), /estado 12 dsq REASON "
-                      "(disqualified) or /estado 12 oc (out of competition).")
         case _:
             return ""

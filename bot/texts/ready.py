@@ -1,5 +1,5 @@
-"""What a pair's /listo reads as: noted (a volunteer is coming), the volunteers' line, and the
-participants' own words for a /listo refused."""
+"""What a pair's /listo reads as: noted (a volunteer is coming), and the participants' own
+words for a /listo refused (the volunteers' "FINISHED?" line is the results' texts)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,8 @@ from bot.domain.clock import format_duration
 from bot.domain.contest import Contest
 from bot.services.outcomes import EscapeNotOver, PastLimit
 from bot.services.ready import ReadyNoted
-from bot.storage.store import Entry
 from bot.support.i18n import tr
-from bot.texts.names import clock_time, names
+from bot.texts.names import clock_time
 
 
 def ready_refusal(lang: str, refused: PastLimit | EscapeNotOver) -> str:
@@ -31,12 +30,4 @@ def ready_refusal(lang: str, refused: PastLimit | EscapeNotOver) -> str:
 def ready(lang: str, contest: Contest, out: ReadyNoted, at: datetime) -> str:
     """A pair's /listo, noted at ``at``."""
     return tr(lang, "Noted: finished at {time} ({clock}). A volunteer is coming to check.",
-              time=format_duration(out.time), clock=clock_time(contest, at))
-
-
-def ready_staff_line(lang: str, contest: Contest, entry: Entry, out: ReadyNoted,
-                     at: datetime) -> str:
-    """The volunteers' line of a pair's /listo: go and check."""
-    return tr(lang, "FINISHED? #{entry} {names} says done at {time} ({clock}): go and check, "
-              "then /fin {entry}.", entry=entry.number, names=names(entry.names),
               time=format_duration(out.time), clock=clock_time(contest, at))

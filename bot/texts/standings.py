@@ -11,6 +11,7 @@ from bot.domain.clock import format_duration
 from bot.domain.contest import Contest
 from bot.domain.ranking import Row
 from bot.domain.standings import Standing
+from bot.features.results.names import PIECES
 from bot.features.results.texts import outcome_text, penalties_text, result_detail
 from bot.services.standings import (
     ClaimsToReview,
@@ -22,6 +23,7 @@ from bot.services.standings import (
     StandingsRefusal,
     StillPlaying,
 )
+from bot.support.commands import typed
 from bot.support.i18n import ntr, tr
 from bot.texts.names import clock_time
 
@@ -109,10 +111,10 @@ def publish_question(lang: str, contest: Contest, ready: Sequence[Publishable],
         if gap is not None and gap.missing:
             lines.append("  ⚠️ " + ntr(
                 lang, "{n} entry has no result and would get no place: {entries}. Record its "
-                "pieces (/piezas N P) or that it did not start, or publish anyway.",
+                "pieces ({pieces} N P) or that it did not start, or publish anyway.",
                 "{n} entries have no result and would get no place: {entries}. Record their "
-                "pieces (/piezas N P) or that they did not start, or publish anyway.",
-                len(gap.missing), entries=_entries(gap.missing)))
+                "pieces ({pieces} N P) or that they did not start, or publish anyway.",
+                len(gap.missing), entries=_entries(gap.missing), pieces=typed(lang, PIECES)))
         if gap is not None and gap.unreachable:
             lines.append("  ⚠️ " + ntr(
                 lang, "{n} entry has no phone linked and will not be told: {entries}.",

@@ -23,8 +23,8 @@ from bot.handlers import (
     entries,
     history,
     menus,
-    ready,
     rankings,
+    ready,
     rounds,
     standings,
 )

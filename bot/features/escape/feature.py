@@ -12,6 +12,7 @@ from bot.features.escape.handlers import (
     stage_button,
 )
 from bot.features.escape.texts import linked_line
+from bot.features.results.names import PIECES
 from bot.support.commands import ESCAPE
 from bot.support.registry import N_, Command, Feature
 
@@ -33,6 +34,6 @@ FEATURE = Feature(
     handlers={"pista": pista, "solucion": solucion, "billetes": billetes, "etapa": etapa,
               "escape": escape},
     buttons={"ask:": stage_button, "stg:": confirm_button},
-    menu_after="piezas",
+    menu_after=PIECES,
     follow_line=linked_line,
 )

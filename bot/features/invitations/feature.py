@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.features.invitations.handlers import acepto, invite_button, renuncio
+from bot.features.results.names import SPLIT
 from bot.support.commands import ROUNDS
 from bot.support.registry import N_, Command, Feature
 
@@ -16,5 +17,5 @@ FEATURE = Feature(
     ),
     handlers={"acepto": acepto, "renuncio": renuncio},
     buttons={"invite:": invite_button},
-    menu_after="parcial",
+    menu_after=SPLIT,
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot.domain.contest import Contest
 from bot.features.penalties.handlers import PENALTY_BUTTON, penalizacion, penalty_button
 from bot.features.penalties.texts import sheet_buttons
+from bot.features.results.names import OUTCOME
 from bot.support.commands import PENALTIES
 from bot.support.registry import N_, Command, Feature
 
@@ -20,6 +21,6 @@ FEATURE = Feature(
                       examples=("penalizacion 12",)),),
     handlers={"penalizacion": penalizacion},
     buttons={PENALTY_BUTTON: penalty_button},
-    menu_after="estado",
+    menu_after=OUTCOME,
     sheet=_sheet,
 )

@@ -4,7 +4,6 @@ commands that record a result, their buttons and their lines in the volunteers' 
 from __future__ import annotations
 
 from bot.features.results.handlers import (
-    READY_BUTTON,
     estado,
     estado_button,
     fin,
@@ -13,28 +12,35 @@ from bot.features.results.handlers import (
     piezas,
     ready_button,
 )
-from bot.features.results.operations import FINISH_BUTTON
+from bot.features.results.names import (
+    FINISH,
+    FINISH_BUTTON,
+    OUTCOME,
+    OUTCOME_BUTTON,
+    PIECES,
+    READY_BUTTON,
+    SPLIT,
+)
 from bot.features.results.texts import sheet
-from bot.handlers.common import OUTCOME_BUTTON
 from bot.support.commands import SPLITS
 from bot.support.registry import N_, Command, Feature
 
 FEATURE = Feature(
     name="results",
     commands=(
-        Command("fin", "volunteer", N_("N [h:mm:ss]: N finished the puzzle"),
+        Command(FINISH, "volunteer", N_("N [h:mm:ss]: N finished the puzzle"),
                 {"fr": "termine", "en": "finish"}, examples=("fin 12", "fin 12 1:47:30"),
                 after="cancelar"),
-        Command("piezas", "volunteer", N_("N P: pieces placed by N"),
-                {"fr": "pieces", "en": "pieces"}, examples=("piezas 12 850",), after="fin"),
-        Command("estado", "volunteer",
+        Command(PIECES, "volunteer", N_("N P: pieces placed by N"),
+                {"fr": "pieces", "en": "pieces"}, examples=("piezas 12 850",), after=FINISH),
+        Command(OUTCOME, "volunteer",
                 N_("N dns|dsq|oc [reason]: did not start, disqualified, out of competition"),
-                {"fr": "statut", "en": "status"}, examples=("estado 12 dns",), after="piezas"),
-        Command("parcial", "volunteer", N_("N [h:mm:ss]: N finished one of its puzzles"),
+                {"fr": "statut", "en": "status"}, examples=("estado 12 dns",), after=PIECES),
+        Command(SPLIT, "volunteer", N_("N [h:mm:ss]: N finished one of its puzzles"),
                 {"fr": "intermediaire", "en": "split"}, SPLITS,
-                examples=("parcial 12 0:51:20",), after="estado"),
+                examples=("parcial 12 0:51:20",), after=OUTCOME),
     ),
-    handlers={"fin": fin, "piezas": piezas, "estado": estado, "parcial": parcial},
+    handlers={FINISH: fin, PIECES: piezas, OUTCOME: estado, SPLIT: parcial},
     buttons={FINISH_BUTTON: fin_button, READY_BUTTON: ready_button, OUTCOME_BUTTON: estado_button},
     menu_after="publicar",
     sheet=sheet,

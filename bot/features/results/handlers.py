@@ -14,17 +14,18 @@ from bot.delivery.answers import answer_now
 from bot.delivery.work import Asker, Work
 from bot.domain.clock import hours_reading
 from bot.features.results import operations as ops
-from bot.features.results.operations import FINISH_BUTTON, By, Finish
+from bot.features.results.names import FINISH_BUTTON, OUTCOME_BUTTON, READY_BUTTON
+from bot.features.results.operations import By, Finish
 from bot.features.results.texts import (
     not_finished_button,
     nothing_changed,
     outcome_button,
     outcome_question,
     record_button,
+    usage,
 )
 from bot.handlers.claims import claim_row
 from bot.handlers.common import (
-    OUTCOME_BUTTON,
     Caller,
     button_moment,
     buttons,
@@ -34,8 +35,6 @@ from bot.handlers.common import (
 )
 from bot.handlers.volunteers import number_and_time, refuse, role
 from bot.services.outcomes import UnknownEntry
-
-__all__ = ["FINISH_BUTTON", "READY_BUTTON", "ready_keyboard"]
 
 
 def _work(update: Update, who: Caller) -> Work:
@@ -52,7 +51,7 @@ async def fin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if who is None:
         return
     args = list(context.args or [])
-    parsed = await number_and_time(update, who, args, "/fin N [h:mm:ss]")
+    parsed = await number_and_time(update, who, args, "/fin N [h:mm:ss]", usage)
     if parsed is None:
         return
     number, typed = parsed
@@ -90,9 +89,6 @@ async def fin_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
         return
     await ops.finish(_work(update, who), who.svc.day, _by(update, who, at),
                      Finish(number, chosen, confirmed=True, basis=basis, asked_at=asked_at))
-
-
-READY_BUTTON = "ready:"  # under a "FINISHED?" line: ready:ok|no:ENTRY:LISTO_EVENT_ID
 
 
 def ready_keyboard(lang: str, entry: int, time: int, listo: int) -> list[list[tuple[str, str]]]:
@@ -154,7 +150,7 @@ async def piezas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             parse_int(args[1][1:]) is not None):
         count = -1  # a negative count: the operation answers with the range it must be in
     if number is None or count is None:
-        await show_usage(update, who, "/piezas N P")
+        await show_usage(update, who, "/piezas N P", usage)
         return
     await ops.pieces(_work(update, who), who.svc.day, _by(update, who, who.at), number, count)
 
@@ -187,7 +183,7 @@ async def estado(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                          ]]))
         return
     if number is None or outcome is None:
-        await show_usage(update, who, "/estado N dns|dsq|oc [REASON]")
+        await show_usage(update, who, "/estado N dns|dsq|oc [REASON]", usage)
         return
     reason = " ".join(words[2].split())[:MAX_REASON] if len(words) == 3 else ""
     await ops.outcome(_work(update, who), who.svc.day, _by(update, who, who.at), number,
@@ -226,10 +222,10 @@ async def parcial(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if len(args) >= 2 and ":" not in args[1]:  # /parcial N P [h:mm:ss]: which puzzle
         puzzle = parse_int(args[1])
         if puzzle is None or len(args) > 3:
-            await show_usage(update, who, "/parcial N [PUZZLE] [h:mm:ss]")
+            await show_usage(update, who, "/parcial N [PUZZLE] [h:mm:ss]", usage)
             return
         args = args[:1] + args[2:]
-    parsed = await number_and_time(update, who, args, "/parcial N [PUZZLE] [h:mm:ss]")
+    parsed = await number_and_time(update, who, args, "/parcial N [PUZZLE] [h:mm:ss]", usage)
     if parsed is None:
         return
     number, typed = parsed

@@ -15,6 +15,7 @@ import bot.features.selftimed.day as selftimed
 from bot.delivery.work import Text, Work
 from bot.domain.ranking import Competitor
 from bot.features.results import day as results
+from bot.features.results.names import FINISH_BUTTON
 from bot.features.results.outcomes import (
     FinishRecorded,
     FinishToConfirm,
@@ -45,9 +46,6 @@ from bot.services.outcomes import Refusal
 from bot.texts.common import DayRefusal, refusal
 from bot.texts.history import undo_button
 from bot.texts.standings import final_note
-
-# the buttons under a /fin's question: "fin:<entry>:<time or ->:<the finish it was asked on>"
-FINISH_BUTTON = "fin:"
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ an entry's history in bot/texts/history.py."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import assert_never
 
 from bot.domain.clock import format_duration
@@ -36,9 +37,11 @@ from bot.features.results.outcomes import (
     WhichPuzzle,
 )
 from bot.services.outcomes import NothingClaimed, OwnTimes
+from bot.services.ready import ReadyNoted
+from bot.storage.store import Entry
 from bot.support.commands import in_language
 from bot.support.i18n import ntr, tr
-from bot.texts.names import names
+from bot.texts.names import clock_time, names, usage_text
 
 
 def _at_home_refusal(lang: str, refused: OwnTimes | NothingClaimed) -> str:
@@ -338,3 +341,33 @@ def plausible_button(lang: str, per_piece: float) -> str:
     return tr(lang, "A finish faster than {seconds} seconds per piece (a 500-piece puzzle in "
               "under {example}) asks you with a button first: check the clock.",
               seconds=f"{per_piece:g}", example=format_duration(int(500 * per_piece)))
+
+
+def usage(lang: str, line: str) -> str:
+    """How to type one of the results' commands (``line``: ``/piezas N P``), with an example."""
+    return usage_text(lang, line, _example(lang, line.split()[0]))
+
+
+def _example(lang: str, command: str) -> str:
+    match command:
+        case "/fin":
+            return tr(lang, "For example /fin 12 1:47:30 (entry 12, the time the clock shows), "
+                      "or /fin 12 (now).")
+        case "/piezas":
+            return tr(lang, "For example /piezas 12 350 (entry 12 placed 350 pieces).")
+        case "/parcial":
+            return tr(lang, "For example /parcial 12 0:40:00 (entry 12 finished a puzzle at "
+                      "0:40:00 on the clock).")
+        case "/estado":
+            return tr(lang, "For example /estado 12 dns (did not start), /estado 12 dsq REASON "
+                      "(disqualified) or /estado 12 oc (out of competition).")
+        case _:
+            return ""
+
+
+def ready_staff_line(lang: str, contest: Contest, entry: Entry, out: ReadyNoted,
+                     at: datetime) -> str:
+    """The volunteers' line of a pair's /listo: go and check."""
+    return tr(lang, "FINISHED? #{entry} {names} says done at {time} ({clock}): go and check, "
+              "then /fin {entry}.", entry=entry.number, names=names(entry.names),
+              time=format_duration(out.time), clock=clock_time(contest, at))

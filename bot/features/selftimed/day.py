@@ -2,11 +2,11 @@
 participants' photos, the reviewers' requests for another photo and their rejections, and the
 claims still waiting for review. A claim is the entry's ``/listo`` (``bot.services.ready.
 ready``); confirming it is a finish at that moment (``results.finish``, the review's button or
-``/fin N``); rejecting it is "not finished" with the reviewer's reason. Where each entry starts
-each puzzle itself (``own_start``, a league over weeks), ``begin`` is its ``/empiezo`` and
-``confirm`` adds the puzzle's own time to the entry's (a split time, or its finish); ``paces``
-is the season's interim ranking by pieces per hour. Each operation is one transaction; the
-rules are ``bot.features.selftimed.rules``'s."""
+the results' finish typed without a time); rejecting it is "not finished" with the reviewer's
+reason. Where each entry starts each puzzle itself (``own_start``, a league over weeks),
+``begin`` is its ``/empiezo`` and ``confirm`` adds the puzzle's own time to the entry's (a split
+time, or its finish); ``paces`` is the season's interim ranking by pieces per hour. Each
+operation is one transaction; the rules are ``bot.features.selftimed.rules``'s."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """Contests played at home in the chat: the codes sent at the start signal, a participant's
 photo (the start, the finished puzzle, time's up), the reviewers' buttons under it (confirm,
 another photo, not finished, no code) and ``/rechazar N [reason]``. A claim is ``/listo``
-(bot/handlers/ready.py); confirming it is the "FINISHED?" line's Record (``ready:ok``) or a
-typed ``/fin N``."""
+(bot/handlers/ready.py); confirming it is the "FINISHED?" line's Record (``ready:ok``) or the
+results' finish typed without a time."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from bot.delivery.posting import notify_entry, notify_staff_photo
 from bot.delivery.services import Services, services
 from bot.delivery.work import Asker, Work
 from bot.domain.registration import clean_note
+from bot.features.results.names import READY_BUTTON
 from bot.features.results.operations import tell_not_finished
 from bot.features.selftimed.day import HeldPhotoLater, PhotoKept
 from bot.features.selftimed.rules import PHOTOS_NOTICE
@@ -42,7 +43,6 @@ from bot.texts.access import not_followed
 from bot.texts.common import refusal
 
 REVIEW_BUTTON = "rev:"  # under a reviewer's photo: rev:again|nocode:ENTRY:LISTO_EVENT_ID
-READY_BUTTON = "ready:"  # the results' "FINISHED?" buttons (ok, no)
 MAX_REASON = 200
 
 

@@ -1,7 +1,7 @@
 """Contests played at home, self-timed: at the start signal each entry gets a code to write on
 paper; ``/listo`` claims the finish at that moment; a photo of the finished puzzle beside the
 code backs the claim, and the claim counts once a reviewer confirms it (a confirmed claim is a
-finish, as a volunteer's ``/fin`` is). What a photo is for, and whether a claim still waits,
+finish, as a volunteer's is). What a photo is for, and whether a claim still waits,
 is decided here from the entry's history."""
 
 from __future__ import annotations

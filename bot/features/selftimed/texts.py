@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 
 from bot.domain.clock import format_duration
 from bot.domain.contest import Category, Contest
+from bot.features.results.names import PIECES
 from bot.features.results.outcomes import NotFinishedNoted
 from bot.features.selftimed.day import (
     AllPuzzlesDone,
@@ -33,6 +34,7 @@ from bot.features.selftimed.day import (
 from bot.features.selftimed.rules import PHOTOS_PER_MINUTE, PhotoUse, per_hour
 from bot.services.ready import ReadyNoted
 from bot.storage.store import Entry
+from bot.support.commands import typed
 from bot.support.i18n import ntr, tr
 from bot.texts.names import clock_time, day_text, names
 
@@ -125,7 +127,8 @@ def review_caption(lang: str, contest: Contest, entry: Entry, out: PhotoKept,
                          "now.)", clock=clock_time(contest, out.kept_since)) + held
     if out.use is PhotoUse.TIME_UP:
         return tr(lang, "PIECES? {who}: time is up. Count the pieces placed in the photo, then "
-                  "/piezas {entry} P.", who=who, entry=entry.number) + held
+                  "{pieces} {entry} P.", who=who, entry=entry.number,
+                  pieces=typed(lang, PIECES)) + held
     clock = clock_time(contest, claimed_at) if claimed_at is not None else "-"
     return tr(lang, "REVIEW {who}: finished at {time} ({clock}). Their code is {code}: check "
               "that the puzzle is complete and the code is on the paper in the photo.",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.features.results.names import OUTCOME
 from bot.features.warnings.handlers import aviso
 from bot.features.warnings.rules import WARNING
 from bot.features.warnings.settings import FEATURE as NAME
@@ -19,6 +20,6 @@ FEATURE = Feature(
                 taken_back=taken_back, detail=reason_of),),
     table=TABLE,
     settings=read,
-    menu_after="estado",
+    menu_after=OUTCOME,
     describe=describe,
 )
