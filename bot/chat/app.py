@@ -43,11 +43,9 @@ from bot.handlers import (
     entries,
     history,
     participant,
-    rankings,
     ready,
     registration,
     rounds,
-    standings,
 )
 from bot.handlers.commands import names_for
 from bot.handlers.common import Callback
@@ -67,13 +65,11 @@ log = logging.getLogger(__name__)
 HANDLERS: dict[str, Callback] = {
     **access.COMMANDS,
     **ready.COMMANDS,
-    **rankings.COMMANDS,
     **history.COMMANDS,
     **clocks.COMMANDS,
     **rounds.COMMANDS,
     **entries.COMMANDS,
     **desk.COMMANDS,
-    **standings.COMMANDS,
     **{name: callback for f in FEATURES for name, callback in f.handlers.items()},
 }
 
@@ -157,10 +153,8 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CallbackQueryHandler(access.language_button, pattern=r"^lang:"))
     app.add_handler(CallbackQueryHandler(claims.claim_pressed, pattern=r"^take:"))
     app.add_handler(CallbackQueryHandler(history.undo_pressed, pattern=r"^undo:"))
-    app.add_handler(CallbackQueryHandler(standings.publish_pressed, pattern=r"^pub:"))
     app.add_handler(CallbackQueryHandler(clocks.announce_pressed, pattern=r"^ann:"))
     app.add_handler(CallbackQueryHandler(clocks.start_button, pattern=r"^go:"))
-    app.add_handler(CallbackQueryHandler(rankings.ranking_button, pattern=r"^rank:"))
     for feature in FEATURES:
         for prefix, callback in feature.buttons.items():
             app.add_handler(CallbackQueryHandler(callback, pattern="^" + re.escape(prefix)))

@@ -404,7 +404,7 @@ class Contest:
     # a finish faster than this many seconds per piece of the puzzle is asked with a button
     # before it is recorded (0: never asks): 2 s is faster than the speed-puzzling records
     plausible_seconds_per_piece: float = 2.0
-    # who besides the organisers may read a category's ranking (/clasificacion): its entries'
+    # who besides the organisers may read a category's ranking: its entries'
     # people "final" (once its results are final), "always", or "never"
     participants_see_ranking: str = "final"
     # the tables of the categories played in one round (``bot.features.tables.rules``): numbered

@@ -31,7 +31,7 @@ class EventKind(StrEnum):
     SPLIT = "split"
     OUTCOME = "outcome"
     UNDO = "undo"
-    RESULTS_FINAL = "results_final"  # a category's results made final (/publicar)
+    RESULTS_FINAL = "results_final"  # a category's results made final
     # rounds
     ROUND_FINAL = "round_final"
     INVITED = "invited"  # a qualifier invited to the next round (ref: the round; data: deadline)

@@ -14,6 +14,7 @@ from bot.features.members.feature import FEATURE as MEMBERS
 from bot.features.penalties.feature import FEATURE as PENALTIES
 from bot.features.results.feature import FEATURE as RESULTS
 from bot.features.selftimed.feature import FEATURE as SELFTIMED
+from bot.features.standings.feature import FEATURE as STANDINGS
 from bot.features.tables.feature import FEATURE as TABLES
 from bot.features.warnings.feature import FEATURE as WARNINGS
 from bot.support.registry import REGISTRY, Feature
@@ -21,6 +22,7 @@ from bot.support.registry import REGISTRY, Feature
 # a feature's staff commands go after the command its ``menu_after`` names, the later in this
 # list the nearer to it (penalties, then warnings, after the results' outcome command)
 FEATURES: tuple[Feature, ...] = (
+    STANDINGS,
     RESULTS,
     ESCAPE,
     WARNINGS,

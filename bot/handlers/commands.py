@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 
 from bot.domain.contest import Contest, EscapeRules
 from bot.domain.registration import registration_window
+from bot.features.standings.names import RANKING
 from bot.support.commands import BY_NAME, COMMANDS, ESCAPE, Command, features
 from bot.support.registry import REGISTRY
 from bot.texts.menus import command_description
@@ -77,7 +78,7 @@ def view_for(contest: Contest, at: datetime, role: str, entry_categories: Sequen
 
 
 def _shown(c: Command, role: str, view: MenuView) -> bool:
-    if c.name == "clasificacion" and role == "participant":
+    if c.name == RANKING and role == "participant":
         return view.follows_entry and view.rankings  # their own category's, when it may be read
     if not allowed(c, role) or (c.needs and c.needs not in view.has):
         return False
@@ -100,10 +101,10 @@ def _registering_shown(c: Command, staff: bool, view: MenuView) -> bool:
         (c.name != "baja" or view.follows_entry)
 
 
-# Staff menus in the order of their day (issue 26: /inicio was 11th, /clasificacion 14th):
+# Staff menus in the order of their day (issue 26: /inicio was 11th, the ranking 14th):
 # the day's own commands first, the desk's (payments, lists, invitations) after, the ones
 # everyone has last. While registration is open the desk comes first.
-DAY_ORDER = ("inicio", "clasificacion", "publicar", "deshacer", "historial", "pausa", "reanudar",
+DAY_ORDER = ("inicio", "deshacer", "historial", "pausa", "reanudar",
              "anuncio", "confirmar_ronda", "series", "voluntario", "organizador", "pagado",
              "inscritos", "exportar")
 DESK_ORDER = ("pagado", "inscritos", "exportar", "anuncio", "voluntario", "organizador")

@@ -13,6 +13,7 @@ from bot.delivery.answers import answer, answer_now, recording
 from bot.delivery.posting import notify_entry
 from bot.domain.clock import CategoryClock
 from bot.domain.events import CLOCK_KINDS, EventKind
+from bot.features.standings.handlers import noting_final
 from bot.handlers.common import (
     Callback,
     Caller,
@@ -24,7 +25,6 @@ from bot.handlers.common import (
     show_usage,
 )
 from bot.handlers.jobs import schedule_contest_jobs
-from bot.handlers.standings import noting_final
 from bot.handlers.volunteers import refuse, role
 from bot.services import history
 from bot.services.outcomes import Refusal, UnknownEntry

@@ -31,7 +31,7 @@ from bot.domain.contest import (
     Slot,
 )
 from bot.domain.rounds import heats_of
-from bot.domain.standings import RANKING_VISIBILITY
+from bot.features.standings.rules import RANKING_VISIBILITY
 from bot.features.tables.rules import SEATING_RULES
 from bot.services.contest_questions import read_discount, read_local, read_questions
 from bot.services.contest_ranking import (

@@ -38,8 +38,6 @@ from bot.domain.history import effective_ids
 from bot.domain.places import Application, Status, allocate
 from bot.domain.registration import Member, birth_in_range, clean_name, name_problem
 from bot.domain.rounds import Heat, finish_refused, heat_over, heats_by_id
-from bot.domain.standings import standings as final_standings
-from bot.domain.standings import to_tell, told_before
 from bot.features.escape import rules as esc
 from bot.features.invitations.rules import (
     LAPSED,
@@ -58,6 +56,8 @@ from bot.features.invitations.rules import (
 from bot.features.members.rules import Allowed, Change, change_verdict, member_from, originals
 from bot.features.results import rules as res
 from bot.features.selftimed.rules import PhotoRefused, PhotoUse, photo_use
+from bot.features.standings.rules import standings as final_standings
+from bot.features.standings.rules import to_tell, told_before
 from bot.services.contest_day import OUTCOMES, round_ref
 from bot.services.document_events import (
     EARLIEST,
@@ -562,7 +562,7 @@ class Replay:
         return self._publishable(category, ev)
 
     def _publishable(self, category: Category, ev: Event) -> str | None:
-        """/publicar: as bot/services/standings.py's ``publishable`` takes it, once the
+        """Results made final: as the final results' ``publishable`` takes it, once the
         category's time is up or every entry holding a place has a result (``heat_over``),
         no finish claimed at home waits for its review, and something changed since the last
         time (``to_tell``)."""

@@ -19,9 +19,9 @@ from bot.domain.clock import CategoryClock, format_duration
 from bot.domain.contest import Category, Contest
 from bot.domain.ranking import Row
 from bot.domain.rounds import Heat, table_number
+from bot.features.standings.day import is_final
 from bot.features.tables.sheets import hall_seats
 from bot.services.contest_day import ContestDay
-from bot.services.standings import is_final
 from bot.services.state import EntryState, standings
 from bot.texts.names import heat_name, round_name
 

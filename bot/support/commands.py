@@ -55,16 +55,9 @@ COMMANDS: list[Command] = [
     Command("pausa", "organiser",
             N_("General break (all clocks)"), {"fr": "pause", "en": "pause"}),
     Command("reanudar", "organiser", N_("End of the break"), {"fr": "reprise", "en": "resume"}),
-    # organisers'; an entry's people read their own category's ranking where the contest lets
-    # them (``participants_see_ranking``: bot/handlers/commands.py shows it in their menu)
-    Command("clasificacion", "organiser",
-            N_("[category] [photo]: ranking"), {"fr": "classement", "en": "ranking"}),
     Command("confirmar_ronda", "organiser",
             N_("[category]: the round's results are final"),
             {"fr": "valider_manche", "en": "confirm_round"}, ROUNDS),
-    Command("publicar", "organiser",
-            N_("[category]: results final; each entry is told its place"),
-            {"fr": "publier", "en": "publish"}),
     Command("pagado", "organiser", N_("N [date]: entry N has paid"), {"fr": "paye", "en": "paid"}),
     Command("inscritos", "organiser",
             N_("[category]: places and waiting list"), {"fr": "inscrits", "en": "entries"}),
@@ -164,7 +157,7 @@ _GLUED = re.compile(r"/([^\W\d_]+(?:_[^\W\d_]+)*)(\d+)\Z")
 
 def meant(typed: str) -> tuple[Command, str] | None:
     """The command a mistyped one most likely meant, with what followed it: ``/historial12`` is
-    ``/historial 12`` (the number glued on), ``/clasificasion`` is ``/clasificacion`` (one letter
+    ``/historial 12`` (the number glued on), ``/historail`` is ``/historial`` (one letter
     off); None when nothing is close."""
     word = typed.split("@", 1)[0].lower()
     glued = _GLUED.match(word)

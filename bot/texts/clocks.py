@@ -9,6 +9,7 @@ from typing import assert_never
 
 from bot.domain.contest import Contest
 from bot.domain.rounds import heats_by_id
+from bot.features.standings.names import PUBLISH
 from bot.services.clocks import (
     AlreadyPaused,
     AlreadyStarted,
@@ -21,6 +22,7 @@ from bot.services.clocks import (
     NotYet,
     TimeUp,
 )
+from bot.support.commands import typed
 from bot.support.i18n import tr
 from bot.texts.names import clock_time, day_text, heat_by_id, heat_name
 
@@ -33,12 +35,12 @@ def clocks_refusal(lang: str, refused: ClocksRefusal, contest: Contest) -> str:
                       "checked: /confirmar_ronda")
         case AlreadyStarted(time_up=True):
             return tr(lang, "That time is already up: nothing to start. To make the results "
-                      "final: /publicar")
+                      "final: {publish}", publish=typed(lang, PUBLISH))
         case AlreadyStarted():
             return tr(lang, "That clock is already running.")
         case TimeUp():
             return tr(lang, "Every clock's time is up: there is nothing to pause. To make the "
-                      "results final: /publicar")
+                      "results final: {publish}", publish=typed(lang, PUBLISH))
         case AlreadyPaused():
             return tr(lang, "The clocks are already paused.")
         case NotPaused():

@@ -18,6 +18,8 @@ from bot.features.results.outcomes import ResultsRefusal
 from bot.features.results.texts import results_refusal
 from bot.features.selftimed.day import SelfTimedRefusal
 from bot.features.selftimed.texts import selftimed_refusal
+from bot.features.standings.outcomes import StandingsRefusal
+from bot.features.standings.texts import standings_refusal
 from bot.services.access import AccessRefusal
 from bot.services.claims import ClaimRefusal
 from bot.services.clocks import ClocksRefusal
@@ -35,7 +37,6 @@ from bot.services.outcomes import (
     UnknownEntry,
 )
 from bot.services.rounds import RoundsRefusal
-from bot.services.standings import StandingsRefusal
 from bot.support.commands import typed
 from bot.support.i18n import tr
 from bot.texts.access import access_refusal
@@ -50,7 +51,6 @@ from bot.texts.names import names as names
 from bot.texts.names import role_name as role_name
 from bot.texts.names import round_name as round_name
 from bot.texts.rounds import rounds_refusal
-from bot.texts.standings import standings_refusal
 
 MAX_MESSAGE = 4096
 RANKING_NAME = 30  # characters of each name on a ranking's line

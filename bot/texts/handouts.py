@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from bot.features.escape.texts import stage_button
 from bot.features.results.texts import not_finished_button, record_button
+from bot.features.standings.names import PUBLISH
+from bot.support.commands import typed
 from bot.support.i18n import tr
 from bot.texts.claims import going_button
 
@@ -89,7 +91,8 @@ def plan_break(lang: str, start: bool) -> str:
 
 
 def plan_results(lang: str) -> str:
-    return tr(lang, "Results and prize-giving (/publicar makes each category final)")
+    return tr(lang, "Results and prize-giving ({publish} makes each category final)",
+              publish=typed(lang, PUBLISH))
 
 
 def plan_unscheduled(lang: str) -> str:

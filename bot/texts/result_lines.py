@@ -1,5 +1,5 @@
 """The long texts of results, on the shared formatting of bot/texts/common.py: a ranking's
-lines (/clasificacion, a round's final classification); an entry's history (/historial) is
+lines (the rankings, a round's final classification); an entry's history (/historial) is
 bot/texts/history.py's."""
 
 from __future__ import annotations
@@ -120,7 +120,7 @@ def _row_result(lang: str, contest: Contest, r: Row) -> str:
     return _pieces_or_nothing(lang, c)
 
 
-# -- /clasificacion --------------------------------------------------------------------------
+# -- the rankings -----------------------------------------------------------------------------
 
 
 def ranking_title(lang: str, name: str) -> str:

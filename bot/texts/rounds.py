@@ -9,6 +9,7 @@ from typing import assert_never
 from bot.domain.contest import Category, Contest
 from bot.domain.ranking import Row
 from bot.domain.rounds import Heat, heats_by_id, table_number
+from bot.features.standings.names import RANKING
 from bot.services.contest_day import RoundClosed
 from bot.services.rounds import (
     HeatNotStarted,
@@ -20,6 +21,7 @@ from bot.services.rounds import (
     RoundsOver,
     RoundsRefusal,
 )
+from bot.support.commands import typed
 from bot.support.i18n import tr
 from bot.texts.names import clock_time, day_text, heat_by_id, names
 from bot.texts.names import heat_name as heat_name  # re-exported: rounds' names live in names.py
@@ -167,7 +169,7 @@ def rounds_refusal(lang: str, refused: RoundsRefusal, contest: Contest) -> str:
 
 def no_rounds(lang: str) -> str:
     return tr(lang, "This contest has no rounds: each category is played once, and "
-              "/clasificacion gives its ranking.")
+              "{ranking} gives its ranking.", ranking=typed(lang, RANKING))
 
 
 def which_category(lang: str, with_rounds: Sequence[Category]) -> str:

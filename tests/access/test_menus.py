@@ -23,10 +23,8 @@ from bot.handlers import (
     entries,
     history,
     menus,
-    rankings,
     ready,
     rounds,
-    standings,
 )
 from bot.handlers.menus import MENU_CHANGE
 from bot.services.contest_file import load_contest
@@ -302,8 +300,7 @@ def test_each_command_says_what_the_contest_must_have_for_it() -> None:
 def test_every_command_of_the_menus_has_one_handler_and_every_handler_a_command():
     # each feature lists its commands (bot/handlers/F.py COMMANDS, a feature package's
     # FEATURE.handlers); app.py registers them all
-    listed = [name for m in (access, clocks, desk, entries, ready, history, rankings, rounds,
-                             standings)
+    listed = [name for m in (access, clocks, desk, entries, ready, history, rounds)
               for name in m.COMMANDS] + [name for f in FEATURES for name in f.handlers]
     assert len(listed) == len(set(listed))  # no command answered by two features
     assert set(HANDLERS) == set(listed)

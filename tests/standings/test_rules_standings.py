@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from bot.domain.contest import Category, ExtraPrize, Slot
 from bot.domain.ranking import Competitor, Row
-from bot.domain.standings import (
+from bot.features.standings.rules import (
     RANKING_VISIBILITY,
     Standing,
     published_record,

@@ -5,7 +5,7 @@ places, no place for outcomes, and what a correction tells again."""
 from __future__ import annotations
 
 from bot.domain.ranking import Competitor, rank
-from bot.domain.standings import (
+from bot.features.standings.rules import (
     published_record,
     ranking_open,
     standings,

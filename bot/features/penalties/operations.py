@@ -11,7 +11,7 @@ from bot.delivery.work import Work
 from bot.domain.events import EventKind
 from bot.features.penalties.outcomes import Outcome, PenaltyRecorded, UnknownPenalty, answer, notice
 from bot.features.results.day import in_play
-from bot.services import standings
+from bot.features.standings import day as standings
 from bot.services.contest_day import ContestDay
 from bot.services.outcomes import Refusal
 from bot.storage.store import Transaction

@@ -11,11 +11,11 @@ from bot.domain.clock import format_duration
 from bot.domain.contest import Category, Contest
 from bot.features.results.outcomes import ResultsRefusal
 from bot.features.results.texts import penalty_name
+from bot.features.standings.texts import final_note
 from bot.services.contest_day import RoundClosed
 from bot.services.outcomes import Done, Refusal, SharedRefusal
 from bot.support.i18n import tr
 from bot.texts.common import refusal
-from bot.texts.standings import final_note
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from bot.features.results.names import (
     SPLIT,
 )
 from bot.features.results.texts import sheet
+from bot.features.standings.names import PUBLISH
 from bot.support.commands import SPLITS
 from bot.support.registry import N_, Command, Feature
 
@@ -42,6 +43,6 @@ FEATURE = Feature(
     ),
     handlers={FINISH: fin, PIECES: piezas, OUTCOME: estado, SPLIT: parcial},
     buttons={FINISH_BUTTON: fin_button, READY_BUTTON: ready_button, OUTCOME_BUTTON: estado_button},
-    menu_after="publicar",
+    menu_after=PUBLISH,
     sheet=sheet,
 )

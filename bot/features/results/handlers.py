@@ -191,7 +191,7 @@ async def estado(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def estado_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """A button of ``/estado N`` (or of /publicar's list of entries with no result): "did not
+    """A button of ``/estado N`` (or of the final results' list of entries with no result): "did not
     start" or "out of competition" recorded at the press, checked as the typed command is (a
     second press: already recorded)."""
     query = update.callback_query

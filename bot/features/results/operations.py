@@ -40,12 +40,12 @@ from bot.features.results.texts import (
     split_notice,
 )
 from bot.features.selftimed.texts import rejected_answer, rejected_notice
-from bot.services import standings
+from bot.features.standings import day as standings
+from bot.features.standings.texts import final_note
 from bot.services.contest_day import ContestDay
 from bot.services.outcomes import Refusal
 from bot.texts.common import DayRefusal, refusal
 from bot.texts.history import undo_button
-from bot.texts.standings import final_note
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from functools import partial
 from bot.delivery.work import Work
 from bot.domain.events import EventKind
 from bot.domain.registration import clean_note
+from bot.features.standings import day as standings
 from bot.features.warnings.outcomes import (
     Outcome,
     ReasonMissing,
@@ -22,7 +23,6 @@ from bot.features.warnings.outcomes import (
 )
 from bot.features.warnings.rules import REASON_MAX, WARNING, WarningRules, decide, reason_problem
 from bot.features.warnings.settings import FEATURE
-from bot.services import standings
 from bot.services.contest_day import ContestDay
 from bot.services.outcomes import UnknownEntry
 from bot.storage.store import Transaction

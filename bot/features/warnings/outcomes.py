@@ -9,12 +9,12 @@ from dataclasses import dataclass
 from typing import ClassVar, assert_never
 
 from bot.domain.contest import Category, Contest
+from bot.features.standings.texts import final_note
 from bot.features.warnings.texts import usage
 from bot.services.contest_day import RoundClosed
 from bot.services.outcomes import Refusal, UnknownEntry
 from bot.support.i18n import ntr, tr
 from bot.texts.common import refusal
-from bot.texts.standings import final_note
 
 
 @dataclass(frozen=True)

@@ -1,39 +1,24 @@
-"""Final results: the organiser makes a category's results final (/publicar, which asks
-first), each entry is told its place; the entries' people read their category's ranking when
-the contest lets them (/clasificacion, bot/features/results/handlers.py)."""
+"""Final results: the organiser makes a category's results final (``/publicar``, which asks
+first, with its buttons), each entry is told its place (operations.py); reading a ranking is
+rankings.py's."""
 
 from __future__ import annotations
-
-from functools import partial
 
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from bot.delivery.answers import answer, answer_now, recording
-from bot.delivery.posting import notify_entry
+from bot.delivery.answers import answer_now
+from bot.delivery.work import Asker, Work
 from bot.domain.contest import Category
-from bot.domain.standings import ranking_open
 from bot.features.results.names import OUTCOME_BUTTON
 from bot.features.results.texts import outcome_button
-from bot.handlers.common import (
-    Callback,
-    Caller,
-    button_moment,
-    buttons,
-    named_unit,
-    organiser,
-    recorder,
-)
-from bot.services import standings
-from bot.services.standings import (
-    InRounds,
-    NoEntries,
-    NothingNew,
+from bot.features.standings import day as standings
+from bot.features.standings.operations import Publish, publish
+from bot.features.standings.outcomes import (
     Publishable,
-    StandingsRefusal,
+    worth_saying,
 )
-from bot.texts.result_lines import unknown_category
-from bot.texts.standings import (
+from bot.features.standings.texts import (
     Gaps,
     cancel_button,
     final_note,
@@ -43,9 +28,16 @@ from bot.texts.standings import (
     publish_anyway_button,
     publish_button,
     publish_question,
-    published_text,
-    standing_text,
 )
+from bot.handlers.common import (
+    Caller,
+    button_moment,
+    buttons,
+    named_unit,
+    organiser,
+    recorder,
+)
+from bot.texts.result_lines import unknown_category
 
 PUBLISH_BUTTON = "pub:"  # the question's buttons: pub:CATEGORY_ID, pub:* (every one), pub:-
 EVERY = "*"
@@ -72,13 +64,6 @@ def _chosen(who: Caller, choice: str) -> list[Category] | None:
         return [cats[int(choice[1:])]]
     found = who.svc.contest.category(choice)
     return [found] if found is not None else None
-
-
-def _worth_saying(refused: list[StandingsRefusal], named: bool) -> list[StandingsRefusal]:
-    """Without a category named, those played in rounds (made final with /confirmar_ronda),
-    those already final and those without entries are left out of the answer."""
-    return refused if named else [
-        r for r in refused if not isinstance(r, InRounds | NothingNew | NoEntries)]
 
 
 async def _people(who: Caller, ready: list[Publishable]) -> int:
@@ -126,7 +111,7 @@ async def publicar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             return
     cats = [category] if category is not None else list(contest.categories)
     ready, refused = await standings.preview(who.svc.day, cats, who.at)
-    refused = _worth_saying(refused, category is not None)
+    refused = worth_saying(refused, category is not None)
     if not ready:
         await answer_now(who.svc, update, nothing_to_publish(who.lang, contest, refused))
         return
@@ -161,20 +146,8 @@ async def publish_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     at = button_moment(update, context)
     if cats is None or at is None:
         return
-    svc = who.svc
-    contest = svc.contest
-    async with recording(svc):
-        out = await standings.publish(svc.day, who.user_id, cats, at, update.update_id)
-        may_see = ranking_open(contest.participants_see_ranking, True)
-        for p in out.categories:
-            rows = {r.number: r for r in p.rows}
-            for s in p.tell:
-                await notify_entry(context, s.number, partial(
-                    standing_text, contest=contest, category=p.category.name, s=s,
-                    row=rows[s.number], again=p.again, may_see=may_see))
-        await answer(svc, update, published_text(
-            who.lang, contest, list(out.categories),
-            _worth_saying(list(out.refused), len(cats) == 1)))
+    await publish(Work(who.svc, Asker.of(update, who.user_id, who.lang)), who.svc.day,
+                  Publish(who.user_id, cats, at, update.update_id))
 
 
 async def noting_final(who: Caller, number: int | None, text: str) -> str:
@@ -184,7 +157,3 @@ async def noting_final(who: Caller, number: int | None, text: str) -> str:
     return text if category is None else text + "\n" + final_note(who.lang, category.name)
 
 
-# the commands this feature answers (bot/chat/app.py registers every feature's)
-COMMANDS: dict[str, Callback] = {
-    "publicar": publicar,
-}

@@ -16,8 +16,9 @@ from bot.domain.contest import Category
 from bot.domain.ranking import Row
 from bot.domain.rounds import Heat
 from bot.features.selftimed.texts import pace_lines, waiting_line
+from bot.features.standings import day as standings
+from bot.features.standings.texts import ranking_for_organisers, ranking_not_yet
 from bot.handlers.common import (
-    Callback,
     Caller,
     button_moment,
     caller,
@@ -27,7 +28,6 @@ from bot.handlers.common import (
     refuse_role,
 )
 from bot.services import rounds as round_ops
-from bot.services import standings
 from bot.services.picture import ranking_png
 from bot.texts.names import unit_label
 from bot.texts.result_lines import (
@@ -41,7 +41,6 @@ from bot.texts.result_lines import (
     separate_lines,
     unknown_category,
 )
-from bot.texts.standings import ranking_for_organisers, ranking_not_yet
 
 
 def _lines_of(context: ContextTypes.DEFAULT_TYPE, lang: str, cat: Category,
@@ -240,4 +239,3 @@ LANDSCAPE_WORDS = {"horizontal", "apaisada", "paysage", "landscape", "wide"}
 
 
 
-COMMANDS: dict[str, Callback] = {"clasificacion": clasificacion}

@@ -10,10 +10,9 @@ from typing import assert_never
 from bot.domain.clock import format_duration
 from bot.domain.contest import Contest
 from bot.domain.ranking import Row
-from bot.domain.standings import Standing
 from bot.features.results.names import PIECES
 from bot.features.results.texts import outcome_text, penalties_text, result_detail
-from bot.services.standings import (
+from bot.features.standings.outcomes import (
     ClaimsToReview,
     InRounds,
     NoEntries,
@@ -23,6 +22,7 @@ from bot.services.standings import (
     StandingsRefusal,
     StillPlaying,
 )
+from bot.features.standings.rules import Standing
 from bot.support.commands import typed
 from bot.support.i18n import ntr, tr
 from bot.texts.names import clock_time
