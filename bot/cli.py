@@ -44,6 +44,7 @@ from telegram.error import InvalidToken, NetworkError, TelegramError
 from bot.chat.app import build_application, organiser_link
 from bot.chat.polling import PollingConflict, TokenRejected, serve
 from bot.domain.contest import Contest
+from bot.features.registration.day import Registrations
 from bot.features.tables.sheets import category_sheets, tables_pdf
 from bot.rehearsal.demo import run_demo
 from bot.services.access import standing_organiser_invite
@@ -68,7 +69,6 @@ from bot.services.exports import (
     xlsx,
 )
 from bot.services.handouts import day_plan_pdf, volunteer_sheet_pdf
-from bot.services.registrations import Registrations
 from bot.services.summary import summary
 from bot.storage.store import Store, StoreError, copy_database, where_it_can_live
 from bot.support.config import (

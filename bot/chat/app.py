@@ -39,12 +39,10 @@ from bot.handlers import (
     claims,
     clocks,
     desk,
-    draft,
     entries,
     history,
     participant,
     ready,
-    registration,
     rounds,
 )
 from bot.handlers.commands import names_for
@@ -144,12 +142,11 @@ def build_application(
 
 
 def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
-    app.add_handler(registration.conversation())
-    app.add_handler(CallbackQueryHandler(registration.stale_button, pattern=r"^reg:"))
-    app.add_handler(CommandRouter({"cancelar": registration.nothing_to_cancel, **HANDLERS}))
+    for feature in FEATURES:  # asked before every command: the registration's conversation
+        for handler, group in feature.ahead(app) if feature.ahead is not None else ():
+            app.add_handler(handler, group=group)
+    app.add_handler(CommandRouter(HANDLERS))
     app.add_handler(CallbackQueryHandler(entries.baja_button, pattern=r"^baja:"))
-    app.add_handler(draft.SaveNow(app.bot_data.setdefault("flush_users", set())),
-                    group=1)
     app.add_handler(CallbackQueryHandler(access.language_button, pattern=r"^lang:"))
     app.add_handler(CallbackQueryHandler(claims.claim_pressed, pattern=r"^take:"))
     app.add_handler(CallbackQueryHandler(history.undo_pressed, pattern=r"^undo:"))

@@ -1,5 +1,5 @@
 """People matched across contests' documents for the ratings (bot/domain/ratings.py), as
-registration matches them (``bot.domain.registration.same_person``, the rule of
+registration matches them (``bot.features.registration.rules.same_person``, the rule of
 ``one_entry_per_person``), and the near matches the organiser is shown.
 
 Each document lists *appearances*: a member of an entry with a name and a birth (a full date,
@@ -30,7 +30,7 @@ from datetime import date
 from functools import lru_cache
 
 from bot.domain.ratings import Event
-from bot.domain.registration import Member, name_key, same_person
+from bot.features.registration.rules import Member, name_key, same_person
 
 
 @dataclass(frozen=True)

@@ -43,7 +43,7 @@ class Settings:
 
 @dataclass(frozen=True)
 class Performance:
-    person: str  # the person's key (``bot.domain.registration.name_key`` and birth)
+    person: str  # the person's key (``bot.features.registration.rules.name_key`` and birth)
     time: float  # seconds: the ranking time, or the estimate for a non-finisher
     estimated: bool = False
 

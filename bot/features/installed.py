@@ -12,6 +12,7 @@ from bot.features.escape.feature import FEATURE as ESCAPE
 from bot.features.invitations.feature import FEATURE as INVITATIONS
 from bot.features.members.feature import FEATURE as MEMBERS
 from bot.features.penalties.feature import FEATURE as PENALTIES
+from bot.features.registration.feature import FEATURE as REGISTRATION
 from bot.features.results.feature import FEATURE as RESULTS
 from bot.features.selftimed.feature import FEATURE as SELFTIMED
 from bot.features.standings.feature import FEATURE as STANDINGS
@@ -22,6 +23,7 @@ from bot.support.registry import REGISTRY, Feature
 # a feature's staff commands go after the command its ``menu_after`` names, the later in this
 # list the nearer to it (penalties, then warnings, after the results' outcome command)
 FEATURES: tuple[Feature, ...] = (
+    REGISTRATION,
     STANDINGS,
     RESULTS,
     ESCAPE,

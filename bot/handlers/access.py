@@ -9,7 +9,8 @@ from telegram.ext import ContextTypes
 
 from bot.delivery.answers import answer, answer_now, recording
 from bot.domain.events import EventKind
-from bot.domain.registration import registration_window
+from bot.features.registration.names import REGISTER_BUTTON
+from bot.features.registration.rules import registration_window
 from bot.handlers.commands import menu, view_for
 from bot.handlers.common import (
     Callback,
@@ -28,8 +29,6 @@ from bot.storage.store import Entry
 from bot.support.i18n import LANGUAGES
 from bot.texts import access as texts
 from bot.texts.common import refusal
-
-REGISTER_BUTTON = "reg:new"  # /start's Register: the /inscribir conversation (registration.py)
 
 
 def help_text(who: Caller) -> str:

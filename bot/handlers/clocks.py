@@ -11,6 +11,7 @@ from telegram.ext import ContextTypes
 from bot.delivery.answers import answer, answer_now, recording
 from bot.delivery.posting import send
 from bot.domain.events import EventKind
+from bot.features.registration.draft import persist_soon
 from bot.features.selftimed.handlers import send_codes
 from bot.handlers.common import (
     Callback,
@@ -24,7 +25,6 @@ from bot.handlers.common import (
     recorder,
     show_usage,
 )
-from bot.handlers.draft import persist_soon
 from bot.handlers.jobs import schedule_contest_jobs
 from bot.handlers.volunteers import refuse as _refuse
 from bot.services import clocks as service

@@ -9,7 +9,8 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from bot.domain.contest import Contest, EscapeRules
-from bot.domain.registration import registration_window
+from bot.features.registration.names import CANCEL, REGISTER
+from bot.features.registration.rules import registration_window
 from bot.features.standings.names import RANKING
 from bot.support.commands import BY_NAME, COMMANDS, ESCAPE, Command, features
 from bot.support.registry import REGISTRY
@@ -40,7 +41,7 @@ class _EntryCommands:
 ENTRY_COMMANDS = _EntryCommands()
 
 # commands of use only at some moments (what a contest must have is each command's ``needs``)
-REGISTERING_COMMANDS = ("inscribir", "cancelar", "baja")
+REGISTERING_COMMANDS = (REGISTER, CANCEL, "baja")
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,9 @@ from bot.delivery.services import Services, language_of, services
 from bot.delivery.telegram_time import TelegramTime
 from bot.domain.contest import Category
 from bot.domain.numbers import parse_whole
-from bot.domain.registration import typed_name_key
+from bot.features.registration.day import Registrations
+from bot.features.registration.rules import typed_name_key
 from bot.services.contest_day import Roles
-from bot.services.registrations import Registrations
 from bot.support.i18n import tr
 from bot.support.wallclock import CLOCK
 from bot.texts.desk import unknown_category_text

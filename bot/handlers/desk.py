@@ -20,6 +20,7 @@ from bot.domain.contest import Contest
 from bot.domain.events import EventKind
 from bot.domain.numbers import YEARS, ascii_digits
 from bot.domain.places import Status
+from bot.features.registration.day import Paid, Registrations
 from bot.handlers.common import (
     Callback,
     named_categories,
@@ -38,7 +39,6 @@ from bot.services.exports import (
     results_by_category,
     xlsx,
 )
-from bot.services.registrations import Paid, Registrations
 from bot.storage.store import PRIORITY_BULK, PRIORITY_COPY
 from bot.texts.desk import (
     bad_date_text,

@@ -8,6 +8,8 @@ from telegram.ext import ContextTypes
 
 from bot.delivery.answers import answer, answer_now, recording
 from bot.domain.places import Place, Status
+from bot.features.registration.day import AlreadyLapsed, Withdrawn
+from bot.features.registration.texts import place_text
 from bot.handlers.common import (
     Callback,
     button_moment,
@@ -19,7 +21,6 @@ from bot.handlers.common import (
     registrations,
 )
 from bot.handlers.desk import announce_changes
-from bot.services.registrations import AlreadyLapsed, Withdrawn
 from bot.texts.entries import (
     already_withdrawn_text,
     kept_text,
@@ -31,7 +32,6 @@ from bot.texts.entries import (
     withdraw_question,
     withdrawn_text,
 )
-from bot.texts.registration import place_text
 
 
 async def mis_inscripciones(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -24,12 +24,12 @@ from bot.domain.clock import ALERTS
 from bot.domain.events import EventKind
 from bot.features.escape.texts import cooldown_over
 from bot.features.invitations.handlers import schedule_invitations
+from bot.features.registration.day import Registrations
 from bot.features.selftimed.handlers import schedule_held_photos
 from bot.handlers.claims import claim_row
 from bot.handlers.common import LATE_IS_STILL_OWED, replace_job
 from bot.handlers.desk import announce_changes, closing_report
 from bot.services import clocks as clock_ops
-from bot.services.registrations import Registrations
 from bot.services.rounds import unit, units
 from bot.support.wallclock import CLOCK
 from bot.texts.alerts import (

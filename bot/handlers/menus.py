@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 
 async def set_default_menus(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     """Before anyone has a role: the menu of someone who follows no entry yet, in each phone's
-    language, and in the contest's for a phone in another language: /inscribir while
+    language, and in the contest's for a phone in another language: registering while
     registration is open, the round's heats in a contest in rounds. The bot's description in
     the same languages. The volunteers' group gets the volunteers' commands."""
     contest = app.bot_data["contest"]

@@ -28,6 +28,7 @@ from zoneinfo import ZoneInfo
 from bot.chat.skips import MARGIN
 from bot.domain.contest import Contest
 from bot.domain.events import EventKind
+from bot.features.registration.day import Registrations
 from bot.features.selftimed.rules import photo_of_key
 from bot.rehearsal import plan
 from bot.rehearsal.actions import PHOTO, Action, Line, Person, Team, Window, recipients
@@ -36,7 +37,6 @@ from bot.rehearsal.championship import DAY_SPAN, Championship
 from bot.rehearsal.fakeapi import Call, FakeBotAPI
 from bot.rehearsal.taps import Taps
 from bot.services.contest_file import load_contest
-from bot.services.registrations import Registrations
 from bot.storage.store import Store
 from bot.support.wallclock import ENV as CLOCK_ENV
 from bot.support.wallclock import SKIP_ENV, WallClock

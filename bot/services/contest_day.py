@@ -37,6 +37,7 @@ from bot.domain.rounds import (
     seat_groups,
 )
 from bot.features.invitations.rules import Invitation, accepted, fold
+from bot.features.registration.day import Registrations
 from bot.services.outcomes import (
     ClockNotStarted,
     NotEscape,
@@ -44,7 +45,6 @@ from bot.services.outcomes import (
     UnknownEntry,
 )
 from bot.services.readmodel import ReadModel
-from bot.services.registrations import Registrations
 from bot.services.state import (
     EntryState,
     clock_for,

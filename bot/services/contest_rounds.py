@@ -18,9 +18,9 @@ from bot.domain.contest import (
     Question,
     Round,
 )
-from bot.domain.registration import heat_begins
 from bot.domain.rounds import SEATINGS
 from bot.features.invitations.rules import begins_at
+from bot.features.registration.rules import heat_begins
 from bot.services.contest_toml import Table, lang_texts, new_id
 
 ROUND_ID = re.compile(r"[a-z0-9_]{1,24}")

@@ -16,7 +16,9 @@ from bot.domain.contest import YES_NO, Category, Contest, Question
 from bot.domain.events import EventKind
 from bot.domain.numbers import YEARS, ascii_digits, parse_whole, parse_year
 from bot.domain.places import Status
-from bot.domain.registration import (
+from bot.domain.rounds import Heat
+from bot.features.registration.day import Registrations
+from bot.features.registration.rules import (
     MAX_NAME,
     NAME_SEPARATOR,
     Member,
@@ -30,11 +32,9 @@ from bot.domain.registration import (
     name_problem,
     registration_window,
 )
-from bot.domain.rounds import Heat
+from bot.features.registration.texts import ineligible_text, slot_text
 from bot.services.outcomes import new_code
-from bot.services.registrations import Registrations
 from bot.storage.store import Store, to_ts
-from bot.texts.registration import ineligible_text, slot_text
 
 JOIN_CODE = re.compile(r"(?![vo])[A-Za-z0-9_-]{16,64}")  # v..., o...: invitations
 YES = {"yes", "y", "si", "sí", "s", "oui", "o", "1", "true", "x"}

@@ -22,8 +22,8 @@ from typing import Any
 
 from bot.domain.contest import Contest, Question
 from bot.domain.events import EventKind
-from bot.domain.registration import Member
 from bot.domain.rounds import Heat, table_number
+from bot.features.registration.rules import Member
 from bot.services.contest_day import ContestDay
 from bot.services.document_import import Imported, check_document, import_document
 from bot.services.document_schema import FORMAT, VERSION, DocumentError, plain
@@ -41,7 +41,7 @@ __all__ = ["FORMAT", "VERSION", "DocumentError", "Imported", "check_document", "
 # Events whose ``ref`` is a code that opens a door of the running bot: an entry's phone link,
 # a volunteer's or organiser's one-time link (the invitation and the join naming it). A
 # document keeps these events (who joined when) with ``ref`` null; the phone that registered
-# an entry is linked with ``ref`` "registration" (bot/services/registrations.py), no code.
+# an entry is linked with ``ref`` "registration" (bot/features/registration/day.py), no code.
 CODE_REFS = frozenset({EventKind.LINK, EventKind.VOLUNTEER_INVITE, EventKind.VOLUNTEER_JOIN,
                        EventKind.ORGANISER_INVITE, EventKind.ORGANISER_JOIN})
 NOT_A_CODE = "registration"

@@ -22,9 +22,9 @@ from bot.domain.clock import format_duration
 from bot.domain.events import EventKind as K
 from bot.domain.rounds import Disqualified, SplitsMissing
 from bot.features.escape import rules as esc
+from bot.features.registration.texts import ineligible_text
 from bot.features.results import rules as res
 from bot.support.registry import REGISTRY
-from bot.texts.registration import ineligible_text
 
 PARTICIPANT, VOLUNTEER, ORGANISER, SYSTEM = "participant", "volunteer", "organiser", "system"
 STAFF = frozenset({VOLUNTEER, ORGANISER})

@@ -36,7 +36,6 @@ from bot.domain.events import (
 from bot.domain.events import EventKind as K
 from bot.domain.history import effective_ids
 from bot.domain.places import Application, Status, allocate
-from bot.domain.registration import Member, birth_in_range, clean_name, name_problem
 from bot.domain.rounds import Heat, finish_refused, heat_over, heats_by_id
 from bot.features.escape import rules as esc
 from bot.features.invitations.rules import (
@@ -54,6 +53,7 @@ from bot.features.invitations.rules import (
     reply_verdict,
 )
 from bot.features.members.rules import Allowed, Change, change_verdict, member_from, originals
+from bot.features.registration.rules import Member, birth_in_range, clean_name, name_problem
 from bot.features.results import rules as res
 from bot.features.selftimed.rules import PhotoRefused, PhotoUse, photo_use
 from bot.features.standings.rules import standings as final_standings

@@ -19,13 +19,14 @@ from typing import Any
 
 from bot.domain.contest import Contest
 from bot.domain.events import EventKind
-from bot.domain.registration import (
+from bot.features.registration.rules import (
     Member,
     birth_in_range,
     check_entry,
     clean_name,
     name_problem,
 )
+from bot.features.registration.texts import ineligible_text
 from bot.services.contest_file import parse_contest
 from bot.services.document_events import (
     EARLIEST,
@@ -47,7 +48,6 @@ from bot.services.document_schema import (
 from bot.services.outcomes import new_code
 from bot.storage.records import Entry, Event
 from bot.storage.store import Store
-from bot.texts.registration import ineligible_text
 
 MOST_MEALS = 1000  # meals an entry orders, at most
 SOURCES = ("chat", "import")

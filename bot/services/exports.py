@@ -15,13 +15,13 @@ from bot.domain.clock import format_duration
 from bot.domain.contest import Category, Contest, Question
 from bot.domain.places import Status
 from bot.domain.ranking import Row
-from bot.domain.registration import Member
 from bot.domain.rounds import Heat
 from bot.features.escape.rules import EscapeResult
+from bot.features.registration.day import Registrations
+from bot.features.registration.rules import Member
 from bot.features.results.texts import outcome_text
 from bot.services.contest_day import ContestDay
 from bot.services.csvio import inert, write_csv
-from bot.services.registrations import Registrations
 from bot.services.rounds import round_ranking, separate_rankings
 from bot.storage.store import Entry, Store
 from bot.support.i18n import ntr, tr

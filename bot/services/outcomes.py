@@ -2,7 +2,7 @@
 ``Refusal`` (nothing was, and why: one class per reason, with what its message needs).
 
 The contest day's own reasons are in bot/services/contest_day.py, the registration desk's in
-bot/services/registrations.py; both build on these."""
+bot/features/registration/day.py; both build on these."""
 
 from __future__ import annotations
 

@@ -27,7 +27,7 @@ from bot.domain.rating_people import matched as matched
 from bot.domain.rating_people import near_matches as near_matches
 from bot.domain.rating_people import shown
 from bot.domain.ratings import KINDS, UNFINISHED, WHO, Rating, Settings
-from bot.domain.registration import name_key
+from bot.features.registration.rules import name_key
 from bot.services.picture import font, line_height
 from bot.services.rating_documents import RatingError as RatingError
 from bot.services.rating_documents import events_of as events_of

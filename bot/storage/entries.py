@@ -7,7 +7,7 @@ from datetime import date, datetime
 
 import aiosqlite
 
-from bot.domain.registration import Member, clean_name
+from bot.features.registration.rules import Member, clean_name
 from bot.storage.db import Database, TransactionCore
 from bot.storage.records import Entry, from_ts, to_ts, values_from, values_json
 

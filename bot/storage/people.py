@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.domain.registration import clean_name
+from bot.features.registration.rules import clean_name
 from bot.storage.transactions import Transactional
 
 

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from functools import cached_property
 from typing import Any
 
-from bot.domain.registration import Member, entry_value
+from bot.features.registration.rules import Member, entry_value
 
 
 def to_ts(dt: datetime) -> int:

@@ -104,6 +104,9 @@ class Feature:
     sheet: Callable[[Any, str], list[str]] | None = None
     # python-telegram-bot handlers of other kinds (a photo's), registered as they are
     other_handlers: tuple[Any, ...] = ()
+    # handlers asked before every command (a conversation's: it takes its own way out), built
+    # for the application: (handler, group)
+    ahead: Callable[[Any], tuple[tuple[Any, int], ...]] | None = None
     follow_line: Callable[[str, Any], str | None] | None = None
     # the lines ``check-contest``'s summary gives of its table, for a contest (English)
     describe: Callable[[Any], list[str]] | None = None

@@ -8,9 +8,10 @@ from collections.abc import Iterable, Sequence
 from typing import assert_never
 
 from bot.domain.contest import Contest
+from bot.features.registration.names import REGISTER
 from bot.services.access import AccessRefusal, BadCode, InviteUsed, OrganiserInviteUsed
 from bot.storage.store import Entry
-from bot.support.commands import BY_NAME, meant
+from bot.support.commands import BY_NAME, meant, typed
 from bot.support.i18n import LANGUAGES, tr
 from bot.support.registry import REGISTRY
 from bot.texts.names import names
@@ -57,7 +58,8 @@ def hello(lang: str, known: bool, help_: str, registering: bool = False) -> str:
     help; ``registering``: registration is open (the Register button is under it)."""
     text = tr(lang, "Hello! I run the puzzle contest on the day.")
     if registering:
-        text += "\n" + tr(lang, "To register, tap \"Register\" below (or send /inscribir).")
+        text += "\n" + tr(lang, "To register, tap \"Register\" below (or send {register}).",
+                          register=typed(lang, REGISTER))
     if not known:
         text += "\n" + tr(lang, "To follow your entry, open the link the organisers gave "
                           "you (or scan the QR code on your table).")

@@ -13,6 +13,7 @@ from bot.domain.clock import DurationError, format_duration
 from bot.domain.contest import Contest
 from bot.features.invitations.day import InvitationRefusal
 from bot.features.invitations.texts import invitation_refusal
+from bot.features.registration.names import REGISTER
 from bot.features.results.names import PIECES
 from bot.features.results.outcomes import ResultsRefusal
 from bot.features.results.texts import results_refusal
@@ -171,7 +172,8 @@ def bot_description(lang: str, contest: Contest, registering: bool) -> str:
     text = tr(lang, "I run the puzzle contest {name} on {date}.", name=contest.name,
               date=format_date(contest.date, format="long", locale=lang))
     if registering:
-        text += " " + tr(lang, "To register, press Start and then send /inscribir.")
+        text += " " + tr(lang, "To register, press Start and then send {register}.",
+                         register=typed(lang, REGISTER))
     if contest.escape is not None:
         text += " " + tr(lang, "Registered already? Open the link the organisers gave you, or "
                          "scan the QR code on your table: I will give you hints and tell you "

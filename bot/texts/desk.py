@@ -8,16 +8,16 @@ from datetime import date
 
 from bot.domain.contest import Category, Contest
 from bot.domain.places import Place, Status
-from bot.services.registrations import CategorySummary, EntryStatus, Paid
-from bot.support.i18n import ntr, tr
-from bot.texts.common import date_text, labelled, names
-from bot.texts.names import amount_text
-from bot.texts.registration import (
+from bot.features.registration.day import CategorySummary, EntryStatus, Paid
+from bot.features.registration.texts import (
     displaced_note,
     lost_place_text,
     place_text,
     waiting_move_text,
 )
+from bot.support.i18n import ntr, tr
+from bot.texts.common import date_text, labelled, names
+from bot.texts.names import amount_text
 
 
 def bad_date_text(lang: str, typed: str) -> str:

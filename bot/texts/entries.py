@@ -7,8 +7,10 @@ from collections.abc import Sequence
 
 from bot.domain.contest import Contest
 from bot.domain.places import Place, Status
-from bot.services.registrations import Withdrawn
+from bot.features.registration.day import Withdrawn
+from bot.features.registration.names import REGISTER
 from bot.storage.store import Entry
+from bot.support.commands import typed
 from bot.support.i18n import tr
 from bot.texts.common import labelled, names
 from bot.texts.names import amount_text
@@ -33,7 +35,8 @@ def status_line(lang: str, contest: Contest, entry: Entry, place: Place, total: 
 
 
 def no_entries_text(lang: str) -> str:
-    return tr(lang, "You have no entries yet. Register with /inscribir.")
+    return tr(lang, "You have no entries yet. Register with {register}.",
+              register=typed(lang, REGISTER))
 
 
 def partner_link_line(lang: str, bot_username: str | None, join_code: str) -> str:

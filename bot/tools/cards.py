@@ -41,11 +41,11 @@ from telegram.error import InvalidToken, TelegramError
 from bot.domain.contest import Contest
 from bot.domain.places import Status
 from bot.domain.rounds import Heat, table_number
+from bot.features.registration.day import Registrations
 from bot.features.tables.sheets import hall_seats
 from bot.services.contest_day import ContestDay
 from bot.services.contest_file import ContestFileError, load_contest
 from bot.services.fonts import Fonts, find_fonts
-from bot.services.registrations import Registrations
 from bot.storage.store import Entry, Store, StoreError
 from bot.support import wallclock
 from bot.support.config import BOT_TOKEN, ConfigError, base_url, environment, load_settings

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.domain.registration import Member, already_entered, name_key, same_person
+from bot.features.registration.day import AlreadyEntered, Registered, Registrations
+from bot.features.registration.rules import Member, already_entered, name_key, same_person
 from bot.services.contest_file import ContestFileError, load_contest
 from bot.services.csvio import ImportError_, import_entries, read_entries
 from bot.services.csvio import refuse_people_entered_twice as refuse
-from bot.services.registrations import AlreadyEntered, Registered, Registrations
 from bot.storage.store import Store
 from tests.conftest import CASTRILLO
 from tests.registration.test_registration_chat import (

@@ -17,11 +17,11 @@ from babel.messages.pofile import read_po
 
 from bot.domain.contest import Contest
 from bot.domain.ranking import Competitor, Row
+from bot.features.registration.texts import closed_text
 from bot.support.commands import COMMANDS, in_language
 from bot.support.i18n import LANGUAGES, LOCALES, ntr, pick_language, tr
 from bot.texts.common import day_text
 from bot.texts.names import amount_text
-from bot.texts.registration import closed_text
 from bot.texts.result_lines import ranking_lines
 from tests.conftest import BILLOM, CASTRILLO
 from tests.fakebot import Harness, Person

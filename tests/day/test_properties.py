@@ -6,7 +6,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.domain.ranking import Competitor, rank
-from bot.domain.registration import Member, fee
 from bot.features.escape.rules import (
     Accepted,
     Kind,
@@ -17,6 +16,7 @@ from bot.features.escape.rules import (
     empty_ledger,
     result,
 )
+from bot.features.registration.rules import Member, fee
 from bot.services.contest_file import load_contest
 from tests.conftest import BILLOM, CASTRILLO
 

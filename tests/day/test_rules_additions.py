@@ -12,7 +12,8 @@ from bot.domain.clock import DurationError, parse_duration
 from bot.domain.contest import Category, Slot
 from bot.domain.numbers import ascii_digits, parse_whole, parse_year
 from bot.domain.ranking import Competitor, rank, ranking_time
-from bot.domain.registration import (
+from bot.features.escape.rules import EscapeResult
+from bot.features.registration.rules import (
     Member,
     already_entered,
     check_entry,
@@ -22,7 +23,6 @@ from bot.domain.registration import (
     same_person,
     slot_accepts,
 )
-from bot.features.escape.rules import EscapeResult
 
 DAY = date(2024, 6, 15)
 ADULTS = Category("a", "A", 1, 1000, 3 * 3600, 0, (Slot(),))

@@ -26,11 +26,11 @@ import segno
 
 import bot.tools.cards
 from bot.cli import build_parser
-from bot.domain.registration import Member
+from bot.features.registration.day import Registrations
+from bot.features.registration.rules import Member
 from bot.rehearsal.fakeapi import FakeBotAPI
 from bot.services.contest_file import load_contest
 from bot.services.csvio import import_entries, read_entries
-from bot.services.registrations import Registrations
 from bot.storage.store import Entry, Store
 from bot.tools.cards import (
     INSTRUCTIONS,

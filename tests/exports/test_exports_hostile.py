@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from openpyxl import load_workbook  # type: ignore[import-untyped, unused-ignore]
 
-from bot.domain.registration import clean_name
+from bot.features.registration.rules import clean_name
 from bot.services.contest_file import load_contest
 from bot.services.csvio import import_entries, inert, read_entries, uninert
 from bot.services.exports import entry_rows, export_entries, xlsx

@@ -14,7 +14,8 @@ import pytest
 from openpyxl import load_workbook  # type: ignore[import-untyped, unused-ignore]
 
 from bot.domain.contest import Contest
-from bot.domain.registration import Member
+from bot.features.registration.day import Registrations
+from bot.features.registration.rules import Member
 from bot.services.contest_day import ContestDay
 from bot.services.contest_file import load_contest
 from bot.services.csvio import import_entries, read_entries
@@ -26,7 +27,6 @@ from bot.services.exports import (
     results_by_category,
     xlsx,
 )
-from bot.services.registrations import Registrations
 from bot.storage.store import Store
 from tests.conftest import BILLOM, CASTRILLO
 

@@ -30,7 +30,7 @@ from bot.domain.rating_people import (
     year_of,
 )
 from bot.domain.ratings import Settings, ratings
-from bot.domain.registration import Member, name_key, same_person
+from bot.features.registration.rules import Member, name_key, same_person
 from bot.services.ratings import RatingError, events_of, near_match_lines, ranked
 from tests.clirun import bot_main
 from tests.ratingdocs import league, namesakes

@@ -16,11 +16,11 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.domain.registration import HeatBegun, heat_choices_open, too_late_to_join
+from bot.features.registration.day import Registrations
+from bot.features.registration.rules import HeatBegun, heat_choices_open, too_late_to_join
 from bot.services.contest_file import load_contest
 from bot.services.contest_rounds import contest_warnings
 from bot.services.csvio import ImportError_, import_entries, read_entries, refuse_entries_too_late
-from bot.services.registrations import Registrations
 from bot.tools.scoreboard import scoreboard_data
 from tests.clirun import bot_main
 from tests.fakebot import Call, Harness, Person, texts

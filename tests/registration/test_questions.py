@@ -22,11 +22,11 @@ from openpyxl import load_workbook  # type: ignore[import-untyped, unused-ignore
 from bot.domain.contest import Contest
 from bot.domain.places import Application, Status, allocate
 from bot.domain.ranking import Competitor, Row
-from bot.domain.registration import Member, entry_value
+from bot.features.registration.day import Registered, Registrations
+from bot.features.registration.rules import Member, entry_value
 from bot.services.contest_file import ContestFileError, load_contest
 from bot.services.csvio import ImportError_, check_import, import_entries, read_entries
 from bot.services.exports import entry_rows, export_entries, export_results, xlsx
-from bot.services.registrations import Registered, Registrations
 from bot.services.summary import summary
 from bot.storage.store import Entry, Store
 from bot.texts.result_lines import ranking_lines

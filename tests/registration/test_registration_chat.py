@@ -26,10 +26,10 @@ from zoneinfo import ZoneInfo
 import pytest
 from openpyxl import load_workbook
 
-from bot.domain.registration import Member
+from bot.features.registration.day import Registered
+from bot.features.registration.rules import Member
 from bot.handlers.desk import announce_changes, closing_report
 from bot.handlers.jobs import registration_job
-from bot.services.registrations import Registered
 from tests.conftest import BILLOM, CASTRILLO
 from tests.fakebot import Call, Harness, Person, texts
 

@@ -1,4 +1,4 @@
-"""The registration draft (``bot.handlers.draft``): every step is saved by the conversation
+"""The registration draft (the registration's ``draft``): every step is saved by the conversation
 itself, so a crash after any step loses nothing; a draft stored by the older bot (the plain
 dict it kept in ``user_data``) still loads, and is stored again with the same content."""
 
@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from bot.handlers.draft import Draft
+from bot.features.registration.draft import Draft
 from tests.conftest import CASTRILLO
 from tests.fakebot import Call, Harness, texts
 from tests.registration.test_registration_chat import ANA, data_of, madrid, open_harness, rows

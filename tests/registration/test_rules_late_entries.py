@@ -11,7 +11,7 @@ from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from bot.domain.contest import Category, Contest, HeatSchedule, Round, Slot
-from bot.domain.registration import (
+from bot.features.registration.rules import (
     HeatBegun,
     begun_heats,
     heat_begins,

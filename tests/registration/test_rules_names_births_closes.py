@@ -1,4 +1,4 @@
-"""What registration takes of a member (bot/domain/registration.py): a name (not empty, at most
+"""What registration takes of a member (the registration's rules): a name (not empty, at most
 100 characters, without the ";" the organisers' files put between members), a birth year
 (1900 up to the contest's year), a category or heat named as typed; and a heat's own
 registration deadline (``closes``: no entry joins it after, as after its start). Pure domain,
@@ -11,7 +11,7 @@ from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from bot.domain.contest import Category, Contest, HeatSchedule, Round, Slot
-from bot.domain.registration import (
+from bot.features.registration.rules import (
     FIRST_BIRTH_YEAR,
     MAX_NAME,
     NAME_SEPARATOR,

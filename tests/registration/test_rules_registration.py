@@ -9,7 +9,7 @@ import pytest
 
 from bot.domain.contest import Contest
 from bot.domain.places import Application, Status, allocate
-from bot.domain.registration import (
+from bot.features.registration.rules import (
     Member,
     check_entry,
     check_members,

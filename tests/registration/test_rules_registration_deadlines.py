@@ -30,12 +30,12 @@ from bot.domain.places import (
     refund_amount,
     refund_percent,
 )
-from bot.domain.registration import Member, registration_window
+from bot.features.registration.day import Registrations
+from bot.features.registration.rules import Member, registration_window
 from bot.handlers.jobs import registration_job
 from bot.services.contest_file import ContestFileError, load_contest
 from bot.services.csvio import check_import, read_entries
 from bot.services.exports import entry_rows
-from bot.services.registrations import Registrations
 from bot.services.summary import summary
 from bot.storage.store import Store
 from tests.config.test_contest_file import edit

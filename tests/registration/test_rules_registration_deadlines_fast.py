@@ -28,7 +28,7 @@ from bot.domain.places import (
     refund_amount,
     refund_percent,
 )
-from bot.domain.registration import Member, entry_value, is_member, registration_window
+from bot.features.registration.rules import Member, entry_value, is_member, registration_window
 
 SECOND = timedelta(seconds=1)
 WEEK = timedelta(days=7)

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 from bot.domain.contest import Contest, Slot
 from bot.domain.places import Application, Place, Status, allocate
-from bot.domain.registration import Member, check_entry, check_members, fee, slot_accepts
+from bot.features.registration.rules import Member, check_entry, check_members, fee, slot_accepts
 
 MADRID = ZoneInfo("Europe/Madrid")
 PARIS = ZoneInfo("Europe/Paris")

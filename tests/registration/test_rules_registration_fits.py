@@ -8,7 +8,7 @@ from dataclasses import replace
 from datetime import date
 
 from bot.domain.contest import Category, Contest, Question, Slot
-from bot.domain.registration import Member, fitting_categories, open_slots
+from bot.features.registration.rules import Member, fitting_categories, open_slots
 
 
 def year(name: str, born: int, answers: tuple[str, ...] = ()) -> Member:

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from bot.domain.contest import Slot
-from bot.domain.registration import Member, check_entry, check_members
+from bot.features.registration.rules import Member, check_entry, check_members
+from bot.features.registration.texts import ineligible_text, slot_text
 from bot.services.contest_file import ContestFileError, load_contest, parse_contest
 from bot.services.csvio import ImportError_, read_entries
 from bot.services.summary import summary
-from bot.texts.registration import ineligible_text, slot_text
 from tests.conftest import BILLOM
 from tests.registration.test_registration_chat import (
     ANA,

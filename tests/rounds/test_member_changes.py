@@ -17,8 +17,8 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bot.domain.contest import Category
-from bot.domain.registration import Member
 from bot.features.members.rules import Change, change_verdict, kept, originals
+from bot.features.registration.rules import Member
 from bot.services.contest_file import ContestFileError, parse_contest
 from bot.services.csvio import import_entries, read_entries
 from tests.fakebot import Call, Harness, Person, staff

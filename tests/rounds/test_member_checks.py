@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.domain.registration import MAX_NAME
+from bot.features.registration.rules import MAX_NAME
 from bot.services.csvio import import_entries, read_entries
 from bot.services.exports import export_entries
 from tests.fakebot import Harness, Person

@@ -13,9 +13,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot.features.registration.day import Registrations
 from bot.services.contest_file import ContestFileError, parse_contest
 from bot.services.csvio import ImportError_, check_import, import_entries, read_entries
-from bot.services.registrations import Registrations
 from tests.fakebot import Harness, Person, staff
 
 TZ = ZoneInfo("Europe/Madrid")

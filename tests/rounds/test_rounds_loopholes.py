@@ -10,9 +10,9 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from bot.features.registration.day import Registrations
 from bot.services import rounds
 from bot.services.csvio import import_entries, read_entries
-from bot.services.registrations import Registrations
 from tests.fakebot import Harness
 from tests.rounds.test_rounds import BOSS, CONTEST, DAY1, DAY2, TZ, VIC, open_day, said
 

@@ -14,7 +14,6 @@ import pytest
 
 from bot.domain.contest import Category, HeatSchedule, Round, Slot
 from bot.domain.ranking import Competitor, Row
-from bot.domain.registration import clean_name, clean_note
 from bot.domain.rounds import (
     EARLY_START,
     AfterRunning,
@@ -28,6 +27,7 @@ from bot.domain.rounds import (
     heat_over,
     next_heats,
 )
+from bot.features.registration.rules import clean_name, clean_note
 
 TZ = ZoneInfo("Europe/Madrid")
 DAY = date(2027, 7, 2)

@@ -10,7 +10,6 @@ from __future__ import annotations
 from datetime import date
 
 from bot.domain.contest import Category, Slot
-from bot.domain.registration import Member
 from bot.features.members.rules import (
     Allowed,
     Change,
@@ -28,6 +27,7 @@ from bot.features.members.rules import (
     member_from,
     originals,
 )
+from bot.features.registration.rules import Member
 
 DAY = date(2027, 7, 10)
 # as an event's data gives a member back: its date and its year

@@ -15,11 +15,11 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bot.domain.clock import DurationError, parse_long_duration
-from bot.domain.registration import HeatBegun, begun_heats, heat_choices_open
+from bot.features.registration.day import Registrations
+from bot.features.registration.rules import HeatBegun, begun_heats, heat_choices_open
+from bot.features.registration.texts import heat_started_text
 from bot.services.contest_file import ContestFileError, parse_contest
 from bot.services.csvio import ImportError_, import_entries, read_entries, refuse_entries_too_late
-from bot.services.registrations import Registrations
-from bot.texts.registration import heat_started_text
 from tests.fakebot import Call, Harness, Person, staff
 
 TZ = ZoneInfo("America/Chicago")

@@ -17,9 +17,10 @@ from bot.domain.contest import Contest
 from bot.features.escape.operations import confirm_stage, request, solve
 from bot.features.escape.outcomes import EscapeRecorded, Granted, refused
 from bot.features.escape.rules import Cooldown, Kind, StageBack
+from bot.features.registration import day as registrations
 from bot.features.results import day as results
 from bot.features.results.outcomes import FinishRecorded, PiecesRange, PiecesRecorded
-from bot.services import history, registrations
+from bot.services import history
 from bot.services.clocks import ClocksStarted, pause, pending_notices, start_clock
 from bot.services.contest_day import ContestDay
 from bot.services.csvio import import_entries, read_entries

@@ -16,11 +16,11 @@ import pytest
 
 from bot.domain.events import PLACE_KINDS
 from bot.domain.places import Status
+from bot.features.registration.day import Registrations
 from bot.features.results import day as results
 from bot.services.clocks import start_clock
 from bot.services.contest_day import ContestDay
 from bot.services.csvio import import_entries, read_entries
-from bot.services.registrations import Registrations
 from bot.storage.store import Store
 
 T0 = datetime(2023, 4, 22, 10, 0, tzinfo=ZoneInfo("Europe/Madrid"))

@@ -16,7 +16,7 @@ from datetime import timedelta
 
 import pytest
 
-from bot.services.registrations import Registrations
+from bot.features.registration.day import Registrations
 from bot.storage.store import Store, StoreError, TransactionError
 from tests.storage.test_cache_races import T0, VOLUNTEER, open_day
 

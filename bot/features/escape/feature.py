@@ -12,6 +12,7 @@ from bot.features.escape.handlers import (
     stage_button,
 )
 from bot.features.escape.texts import linked_line
+from bot.features.registration.names import CANCEL
 from bot.features.results.names import PIECES
 from bot.support.commands import ESCAPE
 from bot.support.registry import N_, Command, Feature
@@ -27,7 +28,7 @@ FEATURE = Feature(
         Command("billetes", "participant", N_("Tickets, stage and penalties"),
                 {"fr": "billets", "en": "tickets"}, ESCAPE, for_entry=True, after="solucion"),
         Command("etapa", "volunteer", N_("N S: entry N is in stage S"),
-                {"fr": "etape", "en": "stage"}, ESCAPE, after="cancelar"),
+                {"fr": "etape", "en": "stage"}, ESCAPE, after=CANCEL),
         Command("escape", "volunteer", N_("N [h:mm:ss]: N solved the escape"),
                 {"fr": "evasion", "en": "escaped"}, ESCAPE, after="etapa"),
     ),

@@ -13,15 +13,15 @@ from telegram.ext import ContextTypes
 from bot.delivery.answers import answer_now
 from bot.delivery.work import Asker, Work
 from bot.domain.contest import Category, Contest
-from bot.domain.registration import Member, birth_in_range, clean_name, name_problem
 from bot.features.members.operations import ChangeMembers, change_members
 from bot.features.members.rules import Change
 from bot.features.members.texts import usage
+from bot.features.registration.handlers import parse_birth
+from bot.features.registration.rules import Member, birth_in_range, clean_name, name_problem
+from bot.features.registration.texts import name_problem_text, unreadable_birth_text
 from bot.handlers.common import parse_int, recorder, registrations
-from bot.handlers.registration import parse_birth
 from bot.services.outcomes import UnknownEntry
 from bot.texts.common import refusal
-from bot.texts.registration import name_problem_text, unreadable_birth_text
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,6 @@ from functools import partial
 
 from bot.delivery.work import Work
 from bot.domain.events import EventKind
-from bot.domain.registration import Member, already_entered, same_person
 from bot.features.members.outcomes import (
     AlreadyPlaying,
     MembersChanged,
@@ -39,10 +38,11 @@ from bot.features.members.rules import (
     member_data,
     originals,
 )
+from bot.features.registration.day import AlreadyEntered, Registrations
+from bot.features.registration.day import NotEligible as Ineligible
+from bot.features.registration.rules import Member, already_entered, same_person
 from bot.services.contest_day import ContestDay
 from bot.services.outcomes import UnknownEntry
-from bot.services.registrations import AlreadyEntered, Registrations
-from bot.services.registrations import NotEligible as Ineligible
 from bot.storage.store import Entry, Transaction
 
 

@@ -8,15 +8,15 @@ from dataclasses import dataclass
 from typing import ClassVar, assert_never
 
 from bot.domain.contest import Contest
-from bot.domain.registration import Member
+from bot.features.registration.day import AlreadyEntered
+from bot.features.registration.day import NotEligible as Ineligible
+from bot.features.registration.rules import Member
+from bot.features.registration.texts import refusal_text
 from bot.services.outcomes import Done, Refusal, UnknownEntry
-from bot.services.registrations import AlreadyEntered
-from bot.services.registrations import NotEligible as Ineligible
 from bot.storage.store import Entry
 from bot.support.i18n import ntr, tr
 from bot.texts.common import refusal
 from bot.texts.names import heat_by_id, names
-from bot.texts.registration import refusal_text
 
 
 @dataclass(frozen=True)

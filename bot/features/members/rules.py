@@ -17,7 +17,7 @@ from datetime import date
 from typing import Any
 
 from bot.domain.contest import Category
-from bot.domain.registration import Ineligible, Member, check_entry, same_person
+from bot.features.registration.rules import Ineligible, Member, check_entry, same_person
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,8 @@ from typing import Any, assert_never
 
 from bot.domain.clock import within_limit
 from bot.domain.events import EventKind
-from bot.domain.registration import clean_note
 from bot.domain.rounds import Disqualified, SplitsMissing, finish_refused
+from bot.features.registration.rules import clean_note
 from bot.features.results import rules
 from bot.features.results.outcomes import (
     AlreadyOutcome,

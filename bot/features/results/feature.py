@@ -3,6 +3,7 @@ commands that record a result, their buttons and their lines in the volunteers' 
 
 from __future__ import annotations
 
+from bot.features.registration.names import CANCEL
 from bot.features.results.handlers import (
     estado,
     estado_button,
@@ -31,7 +32,7 @@ FEATURE = Feature(
     commands=(
         Command(FINISH, "volunteer", N_("N [h:mm:ss]: N finished the puzzle"),
                 {"fr": "termine", "en": "finish"}, examples=("fin 12", "fin 12 1:47:30"),
-                after="cancelar"),
+                after=CANCEL),
         Command(PIECES, "volunteer", N_("N P: pieces placed by N"),
                 {"fr": "pieces", "en": "pieces"}, examples=("piezas 12 850",), after=FINISH),
         Command(OUTCOME, "volunteer",

@@ -19,7 +19,7 @@ from bot.delivery.answers import answer, answer_now, recording
 from bot.delivery.posting import notify_entry, notify_staff_photo
 from bot.delivery.services import Services, services
 from bot.delivery.work import Asker, Work
-from bot.domain.registration import clean_note
+from bot.features.registration.rules import clean_note
 from bot.features.results.names import READY_BUTTON
 from bot.features.results.operations import tell_not_finished
 from bot.features.selftimed.day import HeldPhotoLater, PhotoKept

@@ -10,7 +10,7 @@ from functools import partial
 
 from bot.delivery.work import Work
 from bot.domain.events import EventKind
-from bot.domain.registration import clean_note
+from bot.features.registration.rules import clean_note
 from bot.features.standings import day as standings
 from bot.features.warnings.outcomes import (
     Outcome,

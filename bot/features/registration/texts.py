@@ -9,7 +9,16 @@ from typing import assert_never
 
 from bot.domain.contest import Category, Contest, Question, Slot
 from bot.domain.places import Place, Status
-from bot.domain.registration import (
+from bot.domain.rounds import Heat
+from bot.features.registration.day import (
+    AlreadyEntered,
+    HeatStarted,
+    NotEligible,
+    Registered,
+    RegistrationRefusal,
+    RegistrationShut,
+)
+from bot.features.registration.rules import (
     MAX_NAME,
     NAME_SEPARATOR,
     Fee,
@@ -20,15 +29,6 @@ from bot.domain.registration import (
     fitting_categories,
     name_key,
     open_slots,
-)
-from bot.domain.rounds import Heat
-from bot.services.registrations import (
-    AlreadyEntered,
-    HeatStarted,
-    NotEligible,
-    Registered,
-    RegistrationRefusal,
-    RegistrationShut,
 )
 from bot.support.i18n import ntr, tr
 from bot.texts.common import date_text, heat_name, labelled, moment_text, names, round_name

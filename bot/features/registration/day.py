@@ -17,7 +17,8 @@ from typing import ClassVar
 from bot.domain.contest import Category, Contest
 from bot.domain.events import PLACE_KINDS, EventKind
 from bot.domain.places import Application, Place, Status, allocate, lapses_at, refund_amount
-from bot.domain.registration import (
+from bot.domain.rounds import heat_id
+from bot.features.registration.rules import (
     Fee,
     HeatBegun,
     Ineligible,
@@ -30,7 +31,6 @@ from bot.domain.registration import (
     registration_window,
     too_late_to_join,
 )
-from bot.domain.rounds import heat_id
 from bot.services.outcomes import Done, Refusal, UnknownEntry, new_code
 from bot.services.readmodel import ReadModel
 from bot.storage.store import Entry, Store, from_ts, to_ts
@@ -69,7 +69,7 @@ class RegistrationShut(Refusal):
 @dataclass(frozen=True)
 class HeatStarted(Refusal):
     """The entry could play no heat: its category's first round (or the heat it chose) has
-    begun (``bot.domain.registration.too_late_to_join``)."""
+    begun (``bot.features.registration.rules.too_late_to_join``)."""
 
     code: ClassVar[str] = "heat_started"
     category: str

@@ -19,7 +19,7 @@ from typing import Any
 from telegram import Update
 from telegram.ext import BaseHandler, ContextTypes
 
-from bot.domain.registration import Member
+from bot.features.registration.rules import Member
 
 Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, Any]]
 # a step of the conversation: the update, its context and the draft; returns the next state

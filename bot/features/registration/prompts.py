@@ -1,5 +1,5 @@
 """The registration conversation's questions: each posts one (with its buttons) and returns
-the state that waits for its answer; ``bot.handlers.registration`` takes the answers."""
+the state that waits for its answer; ``bot.features.registration.handlers`` takes the answers."""
 
 from __future__ import annotations
 
@@ -10,11 +10,9 @@ from telegram.ext import ContextTypes, ConversationHandler
 
 from bot.delivery.answers import answer_now
 from bot.domain.contest import Category, Contest, Question
-from bot.domain.registration import Member
-from bot.handlers.common import Caller, buttons, registrations
-from bot.handlers.draft import Draft
-from bot.texts.common import labelled
-from bot.texts.registration import (
+from bot.features.registration.draft import Draft
+from bot.features.registration.rules import Member
+from bot.features.registration.texts import (
     heat_started_text,
     meal_prompt,
     more_members_prompt,
@@ -24,6 +22,8 @@ from bot.texts.registration import (
     text_answer_hint,
     yes_no_labels,
 )
+from bot.handlers.common import Caller, buttons, registrations
+from bot.texts.common import labelled
 
 CATEGORY, NAME, BIRTH, QUESTION, MORE, MEAL_ADULTS, MEAL_CHILDREN, CONFIRM = (
     "category", "name", "birth", "question", "more", "meal_adults", "meal_children", "confirm",

@@ -1,7 +1,7 @@
 """Registration in the chat: the /inscribir conversation.
 
 The conversation is a python-telegram-bot ConversationHandler whose state and draft are kept by
-``bot.chat.persistence.SQLitePersistence``; every step is wrapped by ``bot.handlers.draft.step``,
+``bot.chat.persistence.SQLitePersistence``; every step is wrapped by ``draft.step``,
 which writes the draft back and has it flushed after the step, so a restart resumes it.
 """
 
@@ -28,32 +28,10 @@ from bot.delivery.posting import send
 from bot.delivery.services import language_of, services
 from bot.domain.contest import Category
 from bot.domain.numbers import ascii_digits, parse_year
-from bot.domain.registration import (
-    Ineligible,
-    Member,
-    birth_in_range,
-    check_members,
-    clean_name,
-    fitting_categories,
-    name_problem,
-    registration_window,
-)
-from bot.handlers.access import REGISTER_BUTTON
-from bot.handlers.commands import names_for
-from bot.handlers.common import (
-    Caller,
-    button_moment,
-    buttons,
-    caller,
-    parse_int,
-    pressed,
-    registrations,
-    remember,
-)
-from bot.handlers.draft import Draft, MemberDraft, step
-from bot.handlers.jobs import schedule_lapse
-from bot.handlers.menus import refresh_menu
-from bot.handlers.prompts import (
+from bot.features.registration.day import HeatStarted, Registered
+from bot.features.registration.draft import Draft, MemberDraft, step
+from bot.features.registration.names import CANCEL, REGISTER, REGISTER_BUTTON
+from bot.features.registration.prompts import (
     BIRTH,
     CATEGORY,
     CONFIRM,
@@ -73,8 +51,17 @@ from bot.handlers.prompts import (
     heats_question,
     show_summary,
 )
-from bot.services.registrations import HeatStarted, Registered
-from bot.texts.registration import (
+from bot.features.registration.rules import (
+    Ineligible,
+    Member,
+    birth_in_range,
+    check_members,
+    clean_name,
+    fitting_categories,
+    name_problem,
+    registration_window,
+)
+from bot.features.registration.texts import (
     all_begun_text,
     birth_prompt,
     cancelled_text,
@@ -97,6 +84,19 @@ from bot.texts.registration import (
     use_buttons_text,
     which_category_text,
 )
+from bot.handlers.commands import names_for
+from bot.handlers.common import (
+    Caller,
+    button_moment,
+    buttons,
+    caller,
+    parse_int,
+    pressed,
+    registrations,
+    remember,
+)
+from bot.handlers.jobs import schedule_lapse
+from bot.handlers.menus import refresh_menu
 
 TIMEOUT_SECONDS = 15 * 60
 
@@ -543,7 +543,7 @@ class RegistrationConversation(ConversationHandler[Any]):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.commands = frozenset(names_for("inscribir")) | frozenset(names_for("cancelar"))
+        self.commands = frozenset(names_for(REGISTER)) | frozenset(names_for(CANCEL))
 
     def check_update(self, update: object) -> Any:
         msg = update.message if isinstance(update, Update) else None
@@ -561,7 +561,7 @@ def _conversation() -> ConversationHandler[Any]:
     text = filters.TEXT & ~filters.COMMAND
     buttons_only = MessageHandler(text, not_understood)
     return RegistrationConversation(
-        entry_points=[CommandHandler(names_for("inscribir"), step(inscribir)),
+        entry_points=[CommandHandler(names_for(REGISTER), step(inscribir)),
                       CallbackQueryHandler(step(inscribir), pattern=rf"^{REGISTER_BUTTON}\Z")],
         states={
             CATEGORY: [CallbackQueryHandler(step(pick_category), pattern=r"^reg:cat:"),
@@ -586,7 +586,7 @@ def _conversation() -> ConversationHandler[Any]:
             ConversationHandler.TIMEOUT: [MessageHandler(filters.ALL, step(timed_out)),
                                           CallbackQueryHandler(step(timed_out))],
         },
-        fallbacks=[CommandHandler(names_for("cancelar"), step(cancelar))],
+        fallbacks=[CommandHandler(names_for(CANCEL), step(cancelar))],
         allow_reentry=True,
         conversation_timeout=TIMEOUT_SECONDS,
         name="registration",
