@@ -202,7 +202,7 @@ class Category:
     # which a reviewer confirms (``bot.features.selftimed.rules``); False: volunteers record
     # finishes
     self_timed: bool = False
-    # self-timed, each entry starting each puzzle at its own moment (/empiezo): its time is the
+    # self-timed, each entry starting each puzzle at its own moment (its own start): its time is the
     # sum of its puzzles' own times, not the category clock's (a league over weeks)
     own_start: bool = False
     # a team's members may be changed before it plays, keeping at least this many of those it

@@ -147,7 +147,7 @@ async def pick_entry(
 ) -> tuple[Entry | None, list[str]]:
     """The entry a participant command is about, and the arguments left.
 
-    An entry number comes first when given (``/billetes 12``, ``/listo 12``); without one,
+    An entry number comes first when given (``/listo 12``); without one,
     the only entry the person follows (of the right kind). For a command that takes a stage
     (``takes_stage``) a lone number is the stage.
     """

@@ -51,7 +51,7 @@ async def listo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         state = await who.svc.day.state(entry.number) if at_home else None
         if state is not None and state.category.self_timed:  # at home: now the photo
             code = await selftimed.code_of(who.svc.day, state)
-            if state.category.own_start:  # the puzzle's own time, from its /empiezo
+            if state.category.own_start:  # the puzzle's own time, from its own start
                 out = replace(out, time=await selftimed.claim_time(who.svc.day, state))
             await answer(who.svc, update, ready_noted(who.lang, contest, out, who.at, code))
             return

@@ -26,7 +26,7 @@ def self_timed(t: Table, default: bool) -> bool:
 
 
 def own_start(t: Table, default: bool, at_home: bool) -> bool:
-    """``own_start = true``: each entry starts each puzzle when it wants (``/empiezo``), its
+    """``own_start = true``: each entry starts each puzzle when it wants (its own start), its
     time the sum of its own puzzles' times; only where entries time themselves."""
     v = t.get("own_start", bool, None)
     if v is None:

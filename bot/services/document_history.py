@@ -848,7 +848,7 @@ class Replay:
         return why(refused) if refused is not None else None
 
     def _escape(self, ev: Event, s: EntryState, now: int | None) -> str | None:
-        """/escape: as the escape's ``solve`` (bot/features/escape) decides one (a correction
+        """The escape solved: as the escape's ``solve`` decides one (a correction
         decided without the solve it replaces)."""
         rules = self.contest.escape
         if s.ledger is None or rules is None:

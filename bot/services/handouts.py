@@ -1,8 +1,8 @@
 """Paper for the hall: the volunteers' sheet (one A4 page: the commands and buttons a volunteer
 uses on the day, with examples) and the organiser's day plan (the starts, the breaks, the
 alerts, the escape's end, time's up, the results), both as PDF, in the reader's language.
-``python -m bot volunteer-sheet|day-plan [--lang L] > file.pdf`` or the organiser's
-``/imprimir``.
+``python -m bot volunteer-sheet|day-plan [--lang L] > file.pdf`` or the tables'
+printing command.
 
 The sheet lists only what this contest has (no escape commands without an escape...). The
 plan is the contest file's schedule: each clock as if started on time, the breaks stopping

@@ -16,6 +16,7 @@ from bot.domain.contest import (
     Slot,
 )
 from bot.features.results.names import SPLIT
+from bot.features.selftimed.names import START
 from bot.support.commands import CHANGES, command_for
 from bot.support.registry import REGISTRY
 
@@ -194,7 +195,7 @@ def _category(contest: Contest, c: Category) -> list[str]:
            f"{c.keep_originals} original(s)")
         + (", self-timed at home (/listo, a photo with the start's code, a reviewer "
            "confirms)" if c.self_timed and not c.own_start else "")
-        + (", self-timed at home, each entry starting each puzzle itself (/empiezo; its "
+        + (f", self-timed at home, each entry starting each puzzle itself (/{START}; its "
            "time the sum of its puzzles' own times; not done at the end: "
            f"{' then '.join(c.unfinished_order)})" if c.own_start else "")
     ]

@@ -49,7 +49,7 @@ def help_text(lang: str, contest: Contest, entries: Sequence[Entry],
         lines.append(f"/{name} - {description}")
     if len(entries) > 1:
         lines.append(tr(lang, "You follow several entries: put the entry number first, e.g. "
-                        "/billetes {n}.", n=entries[0].number))
+                        "/listo {n}.", n=entries[0].number))
     return "\n".join(lines)
 
 

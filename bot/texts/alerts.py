@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from bot.domain.clock import format_duration
 from bot.domain.contest import Break, Category, Contest
 from bot.domain.rounds import Heat
+from bot.features.escape.names import STAGE
 from bot.features.results.names import PIECES
 from bot.services.state import EntryState
 from bot.support.commands import typed
@@ -19,9 +20,9 @@ def handover_staff_text(lang: str, limit: int, category: Category,
                         unsolved: Sequence[EntryState]) -> str:
     """The volunteers' line at the escape's time limit: the unsolved pairs and their stages."""
     lines = [tr(lang, "{time}: the escape is over in {category}. Unsolved pairs get the "
-                "puzzle now. Confirm their stage with the buttons below (or /etapa N S) "
+                "puzzle now. Confirm their stage with the buttons below (or {stage} N S) "
                 "before the bonus is counted:", time=format_duration(limit),
-                category=category.name)]
+                category=category.name, stage=typed(lang, STAGE))]
     for s in unsolved:
         assert s.ledger is not None
         lines.append(tr(lang, "#{entry} {names}: says stage {reported}, confirmed stage "
@@ -32,7 +33,7 @@ def handover_staff_text(lang: str, limit: int, category: Category,
     return "\n".join(lines)
 
 
-STAGE_BUTTON = "stg:"  # callback data "stg:<entry>:<stage>": as /etapa <entry> <stage>
+STAGE_BUTTON = "stg:"  # callback data "stg:<entry>:<stage>": as the stage typed
 MOST_BUTTONS = 100  # Telegram's most buttons under one message
 
 

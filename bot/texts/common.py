@@ -11,6 +11,7 @@ from babel.dates import format_date
 
 from bot.domain.clock import DurationError, format_duration
 from bot.domain.contest import Contest
+from bot.features.escape.names import SOLVED
 from bot.features.invitations.day import InvitationRefusal
 from bot.features.invitations.texts import invitation_refusal
 from bot.features.registration.names import REGISTER
@@ -148,7 +149,7 @@ def shared_refusal(lang: str, refused: SharedRefusal) -> str:
                       limit=format_duration(limit), pieces=typed(lang, PIECES))
         case EscapeNotOver(entry=entry):
             return tr(lang, "Entry {entry} has not finished the escape yet: record it "
-                      "with /escape first.", entry=entry)
+                      "with {escape} first.", entry=entry, escape=typed(lang, SOLVED))
         case _:
             assert_never(refused)
 

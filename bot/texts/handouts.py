@@ -14,8 +14,6 @@ CLAIM_EXAMPLE = 12  # the entry a button's example names
 
 # an example of each volunteer command, as typed (numbers only: the same in every language)
 EXAMPLES = {
-    "etapa": ("etapa 12 3",),
-    "escape": ("escape 12", "escape 12 0:42:10"),
     "deshacer": ("deshacer",),
     "historial": ("historial 12",),
 }

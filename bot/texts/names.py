@@ -158,12 +158,7 @@ def usage_text(lang: str, line: str, example: str | None = None) -> str:
 
 def _example(lang: str, command: str) -> str:
     match command:
-        case "/escape":
-            return tr(lang, "For example /escape 12 0:48:10 (pair 12, the time the clock "
-                      "shows), or /escape 12 (now).")
         case "/historial":
             return tr(lang, "For example /historial 12 (everything recorded for entry 12).")
-        case "/etapa":
-            return tr(lang, "For example /etapa 12 3 (pair 12 is in stage 3).")
         case _:
             return ""

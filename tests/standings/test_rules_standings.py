@@ -1,4 +1,4 @@
-"""Final results (bot/domain/standings.py; docs/rules.md, "Final results") on rows built by
+"""Final results (the final results' rules; docs/rules.md, "Final results") on rows built by
 hand, beside tests/standings/test_standings_rules.py: a place of how many (only the placed
 count), the ranking time with penalties, pieces for an unfinished entry, prizes named with
 what they are for, what the published record keeps and what a correction tells again, and who

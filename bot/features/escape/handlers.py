@@ -42,7 +42,7 @@ async def etapa(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     args = list(context.args or [])
     usage = "/etapa N S"
     if len(args) != 2 or parse_int(args[0]) is None or parse_int(args[1]) is None:
-        await show_usage(update, who, usage)
+        await show_usage(update, who, usage, texts.usage)
         return
     number, stage = parse_int(args[0]), parse_int(args[1])
     assert number is not None and stage is not None
@@ -84,7 +84,8 @@ async def escape(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     who = await recorder(update, context, "volunteer")
     if who is None:
         return
-    parsed = await number_and_time(update, who, list(context.args or []), "/escape N [h:mm:ss]")
+    parsed = await number_and_time(update, who, list(context.args or []), "/escape N [h:mm:ss]",
+                                   texts.usage)
     if parsed is None:
         return
     number, typed = parsed

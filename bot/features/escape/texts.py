@@ -11,7 +11,7 @@ from bot.domain.contest import Category, Contest
 from bot.features.escape.rules import Kind
 from bot.services.state import EntryState
 from bot.support.i18n import tr
-from bot.texts.names import clock_time
+from bot.texts.names import clock_time, usage_text
 
 
 def tickets_report(lang: str, contest: Contest, state: EntryState, now_t: int | None,
@@ -64,3 +64,20 @@ def linked_line(lang: str, category: Category) -> str | None:
         return None
     return tr(lang, "During the escape: /pista for a hint, /solucion for a solution, /billetes "
               "for your tickets. When you finish the puzzle: /listo.")
+
+
+def usage(lang: str, line: str) -> str:
+    """How to type one of the escape's volunteer commands (``line``: ``/etapa N S``), with an
+    example."""
+    return usage_text(lang, line, _example(lang, line.split()[0]))
+
+
+def _example(lang: str, command: str) -> str:
+    match command:
+        case "/escape":
+            return tr(lang, "For example /escape 12 0:48:10 (pair 12, the time the clock "
+                      "shows), or /escape 12 (now).")
+        case "/etapa":
+            return tr(lang, "For example /etapa 12 3 (pair 12 is in stage 3).")
+        case _:
+            return ""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.features.members.handlers import sustituir
+from bot.features.tables.names import PRINT
 from bot.support.commands import CHANGES
 from bot.support.registry import N_, Command, Feature
 
@@ -12,5 +13,5 @@ FEATURE = Feature(
                       N_("N M|+ NAME BIRTH: change a member of team N"),
                       {"fr": "remplacer", "en": "substitute"}, CHANGES),),
     handlers={"sustituir": sustituir},
-    menu_after="imprimir",
+    menu_after=PRINT,
 )

@@ -1,4 +1,4 @@
-"""Registrations as operations on the store through bot/domain/registration.
+"""Registrations as operations on the store through the registration rules (rules.py)
 
 An entry registered in the chat is a row in ``entries`` plus a ``registered`` event; payments
 (``payment``, its date in ``value``) and withdrawals (``withdraw``) are events, corrections

@@ -1,4 +1,4 @@
-"""Final results (bot/domain/standings.py): the organiser makes a category's results final
+"""Final results (rules.py): the organiser makes a category's results final
 (/publicar) once nobody plays in it; each entry is then told its place. Categories played in
 rounds are made final round by round (/confirmar_ronda, bot/services/rounds.py)."""
 

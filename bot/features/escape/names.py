@@ -1,0 +1,7 @@
+"""The escape's names other features refer to: its commands as typed in Spanish (the
+contract: ``bot/support/commands.py`` gives each language's)."""
+
+from __future__ import annotations
+
+STAGE = "etapa"
+SOLVED = "escape"
