@@ -3,6 +3,7 @@ their tables (/series); split times are results'."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 
 from telegram import Update
@@ -16,10 +17,14 @@ from bot.domain.rounds import Heat, table_number
 from bot.features.invitations.day import invitation_of, round_invitations
 from bot.features.invitations.handlers import tell_invited
 from bot.features.invitations.texts import invited_confirmed_text, invited_status, status_lines
+from bot.features.results.names import OUTCOME_BUTTON
+from bot.features.results.texts import outcome_button
 from bot.handlers.access import pick_entry
 from bot.handlers.common import (
     Callback,
     Caller,
+    button_moment,
+    buttons,
     caller,
     named_unit,
     parse_int,
@@ -28,18 +33,22 @@ from bot.handlers.common import (
 )
 from bot.handlers.jobs import schedule_contest_jobs
 from bot.services.outcomes import Refusal
-from bot.services.rounds import RoundConfirmed, confirm_round, table_of
+from bot.services.rounds import RoundConfirmed, RoundGaps, confirm_round, table_of
 from bot.texts.common import refusal
 from bot.texts.result_lines import final_classification_text
 from bot.texts.rounds import (
+    cancel_confirm_button,
+    confirm_anyway_button,
     confirmed_text,
     entries_heats_text,
     final_place_text,
     lineup_text,
     no_rounds,
+    not_confirmed,
     out_text,
     plays_text,
     qualified_text,
+    round_gaps_question,
     which_category,
 )
 
@@ -64,20 +73,65 @@ async def _round_category(update: Update, who: Caller, args: list[str]) -> Categ
 async def confirmar_ronda(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/confirmar_ronda [CATEGORY]``: the category's current round is final. Its qualifiers
     are recorded and told their next round, day, time and table; the others are told their
-    place; after the last round everyone gets their final place."""
+    place; after the last round everyone gets their final place. Entries with no result in
+    the round are listed first, with a button each (did not start) and "Confirm anyway"."""
     who = await recorder(update, context, "organiser")
     if who is None:
         return
     category = await _round_category(update, who, list(context.args or []))
     if category is None:
         return
+    await _confirm(update, context, who, category, None)
+
+
+CONFIRM_BUTTON = "cr:"  # the question's buttons: cr:ROUND_INDEX:CATEGORY (#POSITION), cr:-
+MOST_BUTTONS = 12  # "did not start" buttons under the question, one per entry left out
+
+
+def _confirm_data(category: Category, index: int, categories: list[Category]) -> str:
+    """"Confirm anyway"'s data: the round's index and the category's id (its place in the
+    contest file when the id is too long for a button)."""
+    data = f"{CONFIRM_BUTTON}{index}:{category.id}"
+    return data if len(data.encode()) <= 64 else \
+        f"{CONFIRM_BUTTON}{index}:#{categories.index(category)}"
+
+
+async def confirm_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The question's "Confirm anyway" (the round it asked about, if still the one played) or
+    "Not yet" (nothing changes)."""
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    await query.answer()
+    choice = query.data.removeprefix(CONFIRM_BUTTON)
+    who = await recorder(update, context, "organiser")
+    if who is None:
+        return
+    if choice == "-":
+        await answer_now(who.svc, update, not_confirmed(who.lang))
+        return
+    index_text, _, named = choice.partition(":")
+    index = parse_int(index_text)
+    cats = list(who.svc.contest.categories)
+    category = cats[int(named[1:])] if named.startswith("#") and named[1:].isdigit() \
+        and int(named[1:]) < len(cats) else who.svc.contest.category(named)
+    at = button_moment(update, context)
+    if index is None or category is None or not category.rounds or at is None:
+        return  # not a button of ours
+    await _confirm(update, context, replace(who, at=at), category, index)
+
+
+async def _confirm(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller,
+                   category: Category, anyway: int | None) -> None:
     svc = who.svc
     contest = svc.contest
     async with recording(svc):
         out = await confirm_round(svc.day, who.user_id, category, who.at,
-                                  update.update_id)
+                                  update.update_id, anyway=anyway)
         if isinstance(out, Refusal):
             await answer_now(svc, update, refusal(who.lang, out, contest))
+            return
+        if isinstance(out, RoundGaps):
+            await _ask_first(update, who, out)
             return
         index = out.round_index
         if out.heats:
@@ -110,6 +164,20 @@ async def confirmar_ronda(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
                         final_place_text, category=category, number=row.number, row=row))
         await answer(svc, update, text)
     await schedule_contest_jobs(context.application)
+
+
+async def _ask_first(update: Update, who: Caller, out: RoundGaps) -> None:
+    """The round's entries with no result, each with a "did not start" button, then "Confirm
+    anyway" and "Not yet": nothing is confirmed with a silent gap."""
+    missing = [n for n, _ in out.missing]
+    rows: list[list[tuple[str, str]]] = [
+        [(f"#{n} {outcome_button(who.lang, 'dns')}", f"{OUTCOME_BUTTON}{n}:dns")
+         for n in missing[i:i + 2]] for i in range(0, min(len(missing), MOST_BUTTONS), 2)]
+    rows.append([(confirm_anyway_button(who.lang),
+                  _confirm_data(out.category, out.round_index, list(who.svc.contest.categories))),
+                 (cancel_confirm_button(who.lang), f"{CONFIRM_BUTTON}-")])
+    await answer_now(who.svc, update, round_gaps_question(who.lang, who.svc.contest, out),
+                     reply_markup=buttons(rows))
 
 
 async def _tell_qualified(context: ContextTypes.DEFAULT_TYPE, out: RoundConfirmed) -> None:

@@ -484,8 +484,7 @@ class Rehearsal:
             seq = self.last_seq
             who = self._who(action.actor)
             if action.text.startswith("/confirmar_ronda"):  # the next round's heats
-                lines = replies[0].text.splitlines() if replies else ["(no answer)"]
-                self.line(action.at, f"{who}: {action.text} ->", *lines, seq=seq)
+                await self._confirm_round(action, replies, who, seq)
                 continue
             if action.text.startswith("/clasificacion"):
                 final = replies
@@ -539,6 +538,21 @@ class Rehearsal:
         answers = await self.press(action.actor, data, pressed_at)
         lines = answers[0].text.splitlines() if answers else ["(answered below)"]
         self.line(pressed_at, f"{who}: [Publish] -> {lines[0]}", *lines[1:], seq=self.last_seq)
+
+    async def _confirm_round(self, action: Action, replies: list[Call], who: str,
+                             seq: int) -> None:
+        """/confirmar_ronda confirms; or, when entries of the round have no result, it lists
+        them first and the organiser, having checked, presses "Confirm anyway"."""
+        lines = replies[0].text.splitlines() if replies else ["(no answer)"]
+        self.line(action.at, f"{who}: {action.text} ->", *lines, seq=seq)
+        data = next((d for c in replies for _, d in c.buttons() if d.startswith("cr:") and
+                     d != "cr:-"), None)
+        if data is None:
+            return
+        pressed_at = action.at + timedelta(seconds=20)
+        answers = await self.press(action.actor, data, pressed_at)
+        lines = answers[0].text.splitlines() if answers else ["(answered below)"]
+        self.line(pressed_at, f"{who}: [Confirm anyway] ->", *lines, seq=self.last_seq)
 
     def _who(self, person: Person) -> str:
         if person.id == ORGANISER_ID:

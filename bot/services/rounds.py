@@ -7,6 +7,7 @@ classification...) stay in ``ContestDay``, which never imports a feature.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import ClassVar
@@ -86,6 +87,15 @@ class RoundsOver(Refusal):
     category: str
 
 
+@dataclass(frozen=True)
+class RoundQuestionOutdated(Refusal):
+    """"Confirm anyway" pressed under a question about a round that is no longer the one being
+    played (confirmed since): it would confirm another round without asking."""
+
+    code: ClassVar[str] = "round_question_outdated"
+    category: str
+
+
 # NotYet, HeatRunning and NotReached (starting a heat) and RoundClosed (recording in a
 # confirmed round) stay in contest_day.py while ContestDay gives them back.
 @dataclass(frozen=True)
@@ -99,7 +109,7 @@ class RoundClaimsToReview(Refusal):
 
 
 RoundsRefusal = (RoundClaimsToReview | RoundNotOver | HeatNotStarted | NoQualifiers
-                 | QualifiersWithoutHeat | RoundsOver | RoundClosed)
+                 | QualifiersWithoutHeat | RoundsOver | RoundQuestionOutdated | RoundClosed)
 
 
 @dataclass(frozen=True)
@@ -122,26 +132,45 @@ class RoundConfirmed(Done):
     invited: tuple[Invited, ...] = ()
 
 
+@dataclass(frozen=True)
+class RoundGaps(Done):
+    """The round could be confirmed now, but entries of it have no result (no finish, no
+    pieces, no outcome): confirmed, they would be ranked nowhere in it (``missing``); or, the
+    next round by invitation, qualifiers no phone follows: their invitation would reach nobody
+    and lapse (``unreachable``). Nothing recorded: the organiser is asked first."""
+
+    category: Category
+    round_index: int
+    missing: tuple[tuple[int, str], ...]
+    unreachable: tuple[tuple[int, str], ...] = ()
+
+
+def no_result(row: Row) -> bool:
+    """Nothing recorded for the entry in the round: no finish, no pieces, no outcome."""
+    c = row.competitor
+    return row.position is None and c.outcome is None and c.finish is None and c.pieces is None
+
+
 # -- confirming a round ------------------------------------------------------------------------
 
 
 async def confirm_round(day: ContestDay, organiser: int, category: Category, at: datetime,
-                        update_id: int | None) -> RoundConfirmed | RoundsRefusal | SharedRefusal:
+                        update_id: int | None, *, anyway: int | None = None
+                        ) -> RoundConfirmed | RoundGaps | RoundsRefusal | SharedRefusal:
     """The organiser says the category's current round is final: its qualifiers are
-    recorded (best first), and they make up the next round's heats."""
+    recorded (best first), and they make up the next round's heats. A round with entries
+    that have no result is not confirmed (``RoundGaps`` says which) unless ``anyway``, the
+    index of the round the organiser was asked about, is still the one being played."""
     async with day.store.transaction() as tx:
         lineup = await day.lineups(category)
         index = len(lineup) - 1
+        if anyway is not None and anyway != index:
+            return RoundQuestionOutdated(category.name)
         confirmed = await tx.has_ref(EventKind.ROUND_FINAL, round_ref(category, index))
         heats, ranking = ([], []) if confirmed else await round_ranking(day, category, index)
         played = await _played(day, category, index, heats, at)
         rule = category.rounds[index].advance
-        entries = {e.number: e for e in await day.store.entries(category.id)} \
-            if rule is not None and not confirmed else {}
-        by = rule.by if rule is not None else None
-        split_by = category.rounds[index + 1].heats_by if rule is not None else None
-        group_of = answer_to(entries, by)
-        heat_answer = answer_to(entries, split_by)  # the next round split by a question
+        split_by, group_of, heat_answer = await _answers(day, category, index, confirmed)
         reviews = await _claims_in_round(day, category, index) if not confirmed else None
         if reviews is not None:
             return reviews
@@ -159,12 +188,43 @@ async def confirm_round(day: ContestDay, organiser: int, category: Category, at:
                 nowhere = tuple(n for n in chosen if not any(n in h for h in seated))
                 if nowhere and split_by is not None:
                     return QualifiersWithoutHeat(Heat(category, index, 1).id, split_by, nowhere)
+                if anyway is None:
+                    gaps = await _gaps(day, category, index, ranking, chosen)
+                    if gaps is not None:
+                        return gaps
                 invited = await _record(tx, day, category, index, chosen, seated, ranking,
                                         at, organiser, update_id)
                 left_out = capped(rule, ranking, chosen, group_of) if rule is not None else {}
                 return RoundConfirmed(category, index, chosen, tuple(ranking), seated,
                                       capped=tuple(sorted(left_out.items())),
                                       heat_places=_heat_places(heats), invited=invited)
+
+
+async def _answers(day: ContestDay, category: Category, index: int, confirmed: bool
+                   ) -> tuple[str | None, Callable[[int], str | None],
+                              Callable[[int], str | None]]:
+    """The question that splits the next round (if any), and each entry's answers to the one
+    that caps qualifiers per group (``by``) and to that one."""
+    rule = category.rounds[index].advance
+    entries = {e.number: e for e in await day.store.entries(category.id)} \
+        if rule is not None and not confirmed else {}
+    by = rule.by if rule is not None else None
+    split_by = category.rounds[index + 1].heats_by if rule is not None else None
+    return split_by, answer_to(entries, by), answer_to(entries, split_by)
+
+
+async def _gaps(day: ContestDay, category: Category, index: int, ranking: list[Row],
+                chosen: tuple[int, ...]) -> RoundGaps | None:
+    """What a careful organiser checks before a round is final: the entries with no result,
+    and (the next round by invitation) the qualifiers no phone follows."""
+    names = {r.number: " / ".join(r.competitor.names) for r in ranking}
+    missing = tuple((r.number, names[r.number]) for r in ranking if no_result(r))
+    rule = category.rounds[index].advance
+    unreachable: tuple[tuple[int, str], ...] = ()
+    if rule is not None and rule.invite is not None:
+        unreachable = tuple([(n, names.get(n, "")) for n in chosen
+                             if not await day.linked_users(n)])
+    return RoundGaps(category, index, missing, unreachable) if missing or unreachable else None
 
 
 async def _record(tx: Transaction, day: ContestDay, category: Category, index: int,

@@ -6,9 +6,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import assert_never
 
-from bot.domain.contest import Category, Contest
+from bot.domain.contest import Category, Contest, localized
 from bot.domain.ranking import Row
 from bot.domain.rounds import Heat, heats_by_id, table_number
+from bot.features.invitations.names import ACCEPT
+from bot.features.results.names import PIECES
 from bot.features.standings.names import RANKING
 from bot.services.contest_day import RoundClosed
 from bot.services.rounds import (
@@ -17,12 +19,14 @@ from bot.services.rounds import (
     QualifiersWithoutHeat,
     RoundClaimsToReview,
     RoundConfirmed,
+    RoundGaps,
     RoundNotOver,
+    RoundQuestionOutdated,
     RoundsOver,
     RoundsRefusal,
 )
 from bot.support.commands import typed
-from bot.support.i18n import tr
+from bot.support.i18n import ntr, tr
 from bot.texts.names import clock_time, day_text, heat_by_id, names
 from bot.texts.names import heat_name as heat_name  # re-exported: rounds' names live in names.py
 from bot.texts.names import round_name as round_name
@@ -95,7 +99,7 @@ def _question_label(lang: str, contest: Contest, question_id: str) -> str:
     q = contest.question(question_id)
     if q is None:
         return question_id
-    return (q.label.get(lang) or q.label.get(contest.language) or question_id).lower()
+    return (localized(q.label, lang, contest.language) or question_id).lower()
 
 
 def final_place_text(lang: str, category: Category, number: int, row: Row) -> str:
@@ -160,6 +164,9 @@ def rounds_refusal(lang: str, refused: RoundsRefusal, contest: Contest) -> str:
         case RoundsOver(category=category):
             return tr(lang, "Every round of {category} is already confirmed.",
                       category=category)
+        case RoundQuestionOutdated(category=category):
+            return tr(lang, "{category}: that question was about a round confirmed since. "
+                      "Nothing changed.", category=category)
         case _:
             assert_never(refused)
 
@@ -205,3 +212,48 @@ def entries_heats_text(lang: str, lines: Sequence[str]) -> str:
     return "\n".join(lines) or tr(
         lang, "Your entry is not in a heat: heats are for categories played in "
         "rounds.")
+
+
+def round_gaps_question(lang: str, contest: Contest, out: RoundGaps) -> str:
+    """/confirmar_ronda asks first when entries of the round have no result (confirmed, they
+    would be ranked nowhere in it and never go through), or when qualifiers invited to the
+    next round have no phone linked (their invitation would reach nobody and lapse)."""
+    round_ = round_name(lang, contest, out.category, out.round_index)
+    lines = []
+    if out.missing:
+        lines.append(ntr(
+            lang, "{category}, {round}: {n} entry has no result and would be left out of "
+            "the round's ranking: {entries}. Record its pieces ({pieces} N P) or that it "
+            "did not start, or confirm the round anyway.",
+            "{category}, {round}: {n} entries have no result and would be left out of "
+            "the round's ranking: {entries}. Record their pieces ({pieces} N P) or that "
+            "they did not start, or confirm the round anyway.", len(out.missing),
+            category=out.category.name, round=round_, entries=_listed(out.missing),
+            pieces=typed(lang, PIECES)))
+    if out.unreachable:
+        lines.append(ntr(
+            lang, "{category}, {round}: {n} qualifier has no phone linked, so its invitation "
+            "to the next round would reach nobody and lapse: {entries}. Give it its link, "
+            "or once the round is confirmed answer for it ({accept} N).",
+            "{category}, {round}: {n} qualifiers have no phone linked, so their invitations "
+            "to the next round would reach nobody and lapse: {entries}. Give them their "
+            "link, or once the round is confirmed answer for them ({accept} N).",
+            len(out.unreachable), category=out.category.name, round=round_,
+            entries=_listed(out.unreachable), accept=typed(lang, ACCEPT)))
+    return "\n".join(lines)
+
+
+def _listed(entries: Sequence[tuple[int, str]]) -> str:
+    return ", ".join(f"#{n} {who}".rstrip() for n, who in entries)
+
+
+def confirm_anyway_button(lang: str) -> str:
+    return tr(lang, "Confirm anyway")
+
+
+def cancel_confirm_button(lang: str) -> str:
+    return tr(lang, "Not yet")
+
+
+def not_confirmed(lang: str) -> str:
+    return tr(lang, "Nothing confirmed: the round is still open.")

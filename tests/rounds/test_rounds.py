@@ -358,7 +358,11 @@ async def test_a_championship_over_two_days(tmp_path: Path) -> None:
         assert by_name == merged
         # time's up in heat 2: #8 has no result and stays out
         over = heat2 + timedelta(hours=1, minutes=1)
-        calls = await h.send(BOSS, "/confirmar_ronda solo", over)
+        asked = await h.send(BOSS, "/confirmar_ronda solo", over)
+        assert said(asked, BOSS)[0].startswith(
+            "Individual, Heats: 1 entry has no result and would be left out of the round's "
+            "ranking: #8 Player 8.")
+        calls = await h.press(BOSS, "cr:0:solo", over)
         assert said(await h.send(player(6), "/series", over), player(6)) == [
             "Entry #6 did not go through after Heats of Individual. Thank you for taking "
             "part!"]
@@ -497,6 +501,7 @@ async def test_the_results_export_gives_the_classification_and_each_heat(tmp_pat
         await h.send(BOSS, "/inicio", DAY1 + timedelta(hours=2))
         await h.send(VIC, "/fin 3 0:30:00", DAY1 + timedelta(hours=2, minutes=50))
         await h.send(BOSS, "/confirmar_ronda", DAY1 + timedelta(hours=3, minutes=1))
+        await h.press(BOSS, "cr:0:solo", DAY1 + timedelta(hours=3, minutes=1))  # some: none
         svc = h.services
         heat = await result_rows(svc.contest, svc.day, "solo-heats1")
         table = [dict(zip(heat[0], r, strict=True)) for r in heat[1:]]

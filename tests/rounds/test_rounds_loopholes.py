@@ -101,9 +101,12 @@ async def test_a_finalist_without_a_result_takes_no_place(tmp_path: Path) -> Non
             await h.send(VIC, f"/parcial {n} 0:4{n}:00", at)
         await h.send(VIC, "/fin 5 1:20:00", at)
         await h.send(VIC, "/fin 6 1:25:00", at)  # #7: nothing
-        text = said(await h.send(BOSS, "/confirmar_ronda", FINAL + timedelta(hours=2,
-                                                                               minutes=1)),
-                    BOSS)[0]
+        over = FINAL + timedelta(hours=2, minutes=1)
+        asked = said(await h.send(BOSS, "/confirmar_ronda", over), BOSS)
+        assert asked == ["Individual, Final: 1 entry has no result and would be left out of "
+                         "the round's ranking: #7 Player 7. Record its pieces (/pieces N P) or "
+                         "that it did not start, or confirm the round anyway."]
+        text = said(await h.press(BOSS, "cr:2:solo", over + timedelta(seconds=20)), BOSS)[0]
         lines = text.splitlines()
         # the best semi-finalist out is third, with the bronze; #7 is listed last, unplaced
         assert lines[1:4] == ["1. #5 Player 5: 1:20:00 - Gold",
