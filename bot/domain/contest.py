@@ -7,6 +7,7 @@ durations are whole seconds. Money is in cents.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -224,6 +225,19 @@ class Category:
         return any(s.uses_age for s in self.slots)
 
 
+FALLBACK_LANGUAGE = "en"
+
+
+def localized(texts: Mapping[str, str], lang: str, contest_language: str = "") -> str | None:
+    """A text of the contest file in the reader's language; else in English, which more
+    readers share than any other; else in the contest's own; else the first one written
+    (None: none). A German phone in a Spanish contest with English names reads English."""
+    for code in (lang, FALLBACK_LANGUAGE, contest_language):
+        if code and texts.get(code):
+            return texts[code]
+    return next((t for t in texts.values() if t), None)
+
+
 @dataclass(frozen=True)
 class Choice:
     """One answer a choice question offers: ``id`` is what is stored and exported ("ES"),
@@ -234,7 +248,7 @@ class Choice:
     places: int | None = None  # at most this many entries with this answer hold a place
 
     def shown(self, lang: str) -> str:
-        return self.label.get(lang) or next(iter(self.label.values()), self.id)
+        return localized(self.label, lang) or self.id
 
 
 YES_NO, CHOICE, TEXT = "yes_no", "choice", "text"
@@ -279,10 +293,10 @@ class Question:
 
     def label_in(self, lang: str) -> str:
         """The short name of the question (its label, else its id): never the question."""
-        return self.label.get(lang) or next(iter(self.label.values()), self.id)
+        return localized(self.label, lang) or self.id
 
     def asked(self, lang: str) -> str:
-        return self.text.get(lang) or next(iter(self.text.values()), self.id)
+        return localized(self.text, lang) or self.id
 
     def short(self, lang: str) -> str:
         """What a summary shows after a member who answered yes: its label, else the question

@@ -4,12 +4,13 @@ times and venues, who advances, how they are seated, the puzzles each round play
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date, datetime, time
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from bot.domain.contest import (
+    FALLBACK_LANGUAGE,
     Advancement,
     Category,
     Contest,
@@ -338,10 +339,10 @@ def contest_warnings(contest: Contest, path: str) -> list[str]:
     deadlines, ``closes``: the organiser said when each one closes). The round's entrants are set
     when its heats begin, so the chat and the import refuse a later entry (or, where heats
     are chosen at registration, offer only the heats still to come)."""
+    out = language_warnings(contest, path)
     closes = contest.registration.closes
     if closes is None:
-        return []
-    out = []
+        return out
     for i, cat in enumerate(contest.categories):
         if not cat.rounds or (cat.rounds[0].heats_by is not None
                               and any(h.closes for h in cat.rounds[0].schedule)):
@@ -357,6 +358,51 @@ def contest_warnings(contest: Contest, path: str) -> list[str]:
             out.append(said + "from then on an entry can choose only a heat still to come")
         else:
             out.append(said + f"from then on {cat.id} takes no more entries")
+    return out
+
+
+LANGUAGE_NAMES = {"es": "Spanish", "fr": "French", "en": "English", "de": "German",
+                  "it": "Italian", "pt": "Portuguese", "nl": "Dutch"}
+
+
+def _texts(contest: Contest) -> list[tuple[str, Mapping[str, str]]]:
+    """Every text of the file written per language, with where it is."""
+    out: list[tuple[str, Mapping[str, str]]] = []
+    for i, cat in enumerate(contest.categories):
+        for k, rnd in enumerate(cat.rounds):
+            out.append((f"categories[{i}].rounds[{k}].name", rnd.name))
+            out += [(f"categories[{i}].rounds[{k}].schedule[{h}].name", slot.name)
+                    for h, slot in enumerate(rnd.schedule) if slot.name]
+        out += [(f"categories[{i}].separate[{k}].name", sr.name)
+                for k, sr in enumerate(cat.separate)]
+    for i, q in enumerate(contest.questions):
+        out.append((f"questions[{i}].text", q.text))
+        if q.label:
+            out.append((f"questions[{i}].label", q.label))
+        out += [(f"questions[{i}].choices[{k}].label", c.label)
+                for k, c in enumerate(q.choices) if c.label]
+    out += [(f"penalties[{i}].name", p.name) for i, p in enumerate(contest.penalties)]
+    return out
+
+
+def language_warnings(contest: Contest, path: str) -> list[str]:
+    """The languages the file writes its texts in (and the contest's own): a text missing one
+    of them is read in another by those readers (English first, then the contest's language):
+    one line per language, naming the texts."""
+    # a text written once (a library's name) is every language's: it offers none
+    texts = [(where, t) for where, t in _texts(contest) if len(set(t.values())) > 1]
+    offered = {contest.language} | {code for _, t in texts for code, v in t.items() if v}
+    out = []
+    for code in sorted(offered, key=lambda c: list(LANGUAGE_NAMES).index(c)
+                       if c in LANGUAGE_NAMES else 99):
+        missing = [where for where, t in texts if not t.get(code)]
+        if not missing:
+            continue
+        shown = ", ".join(missing[:8]) + (f" and {len(missing) - 8} more" if len(missing) > 8
+                                          else "")
+        out.append(f"{path}: no {LANGUAGE_NAMES.get(code, code)} ({code}) text for {shown}: "
+                   f"its readers read another language there ({FALLBACK_LANGUAGE} where there "
+                   f"is one, else {contest.language})")
     return out
 
 

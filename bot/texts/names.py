@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 from babel.dates import format_date
 from babel.numbers import format_decimal
 
-from bot.domain.contest import Category, Contest
+from bot.domain.contest import Category, Contest, localized
 from bot.domain.rounds import Heat, heats_by_id
 from bot.support.commands import in_language
 from bot.support.i18n import LANGUAGES, tr
@@ -50,7 +50,7 @@ def day_text(lang: str, day: date) -> str:
 
 def round_name(lang: str, contest: Contest, category: Category, index: int) -> str:
     name = category.rounds[index].name
-    return name.get(lang) or name.get(contest.language) or next(iter(name.values()))
+    return localized(name, lang, contest.language) or category.rounds[index].id
 
 
 def heat_name(lang: str, contest: Contest, heat: Heat) -> str:
@@ -70,7 +70,7 @@ def heat_label(lang: str, contest: Contest, heat: Heat) -> str | None:
     rnd = heat.round
     own = rnd.schedule[heat.number - 1].name if len(rnd.schedule) >= heat.number else {}
     if own:
-        return own.get(lang) or own.get(contest.language) or next(iter(own.values()))
+        return localized(own, lang, contest.language) or None
     if rnd.heats_by is None or heat.number > len(rnd.heat_choices):
         return None
     q = contest.question(rnd.heats_by)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.domain.clock import format_duration
-from bot.domain.contest import Category, Contest, SeparateRanking
+from bot.domain.contest import Category, Contest, SeparateRanking, localized
 from bot.domain.ranking import Competitor, Row, ranking_time
 from bot.domain.rounds import Heat, heats_by_id
 from bot.features.results.texts import (
@@ -154,7 +154,7 @@ def separate_lines(lang: str, contest: Contest, category: Category,
     """The category's rankings of their own (under 18s...), each after a blank line."""
     lines: list[str] = []
     for sr, rows in separate:
-        name = sr.name.get(lang) or sr.name.get(contest.language) or sr.id
+        name = localized(sr.name, lang, contest.language) or sr.id
         title = ranking_title(lang, f"{category.name} — {name}")
         lines += [""] + ranking_lines(lang, contest, category, rows, title)
     return lines

@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import assert_never
 
 from bot.domain.clock import format_duration
-from bot.domain.contest import Contest
+from bot.domain.contest import Contest, localized
 from bot.domain.ranking import Competitor, ranking_time
 from bot.features.results.outcomes import (
     AlreadyOutcome,
@@ -155,8 +155,7 @@ def penalty_name(lang: str, contest: Contest, kind_id: str) -> str:
     kind = contest.penalty(kind_id)
     if kind is None:
         return kind_id
-    return kind.name.get(lang) or kind.name.get(contest.language) or next(
-        iter(kind.name.values()), kind_id)
+    return localized(kind.name, lang, contest.language) or kind_id
 
 
 def penalties_text(lang: str, contest: Contest, counts: Sequence[tuple[str, int]],
