@@ -271,3 +271,21 @@ def replace_job(app: Application[Any, Any, Any, Any, Any, Any], name: str, callb
 
     named[name] = jq.run_once(callback, when=CLOCK.seconds_until(when), name=name, data=data,
                               job_kwargs=LATE_IS_STILL_OWED)
+
+
+async def question_choice(update: Update, context: ContextTypes.DEFAULT_TYPE, prefix: str,
+                          declined: Callable[[str], str]) -> tuple[str, Caller] | None:
+    """An organiser's button under a question that asks before something can't be taken back
+    (``prefix``: its buttons'): the choice and who pressed; None once answered (someone who
+    may not, or "-": nothing done, ``declined`` says so)."""
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    await query.answer()
+    choice = query.data.removeprefix(prefix)
+    who = await recorder(update, context, "organiser")
+    if who is None:
+        return None
+    if choice == "-":
+        await answer_now(who.svc, update, declined(who.lang))
+        return None
+    return choice, who

@@ -17,8 +17,7 @@ from bot.domain.rounds import Heat, table_number
 from bot.features.invitations.day import invitation_of, round_invitations
 from bot.features.invitations.handlers import tell_invited
 from bot.features.invitations.texts import invited_confirmed_text, invited_status, status_lines
-from bot.features.results.names import OUTCOME_BUTTON
-from bot.features.results.texts import outcome_button
+from bot.features.results.texts import did_not_start_rows
 from bot.handlers.access import pick_entry
 from bot.handlers.common import (
     Callback,
@@ -28,6 +27,7 @@ from bot.handlers.common import (
     caller,
     named_unit,
     parse_int,
+    question_choice,
     recorder,
     refuse_role,
 )
@@ -85,7 +85,6 @@ async def confirmar_ronda(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
 
 
 CONFIRM_BUTTON = "cr:"  # the question's buttons: cr:ROUND_INDEX:CATEGORY (#POSITION), cr:-
-MOST_BUTTONS = 12  # "did not start" buttons under the question, one per entry left out
 
 
 def _confirm_data(category: Category, index: int, categories: list[Category]) -> str:
@@ -99,16 +98,10 @@ def _confirm_data(category: Category, index: int, categories: list[Category]) ->
 async def confirm_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """The question's "Confirm anyway" (the round it asked about, if still the one played) or
     "Not yet" (nothing changes)."""
-    query = update.callback_query
-    assert query is not None and query.data is not None
-    await query.answer()
-    choice = query.data.removeprefix(CONFIRM_BUTTON)
-    who = await recorder(update, context, "organiser")
-    if who is None:
+    chosen = await question_choice(update, context, CONFIRM_BUTTON, not_confirmed)
+    if chosen is None:
         return
-    if choice == "-":
-        await answer_now(who.svc, update, not_confirmed(who.lang))
-        return
+    choice, who = chosen
     index_text, _, named = choice.partition(":")
     index = parse_int(index_text)
     cats = list(who.svc.contest.categories)
@@ -170,9 +163,7 @@ async def _ask_first(update: Update, who: Caller, out: RoundGaps) -> None:
     """The round's entries with no result, each with a "did not start" button, then "Confirm
     anyway" and "Not yet": nothing is confirmed with a silent gap."""
     missing = [n for n, _ in out.missing]
-    rows: list[list[tuple[str, str]]] = [
-        [(f"#{n} {outcome_button(who.lang, 'dns')}", f"{OUTCOME_BUTTON}{n}:dns")
-         for n in missing[i:i + 2]] for i in range(0, min(len(missing), MOST_BUTTONS), 2)]
+    rows: list[list[tuple[str, str]]] = did_not_start_rows(who.lang, missing)
     rows.append([(confirm_anyway_button(who.lang),
                   _confirm_data(out.category, out.round_index, list(who.svc.contest.categories))),
                  (cancel_confirm_button(who.lang), f"{CONFIRM_BUTTON}-")])

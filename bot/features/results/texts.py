@@ -14,6 +14,7 @@ from typing import assert_never
 from bot.domain.clock import format_duration
 from bot.domain.contest import Contest, localized
 from bot.domain.ranking import Competitor, ranking_time
+from bot.features.results.names import OUTCOME_BUTTON
 from bot.features.results.outcomes import (
     AlreadyOutcome,
     AlreadyRecordedPieces,
@@ -370,3 +371,12 @@ def ready_staff_line(lang: str, contest: Contest, entry: Entry, out: ReadyNoted,
     return tr(lang, "FINISHED? #{entry} {names} says done at {time} ({clock}): go and check, "
               "then /fin {entry}.", entry=entry.number, names=names(entry.names),
               time=format_duration(out.time), clock=clock_time(contest, at))
+
+
+def did_not_start_rows(lang: str, numbers: Sequence[int], most: int = 12
+                       ) -> list[list[tuple[str, str]]]:
+    """Under a question listing entries with no result (making results final, confirming a
+    round): "#N Did not start", two to a row, for the first ``most`` of them."""
+    shown = list(numbers)[:most]
+    return [[(f"#{n} {outcome_button(lang, 'dns')}", f"{OUTCOME_BUTTON}{n}:dns")
+             for n in shown[i:i + 2]] for i in range(0, len(shown), 2)]

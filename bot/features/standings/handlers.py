@@ -10,8 +10,7 @@ from telegram.ext import ContextTypes
 from bot.delivery.answers import answer_now
 from bot.delivery.work import Asker, Work
 from bot.domain.contest import Category
-from bot.features.results.names import OUTCOME_BUTTON
-from bot.features.results.texts import outcome_button
+from bot.features.results.texts import did_not_start_rows
 from bot.features.standings import day as standings
 from bot.features.standings.operations import Publish, publish
 from bot.features.standings.outcomes import (
@@ -35,7 +34,7 @@ from bot.handlers.common import (
     buttons,
     named_unit,
     organiser,
-    recorder,
+    question_choice,
 )
 from bot.texts.result_lines import unknown_category
 
@@ -89,7 +88,6 @@ async def _gaps(who: Caller, ready: list[Publishable]) -> dict[str, Gaps]:
     return out
 
 
-MOST_BUTTONS = 12  # "did not start" buttons under the question, one per entry left out
 
 
 async def publicar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -120,9 +118,7 @@ async def publicar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                                 gaps)
     missing = [n for g in gaps.values() for n, _ in g.missing]
     # each entry left out settled with one tap (did not start), or go ahead anyway
-    rows: list[list[tuple[str, str]]] = [
-        [(f"#{n} {outcome_button(who.lang, 'dns')}", f"{OUTCOME_BUTTON}{n}:dns")
-         for n in missing[i:i + 2]] for i in range(0, min(len(missing), MOST_BUTTONS), 2)]
+    rows: list[list[tuple[str, str]]] = did_not_start_rows(who.lang, missing)
     go = publish_anyway_button(who.lang) if missing else publish_button(who.lang)
     rows.append([(go, _data(category, list(contest.categories))),
                  (cancel_button(who.lang), f"{PUBLISH_BUTTON}-")])
@@ -132,16 +128,10 @@ async def publicar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def publish_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """The /publicar question answered: what may be made final at the press is, and each entry
     of it told its place (a second press finds nothing new and tells nobody)."""
-    query = update.callback_query
-    assert query is not None and query.data is not None
-    await query.answer()
-    choice = query.data.removeprefix(PUBLISH_BUTTON)
-    who = await recorder(update, context, "organiser")
-    if who is None:
+    chosen = await question_choice(update, context, PUBLISH_BUTTON, not_published)
+    if chosen is None:
         return
-    if choice == "-":
-        await answer_now(who.svc, update, not_published(who.lang))
-        return
+    choice, who = chosen
     cats = _chosen(who, choice)
     at = button_moment(update, context)
     if cats is None or at is None:
