@@ -11,7 +11,9 @@ from zoneinfo import ZoneInfo
 
 from babel.dates import format_date
 from babel.numbers import format_decimal
+from babel.units import format_unit
 
+from bot.domain.clock import format_duration
 from bot.domain.contest import Category, Contest, localized
 from bot.domain.rounds import Heat, heats_by_id
 from bot.support.commands import in_language
@@ -162,3 +164,21 @@ def _example(lang: str, command: str) -> str:
             return tr(lang, "For example /historial 12 (everything recorded for entry 12).")
         case _:
             return ""
+
+
+DAY_SECONDS = 86400
+_SPANS = (("week", 7 * DAY_SECONDS), ("day", DAY_SECONDS), ("hour", 3600))
+
+
+def span_text(lang: str, seconds: int) -> str:
+    """A span as people say it: from a day up, in weeks, days or hours ("3 weeks", "10 days",
+    "36 hours", never "504:00:00"); under a day, as the clock shows it ("1:30:00")."""
+    if seconds < DAY_SECONDS:
+        return format_duration(seconds)
+    for unit, size in _SPANS:
+        if seconds % size == 0:
+            return str(format_unit(seconds // size, f"duration-{unit}", length="long",
+                                   locale=lang))
+    days, rest = divmod(seconds, DAY_SECONDS)
+    return str(format_unit(days, "duration-day", length="long", locale=lang)) + " " + \
+        format_duration(rest)

@@ -246,7 +246,7 @@ def test_the_online_league_rehearsal_plays_a_season_at_home(tmp_path):
     db = tmp_path / "league.sqlite3"
     out, env = rehearse(contest, db, "12", "3")
     # a German league: the bot speaks German, the commands are the English ones
-    for text in ("Solo ist offen! Du hast 672:00:00 zum Spielen.", "/empiezo ", "Dein Code ist ",
+    for text in ("Solo ist offen! Du hast 4 Wochen zum Spielen.", "/empiezo ", "Dein Code ist ",
                  "mit /begin (wenn", "bot -> volunteers: [photo] PRÜFEN #",
                  "Endergebnisse von Solo: Platz 1 von"):
         assert text in out, (text, out[-3000:])

@@ -17,6 +17,7 @@ import pytest
 
 from bot.features.selftimed.rules import StartRefused, by_pace, own_total, per_hour, puzzle_to_start
 from bot.services.csvio import import_entries, read_entries
+from bot.texts.names import span_text
 from tests.day.test_bot_commands import event_rows, events, replies_to
 from tests.fakebot import Call, Harness, Person
 from tests.selftimed.test_selftimed import keyboard, photos_to
@@ -88,7 +89,7 @@ async def league(tmp_path: Any):
                    T0 - timedelta(days=3))
     opened = await day.send(ORGANISER, "/inicio", T0)
     (notice,) = replies_to(opened, ANN)
-    assert notice.startswith("Solo is open! You have 672:00:00 to play.")
+    assert notice.startswith("Solo is open! You have 4 weeks to play.")
     yield day
     await h.stop()
 
@@ -179,7 +180,7 @@ async def test_one_puzzle_at_a_time_and_only_its_own_times(league):
 
 async def test_no_puzzle_starts_after_the_season(league):
     assert await league.say(ANN, "/empiezo 1", at(28, "0:00:01")) == [
-        "The time to play is over (672:00:00 from the start): nothing changed."]
+        "The time to play is over (4 weeks from the start): nothing changed."]
 
 
 def test_the_pace_ranking_by_pieces_per_hour() -> None:
@@ -198,3 +199,14 @@ async def test_an_interim_ranking_by_pace_compares_entries_at_different_puzzles(
         "Pace so far (pieces per hour of the puzzles confirmed):",
         "1. #1 Ann Archer: 1000 per hour (1000 pieces in 1:00:00)",
         "2. #2 Ben Brook: 750 per hour (1500 pieces in 2:00:00)"]
+
+
+def test_a_long_span_reads_as_people_say_it() -> None:
+    """Issue 47: "Tienes 672:00:00", "You have 504:00:00 to play": from a day up, weeks, days
+    or hours; under a day, as the clock shows it."""
+    assert span_text("es", 672 * 3600) == "4 semanas"
+    assert span_text("en", 504 * 3600) == "3 weeks"
+    assert span_text("de", 10 * 86400) == "10 Tage"
+    assert span_text("it", 36 * 3600) == "36 ore"
+    assert span_text("fr", 86400 + 90) == "1\u00a0jour 0:01:30"  # a no-break space
+    assert span_text("nl", 5400) == "1:30:00"

@@ -36,7 +36,7 @@ from bot.services.ready import ReadyNoted
 from bot.storage.store import Entry
 from bot.support.commands import typed
 from bot.support.i18n import ntr, tr
-from bot.texts.names import clock_time, day_text, names
+from bot.texts.names import clock_time, day_text, names, span_text
 
 
 def start_notice(lang: str, category: Category, code: str) -> str:
@@ -45,7 +45,7 @@ def start_notice(lang: str, category: Category, code: str) -> str:
               "photograph it beside the open box; send me the photo. You have {limit}. As "
               "soon as the puzzle is done, send /listo: that moment is your time. Then send a "
               "photo of the finished puzzle with the same paper beside it.", code=code,
-              limit=format_duration(category.time_limit))
+              limit=span_text(lang, category.time_limit))
 
 
 def season_notice(lang: str, category: Category) -> str:
@@ -56,7 +56,7 @@ def season_notice(lang: str, category: Category) -> str:
               "you a code for it. Write the code on a sheet of paper and photograph it beside "
               "the open box. When the puzzle is done, /listo at once, then a photo of it with "
               "the paper. Your time is the sum of your puzzles' times.",
-              category=category.name, limit=format_duration(category.time_limit))
+              category=category.name, limit=span_text(lang, category.time_limit))
 
 
 def own_started(lang: str, contest: Contest, out: OwnStarted, at: datetime) -> str:
@@ -85,7 +85,7 @@ def ready_noted(lang: str, contest: Contest, out: ReadyNoted, at: datetime, code
 def past_limit_at_home(lang: str, limit: int) -> str:
     """A /listo after the time limit, at home: what is still owed (the photo to count)."""
     return tr(lang, "Time is up ({limit}): hands off the puzzle, and send me a photo of it as "
-              "it is now: a reviewer counts your pieces.", limit=format_duration(limit))
+              "it is now: a reviewer counts your pieces.", limit=span_text(lang, limit))
 
 
 def photo_answer(lang: str, out: PhotoKept) -> str:
@@ -238,7 +238,7 @@ def selftimed_refusal(lang: str, refused: SelfTimedRefusal) -> str:
                       "/empiezo {first}", left=", ".join(str(k) for k in left), first=left[0])
         case SeasonOver(limit=limit):
             return tr(lang, "The time to play is over ({limit} from the start): nothing "
-                      "changed.", limit=format_duration(limit))
+                      "changed.", limit=span_text(lang, limit))
         case _:
             assert_never(refused)
 
