@@ -9,22 +9,12 @@ import tomllib
 from datetime import timedelta
 from pathlib import Path
 
-from bot.domain.contest import localized
 from bot.services.contest_file import parse_contest
 from bot.services.contest_rounds import language_warnings
 from tests.fakebot import Person
 from tests.rounds.test_rounds import CONTEST, DAY1, open_day, said
 
 SPANISH = CONTEST.replace('language = "en"', 'language = "es"')
-
-
-def test_the_reader_then_english_then_the_contest_then_the_first_written() -> None:
-    names = {"es": "Series", "en": "Heats", "fr": "Séries"}
-    assert localized(names, "fr", "es") == "Séries"
-    assert localized(names, "de", "es") == "Heats"  # not the contest's Spanish
-    assert localized({"es": "Series", "fr": "Séries"}, "de", "es") == "Series"
-    assert localized({"fr": "Séries", "it": "Batterie"}, "de", "es") == "Séries"
-    assert localized({}, "de", "es") is None
 
 
 async def test_german_and_italian_phones_read_the_english_round_name(tmp_path: Path) -> None:
