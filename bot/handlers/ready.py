@@ -20,6 +20,7 @@ from bot.services.outcomes import EscapeNotOver, PastLimit, Refusal
 from bot.services.ready import ready
 from bot.texts import ready as texts
 from bot.texts.common import refusal
+from bot.texts.names import names
 
 
 async def listo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -47,15 +48,18 @@ async def listo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if isinstance(out, Refusal):
             await answer_now(who.svc, update, refusal(who.lang, out, contest))
             return
+        # a phone following several entries (a parent of two) reads which one finished
+        which = f"#{entry.number} {names(entry.names)}: " if len(who.roles.entries) > 1 else ""
         at_home = any(c.self_timed for c in contest.categories)
         state = await who.svc.day.state(entry.number) if at_home else None
         if state is not None and state.category.self_timed:  # at home: now the photo
             code = await selftimed.code_of(who.svc.day, state)
             if state.category.own_start:  # the puzzle's own time, from its own start
                 out = replace(out, time=await selftimed.claim_time(who.svc.day, state))
-            await answer(who.svc, update, ready_noted(who.lang, contest, out, who.at, code))
+            await answer(who.svc, update,
+                         which + ready_noted(who.lang, contest, out, who.at, code))
             return
-        await answer(who.svc, update, texts.ready(who.lang, contest, out, who.at))
+        await answer(who.svc, update, which + texts.ready(who.lang, contest, out, who.at))
         listo = out.event_id
         await notify_staff(context, lambda lang: ready_staff_line(
             lang, contest, entry, out, who.at), keyboard=None if listo is None else (

@@ -706,7 +706,9 @@ async def test_parent_of_two_kids_records_listo_for_the_right_kid(day):
     before = events(day.h)
     which = assert_one_clear_reply(await day.send(PARENT, "/listo", "1:20:00"), PARENT)
     assert "#30" in which and "#31" in which and events(day.h) == before
-    assert "1:20:00" in (await day.say(PARENT, "/listo 31", "1:20:00"))[0]
+    noted = (await day.say(PARENT, "/listo 31", "1:20:00"))[0]
+    # issue 47: "has terminado en 0:45:14" did not say which child
+    assert noted.startswith("#31 ") and "1:20:00" in noted, noted
     (ready,) = event_rows(day.h, "ready")
     assert (ready["entry"], ready["value"], ready["actor"]) == (31, 4800, PARENT.id)
     # the volunteer's /fin takes that moment, for the right kid
