@@ -136,12 +136,15 @@ class Harness:
             message["caption"] = caption
         return await self._process({"update_id": uid, "message": message})
 
-    async def press(self, who: Person, data: str, at: datetime | None = None) -> list[Call]:
+    async def press(self, who: Person, data: str, at: datetime | None = None,
+                    shown: datetime | None = None) -> list[Call]:
+        """A button pressed at ``at``, under a message Telegram dated ``shown`` (``at``
+        without it)."""
         uid, mid = self._next_ids()
         when = at or datetime.now(UTC)
         query = {
             "id": str(uid), "from": self._user(who), "chat_instance": "1", "data": data,
-            "message": {"message_id": mid, "date": int(when.timestamp()),
+            "message": {"message_id": mid, "date": int((shown or when).timestamp()),
                         "chat": {"id": who.id, "type": "private"}, "from": BOT_USER,
                         "text": "?"},
         }

@@ -153,6 +153,7 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CallbackQueryHandler(clocks.announce_pressed, pattern=r"^ann:"))
     app.add_handler(CallbackQueryHandler(clocks.start_button, pattern=r"^go:"))
     app.add_handler(CallbackQueryHandler(rounds.confirm_pressed, pattern=r"^cr:"))
+    app.add_handler(CallbackQueryHandler(ready.listo_button, pattern=r"^listo:"))
     for feature in FEATURES:
         for prefix, callback in feature.buttons.items():
             app.add_handler(CallbackQueryHandler(callback, pattern="^" + re.escape(prefix)))

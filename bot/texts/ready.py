@@ -31,3 +31,9 @@ def ready(lang: str, contest: Contest, out: ReadyNoted, at: datetime) -> str:
     """A pair's /listo, noted at ``at``."""
     return tr(lang, "Noted: finished at {time} ({clock}). A volunteer is coming to check.",
               time=format_duration(out.time), clock=clock_time(contest, at))
+
+
+def which_finished(lang: str) -> str:
+    """A phone following several entries sent /listo without a number: which one, a button
+    each."""
+    return tr(lang, "Which of your entries has finished? Tap it: it counts from now.")

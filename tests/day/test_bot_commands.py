@@ -693,8 +693,10 @@ async def test_parent_of_two_pairs_names_the_entry(day):
     assert "Entry 3: 11 tickets left, stage 1." in (await day.say(PARENT, "/billetes 3",
                                                                   "0:14:00"))[0]
     before = events(day.h)
-    which = assert_one_clear_reply(await day.send(PARENT, "/listo", "1:40:00"), PARENT)
-    assert "#3" in which and "#20" in which and events(day.h) == before
+    asked = await day.send(PARENT, "/listo", "1:40:00")
+    assert assert_one_clear_reply(asked, PARENT).startswith("Which of your entries")
+    assert [label.split()[0] for label, _ in day.h.buttons(asked)] == ["#3", "#20"]
+    assert events(day.h) == before
     assert "1:40:00" in (await day.say(PARENT, "/listo 20", "1:40:00"))[0]
     (ready,) = event_rows(day.h, "ready")
     assert (ready["entry"], ready["value"]) == (20, 6000)
@@ -704,8 +706,11 @@ async def test_parent_of_two_kids_records_listo_for_the_right_kid(day):
     await day.link(PARENT, 30)
     await day.link(PARENT, 31)
     before = events(day.h)
-    which = assert_one_clear_reply(await day.send(PARENT, "/listo", "1:20:00"), PARENT)
-    assert "#30" in which and "#31" in which and events(day.h) == before
+    asked = await day.send(PARENT, "/listo", "1:20:00")
+    assert assert_one_clear_reply(asked, PARENT) == (
+        "Which of your entries has finished? Tap it: it counts from now.")
+    assert [label.split()[0] for label, _ in day.h.buttons(asked)] == ["#30", "#31"]
+    assert events(day.h) == before
     noted = (await day.say(PARENT, "/listo 31", "1:20:00"))[0]
     # issue 47: "has terminado en 0:45:14" did not say which child
     assert noted.startswith("#31 ") and "1:20:00" in noted, noted
@@ -763,3 +768,21 @@ async def test_a_participant_who_says_done_before_the_escape_is_told_what_to_do(
     assert said == ["Your escape is not over yet: when you solve it, call a volunteer, who "
                     "records it. Then the puzzle!"]
     assert event_rows(day.h, "ready") == []
+
+
+async def test_a_parent_taps_which_child_finished_and_it_counts_at_the_question(day):
+    """Issue 47: a parent with two children had to type /listo 31. The question's buttons name
+    each child; the tap counts at the moment the question was shown (Telegram's date), not
+    when the finger found the button, and once."""
+    await day.link(PARENT, 30)
+    await day.link(PARENT, 31)
+    asked = await day.send(PARENT, "/listo", "1:20:00")
+    (_, data), = [b for b in day.h.buttons(asked) if b[0].startswith("#31")]
+    tapped = await day.h.press(PARENT, data, at("1:20:40"), shown=at("1:20:00"))
+    noted = replies_to(tapped, PARENT)
+    assert noted and noted[0].startswith("#31 ") and "1:20:00" in noted[0], noted
+    (ready,) = event_rows(day.h, "ready")
+    assert (ready["entry"], ready["value"]) == (31, 4800)  # 1:20:00, not 1:20:40
+    again = await day.h.press(PARENT, data, at("1:21:00"), shown=at("1:20:00"))
+    assert replies_to(again, PARENT) == ["Already recorded."]
+    assert len(event_rows(day.h, "ready")) == 1
