@@ -53,18 +53,15 @@ def copy_of(chat: int, result: object, markup: str | None, items: Sequence[Item]
     return Copy(chat, int(result["message_id"]), parts, markup, claims)
 
 
-def edited(copy: Copy, claim: str, note: str,
-           gone: Callable[[str], bool] | None = None) -> Copy:
+def edited(copy: Copy, claim: str, note: str) -> Copy:
     """``copy`` once ``claim`` is taken: ``note`` under its line, its button gone (the
-    line's other buttons stay); ``gone``: which buttons go instead (a line settled: all of
-    its own)."""
+    line's other buttons stay)."""
     part = next((p for c, p in copy.claims if c == claim), None)
     parts = copy.parts if part is None or part >= len(copy.parts) else (
         *copy.parts[:part], copy.parts[part] + "\n" + note, *copy.parts[part + 1:])
     markup = None
     if copy.markup is not None:
-        drop = gone if gone is not None else claim.__eq__
-        rows = [[b for b in row if not drop(str(b.get("callback_data", "")))]
+        rows = [[b for b in row if b.get("callback_data") != claim]
                 for row in keyboard_rows(copy.markup)]
         rows = [row for row in rows if row]
         markup = json.dumps({"inline_keyboard": rows}, ensure_ascii=False,
@@ -73,13 +70,12 @@ def edited(copy: Copy, claim: str, note: str,
 
 
 async def post_edits(tx: Transaction, copies: Sequence[Copy], claim: str,
-                     data: dict[str, Any], note_of: NoteOf,
-                     gone: Callable[[str], bool] | None = None) -> int:
+                     data: dict[str, Any], note_of: NoteOf) -> int:
     """Every copy of the line ``claim`` edited (``edited``), in this transaction: the copy as
     it now reads recorded, its edit owed. Returns how many."""
     n = 0
     for copy in copies:
-        new = edited(copy, claim, await note_of(copy.chat_id, data), gone)
+        new = edited(copy, claim, await note_of(copy.chat_id, data))
         if new.text == copy.text and new.markup == copy.markup:
             continue  # Telegram refuses an edit that changes nothing
         tx.rewrite_copy(new)

@@ -19,13 +19,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import partial
 from types import TracebackType
 
 from telegram import Update
 
 from bot.delivery.answers import answered_message, post_answer, send_unstored
-from bot.delivery.claims import post_edits
 from bot.delivery.posting import Keyboard, post_text, tell_entry, tell_staff
 from bot.delivery.services import Services, language_of
 from bot.storage.store import PRIORITY_COPY, Transaction
@@ -76,14 +74,7 @@ class _ToPerson:
     text: Text
 
 
-@dataclass(frozen=True)
-class _Settled:
-    claim: str
-    note: Text
-    gone: Callable[[str], bool]
-
-
-_Effect = _Reply | _ToEntry | _ToStaff | _ToPerson | _Settled
+_Effect = _Reply | _ToEntry | _ToStaff | _ToPerson
 
 
 class Work:
@@ -113,12 +104,6 @@ class Work:
 
     def tell(self, user_id: int, text: Text) -> None:
         self.effects.append(_ToPerson(user_id, text))
-
-    def settle_line(self, claim: str, note: Text, gone: Callable[[str], bool]) -> None:
-        """Every copy Telegram holds of the volunteers' line ``claim`` (its "I'm going"
-        data) edited: ``note`` under it, in each chat's language, and the buttons ``gone``
-        takes away (a line settled keeps none that would record it again)."""
-        self.effects.append(_Settled(claim, note, gone))
 
     # -- the transaction -------------------------------------------------------------------
 
@@ -161,17 +146,6 @@ class Work:
                 case _ToPerson(user_id, text):
                     await post_text(self.svc, user_id, text(await self._lang(user_id)),
                                     PRIORITY_COPY)
-                case _Settled(claim, note, gone):
-                    await post_edits(tx, await tx.copies_of(claim), claim, {},
-                                     partial(self._note_in, note), gone)
-
-    async def _note_in(self, note: Text, chat_id: int, data: dict[str, object]) -> str:
-        """``note`` in chat ``chat_id``'s language (a volunteers' group reads the
-        contest's)."""
-        svc = self.svc
-        if chat_id == svc.config.volunteer_chat:
-            return note(svc.contest.language)
-        return note(await self._lang(chat_id))
 
     async def _lang(self, user_id: int) -> str:
         if self.asker is not None and user_id == self.asker.user_id:

@@ -12,11 +12,10 @@ from functools import partial
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 import bot.features.selftimed.day as selftimed
-from bot.delivery.claims import claim_data
 from bot.delivery.work import Text, Work
 from bot.domain.ranking import Competitor
 from bot.features.results import day as results
-from bot.features.results.names import FINISH_BUTTON, READY_BUTTON
+from bot.features.results.names import FINISH_BUTTON
 from bot.features.results.outcomes import (
     FinishRecorded,
     FinishToConfirm,
@@ -30,11 +29,9 @@ from bot.features.results.texts import (
     finish_answer,
     finish_notice,
     finish_replaced_notice,
-    finish_settled,
     keep_button,
     not_finished_answer,
     not_finished_notice,
-    not_finished_settled,
     outcome_answer,
     outcome_notice,
     pieces_answer,
@@ -133,21 +130,10 @@ async def _tell_finish(work: Work, day: ContestDay,
         first = await _person_name(day, out.old_actor)
         by = await _person_name(day, asker) if asker is not None else ""
         work.tell(out.old_actor, partial(finish_replaced_notice, out=out, by=by))
-    if out.line is not None:
-        by = await _person_name(day, asker) if asker is not None else ""
-        _settle(work, out.entry, out.line, partial(finish_settled, out=out, by=by))
     work.reply(await _with_final(day, out.entry, partial(finish_answer, out=out, first=first)))
     work.tell_entry(out.entry, partial(finish_notice, out=out,
                                        competitor=await _with_escape(day, out.entry)),
                     skip_asker=False)
-
-
-def _settle(work: Work, entry: int, line: int, note: Text) -> None:
-    """Every copy of the "FINISHED?" line about the /listo ``line``: ``note`` under it, and none
-    of its buttons left (its "I'm going", record, not finished)."""
-    mine = {claim_data(entry, line), f"{READY_BUTTON}ok:{entry}:{line}",
-            f"{READY_BUTTON}no:{entry}:{line}"}
-    work.settle_line(claim_data(entry, line), note, mine.__contains__)
 
 
 async def _person_name(day: ContestDay, user_id: int) -> str:
@@ -188,9 +174,6 @@ async def not_finished(work: Work, day: ContestDay, by: By, number: int, line: i
     async with work:
         out = await results.not_finished(day, by.actor, by.role, number, line, by.at,
                                           by.update_id)
-        if isinstance(out, NotFinishedNoted) and out.line is not None:
-            _settle(work, number, out.line, partial(
-                not_finished_settled, out=out, by=await _person_name(day, by.actor)))
         tell_not_finished(work, day, out)
         return out
 
