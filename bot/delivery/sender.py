@@ -415,8 +415,9 @@ class Sender:
                 result = await self._bot.do_api_request(m.method, api_kwargs=params, **self._rl)
         except Exception as exc:  # noqa: BLE001 - each failure by what it proves (``_failed``)
             return await self._failed(chat, to, items, exc)
-        if m.grouping is not None and CLAIM_BUTTON in str(params.get(BUTTONS, "")):
-            # a line a volunteer may claim: the copy is kept, for the claim to edit it
+        if m.grouping not in (None, EDIT) and CLAIM_BUTTON in str(params.get(BUTTONS, "")):
+            # a line a volunteer may claim: the copy is kept, for the claim to edit it (an
+            # edit's copy was rewritten in the edit's own transaction: not recorded twice)
             copy = copy_of(to, result, params.get(BUTTONS), items)
             if copy is not None:
                 self._marks.copies.append(copy)
