@@ -23,7 +23,7 @@ from bot.services.clocks import (
     TimeUp,
 )
 from bot.support.commands import typed
-from bot.support.i18n import tr
+from bot.support.i18n import ntr, tr
 from bot.texts.names import clock_time, day_text, heat_by_id, heat_name
 
 
@@ -114,8 +114,9 @@ def announcement(text: str) -> str:
 def announcement_preview(lang: str, text: str, recipients: int) -> str:
     """/anuncio's preview: what each participant will read, and how many it reaches."""
     return "\n\n".join([
-        tr(lang, "Preview: this announcement goes to {count} people, in about {seconds} s.",
-           count=recipients, seconds=max(1, math.ceil(recipients / 25))),
+        ntr(lang, "Preview: this announcement goes to {n} person, {when}.",
+            "Preview: this announcement goes to {n} people, {when}.", recipients,
+            when=_when_sent(lang, recipients)),
         announcement(text),
         tr(lang, "Send it? Nothing goes until you choose.")])
 
@@ -143,5 +144,18 @@ def announcement_already_sent(lang: str) -> str:
 
 def announcement_recorded(lang: str, recipients: int) -> str:
     # Telegram takes about 30 messages a second from a bot, fewer while people ask
-    return tr(lang, "Announcement recorded: it goes to {count} people, in about {seconds} s.",
-              count=recipients, seconds=max(1, math.ceil(recipients / 25)))
+    return ntr(lang, "Announcement recorded: it goes to {n} person, {when}.",
+               "Announcement recorded: it goes to {n} people, {when}.", recipients,
+               when=_when_sent(lang, recipients))
+
+
+def _when_sent(lang: str, recipients: int) -> str:
+    """How long until everyone has it, as people say it (issue 47: "in about 1 s"): Telegram
+    takes about 30 messages a second from a bot, fewer while people ask."""
+    seconds = math.ceil(recipients / 25)
+    if seconds <= 5:
+        return tr(lang, "within a few seconds")
+    if seconds < 90:
+        return ntr(lang, "in about {n} second", "in about {n} seconds", seconds)
+    minutes = round(seconds / 60)
+    return ntr(lang, "in about {n} minute", "in about {n} minutes", minutes)

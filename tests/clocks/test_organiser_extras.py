@@ -11,6 +11,7 @@ from PIL import Image
 
 from bot.handlers.jobs import alert_moments
 from bot.services.csvio import import_entries, read_entries
+from bot.texts.clocks import announcement_recorded
 from tests.conftest import BILLOM, CASTRILLO
 from tests.fakebot import Harness, Person
 
@@ -81,7 +82,7 @@ async def test_anuncio_reaches_every_linked_participant_once(tmp_path):
         preview = await h.send(BOSS, "/anuncio La comida se sirve a las 14:30 <b>en la sala</b>",
                                now)
         assert [c.text for c in preview if c.chat_id == BOSS.id] == [
-            "Preview: this announcement goes to 12 people, in about 1 s.\n\n"
+            "Preview: this announcement goes to 12 people, within a few seconds.\n\n"
             "📣 La comida se sirve a las 14:30 <b>en la sala</b>\n\n"
             "Send it? Nothing goes until you choose."]
         assert not any("comida" in t for p in people for t in h.sent(p.id))  # nothing yet
@@ -92,7 +93,7 @@ async def test_anuncio_reaches_every_linked_participant_once(tmp_path):
             got = [t for t in h.sent(p.id) if "comida" in t]
             assert got == ["📣 La comida se sirve a las 14:30 <b>en la sala</b>"]
         boss = [c.text for c in calls if c.chat_id == BOSS.id]
-        assert "it goes to 12 people, in about 1 s" in boss[-1]
+        assert "it goes to 12 people, within a few seconds" in boss[-1]
         # the same button again: nothing sent twice
         again = await h.press(BOSS, send[1], now)
         assert [c.text for c in again if c.chat_id == BOSS.id] == [
@@ -170,3 +171,15 @@ async def test_alerts_skip_finished_entries_and_a_late_listo_gets_the_participan
         assert f"#2 {day:%A} {day.day} {day:%B} at " in history, history
     finally:
         await h.stop()
+
+
+def test_how_long_an_announcement_takes_reads_as_people_say_it() -> None:
+    """Issue 47: "in about 1 s", "1 people"."""
+    assert announcement_recorded("en", 1) == (
+        "Announcement recorded: it goes to 1 person, within a few seconds.")
+    assert announcement_recorded("en", 500) == (
+        "Announcement recorded: it goes to 500 people, in about 20 seconds.")
+    assert announcement_recorded("es", 4000) == (
+        "Aviso anotado: llegará a 4000 personas, en unos 3 minutos.")
+    assert announcement_recorded("de", 1000) == (
+        "Ansage gespeichert: Sie geht an 1000 Personen, in etwa 40 Sekunden.")
