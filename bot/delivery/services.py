@@ -45,3 +45,10 @@ async def language_of(svc: Services, user_id: int, telegram_code: str | None = N
     chosen = row["language"] if row is not None else None
     stored = row["tg_language"] if row is not None else None
     return pick_language(chosen, telegram_code or stored, svc.contest.language)
+
+
+async def person_name(svc: Services, user_id: int) -> str:
+    """How a person is named to others: their Telegram name as last seen."""
+    row = await svc.store.person(user_id)
+    name = str(row["name"]) if row is not None and row["name"] else ""
+    return name or f"#{user_id}"

@@ -12,8 +12,9 @@ from telegram.ext import ContextTypes
 from bot.delivery.answers import recording
 from bot.delivery.claims import post_edits
 from bot.delivery.posting import claim_note
+from bot.delivery.services import person_name
 from bot.domain.claims import claim_ref, parse_claim
-from bot.handlers.common import button_moment, caller, person_name, refuse_role
+from bot.handlers.common import button_moment, caller, refuse_role
 from bot.services import claims as service
 from bot.services.claims import Claimed
 from bot.texts.claims import claimed_text, going_button

@@ -41,13 +41,6 @@ class Caller:
     update_id: int
 
 
-async def person_name(svc: Services, user_id: int) -> str:
-    """How a person is named to others: their Telegram name as last seen."""
-    row = await svc.store.person(user_id)
-    name = str(row["name"]) if row is not None and row["name"] else ""
-    return name or f"#{user_id}"
-
-
 def message_date(update: Update) -> datetime:
     """When the person sent it. A button press has no date of its own: the caller decides."""
     msg = update.effective_message

@@ -12,6 +12,7 @@ from functools import partial
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 import bot.features.selftimed.day as selftimed
+from bot.delivery.services import person_name
 from bot.delivery.work import Text, Work
 from bot.domain.ranking import Competitor
 from bot.features.results import day as results
@@ -127,20 +128,13 @@ async def _tell_finish(work: Work, day: ContestDay,
     if out.corrected and out.old_actor is not None and out.old_actor != asker:
         # another volunteer's time replaced (two at the same table, or a correction): both
         # see what is recorded, and the first one is told by whom
-        first = await _person_name(day, out.old_actor)
-        by = await _person_name(day, asker) if asker is not None else ""
+        first = await person_name(work.svc, out.old_actor)
+        by = await person_name(work.svc, asker) if asker is not None else ""
         work.tell(out.old_actor, partial(finish_replaced_notice, out=out, by=by))
     work.reply(await _with_final(day, out.entry, partial(finish_answer, out=out, first=first)))
     work.tell_entry(out.entry, partial(finish_notice, out=out,
                                        competitor=await _with_escape(day, out.entry)),
                     skip_asker=False)
-
-
-async def _person_name(day: ContestDay, user_id: int) -> str:
-    """How a person is named to others: their Telegram name as last seen."""
-    row = await day.store.person(user_id)
-    name = str(row["name"]) if row is not None and row["name"] else ""
-    return name or f"#{user_id}"
 
 
 async def _with_escape(day: ContestDay, number: int) -> Competitor | None:
