@@ -602,8 +602,13 @@ class Rehearsal:
         """Registrations happen weeks before the day, at their own message dates, on the real
         clock; typed in seconds, so Telegram's pace for a chat (one message a second) is the
         day's pace, as if each person took their time."""
-        await self.start_bot(simulated_start, 1.0, pace=speed)
-        await self.send(self.organiser, "/start", simulated_start - timedelta(days=60))
+        # the bot's clock weeks before too, where its timers (payments lapsing, registrations
+        # closing) are still to come: on the day's clock they would all fire at once, and the
+        # organiser read "Registrations are closed" before anyone had registered
+        hello = simulated_start - timedelta(days=60)
+        first = min([hello] + [t.registered_at for t in self.teams if t.registered_at])
+        await self.start_bot(first - timedelta(hours=1), 1.0, pace=speed)
+        await self.send(self.organiser, "/start", hello)
         places = await self.registrations()
         # the laptop goes to the hall: the bot restarts with its clock on the day
         await self.stop_bot()

@@ -71,6 +71,11 @@ def test_demo_runs_a_whole_day_and_leaves_the_database(tmp_path):
     assert "/inicio" in out and "Rankings:" in out
     assert "Adultos parejas - clasificación" in out
     assert "all checked against the spec: OK" in out and "errors in the bot's log: none" in out
+    # registrations close once, after they were taken: told on the day the laptop comes back,
+    # never at the start, weeks before anyone registered (issue 47, item 9)
+    registering, day = out.split("The day (", 1)
+    assert "Las inscripciones están cerradas" not in registering
+    assert day.count("Las inscripciones están cerradas") == 1
     # the day in clock order; each clock alert at its moment, as its own line, never as the
     # answer to someone's message
     lines = day_lines(out)
