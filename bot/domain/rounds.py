@@ -366,6 +366,46 @@ def qualifiers(rule: Advancement, heats: Sequence[Sequence[Row]], ranking: Seque
     return [r.number for r in ranked if r.number in chosen]
 
 
+def in_line(rule: Advancement, heats: Sequence[Sequence[Row]], ranking: Sequence[Row],
+            group_of: Callable[[int], str | None], chosen: Sequence[int]) -> dict[int, int]:
+    """The entries the rule did not take, each with its number in line (1: the first) for a
+    place that comes free: the order ``qualifiers`` takes them in as the qualifiers' places
+    free up one by one, the lowest first. Places per heat alone (``per_heat``, nothing
+    across heats) make a line per heat, as a place given up goes to its heat's next; a rule
+    on the round's ranking makes one line, in its order (a cap per group takes whom it
+    takes). Entries tied for a place in line share its number; an entry the rule can never
+    take (no result, or not under ``better_than``) is in no line."""
+    if rule.per_heat is not None and (rule.best, rule.top_percent, rule.better_than) == (
+            None, None, None):
+        line: dict[int, int] = {}
+        for rows in heats:
+            scope = frozenset(r.number for r in rows)
+            line.update(_line(rule, heats, ranking, group_of, chosen, scope))
+        return line
+    return _line(rule, heats, ranking, group_of, chosen,
+                 frozenset(r.number for r in ranking))
+
+
+def _line(rule: Advancement, heats: Sequence[Sequence[Row]], ranking: Sequence[Row],
+          group_of: Callable[[int], str | None], chosen: Sequence[int],
+          scope: frozenset[int]) -> dict[int, int]:
+    """``in_line`` for the places of the qualifiers in ``scope``, freed lowest first."""
+    line: dict[int, int] = {}
+    skip: set[int] = set()
+    taken = set(chosen)
+    current = [n for n in chosen if n in scope]
+    while current:
+        skip.add(current[-1])
+        now = qualifiers(rule, heats, ranking, group_of, frozenset(skip))
+        newcomers = [n for n in now if n not in taken]
+        number = len(line) + 1
+        for n in newcomers:
+            line[n] = number
+        taken.update(newcomers)
+        current = [n for n in now if n not in skip and n in scope]
+    return line
+
+
 # -- confirming a round ----------------------------------------------------------------------
 
 

@@ -16,7 +16,12 @@ from bot.domain.contest import Category
 from bot.domain.rounds import Heat, table_number
 from bot.features.invitations.day import invitation_of, round_invitations
 from bot.features.invitations.handlers import tell_invited
-from bot.features.invitations.texts import invited_confirmed_text, invited_status, status_lines
+from bot.features.invitations.texts import (
+    in_line_text,
+    invited_confirmed_text,
+    invited_status,
+    status_lines,
+)
 from bot.features.results.texts import did_not_start_rows
 from bot.handlers.access import pick_entry
 from bot.handlers.common import (
@@ -141,7 +146,15 @@ async def _confirm(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Call
                        if place is not None}
             capped = dict(out.capped)
             rule = category.rounds[index].advance
+            line = dict(out.in_line)
+            answer_by = max((i.deadline for i in out.invited), default=who.at)
             for n in sorted(set(rows) - set(out.qualifiers)):
+                position = rows[n].position
+                if n in line and position is not None:  # told its number in line
+                    await notify_entry(context, n, partial(
+                        in_line_text, contest=contest, number=n, category=category,
+                        index=index, position=position, place=line[n], deadline=answer_by))
+                    continue
                 cap = (rule.max_per, rule.by, capped[n]) if n in capped and rule is not None \
                     and rule.max_per is not None and rule.by is not None else None
                 await notify_entry(context, n, partial(out_text, contest=contest, number=n,

@@ -25,6 +25,7 @@ from bot.domain.rounds import (
     StillPlayed,
     capped,
     confirm_verdict,
+    in_line,
     merged,
     table_number,
 )
@@ -128,8 +129,10 @@ class RoundConfirmed(Done):
     capped: tuple[tuple[int, str], ...] = ()
     # with several heats, each entry's heat and place in it (None: no result there)
     heat_places: tuple[tuple[int, int, int | None], ...] = ()
-    # advancement as an invitation: the qualifiers invited (they play once they accept)
+    # advancement as an invitation: the qualifiers invited (they play once they accept), and
+    # the others the rule may take, each with its number in line for a place that comes free
     invited: tuple[Invited, ...] = ()
+    in_line: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -195,9 +198,12 @@ async def confirm_round(day: ContestDay, organiser: int, category: Category, at:
                 invited = await _record(tx, day, category, index, chosen, seated, ranking,
                                         at, organiser, update_id)
                 left_out = capped(rule, ranking, chosen, group_of) if rule is not None else {}
+                line = in_line(rule, [p.rows for p in played], ranking, group_of, chosen) \
+                    if rule is not None and invited else {}
                 return RoundConfirmed(category, index, chosen, tuple(ranking), seated,
                                       capped=tuple(sorted(left_out.items())),
-                                      heat_places=_heat_places(heats), invited=invited)
+                                      heat_places=_heat_places(heats), invited=invited,
+                                      in_line=tuple(sorted(line.items())))
 
 
 async def _answers(day: ContestDay, category: Category, index: int, confirmed: bool

@@ -49,8 +49,8 @@ def at(*args: int) -> datetime:
     return datetime(*args, tzinfo=TZ)  # type: ignore[misc]
 
 
-def phone(n: int) -> Person:
-    return Person(100 + n, f"P{n}", "en")
+def phone(n: int, lang: str = "en") -> Person:
+    return Person(100 + n, f"P{n}", lang)
 
 
 def said(calls: list[Call], who: Person) -> list[str]:
@@ -124,9 +124,10 @@ def test_a_wrong_invitation_is_refused_with_its_key(change: tuple[str, str], pro
 # -- in the chat ----------------------------------------------------------------------------------
 
 
-async def _locals_played(h: Harness) -> list[Call]:
-    """Twelve teams, three per library, each followed by a phone; every local contest played
-    (at each library the team with the lowest number is fastest); the round confirmed."""
+async def _locals_played(h: Harness, langs: dict[int, str] | None = None) -> list[Call]:
+    """Twelve teams, three per library, each followed by a phone (in English, or in
+    ``langs``); every local contest played (at each library the team with the lowest number
+    is fastest); the round confirmed."""
     svc = h.services
     lines = "".join(f"{n},teams,Team {n};Mate {n},1990;1991,{LIBRARIES[(n - 1) // 3]}\n"
                     for n in range(1, 13))
@@ -135,7 +136,8 @@ async def _locals_played(h: Harness) -> list[Call]:
     for n in range(1, 13):
         entry = await svc.store.entry(n)
         assert entry is not None
-        await h.send(phone(n), f"/start {entry.join_code}", at(2024, 8, 1))
+        await h.send(phone(n, (langs or {}).get(n, "en")), f"/start {entry.join_code}",
+                     at(2024, 8, 1))
     await staff(h, BOSS, VIC, at(2024, 8, 1))
     for k, day in enumerate((at(2024, 8, 15, 18), at(2024, 8, 22, 18), at(2024, 9, 5, 18),
                              at(2024, 9, 12, 18))):
@@ -184,7 +186,12 @@ async def test_qualifiers_are_invited_and_only_those_who_accept_play(series: Har
         "the place goes to the next in line."]
     assert h.buttons([c for c in calls if c.chat_id == phone(1).id]) == [
         ("✅ We'll play", "invite:yes:1"), ("❌ We can't", "invite:no:1")]
-    assert said(calls, phone(3))[0].startswith("Entry #3: Local contest of Teams is over.")
+    # Fitchburg's third is told it is first in line for its library's places, never "not
+    # enough this time" before "a place has come free" (issue 47, item 2)
+    assert said(calls, phone(3)) == [
+        "Entry #3: Local contest of Teams is over. Place 3: not invited for now, but you are "
+        "first in line. If an invited entry gives up its place or does not answer by Thursday "
+        "19 September at 19:05, the place is yours and I will tell you here."]
 
     # a tap on "We'll play": in, at its table in the round's order
     out = await h.press(phone(4), "invite:yes:4", at(2024, 9, 13, 9))
@@ -279,3 +286,26 @@ async def test_no_answer_once_the_semi_final_has_begun(series: Harness) -> None:
     assert (await h.services.day.lineups(h.services.contest.category("teams")))[1][0] == [4]
     out = await h.send(phone(4), "/decline", at(2024, 10, 12, 10, 1))
     assert said(out, phone(4)) == ["Entry #4's heat has begun: answers are no longer taken."]
+
+
+async def test_each_entry_left_out_is_told_its_number_in_line(tmp_path: Path) -> None:
+    """One team per library invited: the second is first in line for its library's place,
+    the third number 2, each in its own language (issue 47, item 2)."""
+    path = tmp_path / "series.toml"
+    path.write_text(INVITING.replace("per_heat = 2, invite", "per_heat = 1, invite"),
+                    encoding="utf-8")
+    h = await Harness(tmp_path, path, organisers=frozenset({BOSS.id})).start()
+    try:
+        calls = await _locals_played(h, {2: "de", 3: "es"})
+    finally:
+        await h.stop()
+    assert said(calls, phone(2)) == [
+        "Anmeldung #2: Local contest von Teams ist vorbei. Platz 2: vorerst keine Einladung, "
+        "aber du bist als Erste in der Warteschlange. Wenn eine eingeladene Anmeldung ihren "
+        "Platz abgibt oder bis Donnerstag, 19. September um 19:05 nicht antwortet, gehört der "
+        "Platz dir, und ich sage es dir hier."]
+    assert said(calls, phone(3)) == [
+        "Inscripción #3: Local contest de Teams ha terminado. Puesto 3: de momento no tienes "
+        "invitación; eres la número 2 en la lista de espera por si queda una plaza libre (las "
+        "invitadas responden antes del jueves 19 de septiembre a las 19:05). Si te llega una, "
+        "te lo diré aquí."]

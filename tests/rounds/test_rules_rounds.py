@@ -28,6 +28,7 @@ from bot.domain.rounds import (
     heat_id,
     heats_by_id,
     heats_of,
+    in_line,
     merged,
     qualifiers,
     round_play,
@@ -550,3 +551,42 @@ def test_pooled_prizes_in_a_ranking() -> None:
     last = [done(1, 100), done(2, 200), done(3, 300), done(4, 300)]
     assert [r.prize for r in rank(once, last, shared_prizes="pooled")] == [
         "Gold", "Silver", "Bronze", "Bronze"]
+
+
+# -- who is next in line (a round that invites) ------------------------------------------------
+
+
+def line_of(rule: Advancement, *heats: Sequence[Competitor],
+            group_of: Callable[[int], str | None] = lambda n: None) -> dict[int, int]:
+    rows = heat_rankings(PAIRS, 0, *heats)
+    ranking = merged(PAIRS, 0, rows)
+    return in_line(rule, rows, ranking, group_of, qualifiers(rule, rows, ranking, group_of))
+
+
+def test_in_line_follows_the_ranking_for_the_best_n() -> None:
+    field = [done(1, 100), done(2, 200), done(3, 300), counted(4, 400), nothing(5)]
+    # 1 and 2 invited; 3 is first in line, 4 (pieces) second; no result: in no line
+    assert line_of(Advancement(best=2), field) == {3: 1, 4: 2}
+    # entries tied for a place in line share its number
+    tied = [done(1, 100), done(2, 200), done(3, 200), done(4, 300)]
+    assert line_of(Advancement(best=1), tied) == {2: 1, 3: 1, 4: 3}
+
+
+def test_in_line_with_places_per_heat_and_a_cap_per_group() -> None:
+    h1 = [done(1, 100), done(2, 200), done(3, 300)]
+    h2 = [done(4, 150), done(5, 250)]
+    # places per heat: a line per heat, as a place given up goes to its heat's next
+    assert line_of(Advancement(per_heat=1), h1, h2) == {2: 1, 3: 2, 5: 1}
+    # with places across heats, one line: the lowest qualifier (4) frees its place first,
+    # and its heat's 5 takes it (per heat first), then 2, then 3
+    assert line_of(Advancement(per_heat=1, best=2), h1, h2) == {5: 1, 2: 2, 3: 3}
+    country = {1: "ES", 2: "ES", 3: "FR", 4: "DE"}.get
+    field = [done(1, 100), done(2, 200), done(3, 300), done(4, 400)]
+    # at most one per country: 2 (ES) comes in only once 1 (ES) is out
+    assert line_of(Advancement(best=2, max_per=1, by="country"), field,
+                   group_of=country) == {4: 1, 2: 2}
+
+
+def test_in_line_never_holds_who_the_rule_cannot_take() -> None:
+    field = [done(1, 100), done(2, 400), counted(3, 300)]
+    assert line_of(Advancement(better_than=300), field) == {}

@@ -56,6 +56,28 @@ def invitation_text(lang: str, contest: Contest, invited: Invited, later: bool =
         "line.", deadline=moment_text(lang, contest, invited.deadline), entry=invited.entry)
 
 
+def in_line_text(lang: str, contest: Contest, number: int, category: Category, index: int,
+                 position: int, place: int, deadline: datetime) -> str:
+    """To an entry of a round that invites, placed ``position`` but not invited: its number
+    in line (``place``) for a place that comes free, and until when the invited answer: it
+    is told at once if a place comes to it (never "not enough", then "a place is free")."""
+    name = round_name(lang, contest, category, index)
+    if place == 1:
+        text = tr(lang, "Entry #{entry}: {round} of {category} is over. Place {position}: not "
+                  "invited for now, but you are first in line. If an invited entry gives up "
+                  "its place or does not answer by {deadline}, the place is yours and I will "
+                  "tell you here.", entry=number, round=name, category=category.name,
+                  position=position, deadline=moment_text(lang, contest, deadline))
+    else:
+        text = tr(lang, "Entry #{entry}: {round} of {category} is over. Place {position}: not "
+                  "invited for now; you are number {place} in line for a place that comes "
+                  "free (the invited answer by {deadline}). If one comes to you, I will tell "
+                  "you here.", entry=number, round=name, category=category.name,
+                  position=position, place=place,
+                  deadline=moment_text(lang, contest, deadline))
+    return text
+
+
 def invitation_buttons(lang: str, number: int) -> Keyboard:
     return [[(tr(lang, "✅ We'll play"), f"invite:yes:{number}"),
              (tr(lang, "❌ We can't"), f"invite:no:{number}")]]
