@@ -75,10 +75,15 @@ class Invite:
     - ``within`` (seconds): the next in line (and, without ``by``, every qualifier) answers
       within this long of being told; without it the next in line also answers by ``by``.
 
+    - ``remind`` (seconds): an invitation still unanswered this long before its deadline is
+      told again (None: a day, or a quarter of the time to answer when that is shorter, and
+      none when there are less than 4 hours to answer; 0: never).
+
     No answer is taken once the heat the entry would play has begun."""
 
     by: datetime | None = None
     within: int | None = None
+    remind: int | None = None
 
 
 @dataclass(frozen=True)

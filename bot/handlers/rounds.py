@@ -153,7 +153,8 @@ async def _confirm(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Call
                 if n in line and position is not None:  # told its number in line
                     await notify_entry(context, n, partial(
                         in_line_text, contest=contest, number=n, category=category,
-                        index=index, position=position, place=line[n], deadline=answer_by))
+                        index=index, position=position, place=line[n], deadline=answer_by,
+                        in_heat=in_heat.get(n)))
                     continue
                 cap = (rule.max_per, rule.by, capped[n]) if n in capped and rule is not None \
                     and rule.max_per is not None and rule.by is not None else None

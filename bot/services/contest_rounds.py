@@ -55,10 +55,12 @@ def _advancement(t: Table, qids: set[str]) -> Advancement:
 
 def _invite(t: Table | None) -> Invite | None:
     """``invite = { by = 2024-11-01T18:00:00, within = "3 days" }``: the qualifiers are
-    invited and confirm (``by`` or ``within``, or both)."""
+    invited and confirm (``by`` or ``within``, or both); ``remind = "1 day"``: those still
+    silent are reminded this long before their deadline ("0:00": never)."""
     if t is None:
         return None
-    invite = Invite(by=t.moment("by", None), within=t.duration("within", None))
+    invite = Invite(by=t.moment("by", None), within=t.duration("within", None),
+                    remind=t.duration("remind", None))
     t.done()
     if invite.by is None and invite.within is None:
         raise t.ctx.error(t.where, 'needs by (a date-time the qualifiers answer by) or within '

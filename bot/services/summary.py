@@ -318,4 +318,8 @@ def describe_advance(a: Advancement) -> str:
             when.append(f"within {_span(a.invite.within)} of being told")
         text += ("; invited: each answers " + " (the next in line: ".join(when)
                  + (")" if len(when) > 1 else "") + ", a place given up goes to the next in line")
+        remind = a.invite.remind
+        text += ("; no reminder" if remind == 0 else
+                 f"; reminded {_span(remind)} before the deadline" if remind is not None else
+                 "; reminded a day before the deadline (a quarter of the time when shorter)")
     return text

@@ -18,7 +18,8 @@ import pytest
 from bot.domain.contest import Invite
 from bot.domain.ranking import Competitor, rank
 from bot.domain.rounds import qualifiers
-from bot.features.invitations.handlers import invitation_job
+from bot.features.invitations.day import reminder_moments
+from bot.features.invitations.handlers import invitation_job, reminder_job
 from bot.features.invitations.rules import (
     AlreadyAccepted,
     AlreadyDeclined,
@@ -28,6 +29,7 @@ from bot.features.invitations.rules import (
     Lapsed,
     first_deadline,
     next_deadline,
+    reminder_at,
     reply_verdict,
 )
 from bot.services.contest_file import ContestFileError, parse_contest
@@ -78,6 +80,24 @@ def test_deadlines_follow_by_and_within_and_never_pass_the_heat() -> None:
     assert next_deadline(week, begins, begins) is None
 
 
+def test_a_reminder_comes_a_day_before_or_a_quarter_of_the_time_to_answer() -> None:
+    told = at(2024, 9, 12, 19)
+
+    def remind(invite: Invite, hours: float, answer: str | None = None) -> datetime | None:
+        deadline = told + timedelta(hours=hours)
+        return reminder_at(invite, Invitation(5, told, deadline, answer=answer))
+
+    week = Invite(within=7 * 86400)
+    assert remind(week, 7 * 24) == at(2024, 9, 18, 19)  # a day before
+    assert remind(week, 24) == at(2024, 9, 13, 13)  # a quarter of a day: 6 hours before
+    assert remind(week, 3.5) is None  # less than 4 hours to answer: on the day, no reminder
+    assert remind(week, 7 * 24, answer="yes") is None
+    # the contest's own: 2 hours before; never
+    assert remind(Invite(within=86400, remind=7200), 24) == at(2024, 9, 13, 17)
+    assert remind(Invite(within=86400, remind=7200), 1) is None  # not before being told
+    assert remind(Invite(within=86400, remind=0), 24) is None
+
+
 def test_an_answer_is_refused_once_lapsed_declined_or_the_heat_has_begun() -> None:
     told, deadline, begins = at(2024, 9, 12), at(2024, 9, 19), at(2024, 10, 12, 10)
     waiting = Invitation(3, told, deadline)
@@ -124,7 +144,8 @@ def test_a_wrong_invitation_is_refused_with_its_key(change: tuple[str, str], pro
 # -- in the chat ----------------------------------------------------------------------------------
 
 
-async def _locals_played(h: Harness, langs: dict[int, str] | None = None) -> list[Call]:
+async def _locals_played(h: Harness, langs: dict[int, str] | None = None,
+                         unfollowed: frozenset[int] = frozenset()) -> list[Call]:
     """Twelve teams, three per library, each followed by a phone (in English, or in
     ``langs``); every local contest played (at each library the team with the lowest number
     is fastest); the round confirmed."""
@@ -136,8 +157,9 @@ async def _locals_played(h: Harness, langs: dict[int, str] | None = None) -> lis
     for n in range(1, 13):
         entry = await svc.store.entry(n)
         assert entry is not None
-        await h.send(phone(n, (langs or {}).get(n, "en")), f"/start {entry.join_code}",
-                     at(2024, 8, 1))
+        if n not in unfollowed:
+            await h.send(phone(n, (langs or {}).get(n, "en")), f"/start {entry.join_code}",
+                         at(2024, 8, 1))
     await staff(h, BOSS, VIC, at(2024, 8, 1))
     for k, day in enumerate((at(2024, 8, 15, 18), at(2024, 8, 22, 18), at(2024, 9, 5, 18),
                              at(2024, 9, 12, 18))):
@@ -147,12 +169,13 @@ async def _locals_played(h: Harness, langs: dict[int, str] | None = None) -> lis
     return await h.send(BOSS, "/confirmar_ronda", at(2024, 9, 12, 19, 5))
 
 
-async def run_job(h: Harness, when: datetime) -> list[Call]:
-    """The lapse job for the deadline ``when``, as the job queue runs it."""
+async def run_job(h: Harness, when: datetime, job_of: Any = invitation_job) -> list[Call]:
+    """The lapse job for the deadline ``when`` (or another job of ``when``), as the job
+    queue runs it."""
     job = SimpleNamespace(data={"when": when.timestamp()})
     context = SimpleNamespace(job=job, application=h.app, bot_data=h.app.bot_data, bot=h.app.bot)
     before = len(h.request.calls)
-    await invitation_job(context)  # type: ignore[arg-type]
+    await job_of(context)
     await h.app.bot_data["sender"].settled()
     return list(h.request.calls[before:])
 
@@ -189,8 +212,9 @@ async def test_qualifiers_are_invited_and_only_those_who_accept_play(series: Har
     # Fitchburg's third is told it is first in line for its library's places, never "not
     # enough this time" before "a place has come free" (issue 47, item 2)
     assert said(calls, phone(3)) == [
-        "Entry #3: Local contest of Teams is over. Place 3: not invited for now, but you are "
-        "first in line. If an invited entry gives up its place or does not answer by Thursday "
+        "Entry #3: Local contest of Teams is over. Place 3 in Local contest – Fitchburg "
+        "Library: not invited for now, but you are first in line. If an invited entry gives "
+        "up its place or does not answer by Thursday "
         "19 September at 19:05, the place is yours and I will tell you here."]
 
     # a tap on "We'll play": in, at its table in the round's order
@@ -300,12 +324,60 @@ async def test_each_entry_left_out_is_told_its_number_in_line(tmp_path: Path) ->
     finally:
         await h.stop()
     assert said(calls, phone(2)) == [
-        "Anmeldung #2: Local contest von Teams ist vorbei. Platz 2: vorerst keine Einladung, "
-        "aber du bist als Erste in der Warteschlange. Wenn eine eingeladene Anmeldung ihren "
+        "Anmeldung #2: Local contest von Teams ist vorbei. Platz 2 bei Local contest – "
+        "Fitchburg Library: vorerst keine Einladung, aber du bist als Erste in der "
+        "Warteschlange. Wenn eine eingeladene Anmeldung ihren "
         "Platz abgibt oder bis Donnerstag, 19. September um 19:05 nicht antwortet, gehört der "
         "Platz dir, und ich sage es dir hier."]
     assert said(calls, phone(3)) == [
-        "Inscripción #3: Local contest de Teams ha terminado. Puesto 3: de momento no tienes "
+        "Inscripción #3: Local contest de Teams ha terminado. Puesto 3 en Local contest – "
+        "Fitchburg Library: de momento no tienes "
         "invitación; eres la número 2 en la lista de espera por si queda una plaza libre (las "
         "invitadas responden antes del jueves 19 de septiembre a las 19:05). Si te llega una, "
         "te lo diré aquí."]
+
+
+async def test_an_invitation_still_unanswered_is_reminded_a_day_before(series: Harness) -> None:
+    """Seven days to answer: the teams still silent a day before are told again, once, with
+    the buttons; those who answered are not (issue 47, item 2)."""
+    h = series
+    await _locals_played(h)
+    for n in (1, 2, 4, 7, 8, 10, 11):
+        await h.press(phone(n), f"invite:yes:{n}", at(2024, 9, 13))
+    reminder = at(2024, 9, 18, 19, 5)
+    # a job at that moment (rebuilt at every start from what is still owed)
+    assert await reminder_moments(h.services.day, at(2024, 9, 13)) == [reminder]
+    calls = await run_job(h, reminder, reminder_job)
+    assert said(calls, phone(5)) == [
+        "Reminder: entry #5 is invited to Semi-final – Dane County (Teams): Saturday 12 "
+        "October at 10:00, Madison Central Library, and has not answered yet. Will you play? "
+        "Answer by Thursday 19 September at 19:05 with the buttons below (or /accept 5 or "
+        "/decline 5); without an answer by then, the place goes to the next in line."]
+    assert h.buttons([c for c in calls if c.chat_id == phone(5).id]) == [
+        ("✅ We'll play", "invite:yes:5"), ("❌ We can't", "invite:no:5")]
+    assert said(calls, phone(1)) == [] and said(calls, VIC) == []
+    # once: run again (a restart), nobody is told twice, and no job is left for it
+    assert [c for c in await run_job(h, reminder, reminder_job)
+            if c.method == "sendMessage"] == []
+    assert await reminder_moments(h.services.day, at(2024, 9, 13)) == []
+
+
+async def test_an_invitation_no_phone_can_read_is_named_to_the_organisers(tmp_path: Path
+                                                                          ) -> None:
+    """Team 5 never linked a phone: a day before its deadline the organisers read that
+    nobody can answer its invitation, in their language (issue 47, item 2)."""
+    path = tmp_path / "series.toml"
+    path.write_text(INVITING, encoding="utf-8")
+    boss = Person(1, "Olga", "de")
+    h = await Harness(tmp_path, path, organisers=frozenset({boss.id})).start()
+    try:
+        asked = await _locals_played(h, unfollowed=frozenset({5}))
+        await h.press(boss, next(d for _, d in h.buttons(asked) if d.startswith("cr:")
+                                 and d != "cr:-"), at(2024, 9, 12, 19, 6))
+        calls = await run_job(h, at(2024, 9, 18, 19, 6), reminder_job)
+    finally:
+        await h.stop()
+    assert said(calls, boss) == [
+        "Kein Handy folgt #5 Team 5 / Mate 5 (Antwort bis Donnerstag, 19. September um "
+        "19:06): Die Einladung erreicht niemanden und verfällt mit ihrer Frist. Gib ihr ihren "
+        "Link oder antworte für sie (/accept N oder /decline N)."]

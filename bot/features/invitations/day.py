@@ -30,6 +30,8 @@ from bot.features.invitations.rules import (
     fold,
     freed,
     next_deadline,
+    reminder_at,
+    reminder_key,
     reply_verdict,
 )
 from bot.services.contest_day import ContestDay, answer_to, round_ref
@@ -368,3 +370,58 @@ async def round_invitations(day: ContestDay, category: Category, index: int
         return {}
     return await day.invitations(category, index)
 
+
+
+# -- reminders ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Reminder:
+    """An invitation still unanswered, told again before its ``deadline``; ``followed``:
+    whether a phone follows the entry (else only the organisers can do something)."""
+
+    entry: int
+    heat: Heat
+    deadline: datetime
+    followed: bool
+
+
+async def _waiting(day: ContestDay) -> list[tuple[Category, int, Invitation, datetime]]:
+    """Every invitation still unanswered that has a reminder, with its round and moment."""
+    out = []
+    for category in day.contest.categories:
+        for index in range(len(category.rounds) - 1):
+            invite = invite_rule(category, index)
+            if invite is None:
+                continue
+            for inv in (await day.invitations(category, index)).values():
+                moment = reminder_at(invite, inv)
+                if moment is not None:
+                    out.append((category, index, inv, moment))
+    return out
+
+
+async def reminder_moments(day: ContestDay, now: datetime) -> list[datetime]:
+    """The moments of the reminders still owed (each a job; one past whose deadline has not
+    come by ``now`` is still owed: the bot was off)."""
+    sent = {e.ref for e in await day.store.events(kinds=[EventKind.NOTICE])}
+    return sorted({moment for category, index, inv, moment in await _waiting(day)
+                   if inv.deadline > now
+                   and reminder_key(round_ref(category, index), inv) not in sent})
+
+
+async def remind_due(day: ContestDay, at: datetime) -> list[Reminder]:
+    """The invitations whose reminder is due at ``at`` and whose deadline has not come:
+    each recorded as told (once, in one transaction with what it tells)."""
+    out: list[Reminder] = []
+    async with day.store.transaction() as tx:
+        sent = {e.ref for e in await day.store.events(kinds=[EventKind.NOTICE])}
+        for category, index, inv, moment in await _waiting(day):
+            key = reminder_key(round_ref(category, index), inv)
+            if moment > at or inv.deadline <= at or key in sent:
+                continue
+            await tx.add_event(at=moment, kind=EventKind.NOTICE, role="system",
+                               entry=inv.entry, ref=key)
+            out.append(Reminder(inv.entry, invited_heat(category, index, inv), inv.deadline,
+                                bool(await day.linked_users(inv.entry))))
+    return out

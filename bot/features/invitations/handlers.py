@@ -18,7 +18,7 @@ from bot.delivery.posting import notify_entry, notify_staff
 from bot.delivery.services import Services, services
 from bot.delivery.telegram_time import CaughtUp, TelegramTime
 from bot.domain.rounds import Heat
-from bot.features.invitations.day import Invited, Replied
+from bot.features.invitations.day import Invited, Reminder, Replied
 from bot.features.invitations.texts import (
     decline_buttons,
     decline_question,
@@ -26,9 +26,11 @@ from bot.features.invitations.texts import (
     invitation_text,
     kept_text,
     lapsed_text,
+    reminder_text,
     replied_text,
     staff_declined_text,
     staff_lapsed_text,
+    unfollowed_text,
 )
 from bot.handlers.access import pick_entry
 from bot.handlers.common import (
@@ -171,9 +173,20 @@ async def _reply(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller
 
 async def _declined(context: ContextTypes.DEFAULT_TYPE, svc: Services, out: Replied) -> None:
     who_is = {e.number: e.names for e in await svc.store.entries(out.heat.category.id)}
-    await notify_staff(context, partial(staff_declined_text, contest=svc.contest, out=out,
-                                        who=who_is))
+    unfollowed = await _unfollowed(svc, out.invited)
+    await notify_staff(context, lambda lang: _lines(
+        staff_declined_text(lang, svc.contest, out, who_is),
+        unfollowed_text(lang, svc.contest, unfollowed, who_is)))
     await tell_invited(context, out.invited, later=True)
+
+
+async def _unfollowed(svc: Services, invited: tuple[Invited, ...]) -> list[Invited]:
+    """The entries invited that no phone follows: only the organisers can act for them."""
+    return [i for i in invited if not await svc.day.linked_users(i.entry)]
+
+
+def _lines(*texts: str) -> str:
+    return "\n".join(t for t in texts if t)
 
 
 # -- deadlines ----------------------------------------------------------------------------------
@@ -198,6 +211,10 @@ async def schedule_invitations(app: App) -> None:
         name = f"invite:{int(when.timestamp())}"
         replace_job(app, name, invitation_job, max(moment + DEADLINE_GRACE, now),
                     {"when": when.timestamp()})
+    for moment in await invites.reminder_moments(svc.day, now):
+        when = max(moment, now)
+        replace_job(app, f"invite-remind:{int(when.timestamp())}", reminder_job, when,
+                    {"when": when.timestamp()})
 
 
 async def invitation_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
@@ -221,8 +238,41 @@ async def invitation_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
             for number, heat in out.lapsed:
                 await notify_entry(context, number, partial(lapsed_text, contest=svc.contest,
                                                             number=number, heat=heat))
-            await notify_staff(context, partial(staff_lapsed_text, contest=svc.contest,
-                                                lapsed=out.lapsed, invited=out.invited,
-                                                who=who_is, unfilled=out.unfilled))
+            unfollowed = await _unfollowed(svc, out.invited)
+            await notify_staff(context, partial(_lapsed_for_staff, svc=svc, out=out,
+                                                who=who_is, unfollowed=unfollowed))
             await tell_invited(context, out.invited, later=True)
+    await schedule_invitations(context.application)
+
+
+def _lapsed_for_staff(lang: str, svc: Services, out: invites.LapsedPlaces,
+                      who: dict[int, tuple[str, ...]], unfollowed: list[Invited]) -> str:
+    return _lines(staff_lapsed_text(lang, svc.contest, out.lapsed, out.invited, who,
+                                    out.unfilled),
+                  unfollowed_text(lang, svc.contest, unfollowed, who))
+
+
+async def reminder_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
+    """Invitations still unanswered as their deadline nears are told again (once each), with
+    their buttons; those no phone follows are named to the organisers, who can still act."""
+    job = context.job
+    assert job is not None and isinstance(job.data, dict)
+    svc = services(context)
+    moment = datetime.fromtimestamp(job.data["when"], UTC)
+    caught_up: CaughtUp | None = context.bot_data.get("caught_up")
+    if caught_up is not None and not await caught_up.wait(CLOCK.now()):
+        return  # stopping: reminded at the next start
+    async with recording(svc):
+        reminders = await invites.remind_due(svc.day, moment)
+        for r in reminders:
+            if r.followed:
+                await notify_entry(context, r.entry, partial(
+                    reminder_text, contest=svc.contest, reminder=r),
+                    keyboard=partial(invitation_buttons, number=r.entry))
+        silent: list[Reminder] = [r for r in reminders if not r.followed]
+        if silent:
+            who_is = {e.number: e.names for category in {r.heat.category.id for r in silent}
+                      for e in await svc.store.entries(category)}
+            await notify_staff(context, partial(unfollowed_text, contest=svc.contest,
+                                                invited=silent, who=who_is))
     await schedule_invitations(context.application)

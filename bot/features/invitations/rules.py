@@ -117,6 +117,38 @@ def freed(invitations: dict[int, Invitation]) -> list[Invitation]:
                   key=lambda i: (i.answered or i.deadline, i.entry))
 
 
+# -- reminders ----------------------------------------------------------------------------------
+
+
+DEFAULT_REMINDER = timedelta(days=1)
+SHORTEST_REMINDED = timedelta(hours=4)  # less time than this to answer: no reminder by default
+
+
+def reminder_at(invite: Invite, invitation: Invitation) -> datetime | None:
+    """When ``invitation``, still unanswered, is told again before its deadline: ``remind``
+    before it; by default a day before, or a quarter of the time to answer when that is
+    shorter, and never with less than ``SHORTEST_REMINDED`` to answer. None: no reminder
+    (answered, ``remind`` 0, or no time between being told and the deadline)."""
+    window = invitation.deadline - invitation.told
+    if invitation.answer is not None or window <= timedelta(0):
+        return None
+    if invite.remind is not None:
+        lead = timedelta(seconds=invite.remind)
+    elif window < SHORTEST_REMINDED:
+        return None
+    else:
+        lead = min(DEFAULT_REMINDER, window / 4)
+    if lead <= timedelta(0) or lead >= window:
+        return None
+    return invitation.deadline - lead
+
+
+def reminder_key(ref: str, invitation: Invitation) -> str:
+    """The notice recording that ``invitation`` (of the round ``ref``) was reminded: one per
+    invitation, a new one for a new invitation of the same entry."""
+    return f"invite-remind:{ref}:{invitation.entry}:{int(invitation.deadline.timestamp())}"
+
+
 # -- answering ----------------------------------------------------------------------------------
 
 

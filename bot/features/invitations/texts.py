@@ -18,10 +18,11 @@ from bot.features.invitations.day import (
     InvitationTooLate,
     Invited,
     NoInvitation,
+    Reminder,
     Replied,
 )
 from bot.features.invitations.rules import Invitation
-from bot.support.i18n import tr
+from bot.support.i18n import ntr, tr
 from bot.texts.names import day_text, heat_name, names, round_name
 from bot.texts.rounds import when_text
 
@@ -57,11 +58,17 @@ def invitation_text(lang: str, contest: Contest, invited: Invited, later: bool =
 
 
 def in_line_text(lang: str, contest: Contest, number: int, category: Category, index: int,
-                 position: int, place: int, deadline: datetime) -> str:
-    """To an entry of a round that invites, placed ``position`` but not invited: its number
-    in line (``place``) for a place that comes free, and until when the invited answer: it
-    is told at once if a place comes to it (never "not enough", then "a place is free")."""
+                 position: int | str, place: int, deadline: datetime,
+                 in_heat: tuple[Heat, int] | None = None) -> str:
+    """To an entry of a round that invites, placed ``position`` (``in_heat``: its heat and
+    place there, said instead) but not invited: its number in line (``place``) for a place
+    that comes free, and until when the invited answer: it is told at once if a place comes
+    to it (never "not enough", then "a place is free")."""
     name = round_name(lang, contest, category, index)
+    if in_heat is not None:
+        heat, heat_place = in_heat
+        position = tr(lang, "{place} in {heat}", place=heat_place,
+                      heat=heat_name(lang, contest, heat))
     if place == 1:
         text = tr(lang, "Entry #{entry}: {round} of {category} is over. Place {position}: not "
                   "invited for now, but you are first in line. If an invited entry gives up "
@@ -76,6 +83,31 @@ def in_line_text(lang: str, contest: Contest, number: int, category: Category, i
                   position=position, place=place,
                   deadline=moment_text(lang, contest, deadline))
     return text
+
+
+def reminder_text(lang: str, contest: Contest, reminder: Reminder) -> str:
+    """To an entry that has not answered its invitation, before its deadline."""
+    return tr(lang, "Reminder: entry #{entry} is invited to {round}: {when}, and has not "
+              "answered yet. Will you play? Answer by {deadline} with the buttons below (or "
+              "/acepto {entry} or /renuncio {entry}); without an answer by then, the place "
+              "goes to the next in line.", entry=reminder.entry,
+              round=_round(lang, contest, reminder.heat),
+              when=when_text(lang, contest, reminder.heat),
+              deadline=moment_text(lang, contest, reminder.deadline))
+
+
+def unfollowed_text(lang: str, contest: Contest, invited: Sequence[Invited | Reminder],
+                    who: Mapping[int, Sequence[str]]) -> str:
+    """To the organisers: invitations no phone can read (nobody follows the entry), each
+    lapsing at its deadline unless someone acts. Empty when every one is followed."""
+    if not invited:
+        return ""
+    return ntr(lang, "No phone follows {entries}: its invitation reaches nobody and lapses "
+               "at its deadline. Give it its link, or answer for it (/acepto N or /renuncio "
+               "N).", "No phone follows {entries}: their invitations reach nobody and lapse "
+               "at their deadlines. Give them their link, or answer for them (/acepto N or "
+               "/renuncio N).", len(invited), entries=", ".join(
+                   _answers_by(lang, contest, i, who) for i in invited))
 
 
 def invitation_buttons(lang: str, number: int) -> Keyboard:
@@ -129,7 +161,7 @@ def lapsed_text(lang: str, contest: Contest, number: int, heat: Heat) -> str:
               "place is no longer kept for it.", entry=number, round=_round(lang, contest, heat))
 
 
-def _answers_by(lang: str, contest: Contest, invited: Invited,
+def _answers_by(lang: str, contest: Contest, invited: Invited | Reminder,
                 who: Mapping[int, Sequence[str]]) -> str:
     return tr(lang, "#{entry} {names} (answers by {deadline})", entry=invited.entry,
               names=names(who.get(invited.entry, ())),
