@@ -6,17 +6,21 @@ the wall sheet and the projector show those rankings after their category."""
 from __future__ import annotations
 
 import io
+import json
 from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
+from openpyxl import load_workbook  # type: ignore[import-untyped, unused-ignore]
 
 from bot.services.csvio import import_entries, read_entries
 from bot.services.exports import printed_ranking
 from bot.services.scoreboard import scoreboard_data
-from tests.fakebot import Harness, Person, said, staff
+from bot.tools.scoreboard import Scoreboard
+from tests.exports.test_scoreboard import CHROMIUM, chromium, text_of
+from tests.fakebot import FrozenClock, Harness, Person, said, staff
 
 TZ = ZoneInfo("Europe/Berlin")
 T0 = datetime(2027, 5, 8, 10, 0, tzinfo=TZ)
@@ -130,3 +134,60 @@ async def test_a_title_that_moves_is_told_again_to_whom_it_moved_for(played: Har
         "Die Endergebnisse von Open wurden korrigiert: Platz 3 von 4, mit 0:45:00.\n"
         "Deutsche Meisterschaft: Platz 2 von 2.\n")
     assert said(done, ANA) == []
+
+
+async def test_the_wall_sheet_shows_each_separate_ranking_after_its_category(
+        played: Harness) -> None:
+    await publish(played, T0 + timedelta(minutes=61))
+    # the organiser's workbook (German): its first sheet, the one to pin on the wall
+    docs = [c.params["document"] for c in await played.send(
+        BOSS, "/exportar", T0 + timedelta(minutes=62)) if c.method == "sendDocument"]
+    data = docs[0]["bytes"]
+    book = load_workbook(io.BytesIO(data if isinstance(data, bytes) else data.encode()))
+    sheet = book[book.sheetnames[0]]
+    rows = [[c.value for c in row] for row in sheet.iter_rows()]
+    assert rows[0] == ["Kategorie", "Platz", "Nummer", "Namen", "Ergebnis", "Preis"]
+    assert [r[:4] + r[5:] for r in rows[1:]] == [
+        ["Open", 1, 1, "Ana García", "Pokal"],
+        ["Open", 2, 2, "Jonas Weber", "Medaille"],
+        ["Open", 3, 3, "Lena Koch", None],
+        ["Open", 4, 4, "Marie Dubois", None],
+        ["Open — Deutsche Meisterschaft", 1, 2, "Jonas Weber", "Deutscher Meistertitel"],
+        ["Open — Deutsche Meisterschaft", 2, 3, "Lena Koch", None]]
+    # the same sheet in Spanish: the ranking's name in Spanish, its own places
+    svc = played.services
+    es = await printed_ranking(svc.contest, svc.day, "es", T0 + timedelta(minutes=62))
+    assert [r[:4] for r in es[-2:]] == [["Open — Campeonato de Alemania", 1, 2, "Jonas Weber"],
+                                        ["Open — Campeonato de Alemania", 2, 3, "Lena Koch"]]
+    assert es[-2][4] == "0:45:00" and es[-2][5] == "Deutscher Meistertitel"
+
+
+async def test_the_projector_shows_each_separate_ranking_after_its_category_once_results_are_in(
+        tmp_path: Path, played: Harness) -> None:
+    svc = played.services
+    await publish(played, T0 + timedelta(minutes=61))
+    data = await scoreboard_data(svc.day, svc.contest, T0 + timedelta(minutes=62))
+    json.dumps(data)
+    open_, national = data["categories"]
+    assert (open_["id"], open_["standing"]) == ("open", "final")
+    assert (national["id"], national["name"], national["separate_of"], national["standing"]) == (
+        "open/national", "Open — Deutsche Meisterschaft", "open", "final")
+    assert [(r["position"], r["number"], r["time"], r["prize"]) for r in national["rows"]] == [
+        (1, 2, "0:45:00", "Deutscher Meistertitel"), (2, 3, "0:50:00", None)]
+    assert [r["position"] for r in open_["rows"]] == [1, 2, 3, 4]  # the category's unchanged
+    if CHROMIUM is None:
+        return
+    clock = FrozenClock(T0 + timedelta(minutes=62))
+    board = Scoreboard(port=0, clock=clock)
+    await board.start(svc)
+    try:
+        dom = await chromium(board.url + "?cat=open&start=open/national", tmp_path,
+                             "--dump-dom")
+        shown = text_of(dom)
+        assert "Open — Deutsche Meisterschaft · " in shown, shown
+        national_section = dom.split('data-cat="open/national"', 1)[1]
+        assert "Jonas Weber" in national_section and "Lena Koch" in national_section
+        assert "Ana García" not in national_section.split('data-cat="open"', 1)[0]
+        assert dom.count('class="tile') == 1  # one clock: the category's
+    finally:
+        await board.stop()
