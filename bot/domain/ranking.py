@@ -11,7 +11,7 @@ from operator import itemgetter
 from typing import Any
 
 from bot.domain.clock import within_limit
-from bot.domain.contest import Category
+from bot.domain.contest import Category, SeparateRanking
 from bot.features.escape.rules import EscapeResult
 
 
@@ -255,3 +255,29 @@ def separate(rows: Sequence[Row], keep: Callable[[int], bool],
     return [replace(r, prize=prize_of(prizes, r.position, sizes.get(r.position or 0, 0),
                                       shared_prizes))
             for r in out]
+
+
+@dataclass(frozen=True)
+class Title:
+    """An entry's place in a separate ranking of its category (under 18s, a national title),
+    as the entry is told it: the ranking's id, its place there, of how many placed there, and
+    the ranking's prize for that place."""
+
+    ranking: str
+    position: int
+    of: int
+    prize: str | None = None
+
+
+def titles(rankings: Iterable[tuple[SeparateRanking, Sequence[Row]]]
+           ) -> dict[int, tuple[Title, ...]]:
+    """Each entry's places in the separate rankings (``(ranking, its rows)``) it holds
+    one in, in the rankings' order; an entry without a place in one (did not start, out of
+    competition) holds no title there."""
+    out: dict[int, list[Title]] = {}
+    for sr, rows in rankings:
+        placed = sum(1 for r in rows if r.position is not None)
+        for r in rows:
+            if r.position is not None:
+                out.setdefault(r.number, []).append(Title(sr.id, r.position, placed, r.prize))
+    return {n: tuple(ts) for n, ts in out.items()}

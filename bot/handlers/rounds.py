@@ -13,6 +13,7 @@ from bot.delivery.answers import answer, answer_now, recording
 from bot.delivery.posting import notify_entry
 from bot.delivery.services import services
 from bot.domain.contest import Category
+from bot.domain.ranking import titles
 from bot.domain.rounds import Heat, table_number
 from bot.features.invitations.day import invitation_of, round_invitations
 from bot.features.invitations.handlers import tell_invited
@@ -38,7 +39,13 @@ from bot.handlers.common import (
 )
 from bot.handlers.jobs import schedule_contest_jobs
 from bot.services.outcomes import Refusal
-from bot.services.rounds import RoundConfirmed, RoundGaps, confirm_round, table_of
+from bot.services.rounds import (
+    RoundConfirmed,
+    RoundGaps,
+    confirm_round,
+    separate_rankings,
+    table_of,
+)
 from bot.texts.common import refusal
 from bot.texts.result_lines import final_classification_text
 from bot.texts.rounds import (
@@ -165,10 +172,12 @@ async def _confirm(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Call
         else:
             rows_list = await svc.day.classification(category)
             text = final_classification_text(who.lang, contest, category, index, rows_list)
+            held = titles(await separate_rankings(svc.day, category, rows_list))
             for row in rows_list:
                 if row.position is not None:
                     await notify_entry(context, row.number, partial(
-                        final_place_text, category=category, number=row.number, row=row))
+                        final_place_text, category=category, number=row.number, row=row,
+                        contest=contest, titles=held.get(row.number, ())))
         await answer(svc, update, text)
     await schedule_contest_jobs(context.application)
 

@@ -8,7 +8,7 @@ handlers turn them into messages in the person's language.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from datetime import time as dtime
@@ -27,7 +27,7 @@ from bot.domain.events import (
     EventKind,
 )
 from bot.domain.places import Place, Status
-from bot.domain.ranking import Competitor, Row, ages_fit, rank
+from bot.domain.ranking import Competitor, Row, ages_fit, rank, separate
 from bot.domain.rounds import (
     Heat,
     classification,
@@ -108,6 +108,21 @@ def pieces_left(state: EntryState) -> int:
 def round_ref(category: Category, round_index: int) -> str:
     """What the confirmation of a round is recorded under."""
     return f"{category.id}/{category.rounds[round_index].id}"
+
+
+def separate_of(contest: Contest, category: Category, rows: Sequence[Row],
+                entries: Mapping[int, Entry]) -> list[tuple[SeparateRanking, list[Row]]]:
+    """The category's rankings of their own (under 18s, residents) out of its ranking
+    ``rows``: each one's entries (of ``entries``, by number) placed among themselves."""
+    out = []
+    for sr in category.separate:
+
+        def keep(number: int, sr: SeparateRanking = sr) -> bool:
+            entry = entries.get(number)
+            return entry is not None and in_ranking(contest, sr, entry)
+
+        out.append((sr, separate(rows, keep, sr.prizes, contest.shared_prizes)))
+    return out
 
 
 def in_ranking(contest: Contest, sr: SeparateRanking, entry: Entry) -> bool:

@@ -36,6 +36,7 @@ from bot.domain.events import (
 from bot.domain.events import EventKind as K
 from bot.domain.history import effective_ids
 from bot.domain.places import Application, Status, allocate
+from bot.domain.ranking import titles
 from bot.domain.rounds import Heat, finish_refused, heat_over, heats_by_id
 from bot.features.escape import rules as esc
 from bot.features.invitations.rules import (
@@ -58,7 +59,7 @@ from bot.features.results import rules as res
 from bot.features.selftimed.rules import PhotoRefused, PhotoUse, photo_use
 from bot.features.standings.rules import standings as final_standings
 from bot.features.standings.rules import to_tell, told_before
-from bot.services.contest_day import OUTCOMES, round_ref
+from bot.services.contest_day import OUTCOMES, round_ref, separate_of
 from bot.services.document_events import (
     EARLIEST,
     LATEST,
@@ -587,7 +588,9 @@ class Replay:
         waiting = [s.entry.number for s in states if s.ready is not None and s.finish is None]
         if category.self_timed and waiting:
             return f"while the finish entry {waiting[0]} claimed waited for its review"
-        if before and not to_tell(final_standings(category, rows), told_before(before[-1].data)):
+        held = titles(separate_of(self.contest, category, rows, self.entries))
+        if before and not to_tell(final_standings(category, rows, held),
+                                  told_before(before[-1].data)):
             return f"nothing changed since event {before[-1].id} made them final"
         return None
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TextIO
 from zoneinfo import ZoneInfo
 
 from bot.domain.clock import format_duration
-from bot.domain.contest import Category, Contest, Question
+from bot.domain.contest import Category, Contest, Question, SeparateRanking, localized
 from bot.domain.places import Status
 from bot.domain.ranking import Row
 from bot.domain.rounds import Heat
@@ -138,11 +138,12 @@ async def _rankings(contest: Contest, day: ContestDay, category: str | None,
     for cat in cats:
         ranking = (await round_ranking(day, *whole))[1] if whole is not None else \
             await day.ranking(cat, at)
+        separate = tuple(await separate_rankings(day, cat, ranking)) if heat is None else ()
         shown = ResultShown(
             category if whole is not None and category is not None else cat.id,
             heat.round.id if heat is not None else "",
             {x.id: x.name for x in cat.extra_prizes},
-            await _other_rankings(day, cat) if heat is None else {})
+            _other_rankings(separate), separate)
         out.append((cat, ranking, shown))
     return out
 
@@ -155,12 +156,15 @@ class ResultShown:
     round: str  # the heat's round, for a row that names none
     extras: dict[str, str]  # the special prizes' names by id
     others: dict[int, list[str]]  # by entry: its places in the separate rankings
+    # the category's separate rankings, each with its rows (placed among themselves)
+    separate: tuple[tuple[SeparateRanking, list[Row]], ...] = ()
 
 
-async def _other_rankings(day: ContestDay, cat: Category) -> dict[int, list[str]]:
+def _other_rankings(separate: Iterable[tuple[SeparateRanking, list[Row]]]
+                    ) -> dict[int, list[str]]:
     """Each entry's places in the category's separate rankings: "u18 2 (Best young puzzler)"."""
     others: dict[int, list[str]] = {}
-    for sr, sub in await separate_rankings(day, cat):
+    for sr, sub in separate:
         for r in sub:
             if r.position is not None:
                 others.setdefault(r.number, []).append(
@@ -363,16 +367,28 @@ async def printed_ranking(contest: Contest, day: ContestDay, lang: str,
                           at: datetime | None = None) -> list[list[object]]:
     """The results to pin on the wall (header first): every category in ranking order, a row
     per entry with its place, number, names, result (its time; the pieces placed; or why it
-    has none) and prize, in ``lang``."""
+    has none) and prize, in ``lang``; after a category, each of its separate rankings, its
+    rows titled "Open — Under 18" with their own places and prizes."""
     rows: list[list[object]] = [list(PRINTED_COLUMNS)]
     for cat, ranking, shown in await _rankings(contest, day, None, at):
-        for r in ranking:
-            c = r.competitor
-            prizes = [p for p in (r.prize, *(shown.extras.get(x, x) for x in r.extra_prizes))
-                      if p]
-            rows.append([cat.id, r.position if r.position is not None else "", c.number,
-                         " / ".join(c.names), _result(lang, cat, r),
-                         "; ".join(dict.fromkeys(prizes))])  # each prize once
+        rows.extend(_printed_rows(lang, cat, cat.id, ranking, shown))
+        for sr, sub in shown.separate:  # its separate rankings after it, each by its name
+            title = f"{cat.name} — {localized(sr.name, lang, contest.language) or sr.id}"
+            rows.extend(_printed_rows(lang, cat, title, sub, shown))
+    return rows
+
+
+def _printed_rows(lang: str, cat: Category, title: str, ranking: list[Row],
+                  shown: ResultShown) -> list[list[object]]:
+    """A ranking's rows on the wall sheet, each under ``title`` (a category's id, which the
+    sheet writes by its name, or a separate ranking's name)."""
+    rows: list[list[object]] = []
+    for r in ranking:
+        c = r.competitor
+        prizes = [p for p in (r.prize, *(shown.extras.get(x, x) for x in r.extra_prizes)) if p]
+        rows.append([title, r.position if r.position is not None else "", c.number,
+                     " / ".join(c.names), _result(lang, cat, r),
+                     "; ".join(dict.fromkeys(prizes))])  # each prize once
     return rows
 
 
@@ -506,8 +522,9 @@ def _set_up_print(sheet: Any, words: Printable | None) -> None:
     sheet.page_margins.left = sheet.page_margins.right = PRINT_MARGIN
     for letter, width in zip("ABCDEF", PRINTED_COLUMNS.values(), strict=True):
         sheet.column_dimensions[letter].width = width
-    for (cell,) in sheet.iter_rows(min_row=2, min_col=4, max_col=4):
-        cell.alignment = Alignment(wrap_text=True, vertical="top")
+    for row in sheet.iter_rows(min_row=2, min_col=1, max_col=4):
+        for cell in (row[0], row[3]):  # a separate ranking's title, the names: wrapped
+            cell.alignment = Alignment(wrap_text=True, vertical="top")
     sheet.auto_filter.ref = sheet.dimensions
     if words is not None:
         contest = words.contest

@@ -7,14 +7,14 @@ classification...) stay in ``ContestDay``, which never imports a feature.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import ClassVar
 
 from bot.domain.contest import Category, SeparateRanking
 from bot.domain.events import EventKind
-from bot.domain.ranking import Row, separate
+from bot.domain.ranking import Row
 from bot.domain.rounds import (
     AllConfirmed,
     Confirmable,
@@ -35,8 +35,8 @@ from bot.services.contest_day import (
     ContestDay,
     RoundClosed,
     answer_to,
-    in_ranking,
     round_ref,
+    separate_of,
 )
 from bot.services.outcomes import Done, Refusal, SharedRefusal
 from bot.storage.transactions import Transaction
@@ -329,20 +329,15 @@ async def unit(day: ContestDay, unit_id: str) -> Category | None:
     return category if category is not None and not category.rounds else None
 
 
-async def separate_rankings(day: ContestDay, category: Category
+async def separate_rankings(day: ContestDay, category: Category,
+                            rows: Sequence[Row] | None = None
                             ) -> list[tuple[SeparateRanking, list[Row]]]:
     """The category's rankings of their own (under 18s, residents): its ranking (its
-    classification, with rounds) among the entries each one takes."""
+    classification, with rounds; or ``rows``, the ranking at a moment) among the entries each
+    one takes."""
     if not category.separate:
         return []
-    rows = await day.ranking(category)
+    if rows is None:
+        rows = await day.ranking(category)
     entries = {e.number: e for e in await day.store.entries(category.id)}
-    out = []
-    for sr in category.separate:
-
-        def keep(number: int, sr: SeparateRanking = sr) -> bool:
-            entry = entries.get(number)
-            return entry is not None and in_ranking(day.contest, sr, entry)
-
-        out.append((sr, separate(rows, keep, sr.prizes, day.contest.shared_prizes)))
-    return out
+    return separate_of(day.contest, category, rows, entries)

@@ -10,18 +10,19 @@ tables before the start; no place for a pieces count while others still play.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
+from functools import partial
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from bot.domain.clock import CategoryClock, format_duration
-from bot.domain.contest import Category, Contest
+from bot.domain.contest import Category, Contest, SeparateRanking, localized
 from bot.domain.ranking import Row
 from bot.domain.rounds import Heat, table_number
 from bot.features.standings.day import is_final
 from bot.features.tables.sheets import hall_seats
-from bot.services.contest_day import ContestDay
+from bot.services.contest_day import ContestDay, separate_of
 from bot.services.state import EntryState, standings
 from bot.texts.names import heat_name, round_name
 
@@ -443,6 +444,14 @@ async def _tables(day: ContestDay, heat: Heat | None, entries: Mapping[int, Any]
 
 async def category_data(day: ContestDay, contest: Contest, category: Category, now: datetime,
                         rate: float = 1.0) -> dict[str, Any]:
+    return (await category_sections(day, contest, category, now, rate))[0]
+
+
+async def category_sections(day: ContestDay, contest: Contest, category: Category,
+                            now: datetime, rate: float = 1.0) -> list[dict[str, Any]]:
+    """A category's section, then (once its results are in: provisional or final) one per
+    separate ranking of it, titled "Open — Under 18", its rows with their own places and
+    prizes (``separate_of``: the category's id; no clock of its own)."""
     words = labels(contest.language)
     clock = await day.clock(category.id)
     states = await day.states(category, now)
@@ -464,7 +473,7 @@ async def category_data(day: ContestDay, contest: Contest, category: Category, n
         rows_data.sort(key=lambda r: (r.get("table", len(tables) + 1), r["number"]))
     final = await is_final(day, category) if heat is None else \
         await day.confirmed_rounds(heat.category) > heat.round_index
-    return {
+    main = {
         "id": category.id,
         "name": category.name if heat is None else
         f"{category.name} — {heat_name(contest.language, contest, heat)}",
@@ -486,6 +495,33 @@ async def category_data(day: ContestDay, contest: Contest, category: Category, n
         "finished": sum(1 for r in rows if r.finished),
         "rows": rows_data,
     }
+    if heat is not None:
+        return [main]
+    return [main, *_separate_sections(contest, category, main, rows, by_number, partial(
+        _row_data, clock=clk, now_t=now_t, category=category, words=words, settled=settled))]
+
+
+def _separate_sections(contest: Contest, category: Category, main: dict[str, Any],
+                       rows: list[Row], states: Mapping[int, EntryState],
+                       row_data: Callable[[Row, EntryState | None], dict[str, Any]]
+                       ) -> list[dict[str, Any]]:
+    """The category's separate rankings out of its ``rows``, a section each, once its results
+    are in (provisional or final)."""
+    if not category.separate or main["standing"] is None:
+        return []
+    entries = {n: s.entry for n, s in states.items()}
+    return [_separate_data(contest, main, sr, [row_data(r, states.get(r.number)) for r in sub])
+            for sr, sub in separate_of(contest, category, rows, entries)]
+
+
+def _separate_data(contest: Contest, main: dict[str, Any], sr: SeparateRanking,
+                   rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """A separate ranking's section, after its category's (``main``): its clock and columns,
+    its own rows."""
+    name = localized(sr.name, contest.language, contest.language) or sr.id
+    return {**main, "id": f"{main['id']}/{sr.id}", "name": f"{main['name']} — {name}",
+            "separate_of": main["id"], "seating": False, "rows": rows, "entries": len(rows),
+            "finished": sum(1 for r in rows if r["status"] == "finished")}
 
 
 def upcoming_data(contest: Contest, category: Category, round_index: int, now: datetime,
@@ -535,7 +571,8 @@ async def scoreboard_data(day: ContestDay, contest: Contest, now: datetime,
 
     Per category: id, name, its clock (state, contest seconds, h:mm:ss, rate, time left, when
     a pause ends), time limit and the ranking rows (position, number, names, status and its
-    text, time h:mm:ss, pieces, escape progress, prize). ``rate``: contest seconds per real
+    text, time h:mm:ss, pieces, escape progress, prize); once its results are in, each of
+    its separate rankings after it (``separate_of``: its id). ``rate``: contest seconds per real
     second (a rehearsal runs fast).
     """
     return {
@@ -545,8 +582,8 @@ async def scoreboard_data(day: ContestDay, contest: Contest, now: datetime,
         "now": now.isoformat(),
         "paused": await day.paused(),
         "categories": [
-            upcoming_data(contest, day.heats[c.id].category, day.heats[c.id].round_index,
-                          now, rate) if to_come else
-            await category_data(day, contest, c, now, rate)
-            for c, to_come in await shown_units(day)],
+            section for c, to_come in await shown_units(day) for section in (
+                [upcoming_data(contest, day.heats[c.id].category, day.heats[c.id].round_index,
+                               now, rate)] if to_come else
+                await category_sections(day, contest, c, now, rate))],
     }

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import assert_never
 
 from bot.domain.contest import Category, Contest, localized
-from bot.domain.ranking import Row
+from bot.domain.ranking import Row, Title
 from bot.domain.rounds import Heat, heats_by_id, table_number
 from bot.features.invitations.names import ACCEPT
 from bot.features.results.names import PIECES
@@ -30,6 +30,7 @@ from bot.support.i18n import ntr, tr
 from bot.texts.names import clock_time, day_text, heat_by_id, names
 from bot.texts.names import heat_name as heat_name  # re-exported: rounds' names live in names.py
 from bot.texts.names import round_name as round_name
+from bot.texts.titles import title_lines
 
 
 def when_text(lang: str, contest: Contest, heat: Heat) -> str:
@@ -102,10 +103,16 @@ def _question_label(lang: str, contest: Contest, question_id: str) -> str:
     return (localized(q.label, lang, contest.language) or question_id).lower()
 
 
-def final_place_text(lang: str, category: Category, number: int, row: Row) -> str:
+def final_place_text(lang: str, category: Category, number: int, row: Row,
+                     contest: Contest | None = None, titles: Sequence[Title] = ()) -> str:
+    """Each entry placed, once the last round is confirmed: its place, and its places in the
+    category's separate rankings (``titles``: the best under 18s...)."""
     text = tr(lang, "Entry #{entry}: final classification of {category}: place {position}.",
               entry=number, category=category.name, position=row.position)
-    return text + (f" {row.prize}" if row.prize else "")
+    text += f" {row.prize}" if row.prize else ""
+    if contest is None or not titles:
+        return text
+    return "\n".join([text, *title_lines(lang, contest, category.separate, titles)])
 
 
 def lineup_lines(lang: str, contest: Contest, category: Category, index: int,

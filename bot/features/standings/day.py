@@ -8,6 +8,7 @@ from datetime import datetime
 
 from bot.domain.contest import Category
 from bot.domain.events import EventKind
+from bot.domain.ranking import titles
 from bot.domain.rounds import heat_over
 from bot.features.selftimed.day import waiting
 from bot.features.standings.outcomes import (
@@ -29,6 +30,7 @@ from bot.features.standings.rules import (
     told_before,
 )
 from bot.services.contest_day import ContestDay
+from bot.services.rounds import separate_rankings
 from bot.storage.store import Event, Transaction
 
 
@@ -70,7 +72,7 @@ async def publishable(day: ContestDay, tx: Transaction, category: Category, at: 
     claims = await waiting(day, category)
     if claims:
         return ClaimsToReview(category.name, tuple(c.entry for c in claims))
-    now = standings(category, rows)
+    now = standings(category, rows, titles(await separate_rankings(day, category, rows)))
     last = await last_published(tx, category.id)
     tell = to_tell(now, told_before(last.data) if last is not None else None)
     if last is not None and not tell:

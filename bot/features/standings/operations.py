@@ -39,7 +39,8 @@ async def publish(work: Work, day: ContestDay, cmd: Publish) -> Published:
             for s in p.tell:
                 work.tell_entry(s.number, partial(
                     standing_text, contest=contest, category=p.category.name, s=s,
-                    row=rows[s.number], again=p.again, may_see=may_see), skip_asker=False)
+                    row=rows[s.number], again=p.again, may_see=may_see,
+                    separate=p.category.separate), skip_asker=False)
         refused = worth_saying(list(out.refused), len(cmd.categories) == 1)
         work.reply(partial(published_text, contest=contest, ready=list(out.categories),
                            refused=refused))

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.domain.contest import Category
-from bot.domain.ranking import Row, ranking_time
+from bot.domain.ranking import Row, Title, ranking_time
 
 # who may read a category's ranking with /clasificacion besides the organisers (the contest
 # file's ``participants_see_ranking``): the entries' people once its results are final (the
@@ -33,15 +33,23 @@ class Standing:
     pieces: int | None  # pieces placed, when not finished
     outcome: str | None  # "dns", "dsq" or "oc"
     prizes: tuple[str, ...]  # its position prize first, then the extra ones
+    titles: tuple[Title, ...] = ()  # its places in the category's separate rankings
 
     def key(self) -> list[Any]:
-        """What the entry was told, as the published record keeps it."""
-        return [self.position, self.of, self.time, self.pieces, self.outcome, list(self.prizes)]
+        """What the entry was told, as the published record keeps it (its titles, where it
+        holds some: a record made before titles were told reads the same for the others)."""
+        told: list[Any] = [self.position, self.of, self.time, self.pieces, self.outcome,
+                           list(self.prizes)]
+        if self.titles:
+            told.append([[t.ranking, t.position, t.of, t.prize] for t in self.titles])
+        return told
 
 
-def standings(category: Category, rows: Sequence[Row]) -> list[Standing]:
+def standings(category: Category, rows: Sequence[Row],
+              titles: Mapping[int, tuple[Title, ...]] | None = None) -> list[Standing]:
     """Each entry of a category's final ranking, in the ranking's order; an extra prize is
-    named with what it is for ("Mejor pareja local: Dos trofeos...")."""
+    named with what it is for ("Mejor pareja local: Dos trofeos..."); ``titles``: each
+    entry's places in the category's separate rankings (``bot.domain.ranking.titles``)."""
     placed = sum(1 for r in rows if r.position is not None)
     extras = {e.id: f"{e.name}: {e.prize}" for e in category.extra_prizes}
     out = []
@@ -52,7 +60,8 @@ def standings(category: Category, rows: Sequence[Row]) -> list[Standing]:
         out.append(Standing(
             number=r.number, position=r.position, of=placed,
             time=ranking_time(c) if r.finished else None,
-            pieces=None if r.finished else c.pieces, outcome=c.outcome, prizes=prizes))
+            pieces=None if r.finished else c.pieces, outcome=c.outcome, prizes=prizes,
+            titles=(titles or {}).get(r.number, ())))
     return out
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import assert_never
 
 from bot.domain.clock import format_duration
-from bot.domain.contest import Contest
+from bot.domain.contest import Contest, SeparateRanking
 from bot.domain.ranking import Row
 from bot.features.results.names import PIECES
 from bot.features.results.texts import outcome_text, penalties_text, result_detail
@@ -26,12 +26,15 @@ from bot.features.standings.rules import Standing
 from bot.support.commands import typed
 from bot.support.i18n import ntr, tr
 from bot.texts.names import clock_time
+from bot.texts.titles import title_lines
 
 
 def standing_text(lang: str, contest: Contest, category: str, s: Standing, row: Row,
-                  again: bool, may_see: bool) -> str:
+                  again: bool, may_see: bool, separate: Sequence[SeparateRanking] = ()) -> str:
     """To an entry's people when its category's results are final (``again``: corrected
-    after they were first told). Escape pairs read how their ranking time is made up."""
+    after they were first told), with its places in the category's separate rankings
+    (``separate``: a national title...). Escape pairs read how their ranking time is made
+    up."""
     c = row.competitor
     if s.position is None:
         result = _no_place(lang, s)
@@ -58,6 +61,7 @@ def standing_text(lang: str, contest: Contest, category: str, s: Standing, row: 
         lines.append(penalties_text(lang, contest, c.penalties, c.time_penalty))
     if s.prizes:
         lines.append(tr(lang, "Prize: {prizes}.", prizes="; ".join(s.prizes)))
+    lines.extend(title_lines(lang, contest, separate, s.titles))
     if s.position is not None and not again:
         lines.append(tr(lang, "Thank you for taking part, and well done!"))
     if may_see:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from bot.features.tables.handlers import imprimir, mesas
-from bot.support.registry import N_, Command, Feature
+from bot.features.tables.handlers import TELL_BUTTON, imprimir, mesas, tell_pressed
+from bot.features.tables.rules import TABLES_TOLD
+from bot.features.tables.texts import event_name
+from bot.support.registry import N_, Command, Feature, Kind
 
 FEATURE = Feature(
     name="tables",
@@ -14,5 +16,9 @@ FEATURE = Feature(
                 {"fr": "imprimer", "en": "print"}),
     ),
     handlers={"mesas": mesas, "imprimir": imprimir},
+    buttons={TELL_BUTTON: tell_pressed},
+    # each entry told its table (data: what each was told), once, again if it changed
+    kinds=(Kind(TABLES_TOLD, event_name, roles=frozenset({"organiser"}), fields="-?----",
+                data={"told": "!told"}),),
     menu_after="series",
 )

@@ -15,7 +15,8 @@ played in one round has no heats; its entries sit at the hall's tables by the co
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 SEATING_RULES = ("categories", "numbers")
 
@@ -32,3 +33,17 @@ def hall_tables(groups: Sequence[Sequence[int]], rule: str = "categories") -> di
         for number in sorted(group):
             tables[number] = len(tables) + 1
     return tables
+
+
+# the event that records which entries were told their table, and which: data
+# {"told": {"12": [table, heat id or ""]}}
+TABLES_TOLD = "tables_told"
+
+
+def told_tables(records: Iterable[Mapping[str, Any]]) -> dict[int, list[Any]]:
+    """What each entry was last told of its table, from the records of every telling."""
+    out: dict[int, list[Any]] = {}
+    for data in records:
+        out.update({int(n): list(v) for n, v in dict(data.get("told", {})).items()})
+    return out
+
