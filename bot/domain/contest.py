@@ -368,6 +368,9 @@ class RegistrationRules:
     # refunds that decrease as the contest approaches (increasing ``until``); after the last
     # tier a withdrawal giving up a place gets nothing back
     refunds: tuple[RefundTier, ...] = ()
+    # how to pay, told with the fee to an entry not paid yet (language code -> text: "Bank
+    # transfer to ES12 3456 ..., with the entry's number"); empty: the file does not say
+    how_to_pay: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -398,6 +401,8 @@ class Contest:
     language: str = "es"
     currency: str = "EUR"
     venue: str = ""
+    # what to bring, told when a place is confirmed (language code -> text); empty: nothing said
+    bring: dict[str, str] = field(default_factory=dict)
     questions: tuple[Question, ...] = ()
     local_if_any: tuple[str, ...] = ()  # an entry is local when a member answered yes to one
     discount: Discount | None = None

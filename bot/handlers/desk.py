@@ -20,6 +20,7 @@ from bot.domain.contest import Contest
 from bot.domain.events import EventKind
 from bot.domain.numbers import YEARS, ascii_digits
 from bot.domain.places import Status
+from bot.features.registration.card import entry_card
 from bot.features.registration.day import Paid, Registrations
 from bot.handlers.common import (
     Callback,
@@ -188,9 +189,13 @@ async def announce_changes(app: Any, now: datetime,
         for entry, place in await regs.changes(now):
             before, position = regs.told_place(told.get(entry.number))
             reason = (why or {}).get(entry.number)
+            # a place confirmed (paid, or freed up): the card of what the entry needs to know
+            card = (await entry_card(svc.day, entry.number, now)
+                    if place.status is Status.CONFIRMED else None)
             for user_id in await regs.recipients(entry.number):
                 lang = await language_of(svc, user_id)
-                text = place_change_text(lang, contest, entry.number, place, before, position)
+                text = place_change_text(lang, contest, entry.number, place, before, position,
+                                         card)
                 if reason is not None:
                     text = reason(lang) + "\n" + text
                 await post_text(svc, user_id, text, PRIORITY_BULK)

@@ -298,6 +298,7 @@ class _Heading(NamedTuple):
     language: str
     currency: str
     venue: str
+    bring: dict[str, str]
     limit_inclusive: bool
     results_at: datetime | None
     start: datetime | None
@@ -326,6 +327,7 @@ def _heading(root: Table) -> _Heading:
     name = c.get("name", str)
     currency = c.get("currency", str, "EUR")
     venue = c.get("venue", str, "")
+    bring = lang_texts(c, "bring", False)  # what to bring, told when a place is confirmed
     limit_inclusive = c.get("finish_at_limit_counts", bool, True)
     penalised = c.get("penalised_finish_counts", bool, True)
     results_at = c.clock_time("results_at") if c.has("results_at") else None
@@ -349,9 +351,9 @@ def _heading(root: Table) -> _Heading:
     at_home = self_timed(c, False)
     timed = (at_home, own_start(c, False, at_home))
     c.done()
-    return _Heading(name, tz_name, language, currency, venue, limit_inclusive, results_at, start,
-                    penalised, ranking, confirm_minutes * 60, per_piece, see_ranking, seating,
-                    timed)
+    return _Heading(name, tz_name, language, currency, venue, bring, limit_inclusive, results_at,
+                    start, penalised, ranking, confirm_minutes * 60, per_piece, see_ranking,
+                    seating, timed)
 
 
 def _registration(root: Table) -> RegistrationRules:
@@ -372,6 +374,7 @@ def _registration(root: Table) -> RegistrationRules:
         members_open=r.moment("members_open", None),
         members_if=r.strings("members_if", ()),
         refunds=_refunds(r),
+        how_to_pay=lang_texts(r, "how_to_pay", False),  # told with the fee, while unpaid
     )
     if reg.priority not in ("registration", "payment"):
         raise r.ctx.error(r.key("priority"), 'must be "registration" or "payment"')
@@ -570,6 +573,7 @@ def parse_contest(data: dict[str, Any], path: str) -> Contest:
         language=heading.language,
         currency=heading.currency,
         venue=heading.venue,
+        bring=heading.bring,
         questions=questions,
         local_if_any=local_if_any,
         discount=discount,

@@ -8,8 +8,9 @@ from datetime import date
 
 from bot.domain.contest import Category, Contest
 from bot.domain.places import Place, Status
-from bot.features.registration.day import CategorySummary, EntryStatus, Paid
+from bot.features.registration.day import Card, CategorySummary, EntryStatus, Paid
 from bot.features.registration.texts import (
+    card_lines,
     displaced_note,
     lost_place_text,
     place_text,
@@ -126,16 +127,17 @@ def export_notes(lang: str) -> tuple[str, str]:
 
 
 def place_change_text(lang: str, contest: Contest, number: int, place: Place,
-                      before: str | None, position: int | None) -> str:
+                      before: str | None, position: int | None, card: Card | None = None) -> str:
     """An entry's place changed by itself: ``before`` the status its people were last told
-    (and ``position``, on the waiting list)."""
-    if place.status is Status.CONFIRMED and \
-            before in (Status.PENDING_PAYMENT.value, Status.LAPSED.value):
-        return tr(lang, "Payment received: entry #{entry} has a confirmed place.",
-                  entry=number)
+    (and ``position``, on the waiting list); a place confirmed is followed by its ``card``."""
     if place.status is Status.CONFIRMED:
-        return tr(lang, "Good news: a place freed up and entry #{entry} now has a "
-                  "confirmed place.", entry=number)
+        if before in (Status.PENDING_PAYMENT.value, Status.LAPSED.value):
+            first = tr(lang, "Payment received: entry #{entry} has a confirmed place.",
+                       entry=number)
+        else:
+            first = tr(lang, "Good news: a place freed up and entry #{entry} now has a "
+                       "confirmed place.", entry=number)
+        return "\n".join([first, *(card_lines(lang, contest, card) if card else ())])
     if place.status is Status.WAITING and before == Status.WAITING.value and \
             position is not None and place.waiting_position is not None:
         return waiting_move_text(lang, number, position, place.waiting_position)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from typing import ClassVar
 
 from bot.domain.contest import Category, Contest
@@ -23,6 +23,7 @@ from bot.features.registration.rules import (
     HeatBegun,
     Ineligible,
     Member,
+    Outing,
     already_entered,
     check_entry,
     fee,
@@ -52,6 +53,22 @@ class EntryStatus:
             return 0
         return refund_amount(self.fee.total, self.place.refund_percent)
 
+
+@dataclass(frozen=True)
+class Card:
+    """What the people of an entry are told with its place (the confirmation card): its
+    first event as the contest file says (``outing``), what it owes (``total`` cents, ``paid``
+    or not, and the last day a payment counts, ``pay_by``, under ``pay_within``) and its table
+    once drawn (None: not yet, or never in this contest)."""
+
+    entry: Entry
+    category: Category
+    place: Place
+    outing: Outing
+    total: int
+    paid: bool
+    pay_by: date | None = None
+    table: int | None = None
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from bot.delivery.posting import send
 from bot.delivery.services import language_of, services
 from bot.domain.contest import Category
 from bot.domain.numbers import ascii_digits, parse_year
+from bot.features.registration.card import entry_card
 from bot.features.registration.day import HeatStarted, Registered
 from bot.features.registration.draft import Draft, MemberDraft, step
 from bot.features.registration.names import CANCEL, REGISTER, REGISTER_BUTTON
@@ -472,7 +473,8 @@ async def confirm(update: Update, context: ContextTypes.DEFAULT_TYPE, draft: Dra
         else:
             await remember(update, context)
             await answer(who.svc, update, registered_text(
-                who.lang, contest, category, out, await _partner_link(context, who, out)))
+                who.lang, contest, category, out, await _partner_link(context, who, out),
+                await entry_card(who.svc.day, out.number, at)))
             await schedule_lapse(context.application, out.number)
     if isinstance(out, HeatStarted) and out.open_choices:
         # the heat chosen began while the summary was open: choose a later one, then confirm

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import UTC, date, datetime, timedelta
 from unicodedata import category as unicode_category
 from unicodedata import combining, normalize
 from zoneinfo import ZoneInfo
@@ -467,3 +467,58 @@ def too_late_to_join(contest: Contest, category: Category, at: datetime,
     if heat is None:
         return None  # not one of the heats' choices: the question's own rules refuse it
     return next((b for b in gone if b.heat == heat), None)
+
+
+# -- the confirmation card: when and where an entry plays, and until when it pays -----------
+
+
+@dataclass(frozen=True)
+class Outing:
+    """When and where an entry plays its category's first event, as the contest file says:
+    its day and start (None: the file gives no hour), its venue ("" when none), and for a
+    category played at home over a window (self-timed), when the window closes. ``heat``:
+    the first round's heat it plays (1-based) when known, 0 when the category has rounds and
+    the heat is still to be drawn (``start`` is then the first heat's), None without rounds."""
+
+    day: date
+    start: datetime | None = None
+    venue: str = ""
+    ends: datetime | None = None
+    heat: int | None = None
+
+
+def outing(contest: Contest, category: Category, choice: str | None) -> Outing:
+    """The entry's first event: a round's heat chosen at registration (``choice``: its answer
+    to the round's ``heats_by``), its round's first heat, or the contest day."""
+    if category.rounds:
+        rnd = category.rounds[0]
+        heat = heat_of_choice(category, choice)
+        when = rnd.when(heat or 1)
+        return Outing(when.date, when.start, when.venue or contest.venue,
+                      heat=heat if heat is not None else 0)
+    start = contest.start
+    ends = window_end(contest, start, category.time_limit) \
+        if category.self_timed and start is not None else None
+    return Outing(contest.date, start, contest.venue, ends)
+
+
+def window_end(contest: Contest, start: datetime, limit: int) -> datetime:
+    """When a home contest's time to play ends: ``limit`` seconds on the clock after
+    ``start``, counted as the clock counts them (real seconds, across a change to summer
+    time), the breaks that fall within it added."""
+    end = start.astimezone(UTC) + timedelta(seconds=limit)
+    for pause in sorted(contest.breaks, key=lambda b: b.start):
+        if start <= pause.start < end:
+            end += pause.end - pause.start
+    return end
+
+
+def pay_by(contest: Contest, registered_at: datetime) -> date | None:
+    """The last day a payment counts for an entry registered (in the chat) at
+    ``registered_at`` when the contest sets ``pay_within`` (None: no deadline): the day of the
+    deadline, on the hall's calendar; a deadline at midnight leaves the day before."""
+    delay = contest.registration.pay_within
+    if delay is None:
+        return None
+    deadline = (registered_at + delay).astimezone(ZoneInfo(contest.timezone))
+    return (deadline - timedelta(microseconds=1)).date()

@@ -5,13 +5,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from datetime import datetime
 from typing import assert_never
+from zoneinfo import ZoneInfo
 
-from bot.domain.contest import Category, Contest, Question, Slot
+from babel.dates import get_timezone, get_timezone_location
+
+from bot.domain.contest import Category, Contest, Question, Slot, localized
 from bot.domain.places import Place, Status
 from bot.domain.rounds import Heat
 from bot.features.registration.day import (
     AlreadyEntered,
+    Card,
     HeatStarted,
     NotEligible,
     Registered,
@@ -24,6 +29,7 @@ from bot.features.registration.rules import (
     Fee,
     Ineligible,
     Member,
+    Outing,
     check_members,
     fee,
     fitting_categories,
@@ -81,6 +87,85 @@ def place_text(lang: str, contest: Contest, number: int, place: Place) -> str:
                   "part, register again with /inscribir and pay within {days} days.",
                   entry=number, days=delay.days if delay is not None else 0)
     return tr(lang, "Entry #{entry}: withdrawn.", entry=number)
+
+
+# -- the confirmation card --------------------------------------------------------------------
+
+
+def card_lines(lang: str, contest: Contest, card: Card) -> list[str]:
+    """What follows the first line of an entry's place when it is taken or confirmed: the
+    contest (and the round it plays first), when, where, what to bring, what it owes and how
+    and until when to pay, its table once drawn. Only what the contest file says."""
+    out = card.outing
+    lines = [card_event(lang, contest, card),
+             labelled(lang, tr(lang, "When"), outing_text(lang, contest, card.category, out))]
+    if out.venue:
+        lines.append(labelled(lang, tr(lang, "Where"), out.venue))
+    bring = localized(contest.bring, lang, contest.language)
+    if bring:
+        lines.append(labelled(lang, tr(lang, "What you need"), bring))
+    lines += payment_lines(lang, contest, card)
+    if card.table is not None and card.place.status is Status.CONFIRMED:
+        lines.append(labelled(lang, tr(lang, "Table"), str(card.table)))
+    return lines
+
+
+def card_event(lang: str, contest: Contest, card: Card) -> str:
+    """The contest's name, and in a contest in rounds the round (or heat) the entry plays
+    first: "Library Puzzle Masters 2024: Local contest – Fitchburg Library"."""
+    heat = card.outing.heat
+    if heat is None:
+        return contest.name
+    first = (heat_name(lang, contest, Heat(card.category, 0, heat)) if heat
+             else round_name(lang, contest, card.category, 0))
+    return labelled(lang, contest.name, first)
+
+
+def outing_text(lang: str, contest: Contest, category: Category, out: Outing) -> str:
+    """The entry's day and start on the hall's clock; a window to play at home, with the
+    contest's time zone named; the first of several heats, when its own is still to come."""
+    if out.start is None:
+        return date_text(lang, out.day)
+    if out.ends is not None:
+        return window_text(lang, contest, out.start, out.ends)
+    when = moment_text(lang, contest, out.start)
+    if out.heat == 0 and category.rounds[0].heats > 1:
+        return ntr(lang, "from {when}, in one of {n} heat", "from {when}, in one of {n} heats",
+                   category.rounds[0].heats, when=when)
+    return when
+
+
+def window_text(lang: str, contest: Contest, start: datetime, end: datetime) -> str:
+    """A window to play at home, on the contest's clock with its zone named (the reader may
+    live elsewhere): "14 November 2026 from 19:00 to 21:00 (London time)"."""
+    zone = ZoneInfo(contest.timezone)
+    first, last = start.astimezone(zone), end.astimezone(zone)
+    if first.date() == last.date():
+        text = tr(lang, "{day} from {start} to {end}", day=date_text(lang, first.date()),
+                  start=first.strftime("%H:%M"), end=last.strftime("%H:%M"))
+    else:
+        text = tr(lang, "from {start} to {end}", start=moment_text(lang, contest, first),
+                  end=moment_text(lang, contest, last))
+    city = get_timezone_location(get_timezone(contest.timezone), locale=lang, return_city=True)
+    return tr(lang, "{when} ({city} time)", when=text, city=city)
+
+
+def payment_lines(lang: str, contest: Contest, card: Card) -> list[str]:
+    """What the entry owes: nothing said when it is free; paid; or to pay, how (the contest
+    file's ``how_to_pay``) and by which day (``pay_within``)."""
+    if card.total == 0:
+        return []
+    amount = amount_text(lang, card.total, contest.currency)
+    if card.paid:
+        return [tr(lang, "Paid: {amount}", amount=amount)]
+    lines = [tr(lang, "To pay: {amount}", amount=amount)]
+    how = localized(contest.registration.how_to_pay, lang, contest.language)
+    if how:
+        lines.append(labelled(lang, tr(lang, "How to pay"), how))
+    if card.pay_by is not None:
+        lines.append(tr(lang, "Pay by {day} at the latest: an entry not paid by then lapses.",
+                        day=date_text(lang, card.pay_by)))
+    return lines
 
 
 def shown_value(lang: str, q: Question, value: str) -> str:
@@ -492,10 +577,12 @@ def summary_labels(lang: str) -> tuple[str, str, str]:
 
 
 def registered_text(lang: str, contest: Contest, category: Category, out: Registered,
-                    link: str) -> str:
-    """The answer to a confirmed registration: its place, the partner's ``link`` for a team,
-    and where to see one's entries."""
+                    link: str, card: Card | None = None) -> str:
+    """The answer to a confirmed registration: its place, with a place taken or held until
+    paid its ``card``, the partner's ``link`` for a team, and where to see one's entries."""
     lines = [place_text(lang, contest, out.number, out.place)]
+    if card is not None and out.place.status in (Status.CONFIRMED, Status.PENDING_PAYMENT):
+        lines += card_lines(lang, contest, card)
     if category.members > 1:
         lines.append(tr(lang, "Send this link to your partner so they can follow the "
                         "entry on their phone: {link}", link=link))
