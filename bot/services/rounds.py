@@ -172,7 +172,6 @@ async def confirm_round(day: ContestDay, organiser: int, category: Category, at:
         confirmed = await tx.has_ref(EventKind.ROUND_FINAL, round_ref(category, index))
         heats, ranking = ([], []) if confirmed else await round_ranking(day, category, index)
         played = await _played(day, category, index, heats, at)
-        rule = category.rounds[index].advance
         split_by, group_of, heat_answer = await _answers(day, category, index, confirmed)
         reviews = await _claims_in_round(day, category, index) if not confirmed else None
         if reviews is not None:
@@ -197,13 +196,24 @@ async def confirm_round(day: ContestDay, organiser: int, category: Category, at:
                         return gaps
                 invited = await _record(tx, day, category, index, chosen, seated, ranking,
                                         at, organiser, update_id)
-                left_out = capped(rule, ranking, chosen, group_of) if rule is not None else {}
-                line = in_line(rule, [p.rows for p in played], ranking, group_of, chosen) \
-                    if rule is not None and invited else {}
-                return RoundConfirmed(category, index, chosen, tuple(ranking), seated,
-                                      capped=tuple(sorted(left_out.items())),
-                                      heat_places=_heat_places(heats), invited=invited,
-                                      in_line=tuple(sorted(line.items())))
+                return _confirmed(category, index, chosen, seated, heats, played, ranking,
+                                  group_of, invited)
+
+
+def _confirmed(category: Category, index: int, chosen: tuple[int, ...],
+               seated: tuple[list[int], ...], heats: list[list[Row]], played: list[PlayedHeat],
+               ranking: list[Row], group_of: Callable[[int], str | None],
+               invited: tuple[Invited, ...]) -> RoundConfirmed:
+    """What a round confirmed gives: who was left out by a cap per group, each entry's place
+    in its heat and, the next round by invitation, the others' numbers in line."""
+    rule = category.rounds[index].advance
+    left_out = capped(rule, ranking, chosen, group_of) if rule is not None else {}
+    line = in_line(rule, [p.rows for p in played], ranking, group_of, chosen) \
+        if rule is not None and invited else {}
+    return RoundConfirmed(category, index, chosen, tuple(ranking), seated,
+                          capped=tuple(sorted(left_out.items())),
+                          heat_places=_heat_places(heats), invited=invited,
+                          in_line=tuple(sorted(line.items())))
 
 
 async def _answers(day: ContestDay, category: Category, index: int, confirmed: bool
