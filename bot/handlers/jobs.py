@@ -20,7 +20,7 @@ from bot.delivery.items import MOST_BUTTONS
 from bot.delivery.posting import notify_entry, notify_staff, send
 from bot.delivery.services import Services, language_of, services
 from bot.delivery.telegram_time import CaughtUp
-from bot.domain.clock import ALERTS
+from bot.domain.clock import ALERTS, wall_clock_limit
 from bot.domain.events import EventKind
 from bot.features.escape.texts import cooldown_over
 from bot.features.invitations.handlers import schedule_invitations
@@ -172,7 +172,8 @@ async def alert_moments(svc: Any) -> list[tuple[str, datetime, dict[str, Any]]]:
         running = True
         for before, key in ALERTS:
             name = f"alert:{cat.id}:{key}"
-            moment = clock.instant_at(max(0, cat.time_limit - before))
+            limit = wall_clock_limit(cat.time_limit, clock, contest.timezone)
+            moment = clock.instant_at(max(0, limit - before))
             if name not in sent and moment is not None and \
                     (now - moment).total_seconds() < ALERT_WINDOW:
                 out.append((name, moment, {"category": cat.id, "minutes": int(key)}))
