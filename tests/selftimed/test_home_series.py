@@ -12,12 +12,14 @@ import io
 import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
 
 from bot.domain.clock import CategoryClock, clocks_change, wall_clock_limit
+from bot.handlers.jobs import alert_job
 from bot.services.csvio import import_entries, read_entries
 from tests.day.test_bot_commands import event_rows, replies_to
 from tests.fakebot import Harness, Person
@@ -169,3 +171,25 @@ async def test_the_photo_asked_at_times_up_is_counted_and_lines_show_the_pieces(
     lines = [line for line in ranking.splitlines() if re.match(r"\d+\. #", line)]
     assert lines[0].startswith(SAID[s.lang]["ann"] + " - "), ranking
     assert lines[1].startswith(SAID[s.lang]["ben"] + " - "), ranking
+
+
+async def test_times_up_asks_a_photo_only_of_those_with_a_puzzle_running(
+        season: Season) -> None:
+    """At the season's end the bot asks for a photo of the puzzle as it is: of the entries
+    with a puzzle started and not claimed (Ann), not of one with none running (Ben), whose
+    photo would have nothing to count."""
+    s, h = season, season.h
+    await h.send(s.ann, "/empiezo 2", END - timedelta(hours=2))
+    job = SimpleNamespace(data={"name": "alert:solo:0", "category": "solo", "minutes": 0,
+                                "when": END.timestamp()})
+    context = SimpleNamespace(job=job, application=h.app, bot_data=h.app.bot_data,
+                              bot=h.app.bot)
+    before = len(h.request.calls)
+    await alert_job(context)  # type: ignore[arg-type]
+    await h.app.bot_data["sender"].settled()
+    calls = list(h.request.calls[before:])
+    (told,) = replies_to(calls, s.ann)
+    assert told.startswith({"es": "Solo: ¡se acabó el tiempo!",
+                            "de": "Solo: Die Zeit ist um!"}[s.lang]), told
+    assert replies_to(calls, s.ben) == [] and replies_to(calls, s.carl) == []
+    assert await s.say_photo(s.ann, END + timedelta(minutes=3)) != []
