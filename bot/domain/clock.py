@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
 
 from bot.domain.numbers import ascii_digits
 
@@ -171,6 +172,41 @@ class CategoryClock:
 
 # the clock alerts: (contest seconds before the time limit, key): 15 and 5 minutes left, time's up
 ALERTS = ((15 * 60, "15"), (5 * 60, "5"), (0, "0"))
+
+
+DAY = 86400
+
+
+def wall_clock_limit(limit: int, clock: CategoryClock, timezone: str) -> int:
+    """A time to play of whole days (a season over weeks) ends on its last day at the time
+    of day it started, on the clocks of the contest's zone: across a change to or from summer
+    time it is an hour longer or shorter in contest seconds ("4 weeks" from Saturday 3 October
+    10:00 in Berlin end on Saturday 31 October at 10:00, not 09:00). Any other limit, or a
+    clock not started, is ``limit`` as it is."""
+    if limit < DAY or limit % DAY or clock.started is None:
+        return limit
+    end = clock.instant_at(limit)
+    if end is None:
+        return limit
+    zone = ZoneInfo(timezone)
+    before, after = clock.started.astimezone(zone).utcoffset(), end.astimezone(zone).utcoffset()
+    if before is None or after is None:
+        return limit
+    return limit + int((before - after).total_seconds())
+
+
+def clocks_change(zone: ZoneInfo, start: datetime, end: datetime) -> tuple[date, bool] | None:
+    """The first day between ``start`` and ``end`` the clocks of ``zone`` change on, and
+    whether they go forward (to summer time); None: they don't change in between."""
+    first = start.astimezone(zone)
+    offset = first.utcoffset()
+    day = first.date()
+    while day <= end.astimezone(zone).date():
+        noon = datetime.combine(day, time(12), zone).utcoffset()
+        if noon is not None and offset is not None and noon != offset:
+            return day, noon > offset
+        day += timedelta(days=1)
+    return None
 
 
 def within_limit(contest_seconds: int, limit: int, inclusive: bool = True) -> bool:

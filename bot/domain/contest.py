@@ -435,6 +435,9 @@ class Contest:
     # through the hall, category after category ("categories"), or each entry at the table
     # of its own number ("numbers")
     seating: str = "categories"
+    # played at home: how long after time's up a photo of the puzzle as it stood then is still
+    # taken (seconds; ``time_up_photo_minutes``), for the reviewers to count its pieces
+    time_up_photo: int = 15 * 60
     # what each feature package read from its own table of the contest file (feature name ->
     # its settings; bot/support/registry.py): a feature reads its own with ``settings``
     features: tuple[tuple[str, Any], ...] = ()

@@ -20,17 +20,19 @@ from bot.delivery.items import MOST_BUTTONS
 from bot.delivery.posting import notify_entry, notify_staff, send
 from bot.delivery.services import Services, language_of, services
 from bot.delivery.telegram_time import CaughtUp
-from bot.domain.clock import ALERTS
+from bot.domain.clock import ALERTS, wall_clock_limit
 from bot.domain.events import EventKind
 from bot.features.escape.texts import cooldown_over
 from bot.features.invitations.handlers import schedule_invitations
 from bot.features.registration.day import Registrations
+from bot.features.selftimed.day import session_of
 from bot.features.selftimed.handlers import schedule_held_photos
 from bot.handlers.claims import claim_row
 from bot.handlers.common import LATE_IS_STILL_OWED, replace_job
 from bot.handlers.desk import announce_changes, closing_report
 from bot.services import clocks as clock_ops
 from bot.services.rounds import unit, units
+from bot.services.state import EntryState
 from bot.support.wallclock import CLOCK
 from bot.texts.alerts import (
     break_text,
@@ -172,7 +174,8 @@ async def alert_moments(svc: Any) -> list[tuple[str, datetime, dict[str, Any]]]:
         running = True
         for before, key in ALERTS:
             name = f"alert:{cat.id}:{key}"
-            moment = clock.instant_at(max(0, cat.time_limit - before))
+            limit = wall_clock_limit(cat.time_limit, clock, contest.timezone)
+            moment = clock.instant_at(max(0, limit - before))
             if name not in sent and moment is not None and \
                     (now - moment).total_seconds() < ALERT_WINDOW:
                 out.append((name, moment, {"category": cat.id, "minutes": int(key)}))
@@ -186,6 +189,18 @@ async def alert_moments(svc: Any) -> list[tuple[str, datetime, dict[str, Any]]]:
                 (now - contest.results_at).total_seconds() < ALERT_WINDOW:
             out.append(("results", contest.results_at, {}))
     return out
+
+
+async def _still_playing(svc: Services, state: EntryState, time_up: bool) -> bool:
+    """Whether a clock alert is for the entry: not finished nor out; at time's up at home,
+    no claim waiting and, where each entry starts each puzzle itself, a puzzle running (the
+    photo of it is asked; with none, nothing is to count)."""
+    if state.finish is not None or state.outcome is not None:
+        return False
+    if not (time_up and state.category.self_timed):
+        return True
+    return state.ready is None and (not state.category.own_start
+                                    or await session_of(svc.day, state) is not None)
 
 
 async def alert_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
@@ -211,12 +226,9 @@ async def alert_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
     playing: list[int] = []  # the entries whose pieces are to count at time's up
     if category is not None:
         for state in await svc.day.states(category, datetime.fromtimestamp(data["when"], UTC)):
-            if state.finish is not None or state.outcome is not None or (
-                    category.self_timed and state.ready is not None
-                    and int(data["minutes"]) == 0):
-                continue  # finished, claimed at home (or not playing): not for them
-            playing.append(state.entry.number)
-            users.update(await svc.day.linked_users(state.entry.number))
+            if await _still_playing(svc, state, int(data["minutes"]) == 0):
+                playing.append(state.entry.number)
+                users.update(await svc.day.linked_users(state.entry.number))
     else:
         users.update(await svc.day.participants())
     async with recording(svc) as tx:  # recorded with the messages it owes

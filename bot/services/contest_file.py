@@ -309,6 +309,7 @@ class _Heading(NamedTuple):
     participants_see_ranking: str = "final"
     seating: str = "categories"
     timed: tuple[bool, bool] = (False, False)  # self-timed at home; each entry its own start
+    time_up_photo: int = 15 * 60
 
 
 def _heading(root: Table) -> _Heading:
@@ -350,10 +351,13 @@ def _heading(root: Table) -> _Heading:
         raise c.ctx.error(c.key("seating"), f"must be one of {', '.join(SEATING_RULES)}")
     at_home = self_timed(c, False)
     timed = (at_home, own_start(c, False, at_home))
+    photo_minutes = c.get("time_up_photo_minutes", int, 15)
+    if not 0 <= photo_minutes <= 24 * 60:
+        raise c.ctx.error(c.key("time_up_photo_minutes"), "must be 0 to 1440 minutes")
     c.done()
     return _Heading(name, tz_name, language, currency, venue, bring, limit_inclusive, results_at,
                     start, penalised, ranking, confirm_minutes * 60, per_piece, see_ranking,
-                    seating, timed)
+                    seating, timed, photo_minutes * 60)
 
 
 def _registration(root: Table) -> RegistrationRules:
@@ -591,6 +595,7 @@ def parse_contest(data: dict[str, Any], path: str) -> Contest:
         plausible_seconds_per_piece=heading.plausible_seconds_per_piece,
         participants_see_ranking=heading.participants_see_ranking,
         seating=heading.seating,
+        time_up_photo=heading.time_up_photo,
         features=features,
     )
 

@@ -43,7 +43,7 @@ async def ready(
             return NoPuzzleStarted(number)
         if state.ledger is not None and not state.ledger.over(t):
             return EscapeNotOver(number)
-        if not within_limit(t, state.category.time_limit, day.contest.limit_inclusive):
+        if not within_limit(t, state.limit, day.contest.limit_inclusive):
             return PastLimit(t, state.category.time_limit)
         eid = await tx.add_event(
             at=at, kind=EventKind.READY, role="participant", actor=user_id, entry=number, value=t,

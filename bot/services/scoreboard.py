@@ -16,7 +16,7 @@ from functools import partial
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from bot.domain.clock import CategoryClock, format_duration
+from bot.domain.clock import CategoryClock, format_duration, wall_clock_limit
 from bot.domain.contest import Category, Contest, SeparateRanking, localized
 from bot.domain.ranking import Row
 from bot.domain.rounds import Heat, table_number
@@ -318,16 +318,17 @@ def clock_data(category: Category, clock: CategoryClock, now: datetime,
                   if p.start <= now and (p.end is None or now < p.end)), None)
     seconds = float(elapsed) if pause else elapsed + now.microsecond / 1_000_000
     resumes_at = None
-    if seconds >= category.time_limit:
+    limit = wall_clock_limit(category.time_limit, clock, timezone)
+    if seconds >= limit:
         state_ = "time_up"
-        text = format_duration(category.time_limit)
+        text = format_duration(limit)
     else:
         state_ = "paused" if pause else "running"
         text = format_duration(int(seconds))
         if pause is not None and pause.end is not None:
             resumes_at = pause.end.astimezone(zone).strftime("%H:%M")
             base["resumes_in"] = round((pause.end - now).total_seconds(), 3)
-    left = max(0, category.time_limit - int(seconds))
+    left = max(0, limit - int(seconds))
     return {
         "state": state_,
         "seconds": round(seconds, 3),

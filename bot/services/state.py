@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from bot.domain.clock import CategoryClock, Pause
+from bot.domain.clock import CategoryClock, Pause, wall_clock_limit
 from bot.domain.contest import Category, Contest
 from bot.domain.events import EventKind
 from bot.domain.ranking import Competitor, Row, rank
@@ -104,6 +104,14 @@ class EntryState:
     split_puzzles: tuple[tuple[int, int], ...] = ()
     outcome: Event | None = None  # the latest "did not start" or "disqualified" recorded
     claim_photos: int = 0  # photos sent since the /listo still waiting (``ready``), self-timed
+    # the category's time limit in contest seconds (``wall_clock_limit``: a season of whole days
+    # across a change of summer time ends at its start's time of day; None: the category's)
+    wall_limit: int | None = None
+
+    @property
+    def limit(self) -> int:
+        """When the entry's time is up, in contest seconds (``wall_limit``)."""
+        return self.category.time_limit if self.wall_limit is None else self.wall_limit
 
     @property
     def splits(self) -> tuple[int, ...]:
@@ -186,7 +194,14 @@ def entry_state(
         claim_photos=sum(1 for e in entry_events if e.kind == EventKind.PHOTO
                          and ready is not None and e.id > ready.id
                          and not e.data.get("repeat_of")) if ready is not None else 0,
+        wall_limit=_wall_limit(contest, category, clock),
     )
+
+
+def _wall_limit(contest: Contest, category: Category, clock: CategoryClock) -> int | None:
+    """``EntryState.wall_limit``: None where it is the category's own."""
+    limit = wall_clock_limit(category.time_limit, clock, contest.timezone)
+    return None if limit == category.time_limit else limit
 
 
 def _ledger(contest: Contest, category: Category, entry_events: Sequence[Event],

@@ -117,7 +117,7 @@ def refusal(lang: str, refused: DayRefusal, contest: Contest) -> str:
     if isinstance(refused, ClaimRefusal):
         return claim_refusal(lang, refused)
     if isinstance(refused, SelfTimedRefusal):
-        return selftimed_refusal(lang, refused)
+        return selftimed_refusal(lang, refused, contest)
     if isinstance(refused, InvitationRefusal):
         return invitation_refusal(lang, refused, contest)
     return shared_refusal(lang, refused)

@@ -73,6 +73,8 @@ def _event_what(lang: str, contest: Contest, e: Event, times: dict[int, int | No
         lang, e.ref or "", str(e.data.get("reason", "")))
     if e.kind == EventKind.NOTICE and photo_of_key(e.ref) is not None:
         what = tr(lang, "photo held back sent on to the reviewers")
+    if e.kind == EventKind.MEMBER_CHANGE:
+        what = _member_change(lang, e) or what
     if e.stage is not None and e.kind == EventKind.SPLIT:
         what += " " + tr(lang, "puzzle {puzzle}", puzzle=e.stage)
     elif e.stage is not None and e.kind == EventKind.STAGE:
@@ -89,6 +91,25 @@ def _event_what(lang: str, contest: Contest, e: Event, times: dict[int, int | No
     elif times.get(e.id) is not None:
         what += f" {format_duration(times[e.id] or 0)}"
     return _with_detail(what, e)
+
+
+def _member_name(data: object) -> str:
+    """A member's name as a change's event holds it ("" for nobody)."""
+    name = data.get("name") if isinstance(data, dict) else None
+    return str(name) if name else ""
+
+
+def _member_change(lang: str, e: Event) -> str:
+    """Who left and who came in a team's change of members ("" when the event names
+    nobody)."""
+    old, new = _member_name(e.data.get("old")), _member_name(e.data.get("new"))
+    if old and new:
+        return tr(lang, "member change: {new} replaces {old}", new=new, old=old)
+    if new:
+        return tr(lang, "member change: {new} joins the team", new=new)
+    if old:
+        return tr(lang, "member change: {old} leaves the team", old=old)
+    return ""
 
 
 def _with_detail(what: str, e: Event) -> str:

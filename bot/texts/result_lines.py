@@ -80,9 +80,7 @@ def _row_tail(lang: str, contest: Contest, category: Category, r: Row) -> str:
     who = f"#{r.number} {names([short(n) for n in c.names])}" + (
         f" ({', '.join(c.shown)})" if c.shown else "")
     c_splits = c.splits if category.own_start and not r.finished and c.outcome is None else ()
-    line = labelled(lang, who, tr(lang, "{done} of {puzzles} puzzles, {time}",
-                                  done=len(c_splits), puzzles=category.puzzles_played,
-                                  time=format_duration(c_splits[-1])) if c_splits
+    line = labelled(lang, who, _own_puzzles(lang, category, c) if c_splits
                     else _row_result(lang, contest, r))
     if c.outcome is None and r.finished and r.time is not None and c.time_penalty:
         line += " " + penalties_text(lang, contest, c.penalties, c.time_penalty)
@@ -93,6 +91,19 @@ def _row_tail(lang: str, contest: Contest, category: Category, r: Row) -> str:
     if r.prize:
         line += f" - {r.prize}"
     return line
+
+
+def _own_puzzles(lang: str, category: Category, c: Competitor) -> str:
+    """An entry that started each puzzle itself and did not finish them all: the puzzles it
+    finished and its time for them, and, where pieces place it (``unfinished_order``), the
+    pieces placed first: what decided its place is on its line."""
+    done = tr(lang, "{done} of {puzzles} puzzles, {time}", done=len(c.splits),
+              puzzles=category.puzzles_played, time=format_duration(c.splits[-1]))
+    if "pieces" not in category.unfinished_order:
+        return done
+    pieces = tr(lang, "{pieces} pieces", pieces=c.pieces) if c.pieces is not None else \
+        tr(lang, "no pieces counted")
+    return f"{pieces}, {done}"
 
 
 def _pieces_or_nothing(lang: str, c: Competitor) -> str:

@@ -180,8 +180,8 @@ async def test_a_late_team_is_offered_only_the_heats_to_come_and_plays_in_one(
         # a Porto button from before (or typed by a modified client) is refused, asked again
         calls = await h.press(ANA, "reg:c:0:0", late)
         assert said(calls, ANA)[0] == (
-            "Too late for Qualifier – Porto, 1 July of Teams: it has started, and its entrants are "
-            "set.\nChoose one still to come:")
+            "Too late for Qualifier – Porto, 1 July of Teams: it started on July 1, 2027 at "
+            "11:00, and its entrants are set.\nChoose one still to come:")
         assert data(h, calls) == ["reg:c:0:1"]
         calls = await h.press(ANA, "reg:c:0:1", late)
         assert "reg:ok" in data(h, calls)
@@ -191,6 +191,33 @@ async def test_a_late_team_is_offered_only_the_heats_to_come_and_plays_in_one(
         assert entry.answer("qualifier") == "valladolid"
         teams = h.services.contest.category("teams")
         assert await h.services.day.lineups(teams) == [[[1], [entry.number]]]
+    finally:
+        await h.stop()
+
+
+@pytest.mark.parametrize("lang, refused", [
+    ("es", "Demasiado tarde para Heats de Individual: empezó el 1 de julio de 2027 a las 09:40, "
+           "y sus participantes ya están fijados."),
+    ("de", "Zu spät für Heats von Individual: Der Lauf hat am 1. Juli 2027 um 09:40 begonnen, "
+           "und seine Teilnehmer stehen fest."),
+])
+async def test_a_registration_after_an_early_start_says_when_it_started(
+        contest_file: Path, tmp_path: Path, lang: str, refused: str) -> None:
+    """The organiser starts Individual's heats twenty minutes early (/inicio at 9:40): a
+    registration at 9:50 is refused, and says the moment the heats started, not just that
+    they have (issue 47, item 10)."""
+    h = await Harness(tmp_path, contest_file, organisers=frozenset({BOSS.id})).start()
+    try:
+        late = Person(103, "Lea", lang)
+        await import_entries(h.services.store, read_entries(h.services.contest, io.StringIO(
+            "number,category,names,born\n1,solo,Sol One,1990\n"), "x.csv"))
+        await h.send(BOSS, "/start", SOLO_HEATS - timedelta(days=1))
+        early = SOLO_HEATS - timedelta(minutes=20)
+        assert said(await h.send(BOSS, "/inicio solo-heats1", early), BOSS)[0].startswith(
+            "Clock started for: Heats 1")
+        await h.send(late, "/inscribir", early + timedelta(minutes=10))
+        out = said(await h.press(late, "reg:cat:solo", early + timedelta(minutes=10)), late)
+        assert out == [refused]
     finally:
         await h.stop()
 

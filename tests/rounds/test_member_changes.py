@@ -128,7 +128,9 @@ async def test_an_organiser_changes_a_team_before_its_local_contest(series: Harn
         kinds = db.execute("SELECT count(*) FROM events WHERE kind = 'member_change'").fetchone()
     assert kinds == (3,)
     history = said(await h.send(BOSS, "/history 1", at(2024, 8, 11)), BOSS)[0]
-    assert history.count("a member changed") == 3
+    assert "member change: Carla Ruiz replaces Mate 1" in history
+    assert "member change: Eva Sol joins the team" in history
+    assert "member change: Carla Ruiz leaves the team" in history
     # the day comes: the Fitchburg heat starts, and its teams stay as they play
     await h.send(BOSS, "/inicio", at(2024, 8, 15, 18))
     late = await h.send(BOSS, "/substitute 1 2 Ana Paz 1990", at(2024, 8, 15, 18, 5))
@@ -177,3 +179,29 @@ async def test_a_category_without_keep_originals_keeps_its_members(tmp_path: Pat
             "it (keep_originals)."]
     finally:
         await h.stop()
+
+
+@pytest.mark.parametrize("lang, lines", [
+    ("es", ["cambio de miembro: Carla Ruiz sustituye a Mate 1",
+            "cambio de miembro: Eva Sol se une al equipo",
+            "cambio de miembro: Carla Ruiz deja el equipo"]),
+    ("de", ["Mitglied geändert: Carla Ruiz ersetzt Mate 1",
+            "Mitglied geändert: Eva Sol kommt ins Team",
+            "Mitglied geändert: Carla Ruiz verlässt das Team"]),
+])
+async def test_the_history_names_who_left_and_who_came(series: Harness, lang: str,
+                                                       lines: list[str]) -> None:
+    """/historial after a substitution names the members (issue 47, item 10), not "a member
+    changed"; no birth date."""
+    boss = Person(BOSS.id, BOSS.name, lang)
+    await h_send_all(series, boss, ["/sustituir 1 2 Carla Ruiz 1992",
+                                    "/sustituir 1 + Eva Sol 1993", "/sustituir 1 2 -"])
+    history = said(await series.send(boss, "/historial 1", at(2024, 8, 11)), boss)[0]
+    found = [line for line in history.splitlines() if any(w in line for w in lines)]
+    assert [next(w for w in lines if w in line) for line in found] == lines, history
+    assert "1992" not in history and "1993" not in history
+
+
+async def h_send_all(h: Harness, who: Person, texts: list[str]) -> None:
+    for text in texts:
+        assert said(await h.send(who, text, at(2024, 8, 10)), who), text

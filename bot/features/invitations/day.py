@@ -224,9 +224,12 @@ async def _next_in_line(tx: Transaction, day: ContestDay, category: Category, in
 # -- answering ------------------------------------------------------------------------------------
 
 
-async def _invitation_of(day: ContestDay, number: int
+async def _invitation_of(day: ContestDay, number: int, answerable: bool = False
                          ) -> tuple[Category, int, dict[int, Invitation]] | None:
-    """The category, round and invitations of the latest invitation ``number`` has."""
+    """The category, round and invitations of the latest invitation ``number`` has. Where it
+    is to answer (``answerable``): only the latest round's that invited anyone, and while the
+    round it invites to is not confirmed (an invitation to a semi-final played is none to
+    the final)."""
     entry = await day.store.entry(number)
     category = day.contest.category(entry.category) if entry is not None else None
     if category is None:
@@ -235,8 +238,12 @@ async def _invitation_of(day: ContestDay, number: int
         if invite_rule(category, index) is None:
             continue
         invitations = await day.invitations(category, index)
-        if number in invitations:
+        if number in invitations and not answerable:
             return category, index, invitations
+        if invitations and answerable:
+            over = await day.confirmed_rounds(category) > index + 1
+            return (category, index, invitations) if number in invitations and not over \
+                else None
     return None
 
 
@@ -277,7 +284,7 @@ class _Checked:
 
 async def _check(day: ContestDay, number: int, yes: bool, at: datetime
                  ) -> _Checked | NoInvitation:
-    found = await _invitation_of(day, number)
+    found = await _invitation_of(day, number, answerable=True)
     if found is None:
         return NoInvitation(number)
     category, index, invitations = found

@@ -92,6 +92,7 @@ class HeatStarted(Refusal):
     category: str
     begun: HeatBegun
     open_choices: tuple[str, ...] = ()  # heats_by: the heats still to come, by their choice
+    started_at: datetime | None = None  # its clock started (``begun.started``) then
 
 
 @dataclass(frozen=True)
@@ -295,13 +296,17 @@ class Registrations:
         await self.record_status(number, place, at)
         return Registered(number, place)
 
-    async def started_heats(self, category: Category) -> set[int]:
-        """The heats (numbers) of the category's first round whose clock has started."""
+    async def started_heats(self, category: Category) -> dict[int, datetime]:
+        """The heats (numbers) of the category's first round whose clock has started, each
+        with the moment it first started."""
         if not category.rounds:
-            return set()
+            return {}
         ids = {heat_id(category, 0, h): h for h in range(1, category.rounds[0].heats + 1)}
-        return {ids[e.category] for e in await self.store.events(kinds=[EventKind.CLOCK_START])
-                if e.category in ids}
+        out: dict[int, datetime] = {}
+        for e in await self.store.events(kinds=[EventKind.CLOCK_START]):
+            if e.category in ids and ids[e.category] not in out:
+                out[ids[e.category]] = e.at
+        return out
 
     async def open_choices(self, category: Category, at: datetime) -> tuple[str, ...]:
         """The heats an entry registering at ``at`` may still choose (``heats_by``)."""
@@ -321,7 +326,8 @@ class Registrations:
         if begun is None:
             return None
         return HeatStarted(category.id, begun,
-                           heat_choices_open(self.contest, category, at, started))
+                           heat_choices_open(self.contest, category, at, started),
+                           started.get(begun.heat) if begun.started else None)
 
     async def meal_asked_with(self, user_id: int, now: datetime) -> list[Entry]:
         """The entries this person registered in the chat that are still in (neither withdrawn

@@ -290,6 +290,10 @@ def heat_started_text(lang: str, contest: Contest, out: HeatStarted) -> str:
         text = tr(lang, "Too late for {heat} of {category}: registration for it closed on "
                   "{when}.", heat=name, category=category.name,
                   when=moment_text(lang, contest, out.begun.begins))
+    elif out.begun.started and out.started_at is not None:
+        text = tr(lang, "Too late for {heat} of {category}: it started on {when}, and its "
+                  "entrants are set.", heat=name, category=category.name,
+                  when=moment_text(lang, contest, out.started_at))
     elif out.begun.started:
         text = tr(lang, "Too late for {heat} of {category}: it has started, and its entrants "
                   "are set.", heat=name, category=category.name)

@@ -100,7 +100,7 @@ def _finish_case(day: ContestDay, state: EntryState, typed: int | None, now_t: i
     ready = (state.clock.elapsed(state.ready.at) or 0) if state.ready is not None else None
     return rules.FinishCase(
         typed=typed, now=now_t,
-        limit=rules.Limit(state.category.time_limit, day.contest.limit_inclusive),
+        limit=rules.Limit(state.limit, day.contest.limit_inclusive),
         ready=ready, recorded=state.finish, has_recorded=state.finish_event is not None,
         last_split=state.splits[-1] if state.splits else None, escape=state.ledger,
         confirm_correction=day.contest.confirm_correction, other=other, confirmed=confirmed,
@@ -249,7 +249,7 @@ async def not_finished(
             category=state.unit, update_id=update_id,
         )
         return NotFinishedNoted(number, told, eid, reason, not within_limit(
-            now_t, state.category.time_limit, day.contest.limit_inclusive))
+            now_t, state.limit, day.contest.limit_inclusive))
 
 
 async def pieces(
@@ -280,7 +280,7 @@ async def pieces(
             update_id=update_id,
         )
         now = state.clock.elapsed(at)
-        limit = state.category.time_limit
+        limit = state.limit
         return PiecesRecorded(
             number, count, old=state.pieces, corrected=previous is not None, event_id=eid,
             early=(now, limit) if rules.before_time_up(now, limit) and now is not None else None,
@@ -365,7 +365,7 @@ async def split(
         decision = rules.decide_split(rules.SplitCase(
             category=category, done=tuple(k for k, _ in state.split_puzzles),
             finished=state.finish is not None, typed=typed, now=now_t,
-            limit=rules.Limit(category.time_limit, day.contest.limit_inclusive),
+            limit=rules.Limit(state.limit, day.contest.limit_inclusive),
             puzzle=puzzle, last_split=state.splits[-1] if state.splits else None))
         if not isinstance(decision, rules.SplitAt):
             refused = _split_refusal(number, decision)

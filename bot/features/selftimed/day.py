@@ -137,11 +137,14 @@ class AllPuzzlesDone(Refusal):
 
 @dataclass(frozen=True)
 class SeasonOver(Refusal):
-    """The time to play (``limit``, from the category's start) is up for entry ``entry``."""
+    """The time to play (``limit``, from the category's start) is up for entry ``entry``;
+    ``until``: a photo of its puzzle as it stood at time's up came after this moment, the
+    end of the contest's ``time_up_photo`` grace."""
 
     code: ClassVar[str] = "season_over"
     entry: int
     limit: int
+    until: datetime | None = None
 
 
 SelfTimedRefusal = (NotSelfTimed | ClaimWaiting | NoClaim | PhotoAskedAlready | PiecesCounted
@@ -325,7 +328,7 @@ async def begin(
             category.puzzle_order == "any", len(category.puzzles) or 1,
             category.puzzles_played, done + ((0,) if state.finish is not None else ()), asked,
             playing=playing and state.ready is None, waiting=state.ready is not None,
-            over=not within_limit(t, category.time_limit, day.contest.limit_inclusive))
+            over=not within_limit(t, state.limit, day.contest.limit_inclusive))
         if isinstance(chosen, StartRefused):
             return _start_refusal(number, chosen, category, await claim_time(day, state))
         seed = secrets.token_hex(16)
@@ -396,14 +399,18 @@ async def photo(
         category = state.category
         if not category.self_timed:
             return NotSelfTimed(number)
-        over = not within_limit(t, category.time_limit, day.contest.limit_inclusive)
+        over = not within_limit(t, state.limit, day.contest.limit_inclusive)
+        late = _time_up_photo_late(day, state, t)
         if category.own_start and state.ready is None and state.finish is None and (
-                over or await session_of(day, state) is None):
-            return SeasonOver(number, category.time_limit) if over else NoPuzzleStarted(number)
+                late is not None or await session_of(day, state) is None):
+            return SeasonOver(number, category.time_limit, late) if over else \
+                NoPuzzleStarted(number)
         use = photo_use(True, state.ready is not None, state.finish is not None, over,
                         state.pieces_event is not None)
         if isinstance(use, PhotoRefused):
             return AlreadyFinished(number) if use.why == "finished" else PiecesCounted(number)
+        if use is PhotoUse.TIME_UP and late is not None:
+            return SeasonOver(number, category.time_limit, late)
         ready = state.ready.id if use is PhotoUse.CLAIM and state.ready is not None else None
         earlier = kept_photos(await tx.events(entry=number,
                                               kinds=[EventKind.PHOTO, EventKind.NOTICE]))
@@ -417,7 +424,9 @@ async def photo(
             at=at, kind=EventKind.PHOTO, role="participant", actor=user_id, entry=number,
             data=data, category=state.unit, update_id=update_id,
         )
-        claimed = await claim_time(day, state) if ready is not None else t
+        # a claim's photo backs its /listo; time's up's shows the puzzle as it stood then
+        claimed = await claim_time(day, state) if ready is not None else \
+            min(t, state.limit) if use is PhotoUse.TIME_UP else t
         kept = PhotoKept(number, use, claimed, await code_of(day, state), file_id, ready, eid,
                          forwarded=route.forward, held=route.held, repeat_of=route.repeat_of)
         if kept.held_back:  # it goes on by itself when the budget frees (``forward_held``)
@@ -426,6 +435,16 @@ async def photo(
             kept = replace(kept, due=None if owed is None else
                            datetime.fromtimestamp(owed.due, UTC))
         return kept
+
+
+def _time_up_photo_late(day: ContestDay, state: EntryState, t: int) -> datetime | None:
+    """Past time's up by more than the contest's ``time_up_photo`` grace at contest time
+    ``t``: the moment the grace ended (None: time is not up, or the grace still runs)."""
+    limit = state.limit
+    if t <= limit + day.contest.time_up_photo:
+        return None
+    until = state.clock.instant_at(limit + day.contest.time_up_photo)
+    return until if until is not None else datetime.fromtimestamp(0, UTC)
 
 
 def kept_photos(events: Sequence[Event]) -> list[KeptPhoto]:
@@ -503,7 +522,7 @@ async def forward_held(day: ContestDay, number: int, when: datetime
         data, ready = photo_event.data, photo_event.data.get("ready_event")
         use = PhotoUse(str(data.get("use")))
         time = await claim_time(day, state) if use is PhotoUse.CLAIM else \
-            state.clock.elapsed(photo_event.at) or 0
+            min(state.clock.elapsed(photo_event.at) or 0, state.limit)
         return PhotoKept(number, use, time, await code_of(day, state), str(data["file_id"]),
                          ready if isinstance(ready, int) else None, photo_event.id,
                          forwarded=True, held=owed.others, kept_since=photo_event.at)

@@ -56,9 +56,13 @@ async def send_codes(context: ContextTypes.DEFAULT_TYPE, who: Caller, started: t
             state = await who.svc.day.state(number)
             if state is None:
                 continue
+            start, end = state.clock.started, state.clock.instant_at(state.limit)
+            span = (start, end) if start is not None and end is not None else None
+            contest = who.svc.contest
             await notify_entry(context, number, partial(
-                texts.start_notice, category=state.category, code=code) if code else partial(
-                texts.season_notice, category=state.category))
+                texts.start_notice, category=state.category, code=code, contest=contest,
+                span=span) if code else partial(
+                texts.season_notice, category=state.category, contest=contest, span=span))
 
 
 async def empiezo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

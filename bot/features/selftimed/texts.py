@@ -8,7 +8,9 @@ from datetime import datetime
 from typing import assert_never
 from zoneinfo import ZoneInfo
 
-from bot.domain.clock import format_duration
+from babel.dates import get_timezone_location
+
+from bot.domain.clock import DAY, clocks_change, format_duration
 from bot.domain.contest import Category, Contest
 from bot.features.results.names import PIECES
 from bot.features.results.outcomes import NotFinishedNoted
@@ -39,24 +41,65 @@ from bot.support.i18n import ntr, tr
 from bot.texts.names import clock_time, day_text, names, span_text
 
 
-def start_notice(lang: str, category: Category, code: str) -> str:
-    """To each entry's phones at the start signal: its code, and what to do with it."""
-    return tr(lang, "Start! Your code is {code}. Write it in big letters on a sheet of paper and "
-              "photograph it beside the open box; send me the photo. You have {limit}. As "
+def start_notice(lang: str, category: Category, code: str, contest: Contest | None = None,
+                 span: tuple[datetime, datetime] | None = None) -> str:
+    """To each entry's phones at the start signal: its code, and what to do with it (a time
+    to play of days: when it ends, ``season_end``)."""
+    text = tr(lang, "Start! Your code is {code}. Write it in big letters on a sheet of paper "
+              "and photograph it beside the open box; send me the photo. You have {limit}. As "
               "soon as the puzzle is done, send /listo: that moment is your time. Then send a "
               "photo of the finished puzzle with the same paper beside it.", code=code,
               limit=span_text(lang, category.time_limit))
+    return _with_end(lang, text, category, contest, span)
 
 
-def season_notice(lang: str, category: Category) -> str:
+def season_notice(lang: str, category: Category, contest: Contest | None = None,
+                  span: tuple[datetime, datetime] | None = None) -> str:
     """To each entry's phones when a category whose entries start each puzzle themselves
-    opens: how it goes."""
-    return tr(lang, "{category} is open! You have {limit} to play. Start each puzzle when you "
+    opens: how it goes, and when the season ends (``season_end``)."""
+    text = tr(lang, "{category} is open! You have {limit} to play. Start each puzzle when you "
               "want with /empiezo (with several left, its number: /empiezo 2): the bot gives "
               "you a code for it. Write the code on a sheet of paper and photograph it beside "
               "the open box. When the puzzle is done, /listo at once, then a photo of it with "
               "the paper. Your time is the sum of your puzzles' times.",
               category=category.name, limit=span_text(lang, category.time_limit))
+    return _with_end(lang, text, category, contest, span)
+
+
+def _with_end(lang: str, text: str, category: Category, contest: Contest | None,
+              span: tuple[datetime, datetime] | None) -> str:
+    """A notice of a time to play of a day or more, with the moment it ends."""
+    if contest is None or span is None or category.time_limit < DAY:
+        return text
+    return text + "\n" + season_end(lang, contest, *span)
+
+
+def season_end(lang: str, contest: Contest, start: datetime, end: datetime) -> str:
+    """When a time to play of days that began at ``start`` ends (``end``), on the clocks of
+    the contest's zone, named; where the clocks change in between, said: the end keeps the
+    hour of day the season began (``wall_clock_limit``)."""
+    zone = ZoneInfo(contest.timezone)
+    city = get_timezone_location(contest.timezone, locale=lang, return_city=True)
+    text = tr(lang, "Your time to play ends on {end} ({city} time).", city=city,
+              end=_day_and_hour(lang, contest, end))
+    change = clocks_change(zone, start, end)
+    if change is None:
+        return text
+    day, forward = change
+    when = day_text(lang, day)
+    hour = clock_time(contest, end)[:5]
+    return text + " " + (
+        tr(lang, "The clocks go forward an hour on {day}: the end stays at {hour}, the hour "
+           "of day it began.", day=when, hour=hour) if forward else
+        tr(lang, "The clocks go back an hour on {day}: the end stays at {hour}, the hour of "
+           "day it began.", day=when, hour=hour))
+
+
+def _day_and_hour(lang: str, contest: Contest, at: datetime) -> str:
+    """"Saturday 31 October at 10:00" on the contest's clocks."""
+    local = at.astimezone(ZoneInfo(contest.timezone))
+    return tr(lang, "{day} at {time}", day=day_text(lang, local.date()),
+              time=clock_time(contest, at)[:5])
 
 
 def own_started(lang: str, contest: Contest, out: OwnStarted, at: datetime) -> str:
@@ -202,7 +245,7 @@ def waiting_line(lang: str, claims: list[Claim]) -> str:
     return tr(lang, "Waiting for review (not ranked yet): {items}.", items=items)
 
 
-def selftimed_refusal(lang: str, refused: SelfTimedRefusal) -> str:
+def selftimed_refusal(lang: str, refused: SelfTimedRefusal, contest: Contest) -> str:
     """Why a photo, a claim or a review recorded nothing."""
     match refused:
         case NotSelfTimed(entry=entry):
@@ -236,6 +279,10 @@ def selftimed_refusal(lang: str, refused: SelfTimedRefusal) -> str:
         case WhichToStart(left=left):
             return tr(lang, "Which puzzle do you start? Puzzles left: {left}. For example: "
                       "/empiezo {first}", left=", ".join(str(k) for k in left), first=left[0])
+        case SeasonOver(limit=limit, until=until) if until is not None:
+            return tr(lang, "The time to play is over ({limit} from the start), and the photo "
+                      "of your puzzle as it stood then had to come by {when}: nothing changed.",
+                      limit=span_text(lang, limit), when=_when(lang, contest, until))
         case SeasonOver(limit=limit):
             return tr(lang, "The time to play is over ({limit} from the start): nothing "
                       "changed.", limit=span_text(lang, limit))

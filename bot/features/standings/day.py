@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from bot.domain.clock import wall_clock_limit
 from bot.domain.contest import Category
 from bot.domain.events import EventKind
 from bot.domain.ranking import titles
@@ -66,9 +67,10 @@ async def publishable(day: ContestDay, tx: Transaction, category: Category, at: 
     rows = await day.ranking(category, at)
     if not rows:
         return NoEntries(category.name)
-    if not heat_over(rows, elapsed, category.time_limit):
+    limit = wall_clock_limit(category.time_limit, clock, day.contest.timezone)
+    if not heat_over(rows, elapsed, limit):
         playing = sum(1 for r in rows if r.position is None and r.competitor.outcome is None)
-        return StillPlaying(category.name, playing, max(0, category.time_limit - elapsed))
+        return StillPlaying(category.name, playing, max(0, limit - elapsed))
     claims = await waiting(day, category)
     if claims:
         return ClaimsToReview(category.name, tuple(c.entry for c in claims))
