@@ -2,10 +2,12 @@
 clock and ranking as the database holds them at a moment, JSON-able, with the small fixed texts
 of the page in the contest's language.
 
-Where the day stands: a clock's scheduled start and the time to it, a break's end and the time
-to it, a ranking provisional once its clock is over and final once published (rounds: once
-confirmed), rounds still to come, the round before kept until the next one starts, the
-tables before the start; no place for a pieces count while others still play.
+Where the day stands: a clock's scheduled start and the time to it (within a day; further
+away, its day and time), a break's end and the time to it, a ranking provisional while a place
+may change and final once published (rounds: once confirmed), prizes and medals only then,
+rounds still to come, the round before kept until the next one starts, the tables before the
+start; no place for a pieces count while others still play. Only today's clocks: another day's
+heats and rounds are left off, the first of them in one line ("Next: ...").
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from bot.features.standings.day import is_final
 from bot.features.tables.sheets import hall_seats
 from bot.services.contest_day import ContestDay, separate_of
 from bot.services.state import EntryState, standings
-from bot.texts.names import heat_name, round_name
+from bot.texts.names import day_text, heat_name, round_name
 
 # Small fixed texts, in the contest's language. Category names come from the contest file.
 LABELS: dict[str, dict[str, str]] = {
@@ -52,6 +54,8 @@ LABELS: dict[str, dict[str, str]] = {
         "escape_over": "Escape: etapa {stage}/{stages}",
         "real_time": "reloj {time}",
         "starts_at": "Empieza a las {time}",
+        "starts_on": "Empieza el {day} a las {time}",
+        "next": "Próximo: {name}, el {day} a las {time}",
         "starts_in": "en {time}",
         "resumes_in": "sigue en {time}",
         "paused_row": "En pausa",
@@ -88,6 +92,8 @@ LABELS: dict[str, dict[str, str]] = {
         "escape_over": "Escape : étape {stage}/{stages}",
         "real_time": "chrono {time}",
         "starts_at": "Début à {time}",
+        "starts_on": "Début le {day} à {time}",
+        "next": "Ensuite : {name}, le {day} à {time}",
         "starts_in": "dans {time}",
         "resumes_in": "reprise dans {time}",
         "paused_row": "En pause",
@@ -124,6 +130,8 @@ LABELS: dict[str, dict[str, str]] = {
         "escape_over": "Escape: stage {stage}/{stages}",
         "real_time": "clock {time}",
         "starts_at": "Starts at {time}",
+        "starts_on": "Starts {day} at {time}",
+        "next": "Next: {name}, {day} at {time}",
         "starts_in": "in {time}",
         "resumes_in": "resumes in {time}",
         "paused_row": "Paused",
@@ -160,6 +168,8 @@ LABELS: dict[str, dict[str, str]] = {
         "escape_over": "Escape: Etappe {stage}/{stages}",
         "real_time": "Uhr {time}",
         "starts_at": "Beginn um {time}",
+        "starts_on": "Beginn am {day} um {time}",
+        "next": "Als Nächstes: {name}, am {day} um {time}",
         "starts_in": "in {time}",
         "resumes_in": "weiter in {time}",
         "paused_row": "Pausiert",
@@ -196,6 +206,8 @@ LABELS: dict[str, dict[str, str]] = {
         "escape_over": "Escape: tappa {stage}/{stages}",
         "real_time": "crono {time}",
         "starts_at": "Inizio alle {time}",
+        "starts_on": "Inizio {day} alle {time}",
+        "next": "Prossimo: {name}, {day} alle {time}",
         "starts_in": "tra {time}",
         "resumes_in": "riprende tra {time}",
         "paused_row": "In pausa",
@@ -232,6 +244,8 @@ LABELS: dict[str, dict[str, str]] = {
         "escape_over": "Escape: etapa {stage}/{stages}",
         "real_time": "relógio {time}",
         "starts_at": "Início: {time}",
+        "starts_on": "Início: {day} às {time}",
+        "next": "A seguir: {name}, {day} às {time}",
         "starts_in": "daqui a {time}",
         "resumes_in": "recomeça daqui a {time}",
         "paused_row": "Em pausa",
@@ -268,6 +282,8 @@ LABELS: dict[str, dict[str, str]] = {
         "escape_over": "Escape: etappe {stage}/{stages}",
         "real_time": "klok {time}",
         "starts_at": "Begint om {time}",
+        "starts_on": "Begint {day} om {time}",
+        "next": "Volgende: {name}, {day} om {time}",
         "starts_in": "over {time}",
         "resumes_in": "verder over {time}",
         "paused_row": "Gepauzeerd",
@@ -287,9 +303,12 @@ def labels(language: str) -> dict[str, str]:
     return LABELS.get(language[:2].lower(), LABELS["en"])
 
 
+COUNTDOWN_MOST = 86400  # a start further away is given as its day and time, not counted down
+
+
 def clock_data(category: Category, clock: CategoryClock, now: datetime,
                rate: float, timezone: str = "UTC",
-               scheduled: datetime | None = None) -> dict[str, Any]:
+               scheduled: datetime | None = None, language: str = "en") -> dict[str, Any]:
     """A category's clock at ``now``: ``state`` is ``not_started``, ``running``, ``paused`` or
     ``time_up``; ``seconds`` the contest time (with its fraction, for the page to tick from);
     ``rate`` how many contest seconds pass per real second (0 unless running); ``left`` the
@@ -297,21 +316,24 @@ def clock_data(category: Category, clock: CategoryClock, now: datetime,
     (``timezone``, ``15:30``) a pause ends, when it is known (a break of the contest file), None
     otherwise (an organiser's ``/pausa`` lasts until ``/reanudar``), and ``resumes_in`` the
     seconds until then. Before the start: ``starts_at``, the ``scheduled`` start on the hall's
-    clock (``10:00``, with the day when it is another day: ``23/04 16:00``), and ``starts_in``
-    the seconds until then (None once it is past). ``wall_rate``: how fast those countdowns
+    clock (``10:00``), ``starts_day`` its day in ``language`` when it is not today ("sábado
+    3 de julio", None today), and ``starts_in`` the seconds until then, for a countdown: None
+    once it is past, and None too when it is more than a day away (a countdown of weeks read
+    "in 2056:17:58"; the day and the time say it). ``wall_rate``: how fast those countdowns
     run (a rehearsal runs fast)."""
     zone = ZoneInfo(timezone)
     whole = now.replace(microsecond=0)
     elapsed = clock.elapsed(whole)
-    base: dict[str, Any] = {"starts_at": None, "starts_in": None, "resumes_in": None,
-                            "wall_rate": rate}
+    base: dict[str, Any] = {"starts_at": None, "starts_day": None, "starts_in": None,
+                            "resumes_in": None, "wall_rate": rate}
     if elapsed is None:
         if scheduled is not None:
             local = scheduled.astimezone(zone)
-            same_day = local.date() == now.astimezone(zone).date()
-            base["starts_at"] = local.strftime("%H:%M" if same_day else "%d/%m %H:%M")
+            base["starts_at"] = local.strftime("%H:%M")
+            if local.date() != now.astimezone(zone).date():
+                base["starts_day"] = day_text(language, local.date())
             ahead = (scheduled - now).total_seconds()
-            base["starts_in"] = round(ahead, 3) if ahead > 0 else None
+            base["starts_in"] = round(ahead, 3) if 0 < ahead <= COUNTDOWN_MOST else None
         return {"state": "not_started", "seconds": None, "text": None, "rate": 0.0,
                 "left": None, "left_text": None, "resumes_at": None, **base}
     pause = next((p for p in clock.pauses
@@ -385,14 +407,18 @@ def _status(row: Row, state: EntryState | None, escape: dict[str, Any] | None,
 
 
 def _row_data(row: Row, state: EntryState | None, clock: dict[str, Any], now_t: int | None,
-              category: Category, words: dict[str, str], settled: bool) -> dict[str, Any]:
+              category: Category, words: dict[str, str], settled: bool,
+              final: bool) -> dict[str, Any]:
     """``settled``: whether every row's result is in (time is up, or nobody still plays). Until
-    then a pieces count has no place nor medal: those still playing may finish above it."""
+    then a pieces count has no place: those still playing may finish above it. A prize (the
+    page's medal, a special prize's badge) only once the results are ``final``: before that a
+    place may still change, and a trophy beside a provisional leader reads as won."""
     c = row.competitor
     escape = _escape_data(state, now_t) if state is not None else None
     status, text = _status(row, state, escape, clock, words)
     extras = {e.id: e.name for e in category.extra_prizes}
     early = status == "pieces" and not settled
+    unawarded = early or not final
     return {
         "position": None if early else row.position,
         "number": c.number,
@@ -404,8 +430,8 @@ def _row_data(row: Row, state: EntryState | None, clock: dict[str, Any], now_t: 
         "finish": format_duration(c.finish) if c.finish is not None else None,
         "pieces": c.pieces,
         "escape": escape,
-        "prize": None if early else row.prize,
-        "extra_prizes": [] if early else [extras.get(x, x) for x in row.extra_prizes],
+        "prize": None if unawarded else row.prize,
+        "extra_prizes": [] if unawarded else [extras.get(x, x) for x in row.extra_prizes],
         # answers to the questions shown in rankings, only when there are some
         **({"shown": list(c.shown)} if c.shown else {}),
     }
@@ -419,14 +445,16 @@ def _scheduled(contest: Contest, heat: Heat | None) -> datetime | None:
 
 
 def _standing(clock: dict[str, Any], rows: list[dict[str, Any]], final: bool) -> str | None:
-    """``final`` once the organiser made the results final; ``provisional`` once the clock is
-    over or every entry has a result, before that; None while the contest is on."""
+    """``final`` once the organiser made the results final; ``provisional`` before that, once
+    the clock is over, every entry has a result or any entry has a place (a place shown is
+    provisional until then); None while nobody has one."""
     if final:
         return "final"
     done = clock["state"] == "time_up" or (
         clock["state"] != "not_started" and rows and
         all(r["status"] in ("finished", "pieces") for r in rows))
-    return "provisional" if done else None
+    placed = any(r["position"] is not None for r in rows)
+    return "provisional" if done or placed else None
 
 
 async def _tables(day: ContestDay, heat: Heat | None, entries: Mapping[int, Any]
@@ -459,21 +487,22 @@ async def category_sections(day: ContestDay, contest: Contest, category: Categor
     heat = day.heats.get(category.id)
     rows = standings(contest, category, states) if heat is None else await day.ranking(category)
     by_number = {s.entry.number: s for s in states}
-    clk = clock_data(category, clock, now, rate, contest.timezone, _scheduled(contest, heat))
+    clk = clock_data(category, clock, now, rate, contest.timezone, _scheduled(contest, heat),
+                     contest.language)
     now_t = clock.elapsed(now)
     escape_limit = contest.escape.time_limit if category.escape and contest.escape else None
     tables = await _tables(day, heat, by_number)
     settled = clk["state"] == "time_up" or all(
         r.finished or r.competitor.pieces is not None for r in rows)
-    rows_data = [_row_data(r, by_number.get(r.number), clk, now_t, category, words, settled)
-                 for r in rows]
+    final = await is_final(day, category) if heat is None else \
+        await day.confirmed_rounds(heat.category) > heat.round_index
+    rows_data = [_row_data(r, by_number.get(r.number), clk, now_t, category, words, settled,
+                           final) for r in rows]
     for row in rows_data:
         if row["number"] in tables:
             row["table"] = tables[row["number"]]
     if clk["state"] == "not_started" and tables:  # before the start: where everyone sits
         rows_data.sort(key=lambda r: (r.get("table", len(tables) + 1), r["number"]))
-    final = await is_final(day, category) if heat is None else \
-        await day.confirmed_rounds(heat.category) > heat.round_index
     main = {
         "id": category.id,
         "name": category.name if heat is None else
@@ -499,7 +528,8 @@ async def category_sections(day: ContestDay, contest: Contest, category: Categor
     if heat is not None:
         return [main]
     return [main, *_separate_sections(contest, category, main, rows, by_number, partial(
-        _row_data, clock=clk, now_t=now_t, category=category, words=words, settled=settled))]
+        _row_data, clock=clk, now_t=now_t, category=category, words=words, settled=settled,
+        final=final))]
 
 
 def _separate_sections(contest: Contest, category: Category, main: dict[str, Any],
@@ -532,7 +562,7 @@ def upcoming_data(contest: Contest, category: Category, round_index: int, now: d
     heat = Heat(category, round_index, 1)
     name = round_name(contest.language, contest, category, round_index)
     clk = clock_data(heat.play, CategoryClock(None), now, rate,
-                     contest.timezone, heat.round.when(1).start)
+                     contest.timezone, heat.round.when(1).start, contest.language)
     return {
         "id": f"{category.id}/{heat.round.id}", "name": f"{category.name} — {name}",
         "upcoming": True, "escape": False, "time_limit": heat.play.time_limit,
@@ -566,6 +596,36 @@ async def shown_units(day: ContestDay) -> list[tuple[Category, bool]]:
     return out
 
 
+def _today(day: ContestDay, unit: Category, data: dict[str, Any], now: datetime) -> bool:
+    """Whether the projector shows ``unit`` at ``now``: a category without rounds always (its
+    day is the contest's); a heat or a round to come only on its own day, or while its clock
+    runs (a library's evening weeks away, another venue's of last week, are not today's)."""
+    heat = day.heats.get(unit.id)
+    if heat is None or data["clock"]["state"] in ("running", "paused"):
+        return True
+    scheduled = heat.round.when(heat.number).start
+    if scheduled is None:
+        return True
+    zone = ZoneInfo(day.contest.timezone)
+    return scheduled.astimezone(zone).date() == now.astimezone(zone).date()
+
+
+def _next(day: ContestDay, later: list[tuple[Category, dict[str, Any]]],
+          now: datetime) -> dict[str, str] | None:
+    """The first of the units left off that is still to come: its name, day and time (the
+    page's one line "Next: ..."), None when there is none."""
+    zone = ZoneInfo(day.contest.timezone)
+    starts = sorted((start, data["name"]) for unit, data in later
+                    if (start := day.heats[unit.id].round.when(day.heats[unit.id].number).start)
+                    is not None and start > now)
+    if not starts:
+        return None
+    start, name = starts[0]
+    local = start.astimezone(zone)
+    return {"name": name, "day": day_text(day.contest.language, local.date()),
+            "time": local.strftime("%H:%M")}
+
+
 async def scoreboard_data(day: ContestDay, contest: Contest, now: datetime,
                           rate: float = 1.0) -> dict[str, Any]:
     """Everything the page shows, JSON-able, as the database holds it at ``now``.
@@ -576,15 +636,23 @@ async def scoreboard_data(day: ContestDay, contest: Contest, now: datetime,
     its separate rankings after it (``separate_of``: its id). ``rate``: contest seconds per real
     second (a rehearsal runs fast).
     """
+    today: list[dict[str, Any]] = []
+    later: list[tuple[Category, dict[str, Any]]] = []
+    for c, to_come in await shown_units(day):
+        sections = [upcoming_data(contest, day.heats[c.id].category,
+                                  day.heats[c.id].round_index, now, rate)] if to_come else \
+            await category_sections(day, contest, c, now, rate)
+        if _today(day, c, sections[0], now):
+            today.extend(sections)
+        else:
+            later.append((c, sections[0]))
     return {
         "contest": contest.name,
         "language": contest.language,
         "labels": labels(contest.language),
         "now": now.isoformat(),
         "paused": await day.paused(),
-        "categories": [
-            section for c, to_come in await shown_units(day) for section in (
-                [upcoming_data(contest, day.heats[c.id].category, day.heats[c.id].round_index,
-                               now, rate)] if to_come else
-                await category_sections(day, contest, c, now, rate))],
+        "categories": today,
+        # what is left off (another day's heats and rounds): the first still to come
+        "next": _next(day, later, now),
     }

@@ -52,6 +52,7 @@ from bot.texts.names import labelled as labelled
 from bot.texts.names import names as names
 from bot.texts.names import role_name as role_name
 from bot.texts.names import round_name as round_name
+from bot.texts.names import span_text
 from bot.texts.rounds import rounds_refusal
 
 MAX_MESSAGE = 4096
@@ -146,7 +147,7 @@ def shared_refusal(lang: str, refused: SharedRefusal) -> str:
         case PastLimit(time=t, limit=limit):
             return tr(lang, "{time} is past the category's time limit ({limit}): record the "
                       "pieces with {pieces} instead.", time=format_duration(t),
-                      limit=format_duration(limit), pieces=typed(lang, PIECES))
+                      limit=span_text(lang, limit), pieces=typed(lang, PIECES))
         case EscapeNotOver(entry=entry):
             return tr(lang, "Entry {entry} has not finished the escape yet: record it "
                       "with {escape} first.", entry=entry, escape=typed(lang, SOLVED))

@@ -10,6 +10,7 @@ from functools import cache
 from zoneinfo import ZoneInfo
 
 from babel.dates import format_date
+from babel.lists import format_list
 from babel.numbers import format_decimal
 from babel.units import format_unit
 
@@ -172,13 +173,23 @@ _SPANS = (("week", 7 * DAY_SECONDS), ("day", DAY_SECONDS), ("hour", 3600))
 
 def span_text(lang: str, seconds: int) -> str:
     """A span as people say it: from a day up, in weeks, days or hours ("3 weeks", "10 days",
-    "36 hours", never "504:00:00"); under a day, as the clock shows it ("1:30:00")."""
+    "36 hours", never "504:00:00"); from two days up, days and hours rather than hundreds of
+    hours ("27 days and 23 hours", its seconds left out); under a day, as the clock shows it
+    ("1:30:00")."""
     if seconds < DAY_SECONDS:
         return format_duration(seconds)
     for unit, size in _SPANS:
-        if seconds % size == 0:
-            return str(format_unit(seconds // size, f"duration-{unit}", length="long",
-                                   locale=lang))
+        if seconds % size == 0 and (unit != "hour" or seconds < 2 * DAY_SECONDS):
+            return _unit(lang, seconds // size, unit)
     days, rest = divmod(seconds, DAY_SECONDS)
-    return str(format_unit(days, "duration-day", length="long", locale=lang)) + " " + \
-        format_duration(rest)
+    if days >= 2:
+        hours, minutes = rest // 3600, rest % 3600 // 60
+        return format_list([_unit(lang, n, unit) for n, unit in
+                            ((days, "day"), (hours, "hour"), (minutes, "minute")) if n],
+                           locale=lang)
+    return _unit(lang, days, "day") + " " + format_duration(rest)
+
+
+def _unit(lang: str, n: int, unit: str) -> str:
+    """"3 weeks", "1 Tag", in the reader's language."""
+    return str(format_unit(n, f"duration-{unit}", length="long", locale=lang))

@@ -11,7 +11,7 @@ from bot.domain.contest import Contest
 from bot.services.outcomes import EscapeNotOver, PastLimit
 from bot.services.ready import ReadyNoted
 from bot.support.i18n import tr
-from bot.texts.names import clock_time
+from bot.texts.names import clock_time, span_text
 
 
 def ready_refusal(lang: str, refused: PastLimit | EscapeNotOver) -> str:
@@ -19,7 +19,7 @@ def ready_refusal(lang: str, refused: PastLimit | EscapeNotOver) -> str:
     match refused:
         case PastLimit(limit=limit):
             return tr(lang, "Time is up ({limit}): hands off the puzzle. A volunteer will "
-                      "count your pieces.", limit=format_duration(limit))
+                      "count your pieces.", limit=span_text(lang, limit))
         case EscapeNotOver():
             return tr(lang, "Your escape is not over yet: when you solve it, call a "
                       "volunteer, who records it. Then the puzzle!")

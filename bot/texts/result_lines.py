@@ -5,6 +5,7 @@ bot/texts/history.py's."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from bot.domain.clock import format_duration
 from bot.domain.contest import Category, Contest, SeparateRanking, localized
@@ -31,11 +32,28 @@ def ranked_name(lang: str, contest: Contest, category: Category) -> str:
     return f"{category.name} — {heat_name(lang, contest, heat)}" if heat else category.name
 
 
+def provisional(rows: Sequence[Row]) -> list[Row]:
+    """A ranking not final yet, as people read it: its places, no prize (a trophy beside a
+    provisional leader, "Season champion" on the season's first day, read as won)."""
+    return [replace(r, prize=None, extra_prizes=()) if r.prize or r.extra_prizes else r
+            for r in rows]
+
+
+def provisional_title(lang: str, title: str) -> str:
+    """"Adultos - clasificación (provisional)": a ranking whose places may still change."""
+    return tr(lang, "{title} (provisional)", title=title)
+
+
 def ranking_lines(
-    lang: str, contest: Contest, category: Category, rows: Sequence[Row], title: str = ""
+    lang: str, contest: Contest, category: Category, rows: Sequence[Row], title: str = "",
+    final: bool = True,
 ) -> list[str]:
-    lines = [title or tr(lang, "{category} - ranking", category=ranked_name(lang, contest,
-                                                                            category))]
+    """A ranking's lines under its title; not ``final``: titled provisional, no prize."""
+    title = title or tr(lang, "{category} - ranking", category=ranked_name(lang, contest,
+                                                                           category))
+    if not final and rows:
+        title, rows = provisional_title(lang, title), provisional(rows)
+    lines = [title]
     if not rows:
         lines.append(tr(lang, "No entries."))
     for r in rows:
@@ -153,36 +171,41 @@ def unknown_category(lang: str, ids: Sequence[str]) -> str:
 
 
 def round_of_heats_text(lang: str, contest: Contest, category: Category, index: int,
-                        rows: Sequence[Row]) -> str:
-    """The ranking over all the heats of a round of several ("pairs-heats")."""
+                        rows: Sequence[Row], final: bool = True) -> str:
+    """The ranking over all the heats of a round of several ("pairs-heats"), provisional
+    until the round is confirmed (``final``)."""
     title = f"{category.name} — {round_name(lang, contest, category, index)}"
     return "\n".join(ranking_lines(lang, contest, Heat(category, index, 1).play, rows,
-                                    ranking_title(lang, title)))
+                                    ranking_title(lang, title), final))
 
 
 def separate_lines(lang: str, contest: Contest, category: Category,
-                   separate: Sequence[tuple[SeparateRanking, Sequence[Row]]]) -> list[str]:
+                   separate: Sequence[tuple[SeparateRanking, Sequence[Row]]],
+                   final: bool = True) -> list[str]:
     """The category's rankings of their own (under 18s...), each after a blank line."""
     lines: list[str] = []
     for sr, rows in separate:
         name = localized(sr.name, lang, contest.language) or sr.id
         title = ranking_title(lang, f"{category.name} — {name}")
-        lines += [""] + ranking_lines(lang, contest, category, rows, title)
+        lines += [""] + ranking_lines(lang, contest, category, rows, title, final)
     return lines
 
 
 def round_ranking_lines(lang: str, contest: Contest, category: Category,
                         heats: Sequence[tuple[Heat, Sequence[Row]]],
-                        classification: Sequence[Row]) -> list[str]:
+                        classification: Sequence[Row], final: bool = True) -> list[str]:
     """A category played in rounds: ``heats``, those of the round being played (while it is
-    not confirmed) with their rankings, then the classification over the rounds so far."""
+    not confirmed) with their rankings (provisional), then the classification over the rounds
+    so far (provisional until the last round is confirmed: ``final``)."""
     lines: list[str] = []
     for heat, rows in heats:
         title = f"{category.name} — {heat_name(lang, contest, heat)}"
-        lines.extend(ranking_lines(lang, contest, heat.play, rows, ranking_title(lang, title)))
+        lines.extend(ranking_lines(lang, contest, heat.play, rows, ranking_title(lang, title),
+                                   final=False))
         lines.append("")
     lines.extend(ranking_lines(lang, contest, category, classification,
-                               tr(lang, "{category} - classification", category=category.name)))
+                               tr(lang, "{category} - classification", category=category.name),
+                               final))
     return lines
 
 

@@ -65,8 +65,13 @@ async def test_a_pieces_count_has_no_place_while_others_still_play(tmp_path):
         await ok(h, VOLUNTEER, "/piezas 31 87", at("0:00:06"))
         early = row(await board_data(h, at("0:01:00")), "adultos", 31)
         assert (early["status"], early["position"], early["prize"]) == ("pieces", None, None)
-        # time is up (2:30:00): #30 never finished, the count is first and takes its prize
+        # time is up (2:30:00): #30 never finished, the count is first; its prize once the
+        # results are final, not before (issue 47, item 7)
         late = row(await board_data(h, at("2:31:00")), "adultos", 31)
+        assert late["position"] == 1 and late["prize"] is None
+        await h.send(ORGANISER, "/publicar adultos", at("2:32:00"))
+        await h.press(ORGANISER, "pub:adultos", at("2:32:10"))
+        late = row(await board_data(h, at("2:33:00")), "adultos", 31)
         assert late["position"] == 1 and late["prize"] is not None
     finally:
         await h.stop()
@@ -130,16 +135,14 @@ async def test_rounds_to_come_show_their_start_and_a_finished_round_stays(tmp_pa
     day1, boss = rounds.DAY1, rounds.BOSS
     try:
         data = await board_data(h, day1 - timedelta(minutes=20))
+        # today's heats only: tomorrow's semi-final and final are left off, the first of
+        # them in one line (issue 47, item 7)
         assert [(c["id"], c.get("upcoming", False)) for c in data["categories"]] == [
-            ("solo-heats1", False), ("solo-heats2", False), ("solo/semi", True),
-            ("solo/final", True)]
+            ("solo-heats1", False), ("solo-heats2", False)]
         heat1 = category(data, "solo-heats1")["clock"]
         assert (heat1["starts_at"], heat1["starts_in"]) == ("10:00", 20 * 60)
-        semi = category(data, "solo/semi")
-        assert semi["name"] == "Individual — Semi-final" and semi["rows"] == []
-        # another day: the date comes with the time
-        assert semi["clock"]["starts_at"] == "03/07 10:00"
-        assert category(data, "solo/final")["clock"]["starts_at"] == "03/07 16:00"
+        assert data["next"] == {"name": "Individual — Semi-final", "day": "Saturday 3 July",
+                                "time": "10:00"}
 
         await rounds.play_heats(h, [(1, "0:40:00"), (2, "0:41:00")],
                                 [(3, "0:42:00"), (4, "0:43:00")])
@@ -149,18 +152,24 @@ async def test_rounds_to_come_show_their_start_and_a_finished_round_stays(tmp_pa
         await h.send(boss, "/confirmar_ronda solo", over)
         data = await board_data(h, over + timedelta(minutes=1))
         ids = [c["id"] for c in data["categories"]]
-        # the heats' results stay on screen beside the semi-final to come
-        assert ids == ["solo-heats1", "solo-heats2", "solo-semi", "solo/final"]
+        # the heats' results stay on screen; the semi-final is tomorrow's
+        assert ids == ["solo-heats1", "solo-heats2"]
+        assert data["next"]["name"] == "Individual — Semi-final"
         heats = category(data, "solo-heats1")
         assert heats["standing"] == "final"
         assert [(r["position"], r["time"]) for r in heats["rows"]] == [
             (1, "0:40:00"), (2, "0:41:00")]
+        # the next morning: the semi-final, before its start sorted by table, and said so
+        # (the seeds: fastest at the front); yesterday's heats are gone
+        data = await board_data(h, rounds.DAY2 - timedelta(minutes=30))
+        assert [c["id"] for c in data["categories"]] == ["solo-semi", "solo/final"]
         semi = category(data, "solo-semi")
-        # before the start: sorted by table, and said so (the seeds: fastest at the front)
         assert semi["seating"] is True
         tables = [r["table"] for r in semi["rows"]]
         assert tables == sorted(tables) and len(tables) == 4
-        assert semi["clock"]["starts_at"] == "03/07 10:00"
+        assert (semi["clock"]["starts_at"], semi["clock"]["starts_day"]) == ("10:00", None)
+        assert semi["clock"]["starts_in"] == 30 * 60
+        assert data["next"] is None
         # the semi-final starts: the heats give way to it
         await h.send(boss, "/inicio", rounds.DAY2)
         data = await board_data(h, rounds.DAY2 + timedelta(minutes=1))
@@ -189,6 +198,7 @@ setTimeout(() => {
     over: [...h.children].some((c) => c.getBoundingClientRect().right > box(h).right + 1) }));
   const tiles = [...document.querySelectorAll(".tile")];
   const seen = { width: innerWidth, height: innerHeight,
+    next: document.getElementById("next").textContent,
     board: box(document.getElementById("board")),
     clocks: box(document.getElementById("clocks")), rows, heads, on: on(),
     tiles: tiles.map((t) => t.textContent),
@@ -315,8 +325,9 @@ async def test_chromium_a_round_to_come_and_the_round_before(tmp_path, size):
         await h.send(rounds.BOSS, "/confirmar_ronda solo", over)
         seen = await looked_at(h, over + timedelta(minutes=1), tmp_path, size)
         laid_out_well(seen, size == "390,844")
-        assert any("Final" in t and "Starts at 03/07 16:00" in t for t in seen["tiles"])
-        assert any("Semi-final" in t and "Starts at 03/07 10:00" in t for t in seen["tiles"])
+        # tomorrow's rounds: not on today's board, the first of them in one line
+        assert not any("Semi-final" in t or "Starts" in t for t in seen["tiles"])
+        assert seen["next"] == "Next: Individual — Semi-final, Saturday 3 July at 10:00"
         # the heats, confirmed: final, and their times still on screen
         assert sum("Heats" in t and "Final" in t for t in seen["tiles"]) == 2, seen["tiles"]
         assert "solo-heats1" in seen["on"] or "solo-heats1" in seen["after"]

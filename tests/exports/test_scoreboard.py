@@ -52,7 +52,8 @@ CSV = """number,category,names,born,aepuzz_member,resident
 
 
 # a clock that has started: no start or restart to count down to
-UNSCHEDULED = {"starts_at": None, "starts_in": None, "resumes_in": None, "wall_rate": 1.0}
+UNSCHEDULED = {"starts_at": None, "starts_day": None, "starts_in": None, "resumes_in": None,
+               "wall_rate": 1.0}
 
 
 def at(clock: str, start: datetime = T0) -> datetime:
@@ -61,9 +62,10 @@ def at(clock: str, start: datetime = T0) -> datetime:
     return start + timedelta(hours=h, minutes=m, seconds=s)
 
 
-async def open_day(tmp_path: Path, csv: str) -> tuple[Harness, dict[int, Person]]:
+async def open_day(tmp_path: Path, csv: str, contest: Path = CASTRILLO
+                   ) -> tuple[Harness, dict[int, Person]]:
     """The harness with ``csv`` imported, every entry's first phone linked, one volunteer."""
-    h = await Harness(tmp_path, CASTRILLO, organisers=frozenset({ORGANISER.id})).start()
+    h = await Harness(tmp_path, contest, organisers=frozenset({ORGANISER.id})).start()
     svc = h.services
     await import_entries(svc.store, read_entries(svc.contest, io.StringIO(csv), "entries.csv"))
     phones = {}
@@ -121,7 +123,8 @@ async def test_data_follows_the_database_through_the_day(tmp_path):
                                   "rate": 0.0, "left": None, "left_text": None,
                                   "resumes_at": None, "resumes_in": None, "wall_rate": 1.0,
                                   # 10:00 by the contest file, past at 10:55
-                                  "starts_at": "10:00", "starts_in": None}
+                                  "starts_at": "10:00", "starts_day": None,
+                                  "starts_in": None}
         assert [r["number"] for r in pairs["rows"]] == [3, 7, 12, 20]
         assert row(data, "parejas", 3) == {
             "position": None, "number": 3, "names": ["Ana", "Bea"], "status": "waiting",
@@ -170,7 +173,9 @@ async def test_data_follows_the_database_through_the_day(tmp_path):
         assert three["position"] == 1 and three["status"] == "finished"
         assert three["time"] == "1:05:00" and three["seconds"] == 3900  # 1:30:00 - 25:00 bonus
         assert three["finish"] == "1:30:00" and three["status_text"] == "reloj 1:30:00"
-        assert three["prize"] == "Dos trofeos y dos puzzles de 2.000 piezas"
+        # a place, no prize yet: the results are not final (issue 47, item 7)
+        assert three["prize"] is None and three["extra_prizes"] == []
+        assert category(data, "parejas")["standing"] == "provisional"
         assert category(data, "parejas")["finished"] == 1
         assert category(data, "parejas")["entries"] == 4
         # 1:35 is past the escape's 1:30: the pairs still in it are out, with their stage
@@ -567,6 +572,10 @@ async def test_chromium_both_names_and_the_prize_badge_show_on_a_projector_and_a
     h, _ = await open_day(tmp_path, NAMES_CSV)
     await ok(h, ORGANISER, "/inicio parejas", T0)
     await ok(h, VOLUNTEER, "/fin 1 1:30:00", at("1:30:05"))
+    await ok(h, VOLUNTEER, "/fin 2 1:35:00", at("1:35:05"))
+    # a prize's badge once the results are final (issue 47, item 7)
+    await h.send(ORGANISER, "/publicar parejas", at("1:38:00"))
+    await h.press(ORGANISER, "pub:parejas", at("1:38:10"))
     board = Probed(port=0, clock=FrozenClock(at("1:40:00")))
     await board.start(h.services)
     try:

@@ -114,11 +114,12 @@ async def test_castrillo_day_over_http(api, tmp_path):
         assert lines[2].startswith(f"3. #{n20} Pair20 Uno / Pair20 Dos: 2:37:00")
         assert lines[3].startswith(f"4. #{n12} Pair12 Uno / Pair12 Dos: 3:10:00")
         assert lines[4].startswith(f"5. #{n21} Pair21 Uno / Pair21 Dos: 312")
-        best_local = ranking[-1].splitlines()[-1]
-        assert f"#{n7}" in best_local  # the best-ranked pair with a resident
+        # not final yet: provisional, and nobody holds a prize (issue 47, item 7)
+        assert ranking[0].splitlines()[0].endswith("(provisional)")
+        assert ranking[-1].splitlines()[-1].startswith(f"5. #{n21} ")  # no special prize line
         kids = ranking_lines(await say(api, ORGANISER, "/clasificacion infantil-b", at("3:05")
                                        if False else at("3:05:00")))
-        assert kids == [f"1. #{kid_b} Noa Ruiz: 1:05:00 - Trofeo y puzzle de 500 piezas"]
+        assert kids == [f"1. #{kid_b} Noa Ruiz: 1:05:00"]
         assert api.violations == []
     finally:
         await bot.stop()

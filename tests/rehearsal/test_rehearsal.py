@@ -220,7 +220,7 @@ def test_the_home_cup_rehearsal_plays_a_day_at_home_with_photos(tmp_path):
     db = tmp_path / "home.sqlite3"
     out, env = rehearse(contest, db, "24", "4")
     for text in ("Start! Your code is ", ": [photo] -> Start photo kept", "/listo -> Noted: ",
-                 ": [photo] -> Photo received for your finish at ",
+                 ": [photo] -> Photo received for your time of ",
                  "bot -> volunteers: [photo] REVIEW #", "/rechazar ",
                  "[photo] -> Photo kept: time is up", "[photo] PIECES? #",
                  "time is up. The entries still playing send a photo"):

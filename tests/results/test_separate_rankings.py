@@ -125,6 +125,16 @@ async def test_the_separate_rankings_in_the_chat_and_the_export(tmp_path: Path) 
         assert said(await h.send(VIC, "/estado 4 fc arrived after the start", at), VIC) == [
             "Entry 4: out of competition (arrived after the start). It is not placed and does "
             "not advance (/undo to take it back)."]
+        # not final yet: provisional, and no prize (issue 47, item 7)
+        text = said(await h.send(BOSS, "/clasificacion", at), BOSS)[0]
+        assert text.split("\n\n")[:2] == [
+            "Open - ranking (provisional)\n1. #1 Ana Adult: 0:40:00\n2. #2 Kid Local: 0:45:00\n"
+            "3. #3 Teen Away: 0:50:00\n4. #5 Old Local: 300 pieces\n"
+            "- #4 Late Local: 0:30:00 (out of competition (arrived after the start))",
+            "Open — Under 18 - ranking (provisional)\n1. #2 Kid Local: 0:45:00\n"
+            "2. #3 Teen Away: 0:50:00"], text
+        await h.send(BOSS, "/publicar open", at)
+        await h.press(BOSS, "pub:open", at)
         text = said(await h.send(BOSS, "/clasificacion", at), BOSS)[0]
         assert text.split("\n\n") == [
             "Open - ranking\n1. #1 Ana Adult: 0:40:00 - Cup\n2. #2 Kid Local: 0:45:00 - Medal\n"

@@ -121,7 +121,7 @@ async def test_an_entrys_time_is_the_sum_of_its_own_puzzles(league):
     assert replies_to(last, ANN)[0].startswith("Puzzle 3 of 3 (1000 pieces) started at ")
     await league.send(ANN, "/listo", at(9, "3:20:15"))
     (review,) = photos_to(await league.h.send_photo(ANN, at(9, "3:21:00")), REVIEWER)
-    assert "finished at 1:20:15" in review.params["caption"]  # the puzzle's own time
+    assert "finished in 1:20:15" in review.params["caption"]  # the puzzle's own time
     pressed = await league.h.press(REVIEWER, keyboard(review)[0][1], at(9, "3:30:00"))
     assert replies_to(pressed, ANN) == ["Your finish is recorded: 3:05:45. Well done!"]
     # Ben: all three, 3:30:00 in all; Carl: two puzzles only (1:50:00) at the season's end
@@ -153,7 +153,7 @@ async def test_one_puzzle_at_a_time_and_only_its_own_times(league):
         "puzzle at a time)."]
     await league.send(ANN, "/listo", at(1, "1:00:00"))
     assert (await league.say(ANN, "/empiezo 1", at(1, "1:01:00")))[0].startswith(
-        "Your finish at 0:59:50 already waits for review")
+        "Your time of 0:59:50 already waits for review")
     # a volunteer's typed times make no sense here: refused, nothing recorded
     before = events(league.h)
     assert await league.say(REVIEWER, "/fin 1 1:00:00", at(1, "1:02:00")) == [

@@ -62,7 +62,7 @@ async def test_a_flood_of_photos_goes_on_within_the_entrys_budget(home: Home) ->
         forwarded += photos_to(calls, REVIEWER)
         (said,) = replies_to(calls, SOLO1)
         if i < PHOTOS_PER_MINUTE:
-            assert said.startswith("Photo received for your finish at 1:00:00."), said
+            assert said.startswith("Photo received for your time of 1:00:00."), said
         else:
             assert said == HELD
     assert [c.params["photo"] for c in forwarded] == ["flood-0", "flood-1", "flood-2"]

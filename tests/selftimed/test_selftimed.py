@@ -168,18 +168,18 @@ async def test_the_start_signal_gives_every_entry_its_code_and_a_restart_keeps_i
 async def test_a_claim_counts_only_once_the_reviewer_confirms_it(home):
     said = await home.send(SOLO1, "/listo", "1:12:30")
     assert replies_to(said, SOLO1) == [
-        "Noted: finished at 1:12:30 (20:12:30). Now send a photo of the whole finished puzzle "
+        "Noted: finished in 1:12:30 (at 20:12:30). Now send a photo of the whole finished puzzle "
         f"with the paper showing your code {home.codes[1]} beside it. Your time counts once a "
         "reviewer has checked the photo; I will tell you."]
     assert replies_to(said, REVIEWER) == [] and photos_to(said, REVIEWER) == []  # no table
     calls = await home.photo(SOLO1, "1:13:05", "finished-1")
     assert replies_to(calls, SOLO1) == [
-        "Photo received for your finish at 1:12:30. A reviewer checks it; I will tell you."]
+        "Photo received for your time of 1:12:30. A reviewer checks it; I will tell you."]
     (review,) = photos_to(calls, REVIEWER)
     assert photos_to(calls, ORGANISER)  # every organiser and volunteer reviews
     assert review.params["photo"] == "finished-1"  # the largest size
     assert review.params["caption"] == (
-        "REVIEW #1 Ann Archer: finished at 1:12:30 (20:12:30). Their code is "
+        "REVIEW #1 Ann Archer: finished in 1:12:30 (at 20:12:30). Their code is "
         f"{home.codes[1]}: check that the puzzle is complete and the code is on the paper in "
         "the photo.")
     listo = event_rows(home.h, "ready")[-1]["id"]
@@ -210,7 +210,7 @@ async def test_a_second_listo_while_a_claim_waits_is_refused(home):
     await home.send(SOLO1, "/listo", "1:12:30")
     before = events(home.h)
     assert await home.say(SOLO1, "/listo", "1:14:00") == [
-        "Your finish at 1:12:30 already waits for review: send the photo of the finished "
+        "Your time of 1:12:30 already waits for review: send the photo of the finished "
         "puzzle with your code, if you haven't yet."]
     assert events(home.h) == before
 
@@ -219,7 +219,7 @@ async def test_another_photo_keeps_the_claims_time(home):
     review, listo = await claim_with_photo(home, SOLO2, 2, "1:30:00", "1:30:40", "blurred")
     asked = await home.h.press(REVIEWER, f"rev:again:2:{listo}", at("1:33:00"))
     assert replies_to(asked, REVIEWER) == [
-        "Entry 2 is asked for another photo; its finish at 1:30:00 waits for it."]
+        "Entry 2 is asked for another photo; its time of 1:30:00 waits for it."]
     assert replies_to(asked, SOLO2) == [
         "A reviewer needs another photo of your finished puzzle: the whole puzzle and the "
         f"paper with your code {home.codes[2]}, sharp, in one picture. Your time stays 1:30:00."]
@@ -231,7 +231,7 @@ async def test_another_photo_keeps_the_claims_time(home):
     assert events(home.h) == before
     calls = await home.photo(SOLO2, "1:36:00", "sharp")
     (second,) = photos_to(calls, REVIEWER)
-    assert second.params["photo"] == "sharp" and "finished at 1:30:00" in second.params["caption"]
+    assert second.params["photo"] == "sharp" and "finished in 1:30:00" in second.params["caption"]
     await home.h.press(REVIEWER, f"ready:ok:2:{listo}", at("1:37:00"))
     ranking = (await home.say(ORGANISER, "/clasificacion solo", "1:38:00"))[0]
     assert "#2 Ben Brook (IE): 1:30:00" in ranking
@@ -241,10 +241,10 @@ async def test_a_claim_turned_down_tells_why_and_the_entry_may_claim_again(home)
     _, listo = await claim_with_photo(home, SOLO1, 1, "0:50:00", "0:50:30")
     pressed = await home.h.press(REVIEWER, f"rev:nocode:1:{listo}", at("0:52:00"))
     assert replies_to(pressed, REVIEWER) == [
-        "Entry 1: the finish at 0:50:00 is not accepted (the paper with your code is not in "
+        "Entry 1: the time of 0:50:00 is not accepted (the paper with your code is not in "
         "the photo). They are told, and may claim again."]
     assert replies_to(pressed, SOLO1) == [
-        "A reviewer did not accept your finish at 0:50:00: the paper with your code is not in "
+        "A reviewer did not accept your time of 0:50:00: the paper with your code is not in "
         "the photo. If your time is not up, play on and send /done again when the puzzle is "
         "done, then a photo of it with your code."]
     (row,) = event_rows(home.h, "not_finished")
@@ -260,7 +260,7 @@ async def test_a_claim_turned_down_tells_why_and_the_entry_may_claim_again(home)
     await claim_with_photo(home, SOLO1, 1, "0:58:00", "0:58:20")
     typed = await home.send(REVIEWER, "/rechazar 1 two pieces are missing, top left", "1:00:00")
     assert replies_to(typed, SOLO1) == [
-        "A reviewer did not accept your finish at 0:58:00: two pieces are missing, top left. "
+        "A reviewer did not accept your time of 0:58:00: two pieces are missing, top left. "
         "If your time is not up, play on and send /done again when the puzzle is done, then a "
         "photo of it with your code."]
     assert await home.say(REVIEWER, "/rechazar 1", "1:01:00") == [
@@ -269,7 +269,7 @@ async def test_a_claim_turned_down_tells_why_and_the_entry_may_claim_again(home)
     _, third = await claim_with_photo(home, SOLO1, 1, "1:05:00", "1:05:10")
     done_not = await home.h.press(REVIEWER, f"ready:no:1:{third}", at("1:06:00"))
     assert replies_to(done_not, SOLO1)[0].startswith(
-        "A reviewer did not accept your finish at 1:05:00: the puzzle in the photo is not "
+        "A reviewer did not accept your time of 1:05:00: the puzzle in the photo is not "
         "finished.")
 
 
@@ -315,8 +315,8 @@ async def test_a_photo_before_the_start_is_kept_as_the_start_after_it(tmp_path):
         assert code is not None
         calls = await home.photo(SOLO1, "0:00:40", "open-box")
         assert replies_to(calls, SOLO1) == [
-            "Start photo kept (at 0:00:40). When the puzzle is done: /done, then a photo of it "
-            f"with your code {code.group(1)}."]
+            "Start photo kept (0:00:40 after your start). When the puzzle is done: /done, "
+            f"then a photo of it with your code {code.group(1)}."]
         assert photos_to(calls, REVIEWER) == []
         assert json.loads(event_rows(home.h, "photo")[0]["data"])["use"] == "start"
         # a stranger's photo changes nothing
@@ -431,7 +431,7 @@ async def test_time_up_at_home_asks_for_the_photo_to_count(home):
     await home.send(SOLO2, "/listo", "1:50:00")
     told = await home.send(REVIEWER, "/rechazar 2", "2:05:00")
     assert replies_to(told, SOLO2) == [
-        "A reviewer did not accept your finish at 1:50:00: the puzzle in the photo is not "
+        "A reviewer did not accept your time of 1:50:00: the puzzle in the photo is not "
         "finished. Your time is up: send me a photo of your puzzle as it is now, and a "
         "reviewer counts your pieces from it."]
     assert replies_to(await home.photo(SOLO2, "2:06:00"), SOLO2) == [

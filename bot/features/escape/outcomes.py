@@ -126,15 +126,16 @@ def refused(lang: str, out: EscapeRefusal, contest: Contest, entry: int) -> str:
                       limit=format_duration(contest.escape.time_limit)
                       if contest.escape else "-")
         case BeforeRequest(next_at=t):
-            return tr(lang, "Entry {entry} asked for help after that moment, at "
-                      "{time}: check the time.", entry=entry, time=format_duration(t))
+            return tr(lang, "Entry {entry} asked for help after that moment, at {time} on "
+                      "the contest clock: check the time.", entry=entry,
+                      time=format_duration(t))
         case _:
             assert_never(out)
 
 
 def stage_confirmed(lang: str, out: StageRecorded) -> str:
     """A volunteer's /etapa, recorded."""
-    return tr(lang, "Entry {entry} confirmed in stage {stage} at {time}.",
+    return tr(lang, "Entry {entry} confirmed in stage {stage} at {time} on the contest clock.",
               entry=out.entry, stage=out.stage, time=format_duration(out.time))
 
 

@@ -119,7 +119,7 @@ def _when(lang: str, contest: Contest, at: datetime) -> str:
 
 def ready_noted(lang: str, contest: Contest, out: ReadyNoted, at: datetime, code: str) -> str:
     """A self-timed entry's /listo: its claim is noted, now the photo."""
-    return tr(lang, "Noted: finished at {time} ({clock}). Now send a photo of the whole "
+    return tr(lang, "Noted: finished in {time} (at {clock}). Now send a photo of the whole "
               "finished puzzle with the paper showing your code {code} beside it. Your time "
               "counts once a reviewer has checked the photo; I will tell you.",
               time=format_duration(out.time), clock=clock_time(contest, at), code=code)
@@ -143,11 +143,11 @@ def photo_answer(lang: str, out: PhotoKept) -> str:
                   "another one, I will tell you.", count=PHOTOS_PER_MINUTE)
     match out.use:
         case PhotoUse.CLAIM:
-            return tr(lang, "Photo received for your finish at {time}. A reviewer checks it; "
+            return tr(lang, "Photo received for your time of {time}. A reviewer checks it; "
                       "I will tell you.", time=format_duration(out.time))
         case PhotoUse.START:
-            return tr(lang, "Start photo kept (at {time}). When the puzzle is done: /listo, "
-                      "then a photo of it with your code {code}.",
+            return tr(lang, "Start photo kept ({time} after your start). When the puzzle is "
+                      "done: /listo, then a photo of it with your code {code}.",
                       time=format_duration(out.time), code=out.code)
         case PhotoUse.TIME_UP:
             return tr(lang, "Photo kept: time is up, and a reviewer counts your pieces from "
@@ -173,7 +173,7 @@ def review_caption(lang: str, contest: Contest, entry: Entry, out: PhotoKept,
                   "{pieces} {entry} P.", who=who, entry=entry.number,
                   pieces=typed(lang, PIECES)) + held
     clock = clock_time(contest, claimed_at) if claimed_at is not None else "-"
-    return tr(lang, "REVIEW {who}: finished at {time} ({clock}). Their code is {code}: check "
+    return tr(lang, "REVIEW {who}: finished in {time} (at {clock}). Their code is {code}: check "
               "that the puzzle is complete and the code is on the paper in the photo.",
               who=who, time=format_duration(out.time), clock=clock, code=out.code) + held
 
@@ -205,11 +205,11 @@ def rejected_notice(lang: str, out: NotFinishedNoted) -> str:
     """To the entry's phones: the claim at ``out.time`` was turned down, and why (its time
     up: the photo to count its pieces from)."""
     if out.time_up:
-        return tr(lang, "A reviewer did not accept your finish at {time}: {reason}. Your time "
+        return tr(lang, "A reviewer did not accept your time of {time}: {reason}. Your time "
                   "is up: send me a photo of your puzzle as it is now, and a reviewer counts "
                   "your pieces from it.", time=format_duration(out.time),
                   reason=_reason(lang, out))
-    return tr(lang, "A reviewer did not accept your finish at {time}: {reason}. If your time "
+    return tr(lang, "A reviewer did not accept your time of {time}: {reason}. If your time "
               "is not up, play on and send /listo again when the puzzle is done, then a "
               "photo of it with your code.", time=format_duration(out.time),
               reason=_reason(lang, out))
@@ -217,7 +217,7 @@ def rejected_notice(lang: str, out: NotFinishedNoted) -> str:
 
 def rejected_answer(lang: str, out: NotFinishedNoted) -> str:
     """To the reviewer who turned a claim down."""
-    return tr(lang, "Entry {entry}: the finish at {time} is not accepted ({reason}). They are "
+    return tr(lang, "Entry {entry}: the time of {time} is not accepted ({reason}). They are "
               "told, and may claim again.", entry=out.entry, time=format_duration(out.time),
               reason=_reason(lang, out))
 
@@ -231,7 +231,7 @@ def retake_notice(lang: str, out: RetakeAsked) -> str:
 
 def retake_answer(lang: str, out: RetakeAsked) -> str:
     """To the reviewer who asked for another photo."""
-    return tr(lang, "Entry {entry} is asked for another photo; its finish at {time} waits for "
+    return tr(lang, "Entry {entry} is asked for another photo; its time of {time} waits for "
               "it.", entry=out.entry, time=format_duration(out.time))
 
 
@@ -252,7 +252,7 @@ def selftimed_refusal(lang: str, refused: SelfTimedRefusal, contest: Contest) ->
             return tr(lang, "Entry {entry} is not played at home: volunteers record its finish "
                       "(no photo needed).", entry=entry)
         case ClaimWaiting(time=t):
-            return tr(lang, "Your finish at {time} already waits for review: send the photo of "
+            return tr(lang, "Your time of {time} already waits for review: send the photo of "
                       "the finished puzzle with your code, if you haven't yet.",
                       time=format_duration(t))
         case NoClaim(entry=entry):

@@ -32,6 +32,8 @@ from bot.services.picture import ranking_png
 from bot.texts.names import unit_label
 from bot.texts.result_lines import (
     no_entries,
+    provisional,
+    provisional_title,
     ranked_name,
     ranking_lines,
     ranking_title,
@@ -44,15 +46,16 @@ from bot.texts.result_lines import (
 
 
 def _lines_of(context: ContextTypes.DEFAULT_TYPE, lang: str, cat: Category,
-              rows: list[Row]) -> list[str]:
-    """A category's ranking lines, written again only when its rows changed (the day's
-    ranking gives back the same list while none of the category's entries changed)."""
-    written: dict[tuple[str, str], tuple[list[Row], list[str]]] = context.bot_data.setdefault(
-        "ranking_lines", {})
-    hit = written.get((lang, cat.id))
+              rows: list[Row], final: bool) -> list[str]:
+    """A category's ranking lines (provisional until ``final``), written again only when its
+    rows changed (the day's ranking gives back the same list while none of the category's
+    entries changed) or it was made final."""
+    written: dict[tuple[str, str, bool], tuple[list[Row], list[str]]] = \
+        context.bot_data.setdefault("ranking_lines", {})
+    hit = written.get((lang, cat.id, final))
     if hit is None or hit[0] is not rows:
-        hit = written[(lang, cat.id)] = (rows, ranking_lines(
-            lang, services(context).contest, cat, rows))
+        hit = written[(lang, cat.id, final)] = (rows, ranking_lines(
+            lang, services(context).contest, cat, rows, final=final))
     return hit[1]
 
 
@@ -117,7 +120,7 @@ async def _rankings(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Cal
             continue
         if lines:
             lines.append("")
-        lines.extend(_lines_of(context, who.lang, cat, rows))
+        lines.extend(_lines_of(context, who.lang, cat, rows, await _final_unit(who, cat)))
         lines.extend(await _separate_lines(who, cat))
         lines.extend(await _claims_waiting(who, cat))
     await answer_now(who.svc, update, rankings_text(who.lang, lines))
@@ -158,7 +161,8 @@ async def _entries_rankings(update: Update, context: ContextTypes.DEFAULT_TYPE,
             lines.extend(await _round_ranking_lines(who, cat))
         else:
             lines.extend(_lines_of(context, who.lang, cat,
-                                   await who.svc.day.ranking(cat, who.at)))
+                                   await who.svc.day.ranking(cat, who.at),
+                                   await standings.is_final(who.svc.day, cat)))
             lines.extend(await _separate_lines(who, cat))
             lines.extend(await _pace(who, cat))
     await answer_now(who.svc, update, rankings_text(who.lang, lines))
@@ -168,7 +172,8 @@ async def _round_of_heats(who: Caller, name: str) -> str:
     """The ranking over all the heats of a round of several ("pairs-heats")."""
     category, index = who.svc.day.rounds[name]
     _, rows = await round_ops.round_ranking(who.svc.day, category, index)
-    return round_of_heats_text(who.lang, who.svc.contest, category, index, rows)
+    final = await who.svc.day.confirmed_rounds(category) > index
+    return round_of_heats_text(who.lang, who.svc.contest, category, index, rows, final)
 
 
 async def _categories(update: Update, who: Caller, args: list[str]) -> list[Category] | None:
@@ -201,6 +206,8 @@ async def _pictures(update: Update, who: Caller, cats: list[Category], named: bo
         if not rows and not named:
             continue
         title = ranking_title(who.lang, ranked_name(who.lang, who.svc.contest, cat))
+        if rows and not await _final_unit(who, cat):
+            title, rows = provisional_title(who.lang, title), provisional(rows)
         pictures.append((title, ranking_png(who.lang, contest, cat, rows, title,
                                             landscape=landscape)))
     if not pictures:
@@ -213,10 +220,21 @@ async def _pictures(update: Update, who: Caller, cats: list[Category], named: bo
                               do_quote=True)
 
 
+async def _final_unit(who: Caller, unit: Category) -> bool:
+    """Whether a category's results are final, or a heat's (its round confirmed)."""
+    day = who.svc.day
+    heat = day.heats.get(unit.id)
+    if heat is None:
+        return await standings.is_final(day, unit)
+    return await day.confirmed_rounds(heat.category) > heat.round_index
+
+
 async def _separate_lines(who: Caller, category: Category) -> list[str]:
-    """The category's rankings of their own (under 18s...), each after a blank line."""
+    """The category's rankings of their own (under 18s...), each after a blank line; their
+    prizes once the category is final."""
     separate = await round_ops.separate_rankings(who.svc.day, category)
-    return separate_lines(who.lang, who.svc.contest, category, separate)
+    return separate_lines(who.lang, who.svc.contest, category, separate,
+                          await standings.is_final(who.svc.day, category))
 
 
 async def _round_ranking_lines(who: Caller, category: Category) -> list[str]:
@@ -231,7 +249,8 @@ async def _round_ranking_lines(who: Caller, category: Category) -> list[str]:
             heat = Heat(category, index, h)
             heats.append((heat, await day.ranking(heat.play)))
     return round_ranking_lines(who.lang, who.svc.contest, category, heats,
-                               await day.classification(category))
+                               await day.classification(category),
+                               await standings.is_final(day, category))
 
 
 PICTURE_WORDS = {"foto", "imagen", "image", "photo", "picture", "img"}

@@ -25,7 +25,7 @@ from bot.features.standings.outcomes import (
 from bot.features.standings.rules import Standing
 from bot.support.commands import typed
 from bot.support.i18n import ntr, tr
-from bot.texts.names import clock_time
+from bot.texts.names import clock_time, span_text
 from bot.texts.titles import title_lines
 
 
@@ -183,7 +183,7 @@ def standings_refusal(lang: str, refused: StandingsRefusal, contest: Contest) ->
         case StillPlaying(category=name, playing=n, time_left=left):
             return ntr(lang, "{category}: {n} entry still playing, {left} of its time left.",
                        "{category}: {n} entries still playing, {left} of its time left.", n,
-                       category=name, left=format_duration(left))
+                       category=name, left=span_text(lang, left))
         case InRounds(category=name):
             return tr(lang, "{category} is played in rounds: its results are final once its "
                       "last round is confirmed (/confirmar_ronda).", category=name)
