@@ -20,7 +20,9 @@ import pytest
 from bot.features.following.rules import FollowRules, card_code, parse_button
 from bot.services.contest_file import ContestFileError, load_contest, parse_contest
 from bot.services.csvio import import_entries, read_entries
+from bot.services.document import export_document, import_document
 from bot.services.summary import summary
+from bot.storage.store import Store
 from bot.tools.cards import card_link
 from tests.conftest import CASTRILLO
 from tests.fakebot import Call, Harness, Person, said
@@ -250,3 +252,27 @@ async def test_the_join_code_still_links_at_once(tmp_path: Path) -> None:
         assert await events_of(h, "follow_request") == []
     finally:
         await h.stop()
+
+
+async def test_a_day_with_requests_travels_as_a_document(tmp_path: Path) -> None:
+    """The requests and decisions are events like any other: a document of the day (the
+    organisers' form) is imported again into a new database."""
+    h = await open_day(tmp_path)
+    try:
+        await h.send(MARTA, f"/start {await card(h, 5)}", T0)
+        await h.send(JONAS, f"/start {await card(h, 6)}", T0)
+        first, second = await events_of(h, "follow_request")
+        await h.press(ANA, f"dec:fol:{first.id}:y", T0 + timedelta(minutes=1))
+        await h.press(BOSS, f"dec:fol:{second.id}:n", T0 + timedelta(minutes=1))
+        text = h.contest_file.read_text(encoding="utf-8")
+        doc = await export_document(h.services.contest, text, h.services.day)
+    finally:
+        await h.stop()
+    store = await Store.open(str(tmp_path / "again.sqlite3"))
+    try:
+        await import_document(store, text, json.loads(json.dumps(doc)), "doc.json")
+        kinds = [e.kind for e in await store.events()]
+        assert kinds.count("follow_request") == 2
+        assert kinds.count("follow_allowed") == kinds.count("follow_refused") == 1
+    finally:
+        await store.close()
