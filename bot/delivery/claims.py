@@ -1,7 +1,13 @@
 """Claiming a volunteers' line ("I'm going"): which lines of a message may be claimed (their
 button's callback data is the claim), the copy Telegram holds in each chat (``Copy``, recorded
 by the sender once sent), and the edits a claim makes to every copy of its line ("-> Ana is
-going" under the line, its button gone), posted to the outbox in the claim's transaction."""
+going" under the line, its button gone), posted to the outbox in the claim's transaction.
+
+A line someone is asked to decide (a phone asking to follow an entry: Allow / Refuse) closes
+the same way: its buttons' data read ``dec:<what>:<line>:<choice>``, every choice of one line
+sharing ``dec:<what>:<line>`` (``line_of``); the event that decides it has that line as its
+ref and is of a kind declared with a ``line_note`` (``bot/support/registry.py``), which says
+what every copy reads under the line once decided, its buttons gone."""
 
 from __future__ import annotations
 
@@ -13,8 +19,12 @@ from typing import Any
 from bot.delivery.items import BUTTONS, Item, keyboard_rows
 from bot.domain.events import EventKind
 from bot.storage.store import PRIORITY_COPY, Copy, Transaction
+from bot.support.registry import REGISTRY
 
 CLAIM_BUTTON = "take:"  # callback data "take:<entry>:<event id>": the line about that event
+DECIDE_BUTTON = "dec:"  # callback data "dec:<what>:<line>:<choice>": a line someone decides
+CLOSING = (CLAIM_BUTTON, DECIDE_BUTTON)
+ASKED = "asked"  # the grouping of the lines asking someone to decide (their copies are kept)
 EDIT = "edit"  # the grouping of the edits: never joined, and a refused edit tells nobody
 EDIT_METHOD = "editMessageText"
 # the note under a claimed line in the chat's language, from the claim's data (who is going)
@@ -26,9 +36,21 @@ def claim_data(entry: int, event_id: int) -> str:
     return f"{CLAIM_BUTTON}{entry}:{event_id}"
 
 
+def line_of(data: str) -> str:
+    """The line a button closes: a claim is its own line; a decision's choices share theirs
+    (``dec:<what>:<line>``)."""
+    return data.rsplit(":", 1)[0] if data.startswith(DECIDE_BUTTON) else data
+
+
+def closing(markup: object) -> bool:
+    """Whether buttons (``reply_markup`` JSON) hold a line that closes once taken or decided."""
+    return isinstance(markup, str) and any(prefix in markup for prefix in CLOSING)
+
+
 def claims_in(markup: object) -> tuple[str, ...]:
-    """The claims a line's buttons (``reply_markup`` JSON) carry, in order."""
-    if not isinstance(markup, str) or CLAIM_BUTTON not in markup:
+    """The claims (and decisions' choices) a line's buttons (``reply_markup`` JSON) carry, in
+    order."""
+    if not isinstance(markup, str) or not closing(markup):
         return ()
     return _claims_in(markup)
 
@@ -37,7 +59,7 @@ def claims_in(markup: object) -> tuple[str, ...]:
 def _claims_in(markup: str) -> tuple[str, ...]:
     """A pure function of the JSON (every copy of a line carries the same): read once."""
     return tuple(b["callback_data"] for row in keyboard_rows(markup) for b in row
-                 if str(b.get("callback_data", "")).startswith(CLAIM_BUTTON))
+                 if str(b.get("callback_data", "")).startswith(CLOSING))
 
 
 def copy_of(chat: int, result: object, markup: str | None, items: Sequence[Item]
@@ -54,14 +76,15 @@ def copy_of(chat: int, result: object, markup: str | None, items: Sequence[Item]
 
 
 def edited(copy: Copy, claim: str, note: str) -> Copy:
-    """``copy`` once ``claim`` is taken: ``note`` under its line, its button gone (the
-    line's other buttons stay)."""
-    part = next((p for c, p in copy.claims if c == claim), None)
+    """``copy`` once ``claim`` is taken (or its line decided): ``note`` under its line, its
+    button (a decision's: every choice of the line) gone; the other lines' buttons stay."""
+    line = line_of(claim)
+    part = next((p for c, p in copy.claims if line_of(c) == line), None)
     parts = copy.parts if part is None or part >= len(copy.parts) else (
         *copy.parts[:part], copy.parts[part] + "\n" + note, *copy.parts[part + 1:])
     markup = None
     if copy.markup is not None:
-        rows = [[b for b in row if b.get("callback_data") != claim]
+        rows = [[b for b in row if line_of(str(b.get("callback_data", ""))) != line]
                 for row in keyboard_rows(copy.markup)]
         rows = [row for row in rows if row]
         markup = json.dumps({"inline_keyboard": rows}, ensure_ascii=False,
@@ -89,14 +112,32 @@ async def post_edits(tx: Transaction, copies: Sequence[Copy], claim: str,
 
 
 async def edit_claimed(tx: Transaction, copies: Sequence[Copy], note_of: NoteOf) -> int:
-    """Copies just recorded of lines claimed before they were sent (the sender's marks):
-    edited as a claim edits them. Returns how many edits are owed."""
-    claims = {claim for c in copies for claim, _ in c.claims}
+    """Copies just recorded of lines claimed (or decided) before they were sent (the sender's
+    marks): edited as a claim edits them. Returns how many edits are owed."""
+    claims = {claim for c in copies for claim, _ in c.claims if claim.startswith(CLAIM_BUTTON)}
     taken = tx.refs_taken(EventKind.CLAIM, claims)
     n = 0
     for claim, data in taken.items():
-        mine = {(c.chat_id, c.message_id) for c in copies if any(k == claim for k, _ in c.claims)}
-        # each copy as it reads now (an earlier claim may have edited it already)
-        now = [c for c in await tx.copies_of(claim) if (c.chat_id, c.message_id) in mine]
-        n += await post_edits(tx, now, claim, data, note_of)
+        n += await _edit_recorded(tx, copies, claim, data, note_of)
+    return n + await _edit_decided(tx, copies, note_of)
+
+
+async def _edit_recorded(tx: Transaction, copies: Sequence[Copy], claim: str,
+                         data: dict[str, Any], note_of: NoteOf) -> int:
+    mine = {(c.chat_id, c.message_id) for c in copies if any(k == claim for k, _ in c.claims)}
+    # each copy as it reads now (an earlier claim may have edited it already)
+    now = [c for c in await tx.copies_of(claim) if (c.chat_id, c.message_id) in mine]
+    return await post_edits(tx, now, claim, data, note_of)
+
+
+async def _edit_decided(tx: Transaction, copies: Sequence[Copy], note_of: NoteOf) -> int:
+    """The lines asked of someone among ``copies`` already decided: edited as the decision
+    edits them (its kind's ``line_note`` under each)."""
+    choices = {line_of(c): c for copy in copies for c, _ in copy.claims
+               if c.startswith(DECIDE_BUTTON)}
+    n = 0
+    for kind in REGISTRY.deciding() if choices else ():
+        for line, data in tx.refs_taken(kind, choices).items():
+            n += await _edit_recorded(tx, copies, choices[line], {**data, "kind": kind},
+                                      note_of)
     return n

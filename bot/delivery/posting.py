@@ -16,6 +16,7 @@ from bot.delivery.sender import EVERY_VOLUNTEER
 from bot.delivery.services import Services, language_of, services
 from bot.storage.store import PRIORITY_COPY
 from bot.support.i18n import LANGUAGES, pick_language
+from bot.support.registry import REGISTRY
 from bot.texts.claims import going_note
 from bot.texts.names import names
 
@@ -59,7 +60,7 @@ async def post_text(svc: Services, chat_id: int, text: str, priority: int,
 Keyboard = Callable[[str], list[list[tuple[str, str]]] | None]
 
 
-def _keyboard_json(keyboard: Keyboard | None, lang: str) -> str | None:
+def keyboard_json(keyboard: Keyboard | None, lang: str) -> str | None:
     """The line's buttons as the Bot API's ``reply_markup`` JSON. Written here, not through
     python-telegram-bot's objects: every volunteer's copy of a line carries it, and building
     and encoding those objects cost more than the rest of the line (issue 26's bench)."""
@@ -104,7 +105,7 @@ async def tell_staff(svc: Services, make: Callable[[str], str], priority: int = 
     if svc.config.volunteer_chat is not None:
         lang = svc.contest.language
         return int(await post_text(svc, svc.config.volunteer_chat, write(lang), priority,
-                                   grouping="staff", markup=_keyboard_json(keyboard, lang)))
+                                   grouping="staff", markup=keyboard_json(keyboard, lang)))
     # one row for every volunteer and organiser, the line (and its buttons) in each language
     # someone reads (the contest's first: what a reader of another one gets): the sender works
     # out who gets it (``staff_recipients``) when it sends it (working out here which
@@ -114,7 +115,7 @@ async def tell_staff(svc: Services, make: Callable[[str], str], priority: int = 
     if not texts:
         return 0
     params: dict[str, object] = {"texts": texts}
-    markups = {lang: m for lang in texts if (m := _keyboard_json(keyboard, lang)) is not None}
+    markups = {lang: m for lang in texts if (m := keyboard_json(keyboard, lang)) is not None}
     if markups:
         params["markups"] = markups
     await _post(svc, EVERY_VOLUNTEER, params, priority, grouping="staff")
@@ -136,7 +137,7 @@ async def notify_staff_photo(context: ContextTypes.DEFAULT_TYPE, photo: str,
         if svc.config.volunteer_chat is not None else await staff_recipients(svc)
     for chat, lang in chats:
         params: dict[str, object] = {"photo": photo, "caption": make(lang)[:CAPTION_LIMIT]}
-        markup = _keyboard_json(keyboard, lang)
+        markup = keyboard_json(keyboard, lang)
         if markup is not None:
             params["reply_markup"] = markup
         await _post(svc, chat, params, priority, method="sendPhoto")
@@ -172,9 +173,13 @@ async def chat_name(svc: Services, chat_id: int) -> str | None:
 
 async def claim_note(svc: Services, chat_id: int, data: dict[str, Any]) -> str:
     """The note under a claimed volunteers' line in chat ``chat_id``, in its reader's language
-    (a volunteers' group reads the contest's): who is going (``data["by"]``)."""
+    (a volunteers' group reads the contest's): who is going (``data["by"]``); under a line
+    someone decided (``data["kind"]``, a kind with a ``line_note``), what was decided."""
     lang = (svc.contest.language if chat_id == svc.config.volunteer_chat
             else await language_of(svc, chat_id))
+    decided = REGISTRY.kinds.get(str(data.get("kind", "")))
+    if decided is not None and decided.line_note is not None:  # a line someone decided
+        return decided.line_note(lang, data)
     note = going_note(lang, str(data.get("by") or "?"))
     # on a line about several entries, which one (the time's-up line: "-> Ana is going (#3)")
     return f"{note} (#{data['entry']})" if data.get("several") and "entry" in data else note
@@ -191,12 +196,13 @@ async def notify_entry(
 
 async def tell_entry(
     svc: Services, number: int, make: Callable[[str], str], priority: int = PRIORITY_COPY,
-    keyboard: Keyboard | None = None, skip: int | None = None,
+    keyboard: Keyboard | None = None, skip: int | None = None, grouping: str | None = None,
 ) -> int:
     """To every phone following entry ``number``; returns how many it was posted for. A phone
     following several entries (a parent with two children) reads which one it is about first
     ("#13 Inés Bernard: ..."); ``keyboard``: the message's buttons, in each reader's
-    language; ``skip``: a phone already answered, told nothing more."""
+    language; ``skip``: a phone already answered, told nothing more; ``grouping``: see
+    ``post_text`` (a line someone is asked to decide has its copies kept)."""
     sent = 0
     for user_id in await svc.day.linked_users(number):
         if user_id == skip:
@@ -208,7 +214,7 @@ async def tell_entry(
             entry = next((e for e in followed if e.number == number), None)
             if entry is not None:
                 text = f"#{number} {names(entry.names)}: {text}"
-        markup = _keyboard_json(keyboard, lang) if keyboard is not None else None
-        if await post_text(svc, user_id, text, priority, markup=markup):
+        markup = keyboard_json(keyboard, lang) if keyboard is not None else None
+        if await post_text(svc, user_id, text, priority, grouping, markup=markup):
             sent += 1
     return sent

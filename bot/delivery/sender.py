@@ -43,7 +43,7 @@ from telegram.error import (
 )
 from telegram.warnings import PTBUserWarning
 
-from bot.delivery.claims import CLAIM_BUTTON, EDIT, NoteOf, copy_of
+from bot.delivery.claims import EDIT, NoteOf, closing, copy_of
 from bot.delivery.fairness import Budgets, FairShares, Pacing, Ready, kind_of
 from bot.delivery.items import BUTTONS, Item, buttons_of, line_params, take
 from bot.delivery.limits import SELF_PACED, TELEGRAM_LIMITS, Holds, Limits
@@ -415,7 +415,7 @@ class Sender:
                 result = await self._bot.do_api_request(m.method, api_kwargs=params, **self._rl)
         except Exception as exc:  # noqa: BLE001 - each failure by what it proves (``_failed``)
             return await self._failed(chat, to, items, exc)
-        if m.grouping not in (None, EDIT) and CLAIM_BUTTON in str(params.get(BUTTONS, "")):
+        if m.grouping not in (None, EDIT) and closing(params.get(BUTTONS)):
             # a line a volunteer may claim: the copy is kept, for the claim to edit it (an
             # edit's copy was rewritten in the edit's own transaction: not recorded twice)
             copy = copy_of(to, result, params.get(BUTTONS), items)

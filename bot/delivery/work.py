@@ -24,7 +24,8 @@ from types import TracebackType
 from telegram import Update
 
 from bot.delivery.answers import answered_message, post_answer, send_unstored
-from bot.delivery.posting import Keyboard, post_text, tell_entry, tell_staff
+from bot.delivery.claims import ASKED
+from bot.delivery.posting import Keyboard, keyboard_json, post_text, tell_entry, tell_staff
 from bot.delivery.services import Services, language_of
 from bot.storage.store import PRIORITY_COPY, Transaction
 from bot.storage.transactions import Operation
@@ -60,6 +61,7 @@ class _ToEntry:
     number: int
     text: Text
     skip_asker: bool
+    keyboard: Keyboard | None = None
 
 
 @dataclass(frozen=True)
@@ -72,6 +74,7 @@ class _ToStaff:
 class _ToPerson:
     user_id: int
     text: Text
+    keyboard: Keyboard | None = None
 
 
 _Effect = _Reply | _ToEntry | _ToStaff | _ToPerson
@@ -93,17 +96,20 @@ class Work:
         """The answer to the person who asked (``markup``: its buttons, as JSON)."""
         self.effects.append(_Reply(text, markup))
 
-    def tell_entry(self, number: int, text: Text, *, skip_asker: bool = True) -> None:
+    def tell_entry(self, number: int, text: Text, *, skip_asker: bool = True,
+                   keyboard: Keyboard | None = None) -> None:
         """Every phone following entry ``number`` (the asker's own phone, already answered,
-        skipped unless ``skip_asker`` is False)."""
-        self.effects.append(_ToEntry(number, text, skip_asker))
+        skipped unless ``skip_asker`` is False); ``keyboard``: buttons asking them to decide
+        (``dec:`` data: every copy is kept, and closes once decided)."""
+        self.effects.append(_ToEntry(number, text, skip_asker, keyboard))
 
     def tell_staff(self, text: Text, keyboard: Keyboard | None = None) -> None:
         """The volunteers' line."""
         self.effects.append(_ToStaff(text, keyboard))
 
-    def tell(self, user_id: int, text: Text) -> None:
-        self.effects.append(_ToPerson(user_id, text))
+    def tell(self, user_id: int, text: Text, keyboard: Keyboard | None = None) -> None:
+        """One person (``keyboard``: as ``tell_entry``'s)."""
+        self.effects.append(_ToPerson(user_id, text, keyboard))
 
     # -- the transaction -------------------------------------------------------------------
 
@@ -138,14 +144,17 @@ class Work:
                 case _Reply(text, markup):
                     if asker is not None:
                         post_answer(tx, asker.chat_id, asker.where, text(asker.lang), markup)
-                case _ToEntry(number, text, skip_asker):
-                    await tell_entry(self.svc, number, text,
-                                     skip=asker.user_id if skip_asker and asker else None)
+                case _ToEntry(number, text, skip_asker, keyboard):
+                    await tell_entry(self.svc, number, text, keyboard=keyboard,
+                                     skip=asker.user_id if skip_asker and asker else None,
+                                     grouping=ASKED if keyboard is not None else None)
                 case _ToStaff(text, keyboard):
                     await tell_staff(self.svc, text, keyboard=keyboard)
-                case _ToPerson(user_id, text):
-                    await post_text(self.svc, user_id, text(await self._lang(user_id)),
-                                    PRIORITY_COPY)
+                case _ToPerson(user_id, text, keyboard):
+                    lang = await self._lang(user_id)
+                    await post_text(self.svc, user_id, text(lang), PRIORITY_COPY,
+                                    ASKED if keyboard is not None else None,
+                                    keyboard_json(keyboard, lang))
 
     async def _lang(self, user_id: int) -> str:
         if self.asker is not None and user_id == self.asker.user_id:

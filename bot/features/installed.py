@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from bot.features.backup.feature import FEATURE as BACKUP
 from bot.features.escape.feature import FEATURE as ESCAPE
+from bot.features.following.feature import FEATURE as FOLLOWING
 from bot.features.invitations.feature import FEATURE as INVITATIONS
 from bot.features.members.feature import FEATURE as MEMBERS
 from bot.features.penalties.feature import FEATURE as PENALTIES
@@ -34,6 +35,7 @@ FEATURES: tuple[Feature, ...] = (
     PENALTIES,
     INVITATIONS,
     SELFTIMED,
+    FOLLOWING,
 )
 
 REGISTRY.install(FEATURES)

@@ -9,6 +9,7 @@ from telegram.ext import ContextTypes
 
 from bot.delivery.answers import answer, answer_now, recording
 from bot.domain.events import EventKind
+from bot.features.following.handlers import follow_by_card
 from bot.features.registration.names import REGISTER_BUTTON
 from bot.features.registration.rules import registration_window
 from bot.handlers.commands import menu, view_for
@@ -65,6 +66,8 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     if code.startswith("v"):
         await _join(update, context, who, code, organiser=False)
+        return
+    if await follow_by_card(update, context, who, code):  # a table card's: it asks
         return
     async with recording(who.svc):
         out = await service.link(who.svc.day, who.user_id, code, who.at, update.update_id)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from bot.domain.clock import CategoryClock, Pause, wall_clock_limit
-from bot.domain.contest import Category, Contest
+from bot.domain.contest import Category, Contest, Question
 from bot.domain.events import EventKind
 from bot.domain.ranking import Competitor, Row, rank
 from bot.features.escape.rules import (
@@ -145,9 +145,21 @@ class EntryState:
 
 def shown_answers(contest: Contest, entry: Entry) -> tuple[str, ...]:
     """The entry's answers to the questions shown in rankings (``show = true``), in the
-    contest's order; a question nobody answered shows nothing."""
-    return tuple(value for q in contest.questions if q.show
+    contest's order, as people read them: a choice by its label in the contest's language
+    ("Fitchburg Library", never its id "fitchburg"), but for a code in capitals ("FR"); a
+    question nobody answered shows nothing."""
+    return tuple(_readable(contest, q, value) for q in contest.questions if q.show
                  if (value := entry.answer(q.id)) is not None)
+
+
+def _readable(contest: Contest, q: Question, value: str) -> str:
+    """An answer as people read it (members' different choices stay joined with "/"): a
+    choice written as a code people read (a country's "FR", in capitals) stays as it is, the
+    same in every language; any other choice by its label."""
+    if not q.choices:
+        return value
+    return "/".join(c.shown(contest.language) if (c := q.choice(v)) is not None
+                    and not v.isupper() else v for v in value.split("/"))
 
 
 def entry_state(

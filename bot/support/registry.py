@@ -71,6 +71,10 @@ class Kind:
     taken_back: Callable[[str], str] | None = None
     # what a history's line adds about one event of it (its reason), from the event
     detail: Callable[[Any], str] | None = None
+    # a kind that decides a line someone was asked (its ref: the line, "dec:<what>:<line>",
+    # bot/delivery/claims.py): what every copy of the line reads under it once decided, in a
+    # language, from the event's data
+    line_note: Callable[[str, Any], str] | None = None
 
 
 # a chat handler: python-telegram-bot's (update, context) coroutine
@@ -148,6 +152,10 @@ class Registry:
     def undoable(self) -> tuple[str, ...]:
         """The kinds /deshacer takes back, of every feature."""
         return tuple(k.kind for k in self.kinds.values() if k.undoable)
+
+    def deciding(self) -> tuple[str, ...]:
+        """The kinds that decide a line someone was asked (their ``line_note``)."""
+        return tuple(k.kind for k in self.kinds.values() if k.line_note is not None)
 
     def feature_of_table(self, table: str) -> Feature | None:
         return next((f for f in self.features if f.table == table), None)

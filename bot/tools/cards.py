@@ -2,9 +2,10 @@
 
 One card per entry, four to an A4 page (2x2, with dashed cut lines running through the page
 margins): the category name, the entry number in big type, the members' names, a QR code of
-the entry's join deep link ``https://t.me/<bot_username>?start=<join_code>`` (so the team links
-a phone by scanning it) and one line of instructions in the contest's language. The QR code is
-also a clickable link in the PDF.
+the entry's card deep link ``https://t.me/<bot_username>?start=<card code>`` (a phone that scans
+it asks to follow the entry: the entry's phones or an organiser allow it; the join code itself,
+which links a phone at once, is never printed) and one line of instructions in the contest's
+language. The QR code is also a clickable link in the PDF.
 
 Fonts: reportlab ships no TrueType font that covers accents *and* other scripts, so the cards
 use DejaVu Sans, looked for in reportlab's own fonts folder and then in the usual system places
@@ -41,6 +42,7 @@ from telegram.error import InvalidToken, TelegramError
 from bot.domain.contest import Contest
 from bot.domain.places import Status
 from bot.domain.rounds import Heat, table_number
+from bot.features.following.rules import card_code
 from bot.features.registration.day import Registrations
 from bot.features.tables.sheets import hall_seats
 from bot.services.contest_day import ContestDay
@@ -85,6 +87,13 @@ class CardsError(Exception):
 def join_link(bot_username: str, join_code: str) -> str:
     """The deep link that links a phone to an entry (what /start receives)."""
     return f"https://t.me/{bot_username.strip().lstrip('@')}?start={join_code}"
+
+
+def card_link(bot_username: str, join_code: str) -> str:
+    """The deep link a table card's QR code carries: not the join code (anyone at the table
+    can scan it) but the card's own code, with which a phone asks the entry's phones (or the
+    organisers) to follow it (bot/features/following)."""
+    return join_link(bot_username, card_code(join_code))
 
 
 def qr_code(link: str) -> segno.QRCode:
@@ -242,7 +251,7 @@ def _draw_card(c: Canvas, slot: int, contest: Contest, entry: Entry, bot_usernam
         y -= size * 1.25
     instructions_top = y0 + PAD + len(lines) * size * 1.25
 
-    link = join_link(bot_username, entry.join_code)
+    link = card_link(bot_username, entry.join_code)
     quiet = QR_QUIET * QR_WIDTH / len(qr_code(link).matrix)
     qr_y = instructions_top + quiet - 0.5 * size  # text sits below its line's top
     _draw_qr(c, link, mid - QR_WIDTH / 2, qr_y)

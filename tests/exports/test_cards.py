@@ -37,6 +37,7 @@ from bot.tools.cards import (
     CardsError,
     _name_lines,
     bot_username_from_env,
+    card_link,
     cards_from_db,
     cards_pdf,
     find_fonts,
@@ -159,11 +160,14 @@ async def test_one_card_per_entry_four_to_a_page_names_verbatim(castrillo, castr
                    "Søren Ødegård", "Adultos parejas", "Adultos individual"):
         assert needle in every
     assert every.count(INSTRUCTIONS["es"].split()[0]) == len(entries)
-    # the PDF holds the real join codes' links, one per card, on the card's page
+    # the PDF holds each card's link, one per card, on the card's page: the card's own code
+    # (a scan asks the entry's phones), never the join code (it links a phone at once)
     if pypdf is not None:
         per_page = links(pdf)
         for i, entry in enumerate(entries):
-            assert join_link(BOT, entry.join_code) in [u for u, _ in per_page[i // 4]]
+            assert card_link(BOT, entry.join_code) in [u for u, _ in per_page[i // 4]]
+        every_link = " ".join(u for page in per_page for u, _ in page)
+        assert not any(e.join_code in every_link for e in entries)
 
 
 async def test_a_category_and_an_open_store(castrillo, castrillo_db, tmp_path):
@@ -271,7 +275,7 @@ async def test_qr_codes_on_the_page_are_the_join_links(castrillo, castrillo_db, 
                     assert dark == want, (uri, r, c)
             checked += 1
     assert checked == len(entries)
-    assert {u for p in per_page for u, _ in p} == {join_link(BOT, e.join_code) for e in entries}
+    assert {u for p in per_page for u, _ in p} == {card_link(BOT, e.join_code) for e in entries}
 
 
 # -- fonts -----------------------------------------------------------------------------------
@@ -427,7 +431,7 @@ async def test_cli_asks_telegram_for_the_username(castrillo_db):
         assert out.startswith(b"%PDF")
         if pypdf is not None:
             uris = {u for page in links(out) for u, _ in page}
-            assert uris == {join_link("puzzle_rehearsal_bot", e.join_code) for e in entries}
+            assert uris == {card_link("puzzle_rehearsal_bot", e.join_code) for e in entries}
         env["TELEGRAM_BOT_TOKEN"] = "999999:WRONG-token-value-abcdefghijklmnop"
         proc = await asyncio.create_subprocess_exec(
             sys.executable, *cards_argv(), cwd=ROOT, env=env, stdin=subprocess.DEVNULL,

@@ -188,10 +188,11 @@ def test_the_library_series_rehearsal_plays_months_of_events(tmp_path):
                  "Place 3 in Local contest – "):
         assert text in out, (text, out[-3000:])
     assert "all checked against the spec: OK" in out and "errors in the bot's log: none" in out
-    # each county's semi-final takes the qualifiers of its own libraries only
-    library = dict(re.findall(r"^  (?:\d+\.|-) #(\d+) .*?\((\w+)\)", out.split("Rankings:")[1],
-                              re.M))
-    counties = {"Dane": {"fitchburg", "oregon"}, "Sauk": {"baraboo", "reedsburg"}}
+    # each county's semi-final takes the qualifiers of its own libraries only (the library
+    # after the names as people read it: "(Fitchburg Library)", never its id)
+    library = dict(re.findall(r"^  (?:\d+\.|-) #(\d+) .*?\((\w+) Library\)",
+                              out.split("Rankings:")[1], re.M))
+    counties = {"Dane": {"Fitchburg", "Oregon"}, "Sauk": {"Baraboo", "Reedsburg"}}
     # each invited (the top two of its library), and one place given up going to the next
     through = re.findall(r"Entry #(\d+) has earned a place in Semi-final – (\w+) County", out)
     through += re.findall(r"it is yours: entry #(\d+) may play Semi-final – (\w+) County", out)

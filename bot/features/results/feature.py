@@ -36,7 +36,8 @@ FEATURE = Feature(
         Command(PIECES, "volunteer", N_("N P: pieces placed by N"),
                 {"fr": "pieces", "en": "pieces"}, examples=("piezas 12 850",), after=FINISH),
         Command(OUTCOME, "volunteer",
-                N_("N dns|dsq|oc [reason]: did not start, disqualified, out of competition"),
+                N_("N dns|dsq|oc [reason]: did not start (dns), disqualified (dsq), out of "
+                   "competition (oc)"),
                 {"fr": "statut", "en": "status"}, examples=("estado 12 dns",), after=PIECES),
         Command(SPLIT, "volunteer", N_("N [h:mm:ss]: N finished one of its puzzles"),
                 {"fr": "intermediaire", "en": "split"}, SPLITS,
