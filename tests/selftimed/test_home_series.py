@@ -169,8 +169,8 @@ async def test_the_photo_asked_at_times_up_is_counted_and_lines_show_the_pieces(
     await h.send(s.reviewer, "/piezas 2 300", END + timedelta(minutes=31))
     ranking = (await s.say(s.boss, "/clasificacion", END + timedelta(hours=1)))[0]
     lines = [line for line in ranking.splitlines() if re.match(r"\d+\. #", line)]
-    assert lines[0].startswith(SAID[s.lang]["ann"] + " - "), ranking
-    assert lines[1].startswith(SAID[s.lang]["ben"] + " - "), ranking
+    # the pieces first, as they decide the places (provisional: no prize yet)
+    assert lines[:2] == [SAID[s.lang]["ann"], SAID[s.lang]["ben"]], ranking
 
 
 async def test_times_up_asks_a_photo_only_of_those_with_a_puzzle_running(
