@@ -156,7 +156,7 @@ async def test_a_scan_asks_the_entrys_phone_who_allows_it(tmp_path: Path) -> Non
         assert allowed.at == T0 + timedelta(minutes=2)  # the press, as Telegram dated it
         # a second answer changes nothing, and says who answered first
         again = await h.press(BOSS, f"dec:fol:{request.id}:n", T0 + timedelta(minutes=3))
-        assert said(again, BOSS) == ["Ya está respondida: Ana la permitió."]
+        assert said(again, BOSS) == ["Ya está respondida: Ana la aceptó."]
         assert edits(again) == [] and await events_of(h, "follow_refused") == []
     finally:
         await h.stop()
@@ -171,13 +171,13 @@ async def test_a_refusal_is_told_kindly_and_not_asked_again(tmp_path: Path) -> N
         pressed = await h.press(ANA, f"dec:fol:{request.id}:n", T0 + timedelta(minutes=1))
         assert said(pressed, JONAS) == [
             "Tut uns leid: Deine Anfrage, der Anmeldung #5 zu folgen, wurde nicht angenommen. "
-            "Wenn du darin spielst, frag bitte am Orga-Tisch nach."]
+            "Wenn du in dieser Anmeldung mitspielst, frag bitte am Orga-Tisch nach."]
         assert {c.text.rsplit("\n", 1)[-1] for c in edits(pressed)} == {"→ Rechazado por Ana."}
         assert await h.services.day.linked_users(5) == [ANA.id]
         again = await h.send(JONAS, f"/start {code}", T0 + timedelta(minutes=5))
         assert said(again, JONAS) == [
-            "Deine Anfrage, der Anmeldung #5 zu folgen, wurde nicht angenommen. Wenn du darin "
-            "spielst, frag bitte am Orga-Tisch nach."]
+            "Deine Anfrage, der Anmeldung #5 zu folgen, wurde nicht angenommen. Wenn du in "
+            "dieser Anmeldung mitspielst, frag bitte am Orga-Tisch nach."]
         assert sent_to(again, ANA) == [] and len(await events_of(h, "follow_request")) == 1
     finally:
         await h.stop()

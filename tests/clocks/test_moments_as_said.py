@@ -28,7 +28,7 @@ LEAGUE = ROOT / "contests" / "online-league-2026.toml"
 FINISHED = {"es": ("Anotado: has terminado en 1:12:30 (a las 20:12:30).",
                    "Foto recibida para tu tiempo de 1:12:30."),
             "de": ("Notiert: fertig nach 1:12:30 (um 20:12:30).",
-                   "Foto für deine Zeit 1:12:30 erhalten.")}
+                   "Foto für deine Endzeit 1:12:30 erhalten.")}
 STAGE = {"es": "Inscripción 3 confirmada en la etapa 2 (0:30:00 en el reloj del concurso).",
          "de": "Anmeldung 3 in Etappe 2 bestätigt (Wettbewerbszeit 0:30:00)."}
 LEFT = {"es": "· Solo: 1 inscripción sigue jugando, le quedan 27 días y 23 horas de tiempo.",

@@ -324,17 +324,17 @@ async def test_each_entry_left_out_is_told_its_number_in_line(tmp_path: Path) ->
     finally:
         await h.stop()
     assert said(calls, phone(2)) == [
-        "Anmeldung #2: Local contest von Teams ist vorbei. Platz 2 bei Local contest – "
-        "Fitchburg Library: vorerst keine Einladung, aber du bist als Erste in der "
-        "Warteschlange. Wenn eine eingeladene Anmeldung ihren "
+        "Anmeldung #2: Local contest von Teams ist vorbei. Platz 2 (Local contest – "
+        "Fitchburg Library): vorerst keine Einladung, aber du stehst ganz oben auf der "
+        "Warteliste. Wenn eine eingeladene Anmeldung ihren "
         "Platz abgibt oder bis Donnerstag, 19. September um 19:05 nicht antwortet, gehört der "
         "Platz dir, und ich sage es dir hier."]
     assert said(calls, phone(3)) == [
         "Inscripción #3: Local contest de Teams ha terminado. Puesto 3 en Local contest – "
         "Fitchburg Library: de momento no tienes "
-        "invitación; eres la número 2 en la lista de espera por si queda una plaza libre (las "
-        "invitadas responden antes del jueves 19 de septiembre a las 19:05). Si te llega una, "
-        "te lo diré aquí."]
+        "invitación; estás en el lugar 2 de la lista de espera por si queda una plaza libre "
+        "(las inscripciones invitadas tienen hasta el jueves 19 de septiembre a las 19:05 "
+        "para responder). Si te toca una, te lo diré aquí."]
 
 
 async def test_an_invitation_still_unanswered_is_reminded_a_day_before(series: Harness) -> None:
@@ -379,5 +379,6 @@ async def test_an_invitation_no_phone_can_read_is_named_to_the_organisers(tmp_pa
         await h.stop()
     assert said(calls, boss) == [
         "Kein Handy folgt #5 Team 5 / Mate 5 (Antwort bis Donnerstag, 19. September um "
-        "19:06): Die Einladung erreicht niemanden und verfällt mit ihrer Frist. Gib ihr ihren "
+        "19:06): Die Einladung erreicht niemanden und verfällt, wenn ihre Frist abläuft. Gib "
+        "ihr ihren "
         "Link oder antworte für sie (/accept N oder /decline N)."]

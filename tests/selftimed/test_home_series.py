@@ -52,11 +52,13 @@ SAID = {
     },
     "de": {
         "end": "Deine Spielzeit endet am Samstag, 31. Oktober um 10:00 (Ortszeit Berlin). Am "
-               "Sonntag, 25. Oktober werden die Uhren eine Stunde zurückgestellt: Das Ende "
-               "bleibt um 10:00, zur selben Uhrzeit wie der Beginn.",
+               "Sonntag, 25. Oktober werden die Uhren eine Stunde zurückgestellt: Deine "
+               "Spielzeit endet trotzdem um 10:00, zur selben Uhrzeit, zu der sie begonnen "
+               "hat.",
         "kept": "Foto gespeichert",
         "late": "Die Spielzeit ist vorbei (4 Wochen ab dem Start), und das Foto deines "
-                "Puzzles, wie es da aussah, musste bis Samstag, 31. Oktober 10:15:00 kommen: "
+                "Puzzles, wie es zu diesem Zeitpunkt aussah, musste bis Samstag, 31. Oktober "
+                "10:15:00 ankommen: "
                 "Nichts geändert.",
         "ann": "1. #1 Ann Archer: 1950 Teile, 1 von 3 Puzzles, 1:15:00",
         "ben": "2. #2 Ben Brook: 1800 Teile, 2 von 3 Puzzles, 3:00:00",
