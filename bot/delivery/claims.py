@@ -44,7 +44,7 @@ def line_of(data: str) -> str:
 
 def closing(markup: object) -> bool:
     """Whether buttons (``reply_markup`` JSON) hold a line that closes once taken or decided."""
-    return isinstance(markup, str) and any(prefix in markup for prefix in CLOSING)
+    return isinstance(markup, str) and (CLAIM_BUTTON in markup or DECIDE_BUTTON in markup)
 
 
 def claims_in(markup: object) -> tuple[str, ...]:
