@@ -210,7 +210,8 @@ def plan_day(reh: Stage, start: datetime, confirmed: set[int]) -> list[Action]:
             pieces = int(cat.pieces * rng.uniform(0.55, 0.97))
             add(real(limit + 120), rng.choice(vol), f"/piezas {n} {pieces}")
     end = max(real(c.time_limit) for c in contest.categories)
-    add(end + timedelta(minutes=10), reh.organiser, "/clasificacion")
-    # the results read out: made final, each entry told its place (the demo presses Publish)
-    add(end + timedelta(minutes=12), reh.organiser, "/publicar")
+    # the results read out: made final, each entry told its place (the demo presses Publish),
+    # then the rankings as the hall reads them, final (before /publicar they are provisional)
+    add(end + timedelta(minutes=10), reh.organiser, "/publicar")
+    add(end + timedelta(minutes=12), reh.organiser, "/clasificacion")
     return sorted(actions)

@@ -50,7 +50,8 @@ def test_planned_castrillo_day_follows_the_rules():
     teams, actions = plan(5)
     start = datetime(2023, 4, 22, 10, 0, tzinfo=ZoneInfo("Europe/Madrid"))
     assert actions[0] == (start, 1, "/inicio")
-    assert [a[2] for a in actions[-2:]] == ["/clasificacion", "/publicar"]
+    # the results made final, then the rankings read out: final, not provisional (issue 47)
+    assert [a[2] for a in actions[-2:]] == ["/publicar", "/clasificacion"]
     assert actions == sorted(actions, key=lambda a: a[0])
     for when, _, text in actions:
         if text.startswith(("/pista", "/solucion")):
@@ -70,6 +71,8 @@ def test_demo_runs_a_whole_day_and_leaves_the_database(tmp_path):
     assert "Registrations (8 entries, in the chat):" in out
     assert "/inicio" in out and "Rankings:" in out
     assert "Adultos parejas - clasificación" in out
+    # the rankings shown last are the published ones, never titled provisional (issue 47)
+    assert "(provisional)" not in out.split("Rankings:")[1]
     assert "all checked against the spec: OK" in out and "errors in the bot's log: none" in out
     # registrations close once, after they were taken: told on the day the laptop comes back,
     # never at the start, weeks before anyone registered (issue 47, item 9)
