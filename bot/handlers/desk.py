@@ -22,6 +22,7 @@ from bot.domain.numbers import YEARS, ascii_digits
 from bot.domain.places import Status
 from bot.features.registration.card import entry_card
 from bot.features.registration.day import Paid, Registrations
+from bot.features.tables.handlers import warn_moved
 from bot.handlers.common import (
     Callback,
     named_categories,
@@ -200,6 +201,7 @@ async def announce_changes(app: Any, now: datetime,
                     text = reason(lang) + "\n" + text
                 await post_text(svc, user_id, text, PRIORITY_BULK)
             await regs.record_status(entry.number, place, now)
+    await warn_moved(svc)
 
 
 async def closing_report(app: Any, now: datetime) -> None:

@@ -77,3 +77,32 @@ async def test_each_entry_is_told_its_table_once_and_again_only_when_it_moved(
         assert said(moved, ANA) == []
     finally:
         await h.stop()
+
+
+
+async def test_a_withdrawal_that_moves_told_tables_asks_the_organisers_to_tell_again(
+        tmp_path: Path) -> None:
+    """Told their tables, then Ana withdraws: the organiser is asked at once (in German) to
+    tell Jonas and Lena again, and one press tells them, each in their language."""
+    h = await open_day(tmp_path)
+    try:
+        await mesas(h, BEFORE)
+        await h.press(BOSS, "tbl:open", BEFORE + timedelta(minutes=1))
+        asked = await h.send(ANA, "/baja 1", BEFORE + timedelta(minutes=10))
+        (yes,) = [d for _, d in h.buttons(asked) if d.startswith("baja:y:")]
+        gone = await h.press(ANA, yes, BEFORE + timedelta(minutes=10))
+        assert said(gone, BOSS) == [
+            "Ein Platz hat sich geändert, und 2 Anmeldungen, denen ihr Tisch mitgeteilt wurde, "
+            "sitzen jetzt woanders: #2 jetzt an Tisch 1 (mitgeteilt: 2), #3 jetzt an Tisch 2 "
+            "(mitgeteilt: 3). Erneut mitteilen?"]
+        assert [d for c in gone if c.chat_id == BOSS.id for _, d in h.buttons([c])] == [
+            "tbl:*", "tbl:-"]
+        told = await h.press(BOSS, "tbl:*", BEFORE + timedelta(minutes=11))
+        assert said(told, JONAS) == [
+            "Dein Tisch hat sich geändert: Es ist jetzt Tisch 1 (Open, Samstag, 9. Mai um 10:00)."]
+        assert said(told, LENA) == [
+            "Tu mesa ha cambiado: ahora es la mesa 2 (Open, sábado 9 de mayo a las 10:00)."]
+        # told: another change of places asks nothing more about them
+        assert [t for t in said(told, BOSS) if "Erneut" in t] == []
+    finally:
+        await h.stop()

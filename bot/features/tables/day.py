@@ -60,3 +60,18 @@ async def to_tell(day: ContestDay, tx: Transaction | None, categories: Sequence[
         if before.get(seat.number) != seat.key() and await day.linked_users(seat.number):
             out.append(seat)
     return out, before
+
+
+async def moved(day: ContestDay) -> list[tuple[Seat, int]]:
+    """The entries told their table that sit elsewhere now (a place given up or lapsed moved
+    them), each with the table it was told; those with a phone linked only (the others were
+    told nothing)."""
+    before = told_tables(e.data for e in await day.store.events(kinds=[TABLES_TOLD]))
+    if not before:
+        return []  # nobody was told a table: nobody to tell again
+    out = []
+    for seat in await seats(day, day.contest.categories):
+        told = before.get(seat.number)
+        if told is not None and told != seat.key() and await day.linked_users(seat.number):
+            out.append((seat, int(told[0])))
+    return out

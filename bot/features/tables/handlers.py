@@ -7,13 +7,21 @@ from __future__ import annotations
 from telegram import InputFile, Update
 from telegram.ext import ContextTypes
 
-from bot.delivery.answers import answer_now
+from bot.delivery.answers import answer_now, recording
+from bot.delivery.posting import keyboard_json, post_text
+from bot.delivery.services import Services, language_of
 from bot.delivery.work import Asker, Work
 from bot.domain.contest import Category
 from bot.features.tables import day as tables
 from bot.features.tables.operations import TellTables, tell_tables
 from bot.features.tables.sheets import category_sheets, tables_pdf
-from bot.features.tables.texts import cancel_button, not_told, tell_button, tell_question
+from bot.features.tables.texts import (
+    cancel_button,
+    moved_text,
+    not_told,
+    tell_button,
+    tell_question,
+)
 from bot.handlers.common import (
     Caller,
     button_moment,
@@ -23,6 +31,7 @@ from bot.handlers.common import (
     question_choice,
 )
 from bot.services.handouts import day_plan_pdf, volunteer_sheet_pdf
+from bot.storage.store import PRIORITY_COPY
 from bot.texts.handouts import plan_title, volunteers_title
 
 
@@ -98,3 +107,21 @@ async def imprimir(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             ("day-plan", day_plan_pdf(contest, who.lang), plan_title(who.lang))):
         await msg.reply_document(InputFile(pdf, filename=f"{stem}-{who.lang}.pdf"),
                                  caption=caption, do_quote=True)
+
+
+async def warn_moved(svc: Services) -> None:
+    """After places changed (a withdrawal, a lapse): when entries told their table sit
+    elsewhere now, the organisers are asked whether to tell them again (the lists' question,
+    its button), so nobody walks to a table someone else now has."""
+    moved = await tables.moved(svc.day)
+    if not moved:
+        return
+    async with recording(svc):
+        for organiser_id in sorted(await svc.day.all_organisers()):
+            if await svc.store.person(organiser_id) is None:
+                continue
+            lang = await language_of(svc, organiser_id)
+            markup = keyboard_json(lambda lg: [[(tell_button(lg), TELL_BUTTON + EVERY),
+                                                (cancel_button(lg), f"{TELL_BUTTON}-")]], lang)
+            await post_text(svc, organiser_id, moved_text(lang, moved), PRIORITY_COPY,
+                            markup=markup)

@@ -3,6 +3,8 @@ organiser's question before telling and its answer, and the event's name in a hi
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.domain.contest import Contest
 from bot.features.tables.day import Seat
 from bot.support.i18n import ntr, tr
@@ -57,3 +59,14 @@ def not_told(lang: str) -> str:
 def event_name(lang: str) -> str:
     """The event's name in a history."""
     return tr(lang, "tables told")
+
+
+def moved_text(lang: str, moved: Sequence[tuple[Seat, int]]) -> str:
+    """To the organisers: entries told their table that a place change moved elsewhere."""
+    listed = ", ".join(tr(lang, "#{entry} now at table {table} (told {told})",
+                          entry=seat.number, table=seat.table, told=told)
+                       for seat, told in moved)
+    return ntr(lang, "A place changed, and {n} entry told its table sits elsewhere now: "
+               "{entries}. Tell it again?", "A place changed, and {n} entries told their "
+               "table sit elsewhere now: {entries}. Tell them again?", len(moved),
+               entries=listed)
