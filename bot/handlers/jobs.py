@@ -17,14 +17,17 @@ from telegram.ext import Application, CallbackContext, ContextTypes
 
 from bot.delivery.answers import recording
 from bot.delivery.items import MOST_BUTTONS
-from bot.delivery.posting import notify_entry, notify_staff, send
+from bot.delivery.posting import notify_entry, notify_staff, post_text, send
 from bot.delivery.services import Services, language_of, services
 from bot.delivery.telegram_time import CaughtUp
 from bot.domain.clock import ALERTS, wall_clock_limit
 from bot.domain.events import EventKind
 from bot.features.escape.texts import cooldown_over
 from bot.features.invitations.handlers import schedule_invitations
+from bot.features.registration.card import entry_card
 from bot.features.registration.day import Registrations
+from bot.features.registration.rules import pay_reminder_at, pay_reminder_key
+from bot.features.registration.texts import pay_reminder_text
 from bot.features.selftimed.day import session_of
 from bot.features.selftimed.handlers import schedule_held_photos
 from bot.handlers.claims import claim_row
@@ -33,6 +36,7 @@ from bot.handlers.desk import announce_changes, closing_report
 from bot.services import clocks as clock_ops
 from bot.services.rounds import unit, units
 from bot.services.state import EntryState
+from bot.storage.store import PRIORITY_BULK
 from bot.support.wallclock import CLOCK
 from bot.texts.alerts import (
     break_text,
@@ -288,11 +292,56 @@ def _lapse_job(app: Application[Any, Any, Any, Any, Any, Any], number: int,
 
 
 async def schedule_lapse(app: Application[Any, Any, Any, Any, Any, Any], number: int) -> None:
-    """The moment entry ``number`` lapses unless paid (``pay_within``), as a job."""
+    """The moment entry ``number`` lapses unless paid (``pay_within``), as a job; and the
+    reminder to pay before it."""
     regs: Registrations = app.bot_data["registrations"]
     moment = await regs.lapse_of(number)
     if moment is not None:
         _lapse_job(app, number, moment)
+        await _pay_reminder_job(app, regs, number, moment, CLOCK.now())
+
+
+async def _pay_reminder_job(app: Application[Any, Any, Any, Any, Any, Any],
+                            regs: Registrations, number: int, lapses: datetime,
+                            now: datetime) -> None:
+    """Entry ``number``'s reminder to pay before it lapses at ``lapses``, as a job (at once
+    when its moment passed while the bot was off and the lapse has not come)."""
+    delay = regs.contest.registration.pay_within
+    moment = pay_reminder_at(lapses, delay) if delay is not None else None
+    if moment is None or lapses <= now:
+        return
+    key = pay_reminder_key(number, lapses)
+    if await regs.store.has_ref(EventKind.NOTICE, key):
+        return
+    when = max(moment, now)
+    replace_job(app, f"pay-remind:{number}", pay_reminder_job, when,
+                {"number": number, "lapses": lapses.timestamp(), "when": when.timestamp()})
+
+
+async def pay_reminder_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
+    """An entry still unpaid a day before it lapses is told again what it owes, how and by
+    when (once: a notice records it, in the transaction that owes the message)."""
+    job = context.job
+    assert job is not None and isinstance(job.data, dict)
+    number = int(job.data["number"])
+    lapses = datetime.fromtimestamp(job.data["lapses"], UTC)
+    regs: Registrations = context.application.bot_data["registrations"]
+    svc: Services = context.application.bot_data["services"]
+    now = datetime.fromtimestamp(job.data["when"], UTC)  # its moment (or the start's)
+    if await regs.lapse_of(number) != lapses or lapses <= now:
+        return  # paid (or withdrawn) since, or too late to say
+    card = await entry_card(svc.day, number, now)
+    if card is None or card.paid or card.total == 0:
+        return
+    key = pay_reminder_key(number, lapses)
+    async with recording(svc) as tx:
+        if await tx.has_ref(EventKind.NOTICE, key):
+            return
+        await tx.add_event(at=now, kind=EventKind.NOTICE, role="system", entry=number, ref=key)
+        for user_id in await regs.recipients(number):
+            lang = await language_of(svc, user_id)
+            await post_text(svc, user_id, pay_reminder_text(lang, svc.contest, number, card),
+                            PRIORITY_BULK)
 
 
 async def schedule_lapses(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
@@ -307,6 +356,7 @@ async def schedule_lapses(app: Application[Any, Any, Any, Any, Any, Any]) -> Non
     for number, moment in await regs.lapse_moments():
         if moment > now:
             _lapse_job(app, number, moment)
+            await _pay_reminder_job(app, regs, number, moment, now)
         else:
             past = True
     if past:

@@ -17,6 +17,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -32,7 +33,7 @@ from bot.domain.places import (
 )
 from bot.features.registration.day import Registrations
 from bot.features.registration.rules import Member, registration_window
-from bot.handlers.jobs import registration_job
+from bot.handlers.jobs import pay_reminder_job, registration_job
 from bot.services.contest_file import ContestFileError, load_contest
 from bot.services.csvio import check_import, read_entries
 from bot.services.exports import entry_rows
@@ -477,3 +478,32 @@ async def test_a_payment_recorded_late_but_dated_in_time_gives_the_place_back(bo
     await h.app.bot_data["sender"].settled()
     assert "Payment received: entry #1 has a confirmed place." in h.sent(ANA.id)[-1]
     assert "confirmed - 20 € (paid)" in line_of(await mine(h, ANA, day(3, 12)), 1)
+
+
+
+async def test_an_unpaid_entry_is_reminded_a_day_before_it_lapses(bot: Harness):
+    """Seven days to pay: a day before the deadline the entry still unpaid is told again what
+    it owes and by when, once, in its phone's language; one paid meanwhile is not (issue 47,
+    item 2)."""
+    h = bot
+    t = day(3, 2)
+    await register(h, ANA, "solo", [Who("Ana", "1980")], t)
+    await h.send(ANA, "/idioma es", t)
+    await register(h, BEA, "solo", [Who("Bea", "1980")], t)
+    jobs = h.app.bot_data["jobs_by_name"]
+    assert jobs["pay-remind:1"].data["when"] == (t + WEEK - timedelta(days=1)).timestamp()
+
+    async def run(number: int) -> list[Any]:
+        before = len(h.request.calls)
+        job = SimpleNamespace(data=jobs[f"pay-remind:{number}"].data)
+        await pay_reminder_job(SimpleNamespace(job=job, application=h.app))  # type: ignore
+        await h.app.bot_data["sender"].settled()
+        return h.request.calls[before:]
+
+    await h.send(ORGANISER, "/pagado 2 2027-03-04", day(3, 5))
+    assert one_text(await run(1), ANA).splitlines() == [
+        "Recordatorio: la inscripción #1 aún no está pagada.", "Por pagar: 20 €",
+        "Paga como muy tarde el 9 de marzo de 2027: una inscripción que no esté pagada para "
+        "entonces caduca."]
+    assert await run(1) == []  # once
+    assert await run(2) == []  # paid: nothing to remind

@@ -522,3 +522,20 @@ def pay_by(contest: Contest, registered_at: datetime) -> date | None:
         return None
     deadline = (registered_at + delay).astimezone(ZoneInfo(contest.timezone))
     return (deadline - timedelta(microseconds=1)).date()
+
+
+PAY_REMINDER = timedelta(days=1)  # an entry not paid yet is reminded this long before it lapses
+SHORTEST_PAY_REMINDED = timedelta(hours=4)  # less time than this to pay: no reminder
+
+
+def pay_reminder_at(lapses: datetime, pay_within: timedelta) -> datetime | None:
+    """When an entry still unpaid that lapses at ``lapses`` is reminded: a day before, or a
+    quarter of the time to pay when that is shorter; None with less than 4 hours to pay."""
+    if pay_within < SHORTEST_PAY_REMINDED:
+        return None
+    return lapses - min(PAY_REMINDER, pay_within / 4)
+
+
+def pay_reminder_key(number: int, lapses: datetime) -> str:
+    """The notice recording that entry ``number`` was reminded to pay before ``lapses``."""
+    return f"pay-remind:{number}:{int(lapses.timestamp())}"

@@ -610,3 +610,10 @@ def timed_out_text(lang: str, minutes: int) -> str:
 
 def use_buttons_text(lang: str) -> str:
     return tr(lang, "Please use the buttons above, or /cancelar.")
+
+
+def pay_reminder_text(lang: str, contest: Contest, number: int, card: Card) -> str:
+    """To an entry registered but not paid, a day before it lapses: what it owes, how and by
+    when (the card's payment lines)."""
+    return "\n".join([tr(lang, "Reminder: entry #{entry} is not paid yet.", entry=number),
+                       *payment_lines(lang, contest, card)])
