@@ -5,30 +5,13 @@ it has no invitation to answer, not that "its heat has begun" (the semi-final's,
 from __future__ import annotations
 
 from datetime import timedelta
-from pathlib import Path
-from typing import Any
 
 import pytest
 
-from tests.fakebot import Harness, Person
-from tests.rounds.test_invitations import INVITING, _locals_played, at, said
+from tests.fakebot import Harness
+from tests.rounds.test_invitations import BOSS, VIC, _locals_played, at, phone, said, series
 
-BOSS, VIC = Person(1, "Olga", "en"), Person(20, "Vic", "en")
-
-
-def phone(n: int, lang: str) -> Person:
-    return Person(100 + n, f"P{n}", lang)
-
-
-@pytest.fixture
-async def series(tmp_path: Path) -> Any:
-    path = tmp_path / "series.toml"
-    path.write_text(INVITING, encoding="utf-8")
-    h = await Harness(tmp_path, path, organisers=frozenset({BOSS.id})).start()
-    try:
-        yield h
-    finally:
-        await h.stop()
+__all__ = ["series"]
 
 
 async def _semis_played(h: Harness) -> None:
