@@ -28,7 +28,14 @@ from bot.domain.places import (
     refund_amount,
     refund_percent,
 )
-from bot.features.registration.rules import Member, entry_value, is_member, registration_window
+from bot.features.registration.rules import (
+    Member,
+    entry_value,
+    is_member,
+    pay_reminder_at,
+    pay_reminder_key,
+    registration_window,
+)
 
 SECOND = timedelta(seconds=1)
 WEEK = timedelta(days=7)
@@ -301,3 +308,13 @@ def test_an_entrys_answer_is_its_members_answers_distinct_and_sorted():
     assert entry_value([fr, NOBODY], "country") == "FR"
     assert entry_value([NOBODY], "country") is None
     assert entry_value([], "country") is None
+
+
+
+def test_an_unpaid_entry_is_reminded_a_day_before_it_lapses_or_a_quarter_of_the_time() -> None:
+    lapses = at(3, 9, 12)
+    assert pay_reminder_at(lapses, timedelta(days=7)) == lapses - timedelta(days=1)
+    assert pay_reminder_at(lapses, timedelta(days=1)) == lapses - timedelta(hours=6)
+    assert pay_reminder_at(lapses, timedelta(hours=4)) == lapses - timedelta(hours=1)
+    assert pay_reminder_at(lapses, timedelta(hours=3, minutes=59)) is None
+    assert pay_reminder_key(3, lapses) == f"pay-remind:3:{int(lapses.timestamp())}"

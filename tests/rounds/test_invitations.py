@@ -29,7 +29,6 @@ from bot.features.invitations.rules import (
     Lapsed,
     first_deadline,
     next_deadline,
-    reminder_at,
     reply_verdict,
 )
 from bot.services.contest_file import ContestFileError, parse_contest
@@ -78,24 +77,6 @@ def test_deadlines_follow_by_and_within_and_never_pass_the_heat() -> None:
         at(2024, 10, 1, 18)
     assert next_deadline(Invite(by=at(2024, 10, 1, 18)), at(2024, 10, 2), begins) is None
     assert next_deadline(week, begins, begins) is None
-
-
-def test_a_reminder_comes_a_day_before_or_a_quarter_of_the_time_to_answer() -> None:
-    told = at(2024, 9, 12, 19)
-
-    def remind(invite: Invite, hours: float, answer: str | None = None) -> datetime | None:
-        deadline = told + timedelta(hours=hours)
-        return reminder_at(invite, Invitation(5, told, deadline, answer=answer))
-
-    week = Invite(within=7 * 86400)
-    assert remind(week, 7 * 24) == at(2024, 9, 18, 19)  # a day before
-    assert remind(week, 24) == at(2024, 9, 13, 13)  # a quarter of a day: 6 hours before
-    assert remind(week, 3.5) is None  # less than 4 hours to answer: on the day, no reminder
-    assert remind(week, 7 * 24, answer="yes") is None
-    # the contest's own: 2 hours before; never
-    assert remind(Invite(within=86400, remind=7200), 24) == at(2024, 9, 13, 17)
-    assert remind(Invite(within=86400, remind=7200), 1) is None  # not before being told
-    assert remind(Invite(within=86400, remind=0), 24) is None
 
 
 def test_an_answer_is_refused_once_lapsed_declined_or_the_heat_has_begun() -> None:

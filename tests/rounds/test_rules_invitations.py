@@ -30,6 +30,8 @@ from bot.features.invitations.rules import (
     fold,
     freed,
     next_deadline,
+    reminder_at,
+    reminder_key,
     reply_verdict,
 )
 
@@ -218,3 +220,31 @@ def test_whether_an_answer_is_taken() -> None:
     late = Invitation(1, T0, BEGINS + HOUR)
     assert reply_verdict(late, True, BEGINS, BEGINS) == HeatBegun()
     assert reply_verdict(late, True, BEGINS - HOUR, BEGINS) == Answer(None)
+
+
+def test_a_reminder_comes_a_day_before_or_a_quarter_of_the_time_to_answer() -> None:
+    def remind(invite: Invite, hours: float, answer: str | None = None) -> datetime | None:
+        return reminder_at(invite, Invitation(5, T0, T0 + timedelta(hours=hours),
+                                              answer=answer))
+
+    week = Invite(within=7 * 86400)
+    assert remind(week, 7 * 24) == T0 + timedelta(days=6)  # a day before
+    assert remind(week, 24) == T0 + timedelta(hours=18)  # a quarter of a day: 6 h before
+    assert remind(week, 4) == T0 + timedelta(hours=3)  # 4 hours to answer: 1 h before
+    assert remind(week, 3.99) is None  # less than 4 hours: on the day, no reminder
+    assert remind(week, 8 * 24) == T0 + timedelta(days=7)  # never more than a day
+    assert remind(week, 7 * 24, answer=YES) is None
+    assert remind(week, 0) is None and remind(week, -1) is None
+    # the contest's own: 2 hours before, even with little time; never before being told
+    assert remind(Invite(within=86400, remind=7200), 24) == T0 + timedelta(hours=22)
+    assert remind(Invite(within=86400, remind=7200), 3) == T0 + HOUR
+    assert remind(Invite(within=86400, remind=7200), 2) is None
+    assert remind(Invite(within=86400, remind=0), 24) is None
+
+
+def test_a_reminder_is_recorded_once_per_invitation() -> None:
+    inv = Invitation(5, T0, T0 + timedelta(days=7))
+    key = reminder_key("teams:0", inv)
+    assert key == f"invite-remind:teams:0:5:{int((T0 + timedelta(days=7)).timestamp())}"
+    assert reminder_key("teams:0", Invitation(5, T0, T0 + timedelta(days=8))) != key
+    assert reminder_key("teams:0", Invitation(6, T0, T0 + timedelta(days=7))) != key
