@@ -7,16 +7,12 @@ payment recorded, a place freed up). Over the fake Bot API, in Spanish and Germa
 
 from __future__ import annotations
 
-from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.domain.contest import Break
-from bot.features.registration.rules import pay_by, window_end
-from bot.services.contest_file import load_contest
 from tests.conftest import ROOT
 from tests.fakebot import Call, Harness, Person
 
@@ -242,23 +238,3 @@ async def test_a_home_player_is_told_the_window_with_its_time_zone_named(
         assert lines[5] in ("Por pagar: 8 GBP", "Zu zahlen: 8 GBP")
     finally:
         await h.stop()
-
-
-def test_the_day_to_pay_by_and_the_end_of_a_window() -> None:
-    contest = load_contest(ROOT / "contests" / "online-league-2026.toml")
-    seven = load_contest(ROOT / "contests" / "home-cup-2026.toml")
-    assert pay_by(contest, madrid(3, 2)) is None  # the contest sets no deadline
-    weekly = replace(seven, registration=replace(seven.registration,
-                                                 pay_within=timedelta(days=7)))
-    assert str(pay_by(weekly, datetime(2026, 10, 20, 15, tzinfo=LONDON))) == "2026-10-27"
-    # a deadline at midnight: a payment dated that day is too late, so the day before
-    assert str(pay_by(weekly, datetime(2026, 10, 20, 0, tzinfo=LONDON))) == "2026-10-26"
-    # four weeks on the clock across the change from summer time: 09:00, not 10:00
-    start = datetime(2026, 10, 3, 10, tzinfo=ZoneInfo("Europe/Berlin"))
-    end = window_end(contest, start, 28 * 86400)
-    assert end.astimezone(ZoneInfo("Europe/Berlin")).hour == 9
-    # a break within the window moves its end
-    paused = replace(seven, breaks=(Break(datetime(2026, 11, 14, 20, tzinfo=LONDON),
-                                          datetime(2026, 11, 14, 20, 15, tzinfo=LONDON)),))
-    assert window_end(paused, datetime(2026, 11, 14, 19, tzinfo=LONDON), 7200) == \
-        datetime(2026, 11, 14, 21, 15, tzinfo=LONDON)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import io
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -18,7 +18,6 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.domain.clock import CategoryClock, clocks_change, wall_clock_limit
 from bot.handlers.jobs import alert_job
 from bot.services.csvio import import_entries, read_entries
 from tests.day.test_bot_commands import event_rows, replies_to
@@ -64,25 +63,6 @@ SAID = {
         "ben": "2. #2 Ben Brook: 1800 Teile, 2 von 3 Puzzles, 3:00:00",
     },
 }
-
-
-def test_a_season_of_weeks_ends_at_the_hour_it_began() -> None:
-    started = CategoryClock(T0.astimezone(UTC))  # the database's moments are UTC
-    # back to winter time on 25 October: an hour more in contest seconds
-    assert started.instant_at(wall_clock_limit(WEEKS4, started, "Europe/Berlin")) == END
-    assert clocks_change(BERLIN, T0, END) == (datetime(2026, 10, 25).date(), False)
-    # to summer time on 29 March: an hour fewer; the same season in Madrid in summer: as it is
-    spring = CategoryClock(datetime(2026, 3, 14, 10, 0, tzinfo=BERLIN).astimezone(UTC))
-    assert spring.instant_at(wall_clock_limit(WEEKS4, spring, "Europe/Berlin")) == \
-        datetime(2026, 4, 11, 10, 0, tzinfo=BERLIN)
-    assert clocks_change(BERLIN, spring.started, datetime(2026, 4, 11, tzinfo=BERLIN)) == (
-        datetime(2026, 3, 29).date(), True)
-    summer = CategoryClock(datetime(2026, 6, 1, 10, 0, tzinfo=BERLIN).astimezone(UTC))
-    assert wall_clock_limit(WEEKS4, summer, "Europe/Madrid") == WEEKS4
-    assert clocks_change(BERLIN, summer.started, datetime(2026, 6, 29, tzinfo=BERLIN)) is None
-    # a limit of hours, or a clock not started, is as it is
-    assert wall_clock_limit(3 * 3600, started, "Europe/Berlin") == 3 * 3600
-    assert wall_clock_limit(WEEKS4, CategoryClock(None), "Europe/Berlin") == WEEKS4
 
 
 class Season:

@@ -10,6 +10,7 @@ from unicodedata import category as unicode_category
 from unicodedata import combining, normalize
 from zoneinfo import ZoneInfo
 
+from bot.domain.clock import CategoryClock, wall_clock_limit
 from bot.domain.contest import Category, Contest, Slot
 
 
@@ -503,10 +504,12 @@ def outing(contest: Contest, category: Category, choice: str | None) -> Outing:
 
 
 def window_end(contest: Contest, start: datetime, limit: int) -> datetime:
-    """When a home contest's time to play ends: ``limit`` seconds on the clock after
-    ``start``, counted as the clock counts them (real seconds, across a change to summer
-    time), the breaks that fall within it added."""
-    end = start.astimezone(UTC) + timedelta(seconds=limit)
+    """When a home contest's time to play ends: ``limit`` on the clock after ``start`` as the
+    clock counts it (a time of whole days ends at the hour it began, across a change to or
+    from summer time: ``wall_clock_limit``), the breaks that fall within it added."""
+    clock = CategoryClock(start.astimezone(UTC))
+    end = start.astimezone(UTC) + timedelta(
+        seconds=wall_clock_limit(limit, clock, contest.timezone))
     for pause in sorted(contest.breaks, key=lambda b: b.start):
         if start <= pause.start < end:
             end += pause.end - pause.start
