@@ -14,7 +14,7 @@ from telegram import InputFile, Update
 from telegram.ext import ContextTypes
 
 from bot.delivery.answers import answer, answer_now, recording
-from bot.delivery.posting import post_text
+from bot.delivery.posting import organiser_recipients, post_text
 from bot.delivery.services import Services, language_of
 from bot.domain.contest import Contest
 from bot.domain.events import EventKind
@@ -218,10 +218,7 @@ async def closing_report(app: Any, now: datetime) -> None:
 async def _closing_report(svc: Services, regs: Registrations, now: datetime) -> None:
     left_out = [s for s in await regs.statuses(now) if s.place.status is Status.LEFT_OUT]
     contest = svc.contest
-    for organiser_id in sorted(await svc.day.all_organisers()):
-        if await svc.store.person(organiser_id) is None:
-            continue
-        lang = await language_of(svc, organiser_id)
+    for organiser_id, lang in await organiser_recipients(svc):
         await post_text(svc, organiser_id, closing_report_text(lang, contest, left_out),
                         PRIORITY_COPY)
 

@@ -530,14 +530,7 @@ class Rehearsal:
         place."""
         question = replies[0].text.splitlines() if replies else ["(no answer)"]
         self.line(action.at, f"{who}: {action.text} -> {question[0]}", *question[1:], seq=seq)
-        data = next((d for c in replies for _, d in c.buttons() if d.startswith("pub:") and
-                     d != "pub:-"), None)
-        if data is None:
-            return
-        pressed_at = action.at + timedelta(seconds=20)
-        answers = await self.press(action.actor, data, pressed_at)
-        lines = answers[0].text.splitlines() if answers else ["(answered below)"]
-        self.line(pressed_at, f"{who}: [Publish] -> {lines[0]}", *lines[1:], seq=self.last_seq)
+        await self._press_through(action, replies, who, "pub:", "Publish")
 
     async def _confirm_round(self, action: Action, replies: list[Call], who: str,
                              seq: int) -> None:
@@ -545,14 +538,21 @@ class Rehearsal:
         them first and the organiser, having checked, presses "Confirm anyway"."""
         lines = replies[0].text.splitlines() if replies else ["(no answer)"]
         self.line(action.at, f"{who}: {action.text} ->", *lines, seq=seq)
-        data = next((d for c in replies for _, d in c.buttons() if d.startswith("cr:") and
-                     d != "cr:-"), None)
+        await self._press_through(action, replies, who, "cr:", "Confirm anyway")
+
+    async def _press_through(self, action: Action, replies: list[Call], who: str,
+                             prefix: str, label: str) -> None:
+        """The organiser's question answered 20 s later by its button that goes ahead (data
+        ``prefix``..., never ``prefix-``), and what that answers, printed; no such button: the
+        command did it at once."""
+        data = next((d for c in replies for _, d in c.buttons() if d.startswith(prefix) and
+                     d != f"{prefix}-"), None)
         if data is None:
             return
         pressed_at = action.at + timedelta(seconds=20)
         answers = await self.press(action.actor, data, pressed_at)
         lines = answers[0].text.splitlines() if answers else ["(answered below)"]
-        self.line(pressed_at, f"{who}: [Confirm anyway] ->", *lines, seq=self.last_seq)
+        self.line(pressed_at, f"{who}: [{label}] -> {lines[0]}", *lines[1:], seq=self.last_seq)
 
     def _who(self, person: Person) -> str:
         if person.id == ORGANISER_ID:

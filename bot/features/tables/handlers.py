@@ -8,8 +8,8 @@ from telegram import InputFile, Update
 from telegram.ext import ContextTypes
 
 from bot.delivery.answers import answer_now, recording
-from bot.delivery.posting import keyboard_json, post_text
-from bot.delivery.services import Services, language_of
+from bot.delivery.posting import keyboard_json, organiser_recipients, post_text
+from bot.delivery.services import Services
 from bot.delivery.work import Asker, Work
 from bot.domain.contest import Category
 from bot.features.tables import day as tables
@@ -117,10 +117,7 @@ async def warn_moved(svc: Services) -> None:
     if not moved:
         return
     async with recording(svc):
-        for organiser_id in sorted(await svc.day.all_organisers()):
-            if await svc.store.person(organiser_id) is None:
-                continue
-            lang = await language_of(svc, organiser_id)
+        for organiser_id, lang in await organiser_recipients(svc):
             markup = keyboard_json(lambda lg: [[(tell_button(lg), TELL_BUTTON + EVERY),
                                                 (cancel_button(lg), f"{TELL_BUTTON}-")]], lang)
             await post_text(svc, organiser_id, moved_text(lang, moved), PRIORITY_COPY,
