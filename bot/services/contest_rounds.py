@@ -67,6 +67,11 @@ def _invite(t: Table | None) -> Invite | None:
                           '(how long they have to answer once told, like "3 days")')
     if invite.within is not None and invite.within <= 0:
         raise t.ctx.error(t.key("within"), "must be longer than nothing")
+    if invite.remind is not None and invite.within is not None and \
+            invite.remind >= invite.within:
+        # a reminder as early as being told, or earlier, would never come
+        raise t.ctx.error(t.key("remind"), "must be shorter than within (the time to answer), "
+                          'or "0:00" for no reminder')
     return invite
 
 

@@ -115,6 +115,10 @@ def test_the_next_in_line_takes_a_place_given_up_and_top_percent_keeps_its_total
     (('within = "7 days"', 'within = "soon"'),
      'categories[0].rounds[0].advance.invite.within: must be a duration like "1:30:00", "5:00" '
      '(five minutes), "3 days" or "8 weeks", not \'soon\''),
+    # a reminder as early as being told would never come: said, not silently dropped
+    (('within = "7 days"', 'within = "7 days", remind = "7 days"'),
+     "categories[0].rounds[0].advance.invite.remind: must be shorter than within (the time "
+     'to answer), or "0:00" for no reminder'),
 ])
 def test_a_wrong_invitation_is_refused_with_its_key(change: tuple[str, str], problem: str) -> None:
     with pytest.raises(ContestFileError) as exc:
