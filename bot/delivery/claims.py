@@ -18,6 +18,7 @@ from typing import Any
 
 from bot.delivery.items import BUTTONS, Item, keyboard_rows
 from bot.domain.events import EventKind
+from bot.storage.outbox import json_line
 from bot.storage.store import PRIORITY_COPY, Copy, Transaction
 from bot.support.registry import REGISTRY
 
@@ -75,40 +76,77 @@ def copy_of(chat: int, result: object, markup: str | None, items: Sequence[Item]
     return Copy(chat, int(result["message_id"]), parts, markup, claims)
 
 
-def edited(copy: Copy, claim: str, note: str) -> Copy:
+def edited(copy: Copy, claim: str, note: str, gone: frozenset[str] | None = None) -> Copy:
     """``copy`` once ``claim`` is taken (or its line decided): ``note`` under its line, its
-    button (a decision's: every choice of the line) gone; the other lines' buttons stay."""
+    button (a decision's: every choice of the line) gone; the other lines' buttons stay.
+    With ``gone`` (a line settled: the data of all of its own buttons, which go), ``note``
+    takes the line's place: the message never grows past what Telegram took (a joined
+    message may be 4,096 characters already)."""
     line = line_of(claim)
     part = next((p for c, p in copy.claims if line_of(c) == line), None)
-    parts = copy.parts if part is None or part >= len(copy.parts) else (
-        *copy.parts[:part], copy.parts[part] + "\n" + note, *copy.parts[part + 1:])
-    markup = None
-    if copy.markup is not None:
-        rows = [[b for b in row if line_of(str(b.get("callback_data", ""))) != line]
-                for row in keyboard_rows(copy.markup)]
-        rows = [row for row in rows if row]
-        markup = json.dumps({"inline_keyboard": rows}, ensure_ascii=False,
-                            separators=(",", ":")) if rows else None
+    if part is None or part >= len(copy.parts):
+        parts = copy.parts
+    else:
+        text = note if gone is not None else copy.parts[part] + "\n" + note
+        parts = (*copy.parts[:part], text, *copy.parts[part + 1:])
+    markup = None if copy.markup is None else _without(
+        copy.markup, gone if gone is not None else frozenset((line,)))
     return Copy(copy.chat_id, copy.message_id, parts, markup, copy.claims)
 
 
+@lru_cache(maxsize=512)
+def _without(markup: str, gone: frozenset[str]) -> str | None:
+    """A keyboard (JSON) without the buttons whose line (``line_of`` their data) is in
+    ``gone`` (None: none left); a pure function of both, the same for every chat that holds
+    that keyboard."""
+    rows = [[b for b in row if line_of(str(b.get("callback_data", ""))) not in gone]
+            for row in keyboard_rows(markup)]
+    rows = [row for row in rows if row]
+    return json.dumps({"inline_keyboard": rows}, ensure_ascii=False,
+                      separators=(",", ":")) if rows else None
+
+
 async def post_edits(tx: Transaction, copies: Sequence[Copy], claim: str,
-                     data: dict[str, Any], note_of: NoteOf) -> int:
+                     data: dict[str, Any], note_of: NoteOf,
+                     gone: frozenset[str] | None = None) -> int:
     """Every copy of the line ``claim`` edited (``edited``), in this transaction: the copy as
-    it now reads recorded, its edit owed. Returns how many."""
-    n = 0
+    it now reads recorded, its edit owed. Copies that read the same (a line joined alike in
+    every chat of one language) are edited, written and encoded once. Returns how many."""
+    made: dict[tuple[object, ...], tuple[Copy, str] | None] = {}
+    edits: list[tuple[Copy, Copy, str]] = []
     for copy in copies:
-        new = edited(copy, claim, await note_of(copy.chat_id, data))
-        if new.text == copy.text and new.markup == copy.markup:
-            continue  # Telegram refuses an edit that changes nothing
-        tx.rewrite_copy(new)
-        params: dict[str, object] = {"message_id": new.message_id, "text": new.text}
+        note = await note_of(copy.chat_id, data)
+        key = (copy.parts, copy.markup, copy.claims, note)
+        if key not in made:
+            new = edited(copy, claim, note, gone)
+            # Telegram refuses an edit that changes nothing
+            made[key] = None if new.parts == copy.parts and new.markup == copy.markup else (
+                new, _encoded(new))
+        done = made[key]
+        if done is not None:
+            edits.append((copy, done[0], done[1]))
+    if not edits:
+        return 0
+    tx.rewrite_copies([(old.chat_id, old.message_id, new) for old, new, _ in edits])
+    for old, new, body in edits:
+        params: dict[str, object] = {"message_id": old.message_id, "text": new.text}
         # without reply_markup, Telegram takes the buttons away
         if new.markup is not None:
             params[BUTTONS] = new.markup
-        tx.post(new.chat_id, params, priority=PRIORITY_COPY, grouping=EDIT, method=EDIT_METHOD)
-        n += 1
-    return n
+        tx.post(old.chat_id, params, priority=PRIORITY_COPY, grouping=EDIT, method=EDIT_METHOD,
+                encoded=f'{{"message_id":{old.message_id},{body}')
+    return len(edits)
+
+
+def _encoded(copy: Copy) -> str:
+    """An edit's parameters but its message id, as JSON without the opening brace (each
+    chat's edit puts its own message id first): its text from its lines' own JSON, each
+    encoded once however many copies carry it."""
+    text = '"' + "\\n".join(json_line(p) for p in copy.parts) + '"'
+    if copy.markup is None:
+        return f'"text":{text}}}'
+    return f'"text":{text},"{BUTTONS}":{json.dumps(copy.markup, ensure_ascii=False)}}}'
+
 
 
 async def edit_claimed(tx: Transaction, copies: Sequence[Copy], note_of: NoteOf) -> int:

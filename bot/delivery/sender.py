@@ -43,7 +43,7 @@ from telegram.error import (
 )
 from telegram.warnings import PTBUserWarning
 
-from bot.delivery.claims import EDIT, NoteOf, closing, copy_of
+from bot.delivery.claims import EDIT, EDIT_METHOD, NoteOf, closing, copy_of
 from bot.delivery.fairness import Budgets, FairShares, Pacing, Ready, kind_of
 from bot.delivery.items import BUTTONS, Item, buttons_of, line_params, take
 from bot.delivery.limits import SELF_PACED, TELEGRAM_LIMITS, Holds, Limits
@@ -213,9 +213,30 @@ class Sender:
         if queue is None:
             queue = self._chats[chat] = deque()
             self._urgency[chat] = item.message.priority
-        elif item.message.priority < self._urgency[chat]:
-            self._urgency[chat] = item.message.priority
+        else:
+            if item.message.grouping == EDIT and self._superseded(queue, item):
+                return
+            if item.message.priority < self._urgency[chat]:
+                self._urgency[chat] = item.message.priority
         queue.append(item)
+
+    def _superseded(self, queue: deque[Item], item: Item) -> bool:
+        """An edit of a message whose earlier edit still waits in its chat's queue takes that
+        one's place: each edit carries the whole message as it now reads, so only the latest
+        is sent (a settled line's twenty copies, edited again at each finish, cost Telegram
+        one edit each while they wait). The earlier row is done, "superseded"."""
+        m = item.message
+        target = m.params.get("message_id")
+        for waiting in queue:
+            w = waiting.message
+            if (w.grouping == EDIT and w.method == m.method == EDIT_METHOD
+                    and w.params.get("message_id") == target and waiting.answered is None):
+                if waiting.row is not None:
+                    self._marks.done.append((waiting.row, "superseded"))
+                    self._schedule_marks()
+                waiting.message, waiting.row = m, item.row
+                return True
+        return False
 
     def _poke(self) -> None:
         self._wake.set()

@@ -19,12 +19,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from types import TracebackType
 
 from telegram import Update
 
 from bot.delivery.answers import answered_message, post_answer, send_unstored
-from bot.delivery.claims import ASKED
+from bot.delivery.claims import ASKED, post_edits
 from bot.delivery.posting import Keyboard, keyboard_json, post_text, tell_entry, tell_staff
 from bot.delivery.services import Services, language_of
 from bot.storage.store import PRIORITY_COPY, Transaction
@@ -77,7 +78,14 @@ class _ToPerson:
     keyboard: Keyboard | None = None
 
 
-_Effect = _Reply | _ToEntry | _ToStaff | _ToPerson
+@dataclass(frozen=True)
+class _Settled:
+    claim: str
+    note: Text
+    gone: frozenset[str]
+
+
+_Effect = _Reply | _ToEntry | _ToStaff | _ToPerson | _Settled
 
 
 class Work:
@@ -110,6 +118,13 @@ class Work:
     def tell(self, user_id: int, text: Text, keyboard: Keyboard | None = None) -> None:
         """One person (``keyboard``: as ``tell_entry``'s)."""
         self.effects.append(_ToPerson(user_id, text, keyboard))
+
+    def settle_line(self, claim: str, note: Text, gone: frozenset[str]) -> None:
+        """Every copy Telegram holds of the volunteers' line ``claim`` (its "I'm going"
+        data) edited: ``note`` in its place, in each chat's language, and the buttons whose
+        data is in ``gone`` taken away (a line settled keeps none that would record it
+        again)."""
+        self.effects.append(_Settled(claim, note, gone))
 
     # -- the transaction -------------------------------------------------------------------
 
@@ -155,6 +170,17 @@ class Work:
                     await post_text(self.svc, user_id, text(lang), PRIORITY_COPY,
                                     ASKED if keyboard is not None else None,
                                     keyboard_json(keyboard, lang))
+                case _Settled(claim, note, gone):
+                    await post_edits(tx, await tx.copies_of(claim), claim, {},
+                                     partial(self._note_in, note), gone)
+
+    async def _note_in(self, note: Text, chat_id: int, data: dict[str, object]) -> str:
+        """``note`` in chat ``chat_id``'s language (a volunteers' group reads the
+        contest's)."""
+        svc = self.svc
+        if chat_id == svc.config.volunteer_chat:
+            return note(svc.contest.language)
+        return note(await self._lang(chat_id))
 
     async def _lang(self, user_id: int) -> str:
         if self.asker is not None and user_id == self.asker.user_id:

@@ -6,6 +6,7 @@ import json
 import time as _time
 from collections.abc import Sequence
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from bot.storage.db import Database, StoreError, TransactionCore
@@ -18,11 +19,14 @@ class OutboxWrites(TransactionCore):
     __slots__ = ()
 
     def post(self, chat_id: int, params: dict[str, Any], *, priority: int,
-             grouping: str | None = None, method: str = "sendMessage") -> OutboxMessage:
+             grouping: str | None = None, method: str = "sendMessage",
+             encoded: str | None = None) -> OutboxMessage:
         """A message owed to ``chat_id``, in this transaction: it exists (and is sent) if and
-        only if this transaction commits (the transactional outbox)."""
+        only if this transaction commits (the transactional outbox). ``encoded``: ``params``
+        as JSON already (many copies of one long edit, encoded once)."""
         s = self._owned()
-        text = json.dumps(params, ensure_ascii=False, separators=(",", ":"))
+        text = encoded if encoded is not None else json.dumps(
+            params, ensure_ascii=False, separators=(",", ":"))
         cur = s._raw.execute(
             "INSERT INTO outbox (chat_id, priority, grouping, method, params, created_at) "
             "VALUES (?,?,?,?,?,?)", (chat_id, priority, grouping, method, text,
@@ -98,24 +102,51 @@ class OutboxWrites(TransactionCore):
             ids.update({(str(r[1]), r[2], str(r[3])): int(r[0]) for r in rows})
         return ids
 
-    def rewrite_copy(self, copy: Copy) -> None:
-        """A copy as it reads once edited (its lines and buttons now): its own text from now
-        on (the other chats' copies of that message are edited on their own)."""
+    def rewrite_copies(self, copies: Sequence[tuple[int, int, Copy]]) -> None:
+        """Copies as they read once edited (their lines and buttons now), each (chat, message
+        id, copy): copies that read the same share one text (written, and encoded, once)."""
         s = self._owned()
-        text = (_parts_json(copy.parts), copy.markup, _claims_json(copy.claims))
-        ids = self._copy_texts([text], int(_time.time()))
-        s._raw.execute("UPDATE copies SET text_id = ? WHERE chat_id = ? AND message_id = ?",
-                       (ids[text], copy.chat_id, copy.message_id))
+        texts: dict[tuple[tuple[str, ...], str | None, tuple[tuple[str, int], ...]],
+                    tuple[str, str | None, str]] = {}
+        for _, _, c in copies:
+            key = (c.parts, c.markup, c.claims)
+            if key not in texts:
+                texts[key] = (_parts_json(c.parts), c.markup, _claims_json(c.claims))
+        ids = self._copy_texts(list(texts.values()), int(_time.time()))
+        s._raw.executemany(
+            "UPDATE copies SET text_id = ? WHERE chat_id = ? AND message_id = ?",
+            [(ids[texts[(c.parts, c.markup, c.claims)]], chat, message)
+             for chat, message, c in copies])
         s._wrote("copies")
 
 
 def _parts_json(parts: tuple[str, ...]) -> str:
-    return json.dumps(parts, ensure_ascii=False, separators=(",", ":"))
+    """As ``json.dumps(parts)`` writes it, from each line's own JSON (``json_line``)."""
+    return "[" + ",".join(f'"{json_line(p)}"' for p in parts) + "]"
+
+
+@lru_cache(maxsize=4096)
+def json_line(line: str) -> str:
+    """A line as inside a JSON string (without its quotes): a line is in every chat's copy
+    of a message, and in each copy again after each edit, so it is encoded once."""
+    return json.dumps(line, ensure_ascii=False)[1:-1]
 
 
 def _claims_json(claims: tuple[tuple[str, int], ...]) -> str:
     """A text's claims as migration 0009 writes them (``copies_of`` looks for ``"claim"``)."""
     return json.dumps([[claim, part] for claim, part in claims], separators=(",", ":"))
+
+
+@lru_cache(maxsize=1024)
+def _parts_of(parts: str) -> tuple[str, ...]:
+    """A copy's lines from their JSON: a text row never changes (an edit writes a new one),
+    and each settled line reads the copies of twenty chats again."""
+    return tuple(json.loads(parts))
+
+
+@lru_cache(maxsize=1024)
+def _claims_of(claims: str) -> tuple[tuple[str, int], ...]:
+    return tuple((str(k), int(p)) for k, p in json.loads(claims))
 
 
 class OutboxReads(Database):
@@ -138,9 +169,9 @@ class OutboxReads(Database):
             "ORDER BY c.rowid", (json.dumps(claim),))
         out = []
         for r in rows:
-            claims = tuple((str(k), int(p)) for k, p in json.loads(r[4]))
+            claims = _claims_of(r[4])
             if any(k == claim for k, _ in claims):  # the name itself, not one containing it
-                out.append(Copy(int(r[0]), int(r[1]), tuple(json.loads(r[2])), r[3], claims))
+                out.append(Copy(int(r[0]), int(r[1]), _parts_of(r[2]), r[3], claims))
         return out
 
     async def chat_moves(self) -> dict[int, int]:

@@ -106,7 +106,7 @@ async def test_copies_recorded_before_migration_0009_are_still_found(tmp_path) -
         assert found[0].text == "HINT #3 stage 2\nFINISHED? #9"
         assert await store.copies_of("take:3") == []  # a prefix of a claim is no claim
         async with store.transaction() as tx:
-            tx.rewrite_copy(edited(found[0], OTHER, "→ Bea"))
+            tx.rewrite_copies([(6, 61, edited(found[0], OTHER, "→ Bea"))])
         now = {c.chat_id: c.text for c in await store.copies_of(CLAIM)}
         assert now == {6: "HINT #3 stage 2\nFINISHED? #9\n→ Bea",
                        5: "HINT #3 stage 2\nFINISHED? #9"}

@@ -192,6 +192,7 @@ async def finish(
             number, t, old=state.finish, corrected=previous is not None,
             from_ready="ready_event" in data, event_id=eid,
             old_actor=previous.actor if previous is not None else None,
+            line=state.ready.id if state.ready is not None else None,
         )
 
 
@@ -249,7 +250,7 @@ async def not_finished(
             category=state.unit, update_id=update_id,
         )
         return NotFinishedNoted(number, told, eid, reason, not within_limit(
-            now_t, state.limit, day.contest.limit_inclusive))
+            now_t, state.limit, day.contest.limit_inclusive), line=line)
 
 
 async def pieces(

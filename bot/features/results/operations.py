@@ -12,11 +12,12 @@ from functools import partial
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 import bot.features.selftimed.day as selftimed
+from bot.delivery.claims import claim_data
 from bot.delivery.services import person_name
 from bot.delivery.work import Text, Work
 from bot.domain.ranking import Competitor
 from bot.features.results import day as results
-from bot.features.results.names import FINISH_BUTTON
+from bot.features.results.names import FINISH_BUTTON, READY_BUTTON
 from bot.features.results.outcomes import (
     FinishRecorded,
     FinishToConfirm,
@@ -30,9 +31,11 @@ from bot.features.results.texts import (
     finish_answer,
     finish_notice,
     finish_replaced_notice,
+    finish_settled,
     keep_button,
     not_finished_answer,
     not_finished_notice,
+    not_finished_settled,
     outcome_answer,
     outcome_notice,
     pieces_answer,
@@ -47,6 +50,7 @@ from bot.services.contest_day import ContestDay
 from bot.services.outcomes import Refusal
 from bot.texts.common import DayRefusal, refusal
 from bot.texts.history import undo_button
+from bot.texts.names import names
 
 
 @dataclass(frozen=True)
@@ -131,10 +135,25 @@ async def _tell_finish(work: Work, day: ContestDay,
         first = await person_name(work.svc, out.old_actor)
         by = await person_name(work.svc, asker) if asker is not None else ""
         work.tell(out.old_actor, partial(finish_replaced_notice, out=out, by=by))
+    if out.line is not None:
+        by = await person_name(work.svc, asker) if asker is not None else ""
+        await _settle(work, day, out.entry, out.line, partial(finish_settled, out=out, by=by))
     work.reply(await _with_final(day, out.entry, partial(finish_answer, out=out, first=first)))
     work.tell_entry(out.entry, partial(finish_notice, out=out,
                                        competitor=await _with_escape(day, out.entry)),
                     skip_asker=False)
+
+
+async def _settle(work: Work, day: ContestDay, entry: int, line: int, note: Text) -> None:
+    """Every copy of the "FINISHED?" line about the /listo ``line`` reads, in its place, the
+    entry and ``note`` (what was done, by whom), and none of its buttons is left (its "I'm
+    going", record, not finished): shorter than the line, so a joined message stays within
+    what Telegram takes."""
+    mine = frozenset((claim_data(entry, line), f"{READY_BUTTON}ok:{entry}:{line}",
+                      f"{READY_BUTTON}no:{entry}:{line}"))
+    row = await day.store.entry(entry)
+    who = f"#{entry} {names(row.names)}" if row is not None else f"#{entry}"
+    work.settle_line(claim_data(entry, line), lambda lang: f"{who} · {note(lang)}", mine)
 
 
 async def _with_escape(day: ContestDay, number: int) -> Competitor | None:
@@ -168,6 +187,9 @@ async def not_finished(work: Work, day: ContestDay, by: By, number: int, line: i
     async with work:
         out = await results.not_finished(day, by.actor, by.role, number, line, by.at,
                                           by.update_id)
+        if isinstance(out, NotFinishedNoted) and out.line is not None:
+            await _settle(work, day, number, out.line, partial(
+                not_finished_settled, out=out, by=await person_name(work.svc, by.actor)))
         tell_not_finished(work, day, out)
         return out
 

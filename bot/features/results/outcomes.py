@@ -168,6 +168,7 @@ class FinishRecorded(Done):
     from_ready: bool = False
     event_id: int | None = None
     old_actor: int | None = None  # who recorded the finish it replaced
+    line: int | None = None  # the /listo whose "FINISHED?" line it settles (its event id)
 
 
 @dataclass(frozen=True)
@@ -180,6 +181,7 @@ class NotFinishedNoted(Done):
     event_id: int | None = None
     reason: str = ""  # a reviewer's, self-timed: a code of ``REJECT_REASONS`` or their words
     time_up: bool = False  # the entry's time was up when it was checked
+    line: int | None = None  # the /listo whose "FINISHED?" line it settles (its event id)
 
 
 @dataclass(frozen=True)

@@ -380,3 +380,13 @@ def did_not_start_rows(lang: str, numbers: Sequence[int], most: int = 12
     shown = list(numbers)[:most]
     return [[(f"#{n} {outcome_button(lang, 'dns')}", f"{OUTCOME_BUTTON}{n}:dns")
              for n in shown[i:i + 2]] for i in range(0, len(shown), 2)]
+
+
+def finish_settled(lang: str, out: FinishRecorded, by: str) -> str:
+    """Under every copy of the "FINISHED?" line once its finish is recorded."""
+    return tr(lang, "✅ Recorded: {time} ({name})", time=format_duration(out.time), name=by)
+
+
+def not_finished_settled(lang: str, out: NotFinishedNoted, by: str) -> str:
+    """Under every copy of the "FINISHED?" line once the puzzle was found not done."""
+    return tr(lang, "↩️ Not finished: told to play on ({name})", name=by)

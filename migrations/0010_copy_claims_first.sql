@@ -1,0 +1,28 @@
+-- A claim finds its copies by the texts that name it (``instr(claims, ...)``), and settling a
+-- line (issue 47) does so at every finish. With ``claims`` after ``parts`` (kilobytes: a
+-- message joining twenty lines), reading a text's claims went through the overflow pages of
+-- its lines first, for every copy of the day. The claims now come first in the row, the lines
+-- last: only the copies that name the claim have their lines read. The copies are rebuilt with
+-- the texts (a text can't be dropped while copies refer to it).
+CREATE TABLE copy_texts_new (
+    id      INTEGER PRIMARY KEY,
+    claims  TEXT    NOT NULL DEFAULT '[]',
+    sent_at INTEGER NOT NULL,
+    markup  TEXT,
+    parts   TEXT    NOT NULL
+);
+INSERT INTO copy_texts_new (id, claims, sent_at, markup, parts)
+    SELECT id, claims, sent_at, markup, parts FROM copy_texts ORDER BY id;
+CREATE TABLE copies_new (
+    chat_id    INTEGER NOT NULL,
+    message_id INTEGER NOT NULL,
+    text_id    INTEGER NOT NULL REFERENCES copy_texts_new(id),  -- the message as it reads now
+    sent_at    INTEGER NOT NULL
+);
+INSERT INTO copies_new (chat_id, message_id, text_id, sent_at)
+    SELECT chat_id, message_id, text_id, sent_at FROM copies ORDER BY rowid;
+DROP TABLE copies;
+DROP TABLE copy_texts;
+ALTER TABLE copy_texts_new RENAME TO copy_texts;
+ALTER TABLE copies_new RENAME TO copies;
+CREATE UNIQUE INDEX copies_message ON copies(chat_id, message_id);
