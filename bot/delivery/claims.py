@@ -94,16 +94,46 @@ def edited(copy: Copy, claim: str, note: str, gone: frozenset[str] | None = None
     return Copy(copy.chat_id, copy.message_id, parts, markup, copy.claims)
 
 
-@lru_cache(maxsize=512)
+# a keyboard's buttons, row by row, each as (its line, its own JSON): read once per keyboard
+_Buttons = tuple[tuple[tuple[str, str], ...], ...]
+_BUTTONS_KEPT = 2048
+_buttons: dict[str, _Buttons] = {}
+
+
+def _buttons_of(markup: str) -> _Buttons:
+    """``markup``'s buttons (``_Buttons``): a keyboard made by ``_without`` is known without
+    reading it (each settled line edits a copy made by the edit before)."""
+    known = _buttons.get(markup)
+    if known is None:
+        known = tuple(tuple((line_of(str(b.get("callback_data", ""))), _json(b)) for b in row)
+                      for row in keyboard_rows(markup))
+        _keep(markup, known)
+    return known
+
+
+def _keep(markup: str, buttons: _Buttons) -> None:
+    if len(_buttons) >= _BUTTONS_KEPT:
+        del _buttons[next(iter(_buttons))]  # the oldest
+    _buttons[markup] = buttons
+
+
+def _json(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
 def _without(markup: str, gone: frozenset[str]) -> str | None:
-    """A keyboard (JSON) without the buttons whose line (``line_of`` their data) is in
-    ``gone`` (None: none left); a pure function of both, the same for every chat that holds
-    that keyboard."""
-    rows = [[b for b in row if line_of(str(b.get("callback_data", ""))) not in gone]
-            for row in keyboard_rows(markup)]
-    rows = [row for row in rows if row]
-    return json.dumps({"inline_keyboard": rows}, ensure_ascii=False,
-                      separators=(",", ":")) if rows else None
+    """A keyboard (JSON, as ``json.dumps`` writes it compact) without the buttons whose line
+    (``line_of`` their data) is in ``gone`` (None: none left): built from the buttons' own
+    JSON, so twenty chats' keyboards, edited at every finish, are not read and written
+    again whole."""
+    rows = tuple(kept for kept in (tuple(b for b in row if b[0] not in gone)
+                                   for row in _buttons_of(markup)) if kept)
+    if not rows:
+        return None
+    out = '{"inline_keyboard":[' + ",".join(
+        "[" + ",".join(j for _, j in row) + "]" for row in rows) + "]}"
+    _keep(out, rows)
+    return out
 
 
 async def post_edits(tx: Transaction, copies: Sequence[Copy], claim: str,

@@ -96,10 +96,13 @@ class OutboxWrites(TransactionCore):
             chunk = texts[at:at + 200]
             rows = s._raw.execute(
                 "INSERT INTO copy_texts (parts, markup, claims, sent_at) VALUES "
-                + ",".join(["(?,?,?,?)"] * len(chunk)) + " RETURNING id, parts, markup, claims",
+                + ",".join(["(?,?,?,?)"] * len(chunk)) + " RETURNING id",
                 [v for parts, markup, claims in chunk for v in (parts, markup, claims, when)]
             ).fetchall()
-            ids.update({(str(r[1]), r[2], str(r[3])): int(r[0]) for r in rows})
+            # one statement's rows take ids one above the other in the order of its VALUES
+            # (``id`` is the rowid, never given): the ids sorted are the texts' in order,
+            # without reading kilobytes of text back to match them
+            ids.update(zip(chunk, sorted(int(r[0]) for r in rows), strict=True))
         return ids
 
     def rewrite_copies(self, copies: Sequence[tuple[int, int, Copy]]) -> None:
@@ -132,6 +135,7 @@ def json_line(line: str) -> str:
     return json.dumps(line, ensure_ascii=False)[1:-1]
 
 
+@lru_cache(maxsize=1024)
 def _claims_json(claims: tuple[tuple[str, int], ...]) -> str:
     """A text's claims as migration 0009 writes them (``copies_of`` looks for ``"claim"``)."""
     return json.dumps([[claim, part] for claim, part in claims], separators=(",", ":"))
