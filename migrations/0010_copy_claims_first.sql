@@ -3,12 +3,14 @@
 -- message joining twenty lines), reading a text's claims went through the overflow pages of
 -- its lines first, for every copy of the day. The claims now come first in the row, the lines
 -- last: only the copies that name the claim have their lines read. The copies are rebuilt with
--- the texts (a text can't be dropped while copies refer to it).
+-- the texts (a text can't be dropped while copies refer to it). ``caption``: the message is a
+-- photo (a home claim's, to the reviewers) whose caption holds the line: edited as a caption.
 CREATE TABLE copy_texts_new (
     id      INTEGER PRIMARY KEY,
     claims  TEXT    NOT NULL DEFAULT '[]',
     sent_at INTEGER NOT NULL,
     markup  TEXT,
+    caption INTEGER NOT NULL DEFAULT 0,
     parts   TEXT    NOT NULL
 );
 INSERT INTO copy_texts_new (id, claims, sent_at, markup, parts)

@@ -28,6 +28,10 @@ CLOSING = (CLAIM_BUTTON, DECIDE_BUTTON)
 ASKED = "asked"  # the grouping of the lines asking someone to decide (their copies are kept)
 EDIT = "edit"  # the grouping of the edits: never joined, and a refused edit tells nobody
 EDIT_METHOD = "editMessageText"
+CAPTION_METHOD = "editMessageCaption"  # a photo's line (a home claim's, to the reviewers)
+EDIT_METHODS = (EDIT_METHOD, CAPTION_METHOD)
+PHOTO_METHOD = "sendPhoto"
+CAPTION_LIMIT = 1024  # Telegram's longest photo caption
 # the note under a claimed line in the chat's language, from the claim's data (who is going)
 NoteOf = Callable[[int, dict[str, Any]], Awaitable[str]]
 
@@ -66,14 +70,15 @@ def _claims_in(markup: str) -> tuple[str, ...]:
 def copy_of(chat: int, result: object, markup: str | None, items: Sequence[Item]
             ) -> Copy | None:
     """What to record of a message Telegram took (``result``, its answer) joining ``items``:
-    None unless one of its lines may be claimed."""
+    None unless one of its lines may be claimed. A photo's one line is its caption."""
     claims = tuple((claim, part) for part, i in enumerate(items)
                    for claim in claims_in(i.message.params.get(BUTTONS)))
     if not claims or not isinstance(result, dict) or not isinstance(
             result.get("message_id"), int):
         return None
-    parts = tuple(str(i.message.params.get("text", "")) for i in items)
-    return Copy(chat, int(result["message_id"]), parts, markup, claims)
+    photo = items[0].message.method == PHOTO_METHOD
+    parts = tuple(str(i.message.params.get("caption" if photo else "text", "")) for i in items)
+    return Copy(chat, int(result["message_id"]), parts, markup, claims, photo)
 
 
 def edited(copy: Copy, claim: str, note: str, gone: frozenset[str] | None = None) -> Copy:
@@ -86,12 +91,17 @@ def edited(copy: Copy, claim: str, note: str, gone: frozenset[str] | None = None
     part = next((p for c, p in copy.claims if line_of(c) == line), None)
     if part is None or part >= len(copy.parts):
         parts = copy.parts
+    elif gone is not None:
+        parts = (*copy.parts[:part], note, *copy.parts[part + 1:])
     else:
-        text = note if gone is not None else copy.parts[part] + "\n" + note
-        parts = (*copy.parts[:part], text, *copy.parts[part + 1:])
+        text = copy.parts[part]
+        if copy.caption and len(text) + len(note) + 1 > CAPTION_LIMIT:
+            # a caption takes 1,024 characters: the note stays whole
+            text = text[:max(0, CAPTION_LIMIT - len(note) - 2)].rstrip() + "…"
+        parts = (*copy.parts[:part], text + "\n" + note, *copy.parts[part + 1:])
     markup = None if copy.markup is None else _without(
         copy.markup, gone if gone is not None else frozenset((line,)))
-    return Copy(copy.chat_id, copy.message_id, parts, markup, copy.claims)
+    return Copy(copy.chat_id, copy.message_id, parts, markup, copy.claims, copy.caption)
 
 
 # a keyboard's buttons, row by row, each as (its line, its own JSON): read once per keyboard
@@ -146,7 +156,7 @@ async def post_edits(tx: Transaction, copies: Sequence[Copy], claim: str,
     edits: list[tuple[Copy, Copy, str]] = []
     for copy in copies:
         note = await note_of(copy.chat_id, data)
-        key = (copy.parts, copy.markup, copy.claims, note)
+        key = (copy.parts, copy.markup, copy.claims, copy.caption, note)
         if key not in made:
             new = edited(copy, claim, note, gone)
             # Telegram refuses an edit that changes nothing
@@ -159,11 +169,13 @@ async def post_edits(tx: Transaction, copies: Sequence[Copy], claim: str,
         return 0
     tx.rewrite_copies([(old.chat_id, old.message_id, new) for old, new, _ in edits])
     for old, new, body in edits:
-        params: dict[str, object] = {"message_id": old.message_id, "text": new.text}
+        field = "caption" if new.caption else "text"
+        params: dict[str, object] = {"message_id": old.message_id, field: new.text}
         # without reply_markup, Telegram takes the buttons away
         if new.markup is not None:
             params[BUTTONS] = new.markup
-        tx.post(old.chat_id, params, priority=PRIORITY_COPY, grouping=EDIT, method=EDIT_METHOD,
+        tx.post(old.chat_id, params, priority=PRIORITY_COPY, grouping=EDIT,
+                method=CAPTION_METHOD if new.caption else EDIT_METHOD,
                 encoded=f'{{"message_id":{old.message_id},{body}')
     return len(edits)
 
@@ -173,9 +185,10 @@ def _encoded(copy: Copy) -> str:
     chat's edit puts its own message id first): its text from its lines' own JSON, each
     encoded once however many copies carry it."""
     text = '"' + "\\n".join(json_line(p) for p in copy.parts) + '"'
+    field = "caption" if copy.caption else "text"
     if copy.markup is None:
-        return f'"text":{text}}}'
-    return f'"text":{text},"{BUTTONS}":{json.dumps(copy.markup, ensure_ascii=False)}}}'
+        return f'"{field}":{text}}}'
+    return f'"{field}":{text},"{BUTTONS}":{json.dumps(copy.markup, ensure_ascii=False)}}}'
 
 
 

@@ -17,7 +17,7 @@ from bot.delivery.services import Services, language_of, services
 from bot.storage.store import PRIORITY_COPY
 from bot.support.i18n import LANGUAGES, pick_language
 from bot.support.registry import REGISTRY
-from bot.texts.claims import going_note
+from bot.texts.claims import checking_note, going_note
 from bot.texts.names import names
 
 log = logging.getLogger(__name__)
@@ -180,7 +180,8 @@ async def claim_note(svc: Services, chat_id: int, data: dict[str, Any]) -> str:
     decided = REGISTRY.kinds.get(str(data.get("kind", "")))
     if decided is not None and decided.line_note is not None:  # a line someone decided
         return decided.line_note(lang, data)
-    note = going_note(lang, str(data.get("by") or "?"))
+    by = str(data.get("by") or "?")
+    note = checking_note(lang, by) if data.get("review") else going_note(lang, by)
     # on a line about several entries, which one (the time's-up line: "-> Ana is going (#3)")
     return f"{note} (#{data['entry']})" if data.get("several") and "entry" in data else note
 

@@ -43,7 +43,7 @@ from telegram.error import (
 )
 from telegram.warnings import PTBUserWarning
 
-from bot.delivery.claims import EDIT, EDIT_METHOD, NoteOf, closing, copy_of
+from bot.delivery.claims import EDIT, EDIT_METHODS, PHOTO_METHOD, NoteOf, closing, copy_of
 from bot.delivery.fairness import Budgets, FairShares, Pacing, Ready, kind_of
 from bot.delivery.items import BUTTONS, Item, buttons_of, line_params, take
 from bot.delivery.limits import SELF_PACED, TELEGRAM_LIMITS, Holds, Limits
@@ -229,7 +229,7 @@ class Sender:
         target = m.params.get("message_id")
         for waiting in queue:
             w = waiting.message
-            if (w.grouping == EDIT and w.method == m.method == EDIT_METHOD
+            if (w.grouping == EDIT and w.method == m.method and m.method in EDIT_METHODS
                     and w.params.get("message_id") == target and waiting.answered is None):
                 if waiting.row is not None:
                     self._marks.done.append((waiting.row, "superseded"))
@@ -436,9 +436,11 @@ class Sender:
                 result = await self._bot.do_api_request(m.method, api_kwargs=params, **self._rl)
         except Exception as exc:  # noqa: BLE001 - each failure by what it proves (``_failed``)
             return await self._failed(chat, to, items, exc)
-        if m.grouping not in (None, EDIT) and closing(params.get(BUTTONS)):
-            # a line a volunteer may claim: the copy is kept, for the claim to edit it (an
-            # edit's copy was rewritten in the edit's own transaction: not recorded twice)
+        if (m.grouping not in (None, EDIT) or m.method == PHOTO_METHOD) and closing(
+                params.get(BUTTONS)):
+            # a line a volunteer may claim (a home claim's photo too): the copy is kept, for
+            # the claim to edit it (an edit's copy was rewritten in the edit's own
+            # transaction: not recorded twice)
             copy = copy_of(to, result, params.get(BUTTONS), items)
             if copy is not None:
                 self._marks.copies.append(copy)

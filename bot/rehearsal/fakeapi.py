@@ -33,7 +33,7 @@ BOT_USER = {"id": 7000000001, "is_bot": True, "first_name": "PuzzleBot",
 CONFLICT = ("Conflict: terminated by other getUpdates request; make sure that only one bot "
             "instance is running")
 MESSAGE_RESULT = {"sendMessage", "editMessageText", "editMessageReplyMarkup", "sendDocument",
-                  "sendPhoto"}
+                  "sendPhoto", "editMessageCaption"}
 
 
 @dataclass
@@ -116,6 +116,8 @@ def answer(method: str, params: dict[str, Any], message_id: int,
         }
         if "text" in params:
             message["text"] = params["text"]
+        if "caption" in params:
+            message["caption"] = params["caption"]
         return message
     if method in ("getMyCommands", "getUpdates"):
         return []

@@ -50,6 +50,9 @@ async def claim(day: ContestDay, tx: Transaction, user_id: int, name: str, entry
     if taken is not None:
         return TakenBy(entry, str(taken.get("by") or "?"), taken.get("user") == user_id)
     data: dict[str, Any] = {"by": name, "user": user_id, "entry": entry}
+    state = await day.state(entry)
+    if state is not None and state.category.self_timed:
+        data["review"] = True  # a photo of a finish claimed at home: someone checks it
     line = await tx.event(event_id)
     if line is not None and line.entry != entry:
         # a line about several entries, a button each (the time's-up line, about a category):

@@ -72,32 +72,31 @@ class OutboxWrites(TransactionCore):
         SQLite gives up the GIL and waits to get it back)."""
         s = self._owned()
         when = to_ts(at)
-        texts: dict[tuple[tuple[str, ...], str | None, tuple[tuple[str, int], ...]],
-                    tuple[str, str | None, str]] = {}
+        texts: dict[_Key, _Text] = {}
         for c in copies:  # each text written once (its JSON too: a joined line is kilobytes)
-            key = (c.parts, c.markup, c.claims)
+            key = _key(c)
             if key not in texts:
-                texts[key] = (_parts_json(c.parts), c.markup, _claims_json(c.claims))
+                texts[key] = _text(c)
         ids = self._copy_texts(list(texts.values()), when)
         # a copy already recorded (the marks written again after a failed commit) stays
         s._raw.executemany(
             "INSERT OR IGNORE INTO copies (chat_id, message_id, text_id, sent_at) "
             "VALUES (?,?,?,?)",
-            [(c.chat_id, c.message_id, ids[texts[(c.parts, c.markup, c.claims)]], when)
-             for c in copies])
+            [(c.chat_id, c.message_id, ids[texts[_key(c)]], when) for c in copies])
         s._wrote("copies")
 
-    def _copy_texts(self, texts: Sequence[tuple[str, str | None, str]], when: int
-                    ) -> dict[tuple[str, str | None, str], int]:
-        """Rows of ``copy_texts`` for (parts JSON, markup, claims JSON): their ids."""
+    def _copy_texts(self, texts: Sequence[_Text], when: int) -> dict[_Text, int]:
+        """Rows of ``copy_texts`` for (parts JSON, markup, claims JSON, caption): their
+        ids."""
         s = self._owned()
-        ids: dict[tuple[str, str | None, str], int] = {}
+        ids: dict[_Text, int] = {}
         for at in range(0, len(texts), 200):  # within SQLite's variables per statement
             chunk = texts[at:at + 200]
             rows = s._raw.execute(
-                "INSERT INTO copy_texts (parts, markup, claims, sent_at) VALUES "
-                + ",".join(["(?,?,?,?)"] * len(chunk)) + " RETURNING id",
-                [v for parts, markup, claims in chunk for v in (parts, markup, claims, when)]
+                "INSERT INTO copy_texts (parts, markup, claims, caption, sent_at) VALUES "
+                + ",".join(["(?,?,?,?,?)"] * len(chunk)) + " RETURNING id",
+                [v for parts, markup, claims, caption in chunk
+                 for v in (parts, markup, claims, caption, when)]
             ).fetchall()
             # one statement's rows take ids one above the other in the order of its VALUES
             # (``id`` is the rowid, never given): the ids sorted are the texts' in order,
@@ -109,18 +108,29 @@ class OutboxWrites(TransactionCore):
         """Copies as they read once edited (their lines and buttons now), each (chat, message
         id, copy): copies that read the same share one text (written, and encoded, once)."""
         s = self._owned()
-        texts: dict[tuple[tuple[str, ...], str | None, tuple[tuple[str, int], ...]],
-                    tuple[str, str | None, str]] = {}
+        texts: dict[_Key, _Text] = {}
         for _, _, c in copies:
-            key = (c.parts, c.markup, c.claims)
+            key = _key(c)
             if key not in texts:
-                texts[key] = (_parts_json(c.parts), c.markup, _claims_json(c.claims))
+                texts[key] = _text(c)
         ids = self._copy_texts(list(texts.values()), int(_time.time()))
         s._raw.executemany(
             "UPDATE copies SET text_id = ? WHERE chat_id = ? AND message_id = ?",
-            [(ids[texts[(c.parts, c.markup, c.claims)]], chat, message)
-             for chat, message, c in copies])
+            [(ids[texts[_key(c)]], chat, message) for chat, message, c in copies])
         s._wrote("copies")
+
+
+# a copy's text as its fields (copies that read the same share it) and as its row's values
+_Key = tuple[tuple[str, ...], str | None, tuple[tuple[str, int], ...], bool]
+_Text = tuple[str, str | None, str, int]
+
+
+def _key(c: Copy) -> _Key:
+    return (c.parts, c.markup, c.claims, c.caption)
+
+
+def _text(c: Copy) -> _Text:
+    return (_parts_json(c.parts), c.markup, _claims_json(c.claims), int(c.caption))
 
 
 def _parts_json(parts: tuple[str, ...]) -> str:
@@ -168,14 +178,16 @@ class OutboxReads(Database):
         """Every copy known of the line ``claim`` (each with every claimable line it joins and
         its place, ``claims``), in the order they were sent."""
         rows = await self._fetchall(
-            "SELECT c.chat_id, c.message_id, t.parts, t.markup, t.claims FROM copies c "
+            "SELECT c.chat_id, c.message_id, t.parts, t.markup, t.claims, t.caption "
+            "FROM copies c "
             "JOIN copy_texts t ON t.id = c.text_id WHERE instr(t.claims, ?) > 0 "
             "ORDER BY c.rowid", (json.dumps(claim),))
         out = []
         for r in rows:
             claims = _claims_of(r[4])
             if any(k == claim for k, _ in claims):  # the name itself, not one containing it
-                out.append(Copy(int(r[0]), int(r[1]), _parts_of(r[2]), r[3], claims))
+                out.append(Copy(int(r[0]), int(r[1]), _parts_of(r[2]), r[3], claims,
+                                bool(r[5])))
         return out
 
     async def chat_moves(self) -> dict[int, int]:

@@ -116,13 +116,15 @@ COPIES_KEEP_SECONDS = 6 * 3600
 class Copy:
     """One message Telegram holds in a chat (``message_id``) with lines a volunteer may claim:
     its lines (``parts``, joined with a new line) and buttons as they are now, and the claim
-    of each claimable line with its place in ``parts``."""
+    of each claimable line with its place in ``parts``. ``caption``: a photo, its one line
+    the caption (edited as a caption)."""
 
     chat_id: int
     message_id: int
     parts: tuple[str, ...]
     markup: str | None
     claims: tuple[tuple[str, int], ...] = ()
+    caption: bool = False
 
     @property
     def text(self) -> str:

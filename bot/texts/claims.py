@@ -19,8 +19,16 @@ def going_note(lang: str, name: str) -> str:
     return tr(lang, "→ {name} is going", name=name)
 
 
+def checking_note(lang: str, name: str) -> str:
+    """Under a reviewers' photo someone took, in every reviewer's copy."""
+    return tr(lang, "→ {name} is checking it", name=name)
+
+
 def claimed_text(lang: str, out: Claimed) -> str:
     """To the volunteer who took the line (a short notice on their screen)."""
+    if out.data.get("review"):
+        return tr(lang, "You're checking the photo of #{entry}. The others can see it.",
+                  entry=out.entry)
     return tr(lang, "You're going to #{entry}. The others can see it.", entry=out.entry)
 
 

@@ -184,6 +184,7 @@ async def test_a_claim_counts_only_once_the_reviewer_confirms_it(home):
         "the photo.")
     listo = event_rows(home.h, "ready")[-1]["id"]
     assert keyboard(review) == [
+        ("#1 🙋 I'll check it", f"take:1:{listo}"),
         ("#1 ✅ Confirm 1:12:30", f"ready:ok:1:{listo}"),
         ("📷 Another photo", f"rev:again:1:{listo}"),
         ("❌ Not finished", f"ready:no:1:{listo}"),

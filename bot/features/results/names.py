@@ -13,6 +13,8 @@ SPLIT = "parcial"
 FINISH_BUTTON = "fin:"
 # under a "FINISHED?" line: "ready:ok|no:<entry>:<the /listo's event id>"
 READY_BUTTON = "ready:"
+# under a reviewer's photo of a finish claimed at home: "rev:again|nocode:<entry>:<the /listo>"
+REVIEW_BUTTON = "rev:"
 # an outcome's buttons (under the outcome command's question, and under the final results'
 # question): "st:<entry>:dns|oc"
 OUTCOME_BUTTON = "st:"

@@ -17,7 +17,7 @@ from bot.delivery.services import person_name
 from bot.delivery.work import Text, Work
 from bot.domain.ranking import Competitor
 from bot.features.results import day as results
-from bot.features.results.names import FINISH_BUTTON, READY_BUTTON
+from bot.features.results.names import FINISH_BUTTON, READY_BUTTON, REVIEW_BUTTON
 from bot.features.results.outcomes import (
     FinishRecorded,
     FinishToConfirm,
@@ -43,7 +43,7 @@ from bot.features.results.texts import (
     split_answer,
     split_notice,
 )
-from bot.features.selftimed.texts import rejected_answer, rejected_notice
+from bot.features.selftimed.texts import rejected_answer, rejected_notice, rejected_settled
 from bot.features.standings import day as standings
 from bot.features.standings.texts import final_note
 from bot.services.contest_day import ContestDay
@@ -137,20 +137,22 @@ async def _tell_finish(work: Work, day: ContestDay,
         work.tell(out.old_actor, partial(finish_replaced_notice, out=out, by=by))
     if out.line is not None:
         by = await person_name(work.svc, asker) if asker is not None else ""
-        await _settle(work, day, out.entry, out.line, partial(finish_settled, out=out, by=by))
+        await settle_line(work, day, out.entry, out.line,
+                          partial(finish_settled, out=out, by=by))
     work.reply(await _with_final(day, out.entry, partial(finish_answer, out=out, first=first)))
     work.tell_entry(out.entry, partial(finish_notice, out=out,
                                        competitor=await _with_escape(day, out.entry)),
                     skip_asker=False)
 
 
-async def _settle(work: Work, day: ContestDay, entry: int, line: int, note: Text) -> None:
-    """Every copy of the "FINISHED?" line about the /listo ``line`` reads, in its place, the
-    entry and ``note`` (what was done, by whom), and none of its buttons is left (its "I'm
-    going", record, not finished): shorter than the line, so a joined message stays within
-    what Telegram takes."""
+async def settle_line(work: Work, day: ContestDay, entry: int, line: int, note: Text) -> None:
+    """Every copy of the line about the /listo ``line`` (a "FINISHED?" line, a reviewer's
+    photo) reads, in its place, the entry and ``note`` (what was done, by whom), and none of
+    its buttons is left (its "I'm going", record, not finished, another photo, no code):
+    shorter than the line, so a joined message stays within what Telegram takes."""
     mine = frozenset((claim_data(entry, line), f"{READY_BUTTON}ok:{entry}:{line}",
-                      f"{READY_BUTTON}no:{entry}:{line}"))
+                      f"{READY_BUTTON}no:{entry}:{line}", f"{REVIEW_BUTTON}again:{entry}:{line}",
+                      f"{REVIEW_BUTTON}nocode:{entry}:{line}"))
     row = await day.store.entry(entry)
     who = f"#{entry} {names(row.names)}" if row is not None else f"#{entry}"
     work.settle_line(claim_data(entry, line), lambda lang: f"{who} · {note(lang)}", mine)
@@ -187,19 +189,23 @@ async def not_finished(work: Work, day: ContestDay, by: By, number: int, line: i
     async with work:
         out = await results.not_finished(day, by.actor, by.role, number, line, by.at,
                                           by.update_id)
-        if isinstance(out, NotFinishedNoted) and out.line is not None:
-            await _settle(work, day, number, out.line, partial(
-                not_finished_settled, out=out, by=await person_name(work.svc, by.actor)))
-        tell_not_finished(work, day, out)
+        await tell_not_finished(work, day, out)
         return out
 
 
-def tell_not_finished(work: Work, day: ContestDay, out: NotFinishedNoted | DayRefusal) -> None:
+async def tell_not_finished(work: Work, day: ContestDay, out: NotFinishedNoted | DayRefusal
+                            ) -> None:
     """"Not finished" recorded: the volunteer's answer and the entry's notice (a claim made at
-    home and turned down by a reviewer: with the reviewer's reason); or why not."""
+    home and turned down by a reviewer: with the reviewer's reason), and every copy of the
+    line it decides settled; or why not."""
     if isinstance(out, Refusal):
         _refused(work, day, out)
-    elif out.reason:
+        return
+    if out.line is not None:
+        by = await person_name(work.svc, work.asker.user_id) if work.asker is not None else ""
+        await settle_line(work, day, out.entry, out.line, partial(
+            rejected_settled if out.reason else not_finished_settled, out=out, by=by))
+    if out.reason:
         work.reply(partial(rejected_answer, out=out))
         work.tell_entry(out.entry, partial(rejected_notice, out=out), skip_asker=False)
     else:

@@ -4,13 +4,8 @@ from __future__ import annotations
 
 from telegram.ext import MessageHandler, filters
 
-from bot.features.selftimed.handlers import (
-    REVIEW_BUTTON,
-    empiezo,
-    on_photo,
-    rechazar,
-    review_button,
-)
+from bot.features.results.names import REVIEW_BUTTON
+from bot.features.selftimed.handlers import empiezo, on_photo, rechazar, review_button
 from bot.support.commands import OWN_START, SELF_TIMED
 from bot.support.registry import N_, Command, Feature
 

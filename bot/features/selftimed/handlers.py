@@ -16,12 +16,13 @@ from telegram.ext import Application, CallbackContext, ContextTypes
 import bot.features.selftimed.day as service
 import bot.features.selftimed.texts as texts
 from bot.delivery.answers import answer, answer_now, recording
+from bot.delivery.claims import claim_data
 from bot.delivery.posting import notify_entry, notify_staff_photo
-from bot.delivery.services import Services, services
+from bot.delivery.services import Services, person_name, services
 from bot.delivery.work import Asker, Work
 from bot.features.registration.rules import clean_note
-from bot.features.results.names import READY_BUTTON
-from bot.features.results.operations import tell_not_finished
+from bot.features.results.names import READY_BUTTON, REVIEW_BUTTON
+from bot.features.results.operations import settle_line, tell_not_finished
 from bot.features.selftimed.day import HeldPhotoLater, PhotoKept
 from bot.features.selftimed.rules import PHOTOS_NOTICE
 from bot.handlers.access import pick_entry
@@ -42,7 +43,6 @@ from bot.storage.store import Entry
 from bot.texts.access import not_followed
 from bot.texts.common import refusal
 
-REVIEW_BUTTON = "rev:"  # under a reviewer's photo: rev:again|nocode:ENTRY:LISTO_EVENT_ID
 MAX_REASON = 200
 
 
@@ -89,8 +89,11 @@ async def empiezo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 def review_keyboard(lang: str, entry: int, time: int, listo: int) -> list[list[tuple[str, str]]]:
-    """Under a reviewer's photo of a finish claimed at ``time`` (the /listo ``listo``)."""
-    return [[(texts.confirm_button(lang, entry, time), f"{READY_BUTTON}ok:{entry}:{listo}")],
+    """Under a reviewer's photo of a finish claimed at ``time`` (the /listo ``listo``): first
+    "I'll check it" (the review is claimed as a volunteers' line is: two reviewers never
+    decide one photo apart), then the decisions."""
+    return [[(texts.review_claim_button(lang, entry), claim_data(entry, listo))],
+            [(texts.confirm_button(lang, entry, time), f"{READY_BUTTON}ok:{entry}:{listo}")],
             [(texts.retake_button(lang), f"{REVIEW_BUTTON}again:{entry}:{listo}")],
             [(texts.reject_button(lang, "not_done"), f"{READY_BUTTON}no:{entry}:{listo}"),
              (texts.reject_button(lang, "no_code"), f"{REVIEW_BUTTON}nocode:{entry}:{listo}")]]
@@ -219,21 +222,25 @@ async def review_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     if not who.roles.staff:
         await refuse_role(update, who, "volunteer")
         return
+    work = Work(who.svc, Asker.of(update, who.user_id, who.lang))
     if parts[0] == "nocode":
-        work = Work(who.svc, Asker.of(update, who.user_id, who.lang))
         async with work:
             out = await service.reject(who.svc.day, who.user_id, role(who), number, "no_code",
                                        who.at, update.update_id, line=listo)
-            tell_not_finished(work, who.svc.day, out)
+            await tell_not_finished(work, who.svc.day, out)
         return
-    async with recording(who.svc):
+    async with work:
         asked = await service.retake(who.svc.day, who.user_id, role(who), number, listo,
                                      who.at, update.update_id)
         if isinstance(asked, Refusal):
             await refuse(update, who, asked)
             return
-        await answer(who.svc, update, texts.retake_answer(who.lang, asked))
-        await notify_entry(context, number, partial(texts.retake_notice, out=asked))
+        work.reply(partial(texts.retake_answer, out=asked))
+        work.tell_entry(number, partial(texts.retake_notice, out=asked), skip_asker=False)
+        # this photo is decided: the next one comes to the reviewers with its own buttons
+        by = await person_name(who.svc, who.user_id)
+        await settle_line(work, who.svc.day, number, listo,
+                          partial(texts.retake_settled, by=by))
 
 
 async def rechazar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -254,4 +261,4 @@ async def rechazar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     async with work:
         out = await service.reject(who.svc.day, who.user_id, role(who), number, reason, who.at,
                                    update.update_id)
-        tell_not_finished(work, who.svc.day, out)
+        await tell_not_finished(work, who.svc.day, out)

@@ -222,6 +222,22 @@ def rejected_answer(lang: str, out: NotFinishedNoted) -> str:
               reason=_reason(lang, out))
 
 
+def rejected_settled(lang: str, out: NotFinishedNoted, by: str) -> str:
+    """In place of the reviewers' photo (every copy) once the claim is turned down."""
+    return tr(lang, "❌ Not accepted: {reason} ({name})", reason=_reason(lang, out), name=by)
+
+
+def retake_settled(lang: str, by: str) -> str:
+    """In place of the reviewers' photo (every copy) once another photo is asked for: the
+    next one comes with its own buttons."""
+    return tr(lang, "📷 Another photo asked for ({name})", name=by)
+
+
+def review_claim_button(lang: str, entry: int) -> str:
+    """First under a reviewers' photo: the reviewer takes it (the others see who does)."""
+    return f"#{entry} " + tr(lang, "🙋 I'll check it")
+
+
 def retake_notice(lang: str, out: RetakeAsked) -> str:
     """To the entry's phones: another photo, please; the claim keeps its time."""
     return tr(lang, "A reviewer needs another photo of your finished puzzle: the whole puzzle "
