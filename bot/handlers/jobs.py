@@ -30,6 +30,7 @@ from bot.features.registration.rules import pay_reminder_at, pay_reminder_key
 from bot.features.registration.texts import pay_reminder_text
 from bot.features.selftimed.day import session_of
 from bot.features.selftimed.handlers import schedule_held_photos
+from bot.features.tables.sheets import hall_seats
 from bot.handlers.claims import claim_row
 from bot.handlers.common import LATE_IS_STILL_OWED, replace_job
 from bot.handlers.desk import announce_changes, closing_report
@@ -40,6 +41,7 @@ from bot.storage.store import PRIORITY_BULK
 from bot.support.wallclock import CLOCK
 from bot.texts.alerts import (
     break_text,
+    by_table,
     handover_buttons,
     handover_entry_text,
     handover_staff_text,
@@ -144,7 +146,9 @@ async def handover_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
     if category is None or not any(c == category_id for c, _ in
                                    await clock_ops.handover_moments(svc.day)):
         return
-    unsolved = await clock_ops.unsolved(svc.day, category)
+    # in the order a volunteer walks the hall (by table), each line with its table
+    tables = await hall_seats(svc.day) if not category.rounds else {}
+    unsolved = by_table(await clock_ops.unsolved(svc.day, category), tables)
     limit = svc.contest.escape.time_limit if svc.contest.escape else 0
 
     async with recording(svc):  # recorded with the messages it owes (the outbox sends them)
@@ -153,7 +157,8 @@ async def handover_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
             return
         stages = svc.contest.escape.stages if svc.contest.escape else 0
         await notify_staff(context,
-                           lambda lang: handover_staff_text(lang, limit, category, unsolved),
+                           lambda lang: handover_staff_text(lang, limit, category, unsolved,
+                                                            tables),
                            keyboard=lambda _lang: handover_buttons(stages, unsolved))
         for s in unsolved:
             await notify_entry(context, s.entry.number, handover_entry_text)

@@ -3,7 +3,8 @@ left, time up), the breaks and the results."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import sys
+from collections.abc import Mapping, Sequence
 
 from bot.domain.clock import format_duration
 from bot.domain.contest import Break, Category, Contest
@@ -16,18 +17,32 @@ from bot.support.i18n import tr
 from bot.texts.names import clock_time, heat_name, names
 
 
+def by_table(unsolved: Sequence[EntryState], tables: Mapping[int, int]
+             ) -> list[EntryState]:
+    """The unsolved pairs in the order a volunteer walks the hall: by table, then by number
+    (pairs without a table last); the handover's lines and buttons both follow it."""
+    return sorted(unsolved, key=lambda s: (tables.get(s.entry.number, sys.maxsize),
+                                           s.entry.number))
+
+
 def handover_staff_text(lang: str, limit: int, category: Category,
-                        unsolved: Sequence[EntryState]) -> str:
-    """The volunteers' line at the escape's time limit: the unsolved pairs and their stages."""
+                        unsolved: Sequence[EntryState],
+                        tables: Mapping[int, int] | None = None) -> str:
+    """The volunteers' line at the escape's time limit: the unsolved pairs and their stages,
+    each with its table when the hall's tables are drawn (``tables``), in the order given
+    (``by_table``)."""
     lines = [tr(lang, "{time}: the escape is over in {category}. Unsolved pairs get the "
                 "puzzle now. Confirm their stage with the buttons below (or {stage} N S) "
                 "before the bonus is counted:", time=format_duration(limit),
                 category=category.name, stage=typed(lang, STAGE))]
     for s in unsolved:
         assert s.ledger is not None
-        lines.append(tr(lang, "#{entry} {names}: says stage {reported}, confirmed stage "
-                        "{confirmed}", entry=s.entry.number, names=names(s.entry.names),
-                        reported=s.ledger.reported_stage, confirmed=s.ledger.confirmed_stage))
+        line = tr(lang, "#{entry} {names}: says stage {reported}, confirmed stage "
+                  "{confirmed}", entry=s.entry.number, names=names(s.entry.names),
+                  reported=s.ledger.reported_stage, confirmed=s.ledger.confirmed_stage)
+        table = (tables or {}).get(s.entry.number)
+        lines.append(line if table is None else
+                     tr(lang, "Table {table}", table=table) + " · " + line)
     if not unsolved:
         lines.append(tr(lang, "Every pair solved the escape."))
     return "\n".join(lines)
