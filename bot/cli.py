@@ -204,6 +204,18 @@ def _import_entries(args: argparse.Namespace) -> int:
             await refuse_people_entered_twice(contest, regs, rows)
             await refuse_entries_too_late(contest, regs, rows, CLOCK.now())
             check = await check_import(contest, regs, rows, CLOCK.now())
+            if args.check:  # the list before the step: every problem and note, nothing written
+                for problem in check.problems:
+                    print(f"{'forced' if args.force else 'error'}: {problem}", file=sys.stderr)
+                for note in check.notes:
+                    print(f"note: {note}", file=sys.stderr)
+                refused = bool(check.problems) and not args.force
+                print(f"would import {0 if refused else len(rows)} entries"
+                      + (" (the errors above refuse the file)" if refused else "")
+                      + "; nothing was written (--check)")
+                if not refused:
+                    print(_unreachable_note(len(rows)), file=sys.stderr)
+                return 2 if refused else 0
             if check.problems and not args.force:
                 for problem in check.problems:
                     print(f"error: {problem}", file=sys.stderr)
@@ -219,9 +231,22 @@ def _import_entries(args: argparse.Namespace) -> int:
             print(f"note: {note}", file=sys.stderr)
         print(f"imported {len(numbers)} entries"
               + (f": numbers {numbers[0]}-{numbers[-1]}" if numbers else ""))
+        if numbers:
+            print(_unreachable_note(len(numbers)), file=sys.stderr)
         return 0
 
     return _with_store(False, work)
+
+
+def _unreachable_note(count: int) -> str:
+    """After an import: entries come in with no phone, and nobody in them hears from the bot
+    (invitations, reminders, tables) until one is linked (issue 47: imported teams were
+    "invited" and lapsed without a word)."""
+    what = "the entry has" if count == 1 else f"the {count} entries have"
+    return (f"note: {what} no phone linked yet: nobody in them hears from the bot "
+            "(invitations, reminders, tables) until one is. Give each its link (export "
+            "entries: the join_code column) or its table card (cards); /inscritos names the "
+            "entries no phone is linked to")
 
 
 def _export(args: argparse.Namespace) -> int:
@@ -527,6 +552,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="import entries the registration rules would refuse (after the "
                         "closing, unpaid where payment is required, beyond the places); "
                         "eligibility is never forced")
+    p.add_argument("--check", action="store_true",
+                   help="entries: list every problem and note the import would meet, and "
+                        "write nothing")
     p.set_defaults(func=_import_entries)
     p = sub.add_parser("export", help="write entries or results as CSV to stdout, or the "
                                       "whole contest as one JSON document")

@@ -45,6 +45,7 @@ from bot.storage.store import PRIORITY_BULK, PRIORITY_COPY
 from bot.texts.desk import (
     bad_date_text,
     closing_report_text,
+    closing_soon_text,
     export_captions,
     export_files,
     export_notes,
@@ -56,6 +57,7 @@ from bot.texts.desk import (
     refund_lines,
     shared_places_line,
     shared_waiting_lines,
+    unlinked_line,
     waiting_line,
 )
 
@@ -139,6 +141,14 @@ async def inscritos(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                           if s.place.status in (Status.WAITING, Status.LEFT_OUT)),
                          key=lambda s: s.place.waiting_position or 0)
         lines += shared_waiting_lines(who.lang, contest, line_up)
+    # the entries nobody can tell anything: an invitation, a reminder, a table go nowhere
+    chosen = {c.id for c in cats}
+    unlinked = [s.entry.number for s in await regs.statuses(who.at)
+                if s.entry.category in chosen and s.place.status in (
+                    Status.CONFIRMED, Status.PENDING_PAYMENT, Status.WAITING)
+                and not await regs.recipients(s.entry.number)]
+    if unlinked:
+        lines.append(unlinked_line(who.lang, unlinked))
     await answer_now(who.svc, update, "\n".join(lines))
 
 
@@ -213,6 +223,35 @@ async def closing_report(app: Any, now: datetime) -> None:
             return
         await _closing_report(svc, regs, now)
         await tx.add_event(at=now, kind=EventKind.CLOSING_REPORT, role="system", ref="closing")
+
+
+CLOSING_SOON = "closing-soon"  # the ref of the list before the closing (once)
+
+
+async def closing_soon_report(app: Any, now: datetime) -> None:
+    """Before registrations close (``closing_warning_at``): each organiser gets what the
+    closing would leave as it is (waiting, unpaid, unreachable entries), once; nothing once
+    the closing has come (the bot was off: the closing report says what happened)."""
+    regs: Registrations = app.bot_data["registrations"]
+    svc: Services = app.bot_data["services"]
+    contest = svc.contest
+    closes = contest.registration.closes
+    if closes is None or now >= closes:
+        return
+    live = [s for s in await regs.statuses(now) if s.place.status in (
+        Status.CONFIRMED, Status.PENDING_PAYMENT, Status.WAITING)]
+    waiting = [s for s in live if s.place.status is Status.WAITING]
+    unpaid = [s for s in live if s.paid_at is None and s.fee.total > 0]
+    unlinked = [s for s in live if not await regs.recipients(s.entry.number)]
+    async with recording(svc) as tx:
+        if await tx.has_ref(EventKind.CLOSING_REPORT, CLOSING_SOON):
+            return
+        for organiser_id, lang in await organiser_recipients(svc):
+            await post_text(svc, organiser_id,
+                            closing_soon_text(lang, contest, waiting, unpaid, unlinked),
+                            PRIORITY_COPY)
+        await tx.add_event(at=now, kind=EventKind.CLOSING_REPORT, role="system",
+                           ref=CLOSING_SOON)
 
 
 async def _closing_report(svc: Services, regs: Registrations, now: datetime) -> None:

@@ -33,7 +33,7 @@ from bot.features.selftimed.handlers import schedule_held_photos
 from bot.features.tables.sheets import hall_seats
 from bot.handlers.claims import claim_row
 from bot.handlers.common import LATE_IS_STILL_OWED, replace_job
-from bot.handlers.desk import announce_changes, closing_report
+from bot.handlers.desk import announce_changes, closing_report, closing_soon_report
 from bot.services import clocks as clock_ops
 from bot.services.rounds import unit, units
 from bot.services.state import EntryState
@@ -78,7 +78,10 @@ async def schedule_contest_jobs(app: Application[Any, Any, Any, Any, Any, Any]) 
                                                 "when": moment.timestamp()})
     regs = app.bot_data.get("registrations")
     if regs is not None:
+        closes = svc.contest.registration.closes
         for name, moment in regs.moments():
+            if name == "closing-soon" and closes is not None and CLOCK.now() >= closes:
+                continue  # the list before the closing is no use after it
             # a moment already past runs at once: whatever was not announced then still is
             _replace(app, name, registration_job, moment,
                      {"name": name, "when": moment.timestamp()})
@@ -288,6 +291,8 @@ async def registration_job(context: CallbackContext[Any, Any, Any, Any]) -> None
     await announce_changes(context.application, moment)
     if job.data["name"] == "closing":
         await closing_report(context.application, moment)
+    elif job.data["name"] == "closing-soon":
+        await closing_soon_report(context.application, moment)
 
 
 def _lapse_job(app: Application[Any, Any, Any, Any, Any, Any], number: int,

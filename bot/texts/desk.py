@@ -16,8 +16,9 @@ from bot.features.registration.texts import (
     place_text,
     waiting_move_text,
 )
+from bot.support.commands import typed
 from bot.support.i18n import ntr, tr
-from bot.texts.common import date_text, labelled, names
+from bot.texts.common import date_text, labelled, moment_text, names
 from bot.texts.names import amount_text
 
 
@@ -142,6 +143,48 @@ def place_change_text(lang: str, contest: Contest, number: int, place: Place,
             position is not None and place.waiting_position is not None:
         return waiting_move_text(lang, number, position, place.waiting_position)
     return place_text(lang, contest, number, place)
+
+
+def closing_soon_text(lang: str, contest: Contest, waiting: Sequence[EntryStatus],
+                      unpaid: Sequence[EntryStatus], unlinked: Sequence[EntryStatus]) -> str:
+    """For each organiser before registrations close (``closing_warning_at``): what the
+    closing, which can't be taken back, would leave as it is: entries still waiting for a
+    place, entries not paid, entries nobody can be told anything (no phone linked)."""
+    closes = contest.registration.closes
+    lines = [tr(lang, "Registrations close {when}. Before then, check:",
+                when=moment_text(lang, contest, closes) if closes else "-")]
+
+    def listed(found: Sequence[EntryStatus]) -> str:
+        return ", ".join(f"#{s.entry.number} {names(s.entry.names)}" for s in found)
+
+    if waiting:
+        lines.append(ntr(lang, "Waiting for a place ({count}), left out at the closing unless "
+                         "one frees up: {entries}", "Waiting for a place ({count}), left out "
+                         "at the closing unless one frees up: {entries}", len(waiting),
+                         count=len(waiting), entries=listed(waiting)))
+    if unpaid:
+        lines.append(ntr(lang, "Not paid yet ({count}): {entries}",
+                         "Not paid yet ({count}): {entries}", len(unpaid), count=len(unpaid),
+                         entries=listed(unpaid)))
+    if unlinked:
+        lines.append(ntr(lang, "No phone linked ({count}), so nobody in it hears from the bot: "
+                         "{entries}. Give it its link ({command}, the join_code column) or "
+                         "its table card.", "No phone linked ({count}), so nobody in them hears "
+                         "from the bot: {entries}. Give each its link ({command}, the join_code "
+                         "column) or its table card.", len(unlinked), count=len(unlinked),
+                         entries=listed(unlinked), command=typed(lang, "exportar")))
+    if not (waiting or unpaid or unlinked):
+        lines.append(tr(lang, "Nothing to check: every entry has a place, has paid and has a "
+                        "phone linked."))
+    return "\n".join(lines)
+
+
+def unlinked_line(lang: str, unlinked: Sequence[int]) -> str:
+    """Under /inscritos: the entries nobody can be told anything (no phone linked)."""
+    return ntr(lang, "No phone linked ({count}), nobody hears from the bot: {entries}",
+               "No phone linked ({count}), nobody hears from the bot: {entries}",
+               len(unlinked), count=len(unlinked),
+               entries=", ".join(f"#{n}" for n in unlinked))
 
 
 def closing_report_text(lang: str, contest: Contest, left_out: Sequence[EntryStatus]) -> str:

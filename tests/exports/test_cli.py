@@ -416,3 +416,24 @@ def test_spreadsheet_cells_are_numbers_where_they_are_numbers():
     assert _typed("pieces", "457") == (457, None)
     assert _typed("names", "1:02:03") == ("1:02:03", None)  # a name stays text
     assert _typed("pieces", "٤٥٧") == ("٤٥٧", None)  # only plain digits become numbers
+
+
+def test_import_check_lists_what_the_import_would_meet_and_writes_nothing(tmp_path: Path):
+    """Issue 47, item 1: an import can't be taken back; ``--check`` lists every problem and
+    note first, and an import says its entries have no phone linked yet (imported teams were
+    "invited" and lapsed without anyone reading it)."""
+    kids = "category,names,born\n" + "".join(f"infantil-a,Kid {i},2018\n" for i in range(11))
+    proc = import_file(tmp_path, CASTRILLO, kids, "--check")
+    assert proc.returncode == 2
+    assert "error: infantil-a has 10 places" in proc.stderr
+    assert "would import 0 entries (the errors above refuse the file); nothing was written" \
+        in proc.stdout
+    assert exported(tmp_path, CASTRILLO) == []
+    ok = import_file(tmp_path, CASTRILLO, "category,names,born\nadultos,Zoe,1980\n", "--check")
+    assert ok.returncode == 0, ok.stderr
+    assert "would import 1 entries; nothing was written (--check)" in ok.stdout
+    assert "note: the entry has no phone linked yet" in ok.stderr
+    assert exported(tmp_path, CASTRILLO) == []
+    done = import_file(tmp_path, CASTRILLO, "category,names,born\nadultos,Zoe,1980\n")
+    assert done.returncode == 0 and "imported 1 entries" in done.stdout
+    assert "no phone linked yet" in done.stderr and "join_code" in done.stderr

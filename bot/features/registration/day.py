@@ -26,6 +26,7 @@ from bot.features.registration.rules import (
     Outing,
     already_entered,
     check_entry,
+    closing_warning_at,
     fee,
     heat_choices_open,
     is_local,
@@ -447,8 +448,12 @@ class Registrations:
         for cat in self.contest.categories:
             for q in cat.reserved:
                 out.append((f"release:{cat.id}", q.until))
-        if self.contest.registration.closes is not None:
-            out.append(("closing", self.contest.registration.closes))
+        rules = self.contest.registration
+        if rules.closes is not None:
+            soon = closing_warning_at(rules.opens, rules.closes)
+            if soon is not None:
+                out.append(("closing-soon", soon))
+            out.append(("closing", rules.closes))
         return out
 
     async def lapse_moments(self) -> list[tuple[int, datetime]]:

@@ -539,6 +539,22 @@ def pay_reminder_at(lapses: datetime, pay_within: timedelta) -> datetime | None:
     return lapses - min(PAY_REMINDER, pay_within / 4)
 
 
+CLOSING_WARNING = timedelta(days=1)  # the organisers' list before registrations close
+SHORTEST_CLOSING_WARNED = timedelta(hours=4)  # registrations open less long: no list before
+
+
+def closing_warning_at(opens: datetime | None, closes: datetime) -> datetime | None:
+    """When the organisers get the list of what the closing would leave out or unreachable:
+    a day before it, or a quarter of the time registrations are open when that is shorter;
+    None when they are open less than 4 hours (the closing report says it all then)."""
+    if opens is None:
+        return closes - CLOSING_WARNING
+    open_for = closes - opens
+    if open_for < SHORTEST_CLOSING_WARNED:
+        return None
+    return closes - min(CLOSING_WARNING, open_for / 4)
+
+
 def pay_reminder_key(number: int, lapses: datetime) -> str:
     """The notice recording that entry ``number`` was reminded to pay before ``lapses``."""
     return f"pay-remind:{number}:{int(lapses.timestamp())}"
