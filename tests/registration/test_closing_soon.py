@@ -21,8 +21,8 @@ from tests.registration.test_registration_chat import (
     ORGANISER,
     add_direct,
     grown,
-    pay_direct,
     paris,
+    pay_direct,
     rows,
 )
 
