@@ -240,6 +240,10 @@ def test_a_reminder_comes_a_day_before_or_a_quarter_of_the_time_to_answer() -> N
     assert remind(Invite(within=86400, remind=7200), 3) == T0 + HOUR
     assert remind(Invite(within=86400, remind=7200), 2) is None
     assert remind(Invite(within=86400, remind=0), 24) is None
+    # asked for more than the invitation leaves (told a day before a fixed deadline, reminded
+    # "2 days" before it): the default comes instead of none, silently (issue 47)
+    assert remind(Invite(within=86400, remind=2 * 86400), 24) == T0 + timedelta(hours=18)
+    assert remind(Invite(within=86400, remind=2 * 86400), 3) is None  # under 4 hours: none
 
 
 def test_a_reminder_is_recorded_once_per_invitation() -> None:

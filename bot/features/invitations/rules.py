@@ -127,18 +127,21 @@ SHORTEST_REMINDED = timedelta(hours=4)  # less time than this to answer: no remi
 def reminder_at(invite: Invite, invitation: Invitation) -> datetime | None:
     """When ``invitation``, still unanswered, is told again before its deadline: ``remind``
     before it; by default a day before, or a quarter of the time to answer when that is
-    shorter, and never with less than ``SHORTEST_REMINDED`` to answer. None: no reminder
-    (answered, ``remind`` 0, or no time between being told and the deadline)."""
+    shorter, and never with less than ``SHORTEST_REMINDED`` to answer. A ``remind`` longer
+    than the time the invitation leaves (told a day before a fixed ``by``, reminded "2 days"
+    before it) falls back to the default: the organiser asked for a reminder, and one comes.
+    None: no reminder (answered, ``remind`` 0, or no time between being told and the
+    deadline)."""
     window = invitation.deadline - invitation.told
     if invitation.answer is not None or window <= timedelta(0):
         return None
-    if invite.remind is not None:
+    if invite.remind is not None and timedelta(seconds=invite.remind) < window:
         lead = timedelta(seconds=invite.remind)
-    elif window < SHORTEST_REMINDED:
+    elif invite.remind == 0 or window < SHORTEST_REMINDED:
         return None
     else:
         lead = min(DEFAULT_REMINDER, window / 4)
-    if lead <= timedelta(0) or lead >= window:
+    if lead <= timedelta(0):
         return None
     return invitation.deadline - lead
 
