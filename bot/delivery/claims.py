@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from bot.delivery.items import BUTTONS, Item, keyboard_rows
+from bot.delivery.items import BUTTONS, MESSAGE_LIMIT, Item, keyboard_rows
 from bot.domain.events import EventKind
 from bot.storage.outbox import json_line
 from bot.storage.store import PRIORITY_COPY, Copy, Transaction
@@ -47,9 +47,15 @@ def line_of(data: str) -> str:
     return data.rsplit(":", 1)[0] if data.startswith(DECIDE_BUTTON) else data
 
 
+def _closing() -> tuple[str, ...]:
+    """The prefixes of the buttons whose lines close: a claim's, a decision's, and the ones
+    features declare (``Feature.closing``: the escape's stages under the handover line)."""
+    return CLOSING + REGISTRY.closing()
+
+
 def closing(markup: object) -> bool:
     """Whether buttons (``reply_markup`` JSON) hold a line that closes once taken or decided."""
-    return isinstance(markup, str) and (CLAIM_BUTTON in markup or DECIDE_BUTTON in markup)
+    return isinstance(markup, str) and any(f'"{p}' in markup for p in _closing())
 
 
 def claims_in(markup: object) -> tuple[str, ...]:
@@ -63,8 +69,9 @@ def claims_in(markup: object) -> tuple[str, ...]:
 @lru_cache(maxsize=512)
 def _claims_in(markup: str) -> tuple[str, ...]:
     """A pure function of the JSON (every copy of a line carries the same): read once."""
+    prefixes = _closing()
     return tuple(b["callback_data"] for row in keyboard_rows(markup) for b in row
-                 if str(b.get("callback_data", "")).startswith(CLOSING))
+                 if str(b.get("callback_data", "")).startswith(prefixes))
 
 
 def copy_of(chat: int, result: object, markup: str | None, items: Sequence[Item]
@@ -81,17 +88,21 @@ def copy_of(chat: int, result: object, markup: str | None, items: Sequence[Item]
     return Copy(chat, int(result["message_id"]), parts, markup, claims, photo)
 
 
-def edited(copy: Copy, claim: str, note: str, gone: frozenset[str] | None = None) -> Copy:
+def edited(copy: Copy, claim: str, note: str, gone: frozenset[str] | None = None,
+           replace: bool | None = None) -> Copy:
     """``copy`` once ``claim`` is taken (or its line decided): ``note`` under its line, its
     button (a decision's: every choice of the line) gone; the other lines' buttons stay.
     With ``gone`` (a line settled: the data of all of its own buttons, which go), ``note``
     takes the line's place: the message never grows past what Telegram took (a joined
-    message may be 4,096 characters already)."""
+    message may be 4,096 characters already); ``replace=False`` keeps the line and adds the
+    note under it all the same (a line about many entries: one of them settled)."""
     line = line_of(claim)
+    if replace is None:
+        replace = gone is not None
     part = next((p for c, p in copy.claims if line_of(c) == line), None)
     if part is None or part >= len(copy.parts):
         parts = copy.parts
-    elif gone is not None:
+    elif replace:
         parts = (*copy.parts[:part], note, *copy.parts[part + 1:])
     else:
         text = copy.parts[part]
@@ -99,6 +110,8 @@ def edited(copy: Copy, claim: str, note: str, gone: frozenset[str] | None = None
             # a caption takes 1,024 characters: the note stays whole
             text = text[:max(0, CAPTION_LIMIT - len(note) - 2)].rstrip() + "…"
         parts = (*copy.parts[:part], text + "\n" + note, *copy.parts[part + 1:])
+        if not copy.caption and sum(len(p) + 1 for p in parts) - 1 > MESSAGE_LIMIT:
+            parts = copy.parts  # Telegram would refuse it: the buttons alone go
     markup = None if copy.markup is None else _without(
         copy.markup, gone if gone is not None else frozenset((line,)))
     return Copy(copy.chat_id, copy.message_id, parts, markup, copy.claims, copy.caption)
@@ -148,7 +161,7 @@ def _without(markup: str, gone: frozenset[str]) -> str | None:
 
 async def post_edits(tx: Transaction, copies: Sequence[Copy], claim: str,
                      data: dict[str, Any], note_of: NoteOf,
-                     gone: frozenset[str] | None = None) -> int:
+                     gone: frozenset[str] | None = None, replace: bool | None = None) -> int:
     """Every copy of the line ``claim`` edited (``edited``), in this transaction: the copy as
     it now reads recorded, its edit owed. Copies that read the same (a line joined alike in
     every chat of one language) are edited, written and encoded once. Returns how many."""
@@ -158,7 +171,7 @@ async def post_edits(tx: Transaction, copies: Sequence[Copy], claim: str,
         note = await note_of(copy.chat_id, data)
         key = (copy.parts, copy.markup, copy.claims, copy.caption, note)
         if key not in made:
-            new = edited(copy, claim, note, gone)
+            new = edited(copy, claim, note, gone, replace)
             # Telegram refuses an edit that changes nothing
             made[key] = None if new.parts == copy.parts and new.markup == copy.markup else (
                 new, _encoded(new))

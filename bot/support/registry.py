@@ -114,6 +114,9 @@ class Feature:
     follow_line: Callable[[str, Any], str | None] | None = None
     # the lines ``check-contest``'s summary gives of its table, for a contest (English)
     describe: Callable[[Any], list[str]] | None = None
+    # the prefixes of its buttons' data whose lines close once used (every copy Telegram
+    # holds is kept, for the feature to edit: bot/delivery/claims.py)
+    closing: tuple[str, ...] = ()
 
 
 class Registry:
@@ -152,6 +155,10 @@ class Registry:
     def undoable(self) -> tuple[str, ...]:
         """The kinds /deshacer takes back, of every feature."""
         return tuple(k.kind for k in self.kinds.values() if k.undoable)
+
+    def closing(self) -> tuple[str, ...]:
+        """The prefixes of button data whose lines close, of every feature."""
+        return tuple(p for f in self.features for p in f.closing)
 
     def deciding(self) -> tuple[str, ...]:
         """The kinds that decide a line someone was asked (their ``line_note``)."""

@@ -12,7 +12,7 @@ from bot.handlers import jobs
 from bot.services.clocks import pending_notices
 from bot.services.csvio import import_entries, read_entries
 from tests.conftest import CASTRILLO
-from tests.fakebot import Harness, Person, texts
+from tests.fakebot import Harness, Person, staff, texts
 
 ORGANISER = Person(1, "Olga", "en")
 VOLUNTEER = Person(2, "Víctor", "en")
@@ -179,6 +179,36 @@ async def test_the_handover_line_confirms_a_stage_in_one_tap(tmp_path):
         assert sorted(events(h, "stage")) == [(1, None), (2, None)]
         again = await h.press(ORGANISER, "stg:1:3", t + timedelta(seconds=40))
         assert texts(again) and sorted(events(h, "stage")) == [(1, None), (2, None)]
+    finally:
+        await h.stop()
+
+
+async def test_a_confirmed_stage_closes_the_pairs_buttons_in_every_copy(tmp_path):
+    """Issue 47, item 4: after one volunteer tapped "#1 > 3" under the handover line, every
+    other copy kept the pair's buttons. Once its stage is confirmed (pressed or typed) every
+    copy loses that pair's buttons and says who confirmed which stage, in each reader's
+    language; the other pairs' buttons stay."""
+    t = now()
+    h, p = await day(tmp_path, t - timedelta(minutes=90) + timedelta(seconds=2), jobs=False)
+    try:
+        await staff(h, ORGANISER, VOLUNTEER, t - timedelta(minutes=80))
+        await h.send(VOLUNTEER, "/idioma es", t - timedelta(minutes=79))
+        await h.send(p[1], "/pista 3", t - timedelta(minutes=60))
+        await run_job(h, "handover:parejas", t + timedelta(seconds=2))
+        pressed = await h.press(VOLUNTEER, "stg:1:3", t + timedelta(seconds=30))
+        edits = {c.chat_id: c for c in pressed if c.method == "editMessageText"}
+        assert set(edits) == {ORGANISER.id, VOLUNTEER.id}
+        assert edits[ORGANISER.id].text.endswith("\n→ #1: stage 3 confirmed (Víctor)")
+        assert edits[VOLUNTEER.id].text.endswith("\n→ #1: etapa 3 confirmada (Víctor)")
+        for c in edits.values():  # pair 2's buttons stay, none of pair 1's
+            data = [d for _, d in h.buttons([c])]
+            assert data and all(d.startswith("stg:2:") for d in data)
+        # typed, for pair 2: its buttons go too, and the line keeps both notes
+        typed = await h.send(ORGANISER, "/etapa 2 4", t + timedelta(seconds=40))
+        edits = {c.chat_id: c for c in typed if c.method == "editMessageText"}
+        assert edits[ORGANISER.id].text.endswith(
+            "\n→ #1: stage 3 confirmed (Víctor)\n→ #2: stage 4 confirmed (Olga)")
+        assert all(h.buttons([c]) == [] for c in edits.values())
     finally:
         await h.stop()
 

@@ -36,6 +36,7 @@ FEATURE = Feature(
     handlers={"pista": pista, "solucion": solucion, "billetes": billetes, "etapa": etapa,
               "escape": escape},
     buttons={"ask:": stage_button, "stg:": confirm_button},
+    closing=("stg:",),  # the handover line's stage buttons: a pair's go once confirmed
     menu_after=PIECES,
     follow_line=linked_line,
 )

@@ -9,11 +9,12 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
 
 from bot.delivery.answers import answer, answer_now, recording
+from bot.delivery.claims import post_edits
 from bot.delivery.posting import notify_entry, notify_staff, send
-from bot.delivery.services import language_of
+from bot.delivery.services import language_of, person_name
 from bot.features.escape import operations, texts
 from bot.features.escape import outcomes as said
-from bot.features.escape.outcomes import Granted
+from bot.features.escape.outcomes import Granted, StageRecorded
 from bot.features.escape.rules import Cooldown, Kind
 from bot.handlers.access import pick_entry
 from bot.handlers.claims import claim_row
@@ -32,6 +33,7 @@ from bot.handlers.jobs import schedule_notice
 from bot.handlers.volunteers import number_and_time
 from bot.handlers.volunteers import role as _role
 from bot.services.outcomes import Refusal
+from bot.storage.store import Copy, Transaction
 from bot.texts.alerts import STAGE_BUTTON
 
 
@@ -51,7 +53,7 @@ async def etapa(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def _confirm(update: Update, who: Caller, number: int, stage: int, at: datetime) -> None:
     """/etapa N S, typed or pressed under the handover line: recorded, or refused with why."""
-    async with recording(who.svc):
+    async with recording(who.svc) as tx:
         out = await operations.confirm_stage(
             who.svc.day, who.user_id, _role(who), number, stage, at,
             update.update_id if update.callback_query is None else None,
@@ -61,6 +63,32 @@ async def _confirm(update: Update, who: Caller, number: int, stage: int, at: dat
                              said.refusal_line(who.lang, out, who.svc.contest, number))
             return
         await answer(who.svc, update, said.stage_confirmed(who.lang, out))
+        await _close_stages(who, tx, out)
+
+
+async def _close_stages(who: Caller, tx: Transaction, out: StageRecorded) -> None:
+    """Every copy of the handover line loses the pair's stage buttons once its stage is
+    confirmed (typed or pressed), with who confirmed which stage under it: a second volunteer
+    never walks to a pair already settled. The other pairs' buttons stay."""
+    svc = who.svc
+    stages = svc.contest.escape.stages if svc.contest.escape else 0
+    mine = [f"{STAGE_BUTTON}{out.entry}:{k}" for k in range(1, stages + 1)]
+    found: dict[tuple[int, int], Copy] = {}
+    for data in mine:
+        for copy in await tx.copies_of(data):
+            found.setdefault((copy.chat_id, copy.message_id), copy)
+    if not found:
+        return
+    by = await person_name(svc, who.user_id)
+
+    async def note(chat_id: int, _data: dict[str, object]) -> str:
+        lang = (svc.contest.language if chat_id == svc.config.volunteer_chat
+                else await language_of(svc, chat_id))
+        return said.stage_settled(lang, out, by)
+
+    for copy in found.values():  # each copy found by one of the pair's buttons it holds
+        held = next(c for c, _ in copy.claims if c in mine)
+        await post_edits(tx, [copy], held, {}, note, frozenset(mine), replace=False)
 
 
 async def confirm_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -139,6 +139,12 @@ def stage_confirmed(lang: str, out: StageRecorded) -> str:
               entry=out.entry, stage=out.stage, time=format_duration(out.time))
 
 
+def stage_settled(lang: str, out: StageRecorded, by: str) -> str:
+    """Under every copy of the handover line once a pair's stage is confirmed."""
+    return tr(lang, "→ #{entry}: stage {stage} confirmed ({name})", entry=out.entry,
+              stage=out.stage, name=by)
+
+
 def solved(lang: str, out: EscapeRecorded) -> str:
     """A volunteer's /escape, recorded (or a solve time corrected)."""
     t = format_duration(out.time)
