@@ -28,3 +28,14 @@ DROP TABLE copy_texts;
 ALTER TABLE copy_texts_new RENAME TO copy_texts;
 ALTER TABLE copies_new RENAME TO copies;
 CREATE UNIQUE INDEX copies_message ON copies(chat_id, message_id);
+
+-- A line settled (its finish recorded, the puzzle found not done, a review decided): what
+-- every copy reads in its place, in each language (``notes``, JSON), and the buttons that go
+-- (``gone``, JSON). A copy still on its way when the line was settled is edited the same way
+-- once it is sent (the sender's marks), also after a restart. Pruned with the copies.
+CREATE TABLE settled_lines (
+    claim TEXT PRIMARY KEY,
+    notes TEXT NOT NULL,
+    gone  TEXT NOT NULL,
+    at    INTEGER NOT NULL
+);

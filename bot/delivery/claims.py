@@ -213,7 +213,13 @@ async def edit_claimed(tx: Transaction, copies: Sequence[Copy], note_of: NoteOf)
     n = 0
     for claim, data in taken.items():
         n += await _edit_recorded(tx, copies, claim, data, note_of)
-    return n + await _edit_decided(tx, copies, note_of)
+    n += await _edit_decided(tx, copies, note_of)
+    for claim, (notes, gone) in tx.settled_lines(sorted(claims)).items():
+        mine = {(c.chat_id, c.message_id) for c in copies
+                if any(k == claim for k, _ in c.claims)}
+        now = [c for c in await tx.copies_of(claim) if (c.chat_id, c.message_id) in mine]
+        n += await post_edits(tx, now, claim, {"settled": notes}, note_of, gone)
+    return n
 
 
 async def _edit_recorded(tx: Transaction, copies: Sequence[Copy], claim: str,

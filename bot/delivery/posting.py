@@ -171,12 +171,23 @@ async def chat_name(svc: Services, chat_id: int) -> str | None:
     return str(row["name"]) if row is not None and row["name"] else None
 
 
+async def settled_note(svc: Services, chat_id: int, data: dict[str, Any]) -> str:
+    """What a settled line reads in chat ``chat_id``, in its reader's language (a volunteers'
+    group reads the contest's): ``data["settled"]``, the line's note by language."""
+    lang = (svc.contest.language if chat_id == svc.config.volunteer_chat
+            else await language_of(svc, chat_id))
+    notes: dict[str, str] = data["settled"]
+    return notes.get(lang) or notes.get(svc.contest.language) or next(iter(notes.values()))
+
+
 async def claim_note(svc: Services, chat_id: int, data: dict[str, Any]) -> str:
     """The note under a claimed volunteers' line in chat ``chat_id``, in its reader's language
     (a volunteers' group reads the contest's): who is going (``data["by"]``); under a line
     someone decided (``data["kind"]``, a kind with a ``line_note``), what was decided."""
     lang = (svc.contest.language if chat_id == svc.config.volunteer_chat
             else await language_of(svc, chat_id))
+    if "settled" in data:  # a line settled before this copy was sent
+        return await settled_note(svc, chat_id, data)
     decided = REGISTRY.kinds.get(str(data.get("kind", "")))
     if decided is not None and decided.line_note is not None:  # a line someone decided
         return decided.line_note(lang, data)

@@ -26,10 +26,18 @@ from telegram import Update
 
 from bot.delivery.answers import answered_message, post_answer, send_unstored
 from bot.delivery.claims import ASKED, post_edits
-from bot.delivery.posting import Keyboard, keyboard_json, post_text, tell_entry, tell_staff
+from bot.delivery.posting import (
+    Keyboard,
+    keyboard_json,
+    post_text,
+    settled_note,
+    tell_entry,
+    tell_staff,
+)
 from bot.delivery.services import Services, language_of
 from bot.storage.store import PRIORITY_COPY, Transaction
 from bot.storage.transactions import Operation
+from bot.support.i18n import LANGUAGES
 
 # a text as a function of the reader's language
 Text = Callable[[str], str]
@@ -171,16 +179,11 @@ class Work:
                                     ASKED if keyboard is not None else None,
                                     keyboard_json(keyboard, lang))
                 case _Settled(claim, note, gone):
-                    await post_edits(tx, await tx.copies_of(claim), claim, {},
-                                     partial(self._note_in, note), gone)
-
-    async def _note_in(self, note: Text, chat_id: int, data: dict[str, object]) -> str:
-        """``note`` in chat ``chat_id``'s language (a volunteers' group reads the
-        contest's)."""
-        svc = self.svc
-        if chat_id == svc.config.volunteer_chat:
-            return note(svc.contest.language)
-        return note(await self._lang(chat_id))
+                    # every language's note kept: a copy sent after this is settled alike
+                    notes = {lang: note(lang) for lang in LANGUAGES}
+                    tx.settle_line(claim, notes, gone)
+                    await post_edits(tx, await tx.copies_of(claim), claim, {"settled": notes},
+                                     partial(settled_note, self.svc), gone)
 
     async def _lang(self, user_id: int) -> str:
         if self.asker is not None and user_id == self.asker.user_id:

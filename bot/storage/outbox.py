@@ -62,6 +62,7 @@ class OutboxWrites(TransactionCore):
         copies = to_ts(before) - (COPIES_KEEP_SECONDS - OUTBOX_KEEP_SECONDS)
         for table in ("copies", "copy_texts"):
             s._raw.execute(f"DELETE FROM {table} WHERE sent_at < ?", (copies,))
+        s._raw.execute("DELETE FROM settled_lines WHERE at < ?", (copies,))
         s._wrote("outbox")
         return cur.rowcount
 
@@ -103,6 +104,31 @@ class OutboxWrites(TransactionCore):
             # without reading kilobytes of text back to match them
             ids.update(zip(chunk, sorted(int(r[0]) for r in rows), strict=True))
         return ids
+
+    def settle_line(self, claim: str, notes: dict[str, str], gone: frozenset[str]) -> None:
+        """The line ``claim`` settled: what its copies read in its place, by language, and
+        the buttons that go; kept for the copies sent after it (``settled_lines``)."""
+        s = self._owned()
+        s._raw.execute(
+            "INSERT OR REPLACE INTO settled_lines (claim, notes, gone, at) VALUES (?,?,?,?)",
+            (claim, json.dumps(notes, ensure_ascii=False, separators=(",", ":")),
+             json.dumps(sorted(gone)), int(_time.time())))
+        s._wrote("copies")
+
+    def settled_lines(self, claims: Sequence[str]
+                      ) -> dict[str, tuple[dict[str, str], frozenset[str]]]:
+        """Of ``claims``, the lines settled: claim -> (its notes by language, the buttons
+        gone); read on the writer's side (the sender's marks)."""
+        s = self._owned()
+        wanted = sorted(set(claims))
+        out: dict[str, tuple[dict[str, str], frozenset[str]]] = {}
+        for at in range(0, len(wanted), 500):
+            chunk = wanted[at:at + 500]
+            for claim, notes, gone in s._raw.execute(
+                    "SELECT claim, notes, gone FROM settled_lines WHERE claim IN ("
+                    + ",".join("?" * len(chunk)) + ")", chunk).fetchall():
+                out[str(claim)] = (json.loads(notes), frozenset(json.loads(gone)))
+        return out
 
     def rewrite_copies(self, copies: Sequence[tuple[int, int, Copy]]) -> None:
         """Copies as they read once edited (their lines and buttons now), each (chat, message

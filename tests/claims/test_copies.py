@@ -112,3 +112,37 @@ async def test_copies_recorded_before_migration_0009_are_still_found(tmp_path) -
                        5: "HINT #3 stage 2\nFINISHED? #9"}
     finally:
         await store.close()
+
+
+async def test_a_copy_sent_after_its_line_was_settled_is_settled_by_the_marks(tmp_path) -> None:
+    """Issue 47, item 4: a "FINISHED?" line still on its way to a chat when its finish was
+    recorded went out with its buttons, and nothing closed it. The settled line is kept
+    (``settled_lines``: its note in each language, the buttons that go), and the marks that
+    record the late copy edit it alike, in its reader's language, also after a restart."""
+    path = tmp_path / "settled.sqlite3"
+    store = await Store.open(path)
+    try:
+        async with store.transaction() as tx:
+            tx.settle_line(CLAIM, {"en": "#3 Ana · ✅ Recorded", "es": "#3 Ana · ✅ Anotado"},
+                           frozenset((CLAIM, "ready:ok")))
+    finally:
+        await store.close()
+    store = await Store.open(path)  # a restart between the settling and the send
+    try:
+        langs = {5: "es", 6: "en"}
+
+        async def note(chat: int, data: dict) -> str:
+            return data["settled"][langs[chat]]
+
+        marks = Marks(store, lambda: 0, asyncio.Event(), note_of=note)
+        late = Copy(5, 90, ("HINT #1", "FINISHED? #3"), markup(OTHER, CLAIM),
+                    ((OTHER, 0), (CLAIM, 1)))
+        other = Copy(6, 91, ("FINISHED? #3",), markup(CLAIM), ((CLAIM, 0),))
+        await marks._mark([], [], [late, other])
+        owed = {m.chat_id: m for m in await store.owed_messages() if m.method == EDIT_METHOD}
+        assert owed[5].params["text"] == "HINT #1\n#3 Ana · ✅ Anotado"
+        assert rows(owed[5].params.get("reply_markup")) == [OTHER]  # the other line's stays
+        assert owed[6].params["text"] == "#3 Ana · ✅ Recorded"
+        assert "reply_markup" not in owed[6].params  # nothing left to tap
+    finally:
+        await store.close()
