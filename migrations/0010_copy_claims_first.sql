@@ -31,11 +31,15 @@ CREATE UNIQUE INDEX copies_message ON copies(chat_id, message_id);
 
 -- A line settled (its finish recorded, the puzzle found not done, a review decided): what
 -- every copy reads in its place, in each language (``notes``, JSON), and the buttons that go
--- (``gone``, JSON). A copy still on its way when the line was settled is edited the same way
--- once it is sent (the sender's marks), also after a restart. Pruned with the copies.
+-- (``gone``, JSON), written in the settling's own transaction: what the bot owes every copy.
+-- The sender's marks apply it (``applied``: every copy known then edited, in one edit per
+-- message however many of its lines were settled since), and edit alike a copy still on its
+-- way then, once it is sent; after a crash, at the next start. Pruned with the copies.
 CREATE TABLE settled_lines (
-    claim TEXT PRIMARY KEY,
-    notes TEXT NOT NULL,
-    gone  TEXT NOT NULL,
-    at    INTEGER NOT NULL
+    claim   TEXT PRIMARY KEY,
+    notes   TEXT NOT NULL,
+    gone    TEXT NOT NULL,
+    at      INTEGER NOT NULL,
+    applied INTEGER NOT NULL DEFAULT 0
 );
+CREATE INDEX settled_lines_pending ON settled_lines(applied) WHERE applied = 0;

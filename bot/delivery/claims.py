@@ -165,23 +165,33 @@ async def post_edits(tx: Transaction, copies: Sequence[Copy], claim: str,
     """Every copy of the line ``claim`` edited (``edited``), in this transaction: the copy as
     it now reads recorded, its edit owed. Copies that read the same (a line joined alike in
     every chat of one language) are edited, written and encoded once. Returns how many."""
-    made: dict[tuple[object, ...], tuple[Copy, str] | None] = {}
-    edits: list[tuple[Copy, Copy, str]] = []
+    made: dict[tuple[object, ...], Copy] = {}
+    edits: list[tuple[Copy, Copy]] = []
     for copy in copies:
         note = await note_of(copy.chat_id, data)
         key = (copy.parts, copy.markup, copy.claims, copy.caption, note)
-        if key not in made:
-            new = edited(copy, claim, note, gone, replace)
-            # Telegram refuses an edit that changes nothing
-            made[key] = None if new.parts == copy.parts and new.markup == copy.markup else (
-                new, _encoded(new))
-        done = made[key]
-        if done is not None:
-            edits.append((copy, done[0], done[1]))
-    if not edits:
+        new = made.get(key)
+        if new is None:
+            new = made[key] = edited(copy, claim, note, gone, replace)
+        edits.append((copy, new))
+    return _post_changed(tx, edits)
+
+
+def _post_changed(tx: Transaction, edits: Sequence[tuple[Copy, Copy]]) -> int:
+    """The copies whose text or buttons changed (each (as it read, as it now reads)): written
+    as they now read, and their edits owed (Telegram refuses an edit that changes nothing).
+    Copies that read the same are written and encoded once. Returns how many edits."""
+    changed = [(old, new) for old, new in edits
+               if new.parts != old.parts or new.markup != old.markup]
+    if not changed:
         return 0
-    tx.rewrite_copies([(old.chat_id, old.message_id, new) for old, new, _ in edits])
-    for old, new, body in edits:
+    tx.rewrite_copies([(old.chat_id, old.message_id, new) for old, new in changed])
+    bodies: dict[tuple[object, ...], str] = {}
+    for old, new in changed:
+        key = (new.parts, new.markup, new.caption)
+        body = bodies.get(key)
+        if body is None:
+            body = bodies[key] = _encoded(new)
         field = "caption" if new.caption else "text"
         params: dict[str, object] = {"message_id": old.message_id, field: new.text}
         # without reply_markup, Telegram takes the buttons away
@@ -190,7 +200,35 @@ async def post_edits(tx: Transaction, copies: Sequence[Copy], claim: str,
         tx.post(old.chat_id, params, priority=PRIORITY_COPY, grouping=EDIT,
                 method=CAPTION_METHOD if new.caption else EDIT_METHOD,
                 encoded=f'{{"message_id":{old.message_id},{body}')
-    return len(edits)
+    return len(changed)
+
+
+async def apply_settled(tx: Transaction, note_of: NoteOf) -> int:
+    """The lines settled since the last time (``settled_lines``, written in the settling's
+    own transaction), applied to every copy known, in this transaction: each line replaced
+    by its note in the copy's language, its buttons gone; a message holding several of
+    them is edited once, with all of them (twenty volunteers' joined lines, each settled by
+    a finish, are not twenty edits of each copy). Returns how many edits are owed."""
+    pending = tx.pending_settles()
+    if not pending:
+        return 0
+    now: dict[tuple[int, int], Copy] = {}  # each copy as it reads after the settles so far
+    before: dict[tuple[int, int], Copy] = {}
+    made: dict[tuple[object, ...], Copy] = {}
+    for claim, notes, gone in pending:
+        data = {"settled": notes}
+        for found in await tx.copies_of(claim):
+            key = (found.chat_id, found.message_id)
+            copy = now.get(key, found)
+            before.setdefault(key, found)
+            note = await note_of(copy.chat_id, data)
+            memo = (copy.parts, copy.markup, copy.claims, copy.caption, claim, note)
+            new = made.get(memo)
+            if new is None:
+                new = made[memo] = edited(copy, claim, note, gone)
+            now[key] = Copy(copy.chat_id, copy.message_id, new.parts, new.markup,
+                            new.claims, new.caption)
+    return _post_changed(tx, [(before[k], now[k]) for k in now])
 
 
 def _encoded(copy: Copy) -> str:

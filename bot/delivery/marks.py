@@ -10,7 +10,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 
-from bot.delivery.claims import NoteOf, edit_claimed
+from bot.delivery.claims import NoteOf, apply_settled, edit_claimed
 from bot.storage.store import OUTBOX_KEEP_SECONDS, PRIORITY_BULK, Copy, Store
 from bot.support.i18n import tr
 
@@ -45,17 +45,19 @@ class Marks:
         # messages sent with lines a volunteer may claim, to record (``claims.py``)
         self.copies: list[Copy] = []
         self._note_of = note_of
+        # lines settled to apply (``claims.apply_settled``): the store says so after a commit
+        self.settle_due = False
         self._marking: asyncio.Task[None] | None = None
         self._last_prune = -PRUNE_EVERY
 
     def pending(self) -> bool:
         """Anything left to mark, or a marking under way."""
-        return bool(self.done or self.notes or self.copies) or (self._marking is not None
-                                                 and not self._marking.done())
+        return bool(self.done or self.notes or self.copies or self.settle_due) or (
+            self._marking is not None and not self._marking.done())
 
     def schedule(self) -> None:
-        if (self.done or self.notes or self.copies) and (self._marking is None
-                                                         or self._marking.done()):
+        if (self.done or self.notes or self.copies or self.settle_due) and (
+                self._marking is None or self._marking.done()):
             self._marking = asyncio.get_running_loop().create_task(self._mark_all(),
                                                                    name="outbox-marks")
 
@@ -64,7 +66,7 @@ class Marks:
         if self._marking is not None:
             with contextlib.suppress(Exception):
                 await self._marking
-        if self.done or self.notes or self.copies:
+        if self.done or self.notes or self.copies or self.settle_due:
             with contextlib.suppress(Exception):
                 await self._mark(self._take_done(), self._take_notes(), self._take_copies())
 
@@ -101,7 +103,7 @@ class Marks:
     async def _mark_all(self) -> None:
         loop = asyncio.get_running_loop()
         try:
-            while self.done or self.notes or self.copies:
+            while self.done or self.notes or self.copies or self.settle_due:
                 start = loop.time()
                 while not self.store.batch_open:  # else join it now: its fsync is shared
                     left = start + (MARK_WAIT_BUSY if self._owed() else MARK_WAIT_IDLE) \
@@ -117,6 +119,7 @@ class Marks:
                     await self._mark(done, notes, copies)
                 except Exception:  # noqa: BLE001 - tried again with the next ones
                     log.exception("could not mark %d sent message(s)", len(done))
+                    self.settle_due = True
                     self.done[:0] = done
                     self.notes[:0] = notes
                     self.copies[:0] = copies
@@ -138,12 +141,15 @@ class Marks:
             lines = []
         now = datetime.now(UTC)
         loop = asyncio.get_running_loop()
+        settle, self.settle_due = self.settle_due, False
         async with self.store.transaction() as tx:
             tx.mark_done(done, now)
             if copies:
                 tx.record_copies(copies, now)
                 if self._note_of is not None:
                     await edit_claimed(tx, copies, self._note_of)
+            if settle and self._note_of is not None:
+                await apply_settled(tx, self._note_of)
             for chat, text in lines:
                 tx.post(chat, {"text": text}, priority=PRIORITY_BULK, grouping=DROPPED)
             if loop.time() - self._last_prune >= PRUNE_EVERY:

@@ -135,6 +135,9 @@ class Sender:
             if self._moves and message.chat_id in self._moves:
                 message = replace(message, chat_id=self._moved_to(message.chat_id))
             self._arrive(Item(message))
+        if self.store.settles_pending:  # a line settled (its edits owed): the marks apply it
+            self._marks.settle_due = True
+            self._schedule_marks()
         self._poke()
 
     def _arrive(self, item: Item) -> None:

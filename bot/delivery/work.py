@@ -91,6 +91,7 @@ class _Settled:
     claim: str
     note: Text
     gone: frozenset[str]
+    now: bool = False
 
 
 _Effect = _Reply | _ToEntry | _ToStaff | _ToPerson | _Settled
@@ -127,12 +128,15 @@ class Work:
         """One person (``keyboard``: as ``tell_entry``'s)."""
         self.effects.append(_ToPerson(user_id, text, keyboard))
 
-    def settle_line(self, claim: str, note: Text, gone: frozenset[str]) -> None:
+    def settle_line(self, claim: str, note: Text, gone: frozenset[str],
+                    now: bool = False) -> None:
         """Every copy Telegram holds of the volunteers' line ``claim`` (its "I'm going"
         data) edited: ``note`` in its place, in each chat's language, and the buttons whose
         data is in ``gone`` taken away (a line settled keeps none that would record it
-        again)."""
-        self.effects.append(_Settled(claim, note, gone))
+        again). ``now``: only the copies already sent, edited in this transaction (a
+        reviewer asking for another photo: the next photo of that claim comes with its own
+        buttons, under the same claim)."""
+        self.effects.append(_Settled(claim, note, gone, now))
 
     # -- the transaction -------------------------------------------------------------------
 
@@ -178,12 +182,17 @@ class Work:
                     await post_text(self.svc, user_id, text(lang), PRIORITY_COPY,
                                     ASKED if keyboard is not None else None,
                                     keyboard_json(keyboard, lang))
-                case _Settled(claim, note, gone):
-                    # every language's note kept: a copy sent after this is settled alike
+                case _Settled(claim, note, gone, now):
                     notes = {lang: note(lang) for lang in LANGUAGES}
-                    tx.settle_line(claim, notes, gone)
-                    await post_edits(tx, await tx.copies_of(claim), claim, {"settled": notes},
-                                     partial(settled_note, self.svc), gone)
+                    if now:  # only the copies sent so far (the next ones are a new line)
+                        await post_edits(tx, await tx.copies_of(claim), claim,
+                                         {"settled": notes}, partial(settled_note, self.svc),
+                                         gone)
+                    else:
+                        # owed in this transaction, applied by the sender's marks (every copy
+                        # in its reader's language, one edit per message for all its lines
+                        # settled, and the copies still on their way once sent)
+                        tx.settle_line(claim, notes, gone)
 
     async def _lang(self, user_id: int) -> str:
         if self.asker is not None and user_id == self.asker.user_id:

@@ -130,6 +130,9 @@ class Database:
         self._op_wrote = False  # the running operation wrote something but messages
         self._batch_posts: list[OutboxMessage] = []
         self.on_posted: Callable[[list[OutboxMessage]], object] | None = None
+        # a line settled since the sender's marks last applied them (``settled_lines``): at
+        # start, whatever a crash left unapplied
+        self.settles_pending = True
         self._committer: asyncio.Task[None] | None = None
         # corrections: superseded id -> the events superseding it; the dead ones derived from it
         self._supersedes: dict[int, int] = {}

@@ -110,25 +110,40 @@ class OutboxWrites(TransactionCore):
         the buttons that go; kept for the copies sent after it (``settled_lines``)."""
         s = self._owned()
         s._raw.execute(
-            "INSERT OR REPLACE INTO settled_lines (claim, notes, gone, at) VALUES (?,?,?,?)",
+            "INSERT OR REPLACE INTO settled_lines (claim, notes, gone, at, applied) "
+            "VALUES (?,?,?,?,0)",
             (claim, json.dumps(notes, ensure_ascii=False, separators=(",", ":")),
              json.dumps(sorted(gone)), int(_time.time())))
+        s.settles_pending = True  # the sender's marks apply it (a rollback: they find none)
         s._wrote("copies")
 
     def settled_lines(self, claims: Sequence[str]
                       ) -> dict[str, tuple[dict[str, str], frozenset[str]]]:
-        """Of ``claims``, the lines settled: claim -> (its notes by language, the buttons
-        gone); read on the writer's side (the sender's marks)."""
+        """Of ``claims``, the lines settled and applied: claim -> (its notes by language,
+        the buttons gone); read on the writer's side (the sender's marks, for a copy sent
+        after its line was settled)."""
         s = self._owned()
         wanted = sorted(set(claims))
         out: dict[str, tuple[dict[str, str], frozenset[str]]] = {}
         for at in range(0, len(wanted), 500):
             chunk = wanted[at:at + 500]
             for claim, notes, gone in s._raw.execute(
-                    "SELECT claim, notes, gone FROM settled_lines WHERE claim IN ("
-                    + ",".join("?" * len(chunk)) + ")", chunk).fetchall():
-                out[str(claim)] = (json.loads(notes), frozenset(json.loads(gone)))
+                    "SELECT claim, notes, gone FROM settled_lines WHERE applied = 1 AND "
+                    "claim IN (" + ",".join("?" * len(chunk)) + ")", chunk).fetchall():
+                out[str(claim)] = (_notes(notes), _gone(gone))
         return out
+
+    def pending_settles(self) -> list[tuple[str, dict[str, str], frozenset[str]]]:
+        """The lines settled and not applied yet, in the order they were settled, marked
+        applied (in this transaction: with the edits that apply them)."""
+        s = self._owned()
+        s.settles_pending = False
+        rows = s._raw.execute("SELECT claim, notes, gone FROM settled_lines WHERE applied = 0 "
+                              "ORDER BY rowid").fetchall()
+        if rows:
+            s._raw.execute("UPDATE settled_lines SET applied = 1 WHERE applied = 0")
+            s._wrote("copies")
+        return [(str(c), _notes(n), _gone(g)) for c, n, g in rows]
 
     def rewrite_copies(self, copies: Sequence[tuple[int, int, Copy]]) -> None:
         """Copies as they read once edited (their lines and buttons now), each (chat, message
@@ -144,6 +159,20 @@ class OutboxWrites(TransactionCore):
             "UPDATE copies SET text_id = ? WHERE chat_id = ? AND message_id = ?",
             [(ids[texts[_key(c)]], chat, message) for chat, message, c in copies])
         s._wrote("copies")
+
+
+@lru_cache(maxsize=1024)
+def _notes_of(notes: str) -> tuple[tuple[str, str], ...]:
+    return tuple(json.loads(notes).items())
+
+
+def _notes(notes: str) -> dict[str, str]:
+    return dict(_notes_of(notes))
+
+
+@lru_cache(maxsize=1024)
+def _gone(gone: str) -> frozenset[str]:
+    return frozenset(json.loads(gone))
 
 
 # a copy's text as its fields (copies that read the same share it) and as its row's values

@@ -135,14 +135,19 @@ async def test_a_copy_sent_after_its_line_was_settled_is_settled_by_the_marks(tm
             return data["settled"][langs[chat]]
 
         marks = Marks(store, lambda: 0, asyncio.Event(), note_of=note)
+        marks.settle_due = store.settles_pending  # as the sender's start sets it
         late = Copy(5, 90, ("HINT #1", "FINISHED? #3"), markup(OTHER, CLAIM),
                     ((OTHER, 0), (CLAIM, 1)))
-        other = Copy(6, 91, ("FINISHED? #3",), markup(CLAIM), ((CLAIM, 0),))
-        await marks._mark([], [], [late, other])
+        await marks._mark([], [], [late])  # recorded, and the settling applied to it
         owed = {m.chat_id: m for m in await store.owed_messages() if m.method == EDIT_METHOD}
         assert owed[5].params["text"] == "HINT #1\n#3 Ana · ✅ Anotado"
         assert rows(owed[5].params.get("reply_markup")) == [OTHER]  # the other line's stays
+        # a copy sent only after the settling was applied: settled once recorded
+        other = Copy(6, 91, ("FINISHED? #3",), markup(CLAIM), ((CLAIM, 0),))
+        await marks._mark([], [], [other])
+        owed = {m.chat_id: m for m in await store.owed_messages() if m.method == EDIT_METHOD}
         assert owed[6].params["text"] == "#3 Ana · ✅ Recorded"
         assert "reply_markup" not in owed[6].params  # nothing left to tap
+        assert len(owed) == 2  # each copy edited once
     finally:
         await store.close()

@@ -145,7 +145,8 @@ async def _tell_finish(work: Work, day: ContestDay,
                     skip_asker=False)
 
 
-async def settle_line(work: Work, day: ContestDay, entry: int, line: int, note: Text) -> None:
+async def settle_line(work: Work, day: ContestDay, entry: int, line: int, note: Text,
+                      now: bool = False) -> None:
     """Every copy of the line about the /listo ``line`` (a "FINISHED?" line, a reviewer's
     photo) reads, in its place, the entry and ``note`` (what was done, by whom), and none of
     its buttons is left (its "I'm going", record, not finished, another photo, no code):
@@ -155,7 +156,7 @@ async def settle_line(work: Work, day: ContestDay, entry: int, line: int, note: 
                       f"{REVIEW_BUTTON}nocode:{entry}:{line}"))
     row = await day.store.entry(entry)
     who = f"#{entry} {names(row.names)}" if row is not None else f"#{entry}"
-    work.settle_line(claim_data(entry, line), lambda lang: f"{who} · {note(lang)}", mine)
+    work.settle_line(claim_data(entry, line), lambda lang: f"{who} · {note(lang)}", mine, now)
 
 
 async def _with_escape(day: ContestDay, number: int) -> Competitor | None:

@@ -240,7 +240,7 @@ async def review_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         # this photo is decided: the next one comes to the reviewers with its own buttons
         by = await person_name(who.svc, who.user_id)
         await settle_line(work, who.svc.day, number, listo,
-                          partial(texts.retake_settled, by=by))
+                          partial(texts.retake_settled, by=by), now=True)
 
 
 async def rechazar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
