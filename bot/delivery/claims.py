@@ -215,9 +215,10 @@ async def apply_settled(tx: Transaction, note_of: NoteOf) -> int:
     now: dict[tuple[int, int], Copy] = {}  # each copy as it reads after the settles so far
     before: dict[tuple[int, int], Copy] = {}
     made: dict[tuple[object, ...], Copy] = {}
+    found_of = await tx.copies_of_any([claim for claim, _, _ in pending])  # one scan
     for claim, notes, gone in pending:
         data = {"settled": notes}
-        for found in await tx.copies_of(claim):
+        for found in found_of.get(claim, ()):
             key = (found.chat_id, found.message_id)
             copy = now.get(key, found)
             before.setdefault(key, found)
@@ -244,38 +245,31 @@ def _encoded(copy: Copy) -> str:
 
 
 async def edit_claimed(tx: Transaction, copies: Sequence[Copy], note_of: NoteOf) -> int:
-    """Copies just recorded of lines claimed (or decided) before they were sent (the sender's
-    marks): edited as a claim edits them. Returns how many edits are owed."""
-    claims = {claim for c in copies for claim, _ in c.claims if claim.startswith(CLAIM_BUTTON)}
-    taken = tx.refs_taken(EventKind.CLAIM, claims)
-    n = 0
+    """Copies just recorded (the sender's marks) of lines claimed, decided or settled before
+    they were sent: edited as the claim, the decision or the settling edited the others, all
+    of it at once in memory (each copy is written, and its edit owed, once). Returns how
+    many edits are owed."""
+    mine = {claim for c in copies for claim, _ in c.claims}
+    if not mine:
+        return 0
+    before = {(c.chat_id, c.message_id): c for c in copies}
+    now = dict(before)
+
+    async def apply(claim: str, data: dict[str, Any], gone: frozenset[str] | None = None
+                    ) -> None:
+        line = line_of(claim)
+        for key, copy in now.items():
+            if any(line_of(k) == line for k, _ in copy.claims):
+                now[key] = edited(copy, claim, await note_of(copy.chat_id, data), gone)
+
+    taken = tx.refs_taken(EventKind.CLAIM, [c for c in mine if c.startswith(CLAIM_BUTTON)])
     for claim, data in taken.items():
-        n += await _edit_recorded(tx, copies, claim, data, note_of)
-    n += await _edit_decided(tx, copies, note_of)
-    for claim, (notes, gone) in tx.settled_lines(sorted(claims)).items():
-        mine = {(c.chat_id, c.message_id) for c in copies
-                if any(k == claim for k, _ in c.claims)}
-        now = [c for c in await tx.copies_of(claim) if (c.chat_id, c.message_id) in mine]
-        n += await post_edits(tx, now, claim, {"settled": notes}, note_of, gone)
-    return n
-
-
-async def _edit_recorded(tx: Transaction, copies: Sequence[Copy], claim: str,
-                         data: dict[str, Any], note_of: NoteOf) -> int:
-    mine = {(c.chat_id, c.message_id) for c in copies if any(k == claim for k, _ in c.claims)}
-    # each copy as it reads now (an earlier claim may have edited it already)
-    now = [c for c in await tx.copies_of(claim) if (c.chat_id, c.message_id) in mine]
-    return await post_edits(tx, now, claim, data, note_of)
-
-
-async def _edit_decided(tx: Transaction, copies: Sequence[Copy], note_of: NoteOf) -> int:
-    """The lines asked of someone among ``copies`` already decided: edited as the decision
-    edits them (its kind's ``line_note`` under each)."""
-    choices = {line_of(c): c for copy in copies for c, _ in copy.claims
-               if c.startswith(DECIDE_BUTTON)}
-    n = 0
+        await apply(claim, data)
+    choices = {line_of(c): c for c in mine if c.startswith(DECIDE_BUTTON)}
     for kind in REGISTRY.deciding() if choices else ():
         for line, data in tx.refs_taken(kind, choices).items():
-            n += await _edit_recorded(tx, copies, choices[line], {**data, "kind": kind},
-                                      note_of)
-    return n
+            await apply(choices[line], {**data, "kind": kind})
+    # settled and applied already (a settling still to apply finds these copies itself)
+    for claim, (notes, gone) in tx.settled_lines(sorted(mine)).items():
+        await apply(claim, {"settled": notes}, gone)
+    return _post_changed(tx, [(before[k], now[k]) for k in now])

@@ -245,6 +245,28 @@ class OutboxReads(Database):
                                 bool(r[5])))
         return out
 
+    async def copies_of_any(self, claims: Sequence[str]) -> dict[str, list[Copy]]:
+        """``copies_of`` for many claims in one pass over the copies (the lines settled since
+        the sender's marks last applied them): claim -> its copies, in the order sent."""
+        wanted = sorted(set(claims))
+        out: dict[str, list[Copy]] = {}
+        for at in range(0, len(wanted), 200):
+            chunk = wanted[at:at + 200]
+            rows = await self._fetchall(
+                "SELECT c.chat_id, c.message_id, t.parts, t.markup, t.claims, t.caption "
+                "FROM copies c JOIN copy_texts t ON t.id = c.text_id WHERE "
+                + " OR ".join(["instr(t.claims, ?) > 0"] * len(chunk)) + " ORDER BY c.rowid",
+                [json.dumps(c) for c in chunk])
+            chunk_set = set(chunk)
+            for r in rows:
+                held = _claims_of(r[4])
+                hit = [k for k, _ in held if k in chunk_set]
+                if hit:
+                    copy = Copy(int(r[0]), int(r[1]), _parts_of(r[2]), r[3], held, bool(r[5]))
+                    for k in hit:
+                        out.setdefault(k, []).append(copy)
+        return out
+
     async def chat_moves(self) -> dict[int, int]:
         """Chats Telegram moved to a new id: old id -> new id (``Transaction.move_chat``)."""
         rows = await self._fetchall("SELECT old_id, new_id FROM chat_moves")

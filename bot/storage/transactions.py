@@ -5,7 +5,7 @@ events.py, entries.py and outbox.py)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from contextvars import ContextVar, Token
 
 from bot.storage.db import StoreError, TransactionError
@@ -54,6 +54,9 @@ class Transaction(EventWrites, EntryWrites, OutboxWrites, DocumentWrites):
 
     async def copies_of(self, claim: str) -> list[Copy]:
         return await self._reading().copies_of(claim)
+
+    async def copies_of_any(self, claims: Sequence[str]) -> dict[str, list[Copy]]:
+        return await self._reading().copies_of_any(claims)
 
 
 class Operation:
