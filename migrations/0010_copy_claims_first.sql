@@ -43,3 +43,16 @@ CREATE TABLE settled_lines (
     applied INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX settled_lines_pending ON settled_lines(applied) WHERE applied = 0;
+
+-- Which texts hold which claim, for finding a line's copies by an index: a settling looks
+-- them up at every finish, and reading every text's claims (``instr``) cost more than the
+-- rest of the day's work. One row per claim of each text (a text is shared by every chat
+-- that got the same message), never per copy; pruned with the texts.
+CREATE TABLE text_claims (
+    claim   TEXT    NOT NULL,
+    text_id INTEGER NOT NULL
+);
+INSERT INTO text_claims (claim, text_id)
+    SELECT json_extract(j.value, '$[0]'), t.id FROM copy_texts t, json_each(t.claims) j;
+CREATE INDEX text_claims_claim ON text_claims(claim);
+CREATE INDEX copies_text ON copies(text_id);

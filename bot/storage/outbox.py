@@ -63,6 +63,7 @@ class OutboxWrites(TransactionCore):
         for table in ("copies", "copy_texts"):
             s._raw.execute(f"DELETE FROM {table} WHERE sent_at < ?", (copies,))
         s._raw.execute("DELETE FROM settled_lines WHERE at < ?", (copies,))
+        s._raw.execute("DELETE FROM text_claims WHERE text_id NOT IN (SELECT id FROM copy_texts)")
         s._wrote("outbox")
         return cur.rowcount
 
@@ -102,7 +103,12 @@ class OutboxWrites(TransactionCore):
             # one statement's rows take ids one above the other in the order of its VALUES
             # (``id`` is the rowid, never given): the ids sorted are the texts' in order,
             # without reading kilobytes of text back to match them
-            ids.update(zip(chunk, sorted(int(r[0]) for r in rows), strict=True))
+            made = sorted(int(r[0]) for r in rows)
+            ids.update(zip(chunk, made, strict=True))
+            s._raw.executemany(  # each text's claims, for finding a line's copies by index
+                "INSERT INTO text_claims (claim, text_id) VALUES (?,?)",
+                [(claim, text_id) for (_, _, claims, _), text_id in zip(chunk, made, strict=True)
+                 for claim, _ in _claims_of(claims)])
         return ids
 
     def settle_line(self, claim: str, notes: dict[str, str], gone: frozenset[str]) -> None:
@@ -233,10 +239,10 @@ class OutboxReads(Database):
         """Every copy known of the line ``claim`` (each with every claimable line it joins and
         its place, ``claims``), in the order they were sent."""
         rows = await self._fetchall(
-            "SELECT c.chat_id, c.message_id, t.parts, t.markup, t.claims, t.caption "
-            "FROM copies c "
-            "JOIN copy_texts t ON t.id = c.text_id WHERE instr(t.claims, ?) > 0 "
-            "ORDER BY c.rowid", (json.dumps(claim),))
+            "SELECT DISTINCT c.chat_id, c.message_id, t.parts, t.markup, t.claims, t.caption, "
+            "c.rowid FROM text_claims k JOIN copies c ON c.text_id = k.text_id "
+            "JOIN copy_texts t ON t.id = k.text_id WHERE k.claim = ? "
+            "ORDER BY c.rowid", (claim,))
         out = []
         for r in rows:
             claims = _claims_of(r[4])
@@ -253,10 +259,10 @@ class OutboxReads(Database):
         for at in range(0, len(wanted), 200):
             chunk = wanted[at:at + 200]
             rows = await self._fetchall(
-                "SELECT c.chat_id, c.message_id, t.parts, t.markup, t.claims, t.caption "
-                "FROM copies c JOIN copy_texts t ON t.id = c.text_id WHERE "
-                + " OR ".join(["instr(t.claims, ?) > 0"] * len(chunk)) + " ORDER BY c.rowid",
-                [json.dumps(c) for c in chunk])
+                "SELECT DISTINCT c.chat_id, c.message_id, t.parts, t.markup, t.claims, "
+                "t.caption, c.rowid FROM text_claims k JOIN copies c ON c.text_id = k.text_id "
+                "JOIN copy_texts t ON t.id = k.text_id WHERE k.claim IN ("
+                + ",".join("?" * len(chunk)) + ") ORDER BY c.rowid", chunk)
             chunk_set = set(chunk)
             for r in rows:
                 held = _claims_of(r[4])
