@@ -233,3 +233,19 @@ def test_a_round_not_split_by_a_question_chooses_no_heat_by_an_answer() -> None:
              HeatSchedule(date(2030, 5, 3), None, "South"))
     cat = one_round(heats=2, heat_choices=("n", "s"), schedule=heats)
     assert outing(CONTEST, cat, "s") == Outing(date(2030, 5, 2), None, "North", None, 0)
+
+
+def test_a_round_played_at_home_is_told_the_window_to_play_its_heat() -> None:
+    """Found by the pure tests (issue 47): a self-timed category in rounds got no window on
+    its card, where docs/rules.md says a home category is told "the window to play". The first
+    round's heat at 18:00 with an hour to play, so the window closes at 19:00; at the hall,
+    none."""
+    rnd = Round(id="r1", name={"en": "Round 1"}, date=date(2030, 5, 2),
+                start=datetime(2030, 5, 2, 18, tzinfo=MADRID), pieces=500, time_limit=3600)
+    home = replace(PLAIN, self_timed=True, rounds=(rnd,))
+    assert outing(CONTEST, home, None) == Outing(
+        date(2030, 5, 2), datetime(2030, 5, 2, 18, tzinfo=MADRID), "Town hall",
+        datetime(2030, 5, 2, 19, tzinfo=MADRID), 0)
+    assert outing(CONTEST, replace(home, self_timed=False), None).ends is None
+    no_hour = replace(home, rounds=(replace(rnd, start=None),))
+    assert outing(CONTEST, no_hour, None).ends is None

@@ -495,7 +495,10 @@ def outing(contest: Contest, category: Category, choice: str | None) -> Outing:
         rnd = category.rounds[0]
         heat = heat_of_choice(category, choice)
         when = rnd.when(heat or 1)
-        return Outing(when.date, when.start, when.venue or contest.venue,
+        # a round played at home: the window to play its heat, as without rounds
+        ends = window_end(contest, when.start, rnd.time_limit) \
+            if category.self_timed and when.start is not None else None
+        return Outing(when.date, when.start, when.venue or contest.venue, ends,
                       heat=heat if heat is not None else 0)
     start = contest.start
     ends = window_end(contest, start, category.time_limit) \
