@@ -151,7 +151,7 @@ def closing_soon_text(lang: str, contest: Contest, waiting: Sequence[EntryStatus
     closing, which can't be taken back, would leave as it is: entries still waiting for a
     place, entries not paid, entries nobody can be told anything (no phone linked)."""
     closes = contest.registration.closes
-    lines = [tr(lang, "Registrations close {when}. Before then, check:",
+    lines = [tr(lang, "Registrations close on {when}. Before then, check:",
                 when=moment_text(lang, contest, closes) if closes else "-")]
 
     def listed(found: Sequence[EntryStatus]) -> str:

@@ -75,7 +75,7 @@ async def test_organisers_get_what_the_closing_would_leave(tmp_path):
         sent = dict(await run(h, "closing-soon", soon))
         assert set(sent) == {ORGANISER.id, SECOND.id}
         en = sent[ORGANISER.id].splitlines()
-        assert en[0].startswith("Registrations close ") and en[0].endswith("Before then, check:")
+        assert en[0].startswith("Registrations close on ") and en[0].endswith("Before then, check:")
         assert en[1] == ("Waiting for a place (1), left out at the closing unless one frees "
                          "up: #42 Zoé / Yann")
         assert en[2] == ("Not paid yet (1): #41 Gaspard / Hélène")
