@@ -212,24 +212,41 @@ async def apply_settled(tx: Transaction, note_of: NoteOf) -> int:
     pending = tx.pending_settles()
     if not pending:
         return 0
-    now: dict[tuple[int, int], Copy] = {}  # each copy as it reads after the settles so far
-    before: dict[tuple[int, int], Copy] = {}
-    made: dict[tuple[object, ...], Copy] = {}
     found_of = await tx.copies_of_any([claim for claim, _, _ in pending])  # one scan
+    # each copy with every line of it settled since, in the order they were settled
+    settles: dict[tuple[int, int], tuple[Copy, list[tuple[str, dict[str, str]]]]] = {}
+    gone_all: set[str] = set()
     for claim, notes, gone in pending:
-        data = {"settled": notes}
+        gone_all |= gone
         for found in found_of.get(claim, ()):
-            key = (found.chat_id, found.message_id)
-            copy = now.get(key, found)
-            before.setdefault(key, found)
-            note = await note_of(copy.chat_id, data)
-            memo = (copy.parts, copy.markup, copy.claims, copy.caption, claim, note)
-            new = made.get(memo)
-            if new is None:
-                new = made[memo] = edited(copy, claim, note, gone)
-            now[key] = Copy(copy.chat_id, copy.message_id, new.parts, new.markup,
-                            new.claims, new.caption)
-    return _post_changed(tx, [(before[k], now[k]) for k in now])
+            settles.setdefault((found.chat_id, found.message_id), (found, []))[1].append(
+                (claim, notes))
+    made: dict[tuple[object, ...], Copy] = {}
+    edits = []
+    for copy, lines in settles.values():
+        notes_here = tuple([(claim, await note_of(copy.chat_id, {"settled": notes}))
+                            for claim, notes in lines])
+        memo = (copy.parts, copy.markup, copy.claims, copy.caption, notes_here)
+        new = made.get(memo)
+        if new is None:
+            new = made[memo] = _settled(copy, notes_here, frozenset(gone_all))
+        edits.append((copy, Copy(copy.chat_id, copy.message_id, new.parts, new.markup,
+                                 new.claims, new.caption)))
+    return _post_changed(tx, edits)
+
+
+def _settled(copy: Copy, notes: tuple[tuple[str, str], ...], gone: frozenset[str]) -> Copy:
+    """``copy`` with each of its lines ``notes`` names (claim, note) replaced by its note,
+    and the buttons in ``gone`` taken away at once (a keyboard read and written once however
+    many of its lines were settled)."""
+    place = {line_of(c): p for c, p in copy.claims}
+    parts = list(copy.parts)
+    for claim, note in notes:
+        part = place.get(line_of(claim))
+        if part is not None and part < len(parts):
+            parts[part] = note
+    markup = None if copy.markup is None else _without(copy.markup, gone)
+    return Copy(copy.chat_id, copy.message_id, tuple(parts), markup, copy.claims, copy.caption)
 
 
 def _encoded(copy: Copy) -> str:
