@@ -74,8 +74,8 @@ async def _close_stages(who: Caller, tx: Transaction, out: StageRecorded) -> Non
     stages = svc.contest.escape.stages if svc.contest.escape else 0
     mine = [f"{STAGE_BUTTON}{out.entry}:{k}" for k in range(1, stages + 1)]
     found: dict[tuple[int, int], Copy] = {}
-    for data in mine:
-        for copy in await tx.copies_of(data):
+    for copies in (await tx.copies_of_any(mine)).values():  # one indexed read
+        for copy in copies:
             found.setdefault((copy.chat_id, copy.message_id), copy)
     if not found:
         return
