@@ -141,15 +141,19 @@ async def inscritos(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                           if s.place.status in (Status.WAITING, Status.LEFT_OUT)),
                          key=lambda s: s.place.waiting_position or 0)
         lines += shared_waiting_lines(who.lang, contest, line_up)
-    # the entries nobody can tell anything: an invitation, a reminder, a table go nowhere
-    chosen = {c.id for c in cats}
-    unlinked = [s.entry.number for s in await regs.statuses(who.at)
-                if s.entry.category in chosen and s.place.status in (
-                    Status.CONFIRMED, Status.PENDING_PAYMENT, Status.WAITING)
-                and not await regs.recipients(s.entry.number)]
+    unlinked = await _unlinked(regs, {c.id for c in cats}, who.at)
     if unlinked:
         lines.append(unlinked_line(who.lang, unlinked))
     await answer_now(who.svc, update, "\n".join(lines))
+
+
+async def _unlinked(regs: Registrations, categories: set[str], at: datetime) -> list[int]:
+    """The entries of ``categories`` nobody can tell anything (no phone linked): an
+    invitation, a reminder, a table would go nowhere."""
+    return [s.entry.number for s in await regs.statuses(at)
+            if s.entry.category in categories and s.place.status in (
+                Status.CONFIRMED, Status.PENDING_PAYMENT, Status.WAITING)
+            and not await regs.recipients(s.entry.number)]
 
 
 async def exportar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
