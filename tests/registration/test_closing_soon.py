@@ -8,10 +8,9 @@ meet without writing anything."""
 from __future__ import annotations
 
 import io
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from types import SimpleNamespace
 
-from bot.features.registration.rules import closing_warning_at
 from bot.handlers.jobs import registration_job
 from bot.services.csvio import import_entries, read_entries
 from tests.conftest import BILLOM
@@ -31,14 +30,6 @@ CSV = """number,category,names,born
 40,adulte,Anne; Bruno,1980-01-01; 1982-02-02
 41,junior,Gaspard; Hélène,2002-01-01; 2003-01-01
 """
-
-
-def test_the_list_comes_a_day_before_or_a_quarter_of_a_short_registration() -> None:
-    closes = datetime(2026, 3, 2, tzinfo=UTC)
-    assert closing_warning_at(None, closes) == closes - timedelta(days=1)
-    assert closing_warning_at(closes - timedelta(days=30), closes) == closes - timedelta(days=1)
-    assert closing_warning_at(closes - timedelta(hours=8), closes) == closes - timedelta(hours=2)
-    assert closing_warning_at(closes - timedelta(hours=3), closes) is None  # too short
 
 
 async def start(tmp_path) -> Harness:

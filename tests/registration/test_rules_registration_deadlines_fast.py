@@ -30,6 +30,7 @@ from bot.domain.places import (
 )
 from bot.features.registration.rules import (
     Member,
+    closing_warning_at,
     entry_value,
     is_member,
     pay_reminder_at,
@@ -318,3 +319,14 @@ def test_an_unpaid_entry_is_reminded_a_day_before_it_lapses_or_a_quarter_of_the_
     assert pay_reminder_at(lapses, timedelta(hours=4)) == lapses - timedelta(hours=1)
     assert pay_reminder_at(lapses, timedelta(hours=3, minutes=59)) is None
     assert pay_reminder_key(3, lapses) == f"pay-remind:3:{int(lapses.timestamp())}"
+
+
+def test_the_list_before_the_closing_comes_a_day_before_or_a_quarter_of_it() -> None:
+    """Issue 47: the organisers' list before registrations close (``closing_warning_at``)."""
+    closes = datetime(2026, 3, 2, tzinfo=UTC)
+    assert closing_warning_at(None, closes) == closes - timedelta(days=1)
+    assert closing_warning_at(closes - timedelta(days=30), closes) == closes - timedelta(days=1)
+    assert closing_warning_at(closes - timedelta(hours=8), closes) == closes - timedelta(hours=2)
+    assert closing_warning_at(closes - timedelta(hours=3), closes) is None  # too short
+    assert closing_warning_at(closes - timedelta(hours=4), closes) == closes - timedelta(hours=1)
+    assert closing_warning_at(closes - timedelta(days=4), closes) == closes - timedelta(days=1)
