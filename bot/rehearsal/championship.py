@@ -131,8 +131,10 @@ class Championship:
                     start = self.contest.start or self._at(day, 10)
                     teams = [t.number for t in self.reh.teams
                              if t.category.id == c.id and t.number in self.confirmed]
+                    # several puzzles in one go: their sizes too, as a round's (the last
+                    # one's pieces are counted at time's up)
                     out.append(Session(c.id, c, None, start, c.time_limit, c.pieces,
-                                       len(c.puzzles), teams))
+                                       c.play or len(c.puzzles), teams, c.puzzles))
                 continue
             r = len(lineups[c.id]) - 1
             rnd = c.rounds[r]

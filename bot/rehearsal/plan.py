@@ -60,7 +60,7 @@ def plan_teams(reh: Stage, entries: int, new_person: Callable[[str], Person]) ->
             ans = {q.id for q in contest.questions if rng.random() < 0.25}
             answers.append(ans)
         phones.append(new_person(members[0][0].split()[0]))
-        if category.members > 1:
+        if len(members) > 1:  # a team of varying size may be drawn with one member
             phones.append(new_person(members[1][0].split()[0]))
         meal = (0, 0)
         if contest.meal is not None and rng.random() < 0.6:

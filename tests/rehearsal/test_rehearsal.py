@@ -443,3 +443,31 @@ def test_the_rehearsal_clock_carries_telegrams_pace_apart_from_its_speed():
     for bad in (f"{start.isoformat()}@1000@1@0", f"{start.isoformat()}@1000@1@2@3"):
         with pytest.raises(ValueError):
             WallClock.parse(bad)
+
+
+MARATHON = """
+[[categories]]
+id = "marathon"
+name = "Marathon"
+members = 4
+min_members = 1                   # teams of 1 to 4: a team of one has one phone
+slots = [{}, {}, {}, {}]
+pieces = 1500
+time_limit = "3:00:00"
+puzzles = [500, 500, 500]         # several puzzles in one go, in a category played once
+fee = 10
+"""
+
+
+def test_a_rehearsal_plays_teams_of_one_and_puzzles_in_one_go_beside_rounds(tmp_path):
+    """Issue 48: two files ``check-contest`` accepts crashed the rehearsal with a traceback,
+    a category with ``min_members = 1`` (a team drawn with one member has no second phone)
+    and a category played once with several puzzles beside one in rounds (its puzzles'
+    sizes were not passed on). The championship with such a category rehearses to the end."""
+    contest = tmp_path / "championship-marathon.toml"
+    contest.write_text((ROOT / "contests" / "championship-2027.toml").read_text(
+        encoding="utf-8") + MARATHON, encoding="utf-8")
+    out, _ = rehearse(contest, tmp_path / "marathon.sqlite3", "24", "2")
+    assert "Traceback" not in out
+    assert "/inicio marathon" in out and "/parcial" in out
+    assert "errors in the bot's log: none" in out
