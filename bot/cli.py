@@ -224,7 +224,10 @@ def _import_entries(args: argparse.Namespace) -> int:
         except OSError as exc:
             return fail(f"{args.file}: cannot be read ({exc.strerror or exc})")
         except ImportError_ as exc:
-            return fail(f"{exc}; nothing was imported")
+            *first, last = str(exc).split("\n")  # every bad line, each on its own
+            for line in first:
+                print(f"error: {line}", file=sys.stderr)
+            return fail(f"{last}; nothing was imported")
         for problem in check.problems:
             print(f"forced: {problem}", file=sys.stderr)
         for note in check.notes:

@@ -622,5 +622,28 @@ def load_contest(path: str | Path) -> Contest:
     except UnicodeDecodeError:
         raise ContestFileError(p, "", "is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
-        raise ContestFileError(p, "", f"is not valid TOML: {exc}") from None
+        raise ContestFileError(p, "", f"is not valid TOML: {exc}{toml_hint(raw, exc)}") from None
     return parse_contest(data, p)
+
+
+_LINE = re.compile(r"at line (\d+)")
+_SHORT_MOMENT = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?!:)")
+
+
+def toml_hint(raw: bytes, exc: Exception) -> str:
+    """What to do about a TOML error, where a common slip explains it: the line as written,
+    and a date-time without its seconds (TOML needs ``2024-10-15T00:00:00``) or a text
+    without quotes."""
+    found = _LINE.search(str(exc))
+    lines = raw.decode("utf-8", "replace").splitlines()
+    if found is None or not 0 < int(found.group(1)) <= len(lines):
+        return ""
+    line = lines[int(found.group(1)) - 1].strip()
+    hint = f"; the line reads: {line}"
+    short = _SHORT_MOMENT.search(line.split("#", 1)[0])
+    if short:
+        return hint + f" (TOML needs the seconds: {short.group(0)}:00)"
+    value = line.split("=", 1)[1].strip() if "=" in line else ""
+    if value and value[0].isalpha() and value not in ("true", "false"):
+        return hint + f' (a text needs quotes: "{value.split("#", 1)[0].strip()}")'
+    return hint

@@ -3,6 +3,7 @@ used once and its type checked, and the one error (``ContestFileError``) every p
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
 from datetime import date, datetime, time
@@ -43,11 +44,19 @@ class Table:
     def has(self, name: str) -> bool:
         return name in self.data
 
+    def required(self, name: str) -> ContestFileError:
+        """``name`` missing: said so, with the key of the file that looks like a misspelling
+        of it ("time_limt"), which would otherwise only be reported once the rest is read."""
+        close = difflib.get_close_matches(name, [k for k in self.data if k not in self.seen
+                                                 and isinstance(k, str)], n=1, cutoff=0.75)
+        hint = f" (the file has {_shown(close[0])}: a misspelling of {name}?)" if close else ""
+        return self.ctx.error(self.key(name), "is required" + hint)
+
     def get(self, name: str, kind: type[T] | tuple[type, ...], default: Any = ...) -> Any:
         self.seen.add(name)
         if name not in self.data:
             if default is ...:
-                raise self.ctx.error(self.key(name), "is required")
+                raise self.required(name)
             return default
         value = self.data[name]
         kinds = kind if isinstance(kind, tuple) else (kind,)
@@ -132,7 +141,7 @@ class Table:
         self.seen.add(name)
         if name not in self.data:
             if required:
-                raise self.ctx.error(self.key(name), "is required")
+                raise self.required(name)
             return None
         return Table(self.ctx, self.data[name], self.key(name))
 
@@ -140,7 +149,7 @@ class Table:
         self.seen.add(name)
         if name not in self.data:
             if required:
-                raise self.ctx.error(self.key(name), "is required")
+                raise self.required(name)
             return []
         items = self.data[name]
         if not isinstance(items, list):
@@ -159,9 +168,17 @@ class Table:
     def done(self) -> None:
         unknown = sorted(set(self.data) - self.seen)
         if unknown:
-            # A quoted TOML key may hold anything (a newline...): show it quoted, on one line.
-            name = unknown[0] if _BARE_KEY.fullmatch(unknown[0]) else repr(unknown[0])
-            raise self.ctx.error(self.key(name), "unknown key")
+            name = _shown(unknown[0])
+            close = difflib.get_close_matches(unknown[0], sorted(self.seen), n=1, cutoff=0.6)
+            hint = f"did you mean {close[0]}? " if close else ""
+            raise self.ctx.error(self.key(name), f"unknown key ({hint}the keys here: "
+                                 f"{', '.join(sorted(self.seen))})")
+
+
+def _shown(key: str) -> str:
+    """A key as written: a quoted TOML key may hold anything (a newline...), shown quoted, on
+    one line."""
+    return key if _BARE_KEY.fullmatch(key) else repr(key)
 
 
 class Ctx:
@@ -211,7 +228,7 @@ def lang_texts(t: Table, name: str, required: bool) -> dict[str, str]:
     t.seen.add(name)
     if name not in t.data:
         if required:
-            raise t.ctx.error(t.key(name), "is required")
+            raise t.required(name)
         return {}
     v = t.data[name]
     if isinstance(v, str):

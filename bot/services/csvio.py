@@ -367,6 +367,9 @@ def _read_row(contest: Contest, row: dict[str, str], where: str,
                      and bool(row.get("registered_at")))
 
 
+MOST_ERRORS = 50  # a file's errors said at once, at most
+
+
 def read_entries(contest: Contest, fh: TextIO, source: str) -> list[ImportRow]:
     """Columns: category, names (members separated by ";"), born (year or date per member,
     ";"-separated), optional number, local (yes/no), registered_at (ISO), join_code, and one
@@ -376,9 +379,18 @@ def read_entries(contest: Contest, fh: TextIO, source: str) -> list[ImportRow]:
     _check_header(reader.fieldnames, source)
     rows: list[ImportRow] = []
     numbers: set[int] = set()
+    errors: list[str] = []
     for line_no, raw in enumerate(reader, start=2):
         row = {(k or "").strip(): (v or "").strip() for k, v in raw.items()}
-        rows.append(_read_row(contest, row, f"{source}:{line_no}", numbers))
+        try:
+            rows.append(_read_row(contest, row, f"{source}:{line_no}", numbers))
+        except ImportError_ as exc:  # every line's error at once, not one per run (issue 48)
+            errors.append(str(exc))
+            if len(errors) == MOST_ERRORS:
+                errors.append(f"(the first {MOST_ERRORS} errors; the file was read no further)")
+                break
+    if errors:
+        raise ImportError_("\n".join(errors))
     return rows
 
 

@@ -98,7 +98,7 @@ ERRORS: dict[str, tuple[str, Callable[[], str], str]] = {
     "question-text-other-language": (
         "questions[2].text.ja",
         castrillo_with("[local]\n", '[[questions]]\nid = "q"\ntext = { ja = "Hai?" }\n\n[local]\n'),
-        "unknown key",
+        "unknown key (the keys here: de, en, es, fr, it, nl, pt)",
     ),
     "local-unknown-question": (
         "local.any_member[0]",
@@ -134,8 +134,16 @@ ERRORS: dict[str, tuple[str, Callable[[], str], str]] = {
     "solution-unknown-key": (
         "escape.solutions[0].cost",
         castrillo_with(HINTS, HINTS + 'solutions = [{ stage = 1, text = "Up", cost = 1 }]\n'),
-        "unknown key",
+        "unknown key (the keys here: stage, text)",
     ),
+    # issue 48: a misspelt key is named where the key it stands for is required, and an
+    # unknown key says what it may have meant and which keys the table takes
+    "misspelt-required-key": (
+        "categories[0].time_limit",
+        castrillo_with('pieces = 100\ntime_limit = "2:00:00"', 'pieces = 100\ntime_limt = "2:00:00"'),
+        "is required (the file has time_limt: a misspelling of time_limit?)",
+    ),
+
     # [[categories]]
     "categories-missing": (
         "categories", minimal_with("[[categories]]", "[[kinds]]"), "is required"
@@ -265,3 +273,29 @@ def test_a_bad_contest_file_names_this_key_with_this_problem(tmp_path: Path, nam
         load_contest(path)
     assert (info.value.key, info.value.problem) == (key, problem)
     assert str(info.value) == f"{path}: {key}: {problem}"
+
+
+def test_an_unknown_key_says_what_it_may_mean_and_the_keys_of_its_table(tmp_path: Path):
+    """Issue 48: "languag" (an optional key misspelt) was "unknown key", with nothing to go
+    on."""
+    path = tmp_path / "contest.toml"
+    path.write_text(castrillo_with('language = "es"', 'languag = "es"')(), encoding="utf-8")
+    with pytest.raises(ContestFileError) as info:
+        load_contest(path)
+    assert info.value.key == "contest.languag"
+    assert info.value.problem.startswith("unknown key (did you mean language? the keys here: ")
+    assert "timezone" in info.value.problem and "venue" in info.value.problem
+
+
+@pytest.mark.parametrize(("line", "hint"), [
+    ("opens = 2024-10-15T00:00", "(TOML needs the seconds: 2024-10-15T00:00:00)"),
+    ("name = Castrillo", '(a text needs quotes: "Castrillo")'),
+])
+def test_a_toml_error_shows_its_line_and_what_to_do(tmp_path: Path, line: str, hint: str):
+    """Issue 48: ``opens = 2024-10-15T00:00`` gave a bare TOML parse error."""
+    path = tmp_path / "contest.toml"
+    path.write_text("[contest]\n" + line + "\n", encoding="utf-8")
+    with pytest.raises(ContestFileError) as info:
+        load_contest(path)
+    assert info.value.problem.startswith("is not valid TOML: ")
+    assert info.value.problem.endswith(f"; the line reads: {line} {hint}")

@@ -437,3 +437,16 @@ def test_import_check_lists_what_the_import_would_meet_and_writes_nothing(tmp_pa
     done = import_file(tmp_path, CASTRILLO, "category,names,born\nadultos,Zoe,1980\n")
     assert done.returncode == 0 and "imported 1 entries" in done.stdout
     assert "no phone linked yet" in done.stderr and "join_code" in done.stderr
+
+
+def test_import_names_every_bad_line_at_once(tmp_path: Path):
+    """Issue 48: the import reported one error per run; a file with three bad lines took three
+    runs to fix. Every bad line is named in one run, and nothing is imported."""
+    bad = ("category,names,born\nadultos,Ana,1980\nnope,Bo,1980\nadultos,Cy,someday\n"
+           "adultos,Di,1980\ninfantil-a,Ed,1970\n")
+    proc = import_file(tmp_path, CASTRILLO, bad)
+    assert proc.returncode == 2
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("error: ")]
+    assert [e.split(":")[2] for e in errors] == ["3", "4", "6"], proc.stderr
+    assert errors[-1].endswith("; nothing was imported")
+    assert exported(tmp_path, CASTRILLO) == []
