@@ -214,7 +214,8 @@ def _category(t: Table, escape: EscapeRules | None, ids: set[str], qids: set[str
         raise t.ctx.error(t.key("escape"), "is true but the contest has no [escape] table")
     puzzles = read_puzzles(t)
     pieces, time_limit = read_pieces(t, puzzles), t.duration("time_limit")
-    rounds = read_rounds(t, pieces, time_limit, qids, puzzles, questions or {})
+    order_rules = puzzle_rules(t, puzzles)
+    rounds = read_rounds(t, pieces, time_limit, qids, puzzles, questions or {}, order_rules)
     if rounds and is_escape:
         raise t.ctx.error(t.key("rounds"), "are not for escape categories")
     at_home, own, order = read_timing(t, timed, is_escape,
@@ -241,7 +242,7 @@ def _category(t: Table, escape: EscapeRules | None, ids: set[str], qids: set[str
         self_timed=at_home,
         own_start=own,
         keep_originals=t.int("keep_originals", None, minimum=0, maximum=members),
-        **puzzle_rules(t, puzzles),
+        **order_rules,
     )
     t.done()
     if escape is not None and cat.escape and escape.time_limit > cat.time_limit:

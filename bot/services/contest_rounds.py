@@ -227,27 +227,34 @@ def read_pieces(t: Table, puzzles: tuple[int, ...], default: Any = ...) -> int:
 
 
 def read_rounds(t: Table, pieces: int, time_limit: int, qids: set[str],
-                cat_puzzles: tuple[int, ...], questions: dict[str, Question]) -> tuple[Round, ...]:
-    """``[[categories.rounds]]``: heats, semi-finals, the final, each on its own day."""
+                cat_puzzles: tuple[int, ...], questions: dict[str, Question],
+                cat_rules: dict[str, Any] | None = None) -> tuple[Round, ...]:
+    """``[[categories.rounds]]``: heats, semi-finals, the final, each on its own day. A round
+    playing the category's puzzles plays them as the category says (``cat_rules``: its
+    ``puzzle_order`` and ``play``) unless it says otherwise: a setting of the category is
+    never dropped silently once it has rounds (issue 48)."""
     rounds: list[Round] = []
     items = t.tables("rounds")
     for i, r in enumerate(items):
         rounds.append(_round(r, rounds, i == len(items) - 1, pieces, time_limit, qids,
-                             cat_puzzles, questions))
+                             cat_puzzles, questions, cat_rules or {}))
     for r, rnd, after in zip(items, rounds, rounds[1:], strict=False):
         _check_invite(r, rnd, after)
     return tuple(rounds)
 
 
 def _round(r: Table, rounds: list[Round], last: bool, pieces: int, time_limit: int,
-           qids: set[str], cat_puzzles: tuple[int, ...], questions: dict[str, Question]
-           ) -> Round:
+           qids: set[str], cat_puzzles: tuple[int, ...], questions: dict[str, Question],
+           cat_rules: dict[str, Any]) -> Round:
     """One round, after ``rounds`` (``last``: the category's final)."""
     rid = new_id(r, ROUND_ID, "lowercase letters, digits or _ (at most 24)",
                  {x.id for x in rounds})
     day, start = _round_day(r, rounds)
     a = _round_advance(r, last)
-    puzzles = read_puzzles(r) or (cat_puzzles if not r.has("pieces") else ())
+    own = read_puzzles(r)
+    puzzles = own or (cat_puzzles if not r.has("pieces") else ())
+    # the category's puzzles, played as the category says unless the round says otherwise
+    inherit = bool(puzzles) and not own and not (r.has("puzzle_order") or r.has("play"))
     heats, heats_by = _round_heats(r, rounds, questions)
     before = rounds[-1] if rounds else None
     schedule = tuple(_heat_schedule(h, day, before, start) for h in r.tables("heat"))
@@ -266,7 +273,7 @@ def _round(r: Table, rounds: list[Round], last: bool, pieces: int, time_limit: i
         advance=_advancement(a, qids) if a is not None else None,
         seating=seating,
         per_table=r.int("per_table", 1, minimum=1, maximum=MAX_PER_TABLE),
-        **puzzle_rules(r, puzzles),
+        **(cat_rules if inherit and cat_rules else puzzle_rules(r, puzzles)),
     )
     r.done()
     return rnd

@@ -461,3 +461,23 @@ def test_error_without_key_has_no_empty_key_part():
     err = ContestFileError("x.toml", "", "cannot be read (No such file or directory)")
     assert str(err) == "x.toml: cannot be read (No such file or directory)"
     assert (err.path, err.key) == ("x.toml", "")
+
+
+def test_a_round_plays_the_categorys_puzzles_in_the_order_the_category_says(tmp_path: Path):
+    """Issue 48: once a category had rounds, its ``puzzle_order = "any"`` (and ``play``) was
+    dropped silently: the rounds played the fixed order while check-contest said "any". A
+    round playing the category's puzzles now plays them as the category says, unless it says
+    otherwise itself."""
+    order = 'pieces = 1500\npuzzles = [1000, 500]\npuzzle_order = "any"\n'
+    rounds = ('\n[[categories.rounds]]\nid = "heats"\nname = "Heats"\nheats = 2\n'
+              'advance = { best = 2 }\n\n[[categories.rounds]]\nid = "final"\nname = "Final"\n')
+    path = tmp_path / "contest.toml"
+    path.write_text(edit(MINIMAL, "pieces = 500\n", order) + rounds, encoding="utf-8")
+    solo = load_contest(path).categories[0]
+    assert solo.puzzle_order == "any"
+    assert [(r.puzzles, r.puzzle_order) for r in solo.rounds] == [
+        ((1000, 500), "any"), ((1000, 500), "any")]
+    # a round that says otherwise keeps its own
+    path.write_text(edit(MINIMAL, "pieces = 500\n", order) + rounds + 'puzzle_order = "fixed"\n',
+                    encoding="utf-8")
+    assert [r.puzzle_order for r in load_contest(path).categories[0].rounds] == ["any", "fixed"]
