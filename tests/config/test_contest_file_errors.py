@@ -140,7 +140,8 @@ ERRORS: dict[str, tuple[str, Callable[[], str], str]] = {
     # unknown key says what it may have meant and which keys the table takes
     "misspelt-required-key": (
         "categories[0].time_limit",
-        castrillo_with('pieces = 100\ntime_limit = "2:00:00"', 'pieces = 100\ntime_limt = "2:00:00"'),
+        castrillo_with('pieces = 100\ntime_limit = "2:00:00"',
+                       'pieces = 100\ntime_limt = "2:00:00"'),
         "is required (the file has time_limt: a misspelling of time_limit?)",
     ),
 
