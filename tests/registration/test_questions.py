@@ -157,7 +157,7 @@ BAD: dict[str, tuple[Callable[[], str], str, str]] = {
                               "beginning with a letter or digit, not 'A;B'"),
     "choice-table-unknown-key": (
         lambda: minimal_with_question('kind = "choice"\nchoices = [{ id = "ES", name = "x" }]'),
-        "questions[0].choices[0].name", "unknown key"),
+        "questions[0].choices[0].name", "unknown key (the keys here: id, label, places)"),
     "choices-on-text": (lambda: minimal_with_question('kind = "text"\nchoices = ["A"]'),
                         "questions[0].choices", 'is only for kind = "choice" questions'),
     "quota-on-text": (lambda: minimal_with_question('kind = "text"\nquota = 2'),

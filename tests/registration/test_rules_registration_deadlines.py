@@ -325,7 +325,7 @@ ERRORS: dict[str, tuple[str, Callable[[], str], str]] = {
                       "needs at least one table (until, percent)"),
     "refunds-unknown-key": ("registration.refunds[0].amount",
                             with_("percent = 100\n", "percent = 100\namount = 5\n"),
-                            "unknown key"),
+                            "unknown key (the keys here: percent, until)"),
     "refunds-until-missing": ("registration.refunds[1].until",
                               with_("until = 2027-06-01T00:00:00\n", ""), "is required"),
 }
