@@ -30,6 +30,8 @@ def test_the_day_to_pay_by_and_the_end_of_a_window() -> None:
     assert str(pay_by(weekly, datetime(2026, 10, 20, 15, tzinfo=LONDON))) == "2026-10-27"
     # a deadline at midnight: a payment dated that day is too late, so the day before
     assert str(pay_by(weekly, datetime(2026, 10, 20, 0, tzinfo=LONDON))) == "2026-10-26"
+    # the day on the hall's calendar: 00:30 in London is still the day before in UTC
+    assert str(pay_by(weekly, datetime(2026, 10, 10, 0, 30, tzinfo=LONDON))) == "2026-10-17"
     # four weeks across the change from summer time end at the hour they began, 10:00, as
     # the season's clock does (not 09:00, four weeks of real seconds)
     start = datetime(2026, 10, 3, 10, tzinfo=ZoneInfo("Europe/Berlin"))
