@@ -43,6 +43,7 @@ class Session:
     puzzles: int
     numbers: list[int]
     sizes: tuple[int, ...] = ()  # the puzzles' pieces, in order
+    any_order: bool = False  # each entry plays them in the order it chooses (the split names it)
 
 
 class Championship:
@@ -134,7 +135,8 @@ class Championship:
                     # several puzzles in one go: their sizes too, as a round's (the last
                     # one's pieces are counted at time's up)
                     out.append(Session(c.id, c, None, start, c.time_limit, c.pieces,
-                                       c.play or len(c.puzzles), teams, c.puzzles))
+                                       c.play or len(c.puzzles), teams, c.puzzles,
+                                       c.puzzle_order == "any"))
                 continue
             r = len(lineups[c.id]) - 1
             rnd = c.rounds[r]
@@ -145,7 +147,8 @@ class Championship:
                 at = when.start or (start if when.date == rnd.date else self._at(when.date, 10))
                 if when.date == day and heat.id not in self.played and numbers:
                     out.append(Session(heat.id, c, r, at, rnd.time_limit, rnd.pieces,
-                                       rnd.play or len(rnd.puzzles), numbers, rnd.puzzles))
+                                       rnd.play or len(rnd.puzzles), numbers, rnd.puzzles,
+                                       rnd.puzzle_order == "any"))
                 start += timedelta(seconds=rnd.time_limit) + GAP
         return out
 
@@ -210,14 +213,20 @@ class Championship:
             add(real(s.time_limit + 240), reh.volunteers[0],
                 f"/estado {n} dsq pieces taken from another table")
         finish = reh.rng.uniform(0.45, 1.2) * s.time_limit
+        # the puzzles in the order the entry plays them (its own, where it chooses: each split
+        # then names the puzzle done, as the volunteer says it)
+        order = list(range(1, len(s.sizes) + 1))
+        if s.any_order:
+            reh.rng.shuffle(order)
         for k in range(1, s.puzzles):
             split = min(finish, s.time_limit) * k / s.puzzles
-            add(real(split + 30), vol, f"/parcial {n} {format_duration(int(split))}")
+            which = f" {order[k - 1]}" if s.any_order else ""
+            add(real(split + 30), vol, f"/parcial {n}{which} {format_duration(int(split))}")
         if finish <= s.time_limit - 30:
             add(real(finish), reh.rng.choice(team.phones), "/listo")
             add(real(finish + reh.rng.uniform(30, 150)), vol, f"/fin {n}")
-        else:  # with puzzles in sequence, the count of the last one (not finished)
-            left = s.sizes[s.puzzles - 1] if s.puzzles > 1 else s.pieces
+        else:  # with puzzles in sequence, the count of the one being played (not finished)
+            left = s.sizes[order[s.puzzles - 1] - 1] if s.puzzles > 1 else s.pieces
             pieces = int(left * reh.rng.uniform(0.55, 0.97))
             add(real(s.time_limit + 120), vol, f"/piezas {n} {pieces}")
         if self.contest.penalties and reh.rng.random() < 0.15:

@@ -471,3 +471,20 @@ def test_a_rehearsal_plays_teams_of_one_and_puzzles_in_one_go_beside_rounds(tmp_
     assert "Traceback" not in out
     assert "/inicio marathon" in out and "/parcial" in out
     assert "errors in the bot's log: none" in out
+
+
+def test_a_rehearsal_plays_puzzles_in_the_order_each_entry_chooses(tmp_path):
+    """Issue 48: with ``puzzle_order = "any"`` the simulated volunteers typed ``/parcial N
+    TIME`` without the puzzle, the bot asked "Which puzzle did entry N finish?" each time and
+    nothing was recorded, so no finish counted. They now name the puzzle each entry finished
+    (``/parcial N P TIME``), in the order it chose, and the category ranks its finishers."""
+    contest = tmp_path / "championship-any.toml"
+    contest.write_text((ROOT / "contests" / "championship-2027.toml").read_text(
+        encoding="utf-8") + MARATHON + 'puzzle_order = "any"\n', encoding="utf-8")
+    out, _ = rehearse(contest, tmp_path / "any.sqlite3", "24", "2")
+    assert "Which puzzle did entry" not in out
+    assert re.search(r"/parcial \d+ [123] \d:\d\d:\d\d", out), out[-3000:]
+    assert "errors in the bot's log: none" in out
+    # finishers ranked by their time (before, none: every finish was refused)
+    ranking = out.split("Marathon - ranking", 1)[1].split("\n\n", 1)[0]
+    assert re.search(r"\n  1\. #\d+ .*: \d:\d\d:\d\d", ranking), ranking
