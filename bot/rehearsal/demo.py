@@ -19,7 +19,7 @@ import sqlite3
 import sys
 import time
 from collections.abc import Awaitable, Callable
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from datetime import time as dtime
 from pathlib import Path
 from typing import TextIO
@@ -36,7 +36,9 @@ from bot.rehearsal.botprocess import BotProcess
 from bot.rehearsal.championship import DAY_SPAN, Championship
 from bot.rehearsal.fakeapi import Call, FakeBotAPI
 from bot.rehearsal.taps import Taps
+from bot.services.contest_day import ContestDay
 from bot.services.contest_file import load_contest
+from bot.services.rounds import units
 from bot.storage.store import Store
 from bot.support.wallclock import ENV as CLOCK_ENV
 from bot.support.wallclock import SKIP_ENV, WallClock
@@ -583,7 +585,31 @@ class Rehearsal:
             finally:
                 await self.api.stop()
                 Path(f"{self.db_path}.skip").unlink(missing_ok=True)
-        return self._report(final, log, started)
+        left = await self.left_without_result()
+        return self._report(final, log, started, left)
+
+    async def left_without_result(self) -> list[str]:
+        """The verdict (issue 48): every entry of a clock that started has a result (a
+        finish, pieces counted) or a stated reason (did not start, disqualified, a claim still
+        waiting for its review); the ones that have none, named with their category."""
+        store = await Store.open(self.db_path)
+        try:
+            day = ContestDay(self.contest, store, frozenset())
+            left: list[str] = []
+            for unit in await units(day):
+                if (await day.clock(unit.id)).started is None:
+                    continue
+                for s in await day.states(unit, datetime(2100, 1, 1, tzinfo=UTC)):
+                    if (s.finish is not None or s.pieces is not None or s.outcome is not None
+                            or s.ready is not None or s.split_puzzles):
+                        continue  # a result, puzzles done, or a reason (a claim waiting)
+                    if unit.self_timed and not await day.store.events(
+                            entry=s.entry.number, kinds=PLAYED):
+                        continue  # at home, an entry that never started has not played
+                    left.append(f"#{s.entry.number} ({unit.name})")
+            return left
+        finally:
+            await store.close()
 
     def _start_and_speed(self) -> tuple[datetime, float]:
         """When the day starts, and how fast its clock runs to last ``day_seconds``."""
@@ -635,7 +661,8 @@ class Rehearsal:
         self.say(f"The day ({start:%Y-%m-%d}, clock times {self.contest.timezone}):")
         return await self.play(self.plan_day(start, confirmed))
 
-    def _report(self, final: list[Call], log: str, started: float) -> int:
+    def _report(self, final: list[Call], log: str, started: float,
+                left: list[str] | None = None) -> int:
         """The rankings, the checks of every call and of the bot's log, where the file is."""
         self.say("")
         self.say("Rankings:")
@@ -658,9 +685,13 @@ class Rehearsal:
             sys.executable).startswith("..") else sys.executable
         self.say(f"  PUZZLEBOT_CONTEST={self.contest_path} PUZZLEBOT_DB={self.db_path} "
                  f"{python} -m bot export results")
+        left = left or []
+        self.say("Verdict: every entry that played has a result or a stated reason."
+                 if not left else f"Verdict: {len(left)} entries played and were left without a "
+                 f"result or a reason: {', '.join(left)}.")
         if tracebacks:
             self.say(log[-3000:])
-        return 1 if problems or tracebacks or not final else 0
+        return 1 if problems or tracebacks or not final or left else 0
 
     async def confirmed_numbers(self, at: datetime) -> set[int]:
 
@@ -670,6 +701,11 @@ class Rehearsal:
         finally:
             await store.close()
         return {n for n, p in places.items() if p.status.value == "confirmed"}
+
+
+# what an entry playing at home does (one of them: it played)
+PLAYED = (EventKind.OWN_START, EventKind.READY, EventKind.PHOTO, EventKind.SPLIT,
+          EventKind.FINISH, EventKind.PIECES)
 
 
 def run_demo(contest: str, entries: int, seed: int, db: str, seconds: float = 22.0,

@@ -68,6 +68,7 @@ def test_demo_runs_a_whole_day_and_leaves_the_database(tmp_path):
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=180)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     out = proc.stdout
+    assert "Verdict: every entry that played has a result or a stated reason." in out
     assert "Registrations (8 entries, in the chat):" in out
     assert "/inicio" in out and "Rankings:" in out
     assert "Adultos parejas - clasificación" in out
@@ -488,3 +489,26 @@ def test_a_rehearsal_plays_puzzles_in_the_order_each_entry_chooses(tmp_path):
     # finishers ranked by their time (before, none: every finish was refused)
     ranking = out.split("Marathon - ranking", 1)[1].split("\n\n", 1)[0]
     assert re.search(r"\n  1\. #\d+ .*: \d:\d\d:\d\d", ranking), ranking
+
+
+async def test_the_verdict_names_an_entry_left_without_a_result(tmp_path):
+    """Issue 48: a rehearsal reported success on a day where 20 of 26 teams ended without a
+    result. Its verdict names every entry of a clock that started with no result (a finish,
+    pieces, puzzles done) and no reason (did not start, disqualified, a claim waiting), and
+    ``demo`` then exits 1."""
+    db = tmp_path / "verdict.sqlite3"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "PUZZLEBOT_"))}
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot", "demo", "--contest", str(CASTRILLO), "--entries", "8",
+         "--seed", "2", "--seconds", "6", "--db", str(db)],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    reh = Rehearsal(str(CASTRILLO), 8, 2, str(db))
+    assert await reh.left_without_result() == []
+    with closing(sqlite3.connect(db)) as conn, conn:  # one entry's result lost
+        number = conn.execute("SELECT entry FROM events WHERE kind = 'finish' "
+                              "ORDER BY id LIMIT 1").fetchone()[0]
+        conn.execute("DELETE FROM events WHERE entry = ? AND kind IN "
+                     "('finish', 'pieces', 'outcome', 'split', 'ready')", (number,))
+    left = await Rehearsal(str(CASTRILLO), 8, 2, str(db)).left_without_result()
+    assert len(left) == 1 and left[0].startswith(f"#{number} (")
