@@ -11,6 +11,7 @@ from typing import Any
 
 from telegram.ext import ContextTypes
 
+from bot.delivery.claims import CAPTION_LIMIT
 from bot.delivery.items import line_params
 from bot.delivery.sender import EVERY_VOLUNTEER
 from bot.delivery.services import Services, language_of, services
@@ -122,7 +123,6 @@ async def tell_staff(svc: Services, make: Callable[[str], str], priority: int = 
     return 1
 
 
-CAPTION_LIMIT = 1024  # Telegram's longest photo caption
 
 
 async def notify_staff_photo(context: ContextTypes.DEFAULT_TYPE, photo: str,
@@ -171,11 +171,18 @@ async def chat_name(svc: Services, chat_id: int) -> str | None:
     return str(row["name"]) if row is not None and row["name"] else None
 
 
+async def reader_language(svc: Services, chat_id: int) -> str:
+    """The language a copy of a volunteers' line is read in: its reader's, or in a volunteers'
+    group the contest's."""
+    if chat_id == svc.config.volunteer_chat:
+        return svc.contest.language
+    return await language_of(svc, chat_id)
+
+
 async def settled_note(svc: Services, chat_id: int, data: dict[str, Any]) -> str:
-    """What a settled line reads in chat ``chat_id``, in its reader's language (a volunteers'
-    group reads the contest's): ``data["settled"]``, the line's note by language."""
-    lang = (svc.contest.language if chat_id == svc.config.volunteer_chat
-            else await language_of(svc, chat_id))
+    """What a settled line reads in chat ``chat_id``, in its reader's language
+    (``reader_language``): ``data["settled"]``, the line's note by language."""
+    lang = await reader_language(svc, chat_id)
     notes: dict[str, str] = data["settled"]
     return notes.get(lang) or notes.get(svc.contest.language) or next(iter(notes.values()))
 
@@ -184,10 +191,9 @@ async def claim_note(svc: Services, chat_id: int, data: dict[str, Any]) -> str:
     """The note under a claimed volunteers' line in chat ``chat_id``, in its reader's language
     (a volunteers' group reads the contest's): who is going (``data["by"]``); under a line
     someone decided (``data["kind"]``, a kind with a ``line_note``), what was decided."""
-    lang = (svc.contest.language if chat_id == svc.config.volunteer_chat
-            else await language_of(svc, chat_id))
     if "settled" in data:  # a line settled before this copy was sent
         return await settled_note(svc, chat_id, data)
+    lang = await reader_language(svc, chat_id)
     decided = REGISTRY.kinds.get(str(data.get("kind", "")))
     if decided is not None and decided.line_note is not None:  # a line someone decided
         return decided.line_note(lang, data)

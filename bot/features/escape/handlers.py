@@ -10,7 +10,7 @@ from telegram.ext import ContextTypes
 
 from bot.delivery.answers import answer, answer_now, recording
 from bot.delivery.claims import post_edits
-from bot.delivery.posting import notify_entry, notify_staff, send
+from bot.delivery.posting import notify_entry, notify_staff, reader_language, send
 from bot.delivery.services import language_of, person_name
 from bot.features.escape import operations, texts
 from bot.features.escape import outcomes as said
@@ -82,9 +82,7 @@ async def _close_stages(who: Caller, tx: Transaction, out: StageRecorded) -> Non
     by = await person_name(svc, who.user_id)
 
     async def note(chat_id: int, _data: dict[str, object]) -> str:
-        lang = (svc.contest.language if chat_id == svc.config.volunteer_chat
-                else await language_of(svc, chat_id))
-        return said.stage_settled(lang, out, by)
+        return said.stage_settled(await reader_language(svc, chat_id), out, by)
 
     for copy in found.values():  # each copy found by one of the pair's buttons it holds
         held = next(c for c, _ in copy.claims if c in mine)
