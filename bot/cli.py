@@ -1,6 +1,9 @@
 """Command line: ``python -m bot <subcommand>``.
 
 check-contest FILE          validate a contest file and print its summary
+contest-reference [--check] write docs/contest-file.md and contests/contest.schema.json from
+                            the contest file's declaration (--check: say whether they are
+                            up to date, write nothing)
 setup [--contest F] [--db F] ask for the token and the contest file, check them (the token with
                             Telegram), print the organiser link, write the settings file
 demo [--contest F] [--entries N] [--seed S]
@@ -50,6 +53,12 @@ from bot.rehearsal.demo import run_demo
 from bot.services.access import standing_organiser_invite
 from bot.services.contest_day import ContestDay
 from bot.services.contest_file import ContestFileError, load_contest
+from bot.services.contest_reference import (
+    DOC_PATH,
+    SCHEMA_PATH,
+    reference_markdown,
+    reference_schema_text,
+)
 from bot.services.contest_rounds import contest_warnings
 from bot.services.csvio import (
     ImportError_,
@@ -112,6 +121,23 @@ def _check_contest(args: argparse.Namespace) -> int:
     print(summary(contest))
     for warning in contest_warnings(contest, str(args.file)):
         print(f"warning: {warning}", file=sys.stderr)
+    return 0
+
+
+def _contest_reference(args: argparse.Namespace) -> int:
+    """The reference and the JSON Schema, written from the declaration (in a checkout)."""
+    root = Path(__file__).resolve().parents[1]
+    stale = []
+    for name, text in ((DOC_PATH, reference_markdown()), (SCHEMA_PATH, reference_schema_text())):
+        path = root / name
+        if path.exists() and path.read_text(encoding="utf-8") == text:
+            continue
+        stale.append(name)
+        if not args.check:
+            path.write_text(text, encoding="utf-8")
+    if args.check and stale:
+        return fail(f"out of date: {', '.join(stale)} (python -m bot contest-reference)")
+    print("up to date" if not stale else f"written: {', '.join(stale)}")
     return 0
 
 
@@ -517,6 +543,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("check-contest", help="validate a contest file and print its summary")
     p.add_argument("file")
     p.set_defaults(func=_check_contest)
+    p = sub.add_parser("contest-reference", help="write docs/contest-file.md and "
+                       "contests/contest.schema.json from the contest file's declaration")
+    p.add_argument("--check", action="store_true", help="only say whether they are stale")
+    p.set_defaults(func=_contest_reference)
     p = sub.add_parser("setup", help="ask for the token and the contest file, check them, "
                        "print the organiser link and write the settings file")
     p.add_argument("--contest", default=None, help="the contest file (else asked)")

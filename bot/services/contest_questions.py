@@ -7,7 +7,6 @@ import re
 
 from bot.domain.contest import (
     CHOICE,
-    PER_ENTRY,
     PER_MEMBER,
     TEXT,
     YES_NO,
@@ -15,14 +14,13 @@ from bot.domain.contest import (
     Discount,
     Question,
 )
+from bot.services.contest_model import MAX_CHOICES
 from bot.services.contest_toml import Table, kind_of, lang_texts, one_line
 from bot.services.exports import ENTRY_COLUMNS, REFUND_COLUMN, RESULT_COLUMNS, STATUS_COLUMNS
 
 QUESTION_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
 # a choice is stored, exported ("ES; FR") and joined ("ES/FR"): none of ; / , or line breaks
 CHOICE_ID = re.compile(r"[^\W_][\w .'()-]{0,31}")
-MAX_CHOICES = 60  # buttons, 3 a row
-MAX_TEXT_ANSWER = 200  # characters of a text answer
 # the columns the CSV files have besides the questions': a question may not take their name
 _OWN_COLUMNS = frozenset(ENTRY_COLUMNS + STATUS_COLUMNS + RESULT_COLUMNS
                          + ["paid_at", REFUND_COLUMN])
@@ -32,6 +30,7 @@ def _choices(q: Table) -> tuple[Choice, ...]:
     """``choices = ["ES", "FR"]``, or tables ``{ id = "ES", label = { es = "España", ... } }``
     (the two may be mixed): ids are stored and exported, labels shown on the buttons."""
     q.seen.add("choices")
+    q.declared("choices", (list,), None)
     items = q.data.get("choices")
     if items is None:
         raise q.ctx.error(q.key("choices"), 'is required when kind = "choice"')
@@ -76,11 +75,7 @@ def _question(q: Table, ids: set[str]) -> Question:
     ids.add(qid)
     text = lang_texts(q, "text", True)
     kind = q.get("kind", str, YES_NO)
-    if kind not in (YES_NO, CHOICE, TEXT):
-        raise q.ctx.error(q.key("kind"), f'must be "yes_no", "choice" or "text", not {kind!r}')
     per = q.get("per", str, PER_MEMBER)
-    if per not in (PER_MEMBER, PER_ENTRY):
-        raise q.ctx.error(q.key("per"), f'must be "member" or "entry", not {per!r}')
     label = lang_texts(q, "label", False)
     one_line(q, "label", label)
     only = {"choices": CHOICE, "quota": CHOICE, "max_length": TEXT}
@@ -94,7 +89,7 @@ def _question(q: Table, ids: set[str]) -> Question:
         choices=_choices(q) if kind == CHOICE else (),
         show=q.get("show", bool, False),
         quota=q.int("quota", None, minimum=1),
-        max_length=q.int("max_length", 40, minimum=1, maximum=MAX_TEXT_ANSWER),
+        max_length=q.int("max_length", 40),
         label=label,
         categories=q.strings("categories", ()),
         public=q.get("public", bool, False),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from bot.domain.ranking import SHARED_PRIZES, TIE_BREAKS, UNFINISHED_KEYS
+from bot.domain.ranking import UNFINISHED_KEYS
 from bot.services.contest_toml import Table, kind_of
 
 PLAIN = ("pieces",)
@@ -20,11 +20,7 @@ class RankingRules(NamedTuple):
 def ranking_rules(c: Table) -> RankingRules:
     """``[contest]``'s ``tie_break``, ``shared_prizes`` and ``unfinished_order``."""
     tie_break = c.get("tie_break", str, "shared")
-    if tie_break not in TIE_BREAKS:
-        raise c.ctx.error(c.key("tie_break"), f"must be one of {', '.join(TIE_BREAKS)}")
     shared_prizes = c.get("shared_prizes", str, "each")
-    if shared_prizes not in SHARED_PRIZES:
-        raise c.ctx.error(c.key("shared_prizes"), f"must be one of {', '.join(SHARED_PRIZES)}")
     return RankingRules(tie_break, shared_prizes, unfinished_order(c, PLAIN))
 
 

@@ -19,14 +19,11 @@ from bot.domain.contest import (
     Question,
     Round,
 )
-from bot.domain.rounds import SEATINGS
 from bot.features.invitations.rules import begins_at
 from bot.features.registration.rules import heat_begins
-from bot.services.contest_toml import Table, lang_texts, new_id
+from bot.services.contest_toml import Table, lang_texts, new_id, one_based
 
 ROUND_ID = re.compile(r"[a-z0-9_]{1,24}")
-MAX_HEATS = 50
-MAX_PER_TABLE = 4  # entries sharing one table
 MAX_DAYS = 366  # rounds within a year of the contest's first day (a series of events)
 
 
@@ -108,10 +105,9 @@ def _heat_schedule(h: Table, day: date, before: Round | None,
     if not h.ctx.day <= when <= h.ctx.day.fromordinal(h.ctx.day.toordinal() + MAX_DAYS):
         raise h.ctx.error(h.key("date"), f"must be from the contest's date ({h.ctx.day}) to "
                           f"{MAX_DAYS} days after it, not {when}")
-    start = h.clock_time("start", when) if h.has("start") else None
+    start = h.clock_time("start", when, None)
     if start is None and round_start is not None:  # the round's hour, on the heat's day
         start = datetime.combine(when, round_start.timetz())
-    h.seen.add("start")
     closes = h.moment("closes", None)
     if closes is not None and before is not None:
         raise h.ctx.error(h.key("closes"), "is for the first round's heats (registration "
@@ -201,8 +197,6 @@ def puzzle_rules(t: Table, puzzles: tuple[int, ...]) -> dict[str, Any]:
     """``puzzle_order = "any"`` and ``play = N`` (N of the listed puzzles, chosen by each
     entry), for puzzles in sequence."""
     order = t.get("puzzle_order", str, "fixed")
-    if order not in ("fixed", "any"):
-        raise t.ctx.error(t.key("puzzle_order"), f'must be "fixed" or "any", not {order!r}')
     play = t.int("play", None, minimum=2) or 0
     if (order != "fixed" or play) and not puzzles:
         raise t.ctx.error(t.key("puzzle_order" if order != "fixed" else "play"),
@@ -272,7 +266,7 @@ def _round(r: Table, rounds: list[Round], last: bool, pieces: int, time_limit: i
         heat_choices=tuple(c.id for c in questions[heats_by].choices) if heats_by else (),
         advance=_advancement(a, qids) if a is not None else None,
         seating=seating,
-        per_table=r.int("per_table", 1, minimum=1, maximum=MAX_PER_TABLE),
+        per_table=r.int("per_table", 1),
         **(cat_rules if inherit and cat_rules else puzzle_rules(r, puzzles)),
     )
     r.done()
@@ -287,8 +281,7 @@ def _round_day(r: Table, rounds: list[Round]) -> tuple[date, datetime | None]:
                           f"to {MAX_DAYS} days after it, not {day}")
     if rounds and day < max([rounds[-1].date] + [h.date for h in rounds[-1].schedule]):
         raise r.ctx.error(r.key("date"), "is before the round before (or one of its heats)")
-    start = r.clock_time("start", day) if r.has("start") else None
-    r.seen.add("start")
+    start = r.clock_time("start", day, None)
     if start is not None and rounds and rounds[-1].start is not None \
             and start <= rounds[-1].start:
         raise r.ctx.error(r.key("start"), "is not after the round before's start")
@@ -310,7 +303,7 @@ def _round_heats(r: Table, rounds: list[Round], questions: dict[str, Question]
     """``heats``, or ``heats_by``: a choice question asked once per entry, a heat per choice
     (the first round: chosen at registration; a later one: its qualifiers by their answer)."""
     heats_by = r.get("heats_by", str, None)
-    heats: int = r.int("heats", 1, minimum=1, maximum=MAX_HEATS)
+    heats: int = r.int("heats", 1)
     if heats_by is None:
         return heats, None
     q = questions.get(heats_by)
@@ -326,9 +319,6 @@ def _round_heats(r: Table, rounds: list[Round], questions: dict[str, Question]
 def _seating(r: Table, rounds: list[Round]) -> str:
     """``seating``: one of ``SEATINGS``; seeded only after a round (its results)."""
     seating: str = r.get("seating", str, "")
-    if seating and seating not in SEATINGS:
-        raise r.ctx.error(r.key("seating"), f"must be one of {', '.join(SEATINGS)}, "
-                          f"not {seating!r}")
     if seating == "seeded" and not rounds:
         raise r.ctx.error(r.key("seating"), "seeded needs a round before (its results); "
                           "the first round is seated in blocks or drawn")
@@ -367,7 +357,7 @@ def contest_warnings(contest: Contest, path: str) -> list[str]:
             continue
         said = (f"{path}: registration.closes: {_on_the_hall_clock(closes, contest)} is after "
                 f"{cat.id}'s first heat begins ({_on_the_hall_clock(begins, contest)}, "
-                f"categories[{i}].rounds[0]): ")
+                f"categories[{i + 1}].rounds[1]): ")
         if rnd.heats_by is not None:
             out.append(said + "from then on an entry can choose only a heat still to come")
         else:
@@ -385,9 +375,9 @@ def _texts(contest: Contest) -> list[tuple[str, Mapping[str, str]]]:
     for i, cat in enumerate(contest.categories):
         for k, rnd in enumerate(cat.rounds):
             out.append((f"categories[{i}].rounds[{k}].name", rnd.name))
-            out += [(f"categories[{i}].rounds[{k}].schedule[{h}].name", slot.name)
+            out += [(f"categories[{i}].rounds[{k}].heat[{h}].name", slot.name)
                     for h, slot in enumerate(rnd.schedule) if slot.name]
-        out += [(f"categories[{i}].separate[{k}].name", sr.name)
+        out += [(f"categories[{i}].rankings[{k}].name", sr.name)
                 for k, sr in enumerate(cat.separate)]
     for i, q in enumerate(contest.questions):
         out.append((f"questions[{i}].text", q.text))
@@ -412,8 +402,8 @@ def language_warnings(contest: Contest, path: str) -> list[str]:
         missing = [where for where, t in texts if not t.get(code)]
         if not missing:
             continue
-        shown = ", ".join(missing[:8]) + (f" and {len(missing) - 8} more" if len(missing) > 8
-                                          else "")
+        more = f" and {len(missing) - 8} more" if len(missing) > 8 else ""
+        shown = ", ".join(one_based(w) for w in missing[:8]) + more
         out.append(f"{path}: no {LANGUAGE_NAMES.get(code, code)} ({code}) text for {shown}: "
                    f"its readers read another language there ({FALLBACK_LANGUAGE} where there "
                    f"is one, else {contest.language})")

@@ -19,7 +19,7 @@ from typing import Any
 from bot.domain.clock import DurationError, parse_long_duration
 from bot.domain.rating_people import Person, appearance, key_of
 from bot.domain.ratings import Event, Performance, Settings, estimate, kind_of
-from bot.services.contest_file import MAX_MEMBERS
+from bot.services.contest_model import MAX_MEMBERS
 from bot.services.contest_toml import MAX_DURATION_DAYS
 from bot.services.document import FORMAT, VERSION
 

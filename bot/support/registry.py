@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.support.command_languages import ALIASES_OF
+from bot.support.contest_keys import Section
 
 ROLES = ("participant", "volunteer", "organiser")
 
@@ -102,6 +103,9 @@ class Feature:
     kinds: tuple[Kind, ...] = ()
     table: str = ""
     settings: Callable[[Any], Any] | None = None
+    # ``table``'s keys, declared (``bot/support/contest_keys.py``): read, documented and in
+    # the contest file's JSON Schema as the core's are
+    keys: Section | None = None
     menu_after: str = ""
     desk_after: str = ""
     # the lines it adds to the volunteers' sheet's buttons, for a contest, in a language

@@ -337,30 +337,30 @@ BAD = {
     "unknown-seating": Bad(
         "contest.seating",
         castrillo_with('start = "10:00"\n', 'start = "10:00"\nseating = "random"\n'),
-        "must be one of categories, numbers",
+        'must be "categories" or "numbers", not \'random\'',
     ),
     "unknown-key-in-category": Bad(
-        "categories[3].colour",
+        "categories[4].colour",
         castrillo_with('id = "adultos"\n', 'id = "adultos"\ncolour = "red"\n'),
         "unknown key",
     ),
     "unknown-key-in-reserved-quota": Bad(
-        "categories[4].reserved[0].kind",
+        "categories[5].reserved[1].kind",
         castrillo_with("places = 10\n", "places = 10\nkind = 1\n"),
         "unknown key",
     ),
     "pieces-is-text": Bad(
-        "categories[3].pieces",
+        "categories[4].pieces",
         castrillo_with(
             'pieces = 500\ntime_limit = "2:30:00"', 'pieces = "lots"\ntime_limit = "2:30:00"'
         ),
         "must be a whole number, not the text 'lots'",
     ),
     "pieces-is-bool": Bad(
-        "categories[0].pieces", minimal_with("pieces = 500", "pieces = true"), "whole number"
+        "categories[1].pieces", minimal_with("pieces = 500", "pieces = true"), "whole number"
     ),
     "until-not-a-date": Bad(
-        "categories[4].reserved[0].until",
+        "categories[5].reserved[1].until",
         castrillo_with("\nuntil = 2023-04-15T00:00:00", '\nuntil = "next tuesday"'),
         "'next tuesday'",
     ),
@@ -385,27 +385,27 @@ BAD = {
         "'90 minutes'",
     ),
     "slots-count-not-members": Bad(
-        "categories[4].slots",
+        "categories[5].slots",
         castrillo_with("slots = [{ born_to = 2010 }, {}]", "slots = [{ born_to = 2010 }]"),
         "has 1 entries but the category has 2 members",
     ),
     "invalid-toml": Bad("", castrillo_with("[meal]", "[meal"), "is not valid TOML"),
     "missing-file": Bad("", None, "cannot be read"),
     "discount-unknown-question": Bad(
-        "discount.any_of[1]",
+        "discount.any_of[2]",
         castrillo_with(
             'any_of = ["aepuzz_member", "resident"]', 'any_of = ["aepuzz_member", "jubilado"]'
         ),
         "names no question: 'jubilado'",
     ),
     "fee-not-a-number": Bad(
-        "categories[0].fee", minimal_with("fee = 10", "fee = nan"), "amount of money"
+        "categories[1].fee", minimal_with("fee = 10", "fee = nan"), "amount of money"
     ),
     "fee-infinite": Bad(
-        "categories[0].fee", minimal_with("fee = 10", "fee = inf"), "amount of money"
+        "categories[1].fee", minimal_with("fee = 10", "fee = inf"), "amount of money"
     ),
     "members-absurd": Bad(
-        "categories[0].members",
+        "categories[1].members",
         minimal_with("members = 1", "members = 9223372036854775807"),
         "must be at most",
     ),

@@ -51,7 +51,7 @@ ERRORS: dict[str, tuple[str, Callable[[], str], str]] = {
     "language-unknown": (
         "contest.language",
         castrillo_with('language = "es"', 'language = "ja"'),
-        "must be one of es, fr, en, de, it, pt, nl",
+        'must be "es", "fr", "en", "de", "it", "pt" or "nl", not \'ja\'',
     ),
     "date-with-time": (
         "contest.date",
@@ -67,7 +67,7 @@ ERRORS: dict[str, tuple[str, Callable[[], str], str]] = {
     "priority-unknown": (
         "registration.priority",
         castrillo_with('priority = "registration"', 'priority = "lottery"'),
-        'must be "registration" or "payment"',
+        'must be "registration" or "payment", not \'lottery\'',
     ),
     "priority-payment-unpaid": (
         "registration.priority",
@@ -91,22 +91,22 @@ ERRORS: dict[str, tuple[str, Callable[[], str], str]] = {
     ),
     # [[questions]], [local], [discount], [meal], [[breaks]]
     "question-text-empty": (
-        "questions[2].text",
+        "questions[3].text",
         castrillo_with("[local]\n", '[[questions]]\nid = "q"\ntext = {}\n\n[local]\n'),
         "needs at least one of es, fr, en, de, it, pt, nl",
     ),
     "question-text-other-language": (
-        "questions[2].text.ja",
+        "questions[3].text.ja",
         castrillo_with("[local]\n", '[[questions]]\nid = "q"\ntext = { ja = "Hai?" }\n\n[local]\n'),
         "unknown key (the keys here: de, en, es, fr, it, nl, pt)",
     ),
     "local-unknown-question": (
-        "local.any_member[0]",
+        "local.any_member[1]",
         castrillo_with('any_member = ["resident"]', 'any_member = ["nobody"]'),
         "names no question: 'nobody'",
     ),
     "local-not-text": (
-        "local.any_member[0]",
+        "local.any_member[1]",
         castrillo_with('any_member = ["resident"]', "any_member = [1]"),
         "must be text, not the number 1",
     ),
@@ -118,28 +118,28 @@ ERRORS: dict[str, tuple[str, Callable[[], str], str]] = {
     "meal-negative": ("meal.adult", castrillo_with("adult = 12", "adult = -1"),
                       "must not be negative, not -1"),
     "break-ends-before-start": (
-        "breaks[0].end", billom_with('end = "15:30"', 'end = "15:00"'), "is not after start"
+        "breaks[1].end", billom_with('end = "15:30"', 'end = "15:00"'), "is not after start"
     ),
     # [escape]
     "cap-negative": (
-        "escape.caps_by_stage[2]",
+        "escape.caps_by_stage[3]",
         castrillo_with("caps_by_stage = [0, 2, 4, 6, 8]", "caps_by_stage = [0, 2, -4, 6, 8]"),
         "must be a whole number >= 0",
     ),
     "hint-past-last-stage": (
-        "escape.hints[0].stage",
+        "escape.hints[1].stage",
         castrillo_with(HINTS, HINTS + 'hints = [{ stage = 6, text = "Look up" }]\n'),
         "is past the last stage (5)",
     ),
     "solution-unknown-key": (
-        "escape.solutions[0].cost",
+        "escape.solutions[1].cost",
         castrillo_with(HINTS, HINTS + 'solutions = [{ stage = 1, text = "Up", cost = 1 }]\n'),
         "unknown key (the keys here: stage, text)",
     ),
     # issue 48: a misspelt key is named where the key it stands for is required, and an
     # unknown key says what it may have meant and which keys the table takes
     "misspelt-required-key": (
-        "categories[0].time_limit",
+        "categories[1].time_limit",
         castrillo_with('pieces = 100\ntime_limit = "2:00:00"',
                        'pieces = 100\ntime_limt = "2:00:00"'),
         "is required (the file has time_limt: a misspelling of time_limit?)",
@@ -158,82 +158,82 @@ ERRORS: dict[str, tuple[str, Callable[[], str], str]] = {
         "must be a list of tables, not the text 'solo'",
     ),
     "category-id-uppercase": (
-        "categories[0].id",
+        "categories[1].id",
         minimal_with('id = "solo"', 'id = "Solo"'),
         "must be lowercase letters, digits, - or _: 'Solo'",
     ),
     "category-id-twice": (
-        "categories[1].id",
+        "categories[2].id",
         castrillo_with('id = "infantil-b"', 'id = "infantil-a"'),
         "'infantil-a' is used by another category",
     ),
     "members-zero": (
-        "categories[0].members", minimal_with("members = 1", "members = 0"),
+        "categories[1].members", minimal_with("members = 1", "members = 0"),
         "must be at least 1, not 0",
     ),
     "prize-not-text": (
-        "categories[0].prizes[1]",
+        "categories[1].prizes[2]",
         minimal_with("fee = 10\n", 'fee = 10\nprizes = ["Cup", 1]\n'),
         "must be text, not the number 1",
     ),
     "escape-category-without-escape-table": (
-        "categories[0].escape",
+        "categories[1].escape",
         minimal_with("fee = 10\n", "fee = 10\nescape = true\n"),
         "is true but the contest has no [escape] table",
     ),
     "escape-longer-than-category": (
-        "categories[4].time_limit",
+        "categories[5].time_limit",
         castrillo_with('time_limit = "3:00:00"', 'time_limit = "1:00:00"'),
         "is shorter than the escape time limit",
     ),
     # slots
     "slot-years-and-ages": (
-        "categories[0].slots[0]",
+        "categories[1].slots[1]",
         castrillo_with("slots = [{ born_from = 2017, born_to = 2019 }]",
                        "slots = [{ born_from = 2017, max_age = 5 }]"),
         "use birth years or ages, not both",
     ),
     "slot-years-reversed": (
-        "categories[0].slots[0].born_from",
+        "categories[1].slots[1].born_from",
         castrillo_with("slots = [{ born_from = 2017, born_to = 2019 }]",
                        "slots = [{ born_from = 2019, born_to = 2017 }]"),
         "is after born_to",
     ),
     "slot-ages-reversed": (
-        "categories[1].slots[0].min_age",
+        "categories[2].slots[1].min_age",
         billom_with("slots = [{ max_age = 11 }, { min_age = 18 }]",
                     "slots = [{ min_age = 11, max_age = 5 }, { min_age = 18 }]"),
         "is above max_age",
     ),
     "slots-mix-years-and-ages": (
-        "categories[1].slots",
+        "categories[2].slots",
         billom_with("slots = [{ max_age = 11 }, { min_age = 18 }]",
                     "slots = [{ born_to = 2000 }, { min_age = 18 }]"),
         "mixes birth years and ages",
     ),
     # reserved places and extra prizes
     "reserved-not-local": (
-        "categories[4].reserved[0].for",
+        "categories[5].reserved[1].for",
         castrillo_with('for = "local"', 'for = "members"'),
         "must be \"local\", not 'members'",
     ),
     "reserved-above-capacity": (
-        "categories[4].reserved[0].places",
+        "categories[5].reserved[1].places",
         castrillo_with("places = 10\n", "places = 51\n"),
         "needs a category capacity at least this large",
     ),
     "extra-prize-among-unknown": (
-        "categories[4].extra_prizes[0].among",
+        "categories[5].extra_prizes[1].among",
         castrillo_with('among = "local"', 'among = "women"'),
         "must be \"all\" or \"local\", not 'women'",
     ),
     "reserved-without-local-table": (
-        "categories[4].reserved",
+        "categories[5].reserved",
         castrillo_with(NO_LOCAL, ""),
         "needs [local] any_member questions",
     ),
     "extra-prize-without-local-table": (
-        "categories[4].extra_prizes",
+        "categories[5].extra_prizes",
         lambda: edit(castrillo_with(NO_LOCAL, "")(), RESERVED, ""),
         "needs [local] any_member questions",
     ),
@@ -242,13 +242,13 @@ ERRORS: dict[str, tuple[str, Callable[[], str], str]] = {
         "contest.language",
         lambda: edit(castrillo_with('language = "es"', 'language = "ja"')(),
                      'id = "adultos"', 'id = "Adultos"'),
-        "must be one of es, fr, en, de, it, pt, nl",
+        'must be "es", "fr", "en", "de", "it", "pt" or "nl", not \'ja\'',
     ),
     "registration-before-escape": (
         "registration.priority",
         lambda: edit(castrillo_with('priority = "registration"', 'priority = "lottery"')(),
                      "stages = 5", "stages = 0"),
-        'must be "registration" or "payment"',
+        'must be "registration" or "payment", not \'lottery\'',
     ),
     "escape-before-categories": (
         "escape.stages",
@@ -257,7 +257,7 @@ ERRORS: dict[str, tuple[str, Callable[[], str], str]] = {
         "must be at least 1, not 0",
     ),
     "unknown-top-level-key-last": (
-        "categories[3].id",
+        "categories[4].id",
         lambda: 'organiser = "Aepuzz"\n' + edit(CASTRILLO.read_text(encoding="utf-8"),
                                                 'id = "adultos"', 'id = "Adultos"'),
         "must be lowercase letters, digits, - or _: 'Adultos'",

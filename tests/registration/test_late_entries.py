@@ -377,9 +377,9 @@ def test_check_contest_warns_when_registration_closes_after_a_first_heat(
     contest = load_contest(contest_file)
     assert contest_warnings(contest, "late.toml") == [
         "late.toml: registration.closes: 2027-07-02 08:00 is after solo's first heat begins "
-        "(2027-07-01 10:00, categories[0].rounds[0]): from then on solo takes no more entries",
+        "(2027-07-01 10:00, categories[1].rounds[1]): from then on solo takes no more entries",
         "late.toml: registration.closes: 2027-07-02 08:00 is after teams's first heat begins "
-        "(2027-07-01 11:00, categories[1].rounds[0]): from then on an entry can choose only "
+        "(2027-07-01 11:00, categories[2].rounds[1]): from then on an entry can choose only "
         "a heat still to come"]
     proc = cli(["check-contest", str(contest_file)], {})
     assert proc.returncode == 0

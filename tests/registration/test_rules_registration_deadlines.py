@@ -291,10 +291,10 @@ ERRORS: dict[str, tuple[str, Callable[[], str], str]] = {
     "members-open-without-opens": ("registration.members_open",
                                    with_("opens = 2027-03-01T00:00:00\n", ""),
                                    "needs opens (members may register before everyone else)"),
-    "members-if-unknown": ("registration.members_if[0]",
+    "members-if-unknown": ("registration.members_if[1]",
                            with_('members_if = ["aepuzz_member"]', 'members_if = ["club"]'),
                            "names no question: 'club'"),
-    "members-if-not-yes-no": ("registration.members_if[0]",
+    "members-if-not-yes-no": ("registration.members_if[1]",
                               with_('en = "Aepuzz member?" }\n',
                                     'en = "Aepuzz member?" }\nper = "entry"\n'),
                               "'aepuzz_member' must be a yes/no question asked of each member "
@@ -305,28 +305,28 @@ ERRORS: dict[str, tuple[str, Callable[[], str], str]] = {
                                 "withdrawal_refund_until = 2027-05-01T00:00:00\n"),
                           "cannot be used with withdrawal_refund_until (100 % until then, the "
                           "simple case of refunds): keep one of them"),
-    "refunds-out-of-order": ("registration.refunds[1].until",
+    "refunds-out-of-order": ("registration.refunds[2].until",
                              with_("until = 2027-06-01T00:00:00", "until = 2027-05-01T00:00:00"),
-                             "is not after refunds[0].until (2027-05-01 00:00): list the tiers "
+                             "is not after refunds[1].until (2027-05-01 00:00): list the tiers "
                              "in increasing until order"),
-    "refunds-percent-above-100": ("registration.refunds[2].percent",
+    "refunds-percent-above-100": ("registration.refunds[3].percent",
                                    with_("percent = 50", "percent = 100\n"
                                          "[[registration.refunds]]\nuntil = 2027-06-10\n"
                                          "percent = 110"),
                                    "must be at most 100, not 110"),
-    "refunds-percent-going-up": ("registration.refunds[1].percent",
+    "refunds-percent-going-up": ("registration.refunds[2].percent",
                                  with_("percent = 100\n", "percent = 40\n"),
-                                 "is more than refunds[0].percent (40): refunds may only "
+                                 "is more than refunds[1].percent (40): refunds may only "
                                  "decrease as the contest approaches"),
     "refunds-empty": ("registration.refunds",
                       lambda: edit(edit(DEADLINES, TIER_2, ""),
                                    "[[registration.refunds]]\nuntil = 2027-05-01T00:00:00\n"
                                    "percent = 100\n", "refunds = []\n"),
                       "needs at least one table (until, percent)"),
-    "refunds-unknown-key": ("registration.refunds[0].amount",
+    "refunds-unknown-key": ("registration.refunds[1].amount",
                             with_("percent = 100\n", "percent = 100\namount = 5\n"),
-                            "unknown key (the keys here: percent, until)"),
-    "refunds-until-missing": ("registration.refunds[1].until",
+                            "unknown key (the keys here: until, percent)"),
+    "refunds-until-missing": ("registration.refunds[2].until",
                               with_("until = 2027-06-01T00:00:00\n", ""), "is required"),
 }
 

@@ -67,11 +67,11 @@ def test_the_contest_file_reads_alternatives(world: Path) -> None:
 
 
 @pytest.mark.parametrize("bad,key", [
-    ("{ min_age = 14, or = [{ with_adult = 0 }] }", "categories[2].slots[0].or[0].with_adult"),
-    ("{ min_age = 14, or = [{ or = [] }] }", "categories[2].slots[0].or[0]"),
-    ("{ min_age = 14, or = [{ colour = 1 }] }", "categories[2].slots[0].or[0]"),
-    ("{ min_age = 14, or = [{}] }", "categories[2].slots[0].or[0]"),  # takes anyone
-    ("{ or = [{ born_to = 2010 }, { min_age = 18 }] }", "categories[2].slots"),  # mixes
+    ("{ min_age = 14, or = [{ with_adult = 0 }] }", "categories[3].slots[1].or[1].with_adult"),
+    ("{ min_age = 14, or = [{ or = [] }] }", "categories[3].slots[1].or[1]"),
+    ("{ min_age = 14, or = [{ colour = 1 }] }", "categories[3].slots[1].or[1]"),
+    ("{ min_age = 14, or = [{}] }", "categories[3].slots[1].or[1]"),  # takes anyone
+    ("{ or = [{ born_to = 2010 }, { min_age = 18 }] }", "categories[3].slots"),  # mixes
 ])
 def test_a_bad_alternative_is_refused_with_its_key(bad: str, key: str) -> None:
     text = contest_text().replace(WORLD, f"slots = [{bad}, {{ min_age = 14 }}]")

@@ -69,14 +69,14 @@ def test_the_contest_file_lists_penalty_kinds(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("change,key", [
-    (('id = "late"', 'id = "Late start"'), "penalties[1].id"),
-    (('id = "late"', 'id = "lost_piece"'), "penalties[1].id"),
-    (("seconds = 60", "seconds = 0"), "penalties[1].seconds"),
-    (('name = "late start"\n', ""), "penalties[1].name"),
-    (("seconds = 60", "seconds = 60\ncolour = 1"), "penalties[1]"),
-    (("seconds = 60", "seconds = 86401"), "penalties[1].seconds"),
-    (('name = "late start"', 'name = ""'), "penalties[1].name"),
-    (('name = "late start"', 'name = "late\\nstart"'), "penalties[1].name"),
+    (('id = "late"', 'id = "Late start"'), "penalties[2].id"),
+    (('id = "late"', 'id = "lost_piece"'), "penalties[2].id"),
+    (("seconds = 60", "seconds = 0"), "penalties[2].seconds"),
+    (('name = "late start"\n', ""), "penalties[2].name"),
+    (("seconds = 60", "seconds = 60\ncolour = 1"), "penalties[2]"),
+    (("seconds = 60", "seconds = 86401"), "penalties[2].seconds"),
+    (('name = "late start"', 'name = ""'), "penalties[2].name"),
+    (('name = "late start"', 'name = "late\\nstart"'), "penalties[2].name"),
 ])
 def test_a_bad_penalty_kind_is_refused_with_its_key(change: tuple[str, str], key: str) -> None:
     import tomllib

@@ -83,12 +83,12 @@ def test_a_separate_ranking_places_its_own_entries_in_the_main_order() -> None:
 
 
 @pytest.mark.parametrize("change,key", [
-    (("max_age = 17\n", ""), "categories[0].rankings[0]"),
-    (('answers = ["yes"]', 'answers = ["maybe"]'), "categories[0].rankings[1].answers[0]"),
-    (('answers = ["yes"]\n', ""), "categories[0].rankings[1].answers"),
-    (('question = "resident"', 'question = "club"'), "categories[0].rankings[1].question"),
-    (('id = "locals"', 'id = "u18"'), "categories[0].rankings[1].id"),
-    (("max_age = 17", "max_age = 17\nmin_age = 18"), "categories[0].rankings[0].max_age"),
+    (("max_age = 17\n", ""), "categories[1].rankings[1]"),
+    (('answers = ["yes"]', 'answers = ["maybe"]'), "categories[1].rankings[2].answers[1]"),
+    (('answers = ["yes"]\n', ""), "categories[1].rankings[2].answers"),
+    (('question = "resident"', 'question = "club"'), "categories[1].rankings[2].question"),
+    (('id = "locals"', 'id = "u18"'), "categories[1].rankings[2].id"),
+    (("max_age = 17", "max_age = 17\nmin_age = 18"), "categories[1].rankings[1].max_age"),
 ])
 def test_a_bad_separate_ranking_is_refused_with_its_key(change: tuple[str, str],
                                                        key: str) -> None:

@@ -107,17 +107,17 @@ def test_the_next_in_line_takes_a_place_given_up_and_top_percent_keeps_its_total
 
 @pytest.mark.parametrize("change, problem", [
     (('invite = { within = "7 days" }', "invite = {}"),
-     "categories[0].rounds[0].advance.invite: needs by (a date-time the qualifiers answer by) "
+     "categories[1].rounds[1].advance.invite: needs by (a date-time the qualifiers answer by) "
      'or within (how long they have to answer once told, like "3 days")'),
     (("by = 2024-11-01T18:00:00", "by = 2024-11-09T10:30:00"),
-     "categories[0].rounds[1].advance.invite.by: is after the next round begins (2024-11-09 "
+     "categories[1].rounds[2].advance.invite.by: is after the next round begins (2024-11-09 "
      "10:00): the qualifiers must answer before they play"),
     (('within = "7 days"', 'within = "soon"'),
-     'categories[0].rounds[0].advance.invite.within: must be a duration like "1:30:00", "5:00" '
+     'categories[1].rounds[1].advance.invite.within: must be a duration like "1:30:00", "5:00" '
      '(five minutes), "3 days" or "8 weeks", not \'soon\''),
     # a reminder as early as being told would never come: said, not silently dropped
     (('within = "7 days"', 'within = "7 days", remind = "7 days"'),
-     "categories[0].rounds[0].advance.invite.remind: must be shorter than within (the time "
+     "categories[1].rounds[1].advance.invite.remind: must be shorter than within (the time "
      'to answer), or "0:00" for no reminder'),
 ])
 def test_a_wrong_invitation_is_refused_with_its_key(change: tuple[str, str], problem: str) -> None:

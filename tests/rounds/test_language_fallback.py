@@ -47,6 +47,6 @@ def test_check_contest_names_the_texts_missing_a_language(tmp_path: Path) -> Non
     by_language = {w.split(" text for ")[0]: w for w in warnings}
     assert set(by_language) == {"x.toml: no French (fr)", "x.toml: no English (en)",
                                 "x.toml: no German (de)"}
-    assert "questions[0].text" in by_language["x.toml: no English (en)"]
-    assert "categories[0].rounds[0].name" in by_language["x.toml: no German (de)"]
-    assert "questions[0].text" not in by_language["x.toml: no German (de)"]
+    assert "questions[1].text" in by_language["x.toml: no English (en)"]
+    assert "categories[1].rounds[1].name" in by_language["x.toml: no German (de)"]
+    assert "questions[1].text" not in by_language["x.toml: no German (de)"]

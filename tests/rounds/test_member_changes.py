@@ -70,7 +70,7 @@ def cat_day() -> Any:
 def test_keep_originals_is_at_most_the_team_size() -> None:
     with pytest.raises(ContestFileError) as exc:
         teams(CHANGING.replace("keep_originals = 1", "keep_originals = 5"))
-    assert str(exc.value) == "series.toml: categories[0].keep_originals: must be at most 4, not 5"
+    assert str(exc.value) == "series.toml: categories[1].keep_originals: must be at most 4, not 5"
 
 
 @pytest.fixture

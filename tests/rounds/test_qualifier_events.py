@@ -83,14 +83,14 @@ start = "13:00"
 
 
 @pytest.mark.parametrize("change,key", [
-    (('heats_by = "qualifier"', 'heats_by = "nothing"'), "categories[1].rounds[0].heats_by"),
+    (('heats_by = "qualifier"', 'heats_by = "nothing"'), "categories[2].rounds[1].heats_by"),
     (('heats_by = "qualifier"', 'heats_by = "qualifier"\nheats = 3'),
-     "categories[1].rounds[0].heats"),
+     "categories[2].rounds[1].heats"),
     (('venue = "Valladolid"\n', 'venue = "Valladolid"\n\n[[categories.rounds.heat]]\n'),
-     "categories[1].rounds[0].heat"),
-    (('categories = ["teams"]', 'categories = ["duos"]'), "questions[0].categories"),
-    (("date = 2027-07-03", "date = 2027-07-01"), "categories[1].rounds[1].date"),
-    (("places = 2", "places = 0"), "questions[0].choices[0].places"),
+     "categories[2].rounds[1].heat"),
+    (('categories = ["teams"]', 'categories = ["duos"]'), "questions[1].categories"),
+    (("date = 2027-07-03", "date = 2027-07-01"), "categories[2].rounds[2].date"),
+    (("places = 2", "places = 0"), "questions[1].choices[1].places"),
 ])
 def test_a_bad_qualifier_event_is_refused_with_its_key(change: tuple[str, str],
                                                       key: str) -> None:

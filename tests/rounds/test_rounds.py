@@ -235,28 +235,28 @@ def test_the_contest_file_gives_rounds_their_own_day_puzzle_and_limit(tmp_path: 
 
 
 @pytest.mark.parametrize("change,key", [
-    (("advance = { best = 3 }\n", ""), "categories[0].rounds[1].advance"),
+    (("advance = { best = 3 }\n", ""), "categories[1].rounds[2].advance"),
     (('time_limit = "2:00:00"\n', 'time_limit = "2:00:00"\nadvance = { best = 1 }\n'),
-     "categories[0].rounds[2].advance"),
-    (("advance = { best = 3 }", "advance = { }"), "categories[0].rounds[1].advance"),
+     "categories[1].rounds[3].advance"),
+    (("advance = { best = 3 }", "advance = { }"), "categories[1].rounds[2].advance"),
     (("advance = { best = 3 }", 'advance = { best = 3, by = "country" }'),
-     "categories[0].rounds[1].advance.max_per"),
+     "categories[1].rounds[2].advance.max_per"),
     (("advance = { best = 3 }", 'advance = { best = 3, max_per = 1, by = "country" }'),
-     "categories[0].rounds[1].advance.by"),
+     "categories[1].rounds[2].advance.by"),
     (("advance = { best = 3 }", "advance = { top_percent = 101 }"),
-     "categories[0].rounds[1].advance.top_percent"),
-    (('id = "semi"', 'id = "heats"'), "categories[0].rounds[1].id"),
-    (('id = "semi"', 'id = "Semi final"'), "categories[0].rounds[1].id"),
+     "categories[1].rounds[2].advance.top_percent"),
+    (('id = "semi"', 'id = "heats"'), "categories[1].rounds[2].id"),
+    (('id = "semi"', 'id = "Semi final"'), "categories[1].rounds[2].id"),
     (("date = 2027-07-03\nstart", "date = 2027-07-01\nstart"),
-     "categories[0].rounds[1].date"),
-    (('start = "16:00"', 'start = "09:00"'), "categories[0].rounds[2].start"),
+     "categories[1].rounds[2].date"),
+    (('start = "16:00"', 'start = "09:00"'), "categories[1].rounds[3].start"),
     (("puzzles = [500, 500]", "puzzles = [500, 500]\npieces = 900"),
-     "categories[0].rounds[2].pieces"),
-    (("puzzles = [500, 500]", "puzzles = [500]"), "categories[0].rounds[2].puzzles"),
-    (("heats = 2", "heats = 0"), "categories[0].rounds[0].heats"),
-    (("heats = 2", 'heats = 2\nseating = "seeded"'), "categories[0].rounds[0].seating"),
-    (("heats = 2", 'heats = 2\nseating = "random"'), "categories[0].rounds[0].seating"),
-    (("heats = 2", "heats = 2\nper_table = 5"), "categories[0].rounds[0].per_table"),
+     "categories[1].rounds[3].pieces"),
+    (("puzzles = [500, 500]", "puzzles = [500]"), "categories[1].rounds[3].puzzles"),
+    (("heats = 2", "heats = 0"), "categories[1].rounds[1].heats"),
+    (("heats = 2", 'heats = 2\nseating = "seeded"'), "categories[1].rounds[1].seating"),
+    (("heats = 2", 'heats = 2\nseating = "random"'), "categories[1].rounds[1].seating"),
+    (("heats = 2", "heats = 2\nper_table = 5"), "categories[1].rounds[1].per_table"),
 ])
 def test_a_bad_round_is_refused_with_its_key(change: tuple[str, str], key: str) -> None:
     text = CONTEST.replace(*change)
@@ -279,7 +279,7 @@ fee = 0
 """
     with pytest.raises(ContestFileError) as err:
         parse_contest(tomllib.loads(text), "x.toml")
-    assert "solo-semi" in str(err.value) and "rounds[1].id" in str(err.value)
+    assert "solo-semi" in str(err.value) and "rounds[2].id" in str(err.value)
 
 
 # -- a championship in the chat ------------------------------------------------------------
@@ -688,10 +688,10 @@ async def test_puzzles_in_any_order_chosen_from_several_pieces_over_all(
 
 
 @pytest.mark.parametrize("change,key", [
-    (('puzzle_order = "any"', 'puzzle_order = "random"'), "categories[0].rounds[2].puzzle_order"),
-    (("play = 2", "play = 4"), "categories[0].rounds[2].play"),
+    (('puzzle_order = "any"', 'puzzle_order = "random"'), "categories[1].rounds[3].puzzle_order"),
+    (("play = 2", "play = 4"), "categories[1].rounds[3].play"),
     (('puzzle_order = "any"              # the entry chooses the order\n', ""),
-     "categories[0].rounds[2].play"),
+     "categories[1].rounds[3].play"),
 ])
 def test_bad_puzzle_rules_are_refused(change: tuple[str, str], key: str) -> None:
     text = ANY_ORDER.replace(*change)

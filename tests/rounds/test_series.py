@@ -110,16 +110,16 @@ def test_one_file_holds_events_from_august_to_november() -> None:
 
 @pytest.mark.parametrize("change, problem", [
     (('closes = 2024-08-10T00:00:00', 'closes = 2024-08-15T18:30:00'),
-     "categories[0].rounds[0].heat[0].closes: is after the heat begins (2024-08-15 18:00): "
+     "categories[1].rounds[1].heat[1].closes: is after the heat begins (2024-08-15 18:00): "
      "registration for a heat closes before it, or when it begins"),
     (('heats_by = "library"', 'heats = 3'),
-     "categories[0].rounds[0].heat[0].closes: is for heats chosen at registration (heats_by): "
+     "categories[1].rounds[1].heat[1].closes: is for heats chosen at registration (heats_by): "
      "this round's entrants are seated together"),
     (("date = 2024-11-09", "date = 2025-08-03"),
-     "categories[0].rounds[1].date: must be from the contest's date (2024-08-01) to 366 days "
+     "categories[1].rounds[2].date: must be from the contest's date (2024-08-01) to 366 days "
      "after it, not 2025-08-03"),
     (('time_limit = "2:00:00"', 'time_limit = "two hours"'),
-     'categories[0].rounds[1].time_limit: must be a duration like "1:30:00", "5:00" (five '
+     'categories[1].rounds[2].time_limit: must be a duration like "1:30:00", "5:00" (five '
      "minutes), \"3 days\" or \"8 weeks\", not 'two hours'"),
 ])
 def test_a_wrong_series_is_refused_with_its_key(change: tuple[str, str], problem: str) -> None:
@@ -134,7 +134,7 @@ def test_a_season_long_time_limit() -> None:
     assert teams is not None and teams.rounds[1].time_limit == 56 * 24 * 3600
     with pytest.raises(ContestFileError) as exc:  # no clock runs for ever
         contest(SERIES.replace('time_limit = "2:00:00"', 'time_limit = "200000000 weeks"'))
-    assert str(exc.value) == ("series.toml: categories[0].rounds[1].time_limit: must be at "
+    assert str(exc.value) == ("series.toml: categories[1].rounds[2].time_limit: must be at "
                               "most 366 days (a season), not '200000000 weeks'")
     assert parse_long_duration("1:30:00") == 5400
     assert parse_long_duration("5:00") == 300  # m:ss, as before
@@ -333,20 +333,20 @@ LIBRARIES = ("fitchburg", "oregon", "baraboo", "reedsburg")
 
 @pytest.mark.parametrize("change, problem", [
     (('from = [3, 4]', 'from = [2, 3, 4]'),
-     "categories[0].rounds[1].heat[1].from: names heat 2 of 'local', already in heat 1's from"),
+     "categories[1].rounds[2].heat[2].from: names heat 2 of 'local', already in heat 1's from"),
     (('from = [3, 4]', 'from = [3]'),
-     "categories[0].rounds[1].heat: no heat takes the qualifiers of heat 4 of 'local' (from): "
+     "categories[1].rounds[2].heat: no heat takes the qualifiers of heat 4 of 'local' (from): "
      "they would play nowhere"),
     (('from = [3, 4]', 'from = ["sauk"]'),
-     "categories[0].rounds[1].heat[1].from[0]: must be a heat of round 'local': one of "
+     "categories[1].rounds[2].heat[2].from[1]: must be a heat of round 'local': one of "
      "fitchburg, oregon, baraboo, reedsburg or a number from 1 to 4, not 'sauk'"),
     (('from = [3, 4]\n', ''),
-     "categories[0].rounds[1].heat: give from in every heat of the round, or in none"),
+     "categories[1].rounds[2].heat: give from in every heat of the round, or in none"),
     (("date = 2024-10-12\nstart", "date = 2024-08-30\nstart"),
-     "categories[0].rounds[1].heat[0].date: is before the round before ends (2024-09-12): a "
+     "categories[1].rounds[2].heat[1].date: is before the round before ends (2024-09-12): a "
      "round is confirmed once all its heats are played"),
     (('venue = "Fitchburg Library"', 'venue = "Fitchburg Library"\nfrom = [1]'),
-     "categories[0].rounds[0].heat[0].from: is for a later round (the heats of the round "
+     "categories[1].rounds[1].heat[1].from: is for a later round (the heats of the round "
      "before)"),
 ])
 def test_a_wrong_split_of_the_semi_finals_is_refused(change: tuple[str, str],
@@ -446,7 +446,7 @@ def test_a_later_round_split_by_a_question_must_be_asked_in_the_category() -> No
     with pytest.raises(ContestFileError) as exc:
         contest(restricted)
     assert str(exc.value) == (
-        "series.toml: categories[0].rounds[1].heats_by: county is not asked in teams "
+        "series.toml: categories[1].rounds[2].heats_by: county is not asked in teams "
         "(questions.categories): its entries would play in no heat")
 
 

@@ -340,7 +340,7 @@ async def test_photos_where_volunteers_time_the_day_are_refused(day):
 
 @pytest.mark.parametrize(("change", "message"), [
     ('timing = "self"', None),
-    ('timing = "sometimes"', "must be one of volunteers, self"),
+    ('timing = "sometimes"', "must be \"volunteers\" or \"self\", not 'sometimes'"),
 ])
 def test_the_contest_files_timing(tmp_path, change, message):
     text = HOME_CUP.read_text().replace('timing = "self"', change)

@@ -124,14 +124,14 @@ def test_the_contest_sets_the_order_and_a_category_may_set_its_own() -> None:
 
 @pytest.mark.parametrize("where, text, problem", [
     ("solo", 'unfinished_order = ["pieces", "speed"]',
-     "categories[0].unfinished_order[1]: must be one of pieces, puzzles, time (pieces placed, "
+     "categories[1].unfinished_order[2]: must be one of pieces, puzzles, time (pieces placed, "
      "puzzles finished, the time the last of them was finished), not 'speed'"),
     ("solo", 'unfinished_order = ["time", "time"]',
-     "categories[0].unfinished_order[1]: says 'time' twice"),
+     "categories[1].unfinished_order[2]: says 'time' twice"),
     ("solo", "unfinished_order = []",
-     "categories[0].unfinished_order: needs one or more of pieces, puzzles, time"),
+     "categories[1].unfinished_order: needs one or more of pieces, puzzles, time"),
     ("kids", 'unfinished_order = ["pieces", "time"]',
-     "categories[1].unfinished_order: orders by 'time', which counts the puzzles finished of "
+     "categories[2].unfinished_order: orders by 'time', which counts the puzzles finished of "
      "several played one after the other (puzzles = [...]), and this category plays one "
      "puzzle at a time"),
 ])

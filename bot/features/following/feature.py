@@ -7,7 +7,7 @@ from bot.features.following.handlers import decision_button
 from bot.features.following.outcomes import line_note
 from bot.features.following.rules import ALLOWED, BUTTON, REFUSED, REQUEST
 from bot.features.following.settings import FEATURE as NAME
-from bot.features.following.settings import TABLE, describe, read
+from bot.features.following.settings import KEYS, TABLE, describe, read
 from bot.features.following.texts import allowed_name, refused_name, request_name
 from bot.support.registry import Feature, Kind
 
@@ -24,5 +24,6 @@ FEATURE = Feature(
                 data={"by": "!str", "user": "!int"}, line_note=line_note)),
     table=TABLE,
     settings=read,
+    keys=KEYS,
     describe=describe,
 )

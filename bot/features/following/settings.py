@@ -7,9 +7,15 @@ from __future__ import annotations
 from bot.domain.contest import Contest
 from bot.features.following.rules import FIRST_PHONE, ORGANISERS, FollowRules
 from bot.services.contest_toml import Table
+from bot.support.contest_keys import Key, Section
 
 TABLE = "following"
-FEATURE = "following"  # the name its settings are kept under (``Contest.settings``)
+FEATURE = "following"
+KEYS = Section(TABLE, "Table cards: who lets in the first phone that scans the card of an "
+               "entry no phone follows yet.", (
+    Key("first_phone", "choice", "An organiser, asked with Allow / Refuse, or anyone (that "
+        "scan follows the entry at once).", default=ORGANISERS, choices=FIRST_PHONE),
+))  # the name its settings are kept under (``Contest.settings``)
 
 
 def rules_of(contest: Contest) -> FollowRules:
@@ -29,8 +35,5 @@ def describe(contest: Contest) -> list[str]:
 
 def read(t: Table) -> FollowRules:
     first = t.get("first_phone", str, ORGANISERS)
-    if first not in FIRST_PHONE:
-        raise t.ctx.error(t.key("first_phone"),
-                          f'must be "organisers" or "anyone", not {first!r}')
     t.done()
     return FollowRules(first)

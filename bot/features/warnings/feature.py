@@ -6,7 +6,7 @@ from bot.features.results.names import OUTCOME
 from bot.features.warnings.handlers import aviso
 from bot.features.warnings.rules import WARNING
 from bot.features.warnings.settings import FEATURE as NAME
-from bot.features.warnings.settings import TABLE, describe, read
+from bot.features.warnings.settings import KEYS, TABLE, describe, read
 from bot.features.warnings.texts import event_name, reason_of, taken_back
 from bot.support.registry import N_, Command, Feature, Kind
 
@@ -20,6 +20,7 @@ FEATURE = Feature(
                 taken_back=taken_back, detail=reason_of),),
     table=TABLE,
     settings=read,
+    keys=KEYS,
     menu_after=OUTCOME,
     describe=describe,
 )

@@ -6,8 +6,14 @@ from __future__ import annotations
 from bot.domain.contest import Contest
 from bot.features.warnings.rules import LIMIT_MAX, WarningRules
 from bot.services.contest_toml import Table
+from bot.support.contest_keys import Key, Section
 
 TABLE = "warnings"
+KEYS = Section(TABLE, "Warnings (/aviso). Optional: without it, warnings never disqualify.", (
+    Key("disqualify_after", "int", "The warning that brings an entry's count in its heat to "
+        "this number disqualifies it (0: never).", default=0, minimum=0, maximum=LIMIT_MAX,
+        example="3"),
+))
 FEATURE = "warnings"  # the name its settings are kept under (``Contest.settings``)
 
 
@@ -22,6 +28,6 @@ def describe(contest: Contest) -> list[str]:
 
 
 def read(t: Table) -> WarningRules:
-    limit = t.int("disqualify_after", 0, minimum=0, maximum=LIMIT_MAX)
+    limit = t.int("disqualify_after", 0)
     t.done()
     return WarningRules(limit)
