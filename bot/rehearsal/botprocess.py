@@ -37,7 +37,9 @@ class BotProcess:
         ok = await self.api.wait_until(
             lambda: sum(1 for c in self.api.calls if c.method == "deleteWebhook") > starts, 30)
         if not ok:
-            raise RuntimeError("the bot did not start")
+            tail = self.log.decode("utf-8", "replace").strip().splitlines()[-12:]
+            raise RuntimeError("the bot did not start; the end of its log:\n"
+                               + "\n".join(tail or ["(nothing)"]))
 
     async def launch(self, **env_now: str) -> None:
         """Start it (with ``env_now`` added for this start only), without waiting for it."""

@@ -99,6 +99,10 @@ def read_settings_file(path: Path) -> dict[str, str]:
         raise ConfigError(f"{path}: not a valid settings file ({exc})") from None
     except UnicodeDecodeError:
         raise ConfigError(f"{path}: not a valid settings file (not UTF-8 text)") from None
+    if isinstance(data.get("contest"), dict):
+        raise ConfigError(f"{path} is a contest file, where the database's settings file goes "
+                          "(the database's name with .toml): give the database another name, "
+                          f"such as {path.stem}-bot.sqlite3")
     for key in data:
         if key not in FILE_KEYS:
             raise ConfigError(f"{path}: unknown setting {key!r} (known: {', '.join(FILE_KEYS)})")
@@ -156,7 +160,11 @@ def environment(env: Mapping[str, str] | None = None) -> dict[str, str]:
     """The settings: the environment's, and the settings file's where the environment sets
     nothing (an empty variable counts as unset)."""
     env = os.environ if env is None else env
-    merged = read_settings_file(settings_path(database_path(env)))
+    path = settings_path(database_path(env))
+    contest = env.get("PUZZLEBOT_CONTEST", "").strip()
+    # the contest file itself (castrillo.toml beside castrillo.sqlite3): no settings file
+    mine = not contest or Path(contest).resolve() != path.resolve()
+    merged = read_settings_file(path) if mine else {}
     merged.update({k: v for k, v in env.items() if v.strip() or k not in merged})
     return merged
 

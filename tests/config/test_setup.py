@@ -15,7 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.support.config import ConfigError, load_settings, read_settings_file, settings_path
+from bot.support.config import (
+    ConfigError,
+    environment,
+    load_settings,
+    read_settings_file,
+    settings_path,
+)
 from tests.clirun import bot_main
 from tests.conftest import BILLOM, CASTRILLO, ROOT
 
@@ -216,3 +222,26 @@ def test_a_settings_file_saved_with_a_byte_order_mark_is_read(tmp_path: Path):
     path = tmp_path / "puzzlebot.toml"
     path.write_bytes(b"\xef\xbb\xbf" + f'PUZZLEBOT_CONTEST = "{CASTRILLO}"\n'.encode())
     assert read_settings_file(path) == {"PUZZLEBOT_CONTEST": str(CASTRILLO)}
+
+
+def test_a_database_named_like_its_contest_file_reads_no_settings_from_it(tmp_path):
+    """``castrillo.sqlite3`` beside ``castrillo.toml``: the settings file's place (the
+    database's name with .toml) is the contest file. The bot runs on the environment's
+    settings instead of refusing the contest's keys as "unknown settings" (the rehearsal of
+    such a pair never started), and a settings file that is a contest file is said to be one
+    (setup then writes nothing over it)."""
+    contest = tmp_path / "castrillo.toml"
+    contest.write_text(CASTRILLO.read_text(encoding="utf-8"), encoding="utf-8")
+    env = {"PUZZLEBOT_DB": str(tmp_path / "castrillo.sqlite3"),
+           "PUZZLEBOT_CONTEST": str(contest), "TELEGRAM_BOT_TOKEN": "1:x"}
+    assert environment(env) == env
+    with pytest.raises(ConfigError, match=r"castrillo.toml is a contest file, where the "
+                       r"database's settings file goes .* such as castrillo-bot.sqlite3"):
+        read_settings_file(contest)
+    before = contest.read_bytes()
+    done = bot_main(["setup", "--db", str(tmp_path / "castrillo.sqlite3"), "--contest",
+                     str(contest)], {k: v for k, v in os.environ.items()
+                                     if not k.startswith(("TELEGRAM_", "PUZZLEBOT_"))},
+                    stdin="\n")
+    assert done.returncode != 0 and "is a contest file" in done.stderr + done.stdout
+    assert contest.read_bytes() == before
