@@ -29,7 +29,8 @@ pytest: $(STAMP)
 # dev only, not part of `make test`: the soak and the outages at their full length (minutes)
 soak: $(STAMP)
 	PUZZLEBOT_FULL_TESTS=1 $(PY) -m pytest -q tests/rehearsal/test_soak.py tests/delivery/test_outbox_e2e.py \
-		tests/delivery/test_telegram_failures_classified.py tests/rehearsal/test_crash_safety.py
+		tests/delivery/test_telegram_failures_classified.py tests/rehearsal/test_crash_safety.py \
+		tests/rehearsal/test_combinations.py
 
 check-contests: $(STAMP)
 	for f in contests/*.toml; do $(PY) -m bot check-contest $$f > /dev/null || exit 1; done

@@ -143,7 +143,9 @@ def _contest_reference(args: argparse.Namespace) -> int:
 
 def _settings(need_token: bool) -> tuple[Config, Contest]:
     config = load_settings(need_token=need_token)
-    warning = settings_file_warning(settings_path(config.db_path))
+    path = settings_path(config.db_path)
+    warning = None if path.resolve() == Path(config.contest_file).resolve() else \
+        settings_file_warning(path)
     if warning:
         print(f"warning: {warning}", file=sys.stderr)
     return config, load_contest(config.contest_file)
@@ -162,11 +164,21 @@ def _with_store(need_token: bool,
         except StoreError as exc:
             return fail(f"{config.db_path}: {exc}")
         try:
+            await _rehearsed_day(store)
             return await work(config, contest, store)
         finally:
             await store.close()
 
     return asyncio.run(go())
+
+
+async def _rehearsed_day(store: Store) -> None:
+    """A rehearsal's database of a day still to come (its events dated after now): read as
+    it stood at its last event, not as today, when none of its entries had registered yet
+    (``export results`` then gave no row)."""
+    last = await store.last_at()
+    if last is not None and CLOCK.simulated_start is None and last > CLOCK.now():
+        CLOCK.simulated_start, CLOCK.real_start = last, None
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -208,7 +208,7 @@ def _category(contest: Contest, c: Category) -> list[str]:
     for sr in c.separate:
         lines.append(_separate(contest, sr))
     if c.puzzles:
-        lines.append(f"    puzzles{' in any order' if c.puzzle_order == 'any' else ' in sequence'}"
+        lines.append(f"    puzzles{_order(c.puzzle_order, c.play)}"
                      f": {' + '.join(str(p) for p in c.puzzles)} pieces "
                      + ("(each claimed by the entry)" if c.own_start else
                         f"(split times with /{SPLIT})"))
@@ -217,6 +217,13 @@ def _category(contest: Contest, c: Category) -> list[str]:
     for x in c.extra_prizes:
         lines.append(f"    {x.name} ({x.among}): {x.prize}")
     return lines
+
+
+def _order(order: str, play: int) -> str:
+    """How a category's or a round's puzzles are played, as the day plays them."""
+    if order != "any":
+        return " in sequence"
+    return " in any order" + (f", each entry playing {play} of them" if play else "")
 
 
 def _round(contest: Contest, r: Round, first: bool) -> str:
@@ -229,7 +236,7 @@ def _round(contest: Contest, r: Round, first: bool) -> str:
             + f"{seating}, "
             + (f"{r.per_table} entries per table, " if r.per_table > 1 else "")
             + (f"puzzles {' + '.join(str(p) for p in r.puzzles)} pieces"
-               if r.puzzles else f"{r.pieces} pieces")
+               + _order(r.puzzle_order, r.play) if r.puzzles else f"{r.pieces} pieces")
             + f", limit {format_duration(r.time_limit)}"
             + (f"; advance: {describe_advance(r.advance)}" if r.advance else ""))
 

@@ -175,6 +175,12 @@ class EventReads(Database):
         )
         return row is not None
 
+    async def last_at(self) -> datetime | None:
+        """The moment of the latest event (none in an empty database)."""
+        row = await self._fetchone("SELECT MAX(at) FROM events", ())
+        return None if row is None or row[0] is None else \
+            datetime.fromtimestamp(int(row[0]), UTC)
+
     async def newest_message_dates(self) -> dict[int, datetime]:
         """Per person, the newest Telegram date of a message of theirs that caused an event."""
         rows = await self._fetchall("SELECT actor, MAX(at) FROM events WHERE update_id IS NOT "
