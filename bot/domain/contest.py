@@ -179,6 +179,9 @@ class SeparateRanking:
     question: str | None = None
     answers: tuple[str, ...] = ()
     prizes: tuple[str, ...] = ()
+    # "day": the age on the contest day; "year": the age reached in the contest's year (the
+    # year of birth is enough: a member known by the year only is never left out)
+    age_by: str = "day"
 
 
 @dataclass(frozen=True)

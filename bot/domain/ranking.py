@@ -211,13 +211,19 @@ def _award_extras(category: Category, rows: list[Row]) -> list[Row]:
     return rows
 
 
+AGE_BY = ("day", "year")
+
+
 def ages_fit(births: Iterable[tuple[date | None, int | None]], day: date,
-             min_age: int | None, max_age: int | None) -> bool:
+             min_age: int | None, max_age: int | None, by_year: bool = False) -> bool:
     """Whether every member (full birth date, or year of birth only) is aged ``min_age`` to
     ``max_age`` on ``day``. A member known by the year only fits when both ages the year
-    allows fit; a member with no birth at all never does."""
+    allows fit; a member with no birth at all never does. ``by_year``: the age reached in
+    ``day``'s year instead (the year of birth decides, as many federations' age groups do)."""
     for born, year in births:
-        if born is not None:
+        if by_year and (born is not None or year is not None):
+            ages = {day.year - (born.year if born is not None else year or 0)}
+        elif born is not None:
             ages = {day.year - born.year - ((day.month, day.day) < (born.month, born.day))}
         elif year is not None:
             ages = {day.year - year - 1, day.year - year}

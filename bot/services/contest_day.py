@@ -131,7 +131,7 @@ def in_ranking(contest: Contest, sr: SeparateRanking, entry: Entry) -> bool:
     yes)."""
     if (sr.min_age is not None or sr.max_age is not None) and not ages_fit(
             ((m.born, m.born_year) for m in entry.members), contest.date, sr.min_age,
-            sr.max_age):
+            sr.max_age, sr.age_by == "year"):
         return False
     if sr.question is None:
         return True

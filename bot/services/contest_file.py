@@ -168,7 +168,8 @@ def _separate(t: Table, questions: dict[str, Question]) -> tuple[SeparateRanking
             id=rid, name=lang_texts(r, "name", True),
             min_age=r.int("min_age", None, maximum=MAX_AGE),
             max_age=r.int("max_age", None, maximum=MAX_AGE),
-            question=qid, answers=tuple(answers), prizes=r.strings("prizes", ()))
+            question=qid, answers=tuple(answers), prizes=r.strings("prizes", ()),
+            age_by=r.get("age_by", str, "day"))
         r.done()
         if sr.min_age is None and sr.max_age is None and qid is None:
             raise r.ctx.error(r.where, "needs min_age, max_age or question (who is in it)")

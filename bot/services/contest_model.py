@@ -11,7 +11,7 @@ A feature's own table is declared beside its settings (``Feature.keys``)."""
 from __future__ import annotations
 
 from bot.domain.contest import CHOICE, PER_ENTRY, PER_MEMBER, TEXT, YES_NO
-from bot.domain.ranking import SHARED_PRIZES, TIE_BREAKS, UNFINISHED_KEYS
+from bot.domain.ranking import AGE_BY, SHARED_PRIZES, TIE_BREAKS, UNFINISHED_KEYS
 from bot.domain.rounds import SEATINGS
 from bot.features.standings.rules import RANKING_VISIBILITY
 from bot.features.tables.rules import SEATING_RULES
@@ -284,6 +284,10 @@ RANKINGS = Section("categories.rankings", "A ranking of its own within the categ
         default=None, minimum=0, maximum=MAX_AGE),
     Key("max_age", "int", "Every member at most this old on the contest day.",
         default=None, minimum=0, maximum=MAX_AGE),
+    Key("age_by", "choice", 'What min_age and max_age count: the age on the contest day '
+        '("day": a member known only by the year of birth is in only when both ages the year '
+        'allows fit), or the age reached in the contest\'s year ("year": the year of birth '
+        "decides, for everyone).", default="day", choices=AGE_BY),
     Key("question", "text", "A question whose answers (answers) put an entry in it.",
         default=None),
     Key("answers", "strings", "With question: the answers in this ranking.", default=()),

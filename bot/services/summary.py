@@ -267,8 +267,10 @@ def _separate(contest: Contest, sr: SeparateRanking) -> str:
         else "",
         f"{sr.question} {'/'.join(sr.answers)}" if sr.question else "") if part)
     prizes = f"; prizes {', '.join(sr.prizes)}" if sr.prizes else ""
+    by_year = " (the age reached in the contest's year)" if sr.age_by == "year" and (
+        sr.min_age is not None or sr.max_age is not None) else ""
     return (f"    ranking {sr.id} ({sr.name.get(contest.language) or sr.id}): "
-            f"{who_in}{prizes}")
+            f"{who_in}{by_year}{prizes}")
 
 
 def _escape(contest: Contest) -> list[str]:

@@ -46,6 +46,7 @@ class Cat:
     advance: str = "best = 2"
     seating: str = ""
     youth: bool = False
+    age_by: str = "day"
     escape: bool = False
     self_timed: bool = False
     own_start: bool = False
@@ -76,7 +77,7 @@ class Cat:
                                            else [])
         if self.youth:
             lines += ["", "[[categories.rankings]]", 'id = "youth"', 'name = "Youth"',
-                      "max_age = 17"]
+                      "max_age = 17", f'age_by = "{self.age_by}"']
         return "\n".join(lines) + "\n"
 
 
@@ -108,6 +109,7 @@ def categories(draw: st.DrawFn, cid: str, home: bool, escape: bool, need: str = 
         cat.advance = draw(st.sampled_from(["best = 2", "per_heat = 1", "top_percent = 50"]))
         cat.seating = draw(st.sampled_from(["", "draw", "seeded"]))
     cat.youth = draw(st.booleans())
+    cat.age_by = draw(st.sampled_from(["day", "year"]))
     return cat
 
 
