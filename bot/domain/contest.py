@@ -284,6 +284,8 @@ class Question:
     label: dict[str, str] = field(default_factory=dict)  # short name for summaries
     categories: tuple[str, ...] = ()  # asked only of entries of these (empty: of all)
     public: bool = False
+    # its answers are printed on the table lists (a need: an accessible table, left-handed)
+    on_tables: bool = False
 
     def asks(self, category_id: str) -> bool:
         return not self.categories or category_id in self.categories

@@ -173,6 +173,9 @@ QUESTIONS = Section("questions", "Questions asked in the chat at registration, i
         default_doc="every category"),
     Key("public", "bool", "Its answers may be published (export document --public).",
         default=False),
+    Key("on_tables", "bool", "Its answers are printed on the table lists, after the names "
+        "(a need the hall must meet: an accessible table, a left-handed member). A yes/no "
+        "question prints its label when a member answered yes.", default=False),
 ), many=True)
 
 LOCAL = Section("local", "Local entries (reserved places, local prizes).", (

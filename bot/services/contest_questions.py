@@ -93,6 +93,7 @@ def _question(q: Table, ids: set[str]) -> Question:
         label=label,
         categories=q.strings("categories", ()),
         public=q.get("public", bool, False),
+        on_tables=q.get("on_tables", bool, False),
     )
     q.done()
     return question

@@ -152,6 +152,24 @@ def shown_answers(contest: Contest, entry: Entry) -> tuple[str, ...]:
                  if (value := entry.answer(q.id)) is not None)
 
 
+def table_needs(contest: Contest, entry: Entry, lang: str) -> tuple[str, ...]:
+    """What the table lists print of the entry's answers to the questions marked
+    ``on_tables`` (an accessible table): a yes/no question's label when a member (or the
+    entry) said yes, another question's answer as people read it."""
+    out = []
+    for q in contest.questions:
+        if not q.on_tables:
+            continue
+        if q.yes_no:
+            said = entry.answer(q.id) == "yes" if q.per_entry else any(
+                q.id in m.answers for m in entry.members)
+            if said:
+                out.append(q.short(lang))
+        elif (value := entry.answer(q.id)) is not None:
+            out.append(_readable(contest, q, value))
+    return tuple(out)
+
+
 def _readable(contest: Contest, q: Question, value: str) -> str:
     """An answer as people read it (members' different choices stay joined with "/"): a
     choice written as a code people read (a country's "FR", in capitals) stays as it is, the

@@ -109,3 +109,46 @@ async def test_seating_by_numbers(tmp_path) -> None:
         assert await hall_seats(h.services.day) == {2: 2, 12: 12, 4: 4, 9: 9}
     finally:
         await h.stop()
+
+
+NEEDS = '''
+[[questions]]
+id = "wheelchair"
+text = "Needs an accessible table?"
+label = { es = "mesa accesible", en = "accessible table" }
+on_tables = true
+
+[[questions]]
+id = "hand"
+kind = "choice"
+per = "entry"
+text = "Which hand?"
+choices = ["left", "right"]
+on_tables = true
+'''
+
+
+async def test_needs_marked_on_tables_are_printed_after_the_names(tmp_path) -> None:
+    """Issue 48: a need the hall must meet (an accessible table) could not reach the table
+    lists. A question marked ``on_tables`` prints its answer after the names: a yes/no one its
+    label when a member said yes (nothing otherwise), another its answer."""
+    text = CASTRILLO.read_text(encoding="utf-8")
+    contest = tmp_path / "needs.toml"
+    contest.write_text(text.replace("[[categories]]", NEEDS + "\n[[categories]]", 1),
+                       encoding="utf-8")
+    h = await Harness(tmp_path, contest, organisers=frozenset({OLGA.id})).start()
+    try:
+        rows = ("number,category,names,born,wheelchair,hand\n"
+                "9,parejas,Ana Uno; Bea Dos,1980; 1981,no; yes,left\n"
+                "4,parejas,Carla Tres; Dani Cuatro,1980; 1981,no; no,right\n")
+        await import_entries(h.services.store, read_entries(h.services.contest,
+                                                            io.StringIO(rows), "x.csv"))
+        await staff(h, OLGA, VIC, T0 - timedelta(days=1))
+        calls = await h.send(OLGA, "/mesas", T0 - timedelta(hours=1))
+        [doc] = [c for c in calls if c.method == "sendDocument"]
+        text = "\n".join(p.extract_text() for p in
+                         pypdf.PdfReader(io.BytesIO(doc.params["document"]["bytes"])).pages)
+        assert "Ana Uno / Bea Dos (mesa accesible, left)" in text, text
+        assert "Carla Tres / Dani Cuatro (right)" in text, text
+    finally:
+        await h.stop()

@@ -29,7 +29,8 @@ from bot.domain.rounds import Heat, table_number
 from bot.features.tables.rules import hall_tables
 from bot.services.contest_day import ContestDay
 from bot.services.fonts import find_fonts
-from bot.services.state import shown_answers
+from bot.services.state import shown_answers, table_needs
+from bot.storage.store import Entry
 from bot.support.i18n import tr
 from bot.support.wallclock import CLOCK
 from bot.texts.common import names
@@ -65,11 +66,17 @@ async def round_sheets(day: ContestDay, category: Category, lang: str) -> list[S
             entry = entries.get(n)
             lines.append((table_number(i, heat.round.per_table), n,
                           names(entry.names) if entry else "",
-                          ", ".join(shown_answers(contest, entry)) if entry else ""))
+                          _shown(contest, entry, lang) if entry else ""))
         sheets.append(Sheet(f"{category.name} — {heat_name(lang, contest, heat)}",
                             f"{contest.name} · {when_text(lang, contest, heat)}",
                             tuple(lines)))
     return sheets
+
+
+def _shown(contest: Contest, entry: Entry, lang: str) -> str:
+    """After the names: the answers shown in rankings (a country), then the needs the hall
+    must meet (questions marked ``on_tables``: an accessible table)."""
+    return ", ".join(shown_answers(contest, entry) + table_needs(contest, entry, lang))
 
 
 async def hall_seats(day: ContestDay) -> dict[int, int]:
@@ -102,8 +109,8 @@ async def hall_sheets(day: ContestDay, category: Category, lang: str) -> list[Sh
     date = day_text(lang, contest.date)
     when = date if contest.start is None else tr(
         lang, "{day} at {time}", day=date, time=clock_time(contest, contest.start)[:5])
-    lines = tuple((tables[e.number], e.number, names(e.names),
-                   ", ".join(shown_answers(contest, e))) for e in entries)
+    lines = tuple((tables[e.number], e.number, names(e.names), _shown(contest, e, lang))
+                  for e in entries)
     return [Sheet(category.name, f"{contest.name} · {when}", lines)]
 
 
