@@ -200,6 +200,9 @@ class Category:
     extra_prizes: tuple[ExtraPrize, ...] = ()
     min_members: int | None = None  # teams of min_members to members (None: exactly members)
     rounds: tuple[Round, ...] = ()  # empty: one round, on the contest day (pieces, time_limit)
+    # at most this many people in its entries holding a place (a hall's seats), besides
+    # ``capacity`` in entries
+    people_capacity: int | None = None
     puzzles: tuple[int, ...] = ()  # pieces of each puzzle played in sequence (split times)
     separate: tuple[SeparateRanking, ...] = ()  # rankings of their own within the category
     puzzle_order: str = "fixed"  # "any": the puzzles in the order the entry chooses
@@ -359,6 +362,7 @@ class RegistrationRules:
     priority: str = "registration"  # "registration" (first come) or "payment" (paid first)
     payment_required: bool = False  # a place is only held once paid
     shared_capacity: int | None = None  # places across all categories
+    shared_people_capacity: int | None = None  # people across all categories' entries
     withdrawal_refund_until: datetime | None = None  # None: a withdrawal is always refunded
     left_out_refund: str = ""  # how those left without a place are refunded (shown to people)
     one_entry_per_person: bool = False  # a person (name and birth) in one entry per category

@@ -34,6 +34,7 @@ class Application:
     preconfirmed: bool = False  # registered elsewhere (imported): holds its place as given
     # the entry's answers to the questions with a quota: (question id, answer)
     quota_values: tuple[tuple[str, str], ...] = ()
+    people: int = 1  # its members (a capacity in people counts them)
 
 
 @dataclass(frozen=True)
@@ -102,6 +103,7 @@ class _Pool:
         self.contest = contest
         self.confirmed: dict[int, Application] = {}
         self.in_category: dict[str, int] = {}
+        self.people: dict[str, int] = {}  # per category; "" the whole contest
         self.non_local: dict[str, int] = {}
         # places held per (category, question id, answer), for the questions with a quota
         self.same_answer: dict[tuple[str, str, str], int] = {}
@@ -113,6 +115,8 @@ class _Pool:
     def add(self, a: Application) -> None:
         self.confirmed[a.number] = a
         self.in_category[a.category] = self.in_category.get(a.category, 0) + 1
+        for where in (a.category, ""):
+            self.people[where] = self.people.get(where, 0) + a.people
         if not a.local:
             self.non_local[a.category] = self.non_local.get(a.category, 0) + 1
         for qid, value in a.quota_values:
@@ -122,6 +126,8 @@ class _Pool:
     def remove(self, number: int) -> None:
         a = self.confirmed.pop(number)
         self.in_category[a.category] -= 1
+        for where in (a.category, ""):
+            self.people[where] -= a.people
         if not a.local:
             self.non_local[a.category] -= 1
         for qid, value in a.quota_values:
@@ -135,6 +141,8 @@ class _Pool:
         shared = contest.registration.shared_capacity
         if shared is not None and len(self.confirmed) >= shared:
             return False
+        if not self._room_for_people(a, cat.people_capacity):
+            return False
         for qid, value in a.quota_values:
             most = self.choice_places.get((qid, value), self.quotas.get(qid))
             if most is not None and self.same_answer.get((a.category, qid, value), 0) >= most:
@@ -147,6 +155,13 @@ class _Pool:
                     if self.non_local.get(a.category, 0) >= cat.capacity - quota.places:
                         return False
         return True
+
+    def _room_for_people(self, a: Application, in_category: int | None) -> bool:
+        """A capacity in people (``people_capacity``: the category's, the contest's
+        ``shared_people_capacity``): the entry's members still fit, every one of them."""
+        shared = self.contest.registration.shared_people_capacity
+        return all(most is None or self.people.get(key, 0) + a.people <= most
+                   for key, most in ((a.category, in_category), ("", shared)))
 
 
 # Steps of the allocation replay, in this order when they happen at the same moment: a

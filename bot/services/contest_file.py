@@ -204,7 +204,11 @@ def _category(t: Table, escape: EscapeRules | None, ids: set[str], qids: set[str
     if fewest is not None and fewest > members:
         raise t.ctx.error(t.key("min_members"), f"is more than members ({members})")
     slots = _slots(t, members)
-    capacity = t.int("capacity", None, minimum=1)
+    capacity = t.int("capacity", None)
+    people_capacity = t.int("people_capacity", None)
+    if people_capacity is not None and people_capacity < members:
+        raise t.ctx.error(t.key("people_capacity"), f"is less than one full entry ({members} "
+                          "members)")
     reserved = _reserved(t, capacity)
     extras = _extra_prizes(t)
     is_escape = t.get("escape", bool, False)
@@ -228,6 +232,7 @@ def _category(t: Table, escape: EscapeRules | None, ids: set[str], qids: set[str
         fee=t.money("fee"),
         slots=slots,
         capacity=capacity,
+        people_capacity=people_capacity,
         escape=is_escape,
         prizes=t.strings("prizes", ()),
         reserved=reserved,
@@ -354,7 +359,8 @@ def _registration(root: Table) -> RegistrationRules:
         closes=r.moment("closes", None),
         priority=r.get("priority", str, "registration"),
         payment_required=r.get("payment_required", bool, False),
-        shared_capacity=r.int("shared_capacity", None, minimum=1),
+        shared_capacity=r.int("shared_capacity", None),
+        shared_people_capacity=r.int("shared_people_capacity", None),
         withdrawal_refund_until=r.moment("withdrawal_refund_until", None),
         left_out_refund=r.get("left_out_refund", str, ""),
         **_one_entry(r),

@@ -115,6 +115,10 @@ REGISTRATION = Section("registration", "Registration in the chat. Optional: with
         default=False),
     Key("shared_capacity", "int", "Places shared by all categories, besides each "
         "category's capacity.", default=None, default_doc="no limit", minimum=1),
+    Key("shared_people_capacity", "int", "People all categories' entries holding a place may "
+        "have together (the hall's seats), besides the capacities in entries: an entry "
+        "whose members don't all fit waits.", default=None, default_doc="no limit",
+        minimum=1),
     Key("withdrawal_refund_until", "moment", "A withdrawal before then gets everything "
         "back (the simple case of refunds; not with [[registration.refunds]]).",
         default=None, default_doc="no refund"),
@@ -386,6 +390,10 @@ CATEGORIES = Section("categories", "The categories entries register in and are r
     Key("fee", "money", "The fee per entry.", example="10"),
     Key("capacity", "int", "Entries holding a place (the rest wait).", default=None,
         default_doc="no limit", minimum=1),
+    Key("people_capacity", "int", "People its entries holding a place may have together "
+        "(teams of any size in a hall of so many seats): an entry whose members don't all "
+        "fit waits, as one beyond capacity does.", default=None, default_doc="no limit",
+        minimum=1, limits_doc="at least members"),
     Key("escape", "bool", "Plays the escape game first ([escape]).", default=False),
     Key("prizes", "strings", "The prizes, first place first.", default=()),
     Key("reserved", "tables", "Places kept for local entries.", default=(),

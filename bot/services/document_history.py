@@ -611,7 +611,7 @@ class Replay:
                 preconfirmed=e.source == "import", quota_values=tuple(
                     (q.id, value) for q in self.contest.questions
                     if q.quota is not None or any(c.places is not None for c in q.choices)
-                    if (value := e.answer(q.id)) is not None)))
+                    if (value := e.answer(q.id)) is not None), people=len(e.members)))
         places = allocate(self.contest, apps, at)
         return [self._state(e, None, clock, penalties=True)
                 for n, e in sorted(self.entries.items())

@@ -96,6 +96,8 @@ def _registration(contest: Contest) -> list[str]:
             else "first come, first served"
         )
         + ("" if reg.shared_capacity is None else f"; {reg.shared_capacity} places in all")
+        + ("" if reg.shared_people_capacity is None else
+           f"; at most {reg.shared_people_capacity} people in all")
     ]
     if reg.members_open is not None:
         lines.append(f"  entries with a member answering yes to {' or '.join(reg.members_if)} "
@@ -184,6 +186,8 @@ def _category(contest: Contest, c: Category) -> list[str]:
     """A category's line, then its reserved places, rounds, separate rankings and prizes."""
     who = "; ".join(describe_slot(s) for s in c.slots)
     cap = "no own limit" if c.capacity is None else f"{c.capacity} places"
+    if c.people_capacity is not None:
+        cap += f", at most {c.people_capacity} people"
     lines = [
         f"  {c.id}: {c.name} - "
         + (f"{c.members}" if c.fewest == c.members else f"{c.fewest} to {c.members}")

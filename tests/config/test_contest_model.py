@@ -199,3 +199,14 @@ def test_the_schema_describes_every_key() -> None:
         node = schema if not path else schema["$defs"][path]
         assert set(node["properties"]) == {k.name for k in section.keys}
         assert all(node["properties"][k.name]["description"] for k in section.keys)
+
+
+def test_a_capacity_in_people_takes_at_least_one_whole_entry() -> None:
+    text = edit(MINIMAL, "members = 1", "members = 4\npeople_capacity = 3")
+    with pytest.raises(ContestFileError) as err:
+        parse_contest(tomllib.loads(text), "x.toml")
+    assert str(err.value) == ("x.toml: categories[1].people_capacity: is less than one full "
+                              "entry (4 members)")
+    ok = parse_contest(tomllib.loads(edit(MINIMAL, "members = 1",
+                                          "members = 4\npeople_capacity = 40")), "x.toml")
+    assert ok.categories[0].people_capacity == 40

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta
+from dataclasses import replace
+from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -320,3 +321,30 @@ def test_imported_entries_hold_their_place_before_new_registrations(billom: Cont
     assert all(places[i].status is Status.CONFIRMED for i in range(1, 30))
     assert places[100].status is Status.CONFIRMED
     assert places[101].status is Status.WAITING
+
+
+def test_rule_a_capacity_in_people_counts_members_not_entries(castrillo: Contest):
+    """Issue 48: a hall of so many seats for teams of any size. ``people_capacity`` (and
+    the contest's ``shared_people_capacity``) hold entries while all their members fit; the
+    next whose members don't all fit waits, and a smaller one after it may still fit."""
+    cat = castrillo.categories[0]
+    contest = replace(castrillo, categories=(replace(cat, people_capacity=7),
+                                             *castrillo.categories[1:]))
+    t0 = datetime(2023, 3, 1, 10, tzinfo=UTC)
+    apps = [Application(n, cat.id, False, t0 + timedelta(minutes=n), people=p)
+            for n, p in ((1, 4), (2, 2), (3, 2), (4, 1))]
+    places = allocate(contest, apps, t0 + timedelta(hours=1))
+    assert [places[n].status for n in (1, 2, 3, 4)] == [
+        Status.CONFIRMED, Status.CONFIRMED, Status.WAITING, Status.CONFIRMED]
+    # #2 withdraws: #3's two members now fit, and it moves up
+    apps[1] = replace(apps[1], withdrawn_at=t0 + timedelta(minutes=30))
+    places = allocate(contest, apps, t0 + timedelta(hours=1))
+    assert [places[n].status for n in (1, 3, 4)] == [Status.CONFIRMED] * 3
+    # the contest's own limit, across categories
+    shared = replace(castrillo, registration=replace(castrillo.registration,
+                                                     shared_people_capacity=5))
+    other = castrillo.categories[1].id
+    apps = [Application(1, cat.id, False, t0, people=4),
+            Application(2, other, False, t0 + timedelta(minutes=1), people=2)]
+    places = allocate(shared, apps, t0 + timedelta(hours=1))
+    assert [places[n].status for n in (1, 2)] == [Status.CONFIRMED, Status.WAITING]

@@ -206,7 +206,7 @@ class Registrations:
                 number=en.number, category=en.category, local=en.local,
                 registered_at=en.registered_at, paid_at=paid.get(en.number),
                 withdrawn_at=withdrawn.get(en.number), preconfirmed=en.source == "import",
-                quota_values=self.quota_values(en),
+                quota_values=self.quota_values(en), people=len(en.members),
             )
             for en in await self.store.entries()
         ]
