@@ -203,6 +203,10 @@ class Category:
     # at most this many people in its entries holding a place (a hall's seats), besides
     # ``capacity`` in entries
     people_capacity: int | None = None
+    # played once: its own scheduled start (else the contest's) and how its tables are given
+    # ("draw": drawn; else in number order)
+    start: datetime | None = None
+    seating: str = ""
     puzzles: tuple[int, ...] = ()  # pieces of each puzzle played in sequence (split times)
     separate: tuple[SeparateRanking, ...] = ()  # rankings of their own within the category
     puzzle_order: str = "fixed"  # "any": the puzzles in the order the entry chooses
@@ -463,6 +467,10 @@ class Contest:
 
     def has_rounds(self) -> bool:
         return any(c.rounds for c in self.categories)
+
+    def start_of(self, category: Category) -> datetime | None:
+        """When a category played once is due to start: its own start, else the contest's."""
+        return category.start or self.start
 
     def category(self, category_id: str) -> Category | None:
         for c in self.categories:

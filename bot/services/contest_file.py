@@ -197,7 +197,8 @@ def _separate(t: Table, questions: dict[str, Question]) -> tuple[SeparateRanking
 def _category(t: Table, escape: EscapeRules | None, ids: set[str], qids: set[str],
               questions: dict[str, Question] | None = None,
               unfinished: tuple[str, ...] = ("pieces",),
-              timed: tuple[bool, bool] = (False, False)) -> Category:
+              timed: tuple[bool, bool] = (False, False),
+              seating_rule: str = "categories") -> Category:
     cid = _category_id(t, ids)
     members = _members(t)
     fewest = t.int("min_members", None, minimum=1)
@@ -220,6 +221,7 @@ def _category(t: Table, escape: EscapeRules | None, ids: set[str], qids: set[str
     rounds = read_rounds(t, pieces, time_limit, qids, puzzles, questions or {}, order_rules)
     if rounds and is_escape:
         raise t.ctx.error(t.key("rounds"), "are not for escape categories")
+    start, seating = _played_once(t, rounds, seating_rule)
     at_home, own, order = read_timing(t, timed, is_escape,
                                       bool(puzzles) or any(r.puzzles for r in rounds),
                                       unfinished)
@@ -233,6 +235,8 @@ def _category(t: Table, escape: EscapeRules | None, ids: set[str], qids: set[str
         slots=slots,
         capacity=capacity,
         people_capacity=people_capacity,
+        start=start,
+        seating=seating,
         escape=is_escape,
         prizes=t.strings("prizes", ()),
         reserved=reserved,
@@ -251,6 +255,28 @@ def _category(t: Table, escape: EscapeRules | None, ids: set[str], qids: set[str
     if escape is not None and cat.escape and escape.time_limit > cat.time_limit:
         raise t.ctx.error(t.key("time_limit"), "is shorter than the escape time limit")
     return cat
+
+
+def _played_once(t: Table, rounds: tuple[Any, ...], seating_rule: str
+                 ) -> tuple[datetime | None, str]:
+    """A category played once: its own ``start`` (else the contest's) and ``seating``
+    ("draw": its tables drawn; "blocks", the default: in number order). With rounds, each
+    round says its own; with the contest's ``seating = "numbers"`` every table is its
+    entry's number."""
+    start = t.clock_time("start", None, None)
+    seating = t.get("seating", str, "")
+    if rounds and (start is not None or seating):
+        key = "start" if start is not None else "seating"
+        raise t.ctx.error(t.key(key), f"is for a category played once: with rounds, give "
+                          f"each round its {key}")
+    if seating == "seeded":
+        raise t.ctx.error(t.key("seating"), 'seeded needs a round before (its results): a '
+                          'category played once is seated in number order ("blocks") or '
+                          'drawn ("draw")')
+    if seating == "draw" and seating_rule == "numbers":
+        raise t.ctx.error(t.key("seating"), 'is "draw", but the contest seats every entry at '
+                          'its own number ([contest] seating = "numbers")')
+    return start, seating
 
 
 def _escape(t: Table) -> EscapeRules:
@@ -491,11 +517,12 @@ def _breaks(root: Table) -> tuple[Break, ...]:
 def _categories(
     root: Table, escape: EscapeRules | None, local_if_any: tuple[str, ...],
     qids: set[str], questions: dict[str, Question], unfinished: tuple[str, ...],
-    timed: tuple[bool, bool] = (False, False),
+    timed: tuple[bool, bool] = (False, False), seating_rule: str = "categories",
 ) -> tuple[Category, ...]:
     """``[[categories]]``, at least one; local quotas and prizes need ``[local]``."""
     ids: set[str] = set()
-    categories = tuple(_category(t, escape, ids, qids, questions, unfinished, timed)
+    categories = tuple(_category(t, escape, ids, qids, questions, unfinished, timed,
+                                 seating_rule)
                        for t in root.tables("categories", True))
     if not categories:
         raise root.ctx.error("categories", "needs at least one category")
@@ -550,7 +577,7 @@ def parse_contest(data: dict[str, Any], path: str) -> Contest:
     groups = {q.id for q in questions if q.kind != YES_NO or q.per == PER_ENTRY}
     categories = _categories(root, escape, local_if_any, groups,
                              {q.id: q for q in questions}, heading.ranking.unfinished_order,
-                             heading.timed)
+                             heading.timed, heading.seating)
     features = _features(root)
     root.done()
     return Contest(

@@ -395,6 +395,12 @@ CATEGORIES = Section("categories", "The categories entries register in and are r
         "fit waits, as one beyond capacity does.", default=None, default_doc="no limit",
         minimum=1, limits_doc="at least members"),
     Key("escape", "bool", "Plays the escape game first ([escape]).", default=False),
+    Key("start", "time", "Played once: its own scheduled start (its table cards, lists, "
+        "the day plan and the projector say it).", default=None,
+        default_doc="[contest]'s start", example='"15:30"'),
+    Key("seating", "choice", 'Played once: its tables in number order ("blocks") or drawn '
+        '("draw", the same draw after a restart; its tables change with a withdrawal until '
+        "its clock starts).", default="", default_doc="blocks", choices=SEATINGS),
     Key("prizes", "strings", "The prizes, first place first.", default=()),
     Key("reserved", "tables", "Places kept for local entries.", default=(),
         section="categories.reserved"),

@@ -79,7 +79,7 @@ def _units(contest: Contest, lang: str) -> list[tuple[str, Category, datetime | 
     out: list[tuple[str, Category, datetime | None, bool]] = []
     for category in contest.categories:
         if not category.rounds:
-            out.append((category.name, category, contest.start, False))
+            out.append((category.name, category, contest.start_of(category), False))
             continue
         for r, rnd in enumerate(category.rounds):
             for h in range(1, rnd.heats + 1):
@@ -128,7 +128,7 @@ def plan_sections(contest: Contest, lang: str) -> list[Section]:
             Line(local.strftime("%H:%M"), text))
     sections = [Section(day, tuple(lines)) for day, lines in days.items()]
     notes = [Line("•", in_language(lang, t.plan_note(lang)))]
-    if contest.start is None:
+    if all(contest.start_of(c) is None for c in contest.categories if not c.rounds):
         notes.insert(0, Line("•", in_language(lang, t.plan_unscheduled(lang))))
     return sections + [Section(t.good_to_know_heading(lang), tuple(notes))]
 

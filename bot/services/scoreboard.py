@@ -437,10 +437,10 @@ def _row_data(row: Row, state: EntryState | None, clock: dict[str, Any], now_t: 
     }
 
 
-def _scheduled(contest: Contest, heat: Heat | None) -> datetime | None:
+def _scheduled(contest: Contest, category: Category, heat: Heat | None) -> datetime | None:
     """When the category (or the heat) is due to start, by the contest file."""
     if heat is None:
-        return contest.start
+        return contest.start_of(category)
     return heat.round.when(heat.number).start
 
 
@@ -487,8 +487,8 @@ async def category_sections(day: ContestDay, contest: Contest, category: Categor
     heat = day.heats.get(category.id)
     rows = standings(contest, category, states) if heat is None else await day.ranking(category)
     by_number = {s.entry.number: s for s in states}
-    clk = clock_data(category, clock, now, rate, contest.timezone, _scheduled(contest, heat),
-                     contest.language)
+    clk = clock_data(category, clock, now, rate, contest.timezone,
+                     _scheduled(contest, category, heat), contest.language)
     now_t = clock.elapsed(now)
     escape_limit = contest.escape.time_limit if category.escape and contest.escape else None
     tables = await _tables(day, heat, by_number)

@@ -193,6 +193,8 @@ def _category(contest: Contest, c: Category) -> list[str]:
         + (f"{c.members}" if c.fewest == c.members else f"{c.fewest} to {c.members}")
         + f" member(s) ({who}), {c.pieces} pieces, "
         f"limit {format_duration(c.time_limit)}, {cap}, fee {money(c.fee, contest.currency)}"
+        + (f", starts {c.start.strftime('%H:%M')}" if c.start is not None else "")
+        + (", tables drawn" if c.seating == "draw" else "")
         + (", escape stage" if c.escape else "")
         + ("" if c.keep_originals is None else
            f", members may change before it plays (/{command_for(CHANGES)}), keeping "

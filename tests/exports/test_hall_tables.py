@@ -5,6 +5,7 @@ contest file's ``seating`` says; listed by /mesas; fixed once the category's clo
 from __future__ import annotations
 
 import io
+import tomllib
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -13,7 +14,7 @@ import pytest
 
 from bot.features.tables.rules import hall_tables
 from bot.features.tables.sheets import hall_seats
-from bot.services.contest_file import load_contest
+from bot.services.contest_file import ContestFileError, load_contest, parse_contest
 from bot.services.csvio import import_entries, read_entries
 from tests.conftest import CASTRILLO
 from tests.fakebot import Harness, Person, staff
@@ -150,5 +151,62 @@ async def test_needs_marked_on_tables_are_printed_after_the_names(tmp_path) -> N
                          pypdf.PdfReader(io.BytesIO(doc.params["document"]["bytes"])).pages)
         assert "Ana Uno / Bea Dos (mesa accesible, left)" in text, text
         assert "Carla Tres / Dani Cuatro (right)" in text, text
+    finally:
+        await h.stop()
+
+
+def test_a_category_played_once_may_draw_its_tables() -> None:
+    """Issue 48: random tables for a category played once needed a one-round
+    ``[[categories.rounds]]``. ``seating = "draw"`` on the category draws its tables within
+    its block of the hall, the same draw for the same entries (a restart changes nothing);
+    the other categories keep number order."""
+    groups = [[12, 2, 5, 7], [9, 4]]
+    plain = hall_tables(groups)
+    drawn = hall_tables(groups, "categories", ["adultos", ""])
+    assert drawn == hall_tables(groups, "categories", ["adultos", ""])
+    assert sorted(drawn[n] for n in groups[0]) == [1, 2, 3, 4]  # its block of the hall
+    assert [drawn[n] for n in (4, 9)] == [plain[4], plain[9]] == [5, 6]
+    many = [list(range(1, 21))]
+    assert hall_tables(many, "categories", ["adultos"]) != hall_tables(many)
+
+
+@pytest.mark.parametrize(("change", "problem"), [
+    ('seating = "seeded"', "categories[1].seating: seeded needs a round before"),
+    ('seating = "draw"\n[[categories.rounds]]\nid = "final"\nname = "Final"',
+     "categories[1].seating: is for a category played once: with rounds, give each round "
+     "its seating"),
+    ('start = "15:00"\n[[categories.rounds]]\nid = "final"\nname = "Final"',
+     "categories[1].start: is for a category played once: with rounds, give each round "
+     "its start"),
+])
+def test_start_and_seating_of_a_category_played_once_are_checked(change, problem) -> None:
+    from tests.config.test_contest_file import MINIMAL
+    with pytest.raises(ContestFileError) as err:
+        parse_contest(tomllib.loads(MINIMAL + change + "\n"), "x.toml")
+    assert str(err.value).startswith(f"x.toml: {problem}")
+
+
+async def test_a_category_played_once_at_its_own_start(tmp_path) -> None:
+    """``start`` on a category played once: its table lists and the day plan say its own
+    time, not the contest's."""
+    text = CASTRILLO.read_text(encoding="utf-8").replace(
+        'id = "adultos"', 'id = "adultos"\nstart = "17:30"\nseating = "draw"', 1)
+    contest_path = tmp_path / "own-start.toml"
+    contest_path.write_text(text, encoding="utf-8")
+    contest = load_contest(contest_path)
+    adults = contest.category("adultos")
+    assert adults is not None and adults.start is not None
+    assert (adults.start.hour, adults.start.minute, adults.seating) == (17, 30, "draw")
+    assert contest.start_of(adults) == adults.start
+    assert contest.start_of(contest.categories[0]) == contest.start
+    h = await open_day(tmp_path, contest_path)
+    try:
+        calls = await h.send(OLGA, "/mesas", T0 - timedelta(hours=1))
+        [doc] = [c for c in calls if c.method == "sendDocument"]
+        pages = [p.extract_text() for p in
+                 pypdf.PdfReader(io.BytesIO(doc.params["document"]["bytes"])).pages]
+        adults_page = next(p for p in pages if "Eva Cinco" in p)
+        assert "17:30" in adults_page
+        assert "17:30" not in next(p for p in pages if "Ana Uno" in p)
     finally:
         await h.stop()

@@ -500,7 +500,7 @@ def outing(contest: Contest, category: Category, choice: str | None) -> Outing:
             if category.self_timed and when.start is not None else None
         return Outing(when.date, when.start, when.venue or contest.venue, ends,
                       heat=heat if heat is not None else 0)
-    start = contest.start
+    start = contest.start_of(category)
     ends = window_end(contest, start, category.time_limit) \
         if category.self_timed and start is not None else None
     return Outing(contest.date, start, contest.venue, ends)

@@ -18,19 +18,24 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from bot.domain.rounds import draw
+
 SEATING_RULES = ("categories", "numbers")
 
 
-def hall_tables(groups: Sequence[Sequence[int]], rule: str = "categories") -> dict[int, int]:
+def hall_tables(groups: Sequence[Sequence[int]], rule: str = "categories",
+                drawn: Sequence[str] = ()) -> dict[int, int]:
     """Each entry's table: ``groups`` are the entry numbers of each category played in one
-    round, in the contest file's order of categories."""
+    round, in the contest file's order of categories; ``drawn``: per group, the salt of its
+    draw (a category's ``seating = "draw"``: its id), or "" for number order."""
     if rule not in SEATING_RULES:
         raise ValueError(f"unknown seating rule {rule!r}")
     if rule == "numbers":
         return {n: n for group in groups for n in group}
     tables: dict[int, int] = {}
-    for group in groups:
-        for number in sorted(group):
+    for i, group in enumerate(groups):
+        salt = drawn[i] if i < len(drawn) else ""
+        for number in draw(salt, group) if salt else sorted(group):
             tables[number] = len(tables) + 1
     return tables
 

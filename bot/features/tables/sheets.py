@@ -95,7 +95,9 @@ async def hall_seats(day: ContestDay) -> dict[int, int]:
         groups.append([e.number for e in await day.store.entries(category.id)
                        if (p := places.get(e.number)) is not None
                        and p.status is Status.CONFIRMED])
-    tables = hall_tables(groups, day.contest.seating)
+    drawn = [c.id if c.seating == "draw" else "" for c in day.contest.categories
+             if not c.rounds]
+    tables = hall_tables(groups, day.contest.seating, drawn)
     cache["all"] = tables
     return tables
 
@@ -107,8 +109,9 @@ async def hall_sheets(day: ContestDay, category: Category, lang: str) -> list[Sh
     entries = sorted((e for e in await day.store.entries(category.id) if e.number in tables),
                      key=lambda e: tables[e.number])
     date = day_text(lang, contest.date)
-    when = date if contest.start is None else tr(
-        lang, "{day} at {time}", day=date, time=clock_time(contest, contest.start)[:5])
+    start = contest.start_of(category)
+    when = date if start is None else tr(
+        lang, "{day} at {time}", day=date, time=clock_time(contest, start)[:5])
     lines = tuple((tables[e.number], e.number, names(e.names), _shown(contest, e, lang))
                   for e in entries)
     return [Sheet(category.name, f"{contest.name} · {when}", lines)]

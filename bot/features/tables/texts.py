@@ -19,8 +19,9 @@ def seat_text(lang: str, contest: Contest, seat: Seat, again: bool) -> str:
         line = plays_text(lang, contest, seat.number, seat.heat, seat.table)
         return tr(lang, "Your table has changed. {line}", line=line) if again else line
     date = day_text(lang, contest.date)
-    when = date if contest.start is None else tr(
-        lang, "{day} at {time}", day=date, time=clock_time(contest, contest.start)[:5])
+    start = contest.start_of(seat.category)
+    when = date if start is None else tr(
+        lang, "{day} at {time}", day=date, time=clock_time(contest, start)[:5])
     if again:
         return tr(lang, "Your table has changed: it is now table {table} ({category}, {when}).",
                   table=seat.table, category=seat.category.name, when=when)
