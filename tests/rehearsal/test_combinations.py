@@ -46,6 +46,7 @@ class Cat:
     advance: str = "best = 2"
     seating: str = ""
     youth: bool = False
+    drawn: bool = False  # played once: its own start, its tables drawn
     age_by: str = "day"
     escape: bool = False
     self_timed: bool = False
@@ -68,6 +69,8 @@ class Cat:
             lines.append('timing = "self"')
         if self.own_start:
             lines.append("own_start = true")
+        if self.drawn:
+            lines += ['start = "10:15"', 'seating = "draw"']
         if self.rounds:
             lines += ["", "[[categories.rounds]]", 'id = "heats"', 'name = "Heats"',
                       'start = "10:00"', f"heats = {self.heats}",
@@ -109,6 +112,7 @@ def categories(draw: st.DrawFn, cid: str, home: bool, escape: bool, need: str = 
         cat.advance = draw(st.sampled_from(["best = 2", "per_heat = 1", "top_percent = 50"]))
         cat.seating = draw(st.sampled_from(["", "draw", "seeded"]))
     cat.youth = draw(st.booleans())
+    cat.drawn = not cat.rounds and not home and draw(st.booleans())
     cat.age_by = draw(st.sampled_from(["day", "year"]))
     return cat
 
@@ -243,11 +247,11 @@ def test_the_generator_reaches_every_dimension() -> None:
                 "puzzles": bool(c.puzzles), "any": c.order == "any", "play": bool(c.play),
                 "own_start": c.own_start, "teams": c.members > 2,
                 "smaller": c.fewest < c.members, "youth": c.youth,
-                "two heats": c.heats == 2}.items() if on)
+                "two heats": c.heats == 2, "drawn": c.drawn}.items() if on)
 
     collect()
     assert seen == {"home", "escape", "rounds", "puzzles", "any", "play", "own_start",
-                    "teams", "smaller", "youth", "two heats"}
+                    "teams", "smaller", "youth", "two heats", "drawn"}
 
 
 def write_examples(folder: Path, n: int) -> list[Path]:  # pragma: no cover - a dev's tool
