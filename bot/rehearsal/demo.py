@@ -601,8 +601,10 @@ class Rehearsal:
                     continue
                 for s in await day.states(unit, datetime(2100, 1, 1, tzinfo=UTC)):
                     if (s.finish is not None or s.pieces is not None or s.outcome is not None
-                            or s.ready is not None or s.split_puzzles):
-                        continue  # a result, puzzles done, or a reason (a claim waiting)
+                            or (unit.self_timed and s.ready is not None)
+                            or (s.split_puzzles and "puzzles" in unit.unfinished_order)):
+                        continue  # a result (puzzles done, where they rank it), or a reason
+                    # (a claim waiting for its review, at home)
                     if unit.self_timed and not await day.store.events(
                             entry=s.entry.number, kinds=PLAYED):
                         continue  # at home, an entry that never started has not played

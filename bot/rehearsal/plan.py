@@ -8,7 +8,7 @@ from collections.abc import Callable
 from datetime import date, datetime, timedelta
 from datetime import time as dtime
 
-from bot.domain.clock import CategoryClock, Pause
+from bot.domain.clock import CategoryClock, Pause, format_duration
 from bot.domain.contest import Contest, Slot
 from bot.rehearsal.actions import PHOTO, Action, Person, Stage, Team
 
@@ -136,6 +136,28 @@ def _season(add: Callable[[datetime, Person, str], None], real: Callable[[float]
         t = review + rng.uniform(0.3, 6) * DAY
 
 
+def _splits(add: Callable[[datetime, Person, str], None], real: Callable[[float], datetime],
+            rng: random.Random, team: Team, vol: Person, span: tuple[float, float]) -> int:
+    """Puzzles in sequence (a category played once): a volunteer's split time for each but the
+    last, spread from ``span``'s start to the finish (or the time limit); where each entry
+    chooses its order, each split names the puzzle done, in its order. The pieces of the
+    puzzle the entry plays last (what is counted if it does not finish)."""
+    cat = team.category
+    if not cat.puzzles:
+        return cat.pieces
+    played = cat.play or len(cat.puzzles)
+    order = list(range(1, len(cat.puzzles) + 1))
+    if cat.puzzle_order == "any":
+        rng.shuffle(order)
+    begin, end = span[0], min(span[1], cat.time_limit)
+    for k in range(1, played):
+        split = begin + (end - begin) * k / played
+        which = f" {order[k - 1]}" if cat.puzzle_order == "any" else ""
+        add(real(split + 30), vol, f"/parcial {team.number}{which} "
+            f"{format_duration(int(split))}")
+    return cat.puzzles[order[played - 1] - 1]
+
+
 def plan_day(reh: Stage, start: datetime, confirmed: set[int]) -> list[Action]:
     """The messages of a contest played once: the organiser's start, the escape's hints and
     stages, finishes and pieces, the rankings at the end."""
@@ -202,12 +224,14 @@ def plan_day(reh: Stage, start: datetime, confirmed: set[int]) -> list[Action]:
             continue
         if cat.self_timed:
             _at_home(add, real, rng, team, rng.choice(vol), finish)
-        elif finish <= limit - 30:
+            continue
+        left = _splits(add, real, rng, team, rng.choice(vol), (escape_end, finish))
+        if finish <= limit - 30:
             phone = rng.choice(team.phones)
             add(real(finish), phone, "/listo")
             add(real(finish + rng.uniform(30, 150)), rng.choice(vol), f"/fin {n}")
-        else:
-            pieces = int(cat.pieces * rng.uniform(0.55, 0.97))
+        else:  # the count of the puzzle being played (of puzzles in sequence, the last)
+            pieces = int(left * rng.uniform(0.55, 0.97))
             add(real(limit + 120), rng.choice(vol), f"/piezas {n} {pieces}")
     end = max(real(c.time_limit) for c in contest.categories)
     # the results read out: made final, each entry told its place (the demo presses Publish),

@@ -512,3 +512,33 @@ async def test_the_verdict_names_an_entry_left_without_a_result(tmp_path):
                      "('finish', 'pieces', 'outcome', 'split', 'ready')", (number,))
     left = await Rehearsal(str(CASTRILLO), 8, 2, str(db)).left_without_result()
     assert len(left) == 1 and left[0].startswith(f"#{number} (")
+
+
+def test_the_national_championship_example_rehearses_its_two_days(tmp_path):
+    """Issue 48's national championship, shipped as an example: heats drawn on Saturday, seeded
+    finals on Sunday, teams playing a 1000 then a 500 at their own start, national,
+    international and youth rankings inside the open categories."""
+    contest = ROOT / "contests" / "national-championship-2027.toml"
+    out, _ = rehearse(contest, tmp_path / "national.sqlite3", "30", "1")
+    for text in ("/inicio individual-series1", "/inicio individual-final", "/inicio equipos",
+                 "/parcial", "Individual — Campeonato de España - clasificación",
+                 "Individual — Juvenil - clasificación", "errors in the bot's log: none",
+                 "Verdict: every entry that played has a result or a stated reason."):
+        assert text in out, text
+
+
+def test_the_marathon_example_ranks_every_team_by_puzzles_then_pieces(tmp_path):
+    """Issue 48's 12-hour marathon: ten puzzles in sequence in a contest without rounds. The
+    rehearsal's volunteers never recorded the in-between puzzles there, so every finish was
+    refused ("no split yet for puzzles 1…9 of 10") and most teams ended without a result
+    while the verdict passed. Now each team's splits come first, finishers rank by time,
+    the others by their pieces, and a team with no result fails the verdict."""
+    contest = ROOT / "contests" / "marathon-2027.toml"
+    out, _ = rehearse(contest, tmp_path / "marathon.sqlite3", "16", "1")
+    assert "has no split time yet" not in out
+    assert len(re.findall(r"/parcial \d+ \d+:\d\d:\d\d", out)) >= 9
+    ranking = out.split("Marathon teams - ranking", 1)[1].split("\n\n", 1)[0]
+    assert "no result yet" not in ranking, ranking
+    assert re.search(r"\n  1\. #\d+ .*: \d+:\d\d:\d\d", ranking), ranking
+    assert re.search(r": \d+ pieces", ranking), ranking
+    assert "Verdict: every entry that played has a result or a stated reason." in out
