@@ -203,6 +203,7 @@ class Category:
     # at most this many people in its entries holding a place (a hall's seats), besides
     # ``capacity`` in entries
     people_capacity: int | None = None
+    at_table: int | None = None  # members playing at a time (None: all of them)
     # played once: its own scheduled start (else the contest's) and how its tables are given
     # ("draw": drawn; else in number order)
     start: datetime | None = None

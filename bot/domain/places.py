@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
+from typing import Any
 
 from bot.domain.contest import Contest
 
@@ -34,7 +35,7 @@ class Application:
     preconfirmed: bool = False  # registered elsewhere (imported): holds its place as given
     # the entry's answers to the questions with a quota: (question id, answer)
     quota_values: tuple[tuple[str, str], ...] = ()
-    people: int = 1  # its members (a capacity in people counts them)
+    people: int = 1  # its people at the tables (a capacity in people counts them): ``seats``
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,14 @@ class Place:
     refundable: bool = False  # the contest's rule gives back (some of) what was paid
     confirmed_at: datetime | None = None
     refund_percent: int = 0  # how much of what was paid is given back (withdrawn, left out)
+
+
+def seats(contest: Contest, entry: Any) -> int:
+    """The people an entry puts at the tables: its members, or its category's ``at_table``
+    when fewer play at a time (``entry``: anything with ``category`` and ``members``)."""
+    cat = contest.category(entry.category)
+    count = len(entry.members)
+    return min(count, cat.at_table) if cat is not None and cat.at_table else count
 
 
 def refund_percent(contest: Contest, withdrawn_at: datetime) -> int:

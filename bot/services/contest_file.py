@@ -207,9 +207,12 @@ def _category(t: Table, escape: EscapeRules | None, ids: set[str], qids: set[str
     slots = _slots(t, members)
     capacity = t.int("capacity", None)
     people_capacity = t.int("people_capacity", None)
-    if people_capacity is not None and people_capacity < members:
-        raise t.ctx.error(t.key("people_capacity"), f"is less than one full entry ({members} "
-                          "members)")
+    at_table = t.int("at_table", None, maximum=members)
+    seated = at_table or members
+    if people_capacity is not None and people_capacity < seated:
+        raise t.ctx.error(t.key("people_capacity"), f"is less than one full entry ({seated} "
+                          "at the table)" if at_table else f"is less than one full entry "
+                          f"({members} members)")
     reserved = _reserved(t, capacity)
     extras = _extra_prizes(t)
     is_escape = t.get("escape", bool, False)
@@ -235,6 +238,7 @@ def _category(t: Table, escape: EscapeRules | None, ids: set[str], qids: set[str
         slots=slots,
         capacity=capacity,
         people_capacity=people_capacity,
+        at_table=at_table if at_table != members else None,
         start=start,
         seating=seating,
         escape=is_escape,

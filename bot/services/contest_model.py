@@ -20,7 +20,9 @@ from bot.services.contest_toml import LANGUAGES, MAX_DURATION_DAYS
 from bot.support.contest_keys import DEPENDS, Key, Section
 from bot.support.registry import REGISTRY
 
-MAX_MEMBERS = 8  # eligibility tries every seating of a team, so keep it small
+# an entry's people: a marathon's team of any size (places are matched, not tried one
+# seating after another, so a large team costs little; names stay on one line of a list)
+MAX_MEMBERS = 30
 MAX_AGE = 120  # years, in slots
 MAX_PENALTY = 24 * 3600  # seconds one penalty may add
 MAX_PAY_WITHIN_DAYS = 365
@@ -382,6 +384,10 @@ CATEGORIES = Section("categories", "The categories entries register in and are r
         example="2"),
     Key("min_members", "int", "The fewest, when entries may be smaller.", default=None,
         default_doc="members", minimum=1, limits_doc="at most members"),
+    Key("at_table", "int", "How many of an entry's members play at the table at a time (a "
+        "marathon's large teams taking turns): a capacity in people counts this many per "
+        "entry at most.", default=None, default_doc="members", minimum=1,
+        limits_doc="at most members", example="4"),
     Key("slots", "tables", "One place per member.", default=(), default_doc="anyone",
         section="categories.slots"),
     Key("pieces", "int", "The puzzle's pieces.", default=DEPENDS,

@@ -35,7 +35,7 @@ from bot.domain.events import (
 )
 from bot.domain.events import EventKind as K
 from bot.domain.history import effective_ids
-from bot.domain.places import Application, Status, allocate
+from bot.domain.places import Application, Status, allocate, seats
 from bot.domain.ranking import titles
 from bot.domain.rounds import Heat, finish_refused, heat_over, heats_by_id
 from bot.features.escape import rules as esc
@@ -611,7 +611,7 @@ class Replay:
                 preconfirmed=e.source == "import", quota_values=tuple(
                     (q.id, value) for q in self.contest.questions
                     if q.quota is not None or any(c.places is not None for c in q.choices)
-                    if (value := e.answer(q.id)) is not None), people=len(e.members)))
+                    if (value := e.answer(q.id)) is not None), people=seats(self.contest, e)))
         places = allocate(self.contest, apps, at)
         return [self._state(e, None, clock, penalties=True)
                 for n, e in sorted(self.entries.items())

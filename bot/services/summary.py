@@ -188,6 +188,8 @@ def _category(contest: Contest, c: Category) -> list[str]:
     cap = "no own limit" if c.capacity is None else f"{c.capacity} places"
     if c.people_capacity is not None:
         cap += f", at most {c.people_capacity} people"
+    if c.at_table is not None:
+        cap += f", {c.at_table} of an entry's members at the table at a time"
     lines = [
         f"  {c.id}: {c.name} - "
         + (f"{c.members}" if c.fewest == c.members else f"{c.fewest} to {c.members}")

@@ -348,3 +348,29 @@ def test_rule_a_capacity_in_people_counts_members_not_entries(castrillo: Contest
             Application(2, other, False, t0 + timedelta(minutes=1), people=2)]
     places = allocate(shared, apps, t0 + timedelta(hours=1))
     assert [places[n].status for n in (1, 2)] == [Status.CONFIRMED, Status.WAITING]
+
+
+def test_rule_a_large_team_takes_only_its_seats_at_the_tables(castrillo: Contest):
+    """Issue 48: teams of any size with 4 at the table. A team of 12 (``members`` goes to 30;
+    places are matched, so a large team costs little) with ``at_table = 4`` takes 4 of a
+    capacity in people."""
+    from bot.domain.places import seats
+    from bot.features.registration.rules import Member
+
+    cat = replace(castrillo.categories[0], members=12, min_members=2, at_table=4,
+                  people_capacity=8, slots=(castrillo.categories[0].slots[0],) * 12)
+    contest = replace(castrillo, categories=(cat, *castrillo.categories[1:]))
+
+    class Entry:
+        category = cat.id
+        members = [Member(f"M{i}", born_year=1990) for i in range(12)]
+
+    assert seats(contest, Entry()) == 4
+    Entry.members = Entry.members[:3]
+    assert seats(contest, Entry()) == 3
+    t0 = datetime(2023, 3, 1, 10, tzinfo=UTC)
+    apps = [Application(n, cat.id, False, t0 + timedelta(minutes=n), people=4)
+            for n in (1, 2, 3)]
+    places = allocate(contest, apps, t0 + timedelta(hours=1))
+    assert [places[n].status for n in (1, 2, 3)] == [
+        Status.CONFIRMED, Status.CONFIRMED, Status.WAITING]

@@ -16,7 +16,15 @@ from typing import ClassVar
 
 from bot.domain.contest import Category, Contest
 from bot.domain.events import PLACE_KINDS, EventKind
-from bot.domain.places import Application, Place, Status, allocate, lapses_at, refund_amount
+from bot.domain.places import (
+    Application,
+    Place,
+    Status,
+    allocate,
+    lapses_at,
+    refund_amount,
+    seats,
+)
 from bot.domain.rounds import heat_id
 from bot.features.registration.rules import (
     Fee,
@@ -206,7 +214,7 @@ class Registrations:
                 number=en.number, category=en.category, local=en.local,
                 registered_at=en.registered_at, paid_at=paid.get(en.number),
                 withdrawn_at=withdrawn.get(en.number), preconfirmed=en.source == "import",
-                quota_values=self.quota_values(en), people=len(en.members),
+                quota_values=self.quota_values(en), people=seats(self.contest, en),
             )
             for en in await self.store.entries()
         ]
