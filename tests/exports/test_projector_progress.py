@@ -17,8 +17,16 @@ import pytest
 
 from bot.services.csvio import import_entries, read_entries
 from tests.day.test_bot_commands import replies_to
-from tests.exports.test_scoreboard import board_data, category, row
-from tests.fakebot import Harness, Person
+from tests.exports.test_scoreboard import (
+    Probed,
+    board_data,
+    category,
+    chromium,
+    needs_chromium,
+    probe,
+    row,
+)
+from tests.fakebot import FrozenClock, Harness, Person
 from tests.rounds import test_rounds as rounds
 from tests.rounds.test_rounds import BOSS, DAY1, VIC, open_day
 from tests.selftimed.test_own_start import LEAGUE, ORGANISER, REVIEWER, League
@@ -220,5 +228,93 @@ async def test_own_start_entries_show_their_puzzles_done(tmp_path: Path) -> None
         assert [r["position"] for r in solo["rows"]] == [1, 2, 3, None]
         # a split of its own start: the sum of its puzzles' own times
         assert row(data, "solo", 4)["progress"]["last"] == 2 * 50 * 60
+    finally:
+        await h.stop()
+
+
+# -- in a browser: the puzzles done are on screen, whole -----------------------------------------
+
+# what each row of the category on screen shows in its result and detail columns, and whether
+# either is cut
+PROGRESS_PROBE = """<script>
+setTimeout(() => {
+  const cut = (e) => e.scrollWidth > e.clientWidth + 1;
+  const rows = [...document.querySelectorAll(".cat.on ol .row:not(.off)")].map((row) => {
+    const result = row.querySelector(".result");
+    const detail = row.querySelector(".detail");
+    return { number: Number(row.dataset.number), result: result.textContent,
+      // the pips of the puzzles done as "done/of pips (what they say)"
+      detail: [...detail.children].map((c) => c.classList.contains("pips")
+        ? c.querySelectorAll(".pip.done").length + "/" + c.children.length + " pips ("
+          + c.title + ")" : c.textContent),
+      cut: cut(result) || cut(detail) };
+  });
+  const out = document.createElement("pre");
+  out.id = "probe";
+  out.hidden = true;
+  out.textContent = JSON.stringify({ rows });
+  document.body.append(out);
+}, 2500);
+</script>"""
+
+
+class ProgressProbed(Probed):
+    probe = PROGRESS_PROBE
+
+
+async def seen_rows(h: Harness, when: datetime, tmp_path: Path, size: str
+                    ) -> list[dict[str, Any]]:
+    board = ProgressProbed(port=0, clock=FrozenClock(when))
+    await board.start(h.services)
+    try:
+        dom = await chromium(board.url, tmp_path, "--dump-dom", size=size)
+    finally:
+        await board.stop()
+    rows: list[dict[str, Any]] = probe(dom)["rows"]
+    return rows
+
+
+@needs_chromium
+@pytest.mark.parametrize("size", ["1920,1080", "390,844"])
+async def test_chromium_a_marathon_says_the_puzzles_done_on_every_row(tmp_path, size):
+    h = await open_day(tmp_path, MARATHON.replace("LANG", "fr"), entries=4)
+    try:
+        await h.send(BOSS, "/inicio", DAY1)
+        await record(h, "/parcial 2 1:10:00", "/parcial 3 0:50:00", "/parcial 3 1:45:00",
+                     when=clock("2:30:00"))
+        # the issue's board, four hours in: no more "En jeu", each its puzzles done, said and
+        # as a pip a puzzle
+        rows = await seen_rows(h, clock("3:00:00"), tmp_path, size)
+        assert [(r["number"], r["result"], r["detail"]) for r in rows] == [
+            (3, "2/3 puzzles", ["table 3", "2/3 pips (2/3 puzzles)"]),
+            (2, "1/3 puzzles", ["table 2", "1/3 pips (1/3 puzzles)"]),
+            (1, "0/3 puzzles", ["table 1", "0/3 pips (0/3 puzzles)"]),
+            (4, "0/3 puzzles", ["table 4", "0/3 pips (0/3 puzzles)"])]
+        assert not [r for r in rows if r["cut"]]
+        # time is up: a pieces count, and rows without a result yet, each with its puzzles
+        await record(h, "/piezas 2 300", when=clock("4:02:00"))
+        rows = await seen_rows(h, clock("4:03:00"), tmp_path, size)
+        assert [(r["number"], r["result"], r["detail"]) for r in rows] == [
+            (2, "800 pièces", ["table 2", "1/3 pips (1/3 puzzles)"]),
+            (3, "Sans résultat", ["table 3", "2/3 pips (2/3 puzzles)"]),
+            (1, "Sans résultat", ["table 1", "0/3 pips (0/3 puzzles)"]),
+            (4, "Sans résultat", ["table 4", "0/3 pips (0/3 puzzles)"])]
+        assert not [r for r in rows if r["cut"]]
+    finally:
+        await h.stop()
+
+
+@needs_chromium
+async def test_chromium_past_six_puzzles_a_phone_row_says_them_in_figures(tmp_path):
+    eight = MARATHON.replace("[500, 500, 500]", "[100, 100, 100, 100, 100, 100, 100, 100]")
+    h = await open_day(tmp_path, eight.replace("LANG", "fr"), entries=2)
+    try:
+        await h.send(BOSS, "/inicio", DAY1)
+        await record(h, "/parcial 2 0:10:00", "/parcial 2 0:20:00", when=clock("0:30:00"))
+        await h.send(BOSS, "/pausa", clock("0:40:00"))
+        rows = await seen_rows(h, clock("0:50:00"), tmp_path, "390,844")
+        assert [(r["number"], r["result"], r["detail"]) for r in rows] == [
+            (2, "En pause", ["table 2", "2/8"]), (1, "En pause", ["table 1", "0/8"])]
+        assert not [r for r in rows if r["cut"]]
     finally:
         await h.stop()
