@@ -26,6 +26,7 @@ from bot.features.standings.day import is_final
 from bot.features.tables.sheets import hall_seats
 from bot.services.contest_day import ContestDay, separate_of
 from bot.services.state import EntryState, standings
+from bot.support.i18n import ntr
 from bot.texts.names import day_text, heat_name, round_name
 
 # Small fixed texts, in the contest's language. Category names come from the contest file.
@@ -406,16 +407,66 @@ def _status(row: Row, state: EntryState | None, escape: dict[str, Any] | None,
     return "playing", words["playing"]
 
 
+def _still_playing(row: Row, category: Category) -> bool:
+    """Whether the row is of an entry still at its puzzles, in a category (or heat) played in
+    several: no finish (not even one past the limit) and no outcome (did not start...)."""
+    c = row.competitor
+    return (category.puzzles_played > 1 and not row.finished and c.finish is None
+            and c.outcome is None)
+
+
+def _progress(row: Row, state: EntryState | None, category: Category, language: str
+              ) -> dict[str, Any] | None:
+    """How far an entry still playing several puzzles is: ``done`` puzzles of the ``of`` it
+    plays (``play = N``: N of those listed), ``last`` the contest seconds its latest split
+    time says (None: no puzzle done yet; an own start's: the sum of its puzzles' own times)
+    and ``text`` ("2/3 puzzles", in ``language``). None for one puzzle, a finisher, an
+    outcome."""
+    if state is None or not _still_playing(row, category):
+        return None
+    done, of = len(state.split_puzzles), category.puzzles_played
+    return {"done": done, "of": of, "last": state.splits[-1] if state.splits else None,
+            "text": ntr(language, "{done}/{n} puzzle", "{done}/{n} puzzles", of, done=done)}
+
+
+def by_progress(rows: list[Row], states: Mapping[int, EntryState], category: Category
+                ) -> list[Row]:
+    """``rows`` with the entries still playing and without a result yet (no place, no pieces
+    count) by how far they are: more puzzles done first, then the one whose latest puzzle was
+    done earlier, then by number. Every other row keeps its place: finishers, counts and
+    outcomes stay where the ranking put them, so no entry still playing goes above a
+    finisher. The ranking's own list is left as it is (it is cached)."""
+    slots = [i for i, r in enumerate(rows) if r.position is None
+             and r.competitor.pieces is None and _still_playing(r, category)]
+    if len(slots) < 2:
+        return rows
+
+    def key(r: Row) -> tuple[int, int, int, int]:
+        state = states.get(r.number)
+        splits = state.splits if state is not None else ()
+        return (-len(splits), 0 if splits else 1, splits[-1] if splits else 0, r.number)
+
+    out = list(rows)
+    for i, r in zip(slots, sorted((rows[i] for i in slots), key=key), strict=True):
+        out[i] = r
+    return out
+
+
 def _row_data(row: Row, state: EntryState | None, clock: dict[str, Any], now_t: int | None,
               category: Category, words: dict[str, str], settled: bool,
-              final: bool) -> dict[str, Any]:
+              final: bool, language: str = "en") -> dict[str, Any]:
     """``settled``: whether every row's result is in (time is up, or nobody still plays). Until
     then a pieces count has no place: those still playing may finish above it. A prize (the
     page's medal, a special prize's badge) only once the results are ``final``: before that a
-    place may still change, and a trophy beside a provisional leader reads as won."""
+    place may still change, and a trophy beside a provisional leader reads as won. An entry
+    still playing several puzzles has its ``progress`` (``_progress``), said instead of
+    "playing" ("2/3 puzzles"); the page shows it beside any other status (paused, a count)."""
     c = row.competitor
     escape = _escape_data(state, now_t) if state is not None else None
     status, text = _status(row, state, escape, clock, words)
+    progress = _progress(row, state, category, language)
+    if progress is not None and status == "playing":
+        text = progress["text"]
     extras = {e.id: e.name for e in category.extra_prizes}
     early = status == "pieces" and not settled
     unawarded = early or not final
@@ -434,6 +485,8 @@ def _row_data(row: Row, state: EntryState | None, clock: dict[str, Any], now_t: 
         "extra_prizes": [] if unawarded else [extras.get(x, x) for x in row.extra_prizes],
         # answers to the questions shown in rankings, only when there are some
         **({"shown": list(c.shown)} if c.shown else {}),
+        # puzzles done, while playing several
+        **({"progress": progress} if progress is not None else {}),
     }
 
 
@@ -485,8 +538,9 @@ async def category_sections(day: ContestDay, contest: Contest, category: Categor
     clock = await day.clock(category.id)
     states = await day.states(category, now)
     heat = day.heats.get(category.id)
-    rows = standings(contest, category, states) if heat is None else await day.ranking(category)
     by_number = {s.entry.number: s for s in states}
+    rows = by_progress(standings(contest, category, states) if heat is None else
+                       await day.ranking(category), by_number, category)
     clk = clock_data(category, clock, now, rate, contest.timezone,
                      _scheduled(contest, category, heat), contest.language)
     now_t = clock.elapsed(now)
@@ -494,10 +548,9 @@ async def category_sections(day: ContestDay, contest: Contest, category: Categor
     tables = await _tables(day, heat, by_number)
     settled = clk["state"] == "time_up" or all(
         r.finished or r.competitor.pieces is not None for r in rows)
-    final = await is_final(day, category) if heat is None else \
-        await day.confirmed_rounds(heat.category) > heat.round_index
+    final = await _final(day, category, heat)
     rows_data = [_row_data(r, by_number.get(r.number), clk, now_t, category, words, settled,
-                           final) for r in rows]
+                           final, contest.language) for r in rows]
     for row in rows_data:
         if row["number"] in tables:
             row["table"] = tables[row["number"]]
@@ -529,7 +582,14 @@ async def category_sections(day: ContestDay, contest: Contest, category: Categor
         return [main]
     return [main, *_separate_sections(contest, category, main, rows, by_number, partial(
         _row_data, clock=clk, now_t=now_t, category=category, words=words, settled=settled,
-        final=final))]
+        final=final, language=contest.language))]
+
+
+async def _final(day: ContestDay, category: Category, heat: Heat | None) -> bool:
+    """Whether the results are final: published, or (a heat) its round confirmed."""
+    if heat is None:
+        return await is_final(day, category)
+    return await day.confirmed_rounds(heat.category) > heat.round_index
 
 
 def _separate_sections(contest: Contest, category: Category, main: dict[str, Any],
