@@ -182,21 +182,28 @@ def _day(contest: Contest) -> list[str]:
     return lines
 
 
+def _places(c: Category) -> str:
+    """A category's places (in entries, in people), and, played once, its own start and
+    drawn tables."""
+    out = "no own limit" if c.capacity is None else f"{c.capacity} places"
+    if c.people_capacity is not None:
+        out += f", at most {c.people_capacity} people"
+    if c.at_table is not None:
+        out += f", {c.at_table} of an entry's members at the table at a time"
+    if c.start is not None:
+        out += f", starts {c.start.strftime('%H:%M')}"
+    return out + (", tables drawn" if c.seating == "draw" else "")
+
+
 def _category(contest: Contest, c: Category) -> list[str]:
     """A category's line, then its reserved places, rounds, separate rankings and prizes."""
     who = "; ".join(describe_slot(s) for s in c.slots)
-    cap = "no own limit" if c.capacity is None else f"{c.capacity} places"
-    if c.people_capacity is not None:
-        cap += f", at most {c.people_capacity} people"
-    if c.at_table is not None:
-        cap += f", {c.at_table} of an entry's members at the table at a time"
     lines = [
         f"  {c.id}: {c.name} - "
         + (f"{c.members}" if c.fewest == c.members else f"{c.fewest} to {c.members}")
         + f" member(s) ({who}), {c.pieces} pieces, "
-        f"limit {format_duration(c.time_limit)}, {cap}, fee {money(c.fee, contest.currency)}"
-        + (f", starts {c.start.strftime('%H:%M')}" if c.start is not None else "")
-        + (", tables drawn" if c.seating == "draw" else "")
+        f"limit {format_duration(c.time_limit)}, {_places(c)}, "
+        f"fee {money(c.fee, contest.currency)}"
         + (", escape stage" if c.escape else "")
         + ("" if c.keep_originals is None else
            f", members may change before it plays (/{command_for(CHANGES)}), keeping "
