@@ -261,8 +261,11 @@ async def test_end_to_end_a_reply_that_times_out_is_sent_at_most_twice(api, runn
 async def test_end_to_end_a_reply_refused_with_502_goes_through(api, running):
     bot = running
     api.failures.append(Failure("502", count=4, method="sendMessage"))
-    answer = await say(api, BOSS, "/voluntario", datetime.now(UTC))
-    assert len(answer) == 1 and "start=" in answer[0]
+    # the invitation, once (a notice the bot owed the organiser since its start, such as
+    # "Registrations are closed", may arrive in the same moment: it is not the reply)
+    answer = [t for t in await say(api, BOSS, "/voluntario", datetime.now(UTC))
+              if "start=" in t]
+    assert len(answer) == 1
     assert not api.failures
     await bot.stop()
     # a 502 page is not Telegram's JSON: an outage (NotTelegram, a NetworkError), never a refusal
