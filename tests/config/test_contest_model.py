@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import tomllib
-from datetime import date, datetime, time
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +23,7 @@ from bot.services.contest_reference import (
     reference_schema,
     reference_schema_text,
 )
+from bot.services.document_schema import plain
 from bot.support.contest_keys import DeclarationError, Key, Section
 from tests.clirun import bot_main
 from tests.config.test_contest_file import MINIMAL, edit
@@ -34,13 +34,7 @@ SHIPPED = sorted((ROOT / "contests").glob("*.toml"))
 
 def as_json(value: Any) -> Any:
     """A TOML document as an editor's schema check sees it (dates and times as text)."""
-    if isinstance(value, dict):
-        return {k: as_json(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [as_json(v) for v in value]
-    if isinstance(value, datetime | date | time):
-        return value.isoformat()
-    return value
+    return plain(value)
 
 
 def validator() -> jsonschema.Draft202012Validator:
