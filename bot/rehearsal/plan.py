@@ -8,7 +8,7 @@ from collections.abc import Callable
 from datetime import date, datetime, timedelta
 from datetime import time as dtime
 
-from bot.domain.clock import CategoryClock, Pause
+from bot.domain.clock import CategoryClock, Pause, format_duration
 from bot.domain.contest import Contest, Slot
 from bot.rehearsal.actions import PHOTO, Action, Person, Stage, Team
 
@@ -136,6 +136,35 @@ def _season(add: Callable[[datetime, Person, str], None], real: Callable[[float]
         t = review + rng.uniform(0.3, 6) * DAY
 
 
+def _in_the_hall(add: Callable[[datetime, Person, str], None],
+                 real: Callable[[float], datetime], rng: random.Random, team: Team,
+                 vol: list[Person], begin: float, finish: float) -> None:
+    """An entry's puzzle in the hall, from ``begin`` (past its escape): /listo and a volunteer's
+    /fin, or its pieces counted at time's up. With several puzzles in sequence, a volunteer
+    records each puzzle's split as the entry finishes it (``/parcial N TIME``, naming the puzzle
+    where the entry chooses their order), before the last one's finish or count."""
+    cat, n, limit = team.category, team.number, team.category.time_limit
+    left = cat.pieces
+    if cat.puzzles_played > 1:
+        order = list(range(1, len(cat.puzzles) + 1))
+        if cat.puzzle_order == "any":
+            rng.shuffle(order)
+        splitter = rng.choice(vol)
+        played = cat.puzzles_played
+        for k in range(1, played):
+            split = begin + (min(finish, limit) - begin) * k / played
+            which = f" {order[k - 1]}" if cat.puzzle_order == "any" else ""
+            add(real(split + 30), splitter, f"/parcial {n}{which} {format_duration(int(split))}")
+        left = cat.puzzles[order[played - 1] - 1]  # the one being played at time's up
+    if finish <= limit - 30:
+        phone = rng.choice(team.phones)
+        add(real(finish), phone, "/listo")
+        add(real(finish + rng.uniform(30, 150)), rng.choice(vol), f"/fin {n}")
+    else:
+        pieces = int(left * rng.uniform(0.55, 0.97))
+        add(real(limit + 120), rng.choice(vol), f"/piezas {n} {pieces}")
+
+
 def plan_day(reh: Stage, start: datetime, confirmed: set[int]) -> list[Action]:
     """The messages of a contest played once: the organiser's start, the escape's hints and
     stages, finishes and pieces, the rankings at the end."""
@@ -202,13 +231,8 @@ def plan_day(reh: Stage, start: datetime, confirmed: set[int]) -> list[Action]:
             continue
         if cat.self_timed:
             _at_home(add, real, rng, team, rng.choice(vol), finish)
-        elif finish <= limit - 30:
-            phone = rng.choice(team.phones)
-            add(real(finish), phone, "/listo")
-            add(real(finish + rng.uniform(30, 150)), rng.choice(vol), f"/fin {n}")
         else:
-            pieces = int(cat.pieces * rng.uniform(0.55, 0.97))
-            add(real(limit + 120), rng.choice(vol), f"/piezas {n} {pieces}")
+            _in_the_hall(add, real, rng, team, vol, escape_end, finish)
     end = max(real(c.time_limit) for c in contest.categories)
     # the results read out: made final, each entry told its place (the demo presses Publish),
     # then the rankings as the hall reads them, final (before /publicar they are provisional)
