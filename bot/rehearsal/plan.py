@@ -10,7 +10,13 @@ from datetime import time as dtime
 
 from bot.domain.clock import CategoryClock, Pause, format_duration
 from bot.domain.contest import Contest, Slot
+from bot.features.escape.rules import Cooldown, CooldownPastEnd, StageSame
 from bot.rehearsal.actions import PHOTO, Action, Person, Stage, Team
+
+# the refusals the day means (``Action.expect``): a hint asked too soon, to show the bot's
+# answer; the stage an unsolved pair reached, confirmed at the handover when it already was
+TOO_SOON = (Cooldown.code, CooldownPastEnd.code)
+STAGE_AGAIN = (StageSame.code,)
 
 FIRST_NAMES = ["Ana", "Bruno", "Carla", "David", "Elena", "Fernando", "Gloria", "Hugo", "Inés",
                "Javier", "Lucía", "Mario", "Nuria", "Óscar", "Paula", "Raúl", "Sara", "Tomás",
@@ -171,8 +177,9 @@ def plan_day(reh: Stage, start: datetime, confirmed: set[int]) -> list[Action]:
     contest, rng = reh.contest, reh.rng
     actions: list[Action] = []
 
-    def add(at: datetime, who: Person, text: str) -> None:
-        actions.append(Action(at.replace(microsecond=0), reh.next_order(), who, text))
+    def add(at: datetime, who: Person, text: str, expect: tuple[str, ...] = ()) -> None:
+        actions.append(Action(at.replace(microsecond=0), reh.next_order(), who, text,
+                              expect=expect))
 
     add(start, reh.organiser, "/inicio")
     clock = category_clock(contest, start)
@@ -196,7 +203,7 @@ def plan_day(reh: Stage, start: datetime, confirmed: set[int]) -> list[Action]:
             solved = solve <= rules.time_limit
             stage_time = (min(solve, rules.time_limit) / rules.stages)
             last_request = -10_000.0
-            reached = 1
+            reached = last_confirmed = 1
             for stage in range(1, rules.stages + 1):
                 begin = (stage - 1) * stage_time + 60
                 if begin >= rules.time_limit:
@@ -209,7 +216,7 @@ def plan_day(reh: Stage, start: datetime, confirmed: set[int]) -> list[Action]:
                         phone = rng.choice(team.phones)
                         if rng.random() < 0.3 and last_request > 0:
                             # too early: the bot refuses and tells them when
-                            add(real(last_request + 120), phone, f"/pista {stage}")
+                            add(real(last_request + 120), phone, f"/pista {stage}", TOO_SOON)
                         add(real(t), phone, f"/pista {stage}")
                         last_request = t
                         if rng.random() < 0.35:
@@ -219,11 +226,13 @@ def plan_day(reh: Stage, start: datetime, confirmed: set[int]) -> list[Action]:
                                 last_request = t2
                 if stage > 1 and rng.random() < 0.7:
                     add(real(begin + 90), rng.choice(vol), f"/etapa {n} {stage}")
+                    last_confirmed = stage
             if solved:
                 add(real(solve), rng.choice(vol), f"/escape {n}")
                 escape_end = int(solve)
             else:
-                add(real(rules.time_limit + 60), rng.choice(vol), f"/etapa {n} {reached}")
+                add(real(rules.time_limit + 60), rng.choice(vol), f"/etapa {n} {reached}",
+                    STAGE_AGAIN if reached == last_confirmed else ())
                 escape_end = rules.time_limit
         finish = escape_end + rng.uniform(0.45, 1.2) * (limit - escape_end)
         if cat.own_start:

@@ -4,9 +4,16 @@ yet for puzzles 1, 2 of 3", read as a success)."""
 
 from __future__ import annotations
 
+import io
 import json
+import os
+import re
+import subprocess
+import sys
+from collections import Counter
 from dataclasses import fields, replace
 from datetime import datetime
+from pathlib import Path
 from typing import get_args, get_type_hints
 from zoneinfo import ZoneInfo
 
@@ -18,7 +25,7 @@ from bot.features.escape.outcomes import refused as escape_refused
 from bot.features.escape.rules import EscapeRefusal
 from bot.features.results.outcomes import FinishBeforeSplits, WhichPuzzle
 from bot.rehearsal.actions import PHOTO, Action, Person
-from bot.rehearsal.demo import VOLUNTEER_IDS
+from bot.rehearsal.demo import VOLUNTEER_IDS, Rehearsal
 from bot.rehearsal.fakeapi import Call
 from bot.rehearsal.refusals import (
     UNRECOGNISED,
@@ -34,6 +41,7 @@ from bot.rehearsal.refusals import (
 )
 from bot.support.i18n import LANGUAGES
 from bot.texts.common import DayRefusal, refusal
+from tests.conftest import CASTRILLO, ROOT
 from tests.shape.test_outcomes import an_instance
 
 MADRID = ZoneInfo("Europe/Madrid")
@@ -171,3 +179,104 @@ def test_a_button_is_counted_as_the_command_it_stands_for() -> None:
     refused = refusals([pressed, typed_as_tap], Records(), "es")
     assert [r.said.shown for r in unexpected_results(refused)] == ["ready:ok:6:41",
                                                                    "[#6 Anotar 1:02:03]"]
+
+
+# -- whole rehearsals ------------------------------------------------------------------------------
+
+
+def refused_block(out: str) -> list[str]:
+    lines = out.split("Refused commands: ", 1)[1].split("\nVerdict: ", 1)[0].splitlines()
+    return lines[1:]
+
+
+def meant_in_plan(seed: int, entries: int) -> Counter[str]:
+    """The refusals the rehearsal's plan of a Castrillo day means, by command."""
+    r = Rehearsal(str(CASTRILLO), entries, seed, "unused.sqlite3", out=io.StringIO())
+    r.plan_teams()
+    for i, team in enumerate(r.teams, 1):
+        team.number = i
+    actions = r.plan_day(r.start_moment(), {t.number for t in r.teams})
+    return Counter(a.text.split()[0] for a in actions if a.expect)
+
+
+def test_the_report_counts_the_refused_commands_by_reason(tmp_path: Path) -> None:
+    """A Castrillo day as ``make demo`` plays it: the hints the pairs ask too soon on purpose
+    and the stages confirmed again at the handover, counted by command and reason, each said
+    to be meant; the verdict holds and ``demo`` exits 0."""
+    meant = meant_in_plan(9, 8)
+    assert meant["/pista"] and meant["/etapa"]  # the plan of this day means both
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "PUZZLEBOT_"))}
+    env["PYTHONIOENCODING"] = "utf-8"
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot", "demo", "--contest", str(CASTRILLO), "--entries", "8",
+         "--seed", "9", "--seconds", "6", "--db", str(tmp_path / "refused.sqlite3")],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=180)
+    out = proc.stdout
+    assert proc.returncode == 0, out[-3000:] + proc.stderr[-3000:]
+    total = sum(meant.values())
+    assert f"\nRefused commands: {total} (all meant by the rehearsal):\n" in out, out[-2000:]
+    assert refused_block(out) == [
+        f"  {meant['/pista']} × /pista: asked too soon after the last request (meant)",
+        f"  {meant['/etapa']} × /etapa: that stage was already confirmed (meant)"]
+    # each of them is in the transcript with the bot's answer, in Spanish
+    assert len(re.findall(r"/pista \d -> Demasiado pronto", out)) == meant["/pista"]
+    assert len(re.findall(r"/etapa \d+ \d -> La inscripción \d+ ya está confirmada", out)
+               ) == meant["/etapa"]
+    assert out.rstrip().endswith("Verdict: every entry that played has a result or a stated "
+                                 "reason. No result command was refused unexpectedly.")
+
+
+MARATHON = """
+[[categories]]
+id = "maraton"
+name = "Maratón"
+members = 1
+slots = [{ born_to = 2010 }]
+pieces = 1500
+time_limit = "3:00:00"
+puzzles = [500, 500, 500]         # three puzzles in sequence: a split as each is done
+fee = 10
+"""
+
+
+class SkippingSplits(Rehearsal):
+    """The volunteers forget the splits: no ``/parcial`` is sent, and every finish (or count)
+    of an entry playing puzzles in sequence is refused ("no split yet")."""
+
+    def plan_day(self, start: datetime, confirmed: set[int]) -> list[Action]:
+        return [a for a in super().plan_day(start, confirmed)
+                if not a.text.startswith("/parcial")]
+
+
+async def test_a_day_whose_finishes_are_refused_fails_its_verdict(tmp_path: Path) -> None:
+    """Castrillo with a marathon of three puzzles in sequence, played once. Its volunteers
+    record each split, and the finish counts (before, the rehearsal sent no split, every
+    marathon finish was refused and the day still read as a success: a /listo waiting counted
+    as a reason). Made to skip the splits, the same day's result commands are refused:
+    counted as unexpected, named in the verdict, and the rehearsal exits 1."""
+    contest = tmp_path / "castrillo-maraton.toml"
+    contest.write_text(CASTRILLO.read_text(encoding="utf-8") + MARATHON, encoding="utf-8")
+
+    out = io.StringIO()
+    played = Rehearsal(str(contest), 6, 2, str(tmp_path / "splits.sqlite3"), out=out,
+                       day_seconds=6)
+    assert await played.run() == 0, out.getvalue()[-3000:]
+    text = out.getvalue()
+    (runner,) = [t.number for t in played.teams if t.category.id == "maraton"]
+    assert re.search(rf"volunteer \d: /parcial {runner} \d:\d\d:\d\d -> Inscripción {runner}: "
+                     r"puzzle 1 de 3 terminado", text), text[-3000:]
+    assert "result command" not in text.split("Verdict:")[1].replace("No result command", "")
+
+    out = io.StringIO()
+    skipping = SkippingSplits(str(contest), 6, 2, str(tmp_path / "skipped.sqlite3"), out=out,
+                              day_seconds=6)
+    assert await skipping.run() == 1
+    text = out.getvalue()
+    assert not re.search(r"volunteer \d: /parcial", text)
+    (runner,) = [t.number for t in skipping.teams if t.category.id == "maraton"]
+    (command,) = [line for line in refused_block(text) if "(meant)" not in line]
+    assert re.fullmatch(r"  1 × /(fin|piezas): no split yet for the earlier puzzles", command)
+    verdict = text.split("\nVerdict: ", 1)[1]
+    assert re.match(rf"1 result command was refused unexpectedly: volunteer \d's "
+                    rf"/(fin {runner}|piezas {runner} \d+) at \d\d:\d\d:\d\d \(no split yet for "
+                    r"the earlier puzzles\)\.", verdict), verdict
