@@ -34,6 +34,9 @@ class Action:
     text: str = field(compare=False)
     label: str = field(compare=False, default="")  # how the transcript shows it, if not
     # as its text (a button pressed instead: "[#12 Record 1:47:30]")
+    # the refusals the rehearsal means (its reasons' codes): wrong input sent on purpose, to
+    # show the bot's answer (``bot.rehearsal.refusals``)
+    expect: tuple[str, ...] = field(compare=False, default=())
 
 
 @dataclass

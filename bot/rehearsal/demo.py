@@ -35,6 +35,15 @@ from bot.rehearsal.actions import PHOTO, Action, Line, Person, Team, Window, rec
 from bot.rehearsal.botprocess import BotProcess
 from bot.rehearsal.championship import DAY_SPAN, Championship
 from bot.rehearsal.fakeapi import Call, FakeBotAPI
+from bot.rehearsal.refusals import (
+    Records,
+    Refused,
+    Said,
+    not_refused,
+    refusals,
+    report,
+    unexpected_results,
+)
 from bot.rehearsal.taps import Taps
 from bot.services.contest_day import ContestDay
 from bot.services.contest_file import load_contest
@@ -91,6 +100,7 @@ class Rehearsal:
         self._on_the_day = False  # registrations are printed by date, the day by clock time
         self._peek: sqlite3.Connection | None = None  # the outbox read by ``_owed_nothing``
         self.last_seq = 0  # the place of the last message played, for its line
+        self.said: list[Said] = []  # every message the simulated people sent, answered
 
     # -- output ----------------------------------------------------------------------------
 
@@ -292,16 +302,16 @@ class Rehearsal:
         if text == PHOTO:
             file_id = f"AgACAgQ-rehearsal-{who.id}-{self._seq + 1}"
             return await self._play(who, at, lambda: self.api.photo_and_wait(
-                who.user(), file_id, at, timeout=ANSWER_BOUND, done=self._all_said))
+                who.user(), file_id, at, timeout=ANSWER_BOUND, done=self._all_said), text)
         return await self._play(who, at, lambda: self.api.reply_to(
-            who.user(), text, at, timeout=ANSWER_BOUND, done=self._all_said))
+            who.user(), text, at, timeout=ANSWER_BOUND, done=self._all_said), text)
 
     async def press(self, who: Person, data: str, at: datetime) -> list[Call]:
         return await self._play(who, at, lambda: self.api.press_and_wait(
-            who.user(), data, at, timeout=ANSWER_BOUND, done=self._all_said))
+            who.user(), data, at, timeout=ANSWER_BOUND, done=self._all_said), data, True)
 
-    async def _play(self, who: Person, at: datetime,
-                    go: Callable[[], Awaitable[list[Call]]]) -> list[Call]:
+    async def _play(self, who: Person, at: datetime, go: Callable[[], Awaitable[list[Call]]],
+                    what: str, pressed: bool = False) -> list[Call]:
         self._seq += 1
         self.last_seq = self._seq
         holding = self._on_the_day and self.skips and self.bot.proc is not None
@@ -325,7 +335,9 @@ class Rehearsal:
             self._window = None
             self._last_at = at
         message = self.api.last_message
-        return [c for c in calls if c.method == "sendMessage" and c.replies_to == message]
+        answers = [c for c in calls if c.method == "sendMessage" and c.replies_to == message]
+        self.said.append(Said(who, what, at, self.api.last_update, answers, pressed))
+        return answers
 
     def _all_said(self) -> bool:
         """The bot has handled every message played and owes nothing: no answer is coming."""
@@ -483,6 +495,8 @@ class Rehearsal:
                 replies = await self.taps.play(action, self.api.calls, self.send, self.press)
             else:
                 replies = await self.send(action.actor, action.text, action.at)
+            if self.said:  # the message that played it (a button's: the last pressed)
+                self.said[-1].action = action
             seq = self.last_seq
             who = self._who(action.actor)
             if action.text.startswith("/confirmar_ronda"):  # the next round's heats
@@ -586,7 +600,8 @@ class Rehearsal:
                 await self.api.stop()
                 Path(f"{self.db_path}.skip").unlink(missing_ok=True)
         left = await self.left_without_result()
-        return self._report(final, log, started, left)
+        refused = refusals(self.said, Records.read(self.db_path), self.contest.language)
+        return self._report(final, log, started, left, refused)
 
     async def left_without_result(self) -> list[str]:
         """The verdict (issue 48): every entry of a clock that started has a result (a
@@ -664,8 +679,9 @@ class Rehearsal:
         return await self.play(self.plan_day(start, confirmed))
 
     def _report(self, final: list[Call], log: str, started: float,
-                left: list[str] | None = None) -> int:
-        """The rankings, the checks of every call and of the bot's log, where the file is."""
+                left: list[str] | None = None, refused: list[Refused] | None = None) -> int:
+        """The rankings, the checks of every call and of the bot's log, where the file is, the
+        commands the bot refused by reason (``bot.rehearsal.refusals``), and the verdict."""
         self.say("")
         self.say("Rankings:")
         for c in final:
@@ -687,13 +703,32 @@ class Rehearsal:
             sys.executable).startswith("..") else sys.executable
         self.say(f"  PUZZLEBOT_CONTEST={self.contest_path} PUZZLEBOT_DB={self.db_path} "
                  f"{python} -m bot export results")
-        left = left or []
-        self.say("Verdict: every entry that played has a result or a stated reason."
-                 if not left else f"Verdict: {len(left)} entries played and were left without a "
-                 f"result or a reason: {', '.join(left)}.")
+        refused = refused or []
+        for line in report(refused, not_refused(self.said, refused)):
+            self.say(line)
+        verdict = self._verdict(left or [], unexpected_results(refused))
+        self.say(verdict)
         if tracebacks:
             self.say(log[-3000:])
-        return 1 if problems or tracebacks or not final or left else 0
+        return 1 if problems or tracebacks or not final or verdict != VERDICT_OK else 0
+
+    def _verdict(self, left: list[str], refused: list[Refused]) -> str:
+        """The verdict (issue 48): every entry of a clock that started has a result or a stated
+        reason, and no result command (a finish, a split, pieces) was refused but those the
+        rehearsal meant; else what failed, named."""
+        if not left and not refused:
+            return VERDICT_OK
+        said = []
+        if left:
+            said.append(f"{len(left)} entries played and were left without a result or a "
+                        f"reason: {', '.join(left)}.")
+        if refused:
+            named = [f"{self._who(r.said.who)}'s {r.said.shown} at {self.stamp(r.said.at)} "
+                     f"({r.name})" for r in refused[:MAX_NAMED]]
+            more = f", and {len(refused) - MAX_NAMED} more" if len(refused) > MAX_NAMED else ""
+            were = "result command was" if len(refused) == 1 else "result commands were"
+            said.append(f"{len(refused)} {were} refused unexpectedly: {', '.join(named)}{more}.")
+        return "Verdict: " + " ".join(said)
 
     async def confirmed_numbers(self, at: datetime) -> set[int]:
 
@@ -703,6 +738,11 @@ class Rehearsal:
         finally:
             await store.close()
         return {n for n, p in places.items() if p.status.value == "confirmed"}
+
+
+VERDICT_OK = ("Verdict: every entry that played has a result or a stated reason. No result "
+              "command was refused unexpectedly.")
+MAX_NAMED = 10  # the refused commands a failing verdict names (then how many more)
 
 
 # what an entry playing at home does (one of them: it played)

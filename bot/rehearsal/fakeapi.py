@@ -206,6 +206,7 @@ class FakeBotAPI:
         self._next_update = 1
         self._next_message = 1
         self.last_message = 0  # the last message a person sent (or whose button they pressed)
+        self.last_update = 0  # the update that carried it
         self._changed = asyncio.Event()
         self._polls = 0  # getUpdates calls begun: a waiting one that is not the last is ended
         self.conflicts = 0  # polls answered 409 Conflict
@@ -431,6 +432,7 @@ class FakeBotAPI:
         update_id = self._next_update
         self._next_update += 1
         payload["update_id"] = update_id
+        self.last_update = update_id
         self._updates.append(payload)
         self._changed.set()
         return update_id

@@ -10,7 +10,13 @@ from datetime import time as dtime
 
 from bot.domain.clock import CategoryClock, Pause, format_duration
 from bot.domain.contest import Contest, Slot
+from bot.features.escape.rules import Cooldown, CooldownPastEnd, StageSame
 from bot.rehearsal.actions import PHOTO, Action, Person, Stage, Team
+
+# the refusals the day means (``Action.expect``): a hint asked too soon, to show the bot's
+# answer; the stage an unsolved pair reached, confirmed at the handover when it already was
+TOO_SOON = (Cooldown.code, CooldownPastEnd.code)
+STAGE_AGAIN = (StageSame.code,)
 
 FIRST_NAMES = ["Ana", "Bruno", "Carla", "David", "Elena", "Fernando", "Gloria", "Hugo", "Inés",
                "Javier", "Lucía", "Mario", "Nuria", "Óscar", "Paula", "Raúl", "Sara", "Tomás",
@@ -136,26 +142,33 @@ def _season(add: Callable[[datetime, Person, str], None], real: Callable[[float]
         t = review + rng.uniform(0.3, 6) * DAY
 
 
-def _splits(add: Callable[[datetime, Person, str], None], real: Callable[[float], datetime],
-            rng: random.Random, team: Team, vol: Person, span: tuple[float, float]) -> int:
-    """Puzzles in sequence (a category played once): a volunteer's split time for each but the
-    last, spread from ``span``'s start to the finish (or the time limit); where each entry
-    chooses its order, each split names the puzzle done, in its order. The pieces of the
-    puzzle the entry plays last (what is counted if it does not finish)."""
-    cat = team.category
-    if not cat.puzzles:
-        return cat.pieces
-    played = cat.play or len(cat.puzzles)
-    order = list(range(1, len(cat.puzzles) + 1))
-    if cat.puzzle_order == "any":
-        rng.shuffle(order)
-    begin, end = span[0], min(span[1], cat.time_limit)
-    for k in range(1, played):
-        split = begin + (end - begin) * k / played
-        which = f" {order[k - 1]}" if cat.puzzle_order == "any" else ""
-        add(real(split + 30), vol, f"/parcial {team.number}{which} "
-            f"{format_duration(int(split))}")
-    return cat.puzzles[order[played - 1] - 1]
+def _in_the_hall(add: Callable[[datetime, Person, str], None],
+                 real: Callable[[float], datetime], rng: random.Random, team: Team,
+                 vol: list[Person], begin: float, finish: float) -> None:
+    """An entry's puzzle in the hall, from ``begin`` (past its escape): /listo and a volunteer's
+    /fin, or its pieces counted at time's up. With several puzzles in sequence, a volunteer
+    records each puzzle's split as the entry finishes it (``/parcial N TIME``, naming the puzzle
+    where the entry chooses their order), before the last one's finish or count."""
+    cat, n, limit = team.category, team.number, team.category.time_limit
+    left = cat.pieces
+    if cat.puzzles_played > 1:
+        order = list(range(1, len(cat.puzzles) + 1))
+        if cat.puzzle_order == "any":
+            rng.shuffle(order)
+        splitter = rng.choice(vol)
+        played = cat.puzzles_played
+        for k in range(1, played):
+            split = begin + (min(finish, limit) - begin) * k / played
+            which = f" {order[k - 1]}" if cat.puzzle_order == "any" else ""
+            add(real(split + 30), splitter, f"/parcial {n}{which} {format_duration(int(split))}")
+        left = cat.puzzles[order[played - 1] - 1]  # the one being played at time's up
+    if finish <= limit - 30:
+        phone = rng.choice(team.phones)
+        add(real(finish), phone, "/listo")
+        add(real(finish + rng.uniform(30, 150)), rng.choice(vol), f"/fin {n}")
+    else:
+        pieces = int(left * rng.uniform(0.55, 0.97))
+        add(real(limit + 120), rng.choice(vol), f"/piezas {n} {pieces}")
 
 
 def plan_day(reh: Stage, start: datetime, confirmed: set[int]) -> list[Action]:
@@ -164,8 +177,9 @@ def plan_day(reh: Stage, start: datetime, confirmed: set[int]) -> list[Action]:
     contest, rng = reh.contest, reh.rng
     actions: list[Action] = []
 
-    def add(at: datetime, who: Person, text: str) -> None:
-        actions.append(Action(at.replace(microsecond=0), reh.next_order(), who, text))
+    def add(at: datetime, who: Person, text: str, expect: tuple[str, ...] = ()) -> None:
+        actions.append(Action(at.replace(microsecond=0), reh.next_order(), who, text,
+                              expect=expect))
 
     add(start, reh.organiser, "/inicio")
     clock = category_clock(contest, start)
@@ -189,7 +203,7 @@ def plan_day(reh: Stage, start: datetime, confirmed: set[int]) -> list[Action]:
             solved = solve <= rules.time_limit
             stage_time = (min(solve, rules.time_limit) / rules.stages)
             last_request = -10_000.0
-            reached = 1
+            reached = last_confirmed = 1
             for stage in range(1, rules.stages + 1):
                 begin = (stage - 1) * stage_time + 60
                 if begin >= rules.time_limit:
@@ -202,7 +216,7 @@ def plan_day(reh: Stage, start: datetime, confirmed: set[int]) -> list[Action]:
                         phone = rng.choice(team.phones)
                         if rng.random() < 0.3 and last_request > 0:
                             # too early: the bot refuses and tells them when
-                            add(real(last_request + 120), phone, f"/pista {stage}")
+                            add(real(last_request + 120), phone, f"/pista {stage}", TOO_SOON)
                         add(real(t), phone, f"/pista {stage}")
                         last_request = t
                         if rng.random() < 0.35:
@@ -212,11 +226,13 @@ def plan_day(reh: Stage, start: datetime, confirmed: set[int]) -> list[Action]:
                                 last_request = t2
                 if stage > 1 and rng.random() < 0.7:
                     add(real(begin + 90), rng.choice(vol), f"/etapa {n} {stage}")
+                    last_confirmed = stage
             if solved:
                 add(real(solve), rng.choice(vol), f"/escape {n}")
                 escape_end = int(solve)
             else:
-                add(real(rules.time_limit + 60), rng.choice(vol), f"/etapa {n} {reached}")
+                add(real(rules.time_limit + 60), rng.choice(vol), f"/etapa {n} {reached}",
+                    STAGE_AGAIN if reached == last_confirmed else ())
                 escape_end = rules.time_limit
         finish = escape_end + rng.uniform(0.45, 1.2) * (limit - escape_end)
         if cat.own_start:
@@ -224,15 +240,8 @@ def plan_day(reh: Stage, start: datetime, confirmed: set[int]) -> list[Action]:
             continue
         if cat.self_timed:
             _at_home(add, real, rng, team, rng.choice(vol), finish)
-            continue
-        left = _splits(add, real, rng, team, rng.choice(vol), (escape_end, finish))
-        if finish <= limit - 30:
-            phone = rng.choice(team.phones)
-            add(real(finish), phone, "/listo")
-            add(real(finish + rng.uniform(30, 150)), rng.choice(vol), f"/fin {n}")
-        else:  # the count of the puzzle being played (of puzzles in sequence, the last)
-            pieces = int(left * rng.uniform(0.55, 0.97))
-            add(real(limit + 120), rng.choice(vol), f"/piezas {n} {pieces}")
+        else:
+            _in_the_hall(add, real, rng, team, vol, escape_end, finish)
     end = max(real(c.time_limit) for c in contest.categories)
     # the results read out: made final, each entry told its place (the demo presses Publish),
     # then the rankings as the hall reads them, final (before /publicar they are provisional)

@@ -542,3 +542,30 @@ def test_the_marathon_example_ranks_every_team_by_puzzles_then_pieces(tmp_path):
     assert re.search(r"\n  1\. #\d+ .*: \d+:\d\d:\d\d", ranking), ranking
     assert re.search(r": \d+ pieces", ranking), ranking
     assert "Verdict: every entry that played has a result or a stated reason." in out
+
+
+@pytest.mark.parametrize("order", ["fixed", "any"])
+def test_a_day_played_once_records_the_splits_of_puzzles_in_sequence(tmp_path, order):
+    """Issue 48: on a day played once (no rounds), the rehearsal's volunteers recorded no split
+    for a category playing puzzles in sequence, and the bot refused every finish ("no split
+    time yet for puzzles 1, 2 of 3"). Each entry's splits now come before its finish or its
+    count, in time order, naming the puzzle where the entry chooses the order."""
+    contest = tmp_path / f"castrillo-marathon-{order}.toml"
+    contest.write_text(CASTRILLO.read_text(encoding="utf-8") + MARATHON
+                       + f'puzzle_order = "{order}"\n', encoding="utf-8")
+    teams, actions = plan(4, contest)
+    runners = [n for n, (category, _, _) in enumerate(teams, 1) if category == "marathon"]
+    assert runners
+    for n in runners:
+        own = [text.split() for _, _, text in actions
+               if text.startswith(("/parcial ", "/fin ", "/piezas ")) and text.split()[1] == str(n)]
+        assert [words[0] for words in own] in (["/parcial", "/parcial", "/fin"],
+                                               ["/parcial", "/parcial", "/piezas"]), own
+        splits = own[:2]
+        if order == "any":  # /parcial N PUZZLE TIME, two puzzles of the three
+            assert len({words[2] for words in splits}) == 2 and all(
+                words[2] in "123" and len(words) == 4 for words in splits), splits
+        else:
+            assert all(len(words) == 3 for words in splits), splits
+        times = [words[-1] for words in splits]
+        assert times == sorted(times), times
