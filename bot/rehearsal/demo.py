@@ -720,8 +720,9 @@ class Rehearsal:
             return VERDICT_OK
         said = []
         if left:
-            said.append(f"{len(left)} entries played and were left without a result or a "
-                        f"reason: {', '.join(left)}.")
+            said.append(("1 entry" if len(left) == 1 else f"{len(left)} entries")
+                        + " played and " + ("was" if len(left) == 1 else "were")
+                        + f" left without a result or a reason: {', '.join(left)}.")
         if refused:
             named = [f"{self._who(r.said.who)}'s {r.said.shown} at {self.stamp(r.said.at)} "
                      f"({r.name})" for r in refused[:MAX_NAMED]]

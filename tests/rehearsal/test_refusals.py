@@ -277,6 +277,11 @@ async def test_a_day_whose_finishes_are_refused_fails_its_verdict(tmp_path: Path
     (command,) = [line for line in refused_block(text) if "(meant)" not in line]
     assert re.fullmatch(r"  1 × /(fin|piezas): no split yet for the earlier puzzles", command)
     verdict = text.split("\nVerdict: ", 1)[1]
+    # the entry whose finish was refused has no result (its /listo is no reason in the
+    # hall), and the command is named
+    assert verdict.startswith(f"1 entry played and was left without a result or a reason: "
+                              f"#{runner} (Maratón). "), verdict
+    verdict = verdict.split(". ", 1)[1]
     assert re.match(rf"1 result command was refused unexpectedly: volunteer \d's "
                     rf"/(fin {runner}|piezas {runner} \d+) at \d\d:\d\d:\d\d \(no split yet for "
                     r"the earlier puzzles\)\.", verdict), verdict
