@@ -519,7 +519,7 @@ def test_the_national_championship_example_rehearses_its_two_days(tmp_path):
     finals on Sunday, teams playing a 1000 then a 500 at their own start, national,
     international and youth rankings inside the open categories."""
     contest = ROOT / "contests" / "national-championship-2027.toml"
-    out, _ = rehearse(contest, tmp_path / "national.sqlite3", "30", "1")
+    out, _ = rehearse(contest, tmp_path / "national.sqlite3", "16", "1")
     for text in ("/inicio individual-series1", "/inicio individual-final", "/inicio equipos",
                  "/parcial", "Individual — Campeonato de España - clasificación",
                  "Individual — Juvenil - clasificación", "errors in the bot's log: none",
