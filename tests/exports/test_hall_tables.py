@@ -155,21 +155,6 @@ async def test_needs_marked_on_tables_are_printed_after_the_names(tmp_path) -> N
         await h.stop()
 
 
-def test_a_category_played_once_may_draw_its_tables() -> None:
-    """Issue 48: random tables for a category played once needed a one-round
-    ``[[categories.rounds]]``. ``seating = "draw"`` on the category draws its tables within
-    its block of the hall, the same draw for the same entries (a restart changes nothing);
-    the other categories keep number order."""
-    groups = [[12, 2, 5, 7], [9, 4]]
-    plain = hall_tables(groups)
-    drawn = hall_tables(groups, "categories", ["adultos", ""])
-    assert drawn == hall_tables(groups, "categories", ["adultos", ""])
-    assert sorted(drawn[n] for n in groups[0]) == [1, 2, 3, 4]  # its block of the hall
-    assert [drawn[n] for n in (4, 9)] == [plain[4], plain[9]] == [5, 6]
-    many = [list(range(1, 21))]
-    assert hall_tables(many, "categories", ["adultos"]) != hall_tables(many)
-
-
 @pytest.mark.parametrize(("change", "problem"), [
     ('seating = "seeded"', "categories[1].seating: seeded needs a round before"),
     ('seating = "draw"\n[[categories.rounds]]\nid = "final"\nname = "Final"',

@@ -36,3 +36,18 @@ def test_an_unknown_rule_is_refused() -> None:
     for rule in ("random", "", "Numbers", "CATEGORIES"):
         with pytest.raises(ValueError, match="unknown seating rule"):
             hall_tables([[1, 2]], rule)
+
+
+def test_a_category_played_once_may_draw_its_tables() -> None:
+    """Issue 48: random tables for a category played once needed a one-round
+    ``[[categories.rounds]]``. ``seating = "draw"`` on the category draws its tables within
+    its block of the hall, the same draw for the same entries (a restart changes nothing);
+    the other categories keep number order."""
+    groups = [[12, 2, 5, 7], [9, 4]]
+    plain = hall_tables(groups)
+    drawn = hall_tables(groups, "categories", ["adultos", ""])
+    assert drawn == hall_tables(groups, "categories", ["adultos", ""])
+    assert sorted(drawn[n] for n in groups[0]) == [1, 2, 3, 4]  # its block of the hall
+    assert [drawn[n] for n in (4, 9)] == [plain[4], plain[9]] == [5, 6]
+    many = [list(range(1, 21))]
+    assert hall_tables(many, "categories", ["adultos"]) != hall_tables(many)

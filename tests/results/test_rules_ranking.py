@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import date
 
 from bot.domain.contest import Contest
-from bot.domain.ranking import Competitor, rank
+from bot.domain.ranking import Competitor, ages_fit, rank
 from bot.texts.result_lines import ranking_lines
 
 
@@ -101,3 +102,16 @@ def test_a_ranking_asked_again_shows_moved_places_and_changed_results(castrillo:
             f" - {cat.prizes[3]}" if len(cat.prizes) > 3 else "")]
     assert ranking_lines("es", castrillo, cat, rank(cat, after))[4].startswith(
         "4. #2 n2: 350 piezas")
+
+
+def test_ages_by_the_contest_year_let_a_year_of_birth_decide() -> None:
+    """``age_by = "year"``: the age reached in the contest's year, for a full date as for a
+    year only (a youth group "born 2010 or later" of 2027 is max_age = 17): the member known
+    by the year, left out of an age-on-the-day ranking, is in."""
+    day = date(2027, 5, 8)
+    assert ages_fit([(None, 1962)], day, 65, None, by_year=True)  # 65 in 2027
+    assert not ages_fit([(None, 1962)], day, 65, None)  # 64 or 65 on the day: not sure
+    assert ages_fit([(date(2010, 12, 31), None)], day, None, 17, by_year=True)
+    assert not ages_fit([(date(2009, 1, 1), None)], day, None, 17, by_year=True)  # 18
+    assert ages_fit([(date(2010, 12, 31), None)], day, 17, 17, by_year=True)  # 16 that day
+    assert not ages_fit([(None, None)], day, None, 17, by_year=True)

@@ -70,17 +70,7 @@ def test_ages_fit_with_full_dates_and_years() -> None:
     assert ages_fit([(date(1950, 1, 1), None)], day, 65, None)
 
 
-def test_ages_by_the_contest_year_let_a_year_of_birth_decide() -> None:
-    """``age_by = "year"``: the age reached in the contest's year, for a full date as for a
-    year only (a youth group "born 2010 or later" of 2027 is max_age = 17): the member known
-    by the year, left out of an age-on-the-day ranking, is in."""
-    day = date(2027, 5, 8)
-    assert ages_fit([(None, 1962)], day, 65, None, by_year=True)  # 65 in 2027
-    assert not ages_fit([(None, 1962)], day, 65, None)  # 64 or 65 on the day: not sure
-    assert ages_fit([(date(2010, 12, 31), None)], day, None, 17, by_year=True)
-    assert not ages_fit([(date(2009, 1, 1), None)], day, None, 17, by_year=True)  # 18
-    assert ages_fit([(date(2010, 12, 31), None)], day, 17, 17, by_year=True)  # 16 that day
-    assert not ages_fit([(None, None)], day, None, 17, by_year=True)
+def test_a_ranking_by_the_contest_year_is_read_from_the_file() -> None:
     seniors = parse_contest(tomllib.loads(CONTEST.replace(
         'id = "locals"', 'id = "locals"\nage_by = "year"', 1)), "x.toml")
     assert seniors.categories[0].separate[1].age_by == "year"
