@@ -340,6 +340,15 @@ def test_rule_a_capacity_in_people_counts_members_not_entries(castrillo: Contest
     apps[1] = replace(apps[1], withdrawn_at=t0 + timedelta(minutes=30))
     places = allocate(contest, apps, t0 + timedelta(hours=1))
     assert [places[n].status for n in (1, 3, 4)] == [Status.CONFIRMED] * 3
+    # the seats #2 gave back are counted once: 4 + 2 + 1 = 7, so a later team of 3 waits
+    apps.append(Application(5, cat.id, False, t0 + timedelta(minutes=40), people=3))
+    places = allocate(contest, apps, t0 + timedelta(hours=1))
+    assert places[5].status is Status.WAITING
+    # a capacity exactly one entry's size takes it
+    exact = replace(castrillo, categories=(replace(cat, people_capacity=4),
+                                           *castrillo.categories[1:]))
+    places = allocate(exact, apps[:1], t0 + timedelta(hours=1))
+    assert places[1].status is Status.CONFIRMED
     # the contest's own limit, across categories
     shared = replace(castrillo, registration=replace(castrillo.registration,
                                                      shared_people_capacity=5))
@@ -348,6 +357,9 @@ def test_rule_a_capacity_in_people_counts_members_not_entries(castrillo: Contest
             Application(2, other, False, t0 + timedelta(minutes=1), people=2)]
     places = allocate(shared, apps, t0 + timedelta(hours=1))
     assert [places[n].status for n in (1, 2)] == [Status.CONFIRMED, Status.WAITING]
+    just = replace(castrillo, registration=replace(castrillo.registration,
+                                                   shared_people_capacity=4))
+    assert allocate(just, apps[:1], t0 + timedelta(hours=1))[1].status is Status.CONFIRMED
 
 
 def test_rule_a_large_team_takes_only_its_seats_at_the_tables(castrillo: Contest):
