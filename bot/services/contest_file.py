@@ -32,10 +32,6 @@ from bot.domain.contest import (
 )
 from bot.domain.rounds import heats_of
 from bot.services.contest_model import (
-    MAX_AGE,
-    MAX_MEMBERS,
-    MAX_PAY_WITHIN_DAYS,
-    MAX_PENALTY,
     sections,
 )
 from bot.services.contest_questions import read_discount, read_local, read_questions
@@ -73,9 +69,9 @@ def _slot(t: Table, nested: bool = False) -> Slot:
     slot = Slot(
         born_from=t.get("born_from", int, None),
         born_to=t.get("born_to", int, None),
-        min_age=t.int("min_age", None, maximum=MAX_AGE),
-        max_age=t.int("max_age", None, maximum=MAX_AGE),
-        with_adult=t.int("with_adult", None, minimum=1, maximum=MAX_AGE),
+        min_age=t.int("min_age", None),
+        max_age=t.int("max_age", None),
+        with_adult=t.int("with_adult", None),
         alternatives=alternatives,
     )
     t.done()
@@ -100,9 +96,7 @@ def _category_id(t: Table, ids: set[str]) -> str:
 
 
 def _members(t: Table) -> int:
-    members: int = t.int("members", minimum=1)
-    if members > MAX_MEMBERS:
-        raise t.ctx.error(t.key("members"), f"must be at most {MAX_MEMBERS}, not {members}")
+    members: int = t.int("members")
     return members
 
 
@@ -132,7 +126,7 @@ def _reserved(t: Table, capacity: int | None) -> tuple[ReservedQuota, ...]:
     reserved = []
     for q in t.tables("reserved"):
         quota = ReservedQuota(
-            places=q.int("places", minimum=1), for_kind=q.get("for", str), until=q.moment("until")
+            places=q.int("places"), for_kind=q.get("for", str), until=q.moment("until")
         )
         q.done()
         if capacity is None or quota.places > capacity:
@@ -166,8 +160,8 @@ def _separate(t: Table, questions: dict[str, Question]) -> tuple[SeparateRanking
         answers = r.strings("answers", ())
         sr = SeparateRanking(
             id=rid, name=lang_texts(r, "name", True),
-            min_age=r.int("min_age", None, maximum=MAX_AGE),
-            max_age=r.int("max_age", None, maximum=MAX_AGE),
+            min_age=r.int("min_age", None),
+            max_age=r.int("max_age", None),
             question=qid, answers=tuple(answers), prizes=r.strings("prizes", ()),
             age_by=r.get("age_by", str, "day"))
         r.done()
@@ -201,7 +195,7 @@ def _category(t: Table, escape: EscapeRules | None, ids: set[str], qids: set[str
               seating_rule: str = "categories") -> Category:
     cid = _category_id(t, ids)
     members = _members(t)
-    fewest = t.int("min_members", None, minimum=1)
+    fewest = t.int("min_members", None)
     if fewest is not None and fewest > members:
         raise t.ctx.error(t.key("min_members"), f"is more than members ({members})")
     slots = _slots(t, members)
@@ -252,7 +246,7 @@ def _category(t: Table, escape: EscapeRules | None, ids: set[str], qids: set[str
         unfinished_order=order,
         self_timed=at_home,
         own_start=own,
-        keep_originals=t.int("keep_originals", None, minimum=0, maximum=members),
+        keep_originals=t.int("keep_originals", None, maximum=members),
         **order_rules,
     )
     t.done()
@@ -284,7 +278,7 @@ def _played_once(t: Table, rounds: tuple[Any, ...], seating_rule: str
 
 
 def _escape(t: Table) -> EscapeRules:
-    stages = t.int("stages", minimum=1)
+    stages = t.int("stages")
     caps = t.get("caps_by_stage", list)
     for i, c in enumerate(caps):
         if not isinstance(c, int) or isinstance(c, bool) or c < 0:
@@ -297,7 +291,7 @@ def _escape(t: Table) -> EscapeRules:
     def per_stage(name: str) -> dict[int, str]:
         out: dict[int, str] = {}
         for item in t.tables(name):
-            stage = item.int("stage", minimum=1)
+            stage = item.int("stage")
             if stage > stages:
                 raise t.ctx.error(item.key("stage"), f"is past the last stage ({stages})")
             out[stage] = item.get("text", str)
@@ -307,8 +301,8 @@ def _escape(t: Table) -> EscapeRules:
     rules = EscapeRules(
         stages=stages,
         initial_tickets=t.int("initial_tickets"),
-        hint_cost=t.int("hint_cost", minimum=1),
-        solution_cost=t.int("solution_cost", minimum=1),
+        hint_cost=t.int("hint_cost"),
+        solution_cost=t.int("solution_cost"),
         cooldown=t.duration("cooldown"),
         ticket_value=t.duration("ticket_value"),
         time_limit=t.duration("time_limit"),
@@ -422,7 +416,7 @@ def _one_entry(r: Table) -> dict[str, Any]:
 
 def _pay_within(r: Table) -> timedelta | None:
     """``pay_within_days = 7``: an entry not paid within 7 days of registering lapses."""
-    days = r.int("pay_within_days", None, minimum=1, maximum=MAX_PAY_WITHIN_DAYS)
+    days = r.int("pay_within_days", None)
     return None if days is None else timedelta(days=days)
 
 
@@ -452,7 +446,7 @@ def _refunds(r: Table) -> tuple[RefundTier, ...]:
         raise r.ctx.error(r.key("refunds"), "needs at least one table (until, percent)")
     tiers: list[RefundTier] = []
     for i, t in enumerate(tables):
-        tier = RefundTier(until=t.moment("until"), percent=t.int("percent", maximum=100))
+        tier = RefundTier(until=t.moment("until"), percent=t.int("percent"))
         t.done()
         if tiers and tier.until <= tiers[-1].until:
             raise t.ctx.error(t.key("until"), f"is not after refunds[{i}].until "
@@ -499,7 +493,7 @@ def _penalties(root: Table) -> tuple[PenaltyKind, ...]:
                 raise p.ctx.error(f"{p.key('name')}.{lang}" if len(set(name.values())) > 1
                                   else p.key("name"), "must be one line of text")
         kinds.append(PenaltyKind(id=pid, name=name,
-                                 seconds=p.int("seconds", minimum=1, maximum=MAX_PENALTY)))
+                                 seconds=p.int("seconds")))
         p.done()
     return tuple(kinds)
 

@@ -48,7 +48,7 @@ def _choices(q: Table) -> tuple[Choice, ...]:
         elif isinstance(item, dict):
             c = Table(q.ctx, item, where)
             choice = Choice(c.get("id", str), lang_texts(c, "label", False),
-                            c.int("places", None, minimum=1))
+                            c.int("places", None))
             one_line(c, "label", choice.label)
             c.done()
             where = c.key("id")
@@ -88,7 +88,7 @@ def _question(q: Table, ids: set[str]) -> Question:
         id=qid, text=text, kind=kind, per=per,
         choices=_choices(q) if kind == CHOICE else (),
         show=q.get("show", bool, False),
-        quota=q.int("quota", None, minimum=1),
+        quota=q.int("quota", None),
         max_length=q.int("max_length", 40),
         label=label,
         categories=q.strings("categories", ()),

@@ -30,11 +30,11 @@ MAX_DAYS = 366  # rounds within a year of the contest's first day (a series of e
 def _advancement(t: Table, qids: set[str]) -> Advancement:
     """``advance = { per_heat = 2, best = 8, max_per = 2, by = "country" }``."""
     rule = Advancement(
-        per_heat=t.int("per_heat", None, minimum=1),
-        best=t.int("best", None, minimum=1),
-        top_percent=t.int("top_percent", None, minimum=1, maximum=100),
+        per_heat=t.int("per_heat", None),
+        best=t.int("best", None),
+        top_percent=t.int("top_percent", None),
         better_than=t.duration("better_than", None),
-        max_per=t.int("max_per", None, minimum=1),
+        max_per=t.int("max_per", None),
         by=t.get("by", str, None),
         invite=_invite(t.table("invite")),
     )
@@ -197,7 +197,7 @@ def puzzle_rules(t: Table, puzzles: tuple[int, ...]) -> dict[str, Any]:
     """``puzzle_order = "any"`` and ``play = N`` (N of the listed puzzles, chosen by each
     entry), for puzzles in sequence."""
     order = t.get("puzzle_order", str, "fixed")
-    play = t.int("play", None, minimum=2) or 0
+    play = t.int("play", None) or 0
     if (order != "fixed" or play) and not puzzles:
         raise t.ctx.error(t.key("puzzle_order" if order != "fixed" else "play"),
                           "needs puzzles (two or more)")
@@ -213,7 +213,7 @@ def read_pieces(t: Table, puzzles: tuple[int, ...], default: Any = ...) -> int:
     if puzzles and not t.has("pieces"):
         t.seen.add("pieces")
         return sum(puzzles)
-    pieces: int = t.int("pieces", default, minimum=1)
+    pieces: int = t.int("pieces", default)
     if puzzles and pieces != sum(puzzles):
         raise t.ctx.error(t.key("pieces"), f"is {pieces}, but the puzzles add up to "
                           f"{sum(puzzles)}")
