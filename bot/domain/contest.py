@@ -212,6 +212,12 @@ class Category:
     separate: tuple[SeparateRanking, ...] = ()  # rankings of their own within the category
     puzzle_order: str = "fixed"  # "any": the puzzles in the order the entry chooses
     play: int = 0  # how many of the puzzles each entry plays (0: all of them)
+    # puzzles an entry may give up (a marathon's joker), each counting nothing; an
+    # entry that gave one up is ranked by its pieces (its other puzzles whole) even when it
+    # finishes the rest; ``joker_bonus`` pieces are added for each joker not used, when
+    # pieces rank the entry
+    jokers: int = 0
+    joker_bonus: int = 0
     # how entries that did not finish are ordered (``bot.domain.ranking.UNFINISHED_KEYS``):
     # by pieces placed (equal pieces share a place), or by more keys in turn
     unfinished_order: tuple[str, ...] = ("pieces",)

@@ -34,6 +34,13 @@ class Competitor:
     outcome: str | None = None
     outcome_reason: str = ""
     shown: tuple[str, ...] = ()  # its answers to the questions shown in rankings ("ES")
+    jokers: int = 0  # puzzles it gave up (a marathon's joker): they count nothing
+    bonus: int = 0  # pieces added to its count where pieces rank it (the jokers it kept)
+
+    @property
+    def counted(self) -> int | None:
+        """The pieces it is ranked by: those placed, and the bonus of the jokers it kept."""
+        return None if self.pieces is None else self.pieces + self.bonus
 
 
 @dataclass(frozen=True)
@@ -75,7 +82,8 @@ def unfinished_key(category: Category, c: Competitor, whole: bool = False) -> An
     ranking time. A category (or round) played with one puzzle has no finished puzzle to
     count: its entries go by pieces, whatever the order says. The plain order (pieces only) is
     an int: the 10,000-entry sort compares fast."""
-    pieces = category.pieces if whole else min(max(c.pieces or 0, 0), category.pieces)
+    pieces = (category.pieces if whole else min(max(c.pieces or 0, 0), category.pieces)
+              ) + c.bonus
     order = category.unfinished_order
     if order == ("pieces",) or not category.puzzles:
         return -pieces  # one puzzle at a time (a round of its own): no puzzle finished to count

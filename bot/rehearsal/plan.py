@@ -11,6 +11,7 @@ from datetime import time as dtime
 from bot.domain.clock import CategoryClock, Pause, format_duration
 from bot.domain.contest import Contest, Slot
 from bot.features.escape.rules import Cooldown, CooldownPastEnd, StageSame
+from bot.features.results.names import JOKER
 from bot.rehearsal.actions import PHOTO, Action, Person, Stage, Team
 
 # the refusals the day means (``Action.expect``): a hint asked too soon, to show the bot's
@@ -157,9 +158,14 @@ def _in_the_hall(add: Callable[[datetime, Person, str], None],
             rng.shuffle(order)
         splitter = rng.choice(vol)
         played = cat.puzzles_played
+        # about a third of the entries of a category with jokers give one puzzle up
+        joker = rng.randrange(1, played) if cat.jokers and rng.random() < 0.35 else 0
         for k in range(1, played):
             split = begin + (min(finish, limit) - begin) * k / played
             which = f" {order[k - 1]}" if cat.puzzle_order == "any" else ""
+            if k == joker:  # given up as the clock shows then
+                add(real(split), splitter, f"/{JOKER} {n}{which}")
+                continue
             add(real(split + 30), splitter, f"/parcial {n}{which} {format_duration(int(split))}")
         left = cat.puzzles[order[played - 1] - 1]  # the one being played at time's up
     if finish <= limit - 30:

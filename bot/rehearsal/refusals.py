@@ -40,7 +40,14 @@ import bot.features.installed  # noqa: F401 - every feature's commands, named in
 from bot.domain.events import EventKind
 from bot.domain.outcomes import Refusal
 from bot.features.registration.names import REGISTER, REGISTER_BUTTON
-from bot.features.results.names import FINISH, FINISH_BUTTON, PIECES, READY_BUTTON, SPLIT
+from bot.features.results.names import (
+    FINISH,
+    FINISH_BUTTON,
+    JOKER,
+    PIECES,
+    READY_BUTTON,
+    SPLIT,
+)
 from bot.features.standings.handlers import PUBLISH_BUTTON
 from bot.handlers.rounds import CONFIRM_BUTTON
 from bot.rehearsal.actions import PHOTO, Action, Person
@@ -57,7 +64,7 @@ RENDERERS = ("texts", "features", "handlers")
 SHORTEST = 12
 
 # the commands that record a result: refused unexpectedly, they fail the verdict
-RESULTS = frozenset(f"/{name}" for name in (FINISH, SPLIT, PIECES))
+RESULTS = frozenset(f"/{name}" for name in (FINISH, SPLIT, PIECES, JOKER))
 # a button by the command it stands for (its data's prefix); others by their prefix
 BUTTONS = ((f"{READY_BUTTON}ok:", f"/{FINISH}"), (FINISH_BUTTON, f"/{FINISH}"),
            (STAGE_BUTTON, "/etapa"), (PUBLISH_BUTTON, "/publicar"),
@@ -72,6 +79,9 @@ NAMES = {
     "splits_done": "every split is in: the last puzzle's finish is /fin",
     "no_splits": "the entry plays one puzzle: no split to record",
     "before_split": "earlier than the entry's previous split",
+    "no_joker": "the entry's category gives no joker",
+    "jokers_used": "the entry has used its jokers",
+    "joker_on_last": "a joker asked on the entry's last puzzle",
     "already_recorded": "that time is already recorded",
     "already_recorded_pieces": "those pieces are already recorded",
     "already_finished": "the entry has already finished",

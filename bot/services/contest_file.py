@@ -222,6 +222,7 @@ def _category(t: Table, escape: EscapeRules | None, ids: set[str], qids: set[str
     at_home, own, order = read_timing(t, timed, is_escape,
                                       bool(puzzles) or any(r.puzzles for r in rounds),
                                       unfinished)
+    jokers = _jokers(t, puzzles, order_rules["play"], rounds, at_home, order)
     cat = Category(
         id=cid,
         name=t.get("name", str),
@@ -247,12 +248,47 @@ def _category(t: Table, escape: EscapeRules | None, ids: set[str], qids: set[str
         self_timed=at_home,
         own_start=own,
         keep_originals=t.int("keep_originals", None, maximum=members),
+        jokers=jokers[0],
+        joker_bonus=jokers[1],
         **order_rules,
     )
     t.done()
     if escape is not None and cat.escape and escape.time_limit > cat.time_limit:
         raise t.ctx.error(t.key("time_limit"), "is shorter than the escape time limit")
     return cat
+
+
+def _jokers(t: Table, puzzles: tuple[int, ...], play: int, rounds: tuple[Any, ...],
+            at_home: bool, order: tuple[str, ...]) -> tuple[int, int]:
+    """``jokers`` (puzzles an entry may give up) and ``joker_bonus`` (pieces for each one
+    kept): for a category played once, all its puzzles in sequence at the table, at least
+    one of them left to play; a bonus only where pieces rank the entries."""
+    played = play or len(puzzles)
+    jokers = t.int("jokers", 0)
+    bonus = t.int("joker_bonus", 0)
+    if jokers:
+        if not puzzles:
+            raise t.ctx.error(t.key("jokers"), "needs puzzles (two or more): a joker gives "
+                              "one of them up")
+        if rounds:
+            raise t.ctx.error(t.key("jokers"), "is for a category played once: not with "
+                              "rounds")
+        if at_home:
+            raise t.ctx.error(t.key("jokers"), "needs volunteers at the table: not with "
+                              'timing = "self"')
+        if played < len(puzzles):
+            raise t.ctx.error(t.key("jokers"), "is not with play (each entry already "
+                              "chooses which puzzles it plays)")
+        if jokers >= played:
+            raise t.ctx.error(t.key("jokers"), f"is {jokers}, but an entry plays {played} "
+                              "puzzles: at least one is left to play")
+    if bonus and not jokers:
+        raise t.ctx.error(t.key("joker_bonus"), "needs jokers (how many puzzles an entry "
+                          "may give up)")
+    if bonus and "pieces" not in order:
+        raise t.ctx.error(t.key("joker_bonus"), "adds pieces, but unfinished_order leaves "
+                          "pieces out: add \"pieces\" to it, or leave the bonus out")
+    return jokers, bonus
 
 
 def _played_once(t: Table, rounds: tuple[Any, ...], seating_rule: str

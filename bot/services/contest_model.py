@@ -413,6 +413,13 @@ CATEGORIES = Section("categories", "The categories entries register in and are r
     Key("extra_prizes", "tables", "Prizes besides the positions.", default=(),
         section="categories.extra_prizes"),
     *_ORDER,
+    Key("jokers", "int", "With puzzles, played once at the table: how many of them an "
+        "entry may give up (the joker command). A puzzle given up counts nothing, and the entry is "
+        "ranked by its pieces (its other puzzles whole) even if it finishes the rest.",
+        default=0, minimum=0, limits_doc="fewer than the puzzles played", example="1"),
+    Key("joker_bonus", "int", "With jokers: pieces added to an entry's count for each joker "
+        "it did not use, where pieces rank it (a marathon's +250 for a joker kept).",
+        default=0, minimum=0, example="250"),
     Key("rounds", "tables", "Rounds.", default=(), default_doc="played once",
         section="categories.rounds"),
     Key("rankings", "tables", "Rankings of their own.", default=(),

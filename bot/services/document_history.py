@@ -761,6 +761,17 @@ class Replay:
         assert now is not None and ev.value is not None
         if ev.value < 0:
             return f"a negative time ({ev.value})"
+        if ev.data.get("joker"):
+            if ev.value != now:
+                return f"a joker at {ev.value}, not its clock's then ({now})"
+            given = res.decide_joker(res.SplitCase(
+                category=s.category, done=tuple(k for k, _ in s.split_puzzles),
+                finished=s.finish is not None, typed=None, now=now,
+                limit=self._limit(s.category), puzzle=ev.stage,
+                jokers_used=len(s.jokers)))
+            if not isinstance(given, res.SplitAt):
+                return why(given)
+            return None if given.puzzle == ev.stage else f"puzzle {ev.stage}, not the next one"
         decision = res.decide_split(res.SplitCase(
             category=s.category, done=tuple(k for k, _ in s.split_puzzles),
             finished=s.finish is not None, typed=ev.value, now=now,

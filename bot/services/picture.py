@@ -28,6 +28,7 @@ from bot.domain.ranking import Row, ranking_time
 from bot.features.results.texts import outcome_text
 from bot.support.i18n import tr
 from bot.texts.common import names as joined_names
+from bot.texts.pieces import pieces_result
 
 FONT_DIRS = [Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/dejavu")]
 MARGIN = 40
@@ -166,7 +167,7 @@ def result_text(lang: str, row: Row) -> tuple[str, str]:
     if c.outcome == "oc":
         t = ranking_time(c)
         done = (format_duration(t) if t is not None else
-                tr(lang, "{pieces} pieces", pieces=c.pieces) if c.pieces is not None
+                pieces_result(lang, c) if c.pieces is not None
                 else tr(lang, "no result yet"))
         return f"{done} ({outcome_text(lang, c.outcome, c.outcome_reason)})", "status"
     if c.outcome is not None:
@@ -174,7 +175,7 @@ def result_text(lang: str, row: Row) -> tuple[str, str]:
     if row.finished and row.time is not None:
         return format_duration(row.time), "result"
     if c.pieces is not None:
-        return tr(lang, "{pieces} pieces", pieces=c.pieces), "result"
+        return pieces_result(lang, c), "result"
     return tr(lang, "no result yet"), "status"
 
 

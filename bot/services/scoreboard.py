@@ -389,7 +389,7 @@ def _status(row: Row, state: EntryState | None, escape: dict[str, Any] | None,
             return "finished", words["real_time"].format(time=format_duration(c.finish))
         return "finished", ""
     if c.pieces is not None:
-        return "pieces", words["pieces"].format(pieces=c.pieces)
+        return "pieces", words["pieces"].format(pieces=c.counted)
     if state is not None and state.ready is not None:
         return "ready", words["ready"]
     if clock["state"] == "not_started":
@@ -479,7 +479,7 @@ def _row_data(row: Row, state: EntryState | None, clock: dict[str, Any], now_t: 
         "time": format_duration(row.time) if row.finished and row.time is not None else None,
         "seconds": row.time if row.finished else None,
         "finish": format_duration(c.finish) if c.finish is not None else None,
-        "pieces": c.pieces,
+        "pieces": c.counted,
         "escape": escape,
         "prize": None if unawarded else row.prize,
         "extra_prizes": [] if unawarded else [extras.get(x, x) for x in row.extra_prizes],

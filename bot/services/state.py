@@ -102,6 +102,7 @@ class EntryState:
     unit: str | None = None  # the heat these results are in (None: a category without rounds)
     # the puzzles finished before the last: (puzzle number, contest time), in that order
     split_puzzles: tuple[tuple[int, int], ...] = ()
+    jokers: tuple[int, ...] = ()  # of those, the puzzles given up (a joker's)
     outcome: Event | None = None  # the latest "did not start" or "disqualified" recorded
     claim_photos: int = 0  # photos sent since the /listo still waiting (``ready``), self-timed
     # the category's time limit in contest seconds (``wall_clock_limit``: a season of whole days
@@ -118,6 +119,13 @@ class EntryState:
         """The contest times the puzzles before the last were finished, in order."""
         return tuple(t for _, t in self.split_puzzles)
 
+    @property
+    def played_splits(self) -> tuple[int, ...]:
+        """``splits`` but for the puzzles given up: the times puzzles were finished."""
+        if not self.jokers:
+            return self.splits
+        return tuple(t for k, t in self.split_puzzles if k not in self.jokers)
+
     @cached_property
     def escape_result(self) -> EscapeResult | None:
         return result(self.ledger) if self.ledger is not None else None
@@ -127,16 +135,26 @@ class EntryState:
 
     @cached_property
     def _competitor(self) -> Competitor:
+        finish: int | None = self.finish
+        pieces, splits = self.pieces, self.played_splits
+        cat = self.category
+        if self.jokers and finish is not None:
+            # every puzzle but those given up done: ranked by pieces, its others whole, and
+            # (for "time") the last one done at its finish
+            given_up = sum(cat.puzzles[k - 1] for k in self.jokers if k <= len(cat.puzzles))
+            pieces, splits, finish = cat.pieces - given_up, (*splits, finish), None
         return Competitor(
             number=self.entry.number,
             names=self.entry.names,
             local=self.entry.local,
-            finish=self.finish,
-            pieces=self.pieces,
+            finish=finish,
+            pieces=pieces,
             escape=self.escape_result,
             time_penalty=self.time_penalty,
             penalties=self.penalties,
-            splits=self.splits,
+            splits=splits,
+            jokers=len(self.jokers),
+            bonus=(cat.jokers - len(self.jokers)) * cat.joker_bonus,
             shown=self.shown,
             outcome=self.outcome.ref if self.outcome is not None else None,
             outcome_reason=str(self.outcome.data.get("reason", "")) if self.outcome else "",
@@ -203,6 +221,7 @@ def entry_state(
         # at its own start, that puzzle confirmed) since the /listo
     counts = _penalty_counts(entry_events)
     finished = splits_of(entry_events) if category.puzzles else ()
+    jokers = jokers_of(entry_events) if category.jokers else ()
     return EntryState(
         entry=entry,
         category=category,
@@ -210,7 +229,7 @@ def entry_state(
         ledger=ledger,
         finish=moment_seconds(finish_event, clock) if finish_event else None,
         finish_event=finish_event,
-        pieces=_pieces(category, pieces_event, finished),
+        pieces=_pieces(category, pieces_event, finished, jokers),
         pieces_event=pieces_event,
         ready=ready,
         penalties=tuple(counts.items()),
@@ -220,6 +239,7 @@ def entry_state(
         folded_until=folded_until,
         unit=play.id if play is not None else None,
         split_puzzles=finished,
+        jokers=jokers,
         outcome=_latest(entry_events, EventKind.OUTCOME),
         claim_photos=sum(1 for e in entry_events if e.kind == EventKind.PHOTO
                          and ready is not None and e.id > ready.id
@@ -279,13 +299,23 @@ def _time_penalty(contest: Contest, counts: dict[str, int]) -> int:
 
 
 def _pieces(category: Category, pieces_event: Event | None,
-            finished: tuple[tuple[int, int], ...]) -> int | None:
+            finished: tuple[tuple[int, int], ...], jokers: tuple[int, ...] = ()) -> int | None:
     """With puzzles in sequence, the count typed is of the puzzles not finished yet: the
-    finished ones count whole."""
+    finished ones count whole, those given up (``jokers``) nothing."""
     if pieces_event is None or pieces_event.value is None:
         return None
     return pieces_event.value + sum(category.puzzles[k - 1] for k, _ in finished
-                                    if k <= len(category.puzzles))
+                                    if k <= len(category.puzzles) and k not in jokers)
+
+
+def jokers_of(entry_events: Sequence[Event]) -> tuple[int, ...]:
+    """The puzzles given up (a joker's split), in the order given up: those whose
+    latest record is a joker's."""
+    latest: dict[int, bool] = {}
+    for e in entry_events:
+        if e.kind == EventKind.SPLIT and e.stage is not None and e.value is not None:
+            latest[e.stage] = bool(e.data.get("joker"))
+    return tuple(k for k, joker in latest.items() if joker)
 
 
 def splits_of(entry_events: Sequence[Event]) -> tuple[tuple[int, int], ...]:

@@ -15,7 +15,7 @@ from bot.domain.contest import (
     SeparateRanking,
     Slot,
 )
-from bot.features.results.names import SPLIT
+from bot.features.results.names import JOKER, SPLIT
 from bot.features.selftimed.names import START
 from bot.support.commands import CHANGES, command_for
 from bot.support.registry import REGISTRY
@@ -227,6 +227,11 @@ def _category(contest: Contest, c: Category) -> list[str]:
                      f": {' + '.join(str(p) for p in c.puzzles)} pieces "
                      + ("(each claimed by the entry)" if c.own_start else
                         f"(split times with /{SPLIT})"))
+    if c.jokers:
+        lines.append(f"    {c.jokers} joker(s): a puzzle given up with /{JOKER} counts nothing, "
+                     "and the entry is then ranked by pieces"
+                     + (f"; +{c.joker_bonus} pieces for each joker kept" if c.joker_bonus
+                        else ""))
     for i, p in enumerate(c.prizes, 1):
         lines.append(f"    prize {i}: {p}")
     for x in c.extra_prizes:

@@ -25,6 +25,7 @@ ROUNDS = "rounds"
 CHANGES = "changes"  # a category whose teams' members may change (keep_originals)
 PENALTIES = "penalties"
 SPLITS = "splits"
+JOKERS = "jokers"  # a category whose entries may give up a puzzle
 SELF_TIMED = "self_timed"
 OWN_START = "own_start"
 
@@ -91,6 +92,7 @@ def features(contest: Contest, categories: Iterable[str] | None = None) -> froze
         ROUNDS: any(c.rounds for c in cats),
         PENALTIES: bool(contest.penalties),
         SPLITS: any(c.puzzles or any(r.puzzles for r in c.rounds) for c in cats),
+        JOKERS: any(c.jokers for c in cats),
         SELF_TIMED: any(c.self_timed for c in cats),
         OWN_START: any(c.own_start for c in cats),
         CHANGES: any(c.keep_originals is not None for c in cats),

@@ -22,6 +22,7 @@ from bot.storage.store import Event
 from bot.support.i18n import tr
 from bot.support.registry import REGISTRY
 from bot.texts.names import clock_time, day_text, heat_name, labelled, role_name
+from bot.texts.pieces import pieces_result
 
 _K = EventKind
 
@@ -67,6 +68,13 @@ def history_lines(lang: str, contest: Contest, number: int, events: Sequence[Eve
     return lines
 
 
+def _split_what(lang: str, e: Event, name: str) -> str:
+    """A split's line: its puzzle, or the puzzle given up with a joker."""
+    if e.data.get("joker"):
+        return tr(lang, "joker: puzzle {puzzle} given up", puzzle=e.stage)
+    return name + " " + tr(lang, "puzzle {puzzle}", puzzle=e.stage)
+
+
 def _event_what(lang: str, contest: Contest, e: Event, times: dict[int, int | None]) -> str:
     """What a history's line says the event was: its name, stage or puzzle, and value."""
     what = event_name(lang, e.kind) if e.kind != EventKind.OUTCOME else outcome_text(
@@ -76,7 +84,7 @@ def _event_what(lang: str, contest: Contest, e: Event, times: dict[int, int | No
     if e.kind == EventKind.MEMBER_CHANGE:
         what = _member_change(lang, e) or what
     if e.stage is not None and e.kind == EventKind.SPLIT:
-        what += " " + tr(lang, "puzzle {puzzle}", puzzle=e.stage)
+        what = _split_what(lang, e, what)
     elif e.stage is not None and e.kind == EventKind.STAGE:
         what = tr(lang, "stage {stage} confirmed", stage=e.stage)
     elif e.stage is not None:
@@ -137,7 +145,7 @@ def _result_line(lang: str, competitor: Competitor, detail: str) -> str:
     result = ranking_time(competitor)
     return tr(lang, "Result: {time} ({detail})", detail=detail,
               time=format_duration(result) if result is not None else
-              tr(lang, "{pieces} pieces", pieces=competitor.pieces)
+              pieces_result(lang, competitor)
               if competitor.pieces is not None else tr(lang, "no result yet"))
 
 
@@ -251,6 +259,9 @@ def undo_notice(lang: str, contest: Contest, out: Undone, at_home: bool = False)
         case _K.OUTCOME:
             return tr(lang, "Your entry is no longer recorded as {outcome}.",
                       outcome=outcome_text(lang, ev.ref or ""))
+        case _K.SPLIT if ev.data.get("joker"):
+            return tr(lang, "The joker recorded for your entry was taken back: puzzle {puzzle} "
+                      "is yours to play again.", puzzle=ev.stage)
         case _K.SPLIT:
             return tr(lang, "A split time recorded for your entry was taken back: a volunteer "
                       "will record the right one.")

@@ -23,6 +23,7 @@ from bot.texts.common import (
     round_name,
     short,
 )
+from bot.texts.pieces import pieces_result
 
 
 def ranked_name(lang: str, contest: Contest, category: Category) -> str:
@@ -119,14 +120,13 @@ def _own_puzzles(lang: str, category: Category, c: Competitor) -> str:
               puzzles=category.puzzles_played, time=format_duration(c.splits[-1]))
     if "pieces" not in category.unfinished_order:
         return done
-    pieces = tr(lang, "{pieces} pieces", pieces=c.pieces) if c.pieces is not None else \
+    pieces = pieces_result(lang, c) if c.pieces is not None else \
         tr(lang, "no pieces counted")
     return f"{pieces}, {done}"
 
 
 def _pieces_or_nothing(lang: str, c: Competitor) -> str:
-    return (tr(lang, "{pieces} pieces", pieces=c.pieces) if c.pieces is not None
-            else tr(lang, "no result yet"))
+    return pieces_result(lang, c) if c.pieces is not None else tr(lang, "no result yet")
 
 
 def _row_result(lang: str, contest: Contest, r: Row) -> str:

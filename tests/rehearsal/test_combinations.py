@@ -51,6 +51,8 @@ class Cat:
     escape: bool = False
     self_timed: bool = False
     own_start: bool = False
+    jokers: int = 0  # puzzles an entry may give up
+    joker_bonus: int = 0
 
     def toml(self) -> str:
         lines = ["[[categories]]", f'id = "{self.id}"', f'name = "Category {self.id}"',
@@ -63,6 +65,10 @@ class Cat:
             lines.append(f'puzzle_order = "{self.order}"')
             if self.play:
                 lines.append(f"play = {self.play}")
+        if self.jokers:
+            lines.append(f"jokers = {self.jokers}")
+            if self.joker_bonus:
+                lines.append(f"joker_bonus = {self.joker_bonus}")
         if self.escape:
             lines.append("escape = true")
         if self.self_timed:
@@ -96,16 +102,19 @@ def categories(draw: st.DrawFn, cid: str, home: bool, escape: bool, need: str = 
     cat.self_timed = home
     if home:
         cat.own_start = need == "own_start" or draw(st.booleans())
-    if need in ("own_start", "any"):
+    if need in ("own_start", "any", "jokers"):
         cat.puzzles = [300, 200, 100]
     elif not home or cat.own_start:
         cat.puzzles = draw(st.sampled_from([[], [], [200, 300], [300, 200, 100]]))
     if cat.puzzles:
         cat.order = "any" if need == "any" else draw(st.sampled_from(["fixed", "any"]))
-        if cat.order == "any" and len(cat.puzzles) == 3:
+        if cat.order == "any" and len(cat.puzzles) == 3 and need != "jokers":
             cat.play = 2 if need == "any" else draw(st.sampled_from([0, 2]))
-    if not home:
+    if not home and need != "jokers":
         cat.rounds = 2 if need == "rounds" else draw(st.sampled_from([0, 0, 2]))
+    if cat.puzzles and not home and not cat.rounds and not cat.play:
+        cat.jokers = 1 if need == "jokers" else draw(st.sampled_from([0, 0, 1]))
+        cat.joker_bonus = draw(st.sampled_from([0, 100])) if cat.jokers else 0
     if cat.rounds:
         cat.limit = "1:00:00"
         cat.heats = draw(st.integers(1, 2))
@@ -154,13 +163,13 @@ solution_ticket_penalty = "10:00"
 """
 
 
-NEEDS = ("rounds", "any", "own_start", "escape", "teams", "home")
+NEEDS = ("rounds", "any", "own_start", "escape", "teams", "home", "jokers")
 
 
 @st.composite
 def contest_files(draw: st.DrawFn, need: str = "") -> File:
     """A contest file; ``need``: one of NEEDS it must have."""
-    home = need in ("own_start", "home") or (need not in ("rounds", "escape", "any")
+    home = need in ("own_start", "home") or (need not in ("rounds", "escape", "any", "jokers")
                                              and draw(st.booleans()))
     n = draw(st.integers(1, 3))
     escape = need == "escape" or (not home and draw(st.booleans()))
@@ -202,6 +211,10 @@ def test_every_generated_file_is_accepted_and_summarised_as_the_day_plays_it(f: 
                 assert said_order(line, played.puzzle_order, played.play), line
         if not cat.rounds and cat.puzzles:
             assert said_order(block, cat.puzzle_order, cat.play), block
+        assert (cat.jokers, cat.joker_bonus) == (declared.jokers, declared.joker_bonus)
+        assert ("joker(s): a puzzle given up" in block) == bool(cat.jokers), block
+        assert (f"+{cat.joker_bonus} pieces for each joker kept" in block) == bool(
+            cat.joker_bonus), block
 
 
 @pytest.mark.parametrize("need", NEEDS)
@@ -247,11 +260,13 @@ def test_the_generator_reaches_every_dimension() -> None:
                 "puzzles": bool(c.puzzles), "any": c.order == "any", "play": bool(c.play),
                 "own_start": c.own_start, "teams": c.members > 2,
                 "smaller": c.fewest < c.members, "youth": c.youth,
-                "two heats": c.heats == 2, "drawn": c.drawn}.items() if on)
+                "two heats": c.heats == 2, "drawn": c.drawn, "jokers": bool(c.jokers),
+                "joker_bonus": bool(c.joker_bonus)}.items() if on)
 
     collect()
     assert seen == {"home", "escape", "rounds", "puzzles", "any", "play", "own_start",
-                    "teams", "smaller", "youth", "two heats", "drawn"}
+                    "teams", "smaller", "youth", "two heats", "drawn", "jokers",
+                    "joker_bonus"}
 
 
 def write_examples(folder: Path, n: int) -> list[Path]:  # pragma: no cover - a dev's tool

@@ -24,6 +24,9 @@ from bot.features.results.outcomes import (
     FinishBeforeSplits,
     FinishRecorded,
     FinishToConfirm,
+    JokerOnLast,
+    JokersUsed,
+    NoJoker,
     NoSplits,
     NotFinishedNoted,
     OutcomeRecorded,
@@ -379,3 +382,57 @@ async def split(
         )
         return SplitRecorded(number, decision.puzzle, category.puzzles_played, decision.time,
                              eid, position=decision.position)
+
+
+def _joker_refusal(number: int, decision: rules.JokerDecision
+                   ) -> ResultsRefusal | SharedRefusal | None:
+    """What the domain's decision on a joker gives back; None: record it."""
+    match decision:
+        case rules.NoJokers():
+            return NoJoker(number)
+        case rules.Finished():
+            return AlreadyFinished(number)
+        case rules.JokersUsed(jokers=jokers):
+            return JokersUsed(number, jokers)
+        case rules.OnLast(played=played):
+            return JokerOnLast(number, played)
+        case rules.Which(left=left):
+            return WhichPuzzle(number, left)
+        case rules.TooLate(time=t, limit=limit):
+            return PastLimit(t, limit)
+        case rules.SplitAt():
+            return None
+        case _:
+            assert_never(decision)
+
+
+async def joker(
+    day: ContestDay, actor: int, role: str, number: int, at: datetime, update_id: int | None,
+    puzzle: int | None = None,
+) -> SplitRecorded | ResultsRefusal | SharedRefusal | RoundClosed:
+    """The entry gives up a puzzle (its joker), now: the next one in a fixed order, or
+    ``puzzle`` when the puzzles are played in any order. Recorded as that puzzle's split,
+    marked a joker's: the entry goes on to the next, and the puzzle counts nothing."""
+    async with day.store.transaction() as tx:
+        running = await day.running(number, at)
+        if isinstance(running, Refusal):
+            return running
+        state, now_t = running
+        category = state.category
+        decision = rules.decide_joker(rules.SplitCase(
+            category=category, done=tuple(k for k, _ in state.split_puzzles),
+            finished=state.finish is not None, typed=None, now=now_t,
+            limit=rules.Limit(state.limit, day.contest.limit_inclusive),
+            puzzle=puzzle, jokers_used=len(state.jokers)))
+        if not isinstance(decision, rules.SplitAt):
+            refused = _joker_refusal(number, decision)
+            assert refused is not None
+            return refused
+        eid = await tx.add_event(
+            at=at, kind=EventKind.SPLIT, role=role, actor=actor, entry=number,
+            stage=decision.puzzle, value=decision.time, category=state.unit,
+            update_id=update_id, data={"joker": True},
+        )
+        return SplitRecorded(number, decision.puzzle, category.puzzles_played, decision.time,
+                             eid, position=decision.position, joker=True,
+                             jokers_left=category.jokers - len(state.jokers) - 1)

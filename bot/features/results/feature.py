@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.features.registration.names import CANCEL
 from bot.features.results.handlers import (
+    comodin,
     estado,
     estado_button,
     fin,
@@ -16,6 +17,7 @@ from bot.features.results.handlers import (
 from bot.features.results.names import (
     FINISH,
     FINISH_BUTTON,
+    JOKER,
     OUTCOME,
     OUTCOME_BUTTON,
     PIECES,
@@ -24,7 +26,7 @@ from bot.features.results.names import (
 )
 from bot.features.results.texts import sheet
 from bot.features.standings.names import PUBLISH
-from bot.support.commands import SPLITS
+from bot.support.commands import JOKERS, SPLITS
 from bot.support.registry import N_, Command, Feature
 
 FEATURE = Feature(
@@ -42,8 +44,11 @@ FEATURE = Feature(
         Command(SPLIT, "volunteer", N_("N [h:mm:ss]: N finished one of its puzzles"),
                 {"fr": "intermediaire", "en": "split"}, SPLITS,
                 examples=("parcial 12 0:51:20",), after=OUTCOME),
+        Command(JOKER, "volunteer", N_("N [PUZZLE]: N gives up a puzzle (its joker)"),
+                {"fr": "joker", "en": "joker"}, JOKERS, examples=("comodin 12",),
+                after=SPLIT),
     ),
-    handlers={FINISH: fin, PIECES: piezas, OUTCOME: estado, SPLIT: parcial},
+    handlers={FINISH: fin, PIECES: piezas, OUTCOME: estado, SPLIT: parcial, JOKER: comodin},
     buttons={FINISH_BUTTON: fin_button, READY_BUTTON: ready_button, OUTCOME_BUTTON: estado_button},
     menu_after=PUBLISH,
     sheet=sheet,

@@ -231,3 +231,18 @@ async def parcial(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     number, typed = parsed
     await ops.split(_work(update, who), who.svc.day, _by(update, who, who.at), number, typed,
                     puzzle)
+
+
+async def comodin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/comodin N [PUZZLE]``: entry N gives up a puzzle now (its joker): the one it is on,
+    or, when its puzzles are played in any order, PUZZLE."""
+    who = await recorder(update, context, "volunteer")
+    if who is None:
+        return
+    args = list(context.args or [])
+    number = parse_int(args[0]) if args else None
+    puzzle = parse_int(args[1]) if len(args) == 2 else None
+    if number is None or len(args) > 2 or (len(args) == 2 and puzzle is None):
+        await show_usage(update, who, "/comodin N [PUZZLE]", usage)
+        return
+    await ops.joker(_work(update, who), who.svc.day, _by(update, who, who.at), number, puzzle)

@@ -8,6 +8,7 @@ FINISH = "fin"
 PIECES = "piezas"
 OUTCOME = "estado"
 SPLIT = "parcial"
+JOKER = "comodin"
 
 # under a finish's question: "fin:<entry>:<time or ->:<the finish it was asked on>"
 FINISH_BUTTON = "fin:"

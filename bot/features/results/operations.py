@@ -258,6 +258,18 @@ async def split(work: Work, day: ContestDay, by: By, number: int, typed: int | N
         return out
 
 
+async def joker(work: Work, day: ContestDay, by: By, number: int,
+                puzzle: int | None) -> SplitRecorded | DayRefusal:
+    """A joker: the entry gives up one of its puzzles (not its last), now."""
+    async with work:
+        out = await results.joker(day, by.actor, by.role, number, by.at, by.update_id, puzzle)
+        if isinstance(out, Refusal):
+            _refused(work, day, out)
+        else:
+            _tell_split(work, out)
+        return out
+
+
 def _tell_split(work: Work, out: SplitRecorded) -> None:
     work.reply(partial(split_answer, out=out))
     work.tell_entry(out.entry, partial(split_notice, out=out), skip_asker=False)

@@ -107,6 +107,33 @@ class WhichPuzzle(Refusal):
 
 
 @dataclass(frozen=True)
+class NoJoker(Refusal):
+    """The entry's category gives no joker (/comodin): every puzzle is played."""
+
+    code: ClassVar[str] = "no_joker"
+    entry: int
+
+
+@dataclass(frozen=True)
+class JokersUsed(Refusal):
+    """The entry has given up as many puzzles as its category allows (``jokers``)."""
+
+    code: ClassVar[str] = "jokers_used"
+    entry: int
+    jokers: int
+
+
+@dataclass(frozen=True)
+class JokerOnLast(Refusal):
+    """A joker asked on the entry's last puzzle (of ``puzzles``): it is finished (/fin) or
+    its pieces counted (/piezas), which count more than giving it up."""
+
+    code: ClassVar[str] = "joker_on_last"
+    entry: int
+    puzzles: int
+
+
+@dataclass(frozen=True)
 class BeforeSplit(Refusal):
     """A split at or before the previous one (``time``)."""
 
@@ -136,7 +163,7 @@ class AlreadyOutcome(Refusal):
 ResultsRefusal = (NothingClaimed | OwnTimes | QuestionOutdated | BeforeEscape | PiecesRange
                   | AlreadyRecordedPieces | NoSplits | FinishBeforeSplits
                   | EntryDisqualified | SplitsDone | WhichPuzzle | BeforeSplit | ReasonNeeded
-                  | AlreadyOutcome | ReadyLineOutdated)
+                  | AlreadyOutcome | ReadyLineOutdated | NoJoker | JokersUsed | JokerOnLast)
 
 
 @dataclass(frozen=True)
@@ -208,6 +235,8 @@ class SplitRecorded(Done):
     time: int
     event_id: int | None = None
     position: int = 0
+    joker: bool = False  # given up (its joker), not finished: it counts nothing
+    jokers_left: int = 0  # with ``joker``: the jokers the entry still has
 
 
 @dataclass(frozen=True)

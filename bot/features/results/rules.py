@@ -131,7 +131,28 @@ class SameOutcome:
 
 FinishDecision = (ZeroTime | TooLate | Ahead | EscapeOpen | BeforeSolve | NotAfterSplit
                   | Unchanged | Ask | Record)
+@dataclass(frozen=True)
+class NoJokers:
+    """The entry's category gives no joker: every puzzle is played."""
+
+
+@dataclass(frozen=True)
+class JokersUsed:
+    """The entry has used its ``jokers`` already."""
+
+    jokers: int
+
+
+@dataclass(frozen=True)
+class OnLast:
+    """The entry is on its last puzzle (of ``played``): a joker gives nothing up there (its
+    pieces, and a joker kept, count more)."""
+
+    played: int
+
+
 SplitDecision = OnePuzzle | Finished | AllSplit | Which | Ahead | TooLate | NotAfterSplit | SplitAt
+JokerDecision = NoJokers | Finished | JokersUsed | OnLast | Which | TooLate | SplitAt
 PiecesDecision = OutOfRange | Finished | Unchanged | Record
 OutcomeDecision = NeedsReason | SameOutcome | None
 
@@ -314,6 +335,7 @@ class SplitCase:
     limit: Limit
     puzzle: int | None = None
     last_split: int | None = None
+    jokers_used: int = 0  # puzzles the entry gave up already (a joker's)
 
 
 def split_puzzle(case: SplitCase) -> int | Which:
@@ -350,6 +372,27 @@ def decide_split(case: SplitCase) -> SplitDecision:
     if case.last_split is not None and t <= case.last_split:
         return NotAfterSplit(case.last_split)
     return SplitAt(puzzle, t, len(case.done) + 1)
+
+
+def decide_joker(case: SplitCase) -> JokerDecision:
+    """Whether the entry may give up a puzzle now (its joker): the next one in a fixed
+    order, the one named in any order; never its last, and within its time."""
+    category = case.category
+    if not category.jokers:
+        return NoJokers()
+    if case.finished:
+        return Finished()
+    if case.jokers_used >= category.jokers:
+        return JokersUsed(category.jokers)
+    if len(case.done) >= category.puzzles_played - 1:
+        return OnLast(category.puzzles_played)
+    puzzle = split_puzzle(case)
+    if isinstance(puzzle, Which):
+        return puzzle
+    late = case.limit.refuses(case.now)
+    if late is not None:
+        return late
+    return SplitAt(puzzle, case.now, len(case.done) + 1)
 
 
 def decide_outcome(outcome: str, reason: str, current: str | None) -> OutcomeDecision:

@@ -24,6 +24,9 @@ from bot.features.results.outcomes import (
     FinishBeforeSplits,
     FinishRecorded,
     FinishToConfirm,
+    JokerOnLast,
+    JokersUsed,
+    NoJoker,
     NoSplits,
     NotFinishedNoted,
     OutcomeRecorded,
@@ -116,6 +119,16 @@ def results_refusal(lang: str, refused: ResultsRefusal, contest: Contest) -> str
         case EntryDisqualified(entry=entry, why=why):
             return tr(lang, "Entry {entry} is {outcome}: nothing recorded.", entry=entry,
                       outcome=outcome_text(lang, "dsq", why))
+        case NoJoker(entry=entry):
+            return tr(lang, "Entry {entry}'s category has no joker: every puzzle is played. "
+                      "Nothing recorded.", entry=entry)
+        case JokersUsed(entry=entry):
+            return tr(lang, "Entry {entry} has no joker left: nothing recorded.", entry=entry)
+        case JokerOnLast(entry=entry, puzzles=puzzles):
+            return tr(lang, "Entry {entry} is on its last puzzle of {puzzles}: a joker gives "
+                      "nothing there. Record its finish with /fin, or its pieces at the end "
+                      "with /piezas (a joker kept may count extra).", entry=entry,
+                      puzzles=puzzles)
         case BeforeSplit(entry=entry, time=t):
             return tr(lang, "Entry {entry} finished its previous puzzle at {time}: a later time "
                       "is needed (or /deshacer to correct it).", entry=entry,
@@ -307,6 +320,12 @@ def outcome_notice(lang: str, out: OutcomeRecorded) -> str:
 
 def split_answer(lang: str, out: SplitRecorded) -> str:
     t = format_duration(out.time)
+    if out.joker:
+        return ntr(lang, "Entry {entry}: puzzle {puzzle} given up at {time} with its joker "
+                   "({n} joker left); it counts nothing. On to the next puzzle.",
+                   "Entry {entry}: puzzle {puzzle} given up at {time} with its joker "
+                   "({n} jokers left); it counts nothing. On to the next puzzle.",
+                   out.jokers_left, entry=out.entry, puzzle=out.puzzle, time=t)
     if out.puzzle == out.position:
         return tr(lang, "Entry {entry}: puzzle {puzzle} of {puzzles} done at {time}.",
                   entry=out.entry, puzzle=out.puzzle, puzzles=out.puzzles, time=t)
@@ -317,6 +336,10 @@ def split_answer(lang: str, out: SplitRecorded) -> str:
 
 
 def split_notice(lang: str, out: SplitRecorded) -> str:
+    if out.joker:
+        return tr(lang, "Puzzle {puzzle} given up at {time} with your joker: it counts "
+                  "nothing. On to the next one!", puzzle=out.puzzle,
+                  time=format_duration(out.time))
     return tr(lang, "Puzzle {puzzle} of {puzzles} done at {time}: on to the next one!",
               puzzle=out.position, puzzles=out.puzzles, time=format_duration(out.time))
 
@@ -358,6 +381,9 @@ def _example(lang: str, command: str) -> str:
         case "/parcial":
             return tr(lang, "For example /parcial 12 0:40:00 (entry 12 finished a puzzle at "
                       "0:40:00 on the clock).")
+        case "/comodin":
+            return tr(lang, "For example /comodin 12 (entry 12 gives up the puzzle it is on), "
+                      "or /comodin 12 3 (puzzle 3, where each entry chooses its order).")
         case "/estado":
             return tr(lang, "For example /estado 12 dns (did not start), /estado 12 dsq REASON "
                       "(disqualified) or /estado 12 oc (out of competition).")

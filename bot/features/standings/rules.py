@@ -60,7 +60,7 @@ def standings(category: Category, rows: Sequence[Row],
         out.append(Standing(
             number=r.number, position=r.position, of=placed,
             time=ranking_time(c) if r.finished else None,
-            pieces=None if r.finished else c.pieces, outcome=c.outcome, prizes=prizes,
+            pieces=None if r.finished else c.counted, outcome=c.outcome, prizes=prizes,
             titles=(titles or {}).get(r.number, ())))
     return out
 
