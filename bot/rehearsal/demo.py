@@ -617,7 +617,7 @@ class Rehearsal:
                 for s in await day.states(unit, datetime(2100, 1, 1, tzinfo=UTC)):
                     if (s.finish is not None or s.pieces is not None or s.outcome is not None
                             or (unit.self_timed and s.ready is not None)
-                            or (s.split_puzzles and "puzzles" in unit.unfinished_order)):
+                            or (s.played_splits and "puzzles" in unit.unfinished_order)):
                         continue  # a result (puzzles done, where they rank it), or a reason
                     # (a claim waiting for its review, at home)
                     if unit.self_timed and not await day.store.events(

@@ -247,6 +247,7 @@ _WHY: dict[type, Callable[[Any], str]] = {
     res.NoJokers: lambda d: "a joker where the category gives none",
     res.JokersUsed: lambda d: f"a joker past the {d.jokers} the category gives",
     res.OnLast: lambda d: f"a joker on the last of {d.played} puzzles",
+    res.Counted: lambda d: "a joker after the entry's pieces were counted",
     res.NeedsReason: lambda d: "a disqualification without its reason",
     res.SameOutcome: lambda d: "the same outcome as recorded already",
     esc.EscapeOver: lambda d: "after the escape was over",

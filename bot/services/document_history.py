@@ -768,7 +768,8 @@ class Replay:
                 category=s.category, done=tuple(k for k, _ in s.split_puzzles),
                 finished=s.finish is not None, typed=None, now=now,
                 limit=self._limit(s.category), puzzle=ev.stage,
-                jokers_used=len(s.jokers)))
+                jokers_used=len(s.jokers), counted=s.pieces_event is not None,
+                last_split=s.splits[-1] if s.splits else None))
             if not isinstance(given, res.SplitAt):
                 return why(given)
             return None if given.puzzle == ev.stage else f"puzzle {ev.stage}, not the next one"

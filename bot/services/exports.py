@@ -208,11 +208,11 @@ def _escape_cells(esc: EscapeResult | None) -> list[object]:
 
 def _pieces(cat: Category, r: Row) -> object:
     """The pieces column: pushed past the limit by its penalties, a finish is ranked with every
-    piece placed; otherwise the count recorded, if any."""
+    piece placed; otherwise the count it is ranked by, if any (a joker kept: its bonus in)."""
     c = r.competitor
     if c.finish is not None and not r.finished:
         return {x.id: x.pieces for x in cat.rounds}.get(r.round or "", cat.pieces)
-    return c.pieces if c.pieces is not None else ""
+    return c.counted if c.counted is not None else ""  # with a joker's bonus, as ranked
 
 
 async def export_results(contest: Contest, day: ContestDay, out: TextIO,

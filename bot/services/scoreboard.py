@@ -424,8 +424,9 @@ def _progress(row: Row, state: EntryState | None, category: Category, language: 
     outcome."""
     if state is None or not _still_playing(row, category):
         return None
-    done, of = len(state.split_puzzles), category.puzzles_played
-    return {"done": done, "of": of, "last": state.splits[-1] if state.splits else None,
+    played = state.played_splits  # a puzzle given up with a joker is not one done
+    done, of = len(played), category.puzzles_played
+    return {"done": done, "of": of, "last": played[-1] if played else None,
             "text": ntr(language, "{done}/{n} puzzle", "{done}/{n} puzzles", of, done=done)}
 
 
@@ -443,7 +444,7 @@ def by_progress(rows: list[Row], states: Mapping[int, EntryState], category: Cat
 
     def key(r: Row) -> tuple[int, int, int, int]:
         state = states.get(r.number)
-        splits = state.splits if state is not None else ()
+        splits = state.played_splits if state is not None else ()
         return (-len(splits), 0 if splits else 1, splits[-1] if splits else 0, r.number)
 
     out = list(rows)

@@ -154,7 +154,7 @@ class EntryState:
             penalties=self.penalties,
             splits=splits,
             jokers=len(self.jokers),
-            bonus=(cat.jokers - len(self.jokers)) * cat.joker_bonus,
+            bonus=max(0, cat.jokers - len(self.jokers)) * cat.joker_bonus,
             shown=self.shown,
             outcome=self.outcome.ref if self.outcome is not None else None,
             outcome_reason=str(self.outcome.data.get("reason", "")) if self.outcome else "",
@@ -221,7 +221,8 @@ def entry_state(
         # at its own start, that puzzle confirmed) since the /listo
     counts = _penalty_counts(entry_events)
     finished = splits_of(entry_events) if category.puzzles else ()
-    jokers = jokers_of(entry_events) if category.jokers else ()
+    # read whatever the file says now: a joker used stays one if the file's jokers change
+    jokers = jokers_of(entry_events) if category.puzzles else ()
     return EntryState(
         entry=entry,
         category=category,

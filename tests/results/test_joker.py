@@ -16,16 +16,20 @@ import pytest
 from bot.domain.contest import Category, Slot
 from bot.domain.ranking import Competitor, rank
 from bot.features.results.rules import (
+    Counted,
     Finished,
     JokersUsed,
     Limit,
     NoJokers,
+    NotAfterSplit,
     OnLast,
     SplitAt,
     SplitCase,
     TooLate,
     Which,
     decide_joker,
+    decide_split,
+    plausible_floor,
 )
 from bot.services.contest_file import ContestFileError, parse_contest
 from tests.fakebot import Person
@@ -66,6 +70,28 @@ def test_a_joker_only_where_the_category_gives_one_and_never_twice_or_on_the_las
     assert decide_joker(joker(now=4 * H)) == SplitAt(1, 4 * H, 1)
     assert decide_joker(joker(now=4 * H + 1)) == TooLate(4 * H + 1, 4 * H)
     assert decide_joker(joker(now=4 * H, limit=Limit(4 * H, False))) == TooLate(4 * H, 4 * H)
+
+
+def test_a_joker_after_a_count_or_at_the_second_of_a_split_is_refused() -> None:
+    # the count took in the puzzle the entry is on: giving it up would keep its pieces
+    assert decide_joker(joker(counted=True)) == Counted()
+    assert decide_joker(joker(done=(1,), last_split=1800)) == NotAfterSplit(1800)
+    assert decide_joker(joker(done=(1,), last_split=1799)) == SplitAt(2, 1800, 2)
+
+
+def test_after_an_earlier_split_is_taken_back_the_next_puzzle_is_the_first_not_done() -> None:
+    four = replace(MARATHON, puzzles=(500,) * 4, pieces=2000, jokers=2)
+    # puzzle 1's split taken back after puzzle 2 was given up: puzzle 1 is next, not 2 again
+    assert decide_joker(joker(four, done=(2,), last_split=900)) == SplitAt(1, 1800, 2)
+    assert decide_split(joker(four, done=(2,), last_split=900)) == SplitAt(1, 1800, 2)
+    assert decide_split(joker(four, done=(2,), puzzle=3, last_split=900)) == Which((1,))
+
+
+def test_the_plausible_floor_leaves_the_puzzles_given_up_out() -> None:
+    three = replace(MARATHON, puzzles=(1000, 500, 200), pieces=1700)
+    assert plausible_floor(three, 1.0) == 1700
+    assert plausible_floor(three, 1.0, (1,)) == 700
+    assert plausible_floor(three, 1.0, (3,)) == 1500
 
 
 def test_a_joker_used_ranks_by_pieces_and_one_kept_adds_its_bonus() -> None:
@@ -227,5 +253,45 @@ async def test_a_joker_in_a_contest_without_one_and_a_wrong_command(tmp_path: Pa
         assert "Usage: /joker N [PUZZLE]" in answer[0], answer  # in English
         assert "For example /joker 12 (entry 12" in answer[0], answer
         assert len(await store.events()) == before
+    finally:
+        await h.stop()
+
+
+async def test_a_count_stops_a_joker_and_the_board_and_export_count_what_ranks(
+        tmp_path: Path) -> None:
+    from bot.services.exports import result_rows
+    from tests.exports.test_scoreboard import board_data, row
+
+    text = FILE.replace("fee = 0\n", 'fee = 0\njokers = 1\njoker_bonus = 250\n'
+                        'puzzle_order = "any"\n')
+    h = await open_day(tmp_path, text, entries=3)
+    try:
+        store = h.services.store
+        await h.send(BOSS, "/inicio", DAY1)
+
+        async def answer(text: str, when: datetime, recorded: bool) -> str:
+            before = len(await store.events())
+            said_now = said(await h.send(VIC, text, when), VIC)
+            assert (len(await store.events()) == before + 1) == recorded, (text, said_now)
+            return said_now[0]
+
+        # in any order the puzzle given up is named; a wrong one is asked again, in words
+        # about giving up
+        assert await answer("/comodin 1", clock("0:10:00"), False) == (
+            "Which puzzle does entry 1 give up? Puzzles left: 1, 2, 3. For example: /joker 1 1")
+        await answer("/comodin 1 3", clock("0:10:00"), True)
+        await answer("/parcial 2 2 0:20:00", clock("0:20:30"), True)
+        await answer("/piezas 3 100", clock("0:25:00"), True)
+        assert "counted already" in await answer("/comodin 3 1", clock("0:26:00"), False)
+        # the board: #1 gave puzzle 3 up (no puzzle done), #2 finished one
+        board = await board_data(h, clock("0:30:00"))
+        assert row(board, "solo", 1)["progress"]["done"] == 0
+        assert row(board, "solo", 2)["progress"]["done"] == 1
+        # time's up: the counts, the bonus of a joker kept in the ranking and the export
+        await answer("/piezas 1 700", clock("4:01:00"), True)  # of puzzles 1 and 2: no bonus
+        await answer("/piezas 2 600", clock("4:01:00"), True)  # 500 + 600 + 250 = 1350
+        rows = await result_rows(h.services.contest, h.services.day)
+        pieces = {r[rows[0].index("number")]: r[rows[0].index("pieces")] for r in rows[1:]}
+        assert pieces == {1: 700, 2: 1350, 3: 350}
     finally:
         await h.stop()

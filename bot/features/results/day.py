@@ -24,6 +24,7 @@ from bot.features.results.outcomes import (
     FinishBeforeSplits,
     FinishRecorded,
     FinishToConfirm,
+    JokerAfterCount,
     JokerOnLast,
     JokersUsed,
     NoJoker,
@@ -38,6 +39,7 @@ from bot.features.results.outcomes import (
     ResultsRefusal,
     SplitRecorded,
     SplitsDone,
+    WhichJoker,
     WhichPuzzle,
 )
 from bot.services.contest_day import ContestDay, RoundClosed
@@ -107,7 +109,8 @@ def _finish_case(day: ContestDay, state: EntryState, typed: int | None, now_t: i
         ready=ready, recorded=state.finish, has_recorded=state.finish_event is not None,
         last_split=state.splits[-1] if state.splits else None, escape=state.ledger,
         confirm_correction=day.contest.confirm_correction, other=other, confirmed=confirmed,
-        floor=rules.plausible_floor(state.category, day.contest.plausible_seconds_per_piece))
+        floor=rules.plausible_floor(state.category, day.contest.plausible_seconds_per_piece,
+                                    state.jokers))
 
 
 def _finish_refusal(number: int, decision: rules.FinishDecision, basis: int, pieces: int
@@ -392,14 +395,18 @@ def _joker_refusal(number: int, decision: rules.JokerDecision
             return NoJoker(number)
         case rules.Finished():
             return AlreadyFinished(number)
+        case rules.Counted():
+            return JokerAfterCount(number)
         case rules.JokersUsed(jokers=jokers):
             return JokersUsed(number, jokers)
         case rules.OnLast(played=played):
             return JokerOnLast(number, played)
         case rules.Which(left=left):
-            return WhichPuzzle(number, left)
+            return WhichJoker(number, left)
         case rules.TooLate(time=t, limit=limit):
             return PastLimit(t, limit)
+        case rules.NotAfterSplit(split=split):
+            return BeforeSplit(number, split)
         case rules.SplitAt():
             return None
         case _:
@@ -423,7 +430,9 @@ async def joker(
             category=category, done=tuple(k for k, _ in state.split_puzzles),
             finished=state.finish is not None, typed=None, now=now_t,
             limit=rules.Limit(state.limit, day.contest.limit_inclusive),
-            puzzle=puzzle, jokers_used=len(state.jokers)))
+            puzzle=puzzle, jokers_used=len(state.jokers),
+            counted=state.pieces_event is not None,
+            last_split=state.splits[-1] if state.splits else None))
         if not isinstance(decision, rules.SplitAt):
             refused = _joker_refusal(number, decision)
             assert refused is not None

@@ -124,6 +124,24 @@ class JokersUsed(Refusal):
 
 
 @dataclass(frozen=True)
+class JokerAfterCount(Refusal):
+    """A joker asked once the entry's pieces are counted: the count took in the puzzle it is
+    on (take the count back first)."""
+
+    code: ClassVar[str] = "joker_after_count"
+    entry: int
+
+
+@dataclass(frozen=True)
+class WhichJoker(Refusal):
+    """The puzzle a joker gives up is missing or not one of those ``left``."""
+
+    code: ClassVar[str] = "which_joker"
+    entry: int
+    left: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class JokerOnLast(Refusal):
     """A joker asked on the entry's last puzzle (of ``puzzles``): it is finished (/fin) or
     its pieces counted (/piezas), which count more than giving it up."""
@@ -163,7 +181,8 @@ class AlreadyOutcome(Refusal):
 ResultsRefusal = (NothingClaimed | OwnTimes | QuestionOutdated | BeforeEscape | PiecesRange
                   | AlreadyRecordedPieces | NoSplits | FinishBeforeSplits
                   | EntryDisqualified | SplitsDone | WhichPuzzle | BeforeSplit | ReasonNeeded
-                  | AlreadyOutcome | ReadyLineOutdated | NoJoker | JokersUsed | JokerOnLast)
+                  | AlreadyOutcome | ReadyLineOutdated | NoJoker | JokersUsed | JokerOnLast
+                  | JokerAfterCount | WhichJoker)
 
 
 @dataclass(frozen=True)

@@ -144,6 +144,12 @@ class JokersUsed:
 
 
 @dataclass(frozen=True)
+class Counted:
+    """The entry's pieces are counted already: the count took in the puzzle it is on, and a
+    joker would give up pieces it was credited with (take the count back first)."""
+
+
+@dataclass(frozen=True)
 class OnLast:
     """The entry is on its last puzzle (of ``played``): a joker gives nothing up there (its
     pieces, and a joker kept, count more)."""
@@ -152,7 +158,8 @@ class OnLast:
 
 
 SplitDecision = OnePuzzle | Finished | AllSplit | Which | Ahead | TooLate | NotAfterSplit | SplitAt
-JokerDecision = NoJokers | Finished | JokersUsed | OnLast | Which | TooLate | SplitAt
+JokerDecision = (NoJokers | Finished | Counted | JokersUsed | OnLast | Which | TooLate
+                 | NotAfterSplit | SplitAt)
 PiecesDecision = OutOfRange | Finished | Unchanged | Record
 OutcomeDecision = NeedsReason | SameOutcome | None
 
@@ -189,12 +196,17 @@ class FinishCase:
     floor: int = 0  # the fastest plausible finish (``plausible_floor``; 0: any is)
 
 
-def plausible_floor(category: Category, seconds_per_piece: float) -> int:
+def plausible_floor(category: Category, seconds_per_piece: float,
+                    given_up: Collection[int] = ()) -> int:
     """The fastest finish that is plausible for ``category``'s puzzle: ``seconds_per_piece``
     for each piece (0: any finish is), the smallest puzzles counted when several are played
-    in sequence. Faster is asked, never recorded silently (a 58-second 100-piece finish)."""
-    pieces = sum(sorted(category.puzzles)[:category.puzzles_played]) if category.puzzles \
-        else category.pieces
+    in sequence, those given up with a joker (``given_up``) left out. Faster is asked, never
+    recorded silently (a 58-second 100-piece finish)."""
+    if category.puzzles:
+        kept = [p for k, p in enumerate(category.puzzles, 1) if k not in given_up]
+        pieces = sum(sorted(kept)[:category.puzzles_played - len(given_up)])
+    else:
+        pieces = category.pieces
     return max(0, int(pieces * seconds_per_piece))
 
 
@@ -336,6 +348,7 @@ class SplitCase:
     puzzle: int | None = None
     last_split: int | None = None
     jokers_used: int = 0  # puzzles the entry gave up already (a joker's)
+    counted: bool = False  # a pieces count is recorded for the entry
 
 
 def split_puzzle(case: SplitCase) -> int | Which:
@@ -347,9 +360,10 @@ def split_puzzle(case: SplitCase) -> int | Which:
         if case.puzzle is None or case.puzzle not in left:
             return Which(left)
         return case.puzzle
-    if case.puzzle is not None and case.puzzle != len(done) + 1:
-        return Which((len(done) + 1,))
-    return len(done) + 1
+    following = left[0] if left else len(done) + 1  # the first not done (one taken back)
+    if case.puzzle is not None and case.puzzle != following:
+        return Which((following,))
+    return following
 
 
 def decide_split(case: SplitCase) -> SplitDecision:
@@ -382,6 +396,8 @@ def decide_joker(case: SplitCase) -> JokerDecision:
         return NoJokers()
     if case.finished:
         return Finished()
+    if case.counted:
+        return Counted()
     if case.jokers_used >= category.jokers:
         return JokersUsed(category.jokers)
     if len(case.done) >= category.puzzles_played - 1:
@@ -392,6 +408,8 @@ def decide_joker(case: SplitCase) -> JokerDecision:
     late = case.limit.refuses(case.now)
     if late is not None:
         return late
+    if case.last_split is not None and case.now <= case.last_split:
+        return NotAfterSplit(case.last_split)
     return SplitAt(puzzle, case.now, len(case.done) + 1)
 
 

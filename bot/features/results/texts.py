@@ -24,6 +24,7 @@ from bot.features.results.outcomes import (
     FinishBeforeSplits,
     FinishRecorded,
     FinishToConfirm,
+    JokerAfterCount,
     JokerOnLast,
     JokersUsed,
     NoJoker,
@@ -38,6 +39,7 @@ from bot.features.results.outcomes import (
     ResultsRefusal,
     SplitRecorded,
     SplitsDone,
+    WhichJoker,
     WhichPuzzle,
 )
 from bot.services.outcomes import NothingClaimed, OwnTimes
@@ -124,6 +126,14 @@ def results_refusal(lang: str, refused: ResultsRefusal, contest: Contest) -> str
                       "Nothing recorded.", entry=entry)
         case JokersUsed(entry=entry):
             return tr(lang, "Entry {entry} has no joker left: nothing recorded.", entry=entry)
+        case JokerAfterCount(entry=entry):
+            return tr(lang, "Entry {entry}'s pieces are counted already, the puzzle it is on "
+                      "included: nothing recorded. To give that puzzle up, take the count back "
+                      "first (/deshacer).", entry=entry)
+        case WhichJoker(entry=entry, left=left):
+            return tr(lang, "Which puzzle does entry {entry} give up? Puzzles left: {left}. For "
+                      "example: /comodin {entry} {first}", entry=entry,
+                      left=", ".join(map(str, left)), first=left[0] if left else 1)
         case JokerOnLast(entry=entry, puzzles=puzzles):
             return tr(lang, "Entry {entry} is on its last puzzle of {puzzles}: a joker gives "
                       "nothing there. Record its finish with /fin, or its pieces at the end "
