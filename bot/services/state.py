@@ -135,14 +135,9 @@ class EntryState:
 
     @cached_property
     def _competitor(self) -> Competitor:
-        finish: int | None = self.finish
-        pieces, splits = self.pieces, self.played_splits
-        cat = self.category
-        if self.jokers and finish is not None:
-            # every puzzle but those given up done: ranked by pieces, its others whole, and
-            # (for "time") the last one done at its finish
-            given_up = sum(cat.puzzles[k - 1] for k in self.jokers if k <= len(cat.puzzles))
-            pieces, splits, finish = cat.pieces - given_up, (*splits, finish), None
+        jokers, cat = self.jokers, self.category
+        finish, pieces, splits = (self._after_jokers() if jokers else
+                                  (self.finish, self.pieces, self.splits))
         return Competitor(
             number=self.entry.number,
             names=self.entry.names,
@@ -153,12 +148,22 @@ class EntryState:
             time_penalty=self.time_penalty,
             penalties=self.penalties,
             splits=splits,
-            jokers=len(self.jokers),
-            bonus=max(0, cat.jokers - len(self.jokers)) * cat.joker_bonus,
+            jokers=len(jokers),
+            bonus=max(0, cat.jokers - len(jokers)) * cat.joker_bonus,
             shown=self.shown,
             outcome=self.outcome.ref if self.outcome is not None else None,
             outcome_reason=str(self.outcome.data.get("reason", "")) if self.outcome else "",
         )
+
+    def _after_jokers(self) -> tuple[int | None, int | None, tuple[int, ...]]:
+        """(finish, pieces, splits) ranked for an entry that gave puzzles up: finishing the
+        rest, every puzzle but those given up done, ranked by pieces (its others whole) with
+        (for "time") the last one done at its finish."""
+        cat, played = self.category, self.played_splits
+        if self.finish is None:
+            return None, self.pieces, played
+        given_up = sum(cat.puzzles[k - 1] for k in self.jokers if k <= len(cat.puzzles))
+        return None, cat.pieces - given_up, (*played, self.finish)
 
 
 def shown_answers(contest: Contest, entry: Entry) -> tuple[str, ...]:

@@ -65,6 +65,8 @@ def results_refusal(lang: str, refused: ResultsRefusal, contest: Contest) -> str
     """One line saying why a result was not recorded."""
     if isinstance(refused, OwnTimes | NothingClaimed):
         return _at_home_refusal(lang, refused)
+    if isinstance(refused, NoJoker | JokersUsed | JokerOnLast | JokerAfterCount | WhichJoker):
+        return _joker_refusal(lang, refused)
     match refused:
         case PiecesRange(size=size):
             return tr(lang, "The pieces must be between 0 and {size} (the puzzle's size).",
@@ -121,6 +123,18 @@ def results_refusal(lang: str, refused: ResultsRefusal, contest: Contest) -> str
         case EntryDisqualified(entry=entry, why=why):
             return tr(lang, "Entry {entry} is {outcome}: nothing recorded.", entry=entry,
                       outcome=outcome_text(lang, "dsq", why))
+        case BeforeSplit(entry=entry, time=t):
+            return tr(lang, "Entry {entry} finished its previous puzzle at {time}: a later time "
+                      "is needed (or /deshacer to correct it).", entry=entry,
+                      time=format_duration(t))
+        case _:
+            assert_never(refused)
+
+
+def _joker_refusal(lang: str, refused: NoJoker | JokersUsed | JokerOnLast | JokerAfterCount
+                   | WhichJoker) -> str:
+    """Why a joker (/comodin) was not recorded."""
+    match refused:
         case NoJoker(entry=entry):
             return tr(lang, "Entry {entry}'s category has no joker: every puzzle is played. "
                       "Nothing recorded.", entry=entry)
@@ -139,10 +153,6 @@ def results_refusal(lang: str, refused: ResultsRefusal, contest: Contest) -> str
                       "nothing there. Record its finish with /fin, or its pieces at the end "
                       "with /piezas (a joker kept may count extra).", entry=entry,
                       puzzles=puzzles)
-        case BeforeSplit(entry=entry, time=t):
-            return tr(lang, "Entry {entry} finished its previous puzzle at {time}: a later time "
-                      "is needed (or /deshacer to correct it).", entry=entry,
-                      time=format_duration(t))
         case _:
             assert_never(refused)
 
