@@ -42,7 +42,7 @@ def read_catalog(path: Path, locale: str | None = None) -> Catalog:
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> Catalog:
-    """A fresh template, extracted from the sources exactly as the README's command does."""
+    """A fresh template, extracted from the sources exactly as docs/dev/README.md's command does."""
     out = tmp_path_factory.mktemp("i18n") / "bot.pot"
     subprocess.run(
         [sys.executable, "-m", "babel.messages.frontend", "extract", "-F", "babel.cfg",

@@ -3,7 +3,7 @@ server serves it read-only, and a real browser (Debian's chromium, headless) ren
 /data.json and follows new events without a reload.
 
 ``SCOREBOARD_SCREENSHOT=docs/scoreboard.png pytest tests/exports/test_scoreboard.py -k readme``
-writes the README's picture of a lively Castrillo day.
+writes the manual's picture (docs/guide/3-the-day.md) of a lively Castrillo day.
 """
 
 from __future__ import annotations
@@ -687,7 +687,7 @@ async def test_chromium_says_when_a_break_ends(tmp_path):
         await h.stop()
 
 
-# -- 4. the README's picture ---------------------------------------------------------------------
+# -- 4. the manual's picture ---------------------------------------------------------------------
 
 LIVELY_CSV = """number,category,names,born,aepuzz_member,resident
 1,parejas,Lucía Ortega; Mario Ortega,1984; 1986,yes; no,no; no

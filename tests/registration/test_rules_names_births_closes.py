@@ -3,7 +3,7 @@
 (1900 up to the contest's year), a category or heat named as typed; and a heat's own
 registration deadline (``closes``: no entry joins it after, as after its start). Pure domain,
 run against every mutant by ``make mutate``; every expected value is worked out by hand from
-the rule (docs/rules.md, README)."""
+the rule (docs/rules.md, docs/guide/2-registration.md)."""
 
 from __future__ import annotations
 

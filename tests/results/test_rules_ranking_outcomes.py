@@ -1,5 +1,5 @@
-"""Rankings beyond the plain finish (docs/rules.md "Rankings", README "Did not start,
-disqualified, out of competition" and "Separate rankings within a category"): entries that
+"""Rankings beyond the plain finish (docs/rules.md "Rankings", docs/volunteers.md "/estado",
+docs/guide/1-contest-file.md "Separate rankings within a category"): entries that
 are never placed, who fits an age band, and a category's separate ranking.
 
 Every expected value is worked out from the rule, not read off the code."""

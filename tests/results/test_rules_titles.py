@@ -1,5 +1,5 @@
 """The titles of separate rankings (bot/domain/ranking.py: ``titles``, with ``separate``;
-docs/rules.md "What each entry is told", README "Separate rankings within a category"): an
+docs/rules.md "What each entry is told", docs/guide/1-contest-file.md "Separate rankings"): an
 entry placed in one of its category's separate rankings (a national title within an open
 category, the best under 18s) is told its place there, of how many placed there, and that
 ranking's prize; an entry without a place there (did not start, out of competition, no result)

@@ -1,5 +1,5 @@
-"""The rounds' rules (docs/rules.md, README "Rounds, several days, tie-breaks and split
-times"), pure domain: heats and their names, seating (blocks, draw, seeded, a heat chosen at
+"""The rounds' rules (docs/rules.md, docs/guide/rounds.md and docs/guide/1-contest-file.md),
+pure domain: heats and their names, seating (blocks, draw, seeded, a heat chosen at
 registration), tables, who advances (per_heat, best, top_percent, better_than, max_per with
 by, ties on the last place) and the classification over rounds. Run against every mutant by
 ``make mutate``; every expected value is worked out by hand from the rule."""

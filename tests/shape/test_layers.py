@@ -1,4 +1,4 @@
-"""The layers of README's Layout section, held: imports go down (or stay within a layer), no
+"""The layers of docs/dev/layout.md's table, held: imports go down (or stay within a layer), no
 module imports itself through others, and every import is at the top of its module."""
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ BOT = ROOT / "bot"
 
 
 def layers() -> dict[str, int]:
-    """README's table: module prefix (``bot.domain``, ``bot.cli``) -> layer number."""
-    layout = (ROOT / "README.md").read_text().split("## Layout", 1)[1]
+    """docs/dev/layout.md's table: module prefix (``bot.domain``, ``bot.cli``) -> layer
+    number."""
+    layout = (ROOT / "docs" / "dev" / "layout.md").read_text().split("## Layers", 1)[1]
     found: dict[str, int] = {}
     for line in layout.splitlines():
         row = re.match(r"^\|\s*(\d+)\s*\|([^|]+)\|", line)
@@ -88,11 +89,11 @@ def graph() -> dict[str, set[str]]:
             for name, path in mods.items()}
 
 
-def test_the_readme_names_every_package():
+def test_the_layout_names_every_package():
     table = layers()
     assert table["bot.domain"] == 0 and table["bot.cli"] == max(table.values())
     missing = [m for m in modules() if m != "bot" and layer_of(m, table) is None]
-    assert missing == [], f"modules in no layer of README's Layout: {missing}"
+    assert missing == [], f"modules in no layer of docs/dev/layout.md: {missing}"
 
 
 def test_imports_go_down_the_layers():
