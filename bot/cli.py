@@ -50,6 +50,7 @@ from bot.domain.contest import Contest
 from bot.features.registration.day import Registrations
 from bot.features.tables.sheets import category_sheets, tables_pdf
 from bot.rehearsal.demo import run_demo
+from bot.rehearsal.trial import trial_setup
 from bot.services.access import standing_organiser_invite
 from bot.services.contest_day import ContestDay
 from bot.services.contest_file import ContestFileError, load_contest
@@ -106,6 +107,7 @@ from bot.tools.documents import (
     write_document,
 )
 from bot.tools.scoreboard import ScoreboardSettingsError, settings_from_env
+from bot.tools.upkeep import doctor_command, restore_command
 
 
 def fail(message: str) -> int:
@@ -565,7 +567,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--db", default=None,
                    help="the database (default PUZZLEBOT_DB, or puzzlebot.sqlite3); the "
                         "settings file goes beside it, with .toml")
-    p.set_defaults(func=_setup)
+    p.add_argument("--try", dest="trial", action="store_true",
+                   help="walk through it against a pretend Telegram on this computer, before "
+                        "you have a token (nothing is kept)")
+    p.set_defaults(func=lambda a: trial_setup(
+        lambda db: _setup(argparse.Namespace(**{**vars(a), "db": db})),
+        lambda db: settings_path(db)) if a.trial else _setup(a))
     p = sub.add_parser("run", help="run the bot (settings from the environment and the "
                        "settings file)")
     p.set_defaults(func=_run)
@@ -587,6 +594,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("backup", help="copy the database safely, even while the bot runs")
     p.add_argument("file")
     p.set_defaults(func=_backup)
+    p = sub.add_parser("restore", help="put a backup back in the database's place (the bot "
+                       "stopped; the database it replaces is kept aside)")
+    p.add_argument("file", help="a backup: a copy, or the .gz the organisers received")
+    p.set_defaults(func=lambda a: restore_command(a.file))
+    p = sub.add_parser("doctor", help="whether the bot can run and keeps its data safe: the "
+                       "token, Telegram, the database, the disk, the backups, the clock")
+    p.set_defaults(func=lambda a: doctor_command())
     p = sub.add_parser("import", help="import entries from a CSV file, or a contest document "
                                       "into a fresh database")
     p.add_argument("what", choices=["entries", "document"])

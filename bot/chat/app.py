@@ -213,6 +213,9 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     schedule_menu_changes(app)
     await schedule_contest_jobs(app)
     watch_the_clock(app)
+    for feature in FEATURES:
+        if feature.on_start is not None:
+            await feature.on_start(app)
     listen_for_skips(app)  # a rehearsal's idle stretches (never for a real contest)
     await scoreboard.attach(app)
     await print_organiser_link(app, svc)
@@ -259,6 +262,9 @@ async def _post_stop(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     """A clean stop, the bot still able to call Telegram: the chats' menus still settling are
     set (in memory only, they would be lost), then the sending stops."""
     await send_waiting_menus(app)
+    for feature in FEATURES:
+        if feature.on_stop is not None:
+            await feature.on_stop(app)
     await _stop_sending(app)
 
 

@@ -18,6 +18,7 @@ from bot.features.results.feature import FEATURE as RESULTS
 from bot.features.selftimed.feature import FEATURE as SELFTIMED
 from bot.features.standings.feature import FEATURE as STANDINGS
 from bot.features.tables.feature import FEATURE as TABLES
+from bot.features.upkeep.feature import FEATURE as UPKEEP
 from bot.features.warnings.feature import FEATURE as WARNINGS
 from bot.support.registry import REGISTRY, Feature
 
@@ -31,6 +32,7 @@ FEATURES: tuple[Feature, ...] = (
     WARNINGS,
     TABLES,
     BACKUP,
+    UPKEEP,
     MEMBERS,
     PENALTIES,
     INVITATIONS,

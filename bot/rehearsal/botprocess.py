@@ -48,7 +48,10 @@ class BotProcess:
         env.update({
             "TELEGRAM_BOT_TOKEN": self.api.token, "TELEGRAM_BASE_URL": self.api.base_url,
             "PUZZLEBOT_CONTEST": str(self.contest), "PUZZLEBOT_DB": str(self.db),
-            "PUZZLEBOT_ORGANISERS": self.organisers, **self.extra_env, **env_now,
+            "PUZZLEBOT_ORGANISERS": self.organisers,
+            # no automatic backups in a rehearsal (its clock runs a day in seconds) unless
+            # asked for
+            "PUZZLEBOT_BACKUPS": "off", **self.extra_env, **env_now,
         })
         if self.volunteer_chat is not None:
             env["PUZZLEBOT_VOLUNTEER_CHAT"] = str(self.volunteer_chat)

@@ -121,6 +121,8 @@ def answer(method: str, params: dict[str, Any], message_id: int,
         return message
     if method in ("getMyCommands", "getUpdates"):
         return []
+    if method == "getWebhookInfo":
+        return {"url": "", "has_custom_certificate": False, "pending_update_count": 0}
     return True
 
 
@@ -197,6 +199,7 @@ class FakeBotAPI:
     on_call: Callable[[Call], None] | None = None
     max_poll: float = 1.0  # longest a getUpdates long poll is held (Telegram: the bot's timeout)
     quiet: float = 0.05  # how long the bot must be silent before the next message is sent
+    webhook_url: str = ""  # a webhook someone set on the bot (getWebhookInfo says it)
 
     def __post_init__(self) -> None:
         self.spec = load_spec()
@@ -381,6 +384,9 @@ class FakeBotAPI:
         return None
 
     def _result(self, method: str, params: dict[str, Any]) -> Any:
+        if method == "getWebhookInfo" and self.webhook_url:
+            return {"url": self.webhook_url, "has_custom_certificate": False,
+                    "pending_update_count": len(self._updates)}
         if method in MESSAGE_RESULT:
             self._next_message += 1
         return answer(method, params, self._next_message)

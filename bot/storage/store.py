@@ -9,6 +9,7 @@ from pathlib import Path
 
 import aiosqlite
 
+from bot.storage.alive import Alive
 from bot.storage.backup import Backups, copy_database
 from bot.storage.db import (
     BUSY_TIMEOUT_MS,
@@ -43,7 +44,7 @@ __all__ = [
 ]
 
 
-class Store(People, OutboxReads, Backups):
+class Store(People, Alive, OutboxReads, Backups):
     """Opened with ``Store.open(path)``; written only through ``store.transaction()``."""
 
     @classmethod

@@ -34,6 +34,20 @@ class Config:
     # seconds a call to Telegram may wait for its answer (python-telegram-bot's default); the
     # tests of a slow answer set PUZZLEBOT_READ_TIMEOUT lower so as not to wait 5 s each time
     read_timeout: float = 5.0
+    # the folder of the automatic backups (PUZZLEBOT_BACKUPS; "": beside the database, its
+    # name with -backups; "off": none taken). Settings read from the environment and the
+    # settings file take them by default; a Config made in code (tests, the benchmark) does not
+    backups: str = "off"
+
+    @property
+    def backup_folder(self) -> Path | None:
+        """Where the automatic backups go (None: they are off)."""
+        if self.backups.lower() == "off":
+            return None
+        if self.backups:
+            return Path(self.backups)
+        db = Path(self.db_path)
+        return db.with_name(db.stem + "-backups")
 
 
 def _int(name: str, value: str) -> int:
@@ -60,7 +74,7 @@ DEFAULT_DB = "puzzlebot.sqlite3"
 # what the settings file may set: every setting but the database, which says where the file is
 FILE_KEYS = ("TELEGRAM_BOT_TOKEN", "PUZZLEBOT_CONTEST", "PUZZLEBOT_ORGANISERS",
              "PUZZLEBOT_VOLUNTEER_CHAT", "TELEGRAM_BASE_URL", "PUZZLEBOT_WEB_PORT",
-             "PUZZLEBOT_WEB_HOST", "PUZZLEBOT_BOT_USERNAME")
+             "PUZZLEBOT_WEB_HOST", "PUZZLEBOT_BOT_USERNAME", "PUZZLEBOT_BACKUPS")
 
 
 def database_path(env: Mapping[str, str] | None = None) -> str:
@@ -222,6 +236,7 @@ def parse_settings(env: Mapping[str, str], need_token: bool = True) -> Config:
         organisers=organisers,
         volunteer_chat=_int("PUZZLEBOT_VOLUNTEER_CHAT", chat_raw) if chat_raw else None,
         read_timeout=read_timeout if read_timeout is not None else 5.0,
+        backups=env.get("PUZZLEBOT_BACKUPS", "").strip(),
     )
 
 

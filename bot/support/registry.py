@@ -15,7 +15,7 @@ program's entry point (``bot/chat/app.py``, which the CLI imports) and the tests
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -121,6 +121,11 @@ class Feature:
     # the prefixes of its buttons' data whose lines close once used (every copy Telegram
     # holds is kept, for the feature to edit: bot/delivery/claims.py)
     closing: tuple[str, ...] = ()
+    # at every start, once the services are open and the timers of the day scheduled: its own
+    # timers (the application -> awaitable); ``on_stop``: at a clean stop, before the sending
+    # ends
+    on_start: Callable[[Any], Awaitable[None]] | None = None
+    on_stop: Callable[[Any], Awaitable[None]] | None = None
 
 
 class Registry:

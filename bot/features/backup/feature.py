@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from bot.features.backup.handlers import copia
+from bot.features.backup.names import COPY
 from bot.support.registry import N_, Command, Feature
 
 FEATURE = Feature(
     name="backup",
-    commands=(Command("copia", "organiser", N_("Backup of the database"),
+    commands=(Command(COPY, "organiser", N_("Backup of the database"),
                       {"fr": "sauvegarde", "en": "backup"}),),
-    handlers={"copia": copia},
+    handlers={COPY: copia},
     menu_after="exportar",
     desk_after="organizador",
 )

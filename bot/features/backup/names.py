@@ -1,0 +1,5 @@
+"""The backup's command as typed in Spanish (the contract)."""
+
+from __future__ import annotations
+
+COPY = "copia"

@@ -1,0 +1,5 @@
+"""The upkeep's command as typed in Spanish (the contract)."""
+
+from __future__ import annotations
+
+DOCTOR = "diagnostico"
