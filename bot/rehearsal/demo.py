@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TextIO
 from zoneinfo import ZoneInfo
 
-from bot.chat.skips import MARGIN
+from bot.chat.skips import MARGIN, supported
 from bot.domain.contest import Contest
 from bot.domain.events import EventKind
 from bot.features.registration.day import Registrations
@@ -756,9 +756,10 @@ def run_demo(contest: str, entries: int, seed: int, db: str, seconds: float = 22
     path = Path(db)
     for suffix in ("", "-wal", "-shm"):
         Path(str(path) + suffix).unlink(missing_ok=True)
-    # the projector follows the day as it is played: no stretch skipped
+    # the projector follows the day as it is played: no stretch skipped (nor on Windows, where
+    # the bot cannot be signalled to skip: bot/chat/skips.py)
     rehearsal = Rehearsal(contest, entries, seed, str(path), day_seconds=seconds,
-                          buttons=buttons, skips=not web_port)
+                          buttons=buttons, skips=not web_port and supported())
     rehearsal.web_port = web_port
     if web_port:
         print(f"The projector scoreboard follows the day at http://127.0.0.1:{web_port}/",
