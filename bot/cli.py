@@ -80,6 +80,7 @@ from bot.services.exports import (
 from bot.services.handouts import day_plan_pdf, volunteer_sheet_pdf
 from bot.services.summary import summary
 from bot.storage.store import Store, StoreError, copy_database, where_it_can_live
+from bot.support import program
 from bot.support.config import (
     Config,
     ConfigError,
@@ -136,7 +137,7 @@ def _contest_reference(args: argparse.Namespace) -> int:
         if not args.check:
             path.write_text(text, encoding="utf-8")
     if args.check and stale:
-        return fail(f"out of date: {', '.join(stale)} (python -m bot contest-reference)")
+        return fail(f"out of date: {', '.join(stale)} ({program.name()} contest-reference)")
     print("up to date" if not stale else f"written: {', '.join(stale)}")
     return 0
 
@@ -544,13 +545,13 @@ def _setup(args: argparse.Namespace) -> int:
     print(f"  {link}")
     print(f"settings written to {path} (readable by you only: it holds the token); the "
           "environment wins over it")
-    db_env = "" if db == database_path() else f"PUZZLEBOT_DB={db} "
-    print(f"start the bot with: {db_env}python -m bot run")
+    db_env = {} if db == database_path() else {"PUZZLEBOT_DB": db}
+    print(f"start the bot with: {program.command_line('run', env=db_env)}")
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m bot", description="Puzzle contest bot")
+    parser = argparse.ArgumentParser(prog=program.name(), description="Puzzle contest bot")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("check-contest", help="validate a contest file and print its summary")
     p.add_argument("file")
@@ -649,6 +650,9 @@ def main(argv: list[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="replace")  # a non-UTF-8 terminal gets "?" not a traceback
+    if sys.platform == "win32" and hasattr(sys.stdout, "reconfigure"):
+        # what is written goes out as written: a CSV's \r\n is not made \r\r\n
+        sys.stdout.reconfigure(newline="")
     args = build_parser().parse_args(argv)
     try:
         result: int = args.func(args)
