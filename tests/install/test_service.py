@@ -135,3 +135,18 @@ def test_a_word_systemd_would_read_otherwise():
     assert systemd_word("/opt/puzzle bot/bin/puzzlebot") == '"/opt/puzzle bot/bin/puzzlebot"'
     assert systemd_word("/srv/100%/x$HOME") == "/srv/100%%/x$$HOME"
     assert systemd_word('a"b') == '"a\\"b"'
+
+
+@pytest.mark.parametrize("user_unit, steps", [
+    (True, ["puzzlebot service --user > ~/.config/systemd/user/puzzlebot.service",
+            "systemctl --user enable --now puzzlebot", "sudo loginctl enable-linger $USER",
+            "journalctl --user -u puzzlebot -f"]),
+    (False, ["puzzlebot service | sudo tee /etc/systemd/system/puzzlebot.service",
+             "sudo systemctl enable --now puzzlebot", "journalctl -u puzzlebot -f"]),
+])
+def test_docs_service_gives_the_steps_the_unit_gives(monkeypatch, tmp_path, user_unit, steps):
+    monkeypatch.setattr(sys, "argv", ["/home/ana/.local/bin/puzzlebot", "service"])
+    text, _ = service(["--user"] if user_unit else [], set_up(tmp_path))
+    doc = (ROOT / "docs" / "service.md").read_text(encoding="utf-8")
+    for step in steps:
+        assert step in text and step in doc, step
