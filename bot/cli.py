@@ -1,4 +1,4 @@
-"""Command line: ``python -m bot <subcommand>``.
+"""Command line: ``python -m bot <subcommand>``, or ``puzzlebot <subcommand>`` once installed.
 
 check-contest FILE          validate a contest file and print its summary
 contest-reference [--check] write docs/contest-file.md and contests/contest.schema.json from
@@ -28,6 +28,8 @@ import document DOC [--write-contest FILE]
 export results [--category C] [--xlsx FILE [--lang L]] [--excel]
                             results as CSV on stdout (--excel: BOM and ';'), or a spreadsheet
                             in the contest's language (or --lang es/fr/en/de/it/pt/nl)
+examples [NAME [DEST]]      the shipped example contests, or one copied to start from
+service [--user] [--db F]   a systemd unit that keeps the bot running (docs/service.md)
 """
 
 from __future__ import annotations
@@ -81,6 +83,7 @@ from bot.services.exports import (
 from bot.services.handouts import day_plan_pdf, volunteer_sheet_pdf
 from bot.services.summary import summary
 from bot.storage.store import Store, StoreError, copy_database, where_it_can_live
+from bot.support import program
 from bot.support.config import (
     Config,
     ConfigError,
@@ -93,11 +96,13 @@ from bot.support.config import (
     settings_path,
     write_settings_file,
 )
+from bot.support.examples import contest_path, missing_hint
 from bot.support.files import LockHeld, ProcessLock, lock_path
 from bot.support.i18n import LANGUAGES, tr
 from bot.support.logsetup import setup_logging
 from bot.support.loop import use_uvloop
 from bot.support.outputs import OutputRefused, check_output, write_output
+from bot.support.shipped import CHECKOUT
 from bot.support.wallclock import CLOCK
 from bot.tools.cards import cards_command
 from bot.tools.documents import (
@@ -106,6 +111,7 @@ from bot.tools.documents import (
     write_contest_file,
     write_document,
 )
+from bot.tools.install import examples_command, service_command
 from bot.tools.scoreboard import ScoreboardSettingsError, settings_from_env
 from bot.tools.upkeep import doctor_command, restore_command
 
@@ -117,7 +123,7 @@ def fail(message: str) -> int:
 
 def _check_contest(args: argparse.Namespace) -> int:
     try:
-        contest = load_contest(args.file)
+        contest = load_contest(contest_path(args.file))
     except ContestFileError as exc:
         return fail(str(exc))
     print(summary(contest))
@@ -128,7 +134,9 @@ def _check_contest(args: argparse.Namespace) -> int:
 
 def _contest_reference(args: argparse.Namespace) -> int:
     """The reference and the JSON Schema, written from the declaration (in a checkout)."""
-    root = Path(__file__).resolve().parents[1]
+    root = CHECKOUT
+    if not (root / "pyproject.toml").is_file():
+        return fail("contest-reference writes the checkout's docs: run it in a checkout")
     stale = []
     for name, text in ((DOC_PATH, reference_markdown()), (SCHEMA_PATH, reference_schema_text())):
         path = root / name
@@ -138,7 +146,7 @@ def _contest_reference(args: argparse.Namespace) -> int:
         if not args.check:
             path.write_text(text, encoding="utf-8")
     if args.check and stale:
-        return fail(f"out of date: {', '.join(stale)} (python -m bot contest-reference)")
+        return fail(f"out of date: {', '.join(stale)} ({program.name()} contest-reference)")
     print("up to date" if not stale else f"written: {', '.join(stale)}")
     return 0
 
@@ -346,6 +354,7 @@ def _export(args: argparse.Namespace) -> int:
 
 def _demo(args: argparse.Namespace) -> int:
 
+    args.contest = contest_path(args.contest)  # a shipped example, from any folder
     try:
         load_contest(args.contest)
     except ContestFileError as exc:
@@ -488,7 +497,8 @@ def _setup_contest(args: argparse.Namespace, saved: dict[str, str]) -> tuple[str
     try:
         return contest_file, load_contest(contest_file)
     except ContestFileError as exc:
-        raise _SetupFailed(str(exc)) from None
+        hint = missing_hint(contest_file)
+        raise _SetupFailed(f"{exc}{f' ({hint})' if hint else ''}") from None
 
 
 def _setup_token(saved: dict[str, str]) -> str:
@@ -546,13 +556,13 @@ def _setup(args: argparse.Namespace) -> int:
     print(f"  {link}")
     print(f"settings written to {path} (readable by you only: it holds the token); the "
           "environment wins over it")
-    db_env = "" if db == database_path() else f"PUZZLEBOT_DB={db} "
-    print(f"start the bot with: {db_env}python -m bot run")
+    db_env = {} if db == database_path() else {"PUZZLEBOT_DB": db}
+    print(f"start the bot with: {program.command_line('run', env=db_env)}")
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m bot", description="Puzzle contest bot")
+    parser = argparse.ArgumentParser(prog=program.name(), description="Puzzle contest bot")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("check-contest", help="validate a contest file and print its summary")
     p.add_argument("file")
@@ -656,6 +666,21 @@ def build_parser() -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=help_text + ", PDF on stdout")
         p.add_argument("--lang", default=None, help="es, fr or en (default: the contest's)")
         p.set_defaults(func=_handout(make))
+    p = sub.add_parser("examples", help="list the example contest files shipped with the bot, "
+                       "or copy one to start from")
+    p.add_argument("name", nargs="?", default=None, metavar="NAME",
+                   help="the example to copy (e.g. castrillo-2023.toml)")
+    p.add_argument("dest", nargs="?", default=".", metavar="DEST",
+                   help="where to copy it: a file, or a folder (default: this one)")
+    p.set_defaults(func=examples_command)
+    p = sub.add_parser("service", help="print a systemd unit that keeps the bot running "
+                       "(docs/service.md)")
+    p.add_argument("--user", action="store_true",
+                   help="a unit of your own (systemctl --user), not a system one")
+    p.add_argument("--db", default=None,
+                   help="the database (default PUZZLEBOT_DB, or puzzlebot.sqlite3 here); the "
+                        "service runs in its folder, beside its settings file")
+    p.set_defaults(func=service_command)
     return parser
 
 
@@ -663,6 +688,9 @@ def main(argv: list[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="replace")  # a non-UTF-8 terminal gets "?" not a traceback
+    if sys.platform == "win32" and hasattr(sys.stdout, "reconfigure"):
+        # what is written goes out as written: a CSV's \r\n is not made \r\r\n
+        sys.stdout.reconfigure(newline="")
     args = build_parser().parse_args(argv)
     try:
         result: int = args.func(args)

@@ -18,13 +18,14 @@ has. With nothing in hand it long-polls as before.
 
 ``serve`` is ``Application.run_polling`` with that poller: initialize (retrying while Telegram
 is unreachable: one log line per attempt, the delay growing to ``MAX_DELAY``), post_init,
-deleteWebhook, start, poll until SIGINT or SIGTERM, then stop (every update in hand finishes),
-confirm what finished with one last ``getUpdates``, and shut down. A token Telegram refuses
-ends it with ``TokenRejected``, whose message never contains the token. A 409 Conflict from
-``getUpdates`` (the same token polled by another process: Telegram answers the older of two
-polls so) ends it with ``PollingConflict`` after the same stop, without that last poll (it
-would end the other process's poll in turn): the updates not confirmed are sent again to
-whoever polls next, and recognised if they were recorded here.
+deleteWebhook, start, poll until SIGINT or SIGTERM (on Windows also Ctrl+Break, SIGBREAK; its
+event loops have no signal handlers: ``on_signals`` falls back to ``signal.signal``), then stop
+(every update in hand finishes), confirm what finished with one last ``getUpdates``, and shut
+down. A token Telegram refuses ends it with ``TokenRejected``, whose message never contains the
+token. A 409 Conflict from ``getUpdates`` (the same token polled by another process: Telegram
+answers the older of two polls so) ends it with ``PollingConflict`` after the same stop,
+without that last poll (it would end the other process's poll in turn): the updates not
+confirmed are sent again to whoever polls next, and recognised if they were recorded here.
 """
 
 from __future__ import annotations
@@ -53,7 +54,10 @@ ALLOWED_UPDATES = ("message", "callback_query")
 BUSY_POLL = 0.1  # while updates are in hand, poll at most this often (see the docstring)
 FIRST_DELAY = 0.5  # after a failed call; doubled after each further failure
 MAX_DELAY = 30.0
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+# Ctrl+C, systemd's stop; and Windows' Ctrl+Break, how a process there is told to stop (the
+# rehearsal stops its bot so: bot/rehearsal/botprocess.py)
+STOP_SIGNALS = tuple(getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGBREAK")
+                     if hasattr(signal, n))
 
 T = TypeVar("T")
 AnyApp = Application[Any, Any, Any, Any, Any, Any]
@@ -276,10 +280,8 @@ async def serve(app: AnyApp, stop_signals: Sequence[signal.Signals] = STOP_SIGNA
     PollingConflict (after the same clean stop as a signal's, without the last confirming
     poll) if another process polls with the same token."""
     logging.getLogger("telegram.request.BaseRequest").addFilter(_InvalidJSONOneLine())
-    loop = asyncio.get_running_loop()
     stop = asyncio.Event()
-    for sig in stop_signals:
-        loop.add_signal_handler(sig, stop.set)
+    undo = on_signals(stop_signals, stop.set)
     caught_up = app.bot_data.get("caught_up")
     offsets = track(app, caught_up)
     poller = Poller(app, offsets, caught_up=caught_up)
@@ -299,8 +301,35 @@ async def serve(app: AnyApp, stop_signals: Sequence[signal.Signals] = STOP_SIGNA
         await app.shutdown()
         if app.post_shutdown is not None:
             await app.post_shutdown(app)
-        for sig in stop_signals:
+        undo()
+
+
+def on_signals(signals: Sequence[signal.Signals], then: Callable[[], None]) -> Callable[[], None]:
+    """Call ``then`` in the running loop at any of ``signals``; returns what puts the handlers
+    back. The loop's own signal handlers where it has them (Linux, macOS); else (Windows: its
+    loops raise NotImplementedError) ``signal.signal``, whose handler hands ``then`` to the
+    loop thread-safely. Off the main thread, where no handler can be set, nothing is."""
+    loop = asyncio.get_running_loop()
+    added: list[signal.Signals] = []
+    previous: dict[signal.Signals, Any] = {}
+
+    def put_back() -> None:
+        for sig in added:
             loop.remove_signal_handler(sig)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+    try:
+        for sig in signals:
+            loop.add_signal_handler(sig, then)
+            added.append(sig)
+    except NotImplementedError:
+        put_back()
+        added.clear()
+        with contextlib.suppress(ValueError):  # not the main thread
+            for sig in signals:
+                previous[sig] = signal.signal(sig, lambda *_: loop.call_soon_threadsafe(then))
+    return put_back
 
 
 async def _start(app: AnyApp) -> None:

@@ -24,6 +24,10 @@ For a skip, the bot:
    moment;
 4. logs its clock as it now is (``CLOCK_LINE``), which the rehearsal reads back: both sides
    hold the same clock to the microsecond, and a restart after a SIGKILL starts from it.
+
+Windows has no SIGUSR1 (and its event loops no signal handlers): there ``supported()`` is False,
+the rehearsal asks for no skips and plays the day at its own pace (as with ``--web-port``), and
+the bot listens for none.
 """
 
 from __future__ import annotations
@@ -93,16 +97,21 @@ def start_the_clock() -> None:
     log.info("%s%s", CLOCK_LINE, CLOCK.encode())
 
 
+def supported() -> bool:
+    """Whether skips can be asked for here: SIGUSR1 exists (not on Windows)."""
+    return hasattr(signal, "SIGUSR1")
+
+
 def listen_for_skips(app: AnyApp) -> bool:
-    """In a rehearsal that asks for it, SIGUSR1 skips idle time (see the module's doc)."""
+    """In a rehearsal that asks for it, SIGUSR1 skips idle time (see the module's doc); False
+    when it is not asked for, or cannot be heard here (no SIGUSR1, or an event loop without
+    signal handlers)."""
     path = os.environ.get(SKIP_ENV, "").strip()
-    if not path or CLOCK.simulated_start is None or not hasattr(signal, "SIGUSR1"):
+    if not path or CLOCK.simulated_start is None or not supported():
         return False
     jq = app.job_queue
     assert jq is not None, "python-telegram-bot[job-queue] is required"
     timers = Timers()
-    jq.scheduler.add_listener(timers.event, EVENT_JOB_ADDED | EVENT_JOB_SUBMITTED
-                              | EVENT_JOB_EXECUTED | EVENT_JOB_ERROR)
     lock = asyncio.Lock()  # one jump at a time, in the order asked
 
     async def one() -> None:
@@ -111,8 +120,14 @@ def listen_for_skips(app: AnyApp) -> bool:
                 await asyncio.sleep(0.005)
             await skip(app, Path(path), timers)
 
-    asyncio.get_running_loop().add_signal_handler(
-        signal.SIGUSR1, lambda: app.create_task(one(), name="rehearsal-skip"))
+    try:
+        asyncio.get_running_loop().add_signal_handler(
+            signal.SIGUSR1, lambda: app.create_task(one(), name="rehearsal-skip"))
+    except NotImplementedError:
+        log.warning("this event loop has no signal handlers: no idle time is skipped")
+        return False
+    jq.scheduler.add_listener(timers.event, EVENT_JOB_ADDED | EVENT_JOB_SUBMITTED
+                              | EVENT_JOB_EXECUTED | EVENT_JOB_ERROR)
     return True
 
 

@@ -50,6 +50,7 @@ from bot.delivery.limits import SELF_PACED, TELEGRAM_LIMITS, Holds, Limits
 from bot.delivery.marks import DROPPED, Marks, NameOf, Organisers
 from bot.delivery.requests import not_delivered, post, posts_directly
 from bot.storage.store import OutboxMessage, Store
+from bot.support.program import name
 
 log = logging.getLogger(__name__)
 
@@ -579,7 +580,7 @@ class Sender:
         self._halted = True
         log.error("Telegram refuses the bot's token (%s): nothing more is sent. What is owed "
                   "stays in the database and goes at the next start: check the token "
-                  "(python -m bot setup), then start the bot again", exc.message)
+                  "(%s setup), then start the bot again", exc.message, name())
 
     def _requeue(self, chat: int, items: list[Item]) -> None:
         """Messages not sent, first in their chat again; a chat Telegram moved meanwhile has

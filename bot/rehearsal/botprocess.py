@@ -1,11 +1,16 @@
 """The real ``python -m bot run`` as a child process, pointed at our fake Bot API server: what
-the rehearsal and the end-to-end tests run, start, SIGKILL and stop."""
+the rehearsal and the end-to-end tests run, start, SIGKILL and stop.
+
+On Windows a child cannot be sent SIGINT: it is started in a process group of its own and
+stopped with Ctrl+Break (``CTRL_BREAK_EVENT``), which it hears as SIGBREAK, one of the bot's stop
+signals (bot/chat/polling.py); a kill is ``TerminateProcess``."""
 
 from __future__ import annotations
 
 import asyncio
 import os
 import signal
+import subprocess
 import sys
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -14,6 +19,14 @@ from pathlib import Path
 from bot.chat.skips import CLOCK_LINE, HOLD
 from bot.rehearsal.fakeapi import FakeBotAPI
 from bot.support.wallclock import SKIP_ENV, WallClock
+
+# Windows' names (its signal and subprocess modules have them; these are their values there)
+CTRL_BREAK_EVENT: int = getattr(signal, "CTRL_BREAK_EVENT", 1)
+CREATE_NEW_PROCESS_GROUP: int = getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0x200)
+
+
+def windows() -> bool:
+    return sys.platform == "win32"
 
 
 @dataclass
@@ -57,7 +70,8 @@ class BotProcess:
             env["PUZZLEBOT_VOLUNTEER_CHAT"] = str(self.volunteer_chat)
         self.proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot", "run", cwd=self.cwd, env=env,
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+            creationflags=CREATE_NEW_PROCESS_GROUP if windows() else 0)
         self._reader = asyncio.create_task(self._read(self.proc))
 
     async def _read(self, proc: asyncio.subprocess.Process) -> None:
@@ -129,18 +143,19 @@ class BotProcess:
         return code
 
     async def kill(self) -> None:
-        """SIGKILL: the laptop loses power; no goodbye, no flush."""
+        """SIGKILL (Windows: TerminateProcess): the laptop loses power; no goodbye, no flush."""
         assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
+        self.proc.kill()
         await self._ended()
 
     async def stop(self, sig: int = signal.SIGINT) -> int | None:
-        """``sig`` (SIGINT, as Ctrl+C); killed if it has not stopped within 20 s. Returns its
-        exit code (None if it had to be killed or was not running)."""
+        """``sig`` (SIGINT, as Ctrl+C; on Windows Ctrl+Break); killed if it has not stopped
+        within 20 s. Returns its exit code (None if it had to be killed or was not running)."""
         if self.proc is None:
             return None
         if self.proc.returncode is None:
-            self.proc.send_signal(sig)
+            self.proc.send_signal(CTRL_BREAK_EVENT if windows() and sig == signal.SIGINT
+                                  else sig)
         try:
             await asyncio.wait_for(self.proc.wait(), 20)
         except TimeoutError:

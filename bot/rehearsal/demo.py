@@ -12,7 +12,6 @@ same day.
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 import re
 import sqlite3
@@ -25,7 +24,7 @@ from pathlib import Path
 from typing import TextIO
 from zoneinfo import ZoneInfo
 
-from bot.chat.skips import MARGIN
+from bot.chat.skips import MARGIN, supported
 from bot.domain.contest import Contest
 from bot.domain.events import EventKind
 from bot.features.registration.day import Registrations
@@ -49,6 +48,7 @@ from bot.services.contest_day import ContestDay
 from bot.services.contest_file import load_contest
 from bot.services.rounds import units
 from bot.storage.store import Store
+from bot.support.program import command_line
 from bot.support.wallclock import ENV as CLOCK_ENV
 from bot.support.wallclock import SKIP_ENV, WallClock
 
@@ -699,10 +699,8 @@ class Rehearsal:
         for p in problems[:10]:
             self.say(f"  violation: {p}")
         self.say(f"The database is left in {self.db_path}. Results as CSV:")
-        python = os.path.relpath(sys.executable) if not os.path.relpath(
-            sys.executable).startswith("..") else sys.executable
-        self.say(f"  PUZZLEBOT_CONTEST={self.contest_path} PUZZLEBOT_DB={self.db_path} "
-                 f"{python} -m bot export results")
+        self.say("  " + command_line("export", "results", env={
+            "PUZZLEBOT_CONTEST": self.contest_path, "PUZZLEBOT_DB": self.db_path}))
         refused = refused or []
         for line in report(refused, not_refused(self.said, refused)):
             self.say(line)
@@ -756,9 +754,10 @@ def run_demo(contest: str, entries: int, seed: int, db: str, seconds: float = 22
     path = Path(db)
     for suffix in ("", "-wal", "-shm"):
         Path(str(path) + suffix).unlink(missing_ok=True)
-    # the projector follows the day as it is played: no stretch skipped
+    # the projector follows the day as it is played: no stretch skipped (nor on Windows, where
+    # the bot cannot be signalled to skip: bot/chat/skips.py)
     rehearsal = Rehearsal(contest, entries, seed, str(path), day_seconds=seconds,
-                          buttons=buttons, skips=not web_port)
+                          buttons=buttons, skips=not web_port and supported())
     rehearsal.web_port = web_port
     if web_port:
         print(f"The projector scoreboard follows the day at http://127.0.0.1:{web_port}/",

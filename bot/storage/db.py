@@ -16,8 +16,10 @@ import aiosqlite
 from bot.domain.events import CORRECTION, ENTRY_ROWS, UNDONE
 from bot.domain.history import effective_ids
 from bot.storage.records import Entry, Event, OutboxMessage
+from bot.support.shipped import folder
 
-MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+# the checkout's migrations/, or the installed package's copy (bot/support/shipped.py)
+MIGRATIONS = folder("migrations")
 _NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
 
@@ -33,7 +35,7 @@ def migrations() -> list[tuple[int, str]]:
     for p in sorted(MIGRATIONS.glob("*.sql")):
         m = _NAME.match(p.name)
         if m:
-            found.append((int(m.group(1)), p.read_text()))
+            found.append((int(m.group(1)), p.read_text(encoding="utf-8")))
     return found
 
 
@@ -171,7 +173,10 @@ class Database:
 
     async def _migrate(self) -> None:
         known = migrations()
-        latest = max((v for v, _ in known), default=0)
+        if not known:  # an install without its data would make a database with no tables
+            raise StoreError(f"no database migrations in {MIGRATIONS}: this installation of "
+                             "puzzlebot is incomplete; install it again")
+        latest = max(v for v, _ in known)
         async with self.conn.execute("PRAGMA user_version") as cur:
             row = await cur.fetchone()
         current = int(row[0]) if row else 0

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.support.files import create_private
+from bot.support.program import name
 from bot.support.wallclock import WallClock
 
 
@@ -148,7 +149,7 @@ def _toml_text(value: str) -> str:
 def write_settings_file(path: Path, values: Mapping[str, str]) -> None:
     """Write the settings file, readable and writable by its owner only (0600), in one step: a
     new file beside it, then renamed over the old one. Only the settings of ``FILE_KEYS``."""
-    lines = ["# puzzlebot's settings, written by `python -m bot setup`. An environment variable",
+    lines = [f"# puzzlebot's settings, written by `{name()} setup`. An environment variable",
              "# of the same name wins over a line here. This file holds the bot's token: keep it",
              "# private (only its owner may read it).", ""]
     for key in FILE_KEYS:
@@ -189,7 +190,7 @@ BOT_TOKEN = re.compile(r"[0-9]+:[A-Za-z0-9_-]+")  # as @BotFather gives them
 def check_token(token: str) -> None:
     if not token:
         raise ConfigError("TELEGRAM_BOT_TOKEN is not set: get one from @BotFather "
-                          "(or run python -m bot setup)")
+                          f"(or run {name()} setup)")
     if not BOT_TOKEN.fullmatch(token):  # nothing else may go into the API's address
         raise ConfigError("TELEGRAM_BOT_TOKEN does not look like a bot token (digits:letters)")
 

@@ -12,30 +12,48 @@ lets one bot process at a time run a contest's database.
   life and released by the kernel when it ends, however it ends (a kill -9 or a power cut
   never leaves a stale lock: the pid written in the file is only information, the lock is the
   kernel's). The file itself is never removed (removing it would let two processes lock two
-  different files of the same name).
+  different files of the same name). On Windows, which has no ``flock``, it is ``msvcrt``'s
+  lock of one byte far past the pid (a Windows lock keeps others from reading the bytes it
+  covers; past the end of the file is allowed), released by Windows too when the process ends.
+  Windows has no 0600 either: a file there is private by its folder (the user's own, by
+  default), and the mode is left as Windows makes it.
+- Every file is opened in binary mode (``_open``): on Windows ``os.open`` opens in text mode
+  unless told otherwise, and writes each ``\n`` as ``\r\n`` (a workbook garbled; through a
+  text wrapper that writes ``\r\n`` itself, ``\r\r\n``, which TOML refuses).
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 import sys
 import time
 from pathlib import Path
 
-if sys.platform != "win32":
+if sys.platform == "win32":
+    import msvcrt
+else:
     import fcntl
 
 OWNER_ONLY = 0o600
 # what is beside a SQLite database while it is used (WAL) or after a crash (rollback journal)
 SQLITE_COMPANIONS = ("-wal", "-shm", "-journal")
+# Windows: the byte of the lock file that is locked (a pid is a few bytes at its start)
+WINDOWS_LOCK_AT = 1 << 20
+
+
+def _open(path: Path | str, flags: int) -> int:
+    """``os.open`` in binary mode (Windows' ``O_BINARY``; elsewhere there is no other), created
+    0600 (before the umask: ``_owner_only`` makes sure)."""
+    return os.open(path, flags | getattr(os, "O_BINARY", 0), OWNER_ONLY)
 
 
 def create_private(path: Path | str) -> int:
     """A new file (``FileExistsError`` when there is one), readable and writable by its owner
     only whatever the umask; returns its descriptor, open for writing."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, OWNER_ONLY)
+    fd = _open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
     _owner_only(fd)
     return fd
 
@@ -46,7 +64,7 @@ def write_private(path: Path | str, data: bytes) -> None:
     moment; an existing file is made 0600 before anything is written into it. Something that
     is not a regular file (``/dev/stdout``, a pipe) is written as it is. ``OSError`` when it
     can't be written, or is another user's file that can't be made private."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT, OWNER_ONLY)
+    fd = _open(path, os.O_WRONLY | os.O_CREAT)
     try:
         if stat.S_ISREG(os.fstat(fd).st_mode):
             _owner_only(fd)
@@ -118,14 +136,11 @@ class ProcessLock:
         ``pid_wait`` seconds for a holder that has just locked it to write it); ``OSError``
         when the lock file cannot be created or opened."""
         path = lock_path(db)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, OWNER_ONLY)
+        fd = _open(path, os.O_RDWR | os.O_CREAT)
         try:
             make_private(path)
-            if sys.platform != "win32":
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                except BlockingIOError:
-                    raise LockHeld(path, _holder(fd, pid_wait)) from None
+            if not _lock(fd):
+                raise LockHeld(path, _holder(fd, pid_wait))
             os.ftruncate(fd, 0)
             os.lseek(fd, 0, os.SEEK_SET)
             os.write(fd, f"{os.getpid()}\n".encode())
@@ -137,8 +152,33 @@ class ProcessLock:
     def release(self) -> None:
         """Unlock (the kernel does it anyway when the process ends)."""
         if self._fd >= 0:
+            if sys.platform == "win32":  # Windows asks for the unlock before the close
+                with contextlib.suppress(OSError):
+                    os.lseek(self._fd, WINDOWS_LOCK_AT, os.SEEK_SET)
+                    msvcrt.locking(self._fd, msvcrt.LK_UNLCK, 1)
             os.close(self._fd)
             self._fd = -1
+
+
+def _lock(fd: int) -> bool:
+    """Lock the open lock file ``fd`` for this process: False when another process holds it.
+    ``flock``; on Windows ``msvcrt.locking`` of the byte at ``WINDOWS_LOCK_AT``."""
+    if sys.platform == "win32":
+        os.lseek(fd, WINDOWS_LOCK_AT, os.SEEK_SET)
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+        except OSError as exc:  # EACCES: locked by another process
+            if exc.errno not in (errno.EACCES, errno.EDEADLOCK):
+                raise
+            return False
+        finally:
+            os.lseek(fd, 0, os.SEEK_SET)
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
 
 
 def _holder(fd: int, wait: float) -> int | None:
