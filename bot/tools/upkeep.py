@@ -15,6 +15,7 @@ from bot.features.upkeep.texts import doctor_report
 from bot.storage.db import StoreError
 from bot.support.config import ConfigError, database_path, load_settings
 from bot.support.files import LockHeld, ProcessLock
+from bot.support.program import command_line
 
 
 def _fail(message: str) -> int:
@@ -68,5 +69,5 @@ def restore_command(file: str) -> int:
     print(f"{file} restored into {db}: {done.events} events, integrity ok")
     if done.aside is not None:
         print(f"the database it replaced is kept as {done.aside}")
-    print("start the bot again: python -m bot run")
+    print(f"start the bot again: {command_line('run')}")
     return 0
