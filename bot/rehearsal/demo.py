@@ -61,6 +61,19 @@ VOLUNTEER_IDS = (2, 3)
 ANSWER_BOUND = 120.0
 
 
+async def ran_until(db: Path | str, moment: datetime) -> None:
+    """The bot noted as running until ``moment``: the rehearsal's clock jumps weeks between
+    its lives (the registration, the day), where a real bot runs through; its start must not
+    tell the organisers of a time off (bot/features/upkeep)."""
+    if not Path(db).exists():
+        return
+    store = await Store.open(db)
+    try:
+        await store.beat(moment)
+    finally:
+        await store.close()
+
+
 class Rehearsal:
     def __init__(self, contest_path: str, entries: int, seed: int, db_path: str,
                  out: TextIO = sys.stdout, day_seconds: float = 22.0, kills: int = 0,
@@ -274,6 +287,7 @@ class Rehearsal:
         clock the bot runs is read back from its log once it polls."""
         clock = WallClock(simulated_start, real_start, speed, pace)
         extra = {CLOCK_ENV: clock.encode()}
+        await ran_until(self.db_path, simulated_start)
         if self.web_port:
             extra["PUZZLEBOT_WEB_PORT"] = str(self.web_port)
         since = len(self.bot.log)
