@@ -56,7 +56,7 @@ def _clock(lang: str, f: Finding) -> str:
 
 def _database(lang: str, f: Finding) -> str:
     if f.status is Status.OK:
-        return tr(lang, "The database is whole ({events} events).", events=f.found)
+        return tr(lang, "The database is intact ({events} events).", events=f.found)
     if f.status is Status.FAIL:
         return tr(lang, "The database is damaged ({problem}).", problem=f.found)
     return tr(lang, "There is no database yet ({path}).", path=f.found)
@@ -119,8 +119,8 @@ def _advice(lang: str, code: str | None) -> str:
                       "https://api.telegram.org/bot<TOKEN>/deleteWebhook in a browser (your "
                       "token in place of <TOKEN>).")
         case "check_clock" | "set_clock":
-            return tr(lang, "Set this machine's clock right (automatic time, NTP): every time "
-                      "the bot records depends on it.")
+            return tr(lang, "Set this machine's clock right (automatic time, NTP): all the times "
+                      "the bot records depend on it.")
         case "run_setup":
             return tr(lang, "Run setup: it asks for the token and writes the settings; the "
                       "database is made at the first start.")
