@@ -7,16 +7,18 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sqlite3
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 
-from bot.support.config import ConfigError, parse_settings
+from bot.support.config import ConfigError, load_settings, parse_settings
 from bot.texts.clocks import announcement_posted, channel_preview, channel_refused
 from tests.clocks.test_organiser_extras import BOSS, linked
 from tests.conftest import CASTRILLO
+from tests.documents import round_trip
 from tests.fakebot import Harness
 
 CHANNEL = -1001234500049
@@ -77,6 +79,11 @@ async def test_anuncio_posts_once_in_the_channel_and_nobody_gets_a_private_copy(
         assert h.sent(CHANNEL) == [f"📣 {TEXT}"]
     finally:
         await h.stop()
+    # the contest as one document, and back: the announcement and its channel travel too
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "PUZZLEBOT_"))}
+    doc = round_trip(CASTRILLO, h.db_path, env, tmp_path)
+    assert [e["data"] for e in doc["history"] if e["kind"] == "announcement"] == [
+        {"text": TEXT, "recipients": 12, "channel": CHANNEL}]
 
 
 async def test_a_post_the_channel_refuses_goes_to_each_participant(tmp_path, caplog):
@@ -168,6 +175,17 @@ async def test_without_a_channel_each_participant_gets_it_as_before(tmp_path):
         assert announcements(h) == [{"text": TEXT, "recipients": 2}]
     finally:
         await h.stop()
+
+
+def test_the_settings_file_may_set_it(tmp_path) -> None:
+    (tmp_path / "puzzlebot.toml").write_text(
+        f'TELEGRAM_BOT_TOKEN = "1:x"\nPUZZLEBOT_CONTEST = "{CASTRILLO}"\n'
+        f"PUZZLEBOT_ANNOUNCE_CHAT = {CHANNEL}\n")
+    db = str(tmp_path / "puzzlebot.sqlite3")
+    assert load_settings({"PUZZLEBOT_DB": db}).announce_chat == CHANNEL
+    # the environment wins
+    assert load_settings({"PUZZLEBOT_DB": db, "PUZZLEBOT_ANNOUNCE_CHAT": "-7"}
+                         ).announce_chat == -7
 
 
 def test_the_setting_takes_a_channels_or_groups_id() -> None:
