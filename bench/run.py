@@ -26,6 +26,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import telegram  # noqa: E402
+from announce import announce_channel  # noqa: E402
 from common import ERRORS, filesystem_of, percentile, setup_logging  # noqa: E402
 from day import bot_day, durability, echo_day  # noqa: E402
 from flood import flood  # noqa: E402
@@ -183,6 +184,9 @@ def main() -> int:
         tmp, plan.timer_pairs, plan.timer_repeats, args.seed)))
     growth["broadcast"] = part("growth.broadcast", lambda: asyncio.run(broadcast(
         tmp, plan.broadcast, plan.outage_s)))
+    # the same hall's announcement per person and as one post in an announcements channel
+    growth["announce_channel"] = part("growth.announce_channel", lambda: asyncio.run(
+        announce_channel(tmp, plan.broadcast)))
     results["growth"] = growth
 
     # -- 5: a flood of valid commands from six phones ------------------------------------------
@@ -193,9 +197,9 @@ def main() -> int:
         errors.append(f"flood: calls against the spec: {fl['spec_violations']}")
     if fl and fl["log_errors"]:
         errors.append(f"flood: {fl['log_errors']} traceback(s) in the bot's log")
-    if growth["broadcast"] and growth["broadcast"]["spec_violations"]:
-        errors.append(f"broadcast: calls against the spec: "
-                      f"{growth['broadcast']['spec_violations']}")
+    for name in ("broadcast", "announce_channel"):
+        if growth[name] and growth[name]["spec_violations"]:
+            errors.append(f"{name}: calls against the spec: {growth[name]['spec_violations']}")
 
     # -- targets --------------------------------------------------------------------------------
     targets: list[dict[str, Any]] = []
@@ -358,6 +362,10 @@ def print_table(results: dict[str, Any], out: str) -> None:
             bc["recovery_s"], "recovery_s")
         row(f"recovery: first send after a {bc['outage_s']:.0f} s outage, once Telegram is "
             "back (s)", bc["recovery_wait_s"], "recovery_first_s")
+    if g.get("announce_channel"):
+        an = g["announce_channel"]
+        row(f"/anuncio to the last of {an['people']} phones, one by one (s)", an["per_person_s"])
+        row("/anuncio to its one post in the announcements channel (s)", an["channel_s"])
     fl = results.get("flood")
     if fl:
         row(f"flood: {fl['flood_messages']} /billetes in {fl['seconds']} s from "

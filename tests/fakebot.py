@@ -46,6 +46,7 @@ class Harness:
     contest_file: Path
     organisers: frozenset[int] = frozenset({1})
     volunteer_chat: int | None = None
+    announce_chat: int | None = None  # PUZZLEBOT_ANNOUNCE_CHAT
     db_name: str = "bot.sqlite3"
     request: FakeRequest = field(default_factory=FakeRequest)
     app: Any = None
@@ -59,7 +60,8 @@ class Harness:
     def config(self) -> Config:
         return Config(token="123456:TEST-token-abcdefghijklmnopqrstuvwxyz",
                       contest_file=str(self.contest_file), db_path=str(self.db_path),
-                      organisers=self.organisers, volunteer_chat=self.volunteer_chat)
+                      organisers=self.organisers, volunteer_chat=self.volunteer_chat,
+                      announce_chat=self.announce_chat)
 
     async def start(self, jobs: bool = False) -> Harness:
         contest = load_contest(self.contest_file)

@@ -26,6 +26,7 @@ from bot.chat.persistence import SQLitePersistence
 from bot.chat.polling import retry_network
 from bot.chat.skips import listen_for_skips, start_the_clock
 from bot.chat.updates import PerChatUpdateProcessor
+from bot.delivery.announcements import fall_back
 from bot.delivery.limits import TELEGRAM_LIMITS, SenderAwareLimiter
 from bot.delivery.posting import chat_name, claim_note, organiser_recipients, staff_recipients
 from bot.delivery.requests import TelegramOnlyRequest
@@ -201,7 +202,9 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
                     staff_gap=STAFF_GAP / CLOCK.speed,
                     organisers=partial(organiser_recipients, svc), name_of=partial(chat_name, svc),
                     on_moved=lambda old, new: _follow_move(app, svc, old, new),
-                    note_of=partial(claim_note, svc))
+                    note_of=partial(claim_note, svc),
+                    announce_chat=lambda: svc.config.announce_chat,
+                    fall_back=partial(fall_back, svc))
     app.bot_data["sender"] = sender
     svc.attach_sender(sender)
     # a press waiting since before a restart is not stamped earlier than what was recorded
@@ -225,7 +228,8 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
 
 def follow_moves(app: Application[Any, Any, Any, Any, Any, Any], svc: Services,
                        moves: dict[int, int]) -> None:
-    """The volunteers' group moved by Telegram (kept in the database): its new id is used."""
+    """The volunteers' group or the announcements group moved by Telegram (kept in the
+    database): its new id is used."""
     for old, new in moves.items():
         _follow_move(app, svc, old, new)
 
@@ -236,6 +240,10 @@ def _follow_move(app: Application[Any, Any, Any, Any, Any, Any], svc: Services, 
         svc.config = replace(svc.config, volunteer_chat=new)
         app.bot_data["config"] = svc.config
         log.info("the volunteers' group %s is now %s (moved by Telegram)", old, new)
+    if svc.config.announce_chat == old:
+        svc.config = replace(svc.config, announce_chat=new)
+        app.bot_data["config"] = svc.config
+        log.info("the announcements group %s is now %s (moved by Telegram)", old, new)
 
 
 def organiser_link(username: str | None, code: str) -> str:

@@ -1,6 +1,7 @@
 """What the sender has done, written down: each stored message marked done in batches through
 the writer's group commit, with the organisers' lines about messages Telegram refused for good
-or chats it moved in the same transaction; rows done long ago pruned."""
+or chats it moved, and what is owed instead of an announcement the announcements channel
+refused, in the same transaction; rows done long ago pruned."""
 
 from __future__ import annotations
 
@@ -19,6 +20,9 @@ log = logging.getLogger(__name__)
 DROPPED = "dropped"  # the grouping of the organisers' lines about messages dropped
 Organisers = Callable[[], Awaitable[list[tuple[int, str]]]]
 NameOf = Callable[[int], Awaitable[str | None]]
+# what is owed instead of announcements the channel refused, given (chat, the post's text,
+# Telegram's words): (chat, text, grouping) each (``delivery/announcements.py``)
+FallBack = Callable[[list[tuple[int, str, str]]], Awaitable[list[tuple[int, str, str | None]]]]
 PRUNE_EVERY = 600.0  # seconds between prunings of the rows done long ago
 # Marks wait (at most this long) for a batch of the writer's to join, sharing its fsync, rather
 # than costing one each: longer while messages are still going out, short once all are out. A
@@ -28,13 +32,15 @@ MARK_WAIT_BUSY, MARK_WAIT_IDLE = 0.25, 0.02
 
 class Marks:
     """The rows done (``done``: row, outcome) and the notes for the organisers (``notes``:
-    ("drop", chat, Telegram's words) or ("moved", old chat, new chat)), written by ``schedule``
-    in the background; ``owed`` and ``changed`` are the sender's (marks wait longer while
-    messages are still going out; ``changed`` wakes the wait)."""
+    ("drop", chat, Telegram's words) or ("moved", old chat, new chat)) and the announcements
+    the channel refused (``refused``: chat, text, Telegram's words; what ``fall_back`` owes
+    instead is written with their marks), written by ``schedule`` in the background; ``owed``
+    and ``changed`` are the sender's (marks wait longer while messages are still going out;
+    ``changed`` wakes the wait)."""
 
     def __init__(self, store: Store, owed: Callable[[], int], changed: asyncio.Event,
                  organisers: Organisers | None = None, name_of: NameOf | None = None,
-                 note_of: NoteOf | None = None) -> None:
+                 note_of: NoteOf | None = None, fall_back: FallBack | None = None) -> None:
         self.store = store
         self._owed = owed
         self._changed = changed
@@ -44,20 +50,23 @@ class Marks:
         self.notes: list[tuple[str, int, str]] = []
         # messages sent with lines a volunteer may claim, to record (``claims.py``)
         self.copies: list[Copy] = []
+        self.refused: list[tuple[int, str, str]] = []
         self._note_of = note_of
+        self._fall_back = fall_back
         # lines settled to apply (``claims.apply_settled``): the store says so after a commit
         self.settle_due = False
         self._marking: asyncio.Task[None] | None = None
         self._last_prune = -PRUNE_EVERY
 
+    def _due(self) -> bool:
+        return bool(self.done or self.notes or self.copies or self.refused or self.settle_due)
+
     def pending(self) -> bool:
         """Anything left to mark, or a marking under way."""
-        return bool(self.done or self.notes or self.copies or self.settle_due) or (
-            self._marking is not None and not self._marking.done())
+        return self._due() or (self._marking is not None and not self._marking.done())
 
     def schedule(self) -> None:
-        if (self.done or self.notes or self.copies or self.settle_due) and (
-                self._marking is None or self._marking.done()):
+        if self._due() and (self._marking is None or self._marking.done()):
             self._marking = asyncio.get_running_loop().create_task(self._mark_all(),
                                                                    name="outbox-marks")
 
@@ -66,9 +75,10 @@ class Marks:
         if self._marking is not None:
             with contextlib.suppress(Exception):
                 await self._marking
-        if self.done or self.notes or self.copies or self.settle_due:
+        if self._due():
             with contextlib.suppress(Exception):
-                await self._mark(self._take_done(), self._take_notes(), self._take_copies())
+                await self._mark(self._take_done(), self._take_notes(), self._take_copies(),
+                                 self._take_refused())
 
     def _take_done(self) -> list[tuple[int, str]]:
         done, self.done = self.done, []
@@ -77,6 +87,10 @@ class Marks:
     def _take_copies(self) -> list[Copy]:
         copies, self.copies = self.copies, []
         return copies
+
+    def _take_refused(self) -> list[tuple[int, str, str]]:
+        refused, self.refused = self.refused, []
+        return refused
 
     def _take_notes(self) -> list[tuple[str, int, str]]:
         notes, self.notes = self.notes, []
@@ -103,7 +117,7 @@ class Marks:
     async def _mark_all(self) -> None:
         loop = asyncio.get_running_loop()
         try:
-            while self.done or self.notes or self.copies or self.settle_due:
+            while self._due():
                 start = loop.time()
                 while not self.store.batch_open:  # else join it now: its fsync is shared
                     left = start + (MARK_WAIT_BUSY if self._owed() else MARK_WAIT_IDLE) \
@@ -114,31 +128,37 @@ class Marks:
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(self._changed.wait(), left)
                 done, notes = self._take_done(), self._take_notes()
-                copies = self._take_copies()
+                copies, refused = self._take_copies(), self._take_refused()
                 try:
-                    await self._mark(done, notes, copies)
+                    await self._mark(done, notes, copies, refused)
                 except Exception:  # noqa: BLE001 - tried again with the next ones
                     log.exception("could not mark %d sent message(s)", len(done))
                     self.settle_due = True
                     self.done[:0] = done
                     self.notes[:0] = notes
                     self.copies[:0] = copies
+                    self.refused[:0] = refused
                     await asyncio.sleep(1.0)
         finally:
             self._changed.set()
 
     async def _mark(self, done: list[tuple[int, str]],
                     notes: list[tuple[str, int, str]] | None = None,
-                    copies: list[Copy] | None = None) -> None:
-        """The marks, with the organisers' lines about ``notes`` and the ``copies`` sent of
-        lines a volunteer may claim in the same transaction (a line claimed before its copy
-        was recorded has that copy edited now: the claim's transaction did not see it)."""
+                    copies: list[Copy] | None = None,
+                    refused: list[tuple[int, str, str]] | None = None) -> None:
+        """The marks, with the organisers' lines about ``notes``, the ``copies`` sent of
+        lines a volunteer may claim (a line claimed before its copy was recorded has that copy
+        edited now: the claim's transaction did not see it) and what is owed instead of the
+        announcements the channel ``refused`` in the same transaction (if that cannot be
+        worked out, nothing is marked: the post stays owed, and is tried again at the next
+        start)."""
         try:
             lines = await self._organisers_lines(notes or [])
         except Exception:  # noqa: BLE001 - the marks must not wait for the organisers' lines
             log.exception("could not word the organisers' lines about %d message(s)",
                           len(notes or []))
             lines = []
+        instead = await self._fall_back(refused) if refused and self._fall_back else []
         now = datetime.now(UTC)
         loop = asyncio.get_running_loop()
         settle, self.settle_due = self.settle_due, False
@@ -152,6 +172,8 @@ class Marks:
                 await apply_settled(tx, self._note_of)
             for chat, text in lines:
                 tx.post(chat, {"text": text}, priority=PRIORITY_BULK, grouping=DROPPED)
+            for chat, text, grouping in instead:
+                tx.post(chat, {"text": text}, priority=PRIORITY_BULK, grouping=grouping)
             if loop.time() - self._last_prune >= PRUNE_EVERY:
                 self._last_prune = loop.time()
                 tx.prune_outbox(now - timedelta(seconds=OUTBOX_KEEP_SECONDS))

@@ -12,7 +12,8 @@ Telegram's limits, retried for as long as Telegram is unreachable, in order with
   each kind with its share of the sends (``fairness.py``); within Telegram's limits
   (``limits.py``); volunteers' lines waiting for one chat joined in one message.
 - Each failure by what it proves (``requests.py``, ``_failed``): Telegram's refusal drops the
-  message and tells the organisers; an outage stops sending until a ``getMe`` probe is
+  message and tells the organisers (a post the announcements channel refuses goes to each
+  participant instead: ``announcements.py``); an outage stops sending until a ``getMe`` probe is
   answered; a send that may have arrived is sent once more at most; a 429 holds its chat; a
   moved group is followed; a refused token stops sending for good.
 - Every stored message is marked done in batches (``marks.py``): at least once, never lost.
@@ -47,7 +48,7 @@ from bot.delivery.claims import EDIT, EDIT_METHODS, PHOTO_METHOD, NoteOf, closin
 from bot.delivery.fairness import Budgets, FairShares, Pacing, Ready, kind_of
 from bot.delivery.items import BUTTONS, Item, buttons_of, line_params, take
 from bot.delivery.limits import SELF_PACED, TELEGRAM_LIMITS, Holds, Limits
-from bot.delivery.marks import DROPPED, Marks, NameOf, Organisers
+from bot.delivery.marks import DROPPED, FallBack, Marks, NameOf, Organisers
 from bot.delivery.requests import not_delivered, post, posts_directly
 from bot.storage.store import OutboxMessage, Store
 from bot.support.program import name
@@ -84,7 +85,9 @@ class Sender:
                  recipients: Recipients | None = None, staff_gap: float = STAFF_GAP,
                  organisers: Organisers | None = None, name_of: NameOf | None = None,
                  on_moved: Callable[[int, int], None] | None = None,
-                 note_of: NoteOf | None = None) -> None:
+                 note_of: NoteOf | None = None,
+                 announce_chat: Callable[[], int | None] | None = None,
+                 fall_back: FallBack | None = None) -> None:
         self._bot = bot
         self.store = store
         self._chats: dict[int, deque[Item]] = {}
@@ -100,7 +103,11 @@ class Sender:
         self._wake = asyncio.Event()
         self._changed = asyncio.Event()  # anything moved: ``settled`` looks again
         self._sends: set[asyncio.Task[None]] = set()
-        self._marks = Marks(store, self.owed, self._changed, organisers, name_of, note_of)
+        self._marks = Marks(store, self.owed, self._changed, organisers, name_of, note_of,
+                            fall_back)
+        # the announcements channel's id (None: none), as the settings have it now (a group
+        # Telegram moved: its new id); what it refuses goes to each participant instead
+        self._announce_chat = announce_chat
         self._task: asyncio.Task[None] | None = None
         # Telegram out of reach: nothing is sent until a probe (``_probe``) gets an answer
         self._down = False
@@ -465,7 +472,9 @@ class Sender:
             await self._migrated(to, int(exc.new_chat_id))
         elif isinstance(exc, BadRequest | Forbidden):  # Telegram's own answer: for good. A
             # page from something in between is ``NotTelegram``, below
-            if m.grouping not in (DROPPED, EDIT):  # an edit refused: the line is still there
+            if self._announcing(chat, to):
+                self._marks.refused.append((to, str(m.params.get("text", "")), exc.message))
+            elif m.grouping not in (DROPPED, EDIT):  # an edit refused: the line is still there
                 self._marks.notes.append(("drop", to, exc.message))
             return f"refused: {exc.message}", False
         elif isinstance(exc, InvalidToken | EndPointNotFound):  # Telegram's JSON 401 (or 404)
@@ -477,10 +486,19 @@ class Sender:
             self._outage(exc)
         else:  # a message we cannot send must not stop others
             log.exception("could not send a message to chat %s", to, exc_info=exc)
-            if m.grouping != DROPPED:
+            if self._announcing(chat, to):
+                self._marks.refused.append((to, str(m.params.get("text", "")),
+                                            exc.__class__.__name__))
+            elif m.grouping != DROPPED:
                 self._marks.notes.append(("drop", to, exc.__class__.__name__))
             return f"refused: {exc.__class__.__name__}", False
         return None, False
+
+    def _announcing(self, chat: int, to: int) -> bool:
+        """Whether this send was a post in the announcements channel (nothing else goes
+        there)."""
+        channel = self._announce_chat() if self._announce_chat is not None else None
+        return channel is not None and channel in (chat, to)
 
     async def _migrated(self, to: int, new: int) -> None:
         # nothing goes to the new id while the move is written: these go first there

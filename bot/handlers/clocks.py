@@ -1,5 +1,5 @@
 """The clocks in the chat: the organisers' /inicio, /pausa, /reanudar, and /anuncio to
-everyone following an entry."""
+everyone following an entry (or once in the announcements channel)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from datetime import datetime
 from telegram import Update
 from telegram.ext import ContextTypes
 
+from bot.delivery.announcements import post_announcement
 from bot.delivery.answers import answer, answer_now, recording
-from bot.delivery.posting import send
 from bot.domain.events import EventKind
 from bot.features.registration.draft import persist_soon
 from bot.features.selftimed.handlers import send_codes
@@ -29,7 +29,6 @@ from bot.handlers.jobs import schedule_contest_jobs
 from bot.handlers.volunteers import refuse as _refuse
 from bot.services import clocks as service
 from bot.services.outcomes import Refusal
-from bot.storage.store import PRIORITY_BULK
 from bot.texts import clocks as texts
 
 START_BUTTON = "go:"  # an unknown category's buttons: go:CATEGORY starts its clock
@@ -117,8 +116,9 @@ DRAFT_KEY = "announcement"  # the organiser's user_data: the text previewed, and
 
 
 async def anuncio(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """An organiser's announcement to every linked participant: first a preview with how many
-    people it reaches and Send / Cancel; nothing goes until Send (``announce_pressed``)."""
+    """An organiser's announcement to every linked participant (or once in the announcements
+    channel, ``PUZZLEBOT_ANNOUNCE_CHAT``): first a preview with how many people it reaches and
+    Send / Cancel; nothing goes until Send (``announce_pressed``)."""
     who = await organiser(update, context)
     if who is None:
         return
@@ -135,7 +135,9 @@ async def anuncio(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     # once this update is handled: a restart in between keeps it)
     context.user_data[DRAFT_KEY] = {"id": update.update_id, "text": text}
     persist_soon(update, context)
-    await answer_now(who.svc, update, texts.announcement_preview(who.lang, text, len(users)),
+    preview = (texts.channel_preview if who.svc.config.announce_chat is not None
+               else texts.announcement_preview)
+    await answer_now(who.svc, update, preview(who.lang, text, len(users)),
                      reply_markup=buttons([[
                          (texts.send_button(who.lang), f"{ANNOUNCE_BUTTON}{update.update_id}"),
                          (texts.cancel_button(who.lang), f"{ANNOUNCE_BUTTON}-")]]))
@@ -143,8 +145,8 @@ async def anuncio(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def announce_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """The preview answered: Send records the announcement with one message owed to each
-    participant (in one transaction); a second press, or a preview outdated by a newer one,
-    sends nothing."""
+    participant, or one post owed in the announcements channel (in one transaction); a second
+    press, or a preview outdated by a newer one, sends nothing."""
     pressed = await answered_question(update, context, ANNOUNCE_BUTTON, "organiser")
     if pressed is None:
         return
@@ -167,13 +169,16 @@ async def announce_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         text = str(saved["text"])
         users = await who.svc.day.participants()
         at = button_moment(update, context) or who.at
+        channel = who.svc.config.announce_chat
+        data: dict[str, object] = {"text": text, "recipients": len(users)}
+        if channel is not None:
+            data["channel"] = channel
         await tx.add_event(at=at, kind=EventKind.ANNOUNCEMENT, role="organiser",
-                           actor=who.user_id, ref=ref,
-                           data={"text": text, "recipients": len(users)},
-                           update_id=update.update_id)
-        for user_id in users:
-            await send(context, user_id, texts.announcement(text), PRIORITY_BULK)
-        await answer(who.svc, update, texts.announcement_recorded(who.lang, len(users)))
+                           actor=who.user_id, ref=ref, data=data, update_id=update.update_id)
+        if await post_announcement(who.svc, text, users):
+            await answer(who.svc, update, texts.announcement_posted(who.lang, len(users)))
+        else:
+            await answer(who.svc, update, texts.announcement_recorded(who.lang, len(users)))
     context.user_data.pop(DRAFT_KEY, None)
     persist_soon(update, context)
 

@@ -91,7 +91,8 @@ class Failure:
     delay: float = 0.0
     # what a proxy or Telegram itself may answer instead (``FakeBotAPI._refuse``): "html200",
     # "html404", "html401" (a page from something in between), "json401" (Telegram refusing the
-    # token), "blocked" (403: the person blocked the bot), "migrate" (400 with
+    # token), "blocked" (403: the person blocked the bot), "notmember" (403: the bot is not a
+    # member of that channel), "notfound" (400: chat not found), "migrate" (400 with
     # migrate_to_chat_id ``new_chat_id``: from then on every call to that chat answers so, and
     # the new id is accepted), "429chat" (a 429 for one chat only: set ``chat_id``)
     chat_id: int | None = None  # only calls to this chat fail (None: any)
@@ -356,6 +357,13 @@ class FakeBotAPI:
         if f.kind == "blocked":
             return web.json_response({"ok": False, "error_code": 403, "description":
                                       "Forbidden: bot was blocked by the user"}, status=403)
+        if f.kind == "notmember":
+            return web.json_response({"ok": False, "error_code": 403, "description":
+                                      "Forbidden: bot is not a member of the channel chat"},
+                                     status=403)
+        if f.kind == "notfound":
+            return web.json_response({"ok": False, "error_code": 400, "description":
+                                      "Bad Request: chat not found"}, status=400)
         if f.kind == "429chat":
             return web.json_response(
                 {"ok": False, "error_code": 429, "description": "Too Many Requests: retry "

@@ -32,6 +32,9 @@ class Config:
     base_url: str | None = None
     organisers: frozenset[int] = frozenset()
     volunteer_chat: int | None = None
+    # the announcements channel or group (PUZZLEBOT_ANNOUNCE_CHAT): /anuncio posts there once,
+    # instead of once to each participant; nothing else goes there
+    announce_chat: int | None = None
     # seconds a call to Telegram may wait for its answer (python-telegram-bot's default); the
     # tests of a slow answer set PUZZLEBOT_READ_TIMEOUT lower so as not to wait 5 s each time
     read_timeout: float = 5.0
@@ -58,6 +61,17 @@ def _int(name: str, value: str) -> int:
         raise ConfigError(f"{name} must be a Telegram id (a whole number), not {value!r}") from None
 
 
+def _group(name: str, value: str) -> int | None:
+    """A channel's or group's chat id (None: unset): a negative number, never a person's."""
+    if not value.strip():
+        return None
+    chat = _int(name, value)
+    if chat >= 0:
+        raise ConfigError(f"{name} must be a channel's or group's chat id (a negative number, "
+                          f"such as -1001234567890), not {value!r}")
+    return chat
+
+
 def _seconds(name: str, value: str) -> float | None:
     """A positive number of seconds (None: unset)."""
     if not value.strip():
@@ -75,7 +89,8 @@ DEFAULT_DB = "puzzlebot.sqlite3"
 # what the settings file may set: every setting but the database, which says where the file is
 FILE_KEYS = ("TELEGRAM_BOT_TOKEN", "PUZZLEBOT_CONTEST", "PUZZLEBOT_ORGANISERS",
              "PUZZLEBOT_VOLUNTEER_CHAT", "TELEGRAM_BASE_URL", "PUZZLEBOT_WEB_PORT",
-             "PUZZLEBOT_WEB_HOST", "PUZZLEBOT_BOT_USERNAME", "PUZZLEBOT_BACKUPS")
+             "PUZZLEBOT_WEB_HOST", "PUZZLEBOT_BOT_USERNAME", "PUZZLEBOT_BACKUPS",
+             "PUZZLEBOT_ANNOUNCE_CHAT")
 
 
 def database_path(env: Mapping[str, str] | None = None) -> str:
@@ -229,13 +244,20 @@ def parse_settings(env: Mapping[str, str], need_token: bool = True) -> Config:
     base_url = env.get("TELEGRAM_BASE_URL", "").strip() or None
     check_base_url(base_url)
     read_timeout = _seconds("PUZZLEBOT_READ_TIMEOUT", env.get("PUZZLEBOT_READ_TIMEOUT", ""))
+    volunteer_chat = _int("PUZZLEBOT_VOLUNTEER_CHAT", chat_raw) if chat_raw else None
+    announce_chat = _group("PUZZLEBOT_ANNOUNCE_CHAT", env.get("PUZZLEBOT_ANNOUNCE_CHAT", ""))
+    if announce_chat is not None and announce_chat == volunteer_chat:
+        # the volunteers' group reads every request: the hall must not
+        raise ConfigError("PUZZLEBOT_ANNOUNCE_CHAT must be another chat than "
+                          "PUZZLEBOT_VOLUNTEER_CHAT (the volunteers' group reads every request)")
     return Config(
         token=token,
         contest_file=contest,
         db_path=database_path(env),
         base_url=base_url,
         organisers=organisers,
-        volunteer_chat=_int("PUZZLEBOT_VOLUNTEER_CHAT", chat_raw) if chat_raw else None,
+        volunteer_chat=volunteer_chat,
+        announce_chat=announce_chat,
         read_timeout=read_timeout if read_timeout is not None else 5.0,
         backups=env.get("PUZZLEBOT_BACKUPS", "").strip(),
     )

@@ -121,6 +121,48 @@ def announcement_preview(lang: str, text: str, recipients: int) -> str:
         tr(lang, "Send it? Nothing goes until you choose.")])
 
 
+def channel_preview(lang: str, text: str, linked: int) -> str:
+    """/anuncio's preview with an announcements channel: posted there once, nobody told
+    privately; how many linked participants the bot cannot tell joined it."""
+    return "\n\n".join(part for part in [
+        tr(lang, "Preview: this announcement is posted once in the announcements channel, "
+           "within a few seconds; nobody gets it privately."),
+        announcement(text),
+        _unseen(lang, linked),
+        tr(lang, "Send it? Nothing goes until you choose.")] if part)
+
+
+def announcement_posted(lang: str, linked: int) -> str:
+    """The answer to Send with an announcements channel: where it went, and who may miss it."""
+    return " ".join(part for part in [
+        tr(lang, "Posted in the announcements channel, once: nobody gets it privately."),
+        _unseen(lang, linked)] if part)
+
+
+def _unseen(lang: str, linked: int) -> str:
+    """The participants the bot cannot tell have the channel's post (it cannot see who joined
+    the channel): none linked, nothing said."""
+    if linked <= 0:
+        return ""
+    return ntr(lang, "The bot cannot tell whether the {n} linked participant joined the "
+               "channel: give its link at registration and on the table cards.",
+               "The bot cannot tell which of the {n} linked participants joined the channel: "
+               "give its link at registration and on the table cards.", linked)
+
+
+def channel_refused(lang: str, detail: str, linked: int) -> str:
+    """The organisers' line when the announcements channel refused a post: it went to each
+    linked participant instead (``delivery/announcements.py``)."""
+    return ntr(lang, "The announcements channel refused the announcement (Telegram says: "
+               "{detail}): it goes to the {n} linked participant privately instead. Make the "
+               "bot an administrator of the channel (or a member of the group), or correct "
+               "PUZZLEBOT_ANNOUNCE_CHAT.",
+               "The announcements channel refused the announcement (Telegram says: "
+               "{detail}): it goes to each of the {n} linked participants privately instead. "
+               "Make the bot an administrator of the channel (or a member of the group), or "
+               "correct PUZZLEBOT_ANNOUNCE_CHAT.", linked, detail=detail)
+
+
 def send_button(lang: str) -> str:
     return tr(lang, "Send")
 
