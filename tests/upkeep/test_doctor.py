@@ -22,6 +22,7 @@ from bot.features.upkeep.texts import doctor_report
 from bot.rehearsal.fakeapi import FakeBotAPI
 from bot.storage.store import Store
 from bot.support.config import Config
+from bot.support.i18n import LANGUAGES
 from tests.conftest import CASTRILLO, ROOT
 from tests.fakebot import Harness, Person
 
@@ -51,6 +52,11 @@ async def healthy(tmp_path: Path, api: FakeBotAPI, **changes: object) -> Config:
 
 
 def by_check(findings: list) -> dict[str, tuple[Status, str | None]]:
+    """Each check's status and advice; every finding worded in every language on the way (a
+    line that cannot be said fails here)."""
+    for lang in LANGUAGES:
+        lines = doctor_report(lang, findings).splitlines()
+        assert len(lines) == len(findings) + 1 and all(line.strip() for line in lines)
     return {f.check: (f.status, f.advice) for f in findings}
 
 
@@ -96,6 +102,10 @@ async def test_each_check_fails_on_purpose(tmp_path: Path, api: FakeBotAPI) -> N
         copy.rename(copy.with_name(backups.copy_name(datetime.now(UTC) - timedelta(days=2))))
     found = by_check(await doctor.examine(config, None, usage=lambda _: PLENTY))
     assert found["backup"] == (Status.FAIL, "run_bot")
+    for copy in backups.copies(Path(config.backup_folder or "")).values():
+        copy.unlink()  # none yet: said, with what to do
+    found = by_check(await doctor.examine(config, None, usage=lambda _: PLENTY))
+    assert found["backup"] == (Status.WARN, "run_bot")
     off = Config(**{**config.__dict__, "backups": "off"})
     assert by_check(await doctor.examine(off, None, usage=lambda _: PLENTY))["backup"] == (
         Status.WARN, "backups_off")

@@ -125,3 +125,69 @@ def test_the_clock_within_five_seconds_of_telegrams() -> None:
     assert worst([clock(0), clock(None)]) is Status.WARN
     assert worst([clock(0), clock(9), clock(None)]) is Status.FAIL
     assert worst([clock(0)]) is Status.OK
+
+
+# -- the edges, each worked out by hand (mutation testing: docs/mutants.md) -------------------
+
+
+def test_the_play_days_interval_follows_the_contests_clocks_not_utc() -> None:
+    # 23:30 UTC on 2 July is 01:30 on 3 July in Madrid: a day of play
+    late = datetime(2027, 7, 2, 23, 30, tzinfo=UTC)
+    assert next_backup(late, DAYS, MADRID) == late + timedelta(minutes=30)
+    # two days of play to come: the nearer one starts the half-hours
+    two = frozenset({date(2027, 7, 3), date(2027, 7, 10)})
+    assert next_backup(at("2027-07-02 22:00"), two, MADRID) == at("2027-07-03 00:00")
+    assert next_backup(at("2027-07-09 20:00"), two, MADRID) == at("2027-07-10 00:00")
+    # a day of play past: never a reason to wait less
+    assert next_backup(at("2027-07-05 10:00"), two, MADRID) == at("2027-07-05 16:00")
+    assert next_backup(at("2027-07-03 23:45"), DAYS, MADRID) == at("2027-07-04 00:15")
+
+
+def test_the_daily_copies_keep_the_last_of_each_day_up_to_thirty_days_exactly() -> None:
+    now = at("2027-07-03 20:00").astimezone(UTC)
+    recent = [now - timedelta(minutes=i) for i in range(KEEP_RECENT)]
+    old_evening = now - timedelta(days=30)  # exactly 30 days: kept
+    old_morning = old_evening - timedelta(hours=8)  # the same day, earlier: removed
+    older = now - timedelta(days=30, seconds=-1) - timedelta(days=1)  # past 30 days: removed
+    removed = to_remove(recent + [old_evening, old_morning, older], MADRID, now)
+    assert removed == {old_morning, older}
+    # the same copy twice counts once
+    assert to_remove(recent + [old_evening, old_evening], MADRID, now) == set()
+
+
+def test_the_disk_edges() -> None:
+    mb = 1 << 20
+    # a 100 MB database needs 300 MB (three copies) to work, 1 GB to be in order
+    assert disk(300 * mb, 100 * mb) == Finding("disk", Status.WARN, "300", "free_disk", "100")
+    assert disk(300 * mb - 1, 100 * mb) == Finding("disk", Status.FAIL, "299", "free_disk",
+                                                   "100")
+    assert disk(1024 * mb, 100 * mb) == Finding("disk", Status.OK, "1024", None, "100")
+    assert disk(1024 * mb - 1, 100 * mb).status is Status.WARN
+    # an empty database: 200 MB to work
+    assert disk(200 * mb, 0) == Finding("disk", Status.WARN, "200", "free_disk", "0")
+    assert disk(200 * mb - 1, 0).status is Status.FAIL
+    # a 200 MB database: ten of it (2,000 MB) to be in order
+    assert disk(2000 * mb, 200 * mb) == Finding("disk", Status.OK, "2000", None, "200")
+    assert disk(2000 * mb - 1, 200 * mb).status is Status.WARN
+
+
+def test_the_backup_edges() -> None:
+    now = at("2027-06-01 12:00")
+    assert backup_age(None, now, DAYS, MADRID) == Finding("backup", Status.WARN, "", "run_bot")
+    assert backup_age(now, now, DAYS, MADRID, enabled=False) == Finding(
+        "backup", Status.WARN, "", "backups_off")
+    # every 6 hours that day: 12 hours old exactly is still in order, a second more is not
+    assert backup_age(now - timedelta(hours=12), now, DAYS, MADRID) == Finding(
+        "backup", Status.OK, "720")
+    assert backup_age(now - timedelta(hours=12, seconds=1), now, DAYS, MADRID) == Finding(
+        "backup", Status.FAIL, "720", "run_bot")
+    assert backup_age(now - timedelta(seconds=59), now, DAYS, MADRID).found == "0"
+    assert backup_age(now + timedelta(minutes=5), now, DAYS, MADRID).found == "0"
+
+
+def test_the_clock_edges() -> None:
+    assert clock(None) == Finding("clock", Status.WARN, "Telegram's time unknown", "check_clock")
+    assert clock(5.0) == Finding("clock", Status.OK, "+5 s")
+    assert clock(5.01) == Finding("clock", Status.FAIL, "+5 s", "set_clock")
+    assert clock(-61.4) == Finding("clock", Status.FAIL, "-61 s", "set_clock")
+    assert clock(0.0) == Finding("clock", Status.OK, "+0 s")

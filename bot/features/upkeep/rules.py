@@ -151,9 +151,9 @@ def backup_age(newest: datetime | None, now: datetime, days: frozenset[date],
                zone: ZoneInfo, enabled: bool = True) -> Finding:
     """The newest copy is recent: at most twice the interval of the day it was due."""
     if not enabled:
-        return Finding("backup", Status.WARN, "automatic backups are off", "backups_off")
-    if newest is None:
-        return Finding("backup", Status.WARN, "no copy yet", "run_bot")
+        return Finding("backup", Status.WARN, "", "backups_off")
+    if newest is None:  # found: nothing (``found`` is the newest copy's age in minutes)
+        return Finding("backup", Status.WARN, "", "run_bot")
     due = next_backup(newest, days, zone)
     found = str(max(0, int((now - newest).total_seconds() // 60)))  # its age in minutes
     if now > due + (due - newest):
