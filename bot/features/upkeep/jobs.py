@@ -25,7 +25,10 @@ async def start(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     await operations.back_after(svc, now)
     jq = app.job_queue
     assert jq is not None, "python-telegram-bot[job-queue] is required"
-    jq.run_repeating(heartbeat_job, interval=rules.HEARTBEAT.total_seconds() / CLOCK.speed,
+    # at least every 30 real seconds apart: a rehearsal's clock runs weeks in seconds, where
+    # the heartbeat's simulated 5 minutes would be a few hundred microseconds
+    jq.run_repeating(heartbeat_job,
+                     interval=max(rules.HEARTBEAT.total_seconds() / CLOCK.speed, 30.0),
                      name=HEARTBEAT, job_kwargs=LATE_IS_STILL_OWED)
     folder = svc.config.backup_folder
     if folder is None:
