@@ -28,6 +28,11 @@ PRUNE_EVERY = 600.0  # seconds between prunings of the rows done long ago
 # than costing one each: longer while messages are still going out, short once all are out. A
 # crash in that window sends those messages again at start (at least once, never lost).
 MARK_WAIT_BUSY, MARK_WAIT_IDLE = 0.25, 0.02
+# While updates are being handled, lines settled are applied to their copies at most this often
+# (seconds; the sender's staff gap): every copy holding several of them is then edited once,
+# not once per settling (at a rush of finishes, twenty volunteers' joined messages were each
+# edited again at every mark). As soon as no update is being handled they are applied at once.
+SETTLE_GAP = 1.0
 
 
 class Marks:
@@ -40,7 +45,8 @@ class Marks:
 
     def __init__(self, store: Store, owed: Callable[[], int], changed: asyncio.Event,
                  organisers: Organisers | None = None, name_of: NameOf | None = None,
-                 note_of: NoteOf | None = None, fall_back: FallBack | None = None) -> None:
+                 note_of: NoteOf | None = None, fall_back: FallBack | None = None,
+                 quiet: asyncio.Event | None = None, settle_gap: float = SETTLE_GAP) -> None:
         self.store = store
         self._owed = owed
         self._changed = changed
@@ -55,27 +61,66 @@ class Marks:
         self._fall_back = fall_back
         # lines settled to apply (``claims.apply_settled``): the store says so after a commit
         self.settle_due = False
+        # set while no update is being handled (the update processor's; None: always)
+        self._quiet = quiet
+        self._settle_gap = settle_gap
+        self._last_settle = -settle_gap  # loop time settles were last applied
+        self._settle_wait: asyncio.Task[None] | None = None
         self._marking: asyncio.Task[None] | None = None
         self._last_prune = -PRUNE_EVERY
 
+    def _settle_now(self) -> bool:
+        """Whether the lines settled are to be applied now: no update being handled, or the
+        gap since they were last applied is over (else ``_hold_settles`` waits for either)."""
+        if not self.settle_due:
+            return False
+        if self._quiet is None or self._quiet.is_set():
+            return True
+        return (asyncio.get_running_loop().time() - self._last_settle) >= self._settle_gap
+
     def _due(self) -> bool:
-        return bool(self.done or self.notes or self.copies or self.refused or self.settle_due)
+        return bool(self.done or self.notes or self.copies or self.refused
+                    or self._settle_now())
 
     def pending(self) -> bool:
-        """Anything left to mark, or a marking under way."""
-        return self._due() or (self._marking is not None and not self._marking.done())
+        """Anything left to mark (lines settled to apply, held or not), or a marking under
+        way."""
+        return (self._due() or self.settle_due
+                or (self._marking is not None and not self._marking.done()))
 
     def schedule(self) -> None:
         if self._due() and (self._marking is None or self._marking.done()):
             self._marking = asyncio.get_running_loop().create_task(self._mark_all(),
                                                                    name="outbox-marks")
+        elif self.settle_due and not self._settle_now():
+            self._hold_settles()
+
+    def _hold_settles(self) -> None:
+        """Lines settled while updates are being handled: applied once the bot is quiet or
+        the gap is over, whichever comes first (one waiter at a time)."""
+        if self._settle_wait is not None and not self._settle_wait.done():
+            return
+        self._settle_wait = asyncio.get_running_loop().create_task(self._settles_later(),
+                                                                   name="outbox-settles")
+
+    async def _settles_later(self) -> None:
+        assert self._quiet is not None
+        left = self._last_settle + self._settle_gap - asyncio.get_running_loop().time()
+        if left > 0:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._quiet.wait(), left)
+        self._settle_wait = None
+        self.schedule()
 
     async def flush(self) -> None:
         """At a stop: the marking under way ends, and whatever is left is written."""
+        if self._settle_wait is not None:
+            self._settle_wait.cancel()
+        self._last_settle = float("-inf")  # nothing held any more
         if self._marking is not None:
             with contextlib.suppress(Exception):
                 await self._marking
-        if self._due():
+        if self._due() or self.settle_due:
             with contextlib.suppress(Exception):
                 await self._mark(self._take_done(), self._take_notes(), self._take_copies(),
                                  self._take_refused())
@@ -141,6 +186,8 @@ class Marks:
                     await asyncio.sleep(1.0)
         finally:
             self._changed.set()
+            if self.settle_due and not self._settle_now():
+                self._hold_settles()
 
     async def _mark(self, done: list[tuple[int, str]],
                     notes: list[tuple[str, int, str]] | None = None,
@@ -161,7 +208,10 @@ class Marks:
         instead = await self._fall_back(refused) if refused and self._fall_back else []
         now = datetime.now(UTC)
         loop = asyncio.get_running_loop()
-        settle, self.settle_due = self.settle_due, False
+        settle = self._settle_now()
+        if settle:
+            self.settle_due = False
+            self._last_settle = loop.time()
         async with self.store.transaction() as tx:
             tx.mark_done(done, now)
             if copies:

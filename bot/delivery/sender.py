@@ -104,7 +104,7 @@ class Sender:
         self._changed = asyncio.Event()  # anything moved: ``settled`` looks again
         self._sends: set[asyncio.Task[None]] = set()
         self._marks = Marks(store, self.owed, self._changed, organisers, name_of, note_of,
-                            fall_back)
+                            fall_back, quiet, staff_gap)
         # the announcements channel's id (None: none), as the settings have it now (a group
         # Telegram moved: its new id); what it refuses goes to each participant instead
         self._announce_chat = announce_chat

@@ -151,3 +151,73 @@ async def test_a_copy_sent_after_its_line_was_settled_is_settled_by_the_marks(tm
         assert len(owed) == 2  # each copy edited once
     finally:
         await store.close()
+
+
+async def test_lines_settled_while_updates_are_handled_wait_for_a_quiet_moment(tmp_path
+                                                                               ) -> None:
+    """Issue 50: at a rush of finishes every settling edited twenty volunteers' joined
+    messages again at each mark (351 edits on the benchmark day). While updates are being
+    handled the settled lines wait (at most the gap) and every copy is then edited once with
+    all of them; as soon as the bot is quiet they are applied."""
+    store = await Store.open(tmp_path / "held.sqlite3")
+    try:
+        async with store.transaction() as tx:
+            tx.record_copies([Copy(5, 90, ("FINISHED? #3", "FINISHED? #9"),
+                                   markup(CLAIM, OTHER), ((CLAIM, 0), (OTHER, 1)))], T)
+
+        async def note(chat: int, data: dict) -> str:
+            return data["settled"]["en"]
+
+        quiet = asyncio.Event()  # an update is being handled
+        changed = asyncio.Event()
+        marks = Marks(store, lambda: 0, changed, note_of=note, quiet=quiet,
+                      settle_gap=3600.0)
+        marks._last_settle = asyncio.get_running_loop().time()  # applied a moment ago
+
+        async def edits() -> list:
+            return [m for m in await store.owed_messages() if m.method == EDIT_METHOD]
+
+        for claim, text in ((CLAIM, "#3 ✅"), (OTHER, "#9 ✅")):
+            async with store.transaction() as tx:
+                tx.settle_line(claim, {"en": text}, frozenset((claim,)))
+            marks.settle_due = True
+            marks.schedule()
+            await asyncio.sleep(0)
+        assert marks.pending()  # owed: the sender's "settled" waits for it
+        assert await edits() == []  # held while busy
+        quiet.set()  # nothing being handled any more
+        while marks.pending():
+            changed.clear()
+            await changed.wait()
+        (edit,) = await edits()  # one edit with both lines
+        assert edit.params["text"] == "#3 ✅\n#9 ✅"
+        assert "reply_markup" not in edit.params or rows(edit.params["reply_markup"]) == [
+            "ready:ok"]
+    finally:
+        await store.close()
+
+
+async def test_lines_settled_while_busy_go_once_the_gap_is_over(tmp_path) -> None:
+    """A day that never goes quiet still gets its settled lines, once per gap."""
+    store = await Store.open(tmp_path / "gap.sqlite3")
+    try:
+        async with store.transaction() as tx:
+            tx.record_copies([Copy(5, 90, ("FINISHED? #3",), markup(CLAIM),
+                                   ((CLAIM, 0),))], T)
+            tx.settle_line(CLAIM, {"en": "#3 ✅"}, frozenset((CLAIM,)))
+
+        async def note(chat: int, data: dict) -> str:
+            return data["settled"]["en"]
+
+        changed = asyncio.Event()
+        marks = Marks(store, lambda: 0, changed, note_of=note, quiet=asyncio.Event(),
+                      settle_gap=0.0)  # busy for good, the gap over at once
+        marks.settle_due = True
+        marks.schedule()
+        while marks.pending():
+            changed.clear()
+            await changed.wait()
+        (edit,) = [m for m in await store.owed_messages() if m.method == EDIT_METHOD]
+        assert edit.params["text"] == "#3 ✅"
+    finally:
+        await store.close()
