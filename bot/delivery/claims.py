@@ -128,8 +128,7 @@ def _buttons_of(markup: str) -> _Buttons:
     reading it (each settled line edits a copy made by the edit before)."""
     known = _buttons.get(markup)
     if known is None:
-        known = tuple(tuple((line_of(str(b.get("callback_data", ""))), _json(b)) for b in row)
-                      for row in keyboard_rows(markup))
+        known = tuple(tuple(_button(b) for b in row) for row in keyboard_rows(markup))
         _keep(markup, known)
     return known
 
@@ -142,6 +141,23 @@ def _keep(markup: str, buttons: _Buttons) -> None:
 
 def _json(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+_BUTTONS_JSON_KEPT = 8192
+_button_json: dict[tuple[tuple[str, object], ...], tuple[str, str]] = {}
+
+
+def _button(b: dict[str, Any]) -> tuple[str, str]:
+    """A button's line and its own JSON: the same button is under every copy of its line
+    (twenty volunteers' joined messages each carry it), so it is written once."""
+    key = tuple(b.items())
+    known = _button_json.get(key)
+    if known is None:
+        known = (line_of(str(b.get("callback_data", ""))), _json(b))
+        if len(_button_json) >= _BUTTONS_JSON_KEPT:
+            del _button_json[next(iter(_button_json))]  # the oldest
+        _button_json[key] = known
+    return known
 
 
 def _without(markup: str, gone: frozenset[str]) -> str | None:
