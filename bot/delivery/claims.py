@@ -55,7 +55,13 @@ def _closing() -> tuple[str, ...]:
 
 def closing(markup: object) -> bool:
     """Whether buttons (``reply_markup`` JSON) hold a line that closes once taken or decided."""
-    return isinstance(markup, str) and any(f'"{p}' in markup for p in _closing())
+    return isinstance(markup, str) and any(q in markup for q in _quoted(_closing()))
+
+
+@lru_cache(maxsize=4)
+def _quoted(prefixes: tuple[str, ...]) -> tuple[str, ...]:
+    """The prefixes as they open a JSON string (a button's data)."""
+    return tuple(f'"{p}' for p in prefixes)
 
 
 def claims_in(markup: object) -> tuple[str, ...]:

@@ -135,6 +135,7 @@ class Registry:
         self.features: tuple[Feature, ...] = ()
         self.kinds: dict[str, Kind] = {}
         self._listeners: list[Callable[[Feature], None]] = []
+        self._closing: tuple[tuple[Feature, ...], tuple[str, ...]] = ((), ())
 
     def on_install(self, listener: Callable[[Feature], None]) -> None:
         """``listener`` is told of every feature installed (a table of commands adds theirs)."""
@@ -166,8 +167,13 @@ class Registry:
         return tuple(k.kind for k in self.kinds.values() if k.undoable)
 
     def closing(self) -> tuple[str, ...]:
-        """The prefixes of button data whose lines close, of every feature."""
-        return tuple(p for f in self.features for p in f.closing)
+        """The prefixes of button data whose lines close, of every feature (worked out once
+        per installation: the sender asks at every line it sends)."""
+        of, prefixes = self._closing
+        if of is not self.features:
+            prefixes = tuple(p for f in self.features for p in f.closing)
+            self._closing = (self.features, prefixes)
+        return prefixes
 
     def deciding(self) -> tuple[str, ...]:
         """The kinds that decide a line someone was asked (their ``line_note``)."""
