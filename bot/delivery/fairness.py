@@ -16,6 +16,7 @@ BUDGETS_KEPT = 10_000  # chats' answer budgets kept before the whole ones are fo
 # 1/7 of Telegram's 28 a second. A kind with nothing waiting leaves its share to the others,
 # and banks nothing meanwhile: an answer after a quiet moment still goes first
 SHARES = (4, 2, 1)
+LAST_KIND = len(SHARES) - 1
 
 # the order of the chats ready among one kind: (a key, the chat)
 Ready = list[tuple[tuple[int, float], int]]
@@ -23,7 +24,7 @@ Ready = list[tuple[tuple[int, float], int]]
 
 def kind_of(urgency: int) -> int:
     """The kind of message a chat's urgency (its most urgent message) counts as."""
-    return min(urgency, len(SHARES) - 1)
+    return min(urgency, LAST_KIND)
 
 
 class FairShares:

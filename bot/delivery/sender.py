@@ -45,7 +45,7 @@ from telegram.error import (
 from telegram.warnings import PTBUserWarning
 
 from bot.delivery.claims import EDIT, EDIT_METHODS, PHOTO_METHOD, NoteOf, closing, copy_of
-from bot.delivery.fairness import Budgets, FairShares, Pacing, Ready, kind_of
+from bot.delivery.fairness import LAST_KIND, Budgets, FairShares, Pacing, Ready
 from bot.delivery.items import BUTTONS, Item, buttons_of, line_params, take
 from bot.delivery.limits import SELF_PACED, TELEGRAM_LIMITS, Holds, Limits
 from bot.delivery.marks import DROPPED, FallBack, Marks, NameOf, Organisers
@@ -128,6 +128,10 @@ class Sender:
         # out joined (at the start's rush, one message listing five requests, not five)
         self._quiet = quiet
         self._last_line: dict[int, float] = {}
+        # chats whose lines ``_wait_for`` found held, and until when (loop time): while updates
+        # are being handled they are not looked at again before then, unless something comes
+        # for them (``_enqueue``) or they send (``_launch``, ``_requeue``)
+        self._held_until: dict[int, float] = {}
         self._staff_gap = staff_gap
         self._recipients = recipients
         # rows for every volunteer, to expand, and the messages that came after them
@@ -220,6 +224,7 @@ class Sender:
 
     def _enqueue(self, item: Item) -> None:
         chat = item.message.chat_id
+        self._held_until.pop(chat, None)  # looked at again: it may now go at once
         queue = self._chats.get(chat)
         if queue is None:
             queue = self._chats[chat] = deque()
@@ -341,26 +346,38 @@ class Sender:
         """The chats to send to now, in the order they go (at most ``room``), and how long
         until another may go (None: nothing waits). Each kind of message (the urgency of the
         chat: its most urgent message) has its share of the sends (``SHARES``), the most urgent
-        first among equals."""
+        first among equals. Run at every turn of the loop over every chat with something
+        waiting (twenty volunteers' chats holding their lines among them): kept lean."""
         ready: dict[int, Ready] = {}
         waiting_kinds: set[int] = set()
         able: set[int] = set()  # kinds with a chat that could go now, but for the flood limit
         soonest: float | None = None
         overall = self._pacing.overall_wait(now)
         busy = self._quiet is not None and not self._quiet.is_set()
+        urgency_of, in_flight, wait_for = self._urgency, self._busy, self._wait_for
+        held = self._held_until
         for chat, queue in self._chats.items():
             if not queue:
                 continue
-            kind = kind_of(self._urgency[chat])
+            urgency = urgency_of[chat]
+            kind = min(urgency, LAST_KIND)  # ``kind_of``
             waiting_kinds.add(kind)
-            if chat in self._busy:
+            if chat in in_flight:
                 continue
+            until = held.get(chat)
+            if until is not None:
+                if busy and until > now:  # still held, as the last look found
+                    self._held = True
+                    soonest = until - now if soonest is None or until - now < soonest \
+                        else soonest
+                    continue
+                del held[chat]
             head = queue[0].message
-            wait, can = self._wait_for(chat, head, now, busy, overall)
+            wait, can = wait_for(chat, head, urgency, now, busy, overall)
             if can:
                 able.add(kind)
             if wait > 0:
-                soonest = wait if soonest is None else min(soonest, wait)
+                soonest = wait if soonest is None or wait < soonest else soonest
                 continue
             # the least recently answered chat first among answers not stored (one flooding
             # account does not go ahead of everyone else); stored messages by their order
@@ -372,22 +389,23 @@ class Sender:
             return [], soonest
         return self._fair.order(ready, room), soonest
 
-    def _wait_for(self, chat: int, head: OutboxMessage, now: float, busy: bool,
+    def _wait_for(self, chat: int, head: OutboxMessage, urgency: int, now: float, busy: bool,
                   overall: float) -> tuple[float, bool]:
-        """How long until ``chat`` (not busy) may have its next message ``head``, and whether
-        only the flood limit holds it."""
-        urgency = self._urgency[chat]
+        """How long until ``chat`` (not busy; ``urgency`` its most urgent message) may have
+        its next message ``head``, and whether only the flood limit holds it."""
         if busy and head.grouping is not None and urgency >= head.priority:
             # held (unless something more urgent waits behind it): more lines may join
             gap = self._last_line.get(chat, -self._staff_gap) + self._staff_gap - now
             if gap > 0:
                 self._held = True
+                self._held_until[chat] = now + gap
                 return gap, False
         paced = self._pacing.chat_wait(chat, urgency, now)
         return max(overall, paced), paced <= 0
 
     def _launch(self, chat: int, now: float) -> None:
         queue = self._chats[chat]
+        self._held_until.pop(chat, None)
         self._fair.count(self._urgency[chat])
         items = take(queue)
         if not queue:
@@ -604,6 +622,8 @@ class Sender:
         """Messages not sent, first in their chat again; a chat Telegram moved meanwhile has
         one queue (and one pace) under its new id, these first, so its order holds."""
         key = self._moved_to(chat)
+        self._held_until.pop(chat, None)
+        self._held_until.pop(key, None)
         queue = self._chats.pop(chat, None) or deque()
         queue.extendleft(reversed(items))
         if key != chat:

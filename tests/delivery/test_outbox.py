@@ -457,3 +457,33 @@ async def test_a_moved_groups_messages_keep_their_order_at_its_new_id(tmp_path):
     finally:
         await sender.stop()
         await store.close()
+
+
+async def test_a_line_held_while_busy_goes_with_an_answer_that_comes_behind_it(tmp_path):
+    """Volunteers' lines wait (the staff gap) while updates are being handled, so that more
+    join them; the sender does not look at a held chat again until then (issue 50: twenty
+    volunteers' chats were looked at on every turn). An answer for that chat must not wait for
+    the gap: it goes at once, the line with it, in order."""
+    store = await Store.open(tmp_path / "outbox.sqlite3")
+    bot = Bot()
+    quiet = asyncio.Event()  # an update is being handled, all along
+    sender = Sender(bot, store, None, quiet=quiet, staff_gap=3600.0)  # type: ignore[arg-type]
+    await sender.start()
+    try:
+        async with store.transaction() as tx:
+            tx.post(7, {"text": "FINISHED? #3"}, priority=PRIORITY_COPY, grouping="staff")
+        while not bot.calls:  # the chat's first line goes at once
+            await asyncio.sleep(0)
+        async with store.transaction() as tx:
+            tx.post(7, {"text": "HINT #4"}, priority=PRIORITY_COPY, grouping="staff")
+        for _ in range(50):  # held: the loop turns, nothing goes
+            await asyncio.sleep(0)
+        assert bot.texts(7) == ["FINISHED? #3"]
+        assert sender._held_until.get(7) is not None
+        async with store.transaction() as tx:
+            tx.post(7, {"text": "Entry 5 confirmed in stage 2."}, priority=PRIORITY_ANSWER)
+        await asyncio.wait_for(sender.settled(), 30)
+        assert bot.texts(7) == ["FINISHED? #3", "HINT #4", "Entry 5 confirmed in stage 2."]
+    finally:
+        await sender.stop()
+        await store.close()
