@@ -100,7 +100,8 @@ class Sender:
         self._budgets = Budgets(limits, self._forget_last_sent) if limits else None
         self._fair = FairShares()
         self._last_sent: dict[int, float] = {}  # loop time of each chat's last send
-        self._wake = asyncio.Event()
+        self._wakeup: asyncio.Future[None] | None = None  # the loop's, while it waits
+        self._quiet_watch: asyncio.Task[bool] | None = None
         self._changed = asyncio.Event()  # anything moved: ``settled`` looks again
         self._sends: set[asyncio.Task[None]] = set()
         self._marks = Marks(store, self.owed, self._changed, organisers, name_of, note_of,
@@ -255,7 +256,7 @@ class Sender:
         return False
 
     def _poke(self) -> None:
-        self._wake.set()
+        self._wake_up()
         self._changed.set()
 
     # -- lifecycle ---------------------------------------------------------------------------
@@ -286,6 +287,8 @@ class Sender:
             self._task = None
         if self._probing is not None:
             self._probing.cancel()
+        if self._quiet_watch is not None:
+            self._quiet_watch.cancel()
         self._holds.cancel()
         if self._sends:
             await asyncio.wait(list(self._sends), timeout=grace)
@@ -331,16 +334,34 @@ class Sender:
                                 break  # the flood limit: the rest at the next turn
                             self._launch(chat, now)
                         continue
-            self._wake.clear()
-            waits = [self._wake.wait()]
-            if self._held and self._quiet is not None:
-                waits.append(self._quiet.wait())  # lines held for a quiet moment
-            tasks = [asyncio.ensure_future(w) for w in waits]
+            # until poked (``_poke``), ``wait`` is over, or the bot is quiet when lines are held
+            # for a quiet moment: one future, no task made per turn
+            woken: asyncio.Future[None] = loop.create_future()
+            self._wakeup = woken
+            if self._held:
+                self._watch_quiet()
+            timer = loop.call_later(wait, self._wake_up) if wait is not None else None
             try:
-                await asyncio.wait(tasks, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
+                await woken
             finally:
-                for t in tasks:
-                    t.cancel()
+                self._wakeup = None
+                if timer is not None:
+                    timer.cancel()
+
+    def _wake_up(self) -> None:
+        woken = self._wakeup
+        if woken is not None and not woken.done():
+            woken.set_result(None)
+
+    def _watch_quiet(self) -> None:
+        """Lines held for a quiet moment: the loop woken when no update is being handled (one
+        watcher while it lasts)."""
+        if self._quiet is None or (self._quiet_watch is not None
+                                   and not self._quiet_watch.done()):
+            return
+        watch = asyncio.get_running_loop().create_task(self._quiet.wait())
+        watch.add_done_callback(lambda _: self._wake_up())
+        self._quiet_watch = watch
 
     def _pick(self, now: float, room: int) -> tuple[list[int], float | None]:
         """The chats to send to now, in the order they go (at most ``room``), and how long
