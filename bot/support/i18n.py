@@ -35,10 +35,13 @@ def catalog(lang: str) -> gettext.NullTranslations:
     if not po.exists():
         return gettext.NullTranslations()
     source = po.read_bytes()
-    return gettext.GNUTranslations(io.BytesIO(_compiled(po, source, lang)))
+    try:
+        return gettext.GNUTranslations(io.BytesIO(_compiled(po, source, lang)))
+    except (OSError, ValueError, LookupError):  # a kept file damaged: compiled again
+        return gettext.GNUTranslations(io.BytesIO(_compiled(po, source, lang, fresh=True)))
 
 
-def _compiled(po: Path, source: bytes, lang: str) -> bytes:
+def _compiled(po: Path, source: bytes, lang: str, fresh: bool = False) -> bytes:
     """The catalog compiled (``.mo``), kept beside its ``.po`` under the name of the text it
     was compiled from (``bot.<hash>.mo``): Babel reads the seven ``.po`` files in about 0.3 s,
     a third of a restart's budget on the day, so only a changed catalog is read again. Where
@@ -46,8 +49,9 @@ def _compiled(po: Path, source: bytes, lang: str) -> bytes:
     at each start as before."""
     digest = hashlib.sha256(source).hexdigest()[:16]
     kept = po.with_name(f"bot.{digest}.mo")
-    with contextlib.suppress(OSError):
-        return kept.read_bytes()
+    if not fresh:
+        with contextlib.suppress(OSError):
+            return kept.read_bytes()
     cat = read_po(io.BytesIO(source), locale=lang)
     buf = io.BytesIO()
     write_mo(buf, cat)

@@ -71,3 +71,22 @@ def test_writes_that_fail_leave_the_catalog_compiled_in_memory(tmp_path, monkeyp
     data = _compiled(po, po.read_bytes(), "fr")
     assert read(data).gettext(MSG) == "Cette commande est réservée aux organisateurs."
     assert list(tmp_path.glob("bot.*")) == [po]
+
+
+def test_a_damaged_compiled_catalog_is_compiled_again(tmp_path, monkeypatch) -> None:
+    from bot.support import i18n
+
+    lang_dir = tmp_path / "fr" / "LC_MESSAGES"
+    lang_dir.mkdir(parents=True)
+    po = lang_dir / "bot.po"
+    shutil.copy(PO, po)
+    _compiled(po, po.read_bytes(), "fr")
+    (kept,) = lang_dir.glob("bot.*.mo")
+    kept.write_bytes(b"half a file")
+    monkeypatch.setattr(i18n, "LOCALES", tmp_path)
+    i18n.catalog.cache_clear()
+    try:
+        assert i18n.catalog("fr").gettext(MSG) == "Cette commande est réservée aux organisateurs."
+        assert read(kept.read_bytes()).gettext(MSG) != MSG  # whole again
+    finally:
+        i18n.catalog.cache_clear()
