@@ -56,6 +56,9 @@ from bot.storage.store import Entry, Event, Store
 from bot.support.wallclock import CLOCK
 
 OUTCOMES = ("dns", "dsq", "oc")  # did not start, disqualified, out of competition
+# more entries than this to read (a ranking's, a heat's) are read in a few queries, not one by
+# one: one read per entry costs a trip to the database's thread each (a big day's 1,000)
+BULK_READ = 50
 
 
 @dataclass(frozen=True)
@@ -388,14 +391,23 @@ class ContestDay:
         """The results of ``entries`` in ``heat`` (from the events tagged with it)."""
         cache = self.read.projection("round_state", CLOCK_KINDS + ROUND_KINDS)
         clock = await self.clock(heat.id)
+        stamp = self.read.entry_stamp
+        stale = [e for e in entries if (hit := cache.get((e.number, heat.id))) is None
+                 or hit[0] != stamp(e.number)]
+        # many: their histories in a few reads, at the versions taken before (see state)
+        seen = {e.number: stamp(e.number) for e in stale}
+        histories = await self._histories(stale) if len(stale) > BULK_READ else None
         out = []
         for e in entries:
             key = (e.number, heat.id)
-            version = self.read.entry_stamp(e.number)  # before the read: see state
+            version = seen.get(e.number, stamp(e.number))  # before the read: see state
             hit = cache.get(key)
             if hit is None or hit[0] != version:
-                events = [ev for ev in await self.store.events(entry=e.number, kinds=ENTRY_KINDS)
-                          if ev.category == heat.id]
+                if histories is not None and e.number in seen:
+                    history = histories.get(e.number, [])
+                else:  # few, or one written to while the others were read
+                    history = await self.store.events(entry=e.number, kinds=ENTRY_KINDS)
+                events = [ev for ev in history if ev.category == heat.id]
                 hit = cache[key] = (version, entry_state(self.contest, e, events, clock,
                                                          hit[1] if hit else None, heat.play))
             out.append(hit[1])
@@ -406,7 +418,11 @@ class ContestDay:
         if heat.round_index >= len(lineup):
             return []
         numbers = lineup[heat.round_index][heat.number - 1]
-        entries = [e for n in numbers if (e := await self.store.entry(n)) is not None]
+        if len(numbers) > BULK_READ:  # the entries in one read, not one by one
+            everyone = {e.number: e for e in await self.store.entries()}
+            entries = [everyone[n] for n in numbers if n in everyone]
+        else:
+            entries = [e for n in numbers if (e := await self.store.entry(n)) is not None]
         return await self._round_states(heat, entries)
 
     async def _competitors(self, heat: Heat) -> list[Competitor]:
@@ -494,15 +510,13 @@ class ContestDay:
             if held is not None:
                 by_entry[e.number] = held
         rest = [e for e in entries if e.number not in by_entry]
-        if len(rest) > 50:
-            events = await self.store.events(kinds=ENTRY_KINDS)
-        else:
-            events = [ev for e in rest
-                      for ev in await self.store.events(entry=e.number, kinds=ENTRY_KINDS)]
-        wanted = {e.number for e in rest}
-        for ev in events:
-            if ev.entry in wanted:
-                by_entry.setdefault(ev.entry, []).append(ev)
+        if len(rest) > BULK_READ:  # theirs only, in a few reads
+            by_entry.update(await self.store.events_of_entries(
+                (e.number for e in rest), ENTRY_KINDS))
+            return by_entry
+        for e in rest:
+            for ev in await self.store.events(entry=e.number, kinds=ENTRY_KINDS):
+                by_entry.setdefault(e.number, []).append(ev)
         return by_entry
 
     def _refold(

@@ -118,6 +118,25 @@ class EventReads(Database):
                 and (actor is None or e.actor == actor)
                 and (not effective or e.id not in self._dead)]
 
+    async def events_of_entries(self, entries: Iterable[int], kinds: Iterable[str]
+                                ) -> dict[int, list[Event]]:
+        """The effective events of ``kinds`` of each of ``entries`` (those with any), each
+        entry's in id order, as ``events(entry=...)`` gives them, in a few reads (not one per
+        entry), and without holding them: a ranking of thousands of entries."""
+        numbers = sorted(set(entries))
+        kind_list = list(kinds)
+        out: dict[int, list[Event]] = {}
+        for start in range(0, len(numbers), 500):  # SQLite bounds the variables per query
+            chunk = numbers[start:start + 500]
+            rows = await self._fetchall(
+                f"{_SELECT_EVENTS} WHERE entry IN ({','.join('?' * len(chunk))}) AND kind IN "
+                f"({','.join('?' * len(kind_list))}) ORDER BY id", (*chunk, *kind_list))
+            for r in rows:
+                if r[0] not in self._dead:
+                    event = event_from_tuple(r)
+                    out.setdefault(event.entry, []).append(event)  # type: ignore[arg-type]
+        return out
+
     def events_in_memory(self, entry: int, kinds: Iterable[str] | None = None
                          ) -> list[Event] | None:
         """An entry's effective events (of ``kinds``), as ``events(entry=...)`` would give
