@@ -326,20 +326,29 @@ def _puzzle_rows(rows: Rows, limit: int, pieces: int, t: Team, t0: int, finish: 
 def _presses(contest: Contest, teams: list[Team], volunteers: list[Person], sizes: BigSizes,
              seed: int) -> float:
     """How often the pairs press during a cooldown for the day to hold about ``sizes.events``
-    events: a sample of pairs played without presses and with one, the rest linear."""
-    pairs = [t for t in teams if t.category == "parejas"][:100]
+    events: a sample of pairs played at two rates, the rate for the events per pair wanted
+    found between them (a secant, twice)."""
+    pairs = [t for t in teams if t.category == "parejas"][:200]
     if not pairs:
         return 1.0
-    counts = []
-    for presses in (0.0, 4.0):
+
+    def per_pair(presses: float) -> float:
         rows = Rows(None)
         rng = random.Random(seed)
         for t in pairs:
             _escape_rows(rows, contest, t, 0, rng, presses, volunteers)
-        counts.append(len(rows.rows) / len(pairs))
-    others = 5 * (sizes.adults * 2 + sizes.children) // 2 + 3 * len(teams) // 2
-    per_pair = (sizes.events - others) / max(1, sizes.pairs)
-    return max(0.0, 4.0 * (per_pair - counts[0]) / max(1e-9, counts[1] - counts[0]))
+        return len(rows.rows) / len(pairs)
+
+    # the rest of the day: links, volunteers, the children's and the adults' results
+    others = sum(len(t.phones) for t in teams) + 2 * sizes.volunteers + \
+        1.5 * (sizes.adults + sizes.children) + 80
+    wanted = (sizes.events - others) / max(1, sizes.pairs)
+    a, fa = 0.0, per_pair(0.0)
+    b, fb = 4.0, per_pair(4.0)
+    for _ in range(2):
+        c = max(0.0, b + (wanted - fb) * (b - a) / max(1e-9, fb - fa))
+        a, fa, b, fb = b, fb, c, per_pair(c)
+    return b
 
 
 # -- building it --------------------------------------------------------------------------------
