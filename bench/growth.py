@@ -33,11 +33,11 @@ from common import (
 from workload import ORGANISER, Sizes, make_teams
 
 from bot.chat.app import build_application
+from bot.features.escape.operations import request
 from bot.features.escape.rules import Kind
 from bot.rehearsal.fakeapi import Failure, FakeBotAPI
 from bot.services.clocks import start_clock
 from bot.services.contest_file import load_contest
-from bot.features.escape.operations import request
 from bot.storage.store import PRIORITY_ANSWER, PRIORITY_BULK, PRIORITY_COPY
 
 CHUNK = 100_000  # rows per executemany transaction

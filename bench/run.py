@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import telegram  # noqa: E402
 from announce import announce_channel  # noqa: E402
+from bigday import FULL_SIZES, SMOKE_SIZES, BigSizes, big_day  # noqa: E402
 from common import ERRORS, filesystem_of, percentile, setup_logging  # noqa: E402
 from day import bot_day, durability, echo_day  # noqa: E402
 from flood import flood  # noqa: E402
@@ -53,10 +54,12 @@ class Plan:
     timer_repeats: int
     broadcast: int
     outage_s: float  # the broadcast's outage: the first owed message after it, within 2 s
+    bigday: BigSizes  # part 6: the championship-scale day and its restart
 
 
-FULL = Plan(Sizes(150, 50, 20), 5, 50, 1_000_000, 2_000, 120.0, 10_000, 7, 1_000, 3, 500, 20.0)
-SMOKE = Plan(Sizes(20, 6, 4), 1, 10, 1_000, 50, 10.0, 200, 3, 20, 2, 30, 3.0)
+FULL = Plan(Sizes(150, 50, 20), 5, 50, 1_000_000, 2_000, 120.0, 10_000, 7, 1_000, 3, 500, 20.0,
+            FULL_SIZES)
+SMOKE = Plan(Sizes(20, 6, 4), 1, 10, 1_000, 50, 10.0, 200, 3, 20, 2, 30, 3.0, SMOKE_SIZES)
 
 TELEGRAM_RATE = 30.0  # messages per second, overall, as Telegram allows a bot
 # the flood (part 5): its seconds and the new pairs asking for a hint during it
@@ -92,7 +95,7 @@ def main() -> int:
             "event_loop": loop_name(),
             "machine": f"{platform.machine()}, {os.cpu_count()} cpu",
             "temp_dir": str(tmp), "temp_dir_filesystem": filesystem_of(tmp),
-            "plan": {k: (v.__dict__ if isinstance(v, Sizes) else v)
+            "plan": {k: (v.__dict__ if isinstance(v, Sizes | BigSizes) else v)
                      for k, v in plan.__dict__.items()},
         },
     }
@@ -201,6 +204,14 @@ def main() -> int:
         if growth[name] and growth[name]["spec_violations"]:
             errors.append(f"{name}: calls against the spec: {growth[name]['spec_violations']}")
 
+    # -- 6: the big day (a championship's file) and a restart on it ---------------------------
+    results["bigday"] = part("bigday", lambda: big_day(tmp, plan.bigday, args.seed))
+    bd = results["bigday"]
+    if bd and bd["restart"]["spec_violations"]:
+        errors.append(f"bigday: calls against the spec: {bd['restart']['spec_violations']}")
+    if bd and bd["restart"]["log_errors"]:
+        errors.append(f"bigday: {bd['restart']['log_errors']} traceback(s) in the bot's log")
+
     # -- targets --------------------------------------------------------------------------------
     targets: list[dict[str, Any]] = []
 
@@ -276,6 +287,30 @@ def main() -> int:
                f"{c['max_s']} s and {v['max_s']} s")
     else:
         target("flood_answer_s", None, "< 1 s", None, "flood: not measured")
+    if bd:
+        rs, rk, ex = bd["restart"], bd["rankings"], bd["export"]
+        size = f"{bd['entries']:,} entries, {bd['events']:,} events"
+        first = rs["first_answer_s"]
+        target("restart_first_answer_s", first, "< 2 s", first < 2.0,
+               f"a restart on the big day ({size}, {bd['file_mb']} MB) answers its first "
+               f"update < 2 s after launch: {first} s")
+        rss = rs["peak_rss_mb"]
+        target("big_day_rss_mb", rss, "< 200 MB", None if rss is None else rss < 200,
+               f"the bot's peak RSS through the big day's restart, rankings and /exportar "
+               f"< 200 MB: {rss} MB")
+        cold, warm = rk["worst_cold_s"], rk["worst_warm_ms"]
+        target("cold_ranking_s", cold, "< 0.5 s cold, < 50 ms warm", cold < 0.5 and warm < 50,
+               f"every ranking at that size, rounds included, < 0.5 s cold and < 50 ms warm: "
+               f"worst cold {cold} s ({rk['worst_cold']}), worst warm {warm} ms "
+               f"({rk['worst_warm']})")
+        exp = ex["max_s"]
+        target("export_s", exp, "< 3 s", exp < 3.0,
+               f"/exportar at that size < 3 s: {', '.join(str(t) for t in ex['runs_s'])} s")
+    else:
+        for name, goal in (("restart_first_answer_s", "< 2 s"), ("big_day_rss_mb", "< 200 MB"),
+                           ("cold_ranking_s", "< 0.5 s cold, < 50 ms warm"),
+                           ("export_s", "< 3 s")):
+            target(name, None, goal, None, f"{name}: not measured")
     dur = results.get("durability")
     if dur:
         target("durability_missing", dur["acks_missing_event"], "0 (else broken)",
@@ -379,6 +414,19 @@ def print_table(results: dict[str, Any], out: str) -> None:
             "flood_copies_s")
         row("flood: answers to each flooding phone (per second)",
             fl["answers_to_flooders_per_second"])
+    bd = results.get("bigday")
+    if bd:
+        rs, rk, ex = bd["restart"], bd["rankings"], bd["export"]
+        row(f"big day: {bd['entries']:,} entries, {bd['phones']:,} phones, {bd['events']:,} "
+            f"events, {bd['file_mb']} MB (built in {bd['build_s']} s)", "")
+        row("big day: restart, first answer after launch (s)", rs["first_answer_s"],
+            "restart_first_answer_s")
+        row("big day: the bot's peak RSS (MB)", rs["peak_rss_mb"], "big_day_rss_mb")
+        row(f"big day: worst ranking cold (s), {rk['worst_cold']}", rk["worst_cold_s"],
+            "cold_ranking_s")
+        row(f"big day: worst ranking warm (ms), {rk['worst_warm']}", rk["worst_warm_ms"])
+        row("big day: /exportar, first / again (s)",
+            " / ".join(str(t) for t in ex["runs_s"]), "export_s")
     row("total run time (s)", results["meta"]["total_seconds"])
     widths = [max(len(r[i]) for r in rows + [("metric", "value", "target", "result")])
               for i in range(4)]

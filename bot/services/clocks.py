@@ -240,20 +240,24 @@ async def resume(
 
 async def pending_notices(day: ContestDay) -> list[tuple[int, str, int, datetime]]:
     """Cooldown notices owed: (entry, key, contest seconds, real instant) not yet sent."""
-    refused = await day.store.events(kinds=[EventKind.REQUEST_REFUSED])
-    sent = {e.ref for e in await day.store.events(kinds=[EventKind.NOTICE])}
+    rules = day.contest.escape
+    if rules is None:
+        return []  # no ledger anywhere: nothing owed
     owed: dict[str, tuple[int, str, int, datetime]] = {}
-    for e in refused:
-        if e.ref is None or e.ref in sent or e.entry is None or e.value is None:
-            continue
-        state = await day.state(e.entry)
+    # only the refusals whose notice was not sent (a big day's are nearly all sent), and of
+    # those only the ones before the escape's end: a later one is over whatever the entry's
+    # ledger says, so its history need not be folded (nor held) to know it
+    for entry, ref, value in await day.store.refusals_without_notice():
+        if value >= rules.time_limit:
+            continue  # the escape is over by then (Ledger.over)
+        state = await day.state(entry)
         if state is None or state.ledger is None:
             continue
-        if state.ledger.over(e.value) or state.ledger.next_request_at != e.value:
+        if state.ledger.over(value) or state.ledger.next_request_at != value:
             continue  # escape over, or another request was accepted since
-        moment = state.clock.instant_at(e.value)
+        moment = state.clock.instant_at(value)
         if moment is not None:
-            owed[e.ref] = (e.entry, e.ref, e.value, moment)
+            owed[ref] = (entry, ref, value, moment)
     return sorted(owed.values(), key=lambda x: x[3])
 
 

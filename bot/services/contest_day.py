@@ -9,7 +9,7 @@ handlers turn them into messages in the person's language.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from datetime import time as dtime
 from typing import Any, ClassVar
@@ -56,6 +56,9 @@ from bot.storage.store import Entry, Event, Store
 from bot.support.wallclock import CLOCK
 
 OUTCOMES = ("dns", "dsq", "oc")  # did not start, disqualified, out of competition
+# more entries than this to read (a ranking's, a heat's) are read in a few queries, not one by
+# one: one read per entry costs a trip to the database's thread each (a big day's 1,000)
+BULK_READ = 50
 
 
 @dataclass(frozen=True)
@@ -153,8 +156,21 @@ def answer_to(entries: dict[int, Entry], question: str | None) -> Callable[[int]
     return answer
 
 
+@dataclass
+class Links:
+    """Who follows which entry (``ContestDay._links``): read up to event ``last_id``, as of
+    the link writes ``version`` and the corrections and undos ``stamp``."""
+
+    stamp: tuple[Any, ...]
+    version: int = -1
+    last_id: int = 0
+    by_user: dict[int, set[int]] = field(default_factory=dict)
+    by_entry: dict[int, set[int]] = field(default_factory=dict)
+
+
 class ContestDay:
     def __init__(self, contest: Contest, store: Store, organisers: frozenset[int]) -> None:
+        self._links_held: Links | None = None
         self.contest = contest
         self.store = store
         self.organisers = organisers
@@ -193,25 +209,38 @@ class ContestDay:
     async def linked_entries(self, user_id: int) -> list[Entry]:
         cache = self.read.projection("links_by_user", (EventKind.LINK, ENTRY_ROWS))
         if user_id not in cache:
-            # everyone's links in one read: at the start of the day every phone asks once
-            by_user: dict[int, set[int]] = {}
-            for e in await self.store.events(kinds=[EventKind.LINK]):
-                if e.actor is not None and e.entry:
-                    by_user.setdefault(e.actor, set()).add(e.entry)
-            for actor, numbers in by_user.items():
-                found = [await self.store.entry(n) for n in sorted(numbers)]
-                cache.setdefault(actor, [e for e in found if e is not None])
-            cache.setdefault(user_id, [])
+            numbers = (await self._links()).by_user.get(user_id)
+            if numbers:  # the entries in one read (kept by the store), not one by one
+                everyone = {e.number: e for e in await self.store.entries()}
+                cache[user_id] = [everyone[n] for n in sorted(numbers) if n in everyone]
+            else:
+                cache[user_id] = []
         result: list[Entry] = cache[user_id]
         return list(result)
 
     async def linked_users(self, number: int) -> list[int]:
-        cache = self.read.projection("links_by_entry", (EventKind.LINK,))
-        if number not in cache:
-            events = await self.store.events(entry=number, kinds=[EventKind.LINK])
-            cache[number] = sorted({e.actor for e in events if e.actor is not None})
-        result: list[int] = cache[number]
-        return list(result)
+        return sorted((await self._links()).by_entry.get(number, ()))
+
+    async def _links(self) -> Links:
+        """Who follows which entry, from every link in force. Kept, and brought up to date
+        with the links written since (by id) when only links were; read whole again after a
+        correction or an undo (a link may have been taken back)."""
+        stamp = self.read.stamp(())  # the corrections and the undos
+        version = self.store.versions.get(EventKind.LINK, 0)  # before the read: see state()
+        held = self._links_held
+        if held is not None and held.stamp == stamp and held.version == version:
+            return held
+        if held is None or held.stamp != stamp:
+            held = Links(stamp)
+        for event_id, actor, entry in await self.store.links_after(held.last_id):
+            held.last_id = event_id
+            if actor is not None and entry:
+                held.by_user.setdefault(actor, set()).add(entry)
+                held.by_entry.setdefault(entry, set()).add(actor)
+        if held.stamp == self.read.stamp(()):  # no undo meanwhile: what was read stands
+            held.version = version
+            self._links_held = held
+        return held
 
     async def participants(self) -> list[int]:
         """Everyone who follows at least one entry."""
@@ -362,14 +391,23 @@ class ContestDay:
         """The results of ``entries`` in ``heat`` (from the events tagged with it)."""
         cache = self.read.projection("round_state", CLOCK_KINDS + ROUND_KINDS)
         clock = await self.clock(heat.id)
+        stamp = self.read.entry_stamp
+        stale = [e for e in entries if (hit := cache.get((e.number, heat.id))) is None
+                 or hit[0] != stamp(e.number)]
+        # many: their histories in a few reads, at the versions taken before (see state)
+        seen = {e.number: stamp(e.number) for e in stale}
+        histories = await self._histories(stale) if len(stale) > BULK_READ else None
         out = []
         for e in entries:
             key = (e.number, heat.id)
-            version = self.read.entry_stamp(e.number)  # before the read: see state
+            version = seen.get(e.number, stamp(e.number))  # before the read: see state
             hit = cache.get(key)
             if hit is None or hit[0] != version:
-                events = [ev for ev in await self.store.events(entry=e.number, kinds=ENTRY_KINDS)
-                          if ev.category == heat.id]
+                if histories is not None and e.number in seen:
+                    history = histories.get(e.number, [])
+                else:  # few, or one written to while the others were read
+                    history = await self.store.events(entry=e.number, kinds=ENTRY_KINDS)
+                events = [ev for ev in history if ev.category == heat.id]
                 hit = cache[key] = (version, entry_state(self.contest, e, events, clock,
                                                          hit[1] if hit else None, heat.play))
             out.append(hit[1])
@@ -380,7 +418,11 @@ class ContestDay:
         if heat.round_index >= len(lineup):
             return []
         numbers = lineup[heat.round_index][heat.number - 1]
-        entries = [e for n in numbers if (e := await self.store.entry(n)) is not None]
+        if len(numbers) > BULK_READ:  # the entries in one read, not one by one
+            everyone = {e.number: e for e in await self.store.entries()}
+            entries = [everyone[n] for n in numbers if n in everyone]
+        else:
+            entries = [e for n in numbers if (e := await self.store.entry(n)) is not None]
         return await self._round_states(heat, entries)
 
     async def _competitors(self, heat: Heat) -> list[Competitor]:
@@ -468,15 +510,13 @@ class ContestDay:
             if held is not None:
                 by_entry[e.number] = held
         rest = [e for e in entries if e.number not in by_entry]
-        if len(rest) > 50:
-            events = await self.store.events(kinds=ENTRY_KINDS)
-        else:
-            events = [ev for e in rest
-                      for ev in await self.store.events(entry=e.number, kinds=ENTRY_KINDS)]
-        wanted = {e.number for e in rest}
-        for ev in events:
-            if ev.entry in wanted:
-                by_entry.setdefault(ev.entry, []).append(ev)
+        if len(rest) > BULK_READ:  # theirs only, in a few reads
+            by_entry.update(await self.store.events_of_entries(
+                (e.number for e in rest), ENTRY_KINDS))
+            return by_entry
+        for e in rest:
+            for ev in await self.store.events(entry=e.number, kinds=ENTRY_KINDS):
+                by_entry.setdefault(e.number, []).append(ev)
         return by_entry
 
     def _refold(

@@ -429,8 +429,8 @@ def xlsx(sheets: dict[str, list[list[object]]], words: Printable | None = None,
         sheet = book.active if k == 0 else book.create_sheet()
         assert sheet is not None
         sheet.title = _sheet_name(title, used)
-        for values, formats in sheet_cells(table, words):
-            _append(sheet, values, formats, ILLEGAL_CHARACTERS_RE)
+        for row, (values, formats) in enumerate(sheet_cells(table, words), 1):
+            _append(sheet, row, values, formats, ILLEGAL_CHARACTERS_RE)
         for cell in sheet[1]:
             cell.font = Font(bold=True)
         _set_up_page(sheet)
@@ -478,14 +478,17 @@ def _filled(row: list[object], i: int) -> bool:
     return i < len(row) and row[i] not in ("", None)
 
 
-def _append(sheet: Any, values: list[object], formats: list[str | None],
+def _append(sheet: Any, row: int, values: list[object], formats: list[str | None],
             illegal: re.Pattern[str]) -> None:
-    """One row at the foot of ``sheet``, each cell with its number format."""
+    """Row ``row``, the next one at the foot of ``sheet``, each cell with its number format.
+    (Its cells are reached by their row and column: ``sheet[sheet.max_row]`` walks every cell
+    of the sheet, and made a workbook of thousands of rows take seconds.)"""
     # control characters (``illegal``: stored before names were cleaned) would make openpyxl
     # refuse the whole workbook: they become spaces
     sheet.append([v if isinstance(v, int | float | datetime) else illegal.sub(" ", str(v))
                   for v in values])
-    for cell, fmt in zip(sheet[sheet.max_row], formats, strict=False):
+    for column, fmt in enumerate(formats, 1):
+        cell = sheet.cell(row=row, column=column)
         if fmt is not None:
             cell.number_format = fmt
         if isinstance(cell.value, str) and inert(cell.value) != cell.value:

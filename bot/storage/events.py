@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
+from bot.domain.events import EventKind
 from bot.storage.db import Database, StoreError, TransactionCore
 from bot.storage.records import Event, event_from_tuple, to_ts
 
@@ -117,6 +118,25 @@ class EventReads(Database):
                 and (actor is None or e.actor == actor)
                 and (not effective or e.id not in self._dead)]
 
+    async def events_of_entries(self, entries: Iterable[int], kinds: Iterable[str]
+                                ) -> dict[int, list[Event]]:
+        """The effective events of ``kinds`` of each of ``entries`` (those with any), each
+        entry's in id order, as ``events(entry=...)`` gives them, in a few reads (not one per
+        entry), and without holding them: a ranking of thousands of entries."""
+        numbers = sorted(set(entries))
+        kind_list = list(kinds)
+        out: dict[int, list[Event]] = {}
+        for start in range(0, len(numbers), 500):  # SQLite bounds the variables per query
+            chunk = numbers[start:start + 500]
+            rows = await self._fetchall(
+                f"{_SELECT_EVENTS} WHERE entry IN ({','.join('?' * len(chunk))}) AND kind IN "
+                f"({','.join('?' * len(kind_list))}) ORDER BY id", (*chunk, *kind_list))
+            for r in rows:
+                if r[0] not in self._dead:
+                    event = event_from_tuple(r)
+                    out.setdefault(event.entry, []).append(event)  # type: ignore[arg-type]
+        return out
+
     def events_in_memory(self, entry: int, kinds: Iterable[str] | None = None
                          ) -> list[Event] | None:
         """An entry's effective events (of ``kinds``), as ``events(entry=...)`` would give
@@ -137,6 +157,36 @@ class EventReads(Database):
         if self.entry_versions.get(entry, 0) == version and (history or entry in self._entries):
             self._by_entry.setdefault(entry, history)
         return history
+
+    async def links_after(self, after: int) -> list[tuple[int, int | None, int | None]]:
+        """The links in force written after event ``after`` (id, actor, entry), in id order:
+        who follows which entry, read without making an ``Event`` of each."""
+        rows = await self._fetchall("SELECT id, actor, entry FROM events WHERE kind = ? AND "
+                                    "id > ? ORDER BY id", (EventKind.LINK, after))
+        return [(int(r[0]), r[1], r[2]) for r in rows if r[0] not in self._dead]
+
+    async def refusals_without_notice(self) -> list[tuple[int, str, int]]:
+        """The cooldown refusals in force whose notice was not sent (no notice in force with
+        their ref), as (entry, ref, value), in id order: what ``events`` of both kinds would
+        give, read without making an ``Event`` of every refusal (a big day holds hundreds of
+        thousands of them, and all but a few have their notice)."""
+        notices = await self._fetchall("SELECT id, ref FROM events WHERE kind = ? AND ref IS "
+                                       "NOT NULL", (EventKind.NOTICE,))
+        sent = {str(r[1]) for r in notices if r[0] not in self._dead}
+        # refs whose every notice was taken back: their refusals are owed again
+        unsent = sorted({str(r[1]) for r in notices} - sent)
+        found = "r.kind = ? AND r.ref IS NOT NULL AND r.entry IS NOT NULL AND r.value IS NOT NULL"
+        rows = list(await self._fetchall(
+            f"SELECT r.id, r.entry, r.ref, r.value FROM events r WHERE {found} AND NOT EXISTS "
+            "(SELECT 1 FROM events n WHERE n.kind = ? AND n.ref = r.ref)",
+            (EventKind.REQUEST_REFUSED, EventKind.NOTICE)))
+        for start in range(0, len(unsent), 500):
+            chunk = unsent[start:start + 500]
+            rows += await self._fetchall(
+                f"SELECT r.id, r.entry, r.ref, r.value FROM events r WHERE {found} AND r.ref "
+                f"IN ({','.join('?' * len(chunk))})", (EventKind.REQUEST_REFUSED, *chunk))
+        return [(int(r[1]), str(r[2]), int(r[3])) for r in sorted(rows, key=lambda r: r[0])
+                if r[0] not in self._dead]
 
     async def _load_update_floor(self) -> None:
         self._update_ids.clear()  # first: an id written during the read below is in the file
