@@ -49,10 +49,10 @@ from common import (
     Team,
     Updates,
     contest_start,
-    import_teams,
     process,
     running_bot,
 )
+from workload import ORGANISER, setup_day
 
 from bot.domain.contest import Contest
 from bot.rehearsal.botprocess import BotProcess
@@ -60,7 +60,6 @@ from bot.rehearsal.fakeapi import FakeBotAPI
 from bot.services.contest_file import load_contest
 from bot.services.rounds import confirm_round
 
-ORGANISER = Person(ORGANISER_ID, "Olga")
 VOLUNTEER_BASE = 1_000
 CHUNK = 50_000  # rows per executemany transaction
 # the adults' rounds (appended to Castrillo's "adultos"): two heats on the day, a semi-final
@@ -354,25 +353,6 @@ def _presses(contest: Contest, teams: list[Team], volunteers: list[Person], size
 # -- building it --------------------------------------------------------------------------------
 
 
-async def _setup(app: Any, fake: Any, teams: list[Team], volunteers: list[Person],
-                 t0: datetime, seed: int) -> Updates:
-    """Through the bot: import, links, volunteers, every clock of the day (heats included)."""
-    await import_teams(app, teams, random.Random(seed + 1))
-    ups = Updates()
-    before = t0 - timedelta(hours=1)
-    await process(app, ups.message(ORGANISER, "/start", before))
-    for t in teams:
-        for p in t.phones:
-            await process(app, ups.message(p, f"/start {t.join_code}", before))
-    for v in volunteers:
-        n = len(fake.calls)
-        await process(app, ups.message(ORGANISER, "/voluntario", before))
-        link = [c.text for c in fake.calls[n:] if c.method == "sendMessage"][-1].split()[-1]
-        await process(app, ups.message(v, f"/start {link.split('start=')[1]}", before))
-    await process(app, ups.message(ORGANISER, "/inicio", t0))  # every category, heat 1
-    return ups
-
-
 async def _heat_entrants(app: Any, category: str) -> list[tuple[str, list[int]]]:
     """The heats of the category's latest round reached, with their entrants."""
     from bot.domain.rounds import Heat
@@ -418,7 +398,8 @@ async def build(work: Path, sizes: BigSizes, seed: int) -> BigDay:
         return rng.choice(volunteers).id
 
     async with running_bot(db, cfile) as (app, fake):
-        ups = await _setup(app, fake, teams, volunteers, start, seed)
+        # import, links, volunteers, every clock of the day (the adults' first heat)
+        ups = await setup_day(app, fake, contest, teams, volunteers, seed, start=start)
         heats = await _heat_entrants(app, "adultos")
         # the second heat of the first round starts when the first is over
         second = start + timedelta(seconds=adults.time_limit + 1800)
