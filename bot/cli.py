@@ -37,13 +37,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import getpass
-import importlib
 import logging
 import os
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from telegram import Bot
 from telegram.error import InvalidToken, NetworkError, TelegramError
@@ -53,6 +51,8 @@ from bot.chat.polling import PollingConflict, TokenRejected, serve
 from bot.domain.contest import Contest
 from bot.features.registration.day import Registrations
 from bot.features.tables.sheets import category_sheets, tables_pdf
+from bot.rehearsal.demo import run_demo
+from bot.rehearsal.trial import trial_setup
 from bot.services.access import standing_organiser_invite
 from bot.services.contest_day import ContestDay
 from bot.services.contest_file import ContestFileError, load_contest
@@ -104,36 +104,16 @@ from bot.support.loop import use_uvloop
 from bot.support.outputs import OutputRefused, check_output, write_output
 from bot.support.shipped import CHECKOUT
 from bot.support.wallclock import CLOCK
+from bot.tools.cards import cards_command
+from bot.tools.documents import (
+    load_document,
+    rating,
+    write_contest_file,
+    write_document,
+)
+from bot.tools.install import examples_command, service_command
 from bot.tools.scoreboard import ScoreboardSettingsError, settings_from_env
-
-# The subcommands' own tools are imported when one of them runs: ``run`` does not pay for the
-# rehearsal, the documents or the installer (a quarter of a second of every start; issue 50's
-# restart within 2 s)
-if TYPE_CHECKING:
-    from bot.rehearsal.demo import run_demo
-    from bot.rehearsal.trial import trial_setup
-    from bot.tools.cards import cards_command
-    from bot.tools.documents import load_document, rating, write_contest_file, write_document
-    from bot.tools.install import examples_command, service_command
-    from bot.tools.upkeep import doctor_command, restore_command
-else:
-    def _later(module: str, name: str) -> Callable[..., Any]:
-        def call(*args: Any, **kwargs: Any) -> Any:
-            return getattr(importlib.import_module(module), name)(*args, **kwargs)
-        call.__name__ = name
-        return call
-
-    run_demo = _later("bot.rehearsal.demo", "run_demo")
-    trial_setup = _later("bot.rehearsal.trial", "trial_setup")
-    cards_command = _later("bot.tools.cards", "cards_command")
-    load_document = _later("bot.tools.documents", "load_document")
-    rating = _later("bot.tools.documents", "rating")
-    write_contest_file = _later("bot.tools.documents", "write_contest_file")
-    write_document = _later("bot.tools.documents", "write_document")
-    examples_command = _later("bot.tools.install", "examples_command")
-    service_command = _later("bot.tools.install", "service_command")
-    doctor_command = _later("bot.tools.upkeep", "doctor_command")
-    restore_command = _later("bot.tools.upkeep", "restore_command")
+from bot.tools.upkeep import doctor_command, restore_command
 
 
 def fail(message: str) -> int:

@@ -33,15 +33,14 @@ import time
 from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
+
+from aiohttp import web
 
 from bot.delivery.services import Services
 from bot.services.scoreboard import LABELS, labels, scoreboard_data
 from bot.support import wallclock
 from bot.support.config import environment
-
-if TYPE_CHECKING:  # imported where a scoreboard is served: 0.12 s of every start otherwise
-    from aiohttp import web
 
 log = logging.getLogger(__name__)
 
@@ -138,8 +137,6 @@ class Scoreboard:
         return f"http://{host}:{self.port}/"
 
     def app(self) -> web.Application:
-        from aiohttp import web
-
         app = web.Application()
         app.router.add_get("/", self._page_handler)
         app.router.add_get("/data.json", self._data_handler)
@@ -147,8 +144,6 @@ class Scoreboard:
 
     async def start(self, services: Services) -> None:
         """Listen; raises OSError when the address can't be used (port taken...)."""
-        from aiohttp import web
-
         self._services = services
         runner = web.AppRunner(self.app(), access_log=None, handle_signals=False,
                                shutdown_timeout=2.0)
@@ -205,14 +200,10 @@ class Scoreboard:
         return hit[1]
 
     async def _page_handler(self, request: web.Request) -> web.Response:
-        from aiohttp import web
-
         return web.Response(text=self._page, content_type="text/html", charset="utf-8",
                             headers=self._page_headers)
 
     async def _data_handler(self, request: web.Request) -> web.Response:
-        from aiohttp import web
-
         headers = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
         try:
             body = await self.data_bytes()
