@@ -55,6 +55,7 @@ from common import (
 from workload import ORGANISER, setup_day
 
 from bot.domain.contest import Contest
+from bot.domain.rounds import Heat, heats_of
 from bot.rehearsal.botprocess import BotProcess
 from bot.rehearsal.fakeapi import FakeBotAPI
 from bot.services.contest_file import load_contest
@@ -355,8 +356,6 @@ def _presses(contest: Contest, teams: list[Team], volunteers: list[Person], size
 
 async def _heat_entrants(app: Any, category: str) -> list[tuple[str, list[int]]]:
     """The heats of the category's latest round reached, with their entrants."""
-    from bot.domain.rounds import Heat
-
     day = app.bot_data["services"].day
     cat = day.contest.category(category)
     lineup = await day.lineups(cat)
@@ -476,8 +475,6 @@ def _peak_rss_mb(pid: int) -> float | None:
 def rankings_of(contest: Contest) -> list[str]:
     """Every ranking an organiser may ask for: each category, each heat and each round of
     several heats, and all of them at once ("")."""
-    from bot.domain.rounds import heats_of
-
     names = [c.id for c in contest.categories]
     for c in contest.categories:
         heats = heats_of(c)

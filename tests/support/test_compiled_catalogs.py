@@ -12,6 +12,7 @@ import shutil
 
 import pytest
 
+from bot.support import i18n
 from bot.support.i18n import LOCALES, _compiled
 
 PO = LOCALES / "fr" / "LC_MESSAGES" / "bot.po"
@@ -74,8 +75,6 @@ def test_writes_that_fail_leave_the_catalog_compiled_in_memory(tmp_path, monkeyp
 
 
 def test_a_damaged_compiled_catalog_is_compiled_again(tmp_path, monkeypatch) -> None:
-    from bot.support import i18n
-
     lang_dir = tmp_path / "fr" / "LC_MESSAGES"
     lang_dir.mkdir(parents=True)
     po = lang_dir / "bot.po"
