@@ -201,12 +201,19 @@ def _run(args: argparse.Namespace) -> int:
     setup_logging(config.token)
     use_uvloop()
 
-    async def check_db() -> str | None:
+    async def check_and_serve() -> str | None:
+        """The database checked before anything talks to Telegram, and that same store the
+        one the bot runs on (a big file's check and its reads at open are paid once)."""
         try:
             store = await Store.open(config.db_path)
         except StoreError as exc:
             return f"{config.db_path}: {exc}"
-        await store.close()
+        try:
+            app = build_application(config, contest, store=store)
+        except BaseException:
+            await store.close()
+            raise
+        await serve(app)  # long polling; each update confirmed once handled
         return None
 
     try:
@@ -224,15 +231,11 @@ def _run(args: argparse.Namespace) -> int:
         return fail(f"{lock_path(config.db_path)}: the lock file cannot be created "
                     f"({exc.strerror or exc})")
     try:
-        problem = asyncio.run(check_db())
-        if problem:
-            return fail(problem)
-        app = build_application(config, contest)
         try:
-            asyncio.run(serve(app))  # long polling; each update confirmed once handled
+            problem = asyncio.run(check_and_serve())
         except (TokenRejected, PollingConflict) as exc:
             return fail(str(exc))
-        return 0
+        return fail(problem) if problem else 0
     finally:
         lock.release()
 

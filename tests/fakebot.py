@@ -15,6 +15,7 @@ from typing import Any
 from telegram import Update
 
 from bot.chat.app import build_application
+from bot.chat.polling import AFTER_START
 from bot.rehearsal.fakeapi import Call, LocalBotAPI
 from bot.services.contest_file import load_contest
 from bot.services.csvio import import_entries, read_entries
@@ -74,6 +75,8 @@ class Harness:
         store = await self.app.bot_data["store_handle"].get()
         await store.conn.execute("PRAGMA synchronous=OFF")
         await self.app.post_init(self.app)
+        for step in self.app.bot_data.get(AFTER_START, ()):  # served: once updates are taken
+            await step(self.app)
         if jobs:
             await self.app.start()
         self._jobs = jobs

@@ -23,7 +23,7 @@ from telegram.ext import (
 from telegram.request import BaseRequest
 
 from bot.chat.persistence import SQLitePersistence
-from bot.chat.polling import retry_network
+from bot.chat.polling import AFTER_START, retry_network
 from bot.chat.skips import listen_for_skips, start_the_clock
 from bot.chat.updates import PerChatUpdateProcessor
 from bot.delivery.announcements import fall_back
@@ -94,9 +94,9 @@ class CommandRouter(CommandHandler[Any, object]):
 class StoreHandle:
     """Opens the one Store on first use: persistence needs it before post_init runs."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, store: Store | None = None) -> None:
         self.path = path
-        self.store: Store | None = None
+        self.store: Store | None = store  # given: opened (and checked) by the caller
 
     async def get(self) -> Store:
         if self.store is None:
@@ -110,7 +110,10 @@ def build_application(
     request: BaseRequest | None = None,
     updates_request: BaseRequest | None = None,
     rate_limiter: bool = True,
+    store: Store | None = None,
 ) -> Application[Any, Any, Any, Any, Any, Any]:
+    """The bot, its handlers and its settings; ``store``: the database already open (else it
+    is opened when the persistence first asks for it). Closed at its shutdown either way."""
     builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] = (
         ApplicationBuilder().token(config.token).base_url(base_url(config.base_url)))
     processor = PerChatUpdateProcessor()
@@ -128,7 +131,7 @@ def build_application(
         builder = builder.rate_limiter(SenderAwareLimiter(
             overall_time_period=1 / CLOCK.pace, group_time_period=60 / CLOCK.pace,
             max_retries=3))
-    handle = StoreHandle(config.db_path)
+    handle = StoreHandle(config.db_path, store)
     builder = builder.persistence(SQLitePersistence(handle.get))
     builder = builder.post_init(_post_init).post_stop(_post_stop)
     builder = builder.post_shutdown(_post_shutdown)
@@ -138,6 +141,7 @@ def build_application(
     app.bot_data["store_handle"] = handle
     app.bot_data["telegram_time"] = processor.telegram_time
     app.bot_data["caught_up"] = CaughtUp()  # deadlines wait for what Telegram held then
+    app.bot_data[AFTER_START] = (send_default_menus,)
     register(app)
     return app
 
@@ -211,7 +215,6 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     for user_id, moment in (await svc.store.newest_message_dates()).items():
         app.bot_data["telegram_time"].seen(user_id, moment)
     await sender.start()
-    await retry_network("setMyCommands", lambda: set_default_menus(app))
     start_the_clock()  # a rehearsal's clock, held while the bot started, runs from here
     schedule_menu_changes(app)
     await schedule_contest_jobs(app)
@@ -224,6 +227,14 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     await print_organiser_link(app, svc)
     tune_gc()
     log.info("bot ready (%s event loop)", loop_name())
+
+
+async def send_default_menus(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """The menus and the bot's description before anyone has a role (``set_default_menus``:
+    25 calls to Telegram, a second or more on a slow line): once the bot takes updates
+    (``AFTER_START``), while it answers, not before its first answer. Telegram keeps them
+    between starts, so until they are sent a phone sees the last start's."""
+    await retry_network("setMyCommands", lambda: set_default_menus(app))
 
 
 def follow_moves(app: Application[Any, Any, Any, Any, Any, Any], svc: Services,

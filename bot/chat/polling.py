@@ -18,7 +18,8 @@ has. With nothing in hand it long-polls as before.
 
 ``serve`` is ``Application.run_polling`` with that poller: initialize (retrying while Telegram
 is unreachable: one log line per attempt, the delay growing to ``MAX_DELAY``), post_init,
-deleteWebhook, start, poll until SIGINT or SIGTERM (on Windows also Ctrl+Break, SIGBREAK; its
+deleteWebhook, start, the steps nobody's answer waits for in the background (``AFTER_START``),
+poll until SIGINT or SIGTERM (on Windows also Ctrl+Break, SIGBREAK; its
 event loops have no signal handlers: ``on_signals`` falls back to ``signal.signal``), then stop
 (every update in hand finishes), confirm what finished with one last ``getUpdates``, and shut
 down. A token Telegram refuses ends it with ``TokenRejected``, whose message never contains the
@@ -56,6 +57,9 @@ FIRST_DELAY = 0.5  # after a failed call; doubled after each further failure
 MAX_DELAY = 30.0
 # Ctrl+C, systemd's stop; and Windows' Ctrl+Break, how a process there is told to stop (the
 # rehearsal stops its bot so: bot/rehearsal/botprocess.py)
+# bot_data's key for what runs once the bot takes updates (``after_start``): coroutine
+# functions of the application
+AFTER_START = "after_start"
 STOP_SIGNALS = tuple(getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGBREAK")
                      if hasattr(signal, n))
 
@@ -285,11 +289,18 @@ async def serve(app: AnyApp, stop_signals: Sequence[signal.Signals] = STOP_SIGNA
     caught_up = app.bot_data.get("caught_up")
     offsets = track(app, caught_up)
     poller = Poller(app, offsets, caught_up=caught_up)
+    later: list[asyncio.Task[None]] = []
     try:
         if await _until_stopped(stop, _start(app)):
+            later = after_start(app)
             await _until_stopped(stop, poller.run())  # returns at a stop signal
             log.info("stopping: finishing the %d updates in hand", offsets.in_hand)
     finally:
+        for task in later:  # a step still waiting for Telegram: the next start does it again
+            task.cancel()
+        for task in later:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
         if caught_up is not None:  # a deadline waiting for the poller is decided next start
             caught_up.stop()
         if app.running:
@@ -330,6 +341,22 @@ def on_signals(signals: Sequence[signal.Signals], then: Callable[[], None]) -> C
             for sig in signals:
                 previous[sig] = signal.signal(sig, lambda *_: loop.call_soon_threadsafe(then))
     return put_back
+
+
+def after_start(app: AnyApp) -> list[asyncio.Task[None]]:
+    """The steps of ``bot_data[AFTER_START]``, each in a task of its own once the bot takes
+    updates: what nobody's answer waits for (the default menus, 25 calls to Telegram) does
+    not hold back the first answer after a restart. A step that fails is logged."""
+    tasks = [asyncio.create_task(step(app), name=f"after start: {step.__name__}")
+             for step in app.bot_data.get(AFTER_START, ())]
+    for task in tasks:
+        task.add_done_callback(_log_failure)
+    return tasks
+
+
+def _log_failure(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("%s failed", task.get_name(), exc_info=task.exception())
 
 
 async def _start(app: AnyApp) -> None:

@@ -247,9 +247,9 @@ async def pending_notices(day: ContestDay) -> list[tuple[int, str, int, datetime
     # only the refusals whose notice was not sent (a big day's are nearly all sent), and of
     # those only the ones before the escape's end: a later one is over whatever the entry's
     # ledger says, so its history need not be folded (nor held) to know it
-    for entry, ref, value in await day.store.refusals_without_notice():
-        if value >= rules.time_limit:
-            continue  # the escape is over by then (Ledger.over)
+    refusals = [r for r in await day.store.refusals_without_notice() if r[2] < rules.time_limit]
+    await day.fold(entry for entry, _, _ in refusals)  # their states at once, not one by one
+    for entry, ref, value in refusals:
         state = await day.state(entry)
         if state is None or state.ledger is None:
             continue

@@ -8,7 +8,7 @@ handlers turn them into messages in the person's language.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from datetime import time as dtime
@@ -501,16 +501,36 @@ class ContestDay:
         seen = {e.number: stamp(e.number) for e in missing}
         return missing, seen
 
-    async def _histories(self, entries: list[Entry]) -> dict[int, list[Event]]:
+    async def fold(self, numbers: Iterable[int]) -> None:
+        """The states of ``numbers`` folded together, their histories read at once (what
+        ``state`` of each then finds without a read): the entries whose cooldown notices a
+        start owes, a few of them with a thousand refusals each, read only for what their state
+        is made of. A category in rounds is left to ``state``."""
+        cache = self.read.projection("entry_state", CLOCK_KINDS)  # before the clock: see state()
+        by_category: dict[str, list[Entry]] = {}
+        for number in sorted(set(numbers)):
+            entry = await self.store.entry(number)
+            category = None if entry is None else self.contest.category(entry.category)
+            if entry is not None and category is not None and not category.rounds:
+                by_category.setdefault(entry.category, []).append(entry)
+        for category_id, entries in by_category.items():
+            clock = await self.clock(category_id)
+            missing, seen = self._stale(cache, entries)
+            if missing:
+                histories = await self._histories(missing, at_once=True)
+                self._refold(cache, missing, seen, histories, clock)
+
+    async def _histories(self, entries: list[Entry], at_once: bool = False
+                         ) -> dict[int, list[Event]]:
         """The entry events of each of ``entries``: those held in memory without a read, the
-        rest read entry by entry, or all at once when there are many."""
+        rest read entry by entry, or all at once when there are many (or ``at_once``)."""
         by_entry: dict[int, list[Event]] = {}
         for e in entries:  # histories already in memory: no read
             held = self.store.events_in_memory(e.number, ENTRY_KINDS)
             if held is not None:
                 by_entry[e.number] = held
         rest = [e for e in entries if e.number not in by_entry]
-        if len(rest) > BULK_READ:  # theirs only, in a few reads
+        if at_once or len(rest) > BULK_READ:  # theirs only, in a few reads
             by_entry.update(await self.store.events_of_entries(
                 (e.number for e in rest), ENTRY_KINDS))
             return by_entry

@@ -173,18 +173,18 @@ class EventReads(Database):
         notices = await self._fetchall("SELECT id, ref FROM events WHERE kind = ? AND ref IS "
                                        "NOT NULL", (EventKind.NOTICE,))
         sent = {str(r[1]) for r in notices if r[0] not in self._dead}
-        # refs whose every notice was taken back: their refusals are owed again
-        unsent = sorted({str(r[1]) for r in notices} - sent)
-        found = "r.kind = ? AND r.ref IS NOT NULL AND r.entry IS NOT NULL AND r.value IS NOT NULL"
-        rows = list(await self._fetchall(
-            f"SELECT r.id, r.entry, r.ref, r.value FROM events r WHERE {found} AND NOT EXISTS "
-            "(SELECT 1 FROM events n WHERE n.kind = ? AND n.ref = r.ref)",
-            (EventKind.REQUEST_REFUSED, EventKind.NOTICE)))
-        for start in range(0, len(unsent), 500):
+        # the refusals' refs first (a few thousand, read from the index alone), then the rows
+        # of those without a notice in force: not a look-up of a notice for every refusal
+        refs = await self._fetchall("SELECT DISTINCT ref FROM events WHERE kind = ? AND ref IS "
+                                    "NOT NULL", (EventKind.REQUEST_REFUSED,))
+        unsent = sorted({str(r[0]) for r in refs} - sent)
+        rows: list[Any] = []
+        for start in range(0, len(unsent), 500):  # SQLite bounds the variables per query
             chunk = unsent[start:start + 500]
             rows += await self._fetchall(
-                f"SELECT r.id, r.entry, r.ref, r.value FROM events r WHERE {found} AND r.ref "
-                f"IN ({','.join('?' * len(chunk))})", (EventKind.REQUEST_REFUSED, *chunk))
+                "SELECT id, entry, ref, value FROM events WHERE kind = ? AND ref IN "
+                f"({','.join('?' * len(chunk))}) AND entry IS NOT NULL AND value IS NOT NULL",
+                (EventKind.REQUEST_REFUSED, *chunk))
         return [(int(r[1]), str(r[2]), int(r[3])) for r in sorted(rows, key=lambda r: r[0])
                 if r[0] not in self._dead]
 

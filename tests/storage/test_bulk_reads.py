@@ -137,6 +137,15 @@ async def test_the_notices_owed_are_those_of_the_full_read(tmp_path, castrillo) 
     found = await clocks.pending_notices(day)
     assert found == await old_pending_notices(day)
     assert [(entry, key) for entry, key, _, _ in found] == [(1, "cooldown:1:900")]
+    # the notice of 2 taken back (an undo that replaces it): its refusal is owed again
+    notice = (await day.store.events(kinds=[EventKind.NOTICE]))[0]
+    async with day.store.transaction() as tx:
+        await tx.add_event(at=T0 + timedelta(minutes=16), kind=EventKind.UNDO,
+                           role="organiser", actor=ORGANISER, entry=2, supersedes=notice.id)
+    assert await day.store.refusals_without_notice() == [
+        (1, "cooldown:1:900", 900), (2, "cooldown:2:900", 900), (3, "cooldown:3:900", 900),
+        (1, "cooldown:1:900", 900)]
+    assert await clocks.pending_notices(day) == await old_pending_notices(day)
     await day.store.close()
 
 
