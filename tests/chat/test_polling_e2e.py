@@ -248,3 +248,57 @@ async def test_an_unknown_host_is_waited_for_without_showing_the_token(tmp_path)
     log = lines(bot.log)
     assert all(LOG_LINE.match(ln) for ln in log), "every log line is one record: no traceback"
     no_token_anywhere(bot.log, api.token)
+
+
+async def test_the_first_answer_does_not_wait_for_the_menus(tmp_path):
+    """The default menus and descriptions (25 calls) go once the bot takes updates: with every
+    setMyCommands failing, the bot answers all the same, retries the menus with one log line
+    per attempt, and sets them once Telegram takes them."""
+    api = FakeBotAPI()
+    await api.start()
+    api.failures.append(Failure("502", count=10**6, method="setMyCommands"))
+    bot = BotProcess(api, tmp_path / "menus.sqlite3", CASTRILLO)
+    try:
+        await bot.start()
+        assert await say(api, ORGANISER, "/start", datetime.now(UTC)), "it answers"
+        assert await bot.wait_logged("Telegram unreachable (setMyCommands", timeout=60)
+        assert not any(c.method == "setMyCommands" for c in api.calls)
+        api.failures.clear()
+        assert await api.wait_until(  # the retries wait at most MAX_DELAY (30 s) apart
+            lambda: sum(1 for c in api.calls if c.method == "setMyCommands") >= 8, 60)
+        assert await api.wait_until(
+            lambda: sum(1 for c in api.calls if c.method == "setMyDescription") == 8, 30)
+        code = await bot.stop(signal.SIGTERM)
+    finally:
+        await bot.stop()
+        await api.stop()
+    assert code == 0
+    assert b"Traceback" not in bot.log
+
+
+async def test_a_stop_does_not_wait_for_menus_telegram_will_not_take(tmp_path):
+    """The menus still being retried at a stop: the stop is clean, at once, and the next start
+    sends them again."""
+    api = FakeBotAPI()
+    await api.start()
+    api.failures.append(Failure("502", count=10**6, method="setMyCommands"))
+    db = tmp_path / "menus.sqlite3"
+    bot = BotProcess(api, db, CASTRILLO)
+    try:
+        await bot.start()
+        assert await bot.wait_logged("Telegram unreachable (setMyCommands", timeout=60)
+        assert await say(api, ORGANISER, "/start", datetime.now(UTC)), "it answers"
+        code = await bot.stop(signal.SIGTERM)
+        assert code == 0
+        assert b"Traceback" not in bot.log
+        api.failures.clear()
+        again = BotProcess(api, db, CASTRILLO)
+        try:
+            await again.start()
+            assert await api.wait_until(
+                lambda: sum(1 for c in api.calls if c.method == "setMyCommands") >= 8, 60)
+        finally:
+            await again.stop()
+    finally:
+        await bot.stop()
+        await api.stop()
