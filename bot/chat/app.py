@@ -10,6 +10,7 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
+import httpx
 from telegram import Update
 from telegram.ext import (
     Application,
@@ -122,11 +123,17 @@ def build_application(
     builder = builder.updater(None)
     # an answer that is not Telegram's JSON (a proxy's page) is an outage, not a refusal
     # (``TelegramOnlyRequest``); PTB's own pool sizes (256 for calls, 1 for getUpdates)
+    # One TLS context for both: each client would load the certificates again (40-60 ms of
+    # every start); made as httpx makes its own (``SSL_CERT_FILE``, ``SSL_CERT_DIR``, certifi)
+    tls = {"verify": httpx.create_ssl_context()} if request is None or updates_request is None \
+        else {}
     builder = builder.request(request if request is not None
                               else TelegramOnlyRequest(connection_pool_size=256,
-                                                       read_timeout=config.read_timeout))
+                                                       read_timeout=config.read_timeout,
+                                                       httpx_kwargs=tls))
     builder = builder.get_updates_request(updates_request if updates_request is not None
-                                          else TelegramOnlyRequest(connection_pool_size=1))
+                                          else TelegramOnlyRequest(connection_pool_size=1,
+                                                                   httpx_kwargs=tls))
     if rate_limiter:  # per simulated second in a rehearsal (speed 1 for real), as the sender
         builder = builder.rate_limiter(SenderAwareLimiter(
             overall_time_period=1 / CLOCK.pace, group_time_period=60 / CLOCK.pace,
