@@ -293,7 +293,8 @@ def main() -> int:
         first = rs["first_answer_s"]
         target("restart_first_answer_s", first, "< 2 s", first < 2.0,
                f"a restart on the big day ({size}, {bd['file_mb']} MB) answers its first "
-               f"update < 2 s after launch: {first} s")
+               f"update < 2 s after launch: {first} s (median of {len(rs['first_answers_s'])} "
+               "launches, bytecode compiled)")
         rss = rs["peak_rss_mb"]
         target("big_day_rss_mb", rss, "< 200 MB", None if rss is None else rss < 200,
                f"the bot's peak RSS through the big day's restart, rankings and /exportar "
@@ -419,7 +420,8 @@ def print_table(results: dict[str, Any], out: str) -> None:
         rs, rk, ex = bd["restart"], bd["rankings"], bd["export"]
         row(f"big day: {bd['entries']:,} entries, {bd['phones']:,} phones, {bd['events']:,} "
             f"events, {bd['file_mb']} MB (built in {bd['build_s']} s)", "")
-        row("big day: restart, first answer after launch (s)", rs["first_answer_s"],
+        row("big day: restart, first answer after launch (s), median of "
+            + " / ".join(str(t) for t in rs["first_answers_s"]), rs["first_answer_s"],
             "restart_first_answer_s")
         row("big day: the bot's peak RSS (MB)", rs["peak_rss_mb"], "big_day_rss_mb")
         row(f"big day: worst ranking cold (s), {rk['worst_cold']}", rk["worst_cold_s"],

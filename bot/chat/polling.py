@@ -60,6 +60,7 @@ MAX_DELAY = 30.0
 # bot_data's key for what runs once the bot takes updates (``after_start``): coroutine
 # functions of the application
 AFTER_START = "after_start"
+AFTER_START_GRACE = 2.0  # seconds they may still take at a stop
 STOP_SIGNALS = tuple(getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGBREAK")
                      if hasattr(signal, n))
 
@@ -296,11 +297,7 @@ async def serve(app: AnyApp, stop_signals: Sequence[signal.Signals] = STOP_SIGNA
             await _until_stopped(stop, poller.run())  # returns at a stop signal
             log.info("stopping: finishing the %d updates in hand", offsets.in_hand)
     finally:
-        for task in later:  # a step still waiting for Telegram: the next start does it again
-            task.cancel()
-        for task in later:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await _finish_or_cancel(later)
         if caught_up is not None:  # a deadline waiting for the poller is decided next start
             caught_up.stop()
         if app.running:
@@ -352,6 +349,19 @@ def after_start(app: AnyApp) -> list[asyncio.Task[None]]:
     for task in tasks:
         task.add_done_callback(_log_failure)
     return tasks
+
+
+async def _finish_or_cancel(tasks: list[asyncio.Task[None]]) -> None:
+    """At a stop, the steps after the start are given ``AFTER_START_GRACE`` seconds to end (a
+    stop just after a start still leaves the menus set), then cancelled: one still waiting for
+    Telegram is done again at the next start."""
+    if not tasks:
+        return
+    _, pending = await asyncio.wait(tasks, timeout=AFTER_START_GRACE)
+    for task in pending:
+        task.cancel()
+    if pending:  # their end awaited (a failure was logged by ``_log_failure``, never raised)
+        await asyncio.wait(pending)
 
 
 def _log_failure(task: asyncio.Task[None]) -> None:
