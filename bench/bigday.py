@@ -524,8 +524,11 @@ async def restart(big: BigDay, work: Path, launches: int = LAUNCHES) -> dict[str
     try:
         for _ in range(launches - 1):
             firsts.append(await first_answer(api, bot, phone))
-            if await bot.stop() != 0:
-                raise RuntimeError("the restarted bot did not stop cleanly")
+            code = await bot.stop()
+            if code != 0:
+                tail = bot.log.decode("utf-8", "replace").strip().splitlines()[-8:]
+                raise RuntimeError(f"the restarted bot did not stop cleanly (exit {code}); "
+                                   "the end of its log:\n" + "\n".join(tail))
         firsts.append(await first_answer(api, bot, phone))
         assert bot.proc is not None
         rss_first = _peak_rss_mb(bot.proc.pid)

@@ -61,6 +61,7 @@ MAX_DELAY = 30.0
 # functions of the application
 AFTER_START = "after_start"
 AFTER_START_GRACE = 2.0  # seconds they may still take at a stop
+CANCEL_AGAIN = 0.5  # seconds before a cancelled poll (or start) is cancelled again
 STOP_SIGNALS = tuple(getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGBREAK")
                      if hasattr(signal, n))
 
@@ -390,7 +391,12 @@ async def _until_stopped(stop: asyncio.Event, work: Awaitable[None]) -> bool:
     if task.done():
         task.result()
         return True
-    task.cancel()
+    # cancelled again until it ends: a cancellation that arrives inside the HTTP client's
+    # read (anyio's cancel scope around it) can be taken for the scope's own and swallowed,
+    # and the long poll then waits on (a stop that never came, before)
+    while not task.done():
+        task.cancel()
+        await asyncio.wait({task}, timeout=CANCEL_AGAIN)
     with contextlib.suppress(asyncio.CancelledError):
         await task
     return False

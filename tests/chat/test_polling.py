@@ -8,7 +8,8 @@ from typing import Any
 
 from telegram import Bot, Update
 
-from bot.chat.polling import Offsets, Poller, delays, describe
+from bot.chat import polling
+from bot.chat.polling import Offsets, Poller, _until_stopped, delays, describe
 from bot.chat.updates import PerChatUpdateProcessor
 
 BOT = Bot("123456:TEST-token-abcdefghijklmnopqrstuvwxyz")
@@ -234,3 +235,34 @@ def test_a_press_is_no_earlier_than_anyone_s_message_that_reached_telegram_befor
     assert clock.before(3, [ana.id]) == t0 - timedelta(days=6)
     assert clock.before_anyone(3) == t0 + timedelta(days=1)  # not the message after the press
     assert clock.before_anyone(99) is None  # not a press
+
+
+async def test_a_stop_cancels_again_work_that_swallowed_its_cancellation(monkeypatch):
+    """The long poll's read can take the stop's cancellation for its own (anyio's cancel scope
+    around the HTTP read) and go on polling: a stop then never came. It is cancelled again
+    until it ends."""
+    monkeypatch.setattr(polling, "CANCEL_AGAIN", 0.01)
+    stop = asyncio.Event()
+    swallowed = []
+
+    async def stubborn_poll() -> None:
+        while True:
+            try:
+                await asyncio.sleep(3600)
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                assert task is not None
+                if len(swallowed) == 2:
+                    raise
+                swallowed.append(task.uncancel())  # taken as its own: polls on
+
+    asyncio.get_running_loop().call_soon(stop.set)
+    assert await _until_stopped(stop, stubborn_poll()) is False  # stopped, not ended
+    assert swallowed == [0, 0]
+
+
+async def test_work_that_ends_by_itself_is_not_cancelled():
+    async def work() -> None:
+        await asyncio.sleep(0)
+
+    assert await _until_stopped(asyncio.Event(), work()) is True

@@ -302,3 +302,24 @@ async def test_a_stop_does_not_wait_for_menus_telegram_will_not_take(tmp_path):
     finally:
         await bot.stop()
         await api.stop()
+
+
+async def test_a_stop_right_after_an_answer_ends_the_bot_every_time(tmp_path):
+    """SIGTERM (systemd's stop) or Ctrl+C right after an answer, the bot back in its long poll:
+    it ends at once, cleanly, every time. On the big day's file about every other such stop
+    never came: the HTTP client's read took the cancellation for its own and polled on
+    (``tests/chat/test_polling.py`` holds the cancelling again that ends it)."""
+    api = FakeBotAPI()
+    await api.start()
+    bot = BotProcess(api, tmp_path / "idle.sqlite3", CASTRILLO)
+    codes = []
+    try:
+        for sig in (signal.SIGTERM, signal.SIGINT) * 2:
+            await bot.start()
+            assert await say(api, ORGANISER, "/start", datetime.now(UTC)), "it answers"
+            codes.append(await bot.stop(sig))
+    finally:
+        await bot.stop()
+        await api.stop()
+    assert codes == [0] * 4, "None: still running 20 s after the signal, then killed"
+    assert b"Traceback" not in bot.log
