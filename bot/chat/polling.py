@@ -55,13 +55,13 @@ ALLOWED_UPDATES = ("message", "callback_query")
 BUSY_POLL = 0.1  # while updates are in hand, poll at most this often (see the docstring)
 FIRST_DELAY = 0.5  # after a failed call; doubled after each further failure
 MAX_DELAY = 30.0
-# Ctrl+C, systemd's stop; and Windows' Ctrl+Break, how a process there is told to stop (the
-# rehearsal stops its bot so: bot/rehearsal/botprocess.py)
 # bot_data's key for what runs once the bot takes updates (``after_start``): coroutine
 # functions of the application
 AFTER_START = "after_start"
 AFTER_START_GRACE = 2.0  # seconds they may still take at a stop
 CANCEL_AGAIN = 0.5  # seconds before a cancelled poll (or start) is cancelled again
+# Ctrl+C, systemd's stop; and Windows' Ctrl+Break, how a process there is told to stop (the
+# rehearsal stops its bot so: bot/rehearsal/botprocess.py)
 STOP_SIGNALS = tuple(getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGBREAK")
                      if hasattr(signal, n))
 
