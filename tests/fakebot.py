@@ -49,6 +49,7 @@ class Harness:
     volunteer_chat: int | None = None
     announce_chat: int | None = None  # PUZZLEBOT_ANNOUNCE_CHAT
     db_name: str = "bot.sqlite3"
+    payment_token: str = ""  # PUZZLEBOT_PAYMENT_TOKEN
     request: FakeRequest = field(default_factory=FakeRequest)
     app: Any = None
     _update_id: int = 0
@@ -62,7 +63,7 @@ class Harness:
         return Config(token="123456:TEST-token-abcdefghijklmnopqrstuvwxyz",
                       contest_file=str(self.contest_file), db_path=str(self.db_path),
                       organisers=self.organisers, volunteer_chat=self.volunteer_chat,
-                      announce_chat=self.announce_chat)
+                      announce_chat=self.announce_chat, payment_token=self.payment_token)
 
     async def start(self, jobs: bool = False) -> Harness:
         contest = load_contest(self.contest_file)
@@ -154,6 +155,31 @@ class Harness:
                         "text": "?"},
         }
         return await self._process({"update_id": uid, "callback_query": query})
+
+    async def pre_checkout(self, who: Person, payload: str, amount: int,
+                           currency: str = "EUR") -> Call:
+        """The person confirms paying an invoice: Telegram's pre-checkout query; returns the
+        bot's answer to it (answerPreCheckoutQuery)."""
+        uid, _ = self._next_ids()
+        query = {"id": f"pcq{uid}", "from": self._user(who), "currency": currency,
+                 "total_amount": amount, "invoice_payload": payload}
+        calls = await self._process({"update_id": uid, "pre_checkout_query": query})
+        [found] = [c for c in calls if c.method == "answerPreCheckoutQuery"
+                   and c.params.get("pre_checkout_query_id") == f"pcq{uid}"]
+        return found
+
+    async def paid(self, who: Person, payload: str, amount: int, at: datetime, charge: str,
+                   currency: str = "EUR", update_id: int | None = None) -> list[Call]:
+        """Telegram took a payment: its service message dated ``at`` in the payer's chat."""
+        uid, mid = self._next_ids()
+        uid = update_id if update_id is not None else uid
+        message = {"message_id": mid, "date": int(at.timestamp()),
+                   "chat": {"id": who.id, "type": "private"}, "from": self._user(who),
+                   "successful_payment": {
+                       "currency": currency, "total_amount": amount,
+                       "invoice_payload": payload, "telegram_payment_charge_id": charge,
+                       "provider_payment_charge_id": f"provider-{charge}"}}
+        return await self._process({"update_id": uid, "message": message})
 
     async def undo(self, who: Person, at: datetime) -> list[Call]:
         """``/deshacer`` and, if it asks, its "take it back" pressed at once: the calls of

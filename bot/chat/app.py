@@ -215,7 +215,8 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
                     on_moved=lambda old, new: _follow_move(app, svc, old, new),
                     note_of=partial(claim_note, svc),
                     announce_chat=lambda: svc.config.announce_chat,
-                    fall_back=partial(fall_back, svc))
+                    fall_back=partial(fall_back, svc),
+                    invoice_token=lambda: svc.config.payment_token)
     app.bot_data["sender"] = sender
     svc.attach_sender(sender)
     # a press waiting since before a restart is not stamped earlier than what was recorded

@@ -51,7 +51,8 @@ log = logging.getLogger(__name__)
 
 POLL_TIMEOUT = 10.0  # seconds a getUpdates is held by Telegram (run_polling's default)
 POLL_LIMIT = 100  # the most updates one getUpdates returns (Telegram's own maximum)
-ALLOWED_UPDATES = ("message", "callback_query")
+# "pre_checkout_query": Telegram's last question before it charges a payment in the chat
+ALLOWED_UPDATES = ("message", "callback_query", "pre_checkout_query")
 BUSY_POLL = 0.1  # while updates are in hand, poll at most this often (see the docstring)
 FIRST_DELAY = 0.5  # after a failed call; doubled after each further failure
 MAX_DELAY = 30.0

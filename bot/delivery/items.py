@@ -12,6 +12,7 @@ from typing import Any
 from bot.storage.store import OutboxMessage
 from bot.texts.common import message_parts
 
+INVOICE_METHOD = "sendInvoice"  # an invoice owed (its provider's token added as it is sent)
 MESSAGE_LIMIT = 4096  # Telegram's longest message: joined lines stay under it
 
 

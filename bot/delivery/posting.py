@@ -37,6 +37,12 @@ async def _post(svc: Services, chat_id: int, params: dict[str, object], priority
         own.post(chat_id, params, priority=priority, grouping=grouping, method=method)
 
 
+async def post_call(svc: Services, chat_id: int, method: str, params: dict[str, object],
+                    priority: int = PRIORITY_COPY) -> None:
+    """A call other than a message owed to one chat (an invoice), as ``_post``."""
+    await _post(svc, chat_id, params, priority, None, method)
+
+
 async def send(context: ContextTypes.DEFAULT_TYPE, chat_id: int, text: str,
                priority: int = PRIORITY_COPY) -> bool:
     """A message to one chat, posted to the outbox (see ``_post``); True if there was

@@ -46,7 +46,7 @@ from telegram.warnings import PTBUserWarning
 
 from bot.delivery.claims import EDIT, EDIT_METHODS, PHOTO_METHOD, NoteOf, closing, copy_of
 from bot.delivery.fairness import LAST_KIND, Budgets, FairShares, Pacing, Ready
-from bot.delivery.items import BUTTONS, Item, buttons_of, line_params, take
+from bot.delivery.items import BUTTONS, INVOICE_METHOD, Item, buttons_of, line_params, take
 from bot.delivery.limits import SELF_PACED, TELEGRAM_LIMITS, Holds, Limits
 from bot.delivery.marks import DROPPED, FallBack, Marks, NameOf, Organisers
 from bot.delivery.requests import not_delivered, post, posts_directly
@@ -87,7 +87,8 @@ class Sender:
                  on_moved: Callable[[int, int], None] | None = None,
                  note_of: NoteOf | None = None,
                  announce_chat: Callable[[], int | None] | None = None,
-                 fall_back: FallBack | None = None) -> None:
+                 fall_back: FallBack | None = None,
+                 invoice_token: Callable[[], str] | None = None) -> None:
         self._bot = bot
         self.store = store
         self._chats: dict[int, deque[Item]] = {}
@@ -109,6 +110,8 @@ class Sender:
         # the announcements channel's id (None: none), as the settings have it now (a group
         # Telegram moved: its new id); what it refuses goes to each participant instead
         self._announce_chat = announce_chat
+        # the payment provider's token, added to an invoice as it is sent: never in the outbox
+        self._invoice_token = invoice_token
         self._task: asyncio.Task[None] | None = None
         # Telegram out of reach: nothing is sent until a probe (``_probe``) gets an answer
         self._down = False
@@ -474,6 +477,8 @@ class Sender:
         to try again) and whether it may have reached Telegram."""
         m = items[0].message
         params: dict[str, Any] = {**m.params, "chat_id": to}
+        if m.method == INVOICE_METHOD and self._invoice_token is not None:
+            params["provider_token"] = self._invoice_token()
         if len(items) > 1:
             params["text"] = "\n".join(str(i.message.params.get("text", "")) for i in items)
             keyboard = buttons_of(items)  # every joined line's buttons, in order

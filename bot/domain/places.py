@@ -36,6 +36,10 @@ class Application:
     # the entry's answers to the questions with a quota: (question id, answer)
     quota_values: tuple[tuple[str, str], ...] = ()
     people: int = 1  # its people at the tables (a capacity in people counts them): ``seats``
+    # where a place is held only once paid, the moment the place it holds while its people pay
+    # in the chat is let go unless paid (``[payments] hold_minutes`` after registering; None:
+    # no hold)
+    hold_until: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -47,6 +51,8 @@ class Place:
     refundable: bool = False  # the contest's rule gives back (some of) what was paid
     confirmed_at: datetime | None = None
     refund_percent: int = 0  # how much of what was paid is given back (withdrawn, left out)
+    # a confirmed place held while its people pay: let go at this moment unless paid
+    held_until: datetime | None = None
 
 
 def seats(contest: Contest, entry: Any) -> int:
@@ -88,6 +94,14 @@ def lapses_at(contest: Contest, a: Application) -> datetime | None:
     if a.withdrawn_at is not None and a.withdrawn_at <= deadline:
         return None
     return deadline
+
+
+def holds_while_paying(contest: Contest, a: Application) -> bool:
+    """Whether the entry holds a place while its people pay (``hold_until``) and has not paid
+    before the hold ends: the place is let go at ``hold_until``."""
+    if a.hold_until is None or a.preconfirmed or not contest.registration.payment_required:
+        return False
+    return a.paid_at is None or a.paid_at >= a.hold_until
 
 
 def _priority(contest: Contest, a: Application) -> tuple[datetime, datetime, int]:
@@ -174,12 +188,14 @@ class _Pool:
 
 
 # Steps of the allocation replay, in this order when they happen at the same moment: a
-# withdrawal or a lapse frees its place, a reserved quota ends, then new candidates compete for
-# places.
+# withdrawal or a lapse frees its place, a place held while paying is let go, a reserved quota
+# ends, then new candidates compete for places.
 _WITHDRAWAL = 0
 _LAPSE = 1
-_RELEASE = 2
-_CANDIDATE = 3
+_HOLD_END = 2
+_RELEASE = 3
+_CANDIDATE = 4
+_HELD = 5  # an entry registering holds a free place while its people pay; none free: nothing
 _Key = tuple[datetime, datetime, int]  # (first priority, then registration, then number)
 _Step = tuple[datetime, int, _Key]
 _NO_KEY_NUMBER = -1  # a quota release concerns no entry
@@ -192,6 +208,8 @@ def _withdrawn_by(a: Application, now: datetime) -> bool:
 def _entry_steps(contest: Contest, a: Application, now: datetime) -> list[_Step]:
     """When an entry starts competing for a place, and when it withdraws or lapses, up to
     ``now``."""
+    if a.hold_until is not None and not a.preconfirmed and contest.registration.payment_required:
+        return _held_steps(contest, a, now)
     steps: list[_Step] = []
     start = _candidate_from(contest, a)
     if a.preconfirmed and start is not None:
@@ -208,6 +226,33 @@ def _entry_steps(contest: Contest, a: Application, now: datetime) -> list[_Step]
             steps.append((lapse, _LAPSE, (lapse, lapse, a.number)))
     elif withdrawn is not None and withdrawn <= now:
         steps.append((withdrawn, _WITHDRAWAL, (withdrawn, withdrawn, a.number)))
+    return steps
+
+
+def _held_steps(contest: Contest, a: Application, now: datetime) -> list[_Step]:
+    """An entry registered in the chat where a place is held only once paid, holding one while
+    its people pay: it competes from registering; unless paid before ``hold_until`` it lets
+    the place go then, and competes again from its payment, as any entry paying does."""
+    assert a.hold_until is not None
+    lapse = lapses_at(contest, a)
+    out = min((m for m in (a.withdrawn_at, lapse) if m is not None), default=None)
+
+    def before_out(moment: datetime) -> bool:
+        return moment <= now and (out is None or moment < out)
+
+    steps: list[_Step] = []
+    if before_out(a.registered_at):
+        steps.append((a.registered_at, _HELD, (a.registered_at, a.registered_at, a.number)))
+    if holds_while_paying(contest, a) and before_out(a.hold_until):
+        steps.append((a.hold_until, _HOLD_END, (a.hold_until, a.hold_until, a.number)))
+    if a.paid_at is not None and before_out(a.paid_at):
+        # paid: it competes as any entry paying does (nothing more if it holds its place)
+        steps.append((max(a.paid_at, a.registered_at), _CANDIDATE, _priority(contest, a)))
+    if lapse is not None:
+        if lapse <= now:
+            steps.append((lapse, _LAPSE, (lapse, lapse, a.number)))
+    elif a.withdrawn_at is not None and a.withdrawn_at <= now:
+        steps.append((a.withdrawn_at, _WITHDRAWAL, (a.withdrawn_at, a.withdrawn_at, a.number)))
     return steps
 
 
@@ -243,6 +288,12 @@ class _Replay:
     def step(self, at: datetime, kind: int, key: _Key) -> None:
         if kind in (_WITHDRAWAL, _LAPSE):
             self.withdraw(key[2], at)
+        elif kind == _HOLD_END:
+            self.let_go(key[2], at)
+        elif kind == _HELD:
+            a = self.apps[key[2]]
+            if self.pool.fits(a, at):
+                self.confirm(a, at)
         elif kind == _RELEASE:
             self.promote(at)
         else:
@@ -268,10 +319,21 @@ class _Replay:
         else:
             self.waiting = [k for k in self.waiting if k[2] != number]
 
+    def let_go(self, number: int, at: datetime) -> None:
+        """A place held while paying let go, unpaid: it frees up for the next in line (the
+        entry competes again once paid; it gave up nothing of what it paid)."""
+        if number in self.pool.confirmed:
+            self.pool.remove(number)
+            self.promote(at)
+        else:
+            self.waiting = [k for k in self.waiting if k[2] != number]
+
     def compete(self, key: _Key, at: datetime) -> None:
         # Every waiting entry that fits was promoted when its place freed up, so the ones still
         # waiting cannot use this place: a newcomer that fits takes it.
         a = self.apps[key[2]]
+        if a.number in self.pool.confirmed:
+            return  # paid while holding its place: it keeps it
         if a.preconfirmed or self.pool.fits(a, at):
             self.confirm(a, at)
         else:
@@ -329,7 +391,10 @@ def allocate(
             places[a.number] = _withdrawn_place(contest, a, a.number in replay.gave_up_place)
         elif a.number in replay.pool.confirmed:
             confirmed_at = replay.confirmed_at[a.number]
-            places[a.number] = Place(a.number, Status.CONFIRMED, confirmed_at=confirmed_at)
+            held = (a.hold_until if holds_while_paying(contest, a) and a.hold_until is not None
+                    and now < a.hold_until else None)
+            places[a.number] = Place(a.number, Status.CONFIRMED, confirmed_at=confirmed_at,
+                                     held_until=held)
         elif a.number in positions:
             places[a.number] = _waiting_place(contest, a, positions[a.number], now)
         else:

@@ -8,11 +8,14 @@ state reads the escape's ledger) runs that file, and must not import every featu
 from __future__ import annotations
 
 from bot.features.backup.feature import FEATURE as BACKUP
+from bot.features.door.feature import FEATURE as DOOR
 from bot.features.escape.feature import FEATURE as ESCAPE
 from bot.features.following.feature import FEATURE as FOLLOWING
 from bot.features.invitations.feature import FEATURE as INVITATIONS
 from bot.features.members.feature import FEATURE as MEMBERS
+from bot.features.payments.feature import FEATURE as PAYMENTS
 from bot.features.penalties.feature import FEATURE as PENALTIES
+from bot.features.privacy.feature import FEATURE as PRIVACY
 from bot.features.registration.feature import FEATURE as REGISTRATION
 from bot.features.results.feature import FEATURE as RESULTS
 from bot.features.selftimed.feature import FEATURE as SELFTIMED
@@ -26,6 +29,7 @@ from bot.support.registry import REGISTRY, Feature
 # list the nearer to it (penalties, then warnings, after the results' outcome command)
 FEATURES: tuple[Feature, ...] = (
     REGISTRATION,
+    PAYMENTS,
     STANDINGS,
     RESULTS,
     ESCAPE,
@@ -38,6 +42,8 @@ FEATURES: tuple[Feature, ...] = (
     INVITATIONS,
     SELFTIMED,
     FOLLOWING,
+    DOOR,
+    PRIVACY,
 )
 
 REGISTRY.install(FEATURES)

@@ -20,8 +20,9 @@ from bot.domain.contest import Contest
 from bot.domain.events import EventKind
 from bot.domain.numbers import YEARS, ascii_digits
 from bot.domain.places import Status
+from bot.features.payments.settings import rules_of
 from bot.features.registration.card import entry_card
-from bot.features.registration.day import Paid, Registrations
+from bot.features.registration.day import EntryStatus, Paid, Registrations
 from bot.features.tables.handlers import warn_moved
 from bot.handlers.common import (
     Callback,
@@ -113,6 +114,13 @@ async def pagado(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await announce_changes(context.application, who.at, why)
 
 
+def _refunds_listed(contest: Contest, refunds: list[EntryStatus]) -> bool:
+    """Whether /inscritos lists a category's refunds due: where refunds shrink by the date, where
+    payments are taken in the chat, or for a payment made twice."""
+    return bool(refunds) and (bool(contest.registration.refunds) or rules_of(contest) is not None
+                              or any(r.extra for r in refunds))
+
+
 async def inscritos(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     who = await organiser(update, context)
     if who is None:
@@ -133,7 +141,7 @@ async def inscritos(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         lines.append(places_line(who.lang, cat, s))
         if shared is None:  # the category's own waiting list
             lines += [waiting_line(who.lang, w) for w in s.waiting]
-        if s.refunds and contest.registration.refunds:
+        if _refunds_listed(contest, s.refunds):
             lines += refund_lines(who.lang, contest, s.refunds)
     if shared is not None:
         # one waiting list for every category: once, in its order, each with its category

@@ -38,6 +38,7 @@ from bot.services import clocks as clock_ops
 from bot.services.rounds import unit, units
 from bot.services.state import EntryState
 from bot.storage.store import PRIORITY_BULK
+from bot.support.registry import REGISTRY
 from bot.support.wallclock import CLOCK
 from bot.texts.alerts import (
     break_text,
@@ -87,6 +88,9 @@ async def schedule_contest_jobs(app: Application[Any, Any, Any, Any, Any, Any]) 
                      {"name": name, "when": moment.timestamp()})
         await schedule_lapses(app)
     await schedule_invitations(app)
+    for feature in REGISTRY.features:
+        if feature.timers is not None:
+            await feature.timers(app)
 
 
 # -- clock jumps --------------------------------------------------------------------------------

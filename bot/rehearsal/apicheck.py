@@ -28,7 +28,8 @@ def check_call(spec: dict[str, Any], method: str, params: dict[str, Any]) -> str
     if m is None:
         return f"{method} is not a Bot API method"
     problem = (_check_names(_fields_of(m), params) or _check_lengths(params)
-               or _check_markup(params) or _check_commands(params))
+               or _check_markup(params) or _check_commands(params)
+               or _check_payment(method, params))
     return f"{method}: {problem}" if problem is not None else None
 
 
@@ -105,3 +106,49 @@ def _check_commands(params: dict[str, Any]) -> str | None:
         if not 1 <= len(c.get("description", "")) <= 256:
             return f"command description of {c.get('command')!r}"
     return None
+
+
+def _check_payment(method: str, params: dict[str, Any]) -> str | None:
+    """sendInvoice's limits and answerPreCheckoutQuery's (a reason when it refuses)."""
+    if method == "answerPreCheckoutQuery":
+        ok = str(params.get("ok")).lower() in ("true", "1")
+        reason = params.get("error_message")
+        if not ok and not (isinstance(reason, str) and reason.strip()):
+            return "error_message is required when ok is False"
+        return None
+    if method != "sendInvoice":
+        return None
+    return _check_invoice_texts(params) or _check_prices(params)
+
+
+def _check_invoice_texts(params: dict[str, Any]) -> str | None:
+    """A title of 1-32 characters, a description of 1-255, a payload of 1-128 bytes."""
+    for name, most in (("title", 32), ("description", 255)):
+        value = str(params.get(name, ""))
+        if not 1 <= len(value) <= most:
+            return f"{name} of {len(value)} characters (1-{most})"
+    if not 1 <= len(str(params.get("payload", "")).encode()) <= 128:
+        return "payload of 1-128 bytes"
+    return None
+
+
+def _check_prices(params: dict[str, Any]) -> str | None:
+    """A three-letter currency, prices in whole smallest units, a positive total; "XTR"
+    (Telegram Stars) with one price and an empty provider token, a currency with one."""
+    currency = str(params.get("currency", ""))
+    if len(currency) != 3 or not currency.isupper():
+        return f"currency {currency!r}"
+    prices = params.get("prices")
+    if isinstance(prices, str):
+        prices = json.loads(prices)
+    if not isinstance(prices, list) or not prices or not all(
+            isinstance(p, dict) and isinstance(p.get("amount"), int)
+            and 1 <= len(str(p.get("label", ""))) for p in prices):
+        return "prices must be labelled whole amounts"
+    if sum(p["amount"] for p in prices) <= 0:
+        return "an invoice's total must be positive"
+    if currency == "XTR":
+        stars_ok = len(prices) == 1 and not params.get("provider_token")
+        return None if stars_ok else "Telegram Stars take one price and no provider token"
+    return None if params.get("provider_token") else \
+        "a payment in a currency needs the provider's token"

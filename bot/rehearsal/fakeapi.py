@@ -33,7 +33,7 @@ BOT_USER = {"id": 7000000001, "is_bot": True, "first_name": "PuzzleBot",
 CONFLICT = ("Conflict: terminated by other getUpdates request; make sure that only one bot "
             "instance is running")
 MESSAGE_RESULT = {"sendMessage", "editMessageText", "editMessageReplyMarkup", "sendDocument",
-                  "sendPhoto", "editMessageCaption"}
+                  "sendPhoto", "editMessageCaption", "sendInvoice"}
 
 
 @dataclass
@@ -499,6 +499,33 @@ class FakeBotAPI:
                         "chat": {"id": user["id"], "type": "private"}, "from": BOT_USER,
                         "text": "?"},
         }})
+
+    def pre_checkout(self, user: dict[str, Any], payload: str, amount: int,
+                     currency: str = "EUR") -> int:
+        """The person confirms paying an invoice: Telegram's pre-checkout query (answered by
+        ``answerPreCheckoutQuery`` with its id, the update id as text); returns the update id."""
+        return self._push({"pre_checkout_query": {
+            "id": f"pcq{self._next_update}", "from": user, "currency": currency,
+            "total_amount": amount, "invoice_payload": payload}})
+
+    def checkout_answer(self, update_id: int) -> Call | None:
+        """The bot's answer to the pre-checkout query of update ``update_id``, if given."""
+        return next((c for c in self.calls if c.method == "answerPreCheckoutQuery"
+                     and c.params.get("pre_checkout_query_id") == f"pcq{update_id}"), None)
+
+    def successful_payment(self, user: dict[str, Any], payload: str, amount: int,
+                           date: datetime, charge: str, currency: str = "EUR") -> int:
+        """Telegram took the payment: its service message, dated ``date``, in the payer's
+        chat; returns the update id."""
+        self._next_message += 1
+        self.last_message = self._next_message
+        return self._push({"message": {
+            "message_id": self._next_message, "date": int(date.timestamp()),
+            "chat": {"id": user["id"], "type": "private"}, "from": user,
+            "successful_payment": {
+                "currency": currency, "total_amount": amount, "invoice_payload": payload,
+                "telegram_payment_charge_id": charge,
+                "provider_payment_charge_id": f"provider-{charge}"}}})
 
     def sent(self, chat_id: int | None = None) -> list[Call]:
         return [c for c in self.calls if c.method in ("sendMessage", "sendDocument")

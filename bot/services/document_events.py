@@ -97,7 +97,11 @@ RULES: dict[str, Rule] = {
     K.INVITE_REPLY: _r(frozenset({PARTICIPANT, ORGANISER}), "++--+-", _INVITED),
     K.INVITE_LAPSED: _r(SYSTEM, "++--+-", _INVITED),
     K.REGISTERED: _r(PARTICIPANT, "++----"),
-    K.PAYMENT: _r(ORGANISER, "+--+-?", no_actor=True),
+    # an organiser's (/pagado, a file's) or one paid in the chat (its charge; ref "extra":
+    # paid twice, owed back)
+    K.PAYMENT: _r(frozenset({ORGANISER, PARTICIPANT}), "+--???",
+                  {"amount": "int", "currency": "str", "charge": "str",
+                   "provider_charge": "str", "via": "str"}, no_actor=True),
     K.WITHDRAW: _r(PARTICIPANT, "+-----"),
     K.MEMBER_CHANGE: _r(ORGANISER, "++----", {"position": "!int?", "old": "!member?",
                                               "new": "!member?"}),

@@ -54,6 +54,7 @@ from bot.features.invitations.rules import (
     reply_verdict,
 )
 from bot.features.members.rules import Allowed, Change, change_verdict, member_from, originals
+from bot.features.payments.rules import CHARGE, EXTRA, hold_of
 from bot.features.registration.rules import Member, birth_in_range, clean_name, name_problem
 from bot.features.results import rules as res
 from bot.features.selftimed.rules import PhotoRefused, PhotoUse, photo_use
@@ -375,10 +376,24 @@ class Replay:
             (ev.entry, K.REGISTERED)) else None
 
     def _payment(self, ev: Event) -> str | None:
-        assert ev.value is not None
+        if ev.value is None:
+            return "a payment without its date"
         if not to_ts(EARLIEST) <= ev.value < to_ts(LATEST):
             return f"paid at {ev.value}: not a date the bot records"
-        return self._corrects(ev, self._last(self._kinds.get((ev.entry, K.PAYMENT))))
+        if ev.ref not in (None, EXTRA):
+            return f"ref {ev.ref!r}"
+        if (ev.role == "participant") != (ev.data.get(CHARGE) is not None):
+            return "a payment in the chat is its payer's, with its charge"
+        in_force = self._paid(ev.entry)
+        if ev.ref == EXTRA:  # paid twice in the chat: the entry was paid
+            if ev.supersedes is not None or in_force is None:
+                return "paid twice, but the entry was not paid"
+            return None
+        return self._corrects(ev, in_force)
+
+    def _paid(self, entry: int | None) -> Event | None:
+        """The entry's payment in force (one paid twice in the chat is owed back)."""
+        return self._last([e for e in self._kinds.get((entry, K.PAYMENT), ()) if e.ref != EXTRA])
 
     def _withdraw(self, ev: Event) -> str | None:
         return "the entry had withdrawn already" if self._live(ev.entry, K.WITHDRAW) else None
@@ -599,8 +614,9 @@ class Replay:
         """The states of the category's entries holding a place at ``at`` (``allocate``,
         as ``ContestDay.states`` reads them), their penalties counted."""
         apps = []
+        hold = hold_of(self.contest)
         for e in self.entries.values():
-            paid = self._last(self._kinds.get((e.number, K.PAYMENT)))
+            paid = self._paid(e.number)
             left = next(iter(self._live(e.number, K.WITHDRAW)), None)
             apps.append(Application(
                 number=e.number, category=e.category, local=e.local,
@@ -611,7 +627,9 @@ class Replay:
                 preconfirmed=e.source == "import", quota_values=tuple(
                     (q.id, value) for q in self.contest.questions
                     if q.quota is not None or any(c.places is not None for c in q.choices)
-                    if (value := e.answer(q.id)) is not None), people=seats(self.contest, e)))
+                    if (value := e.answer(q.id)) is not None), people=seats(self.contest, e),
+                hold_until=e.registered_at + hold if hold is not None and e.source == "chat"
+                else None))
         places = allocate(self.contest, apps, at)
         return [self._state(e, None, clock, penalties=True)
                 for n, e in sorted(self.entries.items())

@@ -28,6 +28,8 @@ SPLITS = "splits"
 JOKERS = "jokers"  # a category whose entries may give up a puzzle
 SELF_TIMED = "self_timed"
 OWN_START = "own_start"
+PAYMENTS = "payments"  # the contest takes payments in the chat (``[payments]``)
+DOOR = "door"  # people are checked in at the door (``[door]``)
 
 
 # the bot's own commands, then each feature's (``_add``, when the features are installed)
@@ -96,6 +98,8 @@ def features(contest: Contest, categories: Iterable[str] | None = None) -> froze
         SELF_TIMED: any(c.self_timed for c in cats),
         OWN_START: any(c.own_start for c in cats),
         CHANGES: any(c.keep_originals is not None for c in cats),
+        PAYMENTS: contest.settings(PAYMENTS) is not None,
+        DOOR: contest.settings(DOOR) is not None,
     }
     return frozenset(f for f, yes in has.items() if yes)
 

@@ -42,6 +42,9 @@ class Config:
     # name with -backups; "off": none taken). Settings read from the environment and the
     # settings file take them by default; a Config made in code (tests, the benchmark) does not
     backups: str = "off"
+    # the payment provider's token from @BotFather (PUZZLEBOT_PAYMENT_TOKEN): invoices in the
+    # chat where the contest file has ``[payments]``; never shown, never stored in the database
+    payment_token: str = field(default="", repr=False)
 
     @property
     def backup_folder(self) -> Path | None:
@@ -90,7 +93,7 @@ DEFAULT_DB = "puzzlebot.sqlite3"
 FILE_KEYS = ("TELEGRAM_BOT_TOKEN", "PUZZLEBOT_CONTEST", "PUZZLEBOT_ORGANISERS",
              "PUZZLEBOT_VOLUNTEER_CHAT", "TELEGRAM_BASE_URL", "PUZZLEBOT_WEB_PORT",
              "PUZZLEBOT_WEB_HOST", "PUZZLEBOT_BOT_USERNAME", "PUZZLEBOT_BACKUPS",
-             "PUZZLEBOT_ANNOUNCE_CHAT")
+             "PUZZLEBOT_ANNOUNCE_CHAT", "PUZZLEBOT_PAYMENT_TOKEN")
 
 
 def database_path(env: Mapping[str, str] | None = None) -> str:
@@ -260,6 +263,7 @@ def parse_settings(env: Mapping[str, str], need_token: bool = True) -> Config:
         announce_chat=announce_chat,
         read_timeout=read_timeout if read_timeout is not None else 5.0,
         backups=env.get("PUZZLEBOT_BACKUPS", "").strip(),
+        payment_token=env.get("PUZZLEBOT_PAYMENT_TOKEN", "").strip(),
     )
 
 

@@ -126,6 +126,9 @@ class Feature:
     # ends
     on_start: Callable[[Any], Awaitable[None]] | None = None
     on_stop: Callable[[Any], Awaitable[None]] | None = None
+    # its timers of the day (the application -> awaitable), (re)scheduled from the database
+    # whenever the day's are: at every start, and after a clock starts, pauses or resumes
+    timers: Callable[[Any], Awaitable[None]] | None = None
 
 
 class Registry:

@@ -88,12 +88,20 @@ def places_line(lang: str, cat: Category, s: CategorySummary) -> str:
 def refund_lines(lang: str, contest: Contest, refunds: Sequence[EntryStatus]) -> list[str]:
     lines = ["  " + tr(lang, "Refunds due:")]
     for r in refunds:
-        lines.append("  " + tr(lang, "#{entry} {names}: {amount} ({percent} % of "
-                               "{paid})", entry=r.entry.number,
-                               names=names(r.entry.names),
-                               amount=amount_text(lang, r.refund, contest.currency),
-                               percent=r.place.refund_percent,
-                               paid=amount_text(lang, r.fee.total, contest.currency)))
+        amount = amount_text(lang, r.refund, contest.currency)
+        if r.extra and r.refund == r.extra:  # only what was paid twice
+            lines.append("  " + tr(lang, "#{entry} {names}: {amount} (paid twice in the chat)",
+                                   entry=r.entry.number, names=names(r.entry.names),
+                                   amount=amount))
+            continue
+        line = tr(lang, "#{entry} {names}: {amount} ({percent} % of {paid})",
+                  entry=r.entry.number, names=names(r.entry.names), amount=amount,
+                  percent=r.place.refund_percent,
+                  paid=amount_text(lang, r.fee.total, contest.currency))
+        if r.extra:
+            line += " + " + tr(lang, "{amount} paid twice in the chat",
+                               amount=amount_text(lang, r.extra, contest.currency))
+        lines.append("  " + line)
     return lines
 
 

@@ -119,6 +119,12 @@ first_phone = "anyone"
 [warnings]
 disqualify_after = 3
 
+[payments]
+hold_minutes = 20
+
+[door]
+absent_after_minutes = 10
+
 [registration]
 [[registration.refunds]]
 until = 2024-04-01T00:00:00

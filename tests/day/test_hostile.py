@@ -255,8 +255,9 @@ PLAUSIBLE: dict[str, Plausible] = {
 }
 DEFAULT_PLAUSIBLE = Plausible("3", "1:00:00")  # a command added later: still tried by everyone
 # open to everyone, so nobody is refused: /start, /ayuda and /idioma (participant commands that
-# need no entry) and the registration commands
-OPEN_TO_ALL = ("start", "ayuda", "idioma", "inscribir", "mis_inscripciones", "baja", "cancelar")
+# need no entry), the registration commands, and /mis_datos (what is kept about the person)
+OPEN_TO_ALL = ("start", "ayuda", "idioma", "inscribir", "mis_inscripciones", "baja", "cancelar",
+               "mis_datos")
 ROLE_PEOPLE = {"stranger": STRANGER, "participant": P3, "other-entry": P20,
                "volunteer": VOLUNTEER, "organiser": ORGANISER}
 FORBIDDEN = {  # who may NOT use a command, by the command's role

@@ -8,6 +8,8 @@ from telegram.ext import ContextTypes
 
 from bot.delivery.services import person_name
 from bot.delivery.work import Asker, Work
+from bot.features.door.operations import Arrive, arrive
+from bot.features.door.settings import rules_of as door_rules
 from bot.features.following.operations import (
     AskToFollow,
     Decide,
@@ -19,6 +21,7 @@ from bot.features.following.outcomes import Decided, FollowedAtOnce, decision_an
 from bot.features.following.rules import may_be_card, parse_button
 from bot.handlers.common import Caller, button_moment, caller, remember
 from bot.handlers.menus import refresh_menu
+from bot.handlers.volunteers import role
 
 
 async def follow_by_card(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller,
@@ -28,6 +31,11 @@ async def follow_by_card(update: Update, context: ContextTypes.DEFAULT_TYPE, who
     entry = await entry_of_card(who.svc.day, code) if may_be_card(code) else None
     if entry is None:
         return False
+    if who.roles.staff and door_rules(who.svc.contest) is not None:
+        # a volunteer scanning the card at the door: the entry has come
+        await arrive(Work(who.svc, Asker.of(update, who.user_id, who.lang)), who.svc.day,
+                     Arrive(entry.number, who.user_id, role(who), who.at, update.update_id))
+        return True
     await remember(update, context)  # to be told the answer, in their language
     user = update.effective_user
     name = user.full_name if user is not None and user.full_name else f"#{who.user_id}"

@@ -26,6 +26,7 @@ from bot.domain.places import (
     seats,
 )
 from bot.domain.rounds import heat_id
+from bot.features.payments.rules import CHARGE, EXTRA, PROVIDER_CHARGE, hold_of
 from bot.features.registration.rules import (
     Fee,
     HeatBegun,
@@ -52,15 +53,18 @@ class EntryStatus:
     place: Place
     fee: Fee
     paid_at: datetime | None
+    # cents paid in the chat beyond the entry's payment (paid twice): given back in full
+    extra: int = 0
 
     @property
     def refund(self) -> int:
         """Cents to give back: the share of the fee paid that its place's rule gives back
-        (withdrawn, left out, lapsed after paying late); 0 when nothing was paid."""
+        (withdrawn, left out, lapsed after paying late; 0 when nothing was paid), and all of
+        what was paid twice."""
         if self.paid_at is None or self.place.status not in (
                 Status.WITHDRAWN, Status.LEFT_OUT, Status.LAPSED):
-            return 0
-        return refund_amount(self.fee.total, self.place.refund_percent)
+            return self.extra
+        return refund_amount(self.fee.total, self.place.refund_percent) + self.extra
 
 
 @dataclass(frozen=True)
@@ -163,6 +167,25 @@ class Paid(Done):
 
 
 @dataclass(frozen=True)
+class PaidInChat(Done):
+    """A payment in the chat recorded (``extra``: the entry was paid already, so all of it is
+    owed back), the entry's place after it, and the entries it took the place of."""
+
+    entry: int
+    place: Place
+    amount: int
+    extra: bool
+    displaced: tuple[tuple[Entry, Place], ...] = ()
+
+
+@dataclass(frozen=True)
+class ChargeKnown(Done):
+    """This charge was recorded already (Telegram gave the payment's message again)."""
+
+    entry: int
+
+
+@dataclass(frozen=True)
 class CategorySummary:
     """A category's places for the organisers (/inscritos)."""
 
@@ -203,21 +226,39 @@ class Registrations:
         paid: dict[int, datetime] = {}
         withdrawn: dict[int, datetime] = {}
         for e in await self.store.events(kinds=[EventKind.PAYMENT, EventKind.WITHDRAW]):
-            if e.entry is None:
+            if e.entry is None or e.ref == EXTRA:  # paid twice: owed back, not a payment
                 continue
             if e.kind == EventKind.PAYMENT:
                 paid[e.entry] = from_ts(e.value) if e.value is not None else e.at
             else:
                 withdrawn.setdefault(e.entry, e.at)
+        hold = hold_of(self.contest)
         return [
             Application(
                 number=en.number, category=en.category, local=en.local,
                 registered_at=en.registered_at, paid_at=paid.get(en.number),
                 withdrawn_at=withdrawn.get(en.number), preconfirmed=en.source == "import",
                 quota_values=self.quota_values(en), people=seats(self.contest, en),
+                hold_until=en.registered_at + hold
+                if hold is not None and en.source == "chat" else None,
             )
             for en in await self.store.entries()
         ]
+
+    async def hold_moments(self, now: datetime) -> list[tuple[int, datetime]]:
+        """The places held while paying still to be let go after ``now``: (entry, moment)."""
+        places = await self.places(now)
+        return sorted(((n, p.held_until) for n, p in places.items()
+                       if p.held_until is not None and p.held_until > now),
+                      key=lambda x: x[1])
+
+    async def extras(self) -> dict[int, int]:
+        """Per entry, the cents paid in the chat beyond its payment (owed back in full)."""
+        out: dict[int, int] = {}
+        for e in await self.store.events(kinds=[EventKind.PAYMENT]):
+            if e.entry is not None and e.ref == EXTRA:
+                out[e.entry] = out.get(e.entry, 0) + int(e.data.get("amount") or 0)
+        return out
 
     def quota_values(self, entry: Entry) -> tuple[tuple[str, str], ...]:
         """The entry's answers to the questions with a quota (``Entry.answer``: a pair of
@@ -240,6 +281,7 @@ class Registrations:
             tuple(now >= m for _, m in self.moments()),
             sum(1 for a in apps if (lapse := lapses_at(self.contest, a)) is not None
                 and lapse <= now) if self.contest.registration.pay_within else 0,
+            sum(1 for a in apps if a.hold_until is not None and a.hold_until <= now),
         )
         hit = cache.get("at")
         if hit is not None and hit[0] == key:
@@ -258,12 +300,13 @@ class Registrations:
                        ) -> list[EntryStatus]:
         places = await self.places(now)
         apps = {a.number: a for a in await self.applications()}
+        extras = await self.extras()
         out = []
         for en in await self.store.entries():
             if numbers is not None and en.number not in numbers:
                 continue
             out.append(EntryStatus(en, places[en.number], self.fee_of(en),
-                                   apps[en.number].paid_at))
+                                   apps[en.number].paid_at, extras.get(en.number, 0)))
         return out
 
     async def register(
@@ -383,7 +426,8 @@ class Registrations:
             if entry is None:
                 return UnknownEntry(number)
             paid = await tx.events(entry=number, kinds=[EventKind.PAYMENT])
-            previous = next(iter(reversed(paid)), None)
+            # the payment in force (one paid twice in the chat is owed back, not corrected)
+            previous = next((e for e in reversed(paid) if e.ref != EXTRA), None)
             before = await self.places(at)
             await tx.add_event(at=at, kind=EventKind.PAYMENT, role="organiser", actor=organiser,
                                entry=number, value=to_ts(paid_at),
@@ -395,6 +439,35 @@ class Registrations:
         displaced = tuple((e, after[e.number]) for e in await self.store.entries()
                           if e.number in lost)
         return Paid(number, after[number], corrected=previous is not None, displaced=displaced)
+
+    async def pay_in_chat(self, user_id: int, number: int, amount: int, currency: str,
+                          charge: str, provider_charge: str, at: datetime,
+                          update_id: int | None) -> PaidInChat | ChargeKnown | UnknownEntry:
+        """A payment Telegram took in the chat, at ``at`` (its message's date), recorded once
+        per ``charge``. An entry paid already records it as paid twice (``EXTRA``: owed back
+        in full); otherwise it is the entry's payment, dated ``at``, which may give it its
+        place (and take one from an entry that registered earlier, where the date of payment
+        decides)."""
+        data = {"amount": amount, "currency": currency, CHARGE: charge,
+                PROVIDER_CHARGE: provider_charge, "via": "telegram"}
+        async with self.store.transaction() as tx:
+            entry = await tx.entry(number)
+            if entry is None:
+                return UnknownEntry(number)
+            paid = await tx.events(entry=number, kinds=[EventKind.PAYMENT])
+            if any(e.data.get(CHARGE) == charge for e in paid):
+                return ChargeKnown(number)
+            extra = any(e.ref != EXTRA for e in paid)
+            before = await self.places(at)
+            await tx.add_event(at=at, kind=EventKind.PAYMENT, role="participant", actor=user_id,
+                               entry=number, value=to_ts(at), ref=EXTRA if extra else None,
+                               data=data, update_id=update_id)
+        after = await self.places(at)
+        lost = [n for n, p in before.items() if n != number and p.status is Status.CONFIRMED
+                and after[n].status in (Status.WAITING, Status.LEFT_OUT)]
+        displaced = tuple((e, after[e.number]) for e in await self.store.entries()
+                          if e.number in lost)
+        return PaidInChat(number, after[number], amount, extra, displaced)
 
     # -- announcing changes ------------------------------------------------------------------
 

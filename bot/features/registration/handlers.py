@@ -28,6 +28,8 @@ from bot.delivery.posting import send
 from bot.delivery.services import language_of, services
 from bot.domain.contest import Category
 from bot.domain.numbers import ascii_digits, parse_year
+from bot.features.payments.handlers import schedule_hold
+from bot.features.payments.operations import in_chat, owe_invoice
 from bot.features.registration.card import entry_card
 from bot.features.registration.day import HeatStarted, Registered
 from bot.features.registration.draft import Draft, MemberDraft, step
@@ -475,7 +477,10 @@ async def confirm(update: Update, context: ContextTypes.DEFAULT_TYPE, draft: Dra
             await answer(who.svc, update, registered_text(
                 who.lang, contest, category, out, await _partner_link(context, who, out),
                 await entry_card(who.svc.day, out.number, at)))
+            if in_chat(who.svc) is not None:  # what it owes, as an invoice to pay at once
+                await owe_invoice(who.svc, registrations(context), who.user_id, out.number, at)
             await schedule_lapse(context.application, out.number)
+            await schedule_hold(context.application, out.number)
     if isinstance(out, HeatStarted) and out.open_choices:
         # the heat chosen began while the summary was open: choose a later one, then confirm
         by = category.rounds[0].heats_by

@@ -68,6 +68,10 @@ def refusal_text(lang: str, contest: Contest, out: RegistrationRefusal) -> str:
 
 
 def place_text(lang: str, contest: Contest, number: int, place: Place) -> str:
+    if place.status is Status.CONFIRMED and place.held_until is not None:
+        return tr(lang, "Entry #{entry}: a place is held for you until {time} while you pay. "
+                  "Unpaid by then, it goes to the next in line.", entry=number,
+                  time=moment_text(lang, contest, place.held_until))
     if place.status is Status.CONFIRMED:
         return tr(lang, "Entry #{entry}: your place is confirmed.", entry=number)
     if place.status is Status.PENDING_PAYMENT:

@@ -1,0 +1,85 @@
+"""What ``arrive`` gives back, each outcome declared once, and what the volunteer reads of it
+(``answer``: a ``match`` ending in ``assert_never``, so mypy proves each has its line)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import ClassVar, assert_never
+
+from bot.domain.contest import Contest
+from bot.domain.places import Status
+from bot.services.outcomes import Refusal, UnknownEntry
+from bot.storage.records import Entry
+from bot.support.i18n import tr
+from bot.texts.common import refusal
+from bot.texts.names import clock_time, names
+
+
+@dataclass(frozen=True)
+class Arrived:
+    """Entry ``entry`` marked present at ``at``; ``here`` of ``expected`` in its category (or
+    heat) ``unit`` have come."""
+
+    entry: Entry
+    at: datetime
+    unit: str
+    here: int
+    expected: int
+
+
+@dataclass(frozen=True)
+class AlreadyHere(Refusal):
+    code: ClassVar[str] = "door_already_here"
+    entry: Entry
+    since: datetime
+
+
+@dataclass(frozen=True)
+class HoldsNoPlace(Refusal):
+    """The entry holds no place (withdrawn, waiting, unpaid): nobody expects it at a table."""
+
+    code: ClassVar[str] = "door_no_place"
+    entry: Entry
+    status: Status
+
+
+Outcome = Arrived | AlreadyHere | HoldsNoPlace | UnknownEntry
+
+
+def answer(lang: str, out: Outcome, contest: Contest) -> str:
+    """The volunteer's answer."""
+    match out:
+        case Arrived():
+            unit = contest.category(out.unit)
+            where = unit.name if unit is not None else out.unit
+            return tr(lang, "✅ #{entry} {names}: here ({time}). {unit}: {here} of {expected} "
+                      "here.", entry=out.entry.number, names=names(out.entry.names),
+                      time=clock_time(contest, out.at)[:5], unit=where, here=out.here,
+                      expected=out.expected)
+        case AlreadyHere():
+            return tr(lang, "#{entry} {names} was marked present already, at {time}.",
+                      entry=out.entry.number, names=names(out.entry.names),
+                      time=clock_time(contest, out.since)[:5])
+        case HoldsNoPlace():
+            return tr(lang, "#{entry} {names} holds no place ({status}): nobody expects it at "
+                      "a table. Check with the organisers.", entry=out.entry.number,
+                      names=names(out.entry.names), status=_status(lang, out.status))
+        case UnknownEntry():
+            return refusal(lang, out, contest)
+        case _:
+            assert_never(out)
+
+
+def _status(lang: str, status: Status) -> str:
+    match status:
+        case Status.WITHDRAWN:
+            return tr(lang, "withdrawn")
+        case Status.WAITING | Status.LEFT_OUT:
+            return tr(lang, "on the waiting list")
+        case Status.PENDING_PAYMENT | Status.LAPSED:
+            return tr(lang, "not paid")
+        case Status.CONFIRMED:
+            return ""
+        case _:
+            assert_never(status)

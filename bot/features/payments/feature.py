@@ -1,0 +1,35 @@
+"""``FEATURE``: what payments in the chat add to the bot (bot/support/registry.py): ``/pagar``,
+the pre-checkout query's and the successful payment's handlers, the ``[payments]`` table, the
+places held while paying rebuilt at every start."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from telegram.ext import MessageHandler, PreCheckoutQueryHandler, filters
+
+from bot.features.payments.handlers import pagar, paid, pre_checkout, schedule_holds
+from bot.features.payments.settings import KEYS, TABLE, describe, read
+from bot.support.commands import PAYMENTS
+from bot.support.registry import N_, Command, Feature
+
+PAY = "pagar"
+
+
+async def start(app: Any) -> None:
+    await schedule_holds(app)
+
+
+FEATURE = Feature(
+    name="payments",
+    commands=(Command(PAY, "participant", N_("[N]: pay your entry in the chat"),
+                      {"fr": "payer", "en": "pay"}, PAYMENTS, after="mis_inscripciones"),),
+    handlers={PAY: pagar},
+    other_handlers=(PreCheckoutQueryHandler(pre_checkout),
+                    MessageHandler(filters.SUCCESSFUL_PAYMENT, paid)),
+    table=TABLE,
+    settings=read,
+    keys=KEYS,
+    describe=describe,
+    on_start=start,
+)

@@ -1,0 +1,50 @@
+"""The contest file's ``[payments]`` table (optional): paying in the chat. With it, and a payment
+provider's token in the settings (``PUZZLEBOT_PAYMENT_TOKEN``), people are sent an invoice for
+what their entry owes; without the token the bot says how to pay (``how_to_pay``) as before."""
+
+from __future__ import annotations
+
+from bot.domain.contest import Contest
+from bot.features.payments.rules import (
+    HOLD_DEFAULT_MINUTES,
+    HOLD_MAX_MINUTES,
+    PAYMENTS,
+    PaymentRules,
+)
+from bot.services.contest_toml import Table
+from bot.support.contest_keys import Key, Section
+
+TABLE = PAYMENTS
+FEATURE = PAYMENTS  # the name its settings are kept under (``Contest.settings``)
+KEYS = Section(TABLE, "Paying in the chat (Telegram Payments, with PUZZLEBOT_PAYMENT_TOKEN). "
+               "Optional: without it, people pay as how_to_pay says and organisers record "
+               "each payment with /pagado.", (
+                   Key("hold_minutes", "int", "Where a place is held only once paid "
+                       "(payment_required): minutes a place free at registration is held while "
+                       "its people pay in the chat (0: not held).",
+                       default=HOLD_DEFAULT_MINUTES, minimum=0, maximum=HOLD_MAX_MINUTES,
+                       example="30"),
+               ))
+
+
+def rules_of(contest: Contest) -> PaymentRules | None:
+    """The contest's ``[payments]`` (None: it takes no payment in the chat)."""
+    found = contest.settings(FEATURE)
+    return found if isinstance(found, PaymentRules) else None
+
+
+def describe(contest: Contest) -> list[str]:
+    """What ``check-contest``'s summary says of it (nothing without the table)."""
+    rules = rules_of(contest)
+    if rules is None:
+        return []
+    line = f"Payments in the chat (with PUZZLEBOT_PAYMENT_TOKEN), in {contest.currency}"
+    if contest.registration.payment_required and rules.hold_minutes:
+        line += f"; a free place is held {rules.hold_minutes} min while paying"
+    return [line]
+
+
+def read(t: Table) -> PaymentRules:
+    hold = t.int("hold_minutes", HOLD_DEFAULT_MINUTES)
+    t.done()
+    return PaymentRules(hold)

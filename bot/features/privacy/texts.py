@@ -1,0 +1,93 @@
+"""What ``/mis_datos`` says: everything the bot keeps about the person asking and the entries
+they follow, in their language, and who sees it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.domain.contest import Contest
+from bot.features.registration.day import EntryStatus
+from bot.features.registration.texts import meal_people, shown_value
+from bot.services.contest_day import Roles
+from bot.storage.records import Event
+from bot.support.i18n import tr
+from bot.texts.access import LANGUAGE_NAMES
+from bot.texts.common import date_text, labelled, moment_text
+from bot.texts.names import amount_text
+
+
+def _you(lang: str, name: str, chosen: str | None, telegram: str | None,
+         roles: Roles) -> list[str]:
+    lines = [tr(lang, "What I keep about you:"),
+             "• " + tr(lang, "your name as Telegram gives it: {name}", name=name or "-")]
+    if chosen:
+        lines.append("• " + tr(lang, "your language, chosen with /idioma: {language}",
+                               language=LANGUAGE_NAMES.get(chosen, chosen)))
+    elif telegram:
+        lines.append("• " + tr(lang, "your phone's language: {language}",
+                               language=LANGUAGE_NAMES.get(telegram.split("-")[0], telegram)))
+    if roles.organiser:
+        lines.append("• " + tr(lang, "that you are an organiser"))
+    elif roles.volunteer:
+        lines.append("• " + tr(lang, "that you are a volunteer"))
+    if roles.entries:
+        lines.append("• " + tr(lang, "that your phone follows entries {entries}",
+                               entries=", ".join(f"#{e.number}" for e in roles.entries)))
+    return lines
+
+
+def _entry(lang: str, contest: Contest, s: EntryStatus, mine: bool,
+           payments: Sequence[Event]) -> list[str]:
+    entry = s.entry
+    category = contest.category(entry.category)
+    when = date_text(lang, entry.registered_at.astimezone().date())
+    lines = ["", tr(lang, "Entry #{entry} ({category}):", entry=entry.number,
+                    category=category.name if category is not None else entry.category)]
+    lines.append("  " + (tr(lang, "registered by you in the chat on {day}", day=when) if mine
+                         else tr(lang, "registered on {day}", day=when)))
+    for m in entry.members:
+        facts = [m.name]
+        if m.born is not None:
+            facts.append(tr(lang, "born {day}", day=date_text(lang, m.born)))
+        elif m.born_year is not None:
+            facts.append(tr(lang, "born in {year}", year=m.born_year))
+        for q in contest.questions:
+            value = ("yes" if q.id in m.answers else None) if q.yes_no else m.value(q.id)
+            if value is not None:
+                facts.append(f"{q.label_in(lang)}: {shown_value(lang, q, value)}")
+        lines.append("  - " + "; ".join(facts))
+    for qid, value in entry.values:
+        asked = contest.question(qid)
+        if asked is not None:
+            lines.append(f"  {asked.label_in(lang)}: {shown_value(lang, asked, value)}")
+    if entry.meal_adults or entry.meal_children:
+        lines.append("  " + labelled(lang, tr(lang, "Meals"),
+                                     meal_people(lang, entry.meal_adults, entry.meal_children)))
+    for p in payments:
+        amount = p.data.get("amount")
+        paid = amount_text(lang, int(amount), contest.currency) if isinstance(amount, int) \
+            else amount_text(lang, s.fee.total, contest.currency)
+        via = (tr(lang, "paid in the chat") if p.data.get("charge") else
+               tr(lang, "recorded by the organisers"))
+        lines.append("  " + tr(lang, "Payment: {amount} on {moment} ({how})", amount=paid,
+                               moment=moment_text(lang, contest, p.at), how=via))
+    return lines
+
+
+def my_data_text(lang: str, contest: Contest, name: str, chosen: str | None,
+                 telegram: str | None, roles: Roles,
+                 entries: Sequence[tuple[EntryStatus, bool, Sequence[Event]]]) -> str:
+    """The person's data: about them, then each entry they follow (``mine``: they registered
+    it), then who sees it and how to have it removed."""
+    lines = _you(lang, name, chosen, telegram, roles)
+    for status, mine, payments in entries:
+        lines += _entry(lang, contest, status, mine, payments)
+    lines += ["", tr(lang, "Who sees it: the organisers see all of it (to run the contest and "
+                     "its payments); volunteers see each entry's number and names; rankings, "
+                     "the projector and the published results show the names (and the answers "
+                     "the contest shows). Births and other answers are never published."),
+              tr(lang, "It is kept for the contest ({day}) and its results. To have it removed "
+                 "or corrected, ask the organisers; /baja withdraws an entry.",
+                 day=date_text(lang, contest.date))
+              if entries else tr(lang, "To have it removed, ask the organisers.")]
+    return "\n".join(lines)
