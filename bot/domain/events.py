@@ -72,5 +72,8 @@ VOLUNTEER_KINDS = (_K.STAGE, _K.ESCAPE, _K.FINISH, _K.PIECES, _K.PENALTY, _K.SPL
                    _K.NOT_FINISHED, _K.RETAKE)
 ROUND_KINDS = (_K.ROUND_FINAL,)  # who goes on: the lineups of the rounds after the first
 INVITE_KINDS = (_K.INVITED, _K.INVITE_REPLY, _K.INVITE_LAPSED)  # ... when they are invited
-PLACE_KINDS = (ENTRY_ROWS, _K.PAYMENT, _K.WITHDRAW)
+# a place held while its people pay in the chat (value: until when), the payments feature's
+# event kind (bot/features/payments): it moves places as payments and withdrawals do
+HOLD = "hold"
+PLACE_KINDS = (ENTRY_ROWS, _K.PAYMENT, _K.WITHDRAW, HOLD)
 ORGANISER_UNDOABLE = VOLUNTEER_KINDS + CLOCK_KINDS

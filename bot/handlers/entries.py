@@ -77,7 +77,8 @@ async def baja(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await answer_now(who.svc, update, which_entry_text(who.lang, entries))
         return
     stamp = int(who.at.timestamp())
-    question, yes, no = withdraw_question(who.lang, entry)
+    refund = await registrations(context).refund_if_withdrawn(entry.number, who.at)
+    question, yes, no = withdraw_question(who.lang, entry, refund, who.svc.contest.currency)
     await answer_now(who.svc, update, question, reply_markup=buttons([[
         (yes, f"baja:y:{entry.number}:{stamp}"), (no, f"baja:n:{entry.number}:{stamp}"),
     ]]))

@@ -20,6 +20,7 @@ import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from datetime import time as dtime
+from functools import partial
 from pathlib import Path
 from typing import TextIO
 from zoneinfo import ZoneInfo
@@ -27,6 +28,7 @@ from zoneinfo import ZoneInfo
 from bot.chat.skips import MARGIN, supported
 from bot.domain.contest import Contest
 from bot.domain.events import EventKind
+from bot.features.payments.settings import rules_of as payments_rules
 from bot.features.registration.day import Registrations
 from bot.features.selftimed.rules import photo_of_key
 from bot.rehearsal import plan
@@ -51,6 +53,7 @@ from bot.storage.store import Store
 from bot.support.program import command_line
 from bot.support.wallclock import ENV as CLOCK_ENV
 from bot.support.wallclock import SKIP_ENV, WallClock
+from bot.texts.names import amount_text
 
 ORGANISER_ID = 1
 VOLUNTEER_IDS = (2, 3)
@@ -59,6 +62,9 @@ VOLUNTEER_IDS = (2, 3)
 # real seconds at most for the bot to answer a message: a bound for a bot that hangs (the wait
 # ends once it answered or handled the message), not a limit a busy machine should reach
 ANSWER_BOUND = 120.0
+# the payment provider's token the rehearsal gives its bot (the fake Bot API takes any; like
+# Telegram's test tokens, it charges nothing)
+REHEARSAL_PAYMENT_TOKEN = "000000000:TEST:rehearsal"
 
 
 async def ran_until(db: Path | str, moment: datetime) -> None:
@@ -97,6 +103,10 @@ class Rehearsal:
         self.volunteers = [Person(v, f"Volunteer {i + 1}", self.contest.language)
                            for i, v in enumerate(VOLUNTEER_IDS)]
         self.bot = BotProcess(self.api, db_path, contest_path, organisers=str(ORGANISER_ID))
+        if payments_rules(self.contest) is not None:
+            # a contest that takes payments in the chat: a provider's token of the fake's own
+            # (Telegram's test mode), so that people are sent invoices and pay them
+            self.bot.extra_env["PUZZLEBOT_PAYMENT_TOKEN"] = REHEARSAL_PAYMENT_TOKEN
         self.skips = skips  # idle time skipped (``wait_until``)
         if skips:
             self.bot.extra_env[SKIP_ENV] = f"{db_path}.skip"
@@ -446,7 +456,9 @@ class Rehearsal:
             if len(team.phones) > 1 and team.join_code and team.registered_at:
                 await self.send(team.phones[1], f"/start {team.join_code}",
                                 team.registered_at + timedelta(hours=2))
-        if self.contest.registration.payment_required:
+        if payments_rules(self.contest) is not None:
+            await self._pay_in_the_chat()
+        elif self.contest.registration.payment_required:
             closes = self.contest.registration.closes
             payments = []
             for team in self.teams:
@@ -468,6 +480,70 @@ class Rehearsal:
                    + [t.paid_at + timedelta(hours=10) for t in self.teams if t.paid_at]
                    ) + timedelta(days=1)
         return await self.send(self.organiser, "/inscritos", last)
+
+    async def _pay_in_the_chat(self) -> None:
+        """Most entries pay their invoice in the chat, a few days after registering (the
+        payment counts at its message's date); one more entry pays and withdraws
+        (``_withdraws_with_a_refund``)."""
+        closes = self.contest.registration.closes
+        # drawn apart from the day's randomness: the same seed plays the same day, with
+        # payments in the chat or without
+        rng = random.Random(f"payments {self.seed}")
+        payments = []
+        for team in self.teams:
+            invoice = next((c for c in reversed(self.api.calls) if c.method == "sendInvoice"
+                            and c.chat_id == team.phones[0].id), None)
+            if invoice is None or team.registered_at is None or rng.random() >= 0.9:
+                continue
+            paid = team.registered_at + timedelta(days=rng.randint(1, 6))
+            if closes is not None and paid >= closes:
+                paid = closes - timedelta(hours=1)
+            team.paid_at = paid
+            payments.append((paid, team.number, team, invoice))
+        for paid, _number, team, invoice in sorted(payments, key=lambda p: (p[0], p[1])):
+            await self._pay(team, invoice, paid)
+        if payments:
+            await self._withdraws_with_a_refund(min(p[0] for p in payments))
+
+    async def _pay(self, team: Team, invoice: Call, at: datetime) -> None:
+        """The team's first phone pays ``invoice`` in the chat at ``at``: its line, with the
+        bot's answer."""
+        payload = str(invoice.params["payload"])
+        amount = int(payload.split(":")[2])
+        phone = team.phones[0]
+        answers = await self._play(phone, at, partial(
+            self.api.pay_and_wait, phone.user(), payload, amount, at,
+            f"rehearsal-{team.number}", str(invoice.params["currency"]), ANSWER_BOUND,
+            self._all_said), f"(pays {payload} in the chat)")
+        shown = amount_text(self.contest.language, amount, self.contest.currency)
+        self.line(at, f"{self._names(team)} pays {shown} in the chat -> "
+                  + (answers[0].text.splitlines()[0] if answers else "(no answer)"))
+        await self._said()
+
+    async def _withdraws_with_a_refund(self, first_paid: datetime) -> None:
+        """One more entry, not among the day's (its members named apart), registers when the
+        first payment comes, pays in the chat, and withdraws the next day: told what it gets
+        back under the contest's rules."""
+        like = self.teams[0]
+        phone = self.new_person("Carmen Vidal")
+        team = Team(like.category, [(f"{name.split()[0]} Vidal", born)
+                                    for name, born in like.members],
+                    like.answers, [phone], registered_at=first_paid + timedelta(hours=1))
+        await self.register(team)
+        invoice = next((c for c in reversed(self.api.calls) if c.method == "sendInvoice"
+                        and c.chat_id == phone.id), None)
+        if not team.number or invoice is None:
+            return
+        at = first_paid + timedelta(hours=2)
+        await self._pay(team, invoice, at)
+        at += timedelta(days=1)
+        asked = await self.send(phone, f"/baja {team.number}", at)
+        yes = next((d for c in asked for _, d in c.buttons() if d.startswith("baja:y:")), None)
+        if yes is not None:
+            told = await self.press(phone, yes, at)
+            self.line(at, f"{self._names(team)}: /baja {team.number} -> " + " ".join(
+                c.text.replace("\n", " ") for c in told))
+        await self._said()
 
     # -- the day -----------------------------------------------------------------------------
 

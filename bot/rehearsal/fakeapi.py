@@ -598,6 +598,23 @@ class FakeBotAPI:
         self.send_photo(user, file_id, date)
         return await self._answers(user["id"], self._next_message, before, timeout, done)
 
+    async def pay_and_wait(self, user: dict[str, Any], payload: str, amount: int, date: datetime,
+                           charge: str, currency: str = "EUR", timeout: float = 10.0,
+                           done: Callable[[], bool] | None = None) -> list[Call]:
+        """The person pays an invoice: Telegram's pre-checkout query, answered (Telegram charges
+        only on ``ok``), then the successful payment's message dated ``date``; the calls to
+        that person's chat, the bot's answer to the payment first (none when the checkout was
+        refused)."""
+        await self._settle_unless_quiet()
+        query = self.pre_checkout(user, payload, amount, currency)
+        await self.wait_until(lambda: self.checkout_answer(query) is not None, timeout)
+        answer = self.checkout_answer(query)
+        if answer is None or str(answer.params.get("ok")).lower() not in ("true", "1"):
+            return []
+        before = len(self.calls)
+        self.successful_payment(user, payload, amount, date, charge, currency)
+        return await self._answers(user["id"], self._next_message, before, timeout, done)
+
     async def press_and_wait(self, user: dict[str, Any], data: str,
                              date: datetime | None = None, timeout: float = 10.0,
                              answer_timeout: float = 3.0, done: Callable[[], bool] | None = None

@@ -54,7 +54,7 @@ from bot.features.invitations.rules import (
     reply_verdict,
 )
 from bot.features.members.rules import Allowed, Change, change_verdict, member_from, originals
-from bot.features.payments.rules import CHARGE, EXTRA, hold_of
+from bot.features.payments.rules import CHARGE, EXTRA, HOLD
 from bot.features.registration.rules import Member, birth_in_range, clean_name, name_problem
 from bot.features.results import rules as res
 from bot.features.selftimed.rules import PhotoRefused, PhotoUse, photo_use
@@ -614,8 +614,8 @@ class Replay:
         """The states of the category's entries holding a place at ``at`` (``allocate``,
         as ``ContestDay.states`` reads them), their penalties counted."""
         apps = []
-        hold = hold_of(self.contest)
         for e in self.entries.values():
+            held = next(iter(self._live(e.number, HOLD)), None)
             paid = self._paid(e.number)
             left = next(iter(self._live(e.number, K.WITHDRAW)), None)
             apps.append(Application(
@@ -628,7 +628,7 @@ class Replay:
                     (q.id, value) for q in self.contest.questions
                     if q.quota is not None or any(c.places is not None for c in q.choices)
                     if (value := e.answer(q.id)) is not None), people=seats(self.contest, e),
-                hold_until=e.registered_at + hold if hold is not None and e.source == "chat"
+                hold_until=from_ts(held.value) if held is not None and held.value is not None
                 else None))
         places = allocate(self.contest, apps, at)
         return [self._state(e, None, clock, penalties=True)

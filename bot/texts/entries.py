@@ -58,11 +58,20 @@ def which_entry_text(lang: str, entries: Sequence[Entry]) -> str:
     return tr(lang, "Which entry? /baja N, with N one of {list}.", list=_numbers(entries))
 
 
-def withdraw_question(lang: str, entry: Entry) -> tuple[str, str, str]:
-    """/baja's question and its two buttons (yes, no)."""
-    return (tr(lang, "Withdraw entry #{entry} ({names})? This can't be undone.",
-               entry=entry.number, names=names(entry.names)),
-            tr(lang, "Yes, withdraw"), tr(lang, "No"))
+def withdraw_question(lang: str, entry: Entry, refund: tuple[int, int] | None = None,
+                      currency: str = "EUR") -> tuple[str, str, str]:
+    """/baja's question and its two buttons (yes, no); ``refund``: what a withdrawal now gets
+    back of what was paid (cents), said first (None: nothing was paid)."""
+    question = tr(lang, "Withdraw entry #{entry} ({names})? This can't be undone.",
+                  entry=entry.number, names=names(entry.names))
+    if refund is not None:
+        back, paid = (amount_text(lang, c, currency) for c in refund)
+        question += "\n" + (tr(lang, "Under the contest's rules, withdrawing now gives you back "
+                               "{amount} of the {paid} paid.", amount=back, paid=paid)
+                            if refund[0] else
+                            tr(lang, "Under the contest's rules, withdrawing now gives nothing "
+                               "back of the {paid} paid.", paid=paid))
+    return question, tr(lang, "Yes, withdraw"), tr(lang, "No")
 
 
 def kept_text(lang: str, number: int) -> str:

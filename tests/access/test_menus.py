@@ -32,7 +32,9 @@ from bot.services.csvio import import_entries, read_entries
 from bot.support.commands import (
     BY_NAME,
     COMMANDS,
+    DOOR,
     ESCAPE,
+    PAYMENTS,
     PENALTIES,
     ROUNDS,
     SELF_TIMED,
@@ -288,8 +290,9 @@ def test_each_command_says_what_the_contest_must_have_for_it() -> None:
     assert needs[ROUNDS] == {"series", "confirmar_ronda", "acepto", "renuncio"}  # /mesas: all
     assert BY_NAME["penalizacion"].needs == PENALTIES and BY_NAME["parcial"].needs == SPLITS
     castrillo = load_contest(CASTRILLO)
-    assert features(castrillo) == {ESCAPE}
-    assert features(castrillo, ["adultos"]) == frozenset()
+    assert features(castrillo) == {ESCAPE, PAYMENTS}  # /pagar: where it takes payments
+    assert features(castrillo, ["adultos"]) == {PAYMENTS}
+    assert BY_NAME["pagar"].needs == PAYMENTS and BY_NAME["presente"].needs == DOOR
     assert features(load_contest(BILLOM)) == frozenset()
     assert features(load_contest(CHAMPIONSHIP)) >= {ROUNDS}
     # /rechazar: for contests played at home

@@ -9,6 +9,7 @@ and ``[payments] hold_minutes = 30``. People write in English: the fragments are
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from contextlib import closing
 from datetime import datetime
@@ -22,6 +23,7 @@ from bot.features.payments import handlers as pay_handlers
 from bot.features.payments.handlers import tell_holds_let_go
 from bot.handlers.desk import announce_changes
 from tests.conftest import BILLOM
+from tests.documents import bot, without_join_codes
 from tests.fakebot import Call, FrozenClock, Harness, Person
 from tests.registration.test_registration_chat import Who, paris, register, withdraw
 
@@ -231,5 +233,57 @@ async def test_pay_command_sends_the_invoice_again(tmp_path: Path, clock: Frozen
         calls = await h.send(ANA, "/pay", paris(2, 1, 10, 8))
         assert "None of your entries has anything to pay" in calls[-1].text
         assert len(invoices(h, ANA)) == 2
+    finally:
+        await h.stop()
+
+
+async def test_payments_and_holds_travel_in_the_contest_document(tmp_path: Path,
+                                                                 clock: FrozenClock) -> None:
+    """A place held, a payment in the chat, one paid twice and a withdrawal go into
+    ``export document`` and read back (their checks: a payer's payment carries its charge;
+    paid twice only after a payment), with the same entries and refunds."""
+    h = await started(tmp_path)
+    try:
+        await register(h, ANA, "adulte", ADULTS, paris(2, 1, 10))
+        await register(h, BEA, "adulte", [Who("Bea Dos", "1981-05-17"),
+                                          Who("Cy Tres", "1982-05-17")], paris(2, 1, 10, 1))
+        await h.paid(ANA, f"pay:1:{FEE}", FEE, paris(2, 1, 10, 5), "ch-1")
+        await h.paid(BEA, f"pay:1:{FEE}", FEE, paris(2, 1, 10, 6), "ch-2")
+        await withdraw(h, ANA, paris(2, 1, 11), 1)
+    finally:
+        await h.stop()
+    env = {**os.environ, "PUZZLEBOT_CONTEST": str(h.contest_file),
+           "PUZZLEBOT_DB": str(h.db_path)}
+    path = tmp_path / "contest.json"
+    out = bot(["export", "document", "--out", str(path)], env)
+    assert out.returncode == 0, out.stderr
+    kinds = [e["kind"] for e in json.loads(path.read_text(encoding="utf-8"))["history"]]
+    assert kinds.count("payment") == 2 and kinds.count("hold") == 2
+    fresh = {**env, "PUZZLEBOT_DB": str(tmp_path / "fresh.sqlite3")}
+    loaded = bot(["import", "document", str(path)], fresh)
+    assert loaded.returncode == 0, loaded.stderr
+    before, after = bot(["export", "entries"], env), bot(["export", "entries"], fresh)
+    assert without_join_codes(before.stdout)[0] == without_join_codes(after.stdout)[0]
+
+
+async def test_withdrawing_says_first_what_would_be_given_back(tmp_path: Path,
+                                                               clock: FrozenClock) -> None:
+    h = await started(tmp_path)
+    try:
+        await register(h, ANA, "adulte", ADULTS, paris(2, 1, 10))
+        unpaid = [c.text for c in await h.send(ANA, "/withdraw 1", paris(2, 1, 10, 1))
+                  if c.method == "sendMessage"]
+        assert unpaid == ["Withdraw entry #1 (Ana Uno / Bea Dos)? This can't be undone."]
+        await h.paid(ANA, f"pay:1:{FEE}", FEE, paris(2, 1, 10, 5), "ch-1")
+        asked = [c.text for c in await h.send(ANA, "/withdraw 1", paris(2, 1, 10, 6))
+                 if c.method == "sendMessage"]
+        assert asked == ["Withdraw entry #1 (Ana Uno / Bea Dos)? This can't be undone.\n"
+                         "Under the contest's rules, withdrawing now gives you back 14 € of "
+                         "the 14 € paid."], asked
+        # after Billom's refund deadline (registrations' closing): nothing back
+        late = [c.text for c in await h.send(ANA, "/withdraw 1", paris(3, 5))
+                if c.method == "sendMessage"]
+        assert "withdrawing now gives nothing back of the 14 € paid" in late[0], late
+        assert (await status(h, 1, paris(3, 6))).place.status is Status.CONFIRMED  # asked only
     finally:
         await h.stop()

@@ -92,6 +92,11 @@ def test_demo_runs_a_whole_day_and_leaves_the_database(tmp_path):
     export = subprocess.run([sys.executable, "-m", "bot", "export", "results"], cwd=ROOT,
                             env=env, capture_output=True, text=True, timeout=60)
     rows = list(csv.DictReader(io.StringIO(export.stdout)))
+    # Castrillo takes payments in the chat: entries pay their invoice, and one more entry
+    # pays and withdraws the next day, told what it gets back; the 8 planned play
+    assert re.search(r"pays \d+ € in the chat -> Pago recibido de la inscripción #\d+", out)
+    assert re.search(r"#9 \w+ Vidal.*: /baja 9 -> La inscripción #9 queda dada de baja\. Se "
+                     r"te reembolsará", registering), registering
     assert len(rows) == 8
     assert any(r["position"] == "1" for r in rows)
     round_trip(CASTRILLO, db, env, tmp_path)  # the day as one document, and back

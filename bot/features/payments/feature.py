@@ -9,9 +9,11 @@ from typing import Any
 from telegram.ext import MessageHandler, PreCheckoutQueryHandler, filters
 
 from bot.features.payments.handlers import pagar, paid, pre_checkout, schedule_holds
+from bot.features.payments.rules import HOLD
 from bot.features.payments.settings import KEYS, TABLE, describe, read
+from bot.features.payments.texts import hold_name
 from bot.support.commands import PAYMENTS
-from bot.support.registry import N_, Command, Feature
+from bot.support.registry import N_, Command, Feature, Kind
 
 PAY = "pagar"
 
@@ -23,8 +25,10 @@ async def start(app: Any) -> None:
 FEATURE = Feature(
     name="payments",
     commands=(Command(PAY, "participant", N_("[N]: pay your entry in the chat"),
-                      {"fr": "payer", "en": "pay"}, PAYMENTS, after="mis_inscripciones"),),
+                      {"fr": "payer", "en": "pay"}, PAYMENTS, for_entry=True,
+                      after="mis_inscripciones"),),
     handlers={PAY: pagar},
+    kinds=(Kind(HOLD, hold_name, roles=frozenset({"system"}), fields="+--+--"),),
     other_handlers=(PreCheckoutQueryHandler(pre_checkout),
                     MessageHandler(filters.SUCCESSFUL_PAYMENT, paid)),
     table=TABLE,

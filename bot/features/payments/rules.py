@@ -14,7 +14,10 @@ from datetime import timedelta
 from enum import StrEnum
 
 from bot.domain.contest import Contest
+from bot.domain.events import HOLD
 from bot.domain.places import Place, Status
+
+__all__ = ["HOLD"]  # the event of a place held while paying (bot/domain/events.py)
 
 PAYMENTS = "payments"  # the contest file's table, and the name its settings are kept under
 HOLD_MAX_MINUTES = 24 * 60

@@ -25,6 +25,11 @@ def invoice_description(lang: str, contest: Contest, s: EntryStatus) -> str:
                       category=what, names=names(s.entry.names)), DESCRIPTION_MAX)
 
 
+def hold_name(lang: str) -> str:
+    """The event of a place held while paying, in a history."""
+    return tr(lang, "place held while paying")
+
+
 def fee_label(lang: str) -> str:
     return tr(lang, "Entry fee")
 

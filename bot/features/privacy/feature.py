@@ -8,6 +8,7 @@ from bot.support.registry import N_, Command, Feature
 FEATURE = Feature(
     name="privacy",
     commands=(Command("mis_datos", "participant", N_("What the bot keeps about me"),
-                      {"fr": "mes_donnees", "en": "my_data"}, after="baja"),),
+                      {"fr": "mes_donnees", "en": "my_data"}, for_entry=True,
+                      after="baja"),),
     handlers={"mis_datos": mis_datos},
 )

@@ -10,8 +10,8 @@ left out at closing) is announced once, even across restarts.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import date, datetime
+from dataclasses import dataclass, replace
+from datetime import date, datetime, timedelta
 from typing import ClassVar
 
 from bot.domain.contest import Category, Contest
@@ -26,7 +26,7 @@ from bot.domain.places import (
     seats,
 )
 from bot.domain.rounds import heat_id
-from bot.features.payments.rules import CHARGE, EXTRA, PROVIDER_CHARGE, hold_of
+from bot.features.payments.rules import CHARGE, EXTRA, HOLD, PROVIDER_CHARGE
 from bot.features.registration.rules import (
     Fee,
     HeatBegun,
@@ -225,22 +225,24 @@ class Registrations:
     async def _applications(self) -> list[Application]:
         paid: dict[int, datetime] = {}
         withdrawn: dict[int, datetime] = {}
-        for e in await self.store.events(kinds=[EventKind.PAYMENT, EventKind.WITHDRAW]):
+        held: dict[int, datetime] = {}
+        for e in await self.store.events(kinds=[EventKind.PAYMENT, EventKind.WITHDRAW, HOLD]):
             if e.entry is None or e.ref == EXTRA:  # paid twice: owed back, not a payment
                 continue
             if e.kind == EventKind.PAYMENT:
                 paid[e.entry] = from_ts(e.value) if e.value is not None else e.at
+            elif e.kind == HOLD:
+                if e.value is not None:
+                    held.setdefault(e.entry, from_ts(e.value))
             else:
                 withdrawn.setdefault(e.entry, e.at)
-        hold = hold_of(self.contest)
         return [
             Application(
                 number=en.number, category=en.category, local=en.local,
                 registered_at=en.registered_at, paid_at=paid.get(en.number),
                 withdrawn_at=withdrawn.get(en.number), preconfirmed=en.source == "import",
                 quota_values=self.quota_values(en), people=seats(self.contest, en),
-                hold_until=en.registered_at + hold
-                if hold is not None and en.source == "chat" else None,
+                hold_until=held.get(en.number),
             )
             for en in await self.store.entries()
         ]
@@ -312,9 +314,11 @@ class Registrations:
     async def register(
         self, user_id: int, category: Category, members: Sequence[Member], meal_adults: int,
         meal_children: int, at: datetime, update_id: int | None,
-        values: Sequence[tuple[str, str]] = (),
+        values: Sequence[tuple[str, str]] = (), hold: timedelta | None = None,
     ) -> Registered | RegistrationRefusal:
-        """A new entry from the chat; ``values``: its answers to the per-entry questions."""
+        """A new entry from the chat; ``values``: its answers to the per-entry questions;
+        ``hold``: how long a place free now is held while its people pay in the chat (an
+        invoice is sent with the answer), where a place is held only once paid."""
         window = registration_window(self.contest, at, members)
         if window is not None:
             return RegistrationShut(window)
@@ -344,6 +348,9 @@ class Registrations:
                                entry=number, category=category.id, update_id=update_id)
             await tx.add_event(at=at, kind=EventKind.LINK, role="participant", actor=user_id,
                                entry=number, ref="registration")
+            if hold is not None and self.contest.registration.payment_required:
+                await tx.add_event(at=at, kind=HOLD, role="system", entry=number,
+                                   value=to_ts(at + hold))
         place = (await self.places(at))[number]
         await self.record_status(number, place, at)
         return Registered(number, place)
@@ -418,6 +425,20 @@ class Registrations:
         [status] = await self.statuses(at, [number])
         return Withdrawn(number, place, paid=status.paid_at is not None, was=before.status,
                          refund=status.refund)
+
+    async def refund_if_withdrawn(self, number: int, at: datetime) -> tuple[int, int] | None:
+        """What the entry would get back were it to withdraw at ``at``, and what it paid
+        (cents; paid twice included); None: it paid nothing (or is gone already)."""
+        statuses = await self.statuses(at, [number])
+        if not statuses or statuses[0].paid_at is None or statuses[0].place.status in (
+                Status.WITHDRAWN, Status.LAPSED):
+            return None
+        s = statuses[0]
+        apps = [replace(a, withdrawn_at=at) if a.number == number else a
+                for a in await self.applications()]
+        place = allocate(self.contest, apps, at)[number]
+        return (refund_amount(s.fee.total, place.refund_percent) + s.extra,
+                s.fee.total + s.extra)
 
     async def pay(self, organiser: int, number: int, paid_at: datetime, at: datetime,
                   update_id: int | None) -> Paid | UnknownEntry:
@@ -504,12 +525,16 @@ class Registrations:
 
     async def changes(self, now: datetime) -> list[tuple[Entry, Place]]:
         """Entries whose place changed since the person was last told (promotions, left out,
-        a move on the waiting list)."""
+        a move on the waiting list). An entry told of its place at a later moment than ``now``
+        is left alone: a timer of a past moment run late (the bot was off) never tells a place
+        older than one told since."""
         told = await self.announced()
+        newer = {e.entry for e in await self.store.events(kinds=[EventKind.STATUS_NOTICE])
+                 if e.entry is not None and e.at > now}
         places = await self.places(now)
         out = []
         for en in await self.store.entries():
-            if en.source != "chat":
+            if en.source != "chat" or en.number in newer:
                 continue
             place = places[en.number]
             key = self.status_key(en.number, place)

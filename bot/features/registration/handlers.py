@@ -30,6 +30,7 @@ from bot.domain.contest import Category
 from bot.domain.numbers import ascii_digits, parse_year
 from bot.features.payments.handlers import schedule_hold
 from bot.features.payments.operations import in_chat, owe_invoice
+from bot.features.payments.rules import hold_of
 from bot.features.registration.card import entry_card
 from bot.features.registration.day import HeatStarted, Registered
 from bot.features.registration.draft import Draft, MemberDraft, step
@@ -469,6 +470,7 @@ async def confirm(update: Update, context: ContextTypes.DEFAULT_TYPE, draft: Dra
         out = await registrations(context).register(
             who.user_id, category, draft.member_list(), draft.meal_adults or 0,
             draft.meal_children or 0, at, None, values=tuple((draft.values or {}).items()),
+            hold=hold_of(contest) if in_chat(who.svc) is not None else None,
         )
         if not isinstance(out, Registered):
             await answer_now(who.svc, update, refusal_text(who.lang, contest, out))
