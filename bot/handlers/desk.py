@@ -22,7 +22,7 @@ from bot.domain.numbers import YEARS, ascii_digits
 from bot.domain.places import Status
 from bot.features.payments.settings import rules_of
 from bot.features.registration.card import entry_card
-from bot.features.registration.day import EntryStatus, Paid, Registrations
+from bot.features.registration.day import EntryStatus, Paid, PaidInChatAlready, Registrations
 from bot.features.tables.handlers import warn_moved
 from bot.handlers.common import (
     Callback,
@@ -52,6 +52,7 @@ from bot.texts.desk import (
     export_notes,
     lost_to,
     no_entry_text,
+    paid_in_chat_text,
     paid_text,
     place_change_text,
     places_line,
@@ -103,6 +104,9 @@ async def pagado(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     async with recording(who.svc):
         out = await registrations(context).pay(who.user_id, number, paid_at, who.at,
                                                update.update_id)
+        if isinstance(out, PaidInChatAlready):
+            await answer_now(who.svc, update, paid_in_chat_text(who.lang, contest, out))
+            return
         if not isinstance(out, Paid):
             await answer_now(who.svc, update, no_entry_text(who.lang, number))
             return

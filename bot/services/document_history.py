@@ -54,7 +54,7 @@ from bot.features.invitations.rules import (
     reply_verdict,
 )
 from bot.features.members.rules import Allowed, Change, change_verdict, member_from, originals
-from bot.features.payments.rules import CHARGE, EXTRA, HOLD
+from bot.features.payments.rules import CHARGE, EXTRA, GONE, HOLD, OWED_BACK
 from bot.features.registration.rules import Member, birth_in_range, clean_name, name_problem
 from bot.features.results import rules as res
 from bot.features.selftimed.rules import PhotoRefused, PhotoUse, photo_use
@@ -380,11 +380,13 @@ class Replay:
             return "a payment without its date"
         if not to_ts(EARLIEST) <= ev.value < to_ts(LATEST):
             return f"paid at {ev.value}: not a date the bot records"
-        if ev.ref not in (None, EXTRA):
+        if ev.ref not in (None, EXTRA, GONE):
             return f"ref {ev.ref!r}"
         if (ev.role == "participant") != (ev.data.get(CHARGE) is not None):
             return "a payment in the chat is its payer's, with its charge"
         in_force = self._paid(ev.entry)
+        if ev.ref == GONE:  # paid in the chat for a place gone: owed back
+            return "a correction of a payment owed back" if ev.supersedes is not None else None
         if ev.ref == EXTRA:  # paid twice in the chat: the entry was paid
             if ev.supersedes is not None or in_force is None:
                 return "paid twice, but the entry was not paid"
@@ -393,7 +395,8 @@ class Replay:
 
     def _paid(self, entry: int | None) -> Event | None:
         """The entry's payment in force (one paid twice in the chat is owed back)."""
-        return self._last([e for e in self._kinds.get((entry, K.PAYMENT), ()) if e.ref != EXTRA])
+        return self._last([e for e in self._kinds.get((entry, K.PAYMENT), ())
+                           if e.ref not in OWED_BACK])
 
     def _withdraw(self, ev: Event) -> str | None:
         return "the entry had withdrawn already" if self._live(ev.entry, K.WITHDRAW) else None

@@ -8,7 +8,13 @@ from datetime import date
 
 from bot.domain.contest import Category, Contest
 from bot.domain.places import Place, Status
-from bot.features.registration.day import Card, CategorySummary, EntryStatus, Paid
+from bot.features.registration.day import (
+    Card,
+    CategorySummary,
+    EntryStatus,
+    Paid,
+    PaidInChatAlready,
+)
 from bot.features.registration.texts import (
     card_lines,
     displaced_note,
@@ -83,6 +89,14 @@ def places_line(lang: str, cat: Category, s: CategorySummary) -> str:
                           count=len(s.lapsed),
                           list=", ".join(f"#{x.entry.number}" for x in s.lapsed))
     return line
+
+
+def paid_in_chat_text(lang: str, contest: Contest, out: PaidInChatAlready) -> str:
+    """/pagado for an entry paid in the chat: nothing recorded, and why."""
+    return tr(lang, "Entry #{entry} was paid in the chat on {moment} ({amount}): nothing "
+              "recorded. If it paid at the desk too, give that back.", entry=out.entry,
+              moment=moment_text(lang, contest, out.at),
+              amount=amount_text(lang, out.amount, contest.currency))
 
 
 def refund_lines(lang: str, contest: Contest, refunds: Sequence[EntryStatus]) -> list[str]:

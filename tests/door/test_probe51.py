@@ -7,6 +7,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from bot.features.door.handlers import report_job
+from bot.features.following.rules import card_code
 from tests.door.test_door import BOSS, T0, VIC, open_day
 from tests.fakebot import said
 from tests.rounds import test_rounds as rounds
@@ -75,7 +76,6 @@ async def test_probe_a_card_scanned_weeks_before_is_no_arrival_on_the_day(
     """A volunteer who is also a parent scans the child's table card at home, weeks before the
     contest, to follow the entry: the bot records "#6 here" then, and on the day the door
     counts #6 as come (and the parent never follows it)."""
-    from bot.features.following.rules import card_code
 
     h = await open_day(tmp_path)
     try:

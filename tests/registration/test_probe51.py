@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import time
 from pathlib import Path
 
 from bot.domain.places import Status
@@ -19,6 +21,7 @@ from tests.registration.test_payments import (  # noqa: F401
     started,
     status,
 )
+from tests.registration.test_payments import contest as billom_pay
 from tests.registration.test_registration_chat import Who, madrid, paris, register, withdraw
 
 
@@ -53,7 +56,6 @@ async def test_probe_a_contest_in_yen_is_invoiced_its_fee_not_a_hundred_times_it
     """Telegram's amounts are in the currency's smallest unit: a yen has no cents (exp 0 in
     Telegram's currencies.json). Billom's adult pair (fee = 14) in a contest whose currency is
     JPY must be invoiced 14 yen, or the contest file refused; the invoice asks 1400 yen."""
-    from tests.registration.test_payments import contest as billom_pay
 
     path = billom_pay(tmp_path)
     path.write_text(path.read_text(encoding="utf-8").replace('currency = "EUR"',
@@ -124,8 +126,6 @@ async def test_probe_my_data_dates_the_registration_in_the_contests_time_zone(
         tmp_path: Path, clock: FrozenClock) -> None:  # noqa: F811
     """Billom (Europe/Paris) on a server whose clock is in UTC: an entry registered at 00:30 on
     2 February, Paris time (23:30 UTC on 1 February), was registered on February 2."""
-    import os
-    import time
 
     was = os.environ.get("TZ")
     os.environ["TZ"] = "UTC"

@@ -5,10 +5,12 @@ are."""
 
 from __future__ import annotations
 
+import contextlib
 from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 
+from apscheduler.jobstores.base import JobLookupError  # type: ignore[import-untyped]
 from telegram import Update
 from telegram.ext import Application, CallbackContext, ContextTypes
 
@@ -102,19 +104,35 @@ async def door_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
 async def schedule_reports(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     """A report owed for each category or heat whose clock started, at its start plus
     ``absent_after_minutes`` of contest time (at once when that passed while the bot was off);
-    none once sent."""
+    none once sent, and none while a pause holds the clock before that moment (scheduled
+    again when the clock resumes)."""
     svc = app.bot_data["services"]
     rules = rules_of(svc.contest)
     if rules is None or not rules.absent_after:
         return
     sent = {e.ref for e in await svc.store.events(kinds=[EventKind.ALERT])}
     for u in await units(svc.day):
-        clock = await svc.day.clock(u.id)
-        moment = clock.instant_at(rules.absent_after * 60) if clock.started else None
-        if moment is None or report_key(u.id) in sent:
+        key = report_key(u.id)
+        moment = await _report_moment(svc, u.id, rules.absent_after)
+        if moment is None or key in sent:
+            _drop(app, key)
             continue
-        replace_job(app, report_key(u.id), report_job, moment,
-                    {"unit": u.id, "when": moment.timestamp()})
+        replace_job(app, key, report_job, moment, {"unit": u.id, "when": moment.timestamp()})
+
+
+async def _report_moment(svc: Any, unit_id: str, minutes: int) -> datetime | None:
+    """When ``minutes`` of contest time have run on the clock of a category or heat (None: not
+    started, or a pause still open before then)."""
+    clock = await svc.day.clock(unit_id)
+    return clock.instant_at(minutes * 60) if clock.started is not None else None
+
+
+def _drop(app: Application[Any, Any, Any, Any, Any, Any], name: str) -> None:
+    """The timer of that name, if any, taken off (its moment no longer holds)."""
+    job = app.bot_data.get("jobs_by_name", {}).get(name)
+    if job is not None and not job.removed:
+        with contextlib.suppress(JobLookupError):
+            job.schedule_removal()
 
 
 async def report_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
@@ -128,6 +146,8 @@ async def report_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
     moment = datetime.fromtimestamp(job.data["when"], UTC)
     if rules is None or await unit_of(svc.day, unit_id) is None:
         return
+    if await _report_moment(svc, unit_id, rules.absent_after) != moment:
+        return  # a pause moved it: the timer of its new moment tells
     work = Work(svc)
     async with work as tx:
         if await tx.has_ref(EventKind.ALERT, report_key(unit_id)):
@@ -139,7 +159,8 @@ async def report_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
             return
         numbers = [e.number for e in door.missing]
         for user_id, _lang in await organiser_recipients(svc):
-            work.tell(user_id, partial(absent_report, door=door, minutes=rules.absent_after),
+            work.tell(user_id, partial(absent_report, contest=svc.contest, door=door,
+                                       minutes=rules.absent_after),
                       keyboard=partial(did_not_start_rows, numbers=numbers, most=MOST_ASKED))
 
 

@@ -9,8 +9,15 @@ from functools import partial
 
 from bot.delivery.work import Work
 from bot.domain.places import Status
-from bot.features.door.day import arrivals, doors
-from bot.features.door.outcomes import AlreadyHere, Arrived, HoldsNoPlace, Outcome, answer
+from bot.features.door.day import arrivals, doors, on_its_day, unit_day
+from bot.features.door.outcomes import (
+    AlreadyHere,
+    Arrived,
+    HoldsNoPlace,
+    NotItsDay,
+    Outcome,
+    answer,
+)
 from bot.features.door.rules import ARRIVED
 from bot.services.contest_day import ContestDay
 from bot.services.outcomes import UnknownEntry
@@ -46,11 +53,14 @@ async def _record(day: ContestDay, cmd: Arrive) -> Outcome:
     state = await day.state(cmd.number)
     if state is None:
         return UnknownEntry(cmd.number)
-    came = (await arrivals(day)).get(cmd.number)
-    if came is not None:
-        return AlreadyHere(state.entry, came.at)
+    unit = state.unit or state.category.id
     place = (await day.registrations.places(cmd.at)).get(cmd.number)
     if place is None or place.status is not Status.CONFIRMED:
         return HoldsNoPlace(state.entry, place.status if place is not None
                             else Status.WITHDRAWN)
-    return Arrived(state.entry, cmd.at, state.unit or state.category.id, 0, 0)
+    if not on_its_day(day, unit, cmd.at):
+        return NotItsDay(state.entry, unit_day(day, unit))
+    came = (await arrivals(day)).get((cmd.number, unit))
+    if came is not None:
+        return AlreadyHere(state.entry, came.at)
+    return Arrived(state.entry, cmd.at, unit, 0, 0)

@@ -4,16 +4,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from typing import ClassVar, assert_never
 
 from bot.domain.contest import Contest
 from bot.domain.places import Status
+from bot.domain.rounds import heats_by_id
 from bot.services.outcomes import Refusal, UnknownEntry
 from bot.storage.records import Entry
 from bot.support.i18n import tr
-from bot.texts.common import refusal
-from bot.texts.names import clock_time, names
+from bot.texts.common import date_text, refusal
+from bot.texts.names import clock_time, heat_name, names
 
 
 @dataclass(frozen=True)
@@ -44,15 +45,34 @@ class HoldsNoPlace(Refusal):
     status: Status
 
 
-Outcome = Arrived | AlreadyHere | HoldsNoPlace | UnknownEntry
+@dataclass(frozen=True)
+class NotItsDay(Refusal):
+    """Not the day its category or heat is played (``day``): nobody comes to the door yet."""
+
+    code: ClassVar[str] = "door_not_its_day"
+    entry: Entry
+    day: date
+
+
+Outcome = Arrived | AlreadyHere | HoldsNoPlace | NotItsDay | UnknownEntry
+
+
+def unit_title(lang: str, contest: Contest, unit: str) -> str:
+    """A category's name, or a heat's with its category's ("Individual – Heats 2"), as a
+    volunteer tells them apart."""
+    category = contest.category(unit)
+    if category is not None:
+        return category.name
+    heat = heats_by_id(contest.categories).get(unit)
+    return f"{heat.category.name} – {heat_name(lang, contest, heat)}" if heat is not None \
+        else unit
 
 
 def answer(lang: str, out: Outcome, contest: Contest) -> str:
     """The volunteer's answer."""
     match out:
         case Arrived():
-            unit = contest.category(out.unit)
-            where = unit.name if unit is not None else out.unit
+            where = unit_title(lang, contest, out.unit)
             return tr(lang, "✅ #{entry} {names}: here ({time}). {unit}: {here} of {expected} "
                       "here.", entry=out.entry.number, names=names(out.entry.names),
                       time=clock_time(contest, out.at)[:5], unit=where, here=out.here,
@@ -65,6 +85,10 @@ def answer(lang: str, out: Outcome, contest: Contest) -> str:
             return tr(lang, "#{entry} {names} holds no place ({status}): nobody expects it at "
                       "a table. Check with the organisers.", entry=out.entry.number,
                       names=names(out.entry.names), status=_status(lang, out.status))
+        case NotItsDay():
+            return tr(lang, "#{entry} {names} plays on {day}: it is marked present at the door "
+                      "that day.", entry=out.entry.number, names=names(out.entry.names),
+                      day=date_text(lang, out.day))
         case UnknownEntry():
             return refusal(lang, out, contest)
         case _:

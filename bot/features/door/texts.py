@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.domain.contest import Contest
 from bot.features.door.day import Door
+from bot.features.door.outcomes import unit_title
 from bot.features.door.rules import BUTTON
 from bot.support.i18n import ntr, tr
 from bot.texts.names import names
@@ -24,7 +25,7 @@ def event_name(lang: str) -> str:
 
 def door_text(lang: str, contest: Contest, door: Door) -> str:
     """One category's (or heat's) door: how many have come, who is still to come."""
-    name = door.unit.name
+    name = unit_title(lang, contest, door.unit.id)
     if not door.expected:
         return tr(lang, "{unit}: no entry holds a place.", unit=name)
     if not door.missing:
@@ -53,11 +54,12 @@ def nothing_to_show(lang: str) -> str:
     return tr(lang, "No category or heat by that name: /puerta alone lists them all.")
 
 
-def absent_report(lang: str, door: Door, minutes: int) -> str:
+def absent_report(lang: str, contest: Contest, door: Door, minutes: int) -> str:
     """To the organisers, ``minutes`` after a clock started: who has not come."""
     return "\n".join([ntr(
         lang, "{unit}: {n} entry has not come {minutes} minutes after the start (no one marked "
         "it present). Did it not start?",
         "{unit}: {n} entries have not come {minutes} minutes after the start (no one marked "
-        "them present). Did they not start?", len(door.missing), unit=door.unit.name,
+        "them present). Did they not start?", len(door.missing),
+        unit=unit_title(lang, contest, door.unit.id),
         minutes=minutes)] + [f"  #{e.number} {names(e.names)}" for e in door.missing])

@@ -8,6 +8,7 @@ from telegram.ext import ContextTypes
 
 from bot.delivery.services import person_name
 from bot.delivery.work import Asker, Work
+from bot.features.door.day import on_its_day
 from bot.features.door.operations import Arrive, arrive
 from bot.features.door.settings import rules_of as door_rules
 from bot.features.following.operations import (
@@ -31,8 +32,11 @@ async def follow_by_card(update: Update, context: ContextTypes.DEFAULT_TYPE, who
     entry = await entry_of_card(who.svc.day, code) if may_be_card(code) else None
     if entry is None:
         return False
-    if who.roles.staff and door_rules(who.svc.contest) is not None:
-        # a volunteer scanning the card at the door: the entry has come
+    state = await who.svc.day.state(entry.number)
+    unit = (state.unit or state.category.id) if state is not None else None
+    if who.roles.staff and door_rules(who.svc.contest) is not None and unit is not None \
+            and on_its_day(who.svc.day, unit, who.at):
+        # a volunteer scanning the card at the door, on the day: the entry has come
         await arrive(Work(who.svc, Asker.of(update, who.user_id, who.lang)), who.svc.day,
                      Arrive(entry.number, who.user_id, role(who), who.at, update.update_id))
         return True

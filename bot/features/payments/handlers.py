@@ -20,7 +20,7 @@ from bot.delivery.telegram_time import CaughtUp
 from bot.domain.events import EventKind
 from bot.domain.places import Status
 from bot.features.payments.operations import checkout, in_chat, owe_invoice, payable
-from bot.features.payments.rules import Problem
+from bot.features.payments.rules import Problem, cents_from
 from bot.features.payments.texts import (
     cannot_pay,
     checkout_refused,
@@ -132,9 +132,10 @@ async def paid(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     regs = registrations(context)
     async with recording(who.svc):
         out = await regs.pay_in_chat(
-            who.user_id, _entry_of(payment.invoice_payload), payment.total_amount,
-            payment.currency, payment.telegram_payment_charge_id,
-            payment.provider_payment_charge_id, who.at, update.update_id)
+            who.user_id, _entry_of(payment.invoice_payload),
+            cents_from(payment.total_amount, payment.currency), payment.currency,
+            payment.telegram_payment_charge_id, payment.provider_payment_charge_id, who.at,
+            update.update_id)
         if not isinstance(out, PaidInChat):
             if isinstance(out, UnknownEntry):  # not an invoice of ours: the money is owed back
                 log.error("a payment of %s %s for no entry of this contest (charge %s)",

@@ -15,7 +15,9 @@ from bot.domain.contest import Contest
 from bot.features.payments.rules import (
     PaymentRules,
     Problem,
+    cents_from,
     checkout_problem,
+    minor_units,
     payload,
     read_payload,
 )
@@ -51,11 +53,12 @@ async def payable(regs: Registrations, number: int, at: datetime
 
 def invoice_params(lang: str, contest: Contest, s: EntryStatus) -> dict[str, object]:
     """sendInvoice's parameters but the chat and the provider's token (the sender adds it):
-    what the entry owes, its entry fee and its meals as lines (cents: the currency's smallest
-    unit)."""
-    prices = [{"label": fee_label(lang), "amount": s.fee.entry_due}]
+    what the entry owes, its entry fee and its meals as lines, in the currency's smallest unit
+    (the payload keeps the contest's hundredths)."""
+    currency = contest.currency
+    prices = [{"label": fee_label(lang), "amount": minor_units(s.fee.entry_due, currency)}]
     if s.fee.meal:
-        prices.append({"label": meal_label(lang), "amount": s.fee.meal})
+        prices.append({"label": meal_label(lang), "amount": minor_units(s.fee.meal, currency)})
     prices = [p for p in prices if p["amount"]]
     return {"title": invoice_title(lang, contest, s.entry.number),
             "description": invoice_description(lang, contest, s),
@@ -89,6 +92,6 @@ async def checkout(regs: Registrations, text: str, amount: int, currency: str,
         return Problem.UNKNOWN, number
     s = statuses[0]
     closed = registration_window(regs.contest, now) == "closed"
-    same = currency == regs.contest.currency and asked == amount
-    return checkout_problem(s.place, s.paid_at is not None, s.fee.total, amount, same,
+    same = currency == regs.contest.currency and asked == cents_from(amount, currency)
+    return checkout_problem(s.place, s.paid_at is not None, s.fee.total, asked, same,
                             closed), number

@@ -29,6 +29,13 @@ DESCRIPTION_MAX = 255
 CHARGE = "charge"
 PROVIDER_CHARGE = "provider_charge"
 EXTRA = "extra"  # the ref of a payment beyond the entry's payment (paid twice: owed back)
+GONE = "gone"  # the ref of a payment that came for a place gone (withdrawn...): owed back
+OWED_BACK = (EXTRA, GONE)  # payments that pay for no place: given back in full
+# ISO 4217 currencies whose smallest unit is not the hundredth (Telegram's currencies.json,
+# "exp"): an invoice's amounts are in the smallest unit, the contest's in hundredths
+EXPONENTS = {**dict.fromkeys(("BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG",
+                              "RWF", "UGX", "VND", "VUV", "XAF", "XOF", "XPF"), 0),
+             **dict.fromkeys(("BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND"), 3)}
 _PAYLOAD = re.compile(r"pay:(\d{1,9}):(\d{1,12})")
 
 
@@ -93,6 +100,21 @@ def checkout_problem(place: Place | None, paid: bool, due: int, amount: int,
     if amount != due or not currency_ok:
         return Problem.CHANGED
     return None
+
+
+def minor_units(cents: int, currency: str) -> int:
+    """An amount of the contest's (hundredths) in the currency's smallest unit, as Telegram
+    counts it: 1400 for 14 € (cents), 14 for 14 ¥ (no smaller unit), 14000 for 14 KWD."""
+    exp = EXPONENTS.get(currency, 2)
+    factor = int(10 ** abs(exp - 2))
+    return cents * factor if exp >= 2 else cents // factor
+
+
+def cents_from(minor: int, currency: str) -> int:
+    """An amount Telegram gives (the currency's smallest unit) in hundredths."""
+    exp = EXPONENTS.get(currency, 2)
+    factor = int(10 ** abs(exp - 2))
+    return minor * factor if exp <= 2 else minor // factor
 
 
 def clipped(text: str, most: int) -> str:

@@ -69,11 +69,10 @@ def paid_text(lang: str, contest: Contest, out: PaidInChat, s: EntryStatus) -> s
                   entry=out.entry, amount=amount)
     lines = [tr(lang, "Payment received for entry #{entry}: {amount}. Thank you!",
                 entry=out.entry, amount=amount)]
-    if s.place.status in (Status.WITHDRAWN, Status.LAPSED, Status.LEFT_OUT):
+    if out.gone:
         lines.append(place_text(lang, contest, out.entry, s.place))
         lines.append(tr(lang, "It no longer has a place, so {amount} will be given back to you: "
-                        "it is on the organisers' list of refunds.",
-                        amount=amount_text(lang, s.refund, contest.currency)))
+                        "it is on the organisers' list of refunds.", amount=amount))
     elif s.place.status is Status.WAITING:
         lines.append(place_text(lang, contest, out.entry, s.place))
     return "\n".join(lines)

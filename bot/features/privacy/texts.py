@@ -4,6 +4,7 @@ they follow, in their language, and who sees it."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from zoneinfo import ZoneInfo
 
 from bot.domain.contest import Contest
 from bot.features.registration.day import EntryStatus
@@ -40,7 +41,7 @@ def _entry(lang: str, contest: Contest, s: EntryStatus, mine: bool,
            payments: Sequence[Event]) -> list[str]:
     entry = s.entry
     category = contest.category(entry.category)
-    when = date_text(lang, entry.registered_at.astimezone().date())
+    when = date_text(lang, entry.registered_at.astimezone(ZoneInfo(contest.timezone)).date())
     lines = ["", tr(lang, "Entry #{entry} ({category}):", entry=entry.number,
                     category=category.name if category is not None else entry.category)]
     lines.append("  " + (tr(lang, "registered by you in the chat on {day}", day=when) if mine

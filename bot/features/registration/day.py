@@ -26,7 +26,7 @@ from bot.domain.places import (
     seats,
 )
 from bot.domain.rounds import heat_id
-from bot.features.payments.rules import CHARGE, EXTRA, HOLD, PROVIDER_CHARGE
+from bot.features.payments.rules import CHARGE, EXTRA, GONE, HOLD, OWED_BACK, PROVIDER_CHARGE
 from bot.features.registration.rules import (
     Fee,
     HeatBegun,
@@ -176,6 +176,18 @@ class PaidInChat(Done):
     amount: int
     extra: bool
     displaced: tuple[tuple[Entry, Place], ...] = ()
+    gone: bool = False  # it came for a place gone (withdrawn, lapsed, left out): owed back
+
+
+@dataclass(frozen=True)
+class PaidInChatAlready(Refusal):
+    """/pagado for an entry paid in the chat (at ``at``, ``amount`` cents): nothing recorded;
+    a payment at the desk too is to be given back."""
+
+    code: ClassVar[str] = "paid_in_chat_already"
+    entry: int
+    at: datetime
+    amount: int
 
 
 @dataclass(frozen=True)
@@ -227,7 +239,7 @@ class Registrations:
         withdrawn: dict[int, datetime] = {}
         held: dict[int, datetime] = {}
         for e in await self.store.events(kinds=[EventKind.PAYMENT, EventKind.WITHDRAW, HOLD]):
-            if e.entry is None or e.ref == EXTRA:  # paid twice: owed back, not a payment
+            if e.entry is None or e.ref in OWED_BACK:  # owed back: it pays for no place
                 continue
             if e.kind == EventKind.PAYMENT:
                 paid[e.entry] = from_ts(e.value) if e.value is not None else e.at
@@ -258,7 +270,7 @@ class Registrations:
         """Per entry, the cents paid in the chat beyond its payment (owed back in full)."""
         out: dict[int, int] = {}
         for e in await self.store.events(kinds=[EventKind.PAYMENT]):
-            if e.entry is not None and e.ref == EXTRA:
+            if e.entry is not None and e.ref in OWED_BACK:
                 out[e.entry] = out.get(e.entry, 0) + int(e.data.get("amount") or 0)
         return out
 
@@ -441,14 +453,19 @@ class Registrations:
                 s.fee.total + s.extra)
 
     async def pay(self, organiser: int, number: int, paid_at: datetime, at: datetime,
-                  update_id: int | None) -> Paid | UnknownEntry:
+                  update_id: int | None) -> Paid | UnknownEntry | PaidInChatAlready:
         async with self.store.transaction() as tx:
             entry = await tx.entry(number)
             if entry is None:
                 return UnknownEntry(number)
             paid = await tx.events(entry=number, kinds=[EventKind.PAYMENT])
             # the payment in force (one paid twice in the chat is owed back, not corrected)
-            previous = next((e for e in reversed(paid) if e.ref != EXTRA), None)
+            previous = next((e for e in reversed(paid) if e.ref not in OWED_BACK), None)
+            if previous is not None and previous.data.get(CHARGE):
+                # paid in the chat: a payment at the desk too is one to give back, never a
+                # correction of Telegram's (its charge, its date)
+                return PaidInChatAlready(number, previous.at,
+                                         int(previous.data.get("amount") or 0))
             before = await self.places(at)
             await tx.add_event(at=at, kind=EventKind.PAYMENT, role="organiser", actor=organiser,
                                entry=number, value=to_ts(paid_at),
@@ -478,17 +495,20 @@ class Registrations:
             paid = await tx.events(entry=number, kinds=[EventKind.PAYMENT])
             if any(e.data.get(CHARGE) == charge for e in paid):
                 return ChargeKnown(number)
-            extra = any(e.ref != EXTRA for e in paid)
+            extra = any(e.ref not in OWED_BACK for e in paid)
             before = await self.places(at)
+            gone = not extra and before[number].status in (
+                Status.WITHDRAWN, Status.LAPSED, Status.LEFT_OUT)
             await tx.add_event(at=at, kind=EventKind.PAYMENT, role="participant", actor=user_id,
-                               entry=number, value=to_ts(at), ref=EXTRA if extra else None,
+                               entry=number, value=to_ts(at),
+                               ref=EXTRA if extra else GONE if gone else None,
                                data=data, update_id=update_id)
         after = await self.places(at)
         lost = [n for n, p in before.items() if n != number and p.status is Status.CONFIRMED
                 and after[n].status in (Status.WAITING, Status.LEFT_OUT)]
         displaced = tuple((e, after[e.number]) for e in await self.store.entries()
                           if e.number in lost)
-        return PaidInChat(number, after[number], amount, extra, displaced)
+        return PaidInChat(number, after[number], amount, extra, displaced, gone)
 
     # -- announcing changes ------------------------------------------------------------------
 
