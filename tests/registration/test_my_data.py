@@ -34,3 +34,18 @@ async def test_my_data_lists_what_is_kept_and_only_mine(tmp_path: Path,
         assert "Entry #" not in alone and "To have it removed, ask the organisers." in alone
     finally:
         await h.stop()
+
+
+async def test_my_data_says_a_payment_twice_is_to_be_given_back(
+        tmp_path: Path, clock: FrozenClock) -> None:  # noqa: F811
+    h = await started(tmp_path)
+    try:
+        await register(h, ANA, "adulte", ADULTS, paris(2, 1, 10))
+        await h.paid(ANA, f"pay:1:{FEE}", FEE, paris(2, 1, 10, 5), "ch-1")
+        await h.paid(ANA, f"pay:1:{FEE}", FEE, paris(2, 1, 10, 6), "ch-2")
+        calls = await h.send(ANA, "/my_data", paris(2, 2))
+        [text] = [c.text for c in calls if c.chat_id == ANA.id and c.method == "sendMessage"]
+        assert "at 10:05 (paid in the chat)" in text
+        assert "at 10:06 (paid in the chat; to be given back)" in text, text
+    finally:
+        await h.stop()

@@ -158,12 +158,14 @@ def _entry_of(payload: str) -> int:
 
 
 async def schedule_hold(app: Application[Any, Any, Any, Any, Any, Any], number: int) -> None:
-    """The moment entry ``number``'s place, held while it pays, is let go unless paid."""
+    """The moment entry ``number``'s place, held while it pays, is let go unless paid (at
+    once when that moment passed already: a registration handled late, after a restart)."""
     regs: Registrations = app.bot_data["registrations"]
-    for n, moment in await regs.hold_moments(CLOCK.now()):
-        if n == number:
-            replace_job(app, f"hold:{number}", hold_job, moment,
-                        {"when": moment.timestamp()})
+    app_of = next((a for a in await regs.applications() if a.number == number), None)
+    if app_of is None or app_of.hold_until is None:
+        return
+    moment = max(app_of.hold_until, CLOCK.now())
+    replace_job(app, f"hold:{number}", hold_job, moment, {"when": moment.timestamp()})
 
 
 async def schedule_holds(app: Application[Any, Any, Any, Any, Any, Any]) -> None:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from zoneinfo import ZoneInfo
 
 from bot.domain.contest import Contest
+from bot.features.payments.rules import OWED_BACK
 from bot.features.registration.day import EntryStatus
 from bot.features.registration.texts import meal_people, shown_value
 from bot.services.contest_day import Roles
@@ -70,6 +71,8 @@ def _entry(lang: str, contest: Contest, s: EntryStatus, mine: bool,
             else amount_text(lang, s.fee.total, contest.currency)
         via = (tr(lang, "paid in the chat") if p.data.get("charge") else
                tr(lang, "recorded by the organisers"))
+        if p.ref in OWED_BACK:  # paid twice, or for a place gone
+            via += "; " + tr(lang, "to be given back")
         lines.append("  " + tr(lang, "Payment: {amount} on {moment} ({how})", amount=paid,
                                moment=moment_text(lang, contest, p.at), how=via))
     return lines
