@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from apscheduler.jobstores.base import JobLookupError  # type: ignore[import-untyped]
@@ -14,7 +14,7 @@ from telegram.ext import Application, ContextTypes
 
 from bot.delivery.answers import SPEAKING, answer_now, over_budget
 from bot.delivery.services import Services, language_of, services
-from bot.delivery.telegram_time import TelegramTime
+from bot.delivery.telegram_time import CaughtUp, TelegramTime
 from bot.domain.contest import Category
 from bot.domain.numbers import parse_whole
 from bot.features.registration.day import Registrations
@@ -247,6 +247,18 @@ def button_moment(update: Update, context: ContextTypes.DEFAULT_TYPE,
 # moment a notice was due would never send it. A late job still runs; each job checks in the
 # database whether its announcement is still owed (and clock alerts whether it still helps).
 LATE_IS_STILL_OWED: dict[str, Any] = {"misfire_grace_time": None, "coalesce": True}
+
+
+async def caught_up_to(context: Any) -> datetime | None:
+    """A timer's moment (its data's ``when``), once every message Telegram dated before it has
+    been read (a registration or a payment still on its way); None: the bot is stopping."""
+    job = context.job
+    assert job is not None and isinstance(job.data, dict)
+    moment = datetime.fromtimestamp(job.data["when"], UTC)
+    caught_up: CaughtUp | None = context.application.bot_data.get("caught_up")
+    if caught_up is not None and not await caught_up.wait(moment):
+        return None
+    return moment
 
 
 def replace_job(app: Application[Any, Any, Any, Any, Any, Any], name: str, callback: Any,

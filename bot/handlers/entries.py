@@ -12,6 +12,7 @@ from bot.features.registration.day import AlreadyLapsed, Withdrawn
 from bot.features.registration.texts import place_text
 from bot.handlers.common import (
     Callback,
+    Caller,
     button_moment,
     buttons,
     caller,
@@ -21,6 +22,7 @@ from bot.handlers.common import (
     registrations,
 )
 from bot.handlers.desk import announce_changes
+from bot.storage.records import Entry
 from bot.texts.entries import (
     already_withdrawn_text,
     kept_text,
@@ -56,24 +58,35 @@ async def mis_inscripciones(update: Update, context: ContextTypes.DEFAULT_TYPE) 
     await answer_now(who.svc, update, "\n".join(lines))
 
 
+async def own_entry(update: Update, who: Caller, args: list[str]
+                    ) -> tuple[list[Entry], Entry | None] | None:
+    """The entries the caller follows, and the one ``N`` (the first argument) names (None
+    without one); None once refused: nobody's entry followed, or ``N`` not one of them."""
+    entries = list(who.roles.entries)
+    if not entries:
+        await refuse_role(update, who, "participant")
+        return None
+    if not args:
+        return entries, None
+    number = parse_int(args[0])
+    entry = next((e for e in entries if e.number == number), None)
+    if entry is None:
+        await answer_now(who.svc, update, not_followed_text(who.lang, args[0], entries))
+        return None
+    return entries, entry
+
+
 async def baja(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     who = await caller(update, context)
     if who is None:
         return
-    entries = list(who.roles.entries)
-    if not entries:
-        await refuse_role(update, who, "participant")
+    found = await own_entry(update, who, list(context.args or []))
+    if found is None:
         return
-    args = list(context.args or [])
-    if args:
-        number = parse_int(args[0])
-        entry = next((e for e in entries if e.number == number), None)
-        if entry is None:
-            await answer_now(who.svc, update, not_followed_text(who.lang, args[0], entries))
-            return
-    elif len(entries) == 1:
+    entries, entry = found
+    if entry is None and len(entries) == 1:
         entry = entries[0]
-    else:
+    elif entry is None:
         await answer_now(who.svc, update, which_entry_text(who.lang, entries))
         return
     stamp = int(who.at.timestamp())

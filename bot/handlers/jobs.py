@@ -19,7 +19,6 @@ from bot.delivery.answers import recording
 from bot.delivery.items import MOST_BUTTONS
 from bot.delivery.posting import notify_entry, notify_staff, post_text, send
 from bot.delivery.services import Services, language_of, services
-from bot.delivery.telegram_time import CaughtUp
 from bot.domain.clock import ALERTS, wall_clock_limit
 from bot.domain.events import EventKind
 from bot.features.escape.texts import cooldown_over
@@ -32,7 +31,7 @@ from bot.features.selftimed.day import session_of
 from bot.features.selftimed.handlers import schedule_held_photos
 from bot.features.tables.sheets import hall_seats
 from bot.handlers.claims import claim_row
-from bot.handlers.common import LATE_IS_STILL_OWED, replace_job
+from bot.handlers.common import LATE_IS_STILL_OWED, caught_up_to, replace_job
 from bot.handlers.desk import announce_changes, closing_report, closing_soon_report
 from bot.services import clocks as clock_ops
 from bot.services.rounds import unit, units
@@ -283,19 +282,16 @@ def counting_buttons(lang: str, entries: list[int], event_id: int) -> list[list[
 async def registration_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
     """A reserved quota is released, registrations close or an entry lapses for want of
     payment: places may change by themselves."""
-
-    job = context.job
-    assert job is not None and isinstance(job.data, dict)
-    moment = datetime.fromtimestamp(job.data["when"], UTC)
-    # places as the history stands at ``moment``, with every message Telegram dated before it
+    # places as the history stands at its moment, with every message Telegram dated before it
     # (a registration or payment still on its way) read first
-    caught_up: CaughtUp | None = context.application.bot_data.get("caught_up")
-    if caught_up is not None and not await caught_up.wait(moment):
+    moment = await caught_up_to(context)
+    if moment is None:
         return  # stopping: announced at the next start
     await announce_changes(context.application, moment)
-    if job.data["name"] == "closing":
+    assert context.job is not None and isinstance(context.job.data, dict)
+    if context.job.data["name"] == "closing":
         await closing_report(context.application, moment)
-    elif job.data["name"] == "closing-soon":
+    elif context.job.data["name"] == "closing-soon":
         await closing_soon_report(context.application, moment)
 
 

@@ -7,7 +7,7 @@ let go at its moment (a job, rebuilt from the database at every start)."""
 from __future__ import annotations
 
 import logging
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from telegram import Update
@@ -16,7 +16,6 @@ from telegram.ext import Application, CallbackContext, ContextTypes
 from bot.delivery.answers import answer, answer_now, recording
 from bot.delivery.posting import post_text
 from bot.delivery.services import Services, language_of, services
-from bot.delivery.telegram_time import CaughtUp
 from bot.domain.events import EventKind
 from bot.domain.places import Status
 from bot.features.payments.operations import checkout, in_chat, owe_invoice, payable
@@ -36,16 +35,16 @@ from bot.handlers.common import (
     Caller,
     already_handled,
     caller,
+    caught_up_to,
     parse_int,
-    refuse_role,
     registrations,
     replace_job,
 )
 from bot.handlers.desk import announce_changes
+from bot.handlers.entries import own_entry
 from bot.services.outcomes import UnknownEntry
 from bot.storage.store import PRIORITY_BULK
 from bot.support.wallclock import CLOCK
-from bot.texts.entries import not_followed_text
 
 log = logging.getLogger(__name__)
 
@@ -57,22 +56,17 @@ async def pagar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     who = await caller(update, context)
     if who is None:
         return
-    entries = list(who.roles.entries)
-    if not entries:
-        await refuse_role(update, who, "participant")
+    found = await own_entry(update, who, list(context.args or []))
+    if found is None:
         return
-    args = list(context.args or [])
-    number = parse_int(args[0]) if args else None
-    if args and (number is None or all(e.number != number for e in entries)):
-        await answer_now(who.svc, update, not_followed_text(who.lang, args[0], entries))
-        return
+    entries, entry = found
     if in_chat(who.svc) is None:
         await answer_now(who.svc, update, not_in_chat(who.lang))
         return
+    number = entry.number if entry is not None else await _the_one_owing(
+        update, who, [e.number for e in entries])
     if number is None:
-        number = await _the_one_owing(update, who, [e.number for e in entries])
-        if number is None:
-            return
+        return
     if await already_handled(update, who):
         return
     async with recording(who.svc) as tx:
@@ -183,11 +177,8 @@ async def schedule_holds(app: Application[Any, Any, Any, Any, Any, Any]) -> None
 async def hold_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
     """Places held while paying let go by ``when``: their entries told (once: the status they
     were told is recorded with the message), then every place that moved."""
-    job = context.job
-    assert job is not None and isinstance(job.data, dict)
-    moment = datetime.fromtimestamp(job.data["when"], UTC)
-    caught_up: CaughtUp | None = context.application.bot_data.get("caught_up")
-    if caught_up is not None and not await caught_up.wait(moment):
+    moment = await caught_up_to(context)
+    if moment is None:
         return  # stopping: told at the next start
     await tell_holds_let_go(context.application, moment)
     await announce_changes(context.application, moment)
