@@ -39,24 +39,17 @@ def meal_label(lang: str) -> str:
 
 
 def checkout_refused(lang: str, problem: Problem, number: int) -> str:
-    """Why Telegram charged nothing (it shows this to the person paying)."""
+    """Why Telegram charged nothing (it shows this to the person paying): what ``/pagar``
+    would say of the entry, and that nothing was charged."""
     match problem:
         case Problem.UNKNOWN:
             return tr(lang, "This invoice is not one of this contest's entries: nothing was "
                       "charged.")
-        case Problem.PAID:
-            return tr(lang, "Entry #{entry} is paid already: nothing was charged.", entry=number)
-        case Problem.GONE:
-            return tr(lang, "Entry #{entry} no longer has a place to pay for (withdrawn, lapsed "
-                      "or left out): nothing was charged.", entry=number)
-        case Problem.CLOSED:
-            return tr(lang, "Registration has closed and entry #{entry} holds no place: nothing "
-                      "was charged.", entry=number)
         case Problem.CHANGED:
             return tr(lang, "What entry #{entry} owes has changed: nothing was charged. Send "
                       "/pagar {entry} for a new invoice.", entry=number)
-        case Problem.FREE:
-            return tr(lang, "Entry #{entry} owes nothing: nothing was charged.", entry=number)
+        case _:
+            return cannot_pay(lang, problem, number) + " " + tr(lang, "Nothing was charged.")
 
 
 def paid_text(lang: str, contest: Contest, out: PaidInChat, s: EntryStatus) -> str:
