@@ -9,8 +9,10 @@ and ``[payments] hold_minutes = 30``. People write in English: the fragments are
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sqlite3
+import tomllib
 from contextlib import closing
 from datetime import datetime
 from pathlib import Path
@@ -21,8 +23,10 @@ import pytest
 from bot.domain.places import Status
 from bot.features.payments import handlers as pay_handlers
 from bot.features.payments.handlers import tell_holds_let_go
+from bot.features.payments.settings import unused
 from bot.handlers.desk import announce_changes
-from tests.conftest import BILLOM
+from bot.services.contest_file import load_contest, parse_contest
+from tests.conftest import BILLOM, CASTRILLO
 from tests.documents import bot, without_join_codes
 from tests.fakebot import Call, FrozenClock, Harness, Person
 from tests.registration.test_registration_chat import Who, paris, register, withdraw
@@ -285,5 +289,32 @@ async def test_withdrawing_says_first_what_would_be_given_back(tmp_path: Path,
                 if c.method == "sendMessage"]
         assert "withdrawing now gives nothing back of the 14 € paid" in late[0], late
         assert (await status(h, 1, paris(3, 6))).place.status is Status.CONFIRMED  # asked only
+    finally:
+        await h.stop()
+
+
+def test_settings_the_bot_cannot_use_are_said() -> None:
+    """A token without [payments], [payments] without a token, a hold where places are taken
+    at registration: each said at start (the log), never silently ignored."""
+    castrillo = load_contest(CASTRILLO)  # [payments] with hold_minutes = 0, no payment_required
+    assert unused(castrillo, True) == []
+    assert ["PUZZLEBOT_PAYMENT_TOKEN is not set" in line for line in unused(castrillo, False)] \
+        == [True]
+    billom = load_contest(BILLOM)  # no [payments]
+    assert unused(billom, False) == []
+    assert "has no [payments] table" in unused(billom, True)[0]
+    held = parse_contest(tomllib.loads(CASTRILLO.read_text(encoding="utf-8").replace(
+        "hold_minutes = 0", "hold_minutes = 20")), "x.toml")
+    assert any("hold_minutes = 20 holds nothing" in line for line in unused(held, True))
+
+
+async def test_a_token_without_payments_is_logged_at_start(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    h = Harness(tmp_path, BILLOM, organisers=frozenset({ORGANISER.id}), payment_token=TOKEN)
+    with caplog.at_level(logging.WARNING):
+        await h.start()
+    try:
+        assert any("has no [payments] table" in r.getMessage() for r in caplog.records)
+        assert TOKEN not in caplog.text  # the token itself is never written
     finally:
         await h.stop()

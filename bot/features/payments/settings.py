@@ -44,6 +44,24 @@ def describe(contest: Contest) -> list[str]:
     return [line]
 
 
+def unused(contest: Contest, token_set: bool) -> list[str]:
+    """What of the payments' settings the bot cannot use as they are (each said at start, in
+    the log: nothing is silently ignored)."""
+    rules = rules_of(contest)
+    if rules is None:
+        return ["PUZZLEBOT_PAYMENT_TOKEN is set, but the contest file has no [payments] table: "
+                "nobody is sent an invoice"] if token_set else []
+    out = []
+    if not token_set:
+        out.append("the contest file has [payments], but PUZZLEBOT_PAYMENT_TOKEN is not set: "
+                   "nobody is sent an invoice; people pay as how_to_pay says")
+    if rules.hold_minutes and not contest.registration.payment_required:
+        out.append(f"[payments] hold_minutes = {rules.hold_minutes} holds nothing: a place is "
+                   "held while paying only where payment_required = true (places here are "
+                   "taken at registration)")
+    return out
+
+
 def read(t: Table) -> PaymentRules:
     hold = t.int("hold_minutes", HOLD_DEFAULT_MINUTES)
     t.done()
