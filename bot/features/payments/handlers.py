@@ -19,7 +19,7 @@ from bot.delivery.services import Services, language_of, services
 from bot.domain.events import EventKind
 from bot.domain.places import Status
 from bot.features.payments.operations import checkout, in_chat, owe_invoice, payable
-from bot.features.payments.rules import Problem, cents_from
+from bot.features.payments.rules import Problem, cents_from, read_payload
 from bot.features.payments.texts import (
     cannot_pay,
     checkout_refused,
@@ -36,7 +36,6 @@ from bot.handlers.common import (
     already_handled,
     caller,
     caught_up_to,
-    parse_int,
     registrations,
     replace_job,
 )
@@ -143,9 +142,8 @@ async def paid(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 def _entry_of(payload: str) -> int:
     """The entry an invoice's payload names (0: none, so no entry)."""
-    head, _, rest = payload.partition(":")
-    number = parse_int(rest.split(":")[0]) if head == "pay" else None
-    return number if number is not None else 0
+    found = read_payload(payload)
+    return found[0] if found is not None else 0
 
 
 # -- places held while paying ---------------------------------------------------------------
