@@ -75,5 +75,9 @@ INVITE_KINDS = (_K.INVITED, _K.INVITE_REPLY, _K.INVITE_LAPSED)  # ... when they 
 # a place held while its people pay in the chat (value: until when), the payments feature's
 # event kind (bot/features/payments): it moves places as payments and withdrawals do
 HOLD = "hold"
-PLACE_KINDS = (ENTRY_ROWS, _K.PAYMENT, _K.WITHDRAW, HOLD)
+# a freed place offered to the next in line (value: the deadline to accept it, from when its
+# people were told), and the offer accepted: the offers feature's (bot/features/waiting_list)
+OFFER = "offer"
+ACCEPT = "accept"
+PLACE_KINDS = (ENTRY_ROWS, _K.PAYMENT, _K.WITHDRAW, HOLD, OFFER, ACCEPT)
 ORGANISER_UNDOABLE = VOLUNTEER_KINDS + CLOCK_KINDS

@@ -3,6 +3,7 @@ entries' registrations, payments and withdrawals at the moment asked (``allocate
 
 from __future__ import annotations
 
+import heapq
 from bisect import insort
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -20,6 +21,14 @@ class Status(StrEnum):
     LEFT_OUT = "left_out"  # paid but without a place when registrations closed: refunded
     WITHDRAWN = "withdrawn"
     LAPSED = "lapsed"  # not paid within ``pay_within`` of registering: out, place freed
+    # offered a freed place (``[waiting_list]``), not accepted by the offer's deadline: out of
+    # the waiting list, the place offered to the next in line
+    DECLINED = "declined"
+
+
+# the contest file's table that makes a freed place an offer the next in line accepts (the
+# feature bot/features/waiting_list reads it); without it the next in line takes the place at once
+WAITING_LIST = "waiting_list"
 
 
 @dataclass(frozen=True)
@@ -40,6 +49,10 @@ class Application:
     # in the chat is let go unless paid (``[payments] hold_minutes`` after registering; None:
     # no hold)
     hold_until: datetime | None = None
+    # with offers (``WAITING_LIST``): the deadline of the place offered, set when its people
+    # were told of it (None: not told yet, so no deadline runs), and when they accepted it
+    offered_until: datetime | None = None
+    accepted_at: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -53,6 +66,10 @@ class Place:
     refund_percent: int = 0  # how much of what was paid is given back (withdrawn, left out)
     # a confirmed place held while its people pay: let go at this moment unless paid
     held_until: datetime | None = None
+    # a confirmed place offered to the next in line and not accepted yet (``WAITING_LIST``),
+    # held for it until ``offer_until`` (None: its people not told yet, no deadline running)
+    offered: bool = False
+    offer_until: datetime | None = None
 
 
 def seats(contest: Contest, entry: Any) -> int:
@@ -188,14 +205,17 @@ class _Pool:
 
 
 # Steps of the allocation replay, in this order when they happen at the same moment: a
-# withdrawal or a lapse frees its place, a place held while paying is let go, a reserved quota
-# ends, then new candidates compete for places.
+# withdrawal or a lapse frees its place, an offer not accepted by its deadline passes on, a
+# place held while paying is let go, a reserved quota ends, then new candidates compete for
+# places.
 _WITHDRAWAL = 0
 _LAPSE = 1
-_HOLD_END = 2
-_RELEASE = 3
-_CANDIDATE = 4
-_HELD = 5  # an entry registering holds a free place while its people pay; none free: nothing
+_OFFER_END = 2
+_HOLD_END = 3
+_RELEASE = 4
+_CANDIDATE = 5
+_HELD = 6  # an entry registering holds a free place while its people pay; none free: nothing
+_ACCEPT = 7  # an offered place accepted: confirmed from then
 _Key = tuple[datetime, datetime, int]  # (first priority, then registration, then number)
 _Step = tuple[datetime, int, _Key]
 _NO_KEY_NUMBER = -1  # a quota release concerns no entry
@@ -278,16 +298,38 @@ class _Replay:
     """Places as the timeline is replayed: the places held, the waiting list, and when each
     entry got its place or left."""
 
-    def __init__(self, contest: Contest, apps: dict[int, Application]) -> None:
+    def __init__(self, contest: Contest, apps: dict[int, Application], now: datetime,
+                 steps: list[_Step]) -> None:
         self.apps = apps
+        self.now = now
+        self.steps = steps  # in order
+        self.later: list[_Step] = []  # a heap: the steps of the offers made as it goes
         self.pool = _Pool(contest)
         self.waiting: list[_Key] = []  # in priority order
         self.confirmed_at: dict[int, datetime] = {}
         self.gave_up_place: set[int] = set()  # withdrew from a confirmed place
+        self.offers_on = contest.settings(WAITING_LIST) is not None
+        self.offers: dict[int, datetime | None] = {}  # offered, not accepted: its deadline
+        self.declined: set[int] = set()  # offered, not accepted by the deadline
+
+    def run(self) -> None:
+        """Every step in order, the offers' own as they come."""
+        steps, later = self.steps, self.later
+        i = 0
+        while i < len(steps) or later:
+            if later and (i == len(steps) or later[0] < steps[i]):
+                self.step(*heapq.heappop(later))
+            else:
+                self.step(*steps[i])
+                i += 1
 
     def step(self, at: datetime, kind: int, key: _Key) -> None:
         if kind in (_WITHDRAWAL, _LAPSE):
             self.withdraw(key[2], at)
+        elif kind == _OFFER_END:
+            self.offer_ends(key[2], at)
+        elif kind == _ACCEPT:
+            self.accept(key[2], at)
         elif kind == _HOLD_END:
             self.let_go(key[2], at)
         elif kind == _HELD:
@@ -304,15 +346,49 @@ class _Replay:
         self.confirmed_at[a.number] = at
 
     def promote(self, at: datetime) -> None:
-        """Freed places go to the waiting entries that fit, first in line first."""
+        """Freed places go to the waiting entries that fit, first in line first (with offers,
+        each is offered its place: held for it until it accepts or the deadline passes)."""
         for key in list(self.waiting):
             a = self.apps[key[2]]
             if self.pool.fits(a, at):
                 self.waiting.remove(key)
                 self.confirm(a, at)
+                if self.offers_on and not a.preconfirmed:
+                    self.offer(a, at)
+
+    def offer(self, a: Application, at: datetime) -> None:
+        """Entry ``a`` is offered the place it now holds, from ``at``. Its deadline runs from
+        when its people were told (``offered_until``; a deadline from before this offer was
+        another offer's, so none yet); it accepted if it did so within it."""
+        until = a.offered_until if a.offered_until is not None and a.offered_until > at else None
+        self.offers[a.number] = until
+        key = (at, at, a.number)
+        accepted = a.accepted_at
+        if accepted is not None and at <= accepted <= self.now and (
+                until is None or accepted < until):
+            heapq.heappush(self.later, (accepted, _ACCEPT, key))
+        elif until is not None and until <= self.now:
+            heapq.heappush(self.later, (until, _OFFER_END, key))
+
+    def accept(self, number: int, at: datetime) -> None:
+        if number in self.offers:
+            del self.offers[number]
+            self.confirmed_at[number] = at
+
+    def offer_ends(self, number: int, at: datetime) -> None:
+        """An offer not accepted by its deadline: the entry is out, the place offered on."""
+        if number in self.offers:
+            del self.offers[number]
+            self.pool.remove(number)
+            self.declined.add(number)
+            self.promote(at)
 
     def withdraw(self, number: int, at: datetime) -> None:
-        if number in self.pool.confirmed:
+        if number in self.offers:  # an offer given up: as from the waiting list
+            del self.offers[number]
+            self.pool.remove(number)
+            self.promote(at)
+        elif number in self.pool.confirmed:
             self.pool.remove(number)
             self.gave_up_place.add(number)
             self.promote(at)
@@ -376,9 +452,8 @@ def allocate(
     releases in the order they happened. A confirmed place is never taken back by a later event;
     a freed place goes to the first waiting entry that fits."""
     apps = {a.number: a for a in applications}
-    replay = _Replay(contest, apps)
-    for at, kind, key in _timeline(contest, apps.values(), now):
-        replay.step(at, kind, key)
+    replay = _Replay(contest, apps, now, _timeline(contest, apps.values(), now))
+    replay.run()
     positions = replay.waiting_positions(contest.registration.shared_capacity is not None)
     places: dict[int, Place] = {}
     for a in apps.values():
@@ -389,6 +464,13 @@ def allocate(
                                      refund_percent=100)
         elif _withdrawn_by(a, now):
             places[a.number] = _withdrawn_place(contest, a, a.number in replay.gave_up_place)
+        elif a.number in replay.declined:
+            places[a.number] = Place(a.number, Status.DECLINED, refundable=True,
+                                     refund_percent=100)
+        elif a.number in replay.offers:
+            places[a.number] = Place(a.number, Status.CONFIRMED,
+                                     confirmed_at=replay.confirmed_at[a.number], offered=True,
+                                     offer_until=replay.offers[a.number])
         elif a.number in replay.pool.confirmed:
             confirmed_at = replay.confirmed_at[a.number]
             held = (a.hold_until if holds_while_paying(contest, a) and a.hold_until is not None

@@ -22,6 +22,7 @@ from bot.features.selftimed.feature import FEATURE as SELFTIMED
 from bot.features.standings.feature import FEATURE as STANDINGS
 from bot.features.tables.feature import FEATURE as TABLES
 from bot.features.upkeep.feature import FEATURE as UPKEEP
+from bot.features.waiting_list.feature import FEATURE as WAITING_LIST
 from bot.features.warnings.feature import FEATURE as WARNINGS
 from bot.support.registry import REGISTRY, Feature
 
@@ -30,6 +31,7 @@ from bot.support.registry import REGISTRY, Feature
 FEATURES: tuple[Feature, ...] = (
     REGISTRATION,
     PAYMENTS,
+    WAITING_LIST,
     STANDINGS,
     RESULTS,
     ESCAPE,

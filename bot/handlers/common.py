@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from apscheduler.jobstores.base import JobLookupError  # type: ignore[import-untyped]
@@ -237,6 +237,27 @@ def button_moment(update: Update, context: ContextTypes.DEFAULT_TYPE,
     who = {query.from_user.id} if query is not None and query.from_user else set()
     floor = clock.before(update.update_id, who | set(people)) if clock is not None else None
     return max(shown, floor) if floor is not None else shown
+
+
+# A deadline is decided this long after it on this machine's clock, once every update Telegram
+# held then has been handled (CaughtUp): an answer Telegram dated before the deadline counts,
+# however late it reaches the bot (off across the deadline, a slow network), and this machine's
+# clock may run ahead of Telegram's by up to this much
+DEADLINE_GRACE = timedelta(seconds=30)
+
+
+def deadline_press(update: Update, context: ContextTypes.DEFAULT_TYPE,
+                   people: Iterable[int] = ()) -> datetime | None:
+    """When a button answering something with a deadline counts as pressed: as
+    ``button_moment``, and no earlier than anyone's message that reached Telegram before it
+    (Telegram's order: a press that waited while the bot was off, behind messages dated after
+    the deadline, came late)."""
+    at = button_moment(update, context, people)
+    if at is None:
+        return None
+    clock: TelegramTime | None = context.bot_data.get("telegram_time")
+    floor = clock.before_anyone(update.update_id) if clock is not None else None
+    return max(at, floor) if floor is not None else at
 
 
 

@@ -5,32 +5,44 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from datetime import date, datetime, time, timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from telegram import InputFile, Update
-from telegram.ext import ContextTypes
+from telegram.ext import CallbackContext, ContextTypes
 
 from bot.delivery.answers import answer, answer_now, recording
-from bot.delivery.posting import organiser_recipients, post_text
+from bot.delivery.posting import keyboard_json, organiser_recipients, post_text
 from bot.delivery.services import Services, language_of
 from bot.domain.contest import Contest
 from bot.domain.events import EventKind
 from bot.domain.numbers import YEARS, ascii_digits
-from bot.domain.places import Status
+from bot.domain.places import Place, Status
 from bot.features.payments.settings import rules_of
 from bot.features.registration.card import entry_card
 from bot.features.registration.day import EntryStatus, Paid, PaidInChatAlready, Registrations
 from bot.features.tables.handlers import warn_moved
+from bot.features.waiting_list.rules import deadline as offer_deadline
+from bot.features.waiting_list.rules import rules_of as offer_rules
+from bot.features.waiting_list.texts import (
+    offer_buttons,
+    offered_line,
+    unfollowed_offer_text,
+)
 from bot.handlers.common import (
+    DEADLINE_GRACE,
     Callback,
+    caught_up_to,
     named_categories,
     organiser,
     parse_int,
     recorder,
     registrations,
+    replace_job,
     show_usage,
 )
 from bot.services.exports import (
@@ -42,7 +54,8 @@ from bot.services.exports import (
     results_by_category,
     xlsx,
 )
-from bot.storage.store import PRIORITY_BULK, PRIORITY_COPY
+from bot.storage.store import PRIORITY_BULK, PRIORITY_COPY, Entry
+from bot.support.wallclock import CLOCK
 from bot.texts.desk import (
     bad_date_text,
     closing_report_text,
@@ -120,9 +133,11 @@ async def pagado(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 def _refunds_listed(contest: Contest, refunds: list[EntryStatus]) -> bool:
     """Whether /inscritos lists a category's refunds due: where refunds shrink by the date, where
-    payments are taken in the chat, or for a payment made twice."""
+    payments are taken in the chat, for a payment made twice or a place offered and not
+    accepted."""
     return bool(refunds) and (bool(contest.registration.refunds) or rules_of(contest) is not None
-                              or any(r.extra for r in refunds))
+                              or any(r.extra or r.place.status is Status.DECLINED
+                                     for r in refunds))
 
 
 async def inscritos(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -143,6 +158,8 @@ async def inscritos(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     for cat in cats:
         s = await regs.category_summary(cat, who.at)
         lines.append(places_line(who.lang, cat, s))
+        lines += [offered_line(who.lang, contest, t.entry.number, t.entry.names,
+                               t.place.offer_until) for t in s.taken if t.place.offered]
         if shared is None:  # the category's own waiting list
             lines += [waiting_line(who.lang, w) for w in s.waiting]
         if _refunds_listed(contest, s.refunds):
@@ -211,23 +228,79 @@ async def announce_changes(app: Any, now: datetime,
     contest = svc.contest
     # each status change recorded with the messages telling it (in the caller's operation
     # when there is one: a withdrawal and the place it frees commit together)
+    offered: list[tuple[int, datetime]] = []
     async with recording(svc):
         told = await regs.announced()
         for entry, place in await regs.changes(now):
             before, position = regs.told_place(told.get(entry.number))
             reason = (why or {}).get(entry.number)
+            if place.offered:
+                place = await _offer(svc, regs, entry, place, now)
+                if place.offer_until is not None:
+                    offered.append((entry.number, place.offer_until))
             # a place confirmed (paid, or freed up): the card of what the entry needs to know
             card = (await entry_card(svc.day, entry.number, now)
-                    if place.status is Status.CONFIRMED else None)
+                    if place.status is Status.CONFIRMED and not place.offered else None)
             for user_id in await regs.recipients(entry.number):
                 lang = await language_of(svc, user_id)
                 text = place_change_text(lang, contest, entry.number, place, before, position,
                                          card)
                 if reason is not None:
                     text = reason(lang) + "\n" + text
-                await post_text(svc, user_id, text, PRIORITY_BULK)
+                markup = (keyboard_json(partial(offer_buttons, number=entry.number), lang)
+                          if place.offered else None)
+                await post_text(svc, user_id, text, PRIORITY_BULK, markup=markup)
             await regs.record_status(entry.number, place, now)
+    for number, until in offered:
+        schedule_offer(app, number, until)
     await warn_moved(svc)
+
+
+async def _offer(svc: Services, regs: Registrations, entry: Entry, place: Place,
+                 now: datetime) -> Place:
+    """A place offered to ``entry``, about to be told: its deadline runs from ``now``,
+    recorded with the message (``[waiting_list]``). An entry no phone follows: the organisers
+    are told, to accept it for its people in time."""
+    rules = offer_rules(svc.contest)
+    if place.offer_until is not None or rules is None:
+        return place
+    until = offer_deadline(svc.contest, rules, entry.category, now)
+    await regs.record_offer(entry.number, now, until)
+    if not await regs.recipients(entry.number):
+        for user_id, lang in await organiser_recipients(svc):
+            await post_text(svc, user_id, unfollowed_offer_text(
+                lang, svc.contest, entry.number, entry.names, until), PRIORITY_BULK)
+    return replace(place, offer_until=until)
+
+
+def schedule_offer(app: Any, number: int, until: datetime) -> None:
+    """The deadline of the place offered to entry ``number``: decided ``DEADLINE_GRACE``
+    after it, once every update Telegram held then is handled (an acceptance dated in time
+    counts, however late it arrives)."""
+    when = max(until + DEADLINE_GRACE, CLOCK.now())
+    replace_job(app, f"offer:{number}", offer_job, when, {"when": when.timestamp()})
+
+
+async def schedule_offers(app: Any) -> None:
+    """At every start: the deadline of each place offered and told, as a job (at once when
+    it passed while the bot was off); an offer not told yet is told now."""
+    regs: Registrations | None = app.bot_data.get("registrations")
+    if regs is None or offer_rules(regs.contest) is None:
+        return
+    now = CLOCK.now()
+    for number, place in (await regs.places(now)).items():
+        if place.offered and place.offer_until is not None:
+            schedule_offer(app, number, place.offer_until)
+    replace_job(app, "offers", offer_job, now, {"when": now.timestamp()})
+
+
+async def offer_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
+    """An offer's deadline passed (or the bot started): places offered and not accepted go
+    to the next in line, each change told."""
+    moment = await caught_up_to(context)
+    if moment is None:
+        return  # stopping: decided at the next start
+    await announce_changes(context.application, moment)
 
 
 async def closing_report(app: Any, now: datetime) -> None:

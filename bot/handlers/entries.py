@@ -3,6 +3,8 @@ confirmation button)."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from telegram import Update
 from telegram.ext import ContextTypes
 
@@ -49,7 +51,7 @@ async def mis_inscripciones(update: Update, context: ContextTypes.DEFAULT_TYPE) 
     for s in await registrations(context).statuses(who.at, numbers):
         lines.append(status_line(who.lang, contest, s.entry, s.place, s.fee.total,
                                  s.paid_at is not None))
-        if s.place.status not in (Status.WITHDRAWN, Status.LAPSED) and \
+        if s.place.status not in (Status.WITHDRAWN, Status.LAPSED, Status.DECLINED) and \
                 s.entry.source == "chat":
             category = contest.category(s.entry.category)
             if category is not None and category.members > 1:
@@ -89,8 +91,14 @@ async def baja(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     elif entry is None:
         await answer_now(who.svc, update, which_entry_text(who.lang, entries))
         return
-    stamp = int(who.at.timestamp())
-    refund = await registrations(context).refund_if_withdrawn(entry.number, who.at)
+    await ask_withdraw(update, context, who, entry, who.at)
+
+
+async def ask_withdraw(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller,
+                       entry: Entry, at: datetime) -> None:
+    """Whether to withdraw ``entry``, with what that gives back at ``at``, and its buttons."""
+    stamp = int(at.timestamp())
+    refund = await registrations(context).refund_if_withdrawn(entry.number, at)
     question, yes, no = withdraw_question(who.lang, entry, refund, who.svc.contest.currency)
     await answer_now(who.svc, update, question, reply_markup=buttons([[
         (yes, f"baja:y:{entry.number}:{stamp}"), (no, f"baja:n:{entry.number}:{stamp}"),
@@ -122,7 +130,7 @@ async def baja_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
                                                     None)
         if isinstance(out, AlreadyLapsed):
             await answer_now(who.svc, update, place_text(who.lang, who.svc.contest, number,
-                                                         Place(number, Status.LAPSED)))
+                                                         Place(number, out.status)))
             return
         if not isinstance(out, Withdrawn):
             await answer_now(who.svc, update, already_withdrawn_text(who.lang, number))

@@ -69,7 +69,7 @@ async def entry_rows(contest: Contest, store: Store,
     for s in await regs.statuses(at or CLOCK.now()):
         e = s.entry
         due = s.place.refundable and (
-            s.place.status in (Status.WITHDRAWN, Status.LEFT_OUT)
+            s.place.status in (Status.WITHDRAWN, Status.LEFT_OUT, Status.DECLINED)
             or (s.place.status is Status.LAPSED and s.paid_at is not None))  # paid too late
         rows.append(
             [e.number, e.category, "; ".join(e.names),
@@ -290,6 +290,7 @@ def status_word(lang: str, status: str) -> str:
         Status.LEFT_OUT.value: tr(lang, "left out"),
         Status.WITHDRAWN.value: tr(lang, "withdrawn"),
         Status.LAPSED.value: tr(lang, "lapsed"),
+        Status.DECLINED.value: tr(lang, "place offered, not accepted"),
     }
     return words.get(status, status)
 

@@ -30,6 +30,7 @@ SELF_TIMED = "self_timed"
 OWN_START = "own_start"
 PAYMENTS = "payments"  # the contest takes payments in the chat (``[payments]``)
 DOOR = "door"  # people are checked in at the door (``[door]``)
+OFFERS = "waiting_list"  # a freed place is offered to the next in line (``[waiting_list]``)
 
 
 # the bot's own commands, then each feature's (``_add``, when the features are installed)
@@ -100,6 +101,7 @@ def features(contest: Contest, categories: Iterable[str] | None = None) -> froze
         CHANGES: any(c.keep_originals is not None for c in cats),
         PAYMENTS: contest.settings(PAYMENTS) is not None,
         DOOR: contest.settings(DOOR) is not None,
+        OFFERS: contest.settings(OFFERS) is not None,
     }
     return frozenset(f for f, yes in has.items() if yes)
 

@@ -22,6 +22,7 @@ from bot.features.registration.texts import (
     place_text,
     waiting_move_text,
 )
+from bot.features.waiting_list.texts import offer_text
 from bot.support.commands import typed
 from bot.support.i18n import ntr, tr
 from bot.texts.common import date_text, labelled, moment_text, names
@@ -153,6 +154,8 @@ def place_change_text(lang: str, contest: Contest, number: int, place: Place,
                       before: str | None, position: int | None, card: Card | None = None) -> str:
     """An entry's place changed by itself: ``before`` the status its people were last told
     (and ``position``, on the waiting list); a place confirmed is followed by its ``card``."""
+    if place.offered:
+        return offer_text(lang, contest, number, place)
     if place.status is Status.CONFIRMED:
         if before in (Status.PENDING_PAYMENT.value, Status.LAPSED.value):
             first = tr(lang, "Payment received: entry #{entry} has a confirmed place.",

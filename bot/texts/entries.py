@@ -9,6 +9,7 @@ from bot.domain.contest import Contest
 from bot.domain.places import Place, Status
 from bot.features.registration.day import Withdrawn
 from bot.features.registration.names import REGISTER
+from bot.features.waiting_list.texts import offered_status
 from bot.storage.store import Entry
 from bot.support.commands import typed
 from bot.support.i18n import tr
@@ -26,7 +27,10 @@ def status_line(lang: str, contest: Contest, entry: Entry, place: Place, total: 
         Status.LEFT_OUT: tr(lang, "no place: refund due"),
         Status.WITHDRAWN: tr(lang, "withdrawn"),
         Status.LAPSED: tr(lang, "lapsed: not paid in time"),
+        Status.DECLINED: tr(lang, "the place offered was not accepted in time"),
     }[place.status]
+    if place.offered:
+        status = offered_status(lang, contest, place)
     category = contest.category(entry.category)
     pay = tr(lang, "paid") if paid else tr(lang, "not paid")
     return labelled(lang, f"#{entry.number} {category.name if category else entry.category}",

@@ -97,7 +97,7 @@ def answer(lang: str, out: Outcome, contest: Contest) -> str:
 
 def _status(lang: str, status: Status) -> str:
     match status:
-        case Status.WITHDRAWN:
+        case Status.WITHDRAWN | Status.DECLINED:
             return tr(lang, "withdrawn")
         case Status.WAITING | Status.LEFT_OUT:
             return tr(lang, "on the waiting list")

@@ -5,7 +5,7 @@ deadline, rebuilt from the database at start), goes to the next in line, who is 
 from __future__ import annotations
 
 import logging
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 
@@ -34,10 +34,11 @@ from bot.features.invitations.texts import (
 )
 from bot.handlers.access import pick_entry
 from bot.handlers.common import (
+    DEADLINE_GRACE,
     Caller,
-    button_moment,
     buttons,
     caller,
+    deadline_press,
     parse_int,
     pressed,
     refuse_role,
@@ -132,14 +133,9 @@ async def invite_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     # stamped with the moment the message was shown (Telegram's date), never with the button's
     # data, or later (below); a press after the deadline meets the lapse recorded then, one
     # during the heat its clock's start
-    at = button_moment(update, context, await who.svc.day.linked_users(number))
+    at = deadline_press(update, context, await who.svc.day.linked_users(number))
     if at is None:
         return
-    # a deadline is decided by Telegram's order: a press that reached Telegram after anyone's
-    # message dated later than the buttons was pressed then at the earliest (the bot was off)
-    clock: TelegramTime | None = context.bot_data.get("telegram_time")
-    floor = clock.before_anyone(update.update_id) if clock is not None else None
-    at = max(at, floor) if floor is not None else at
     match parts[1]:
         case "no":
             await _ask_decline(update, who, number, at)
@@ -192,11 +188,6 @@ def _lines(*texts: str) -> str:
 # -- deadlines ----------------------------------------------------------------------------------
 
 
-# A deadline is decided this long after it on this machine's clock, once every update Telegram
-# held then has been handled (CaughtUp): an answer Telegram dated before the deadline counts,
-# however late it reaches the bot (off across the deadline, a slow network), and this machine's
-# clock may run ahead of Telegram's by up to this much
-DEADLINE_GRACE = timedelta(seconds=30)
 WAITING_FOR_UPDATES = "invitations due: deciding once the updates Telegram holds are handled"
 
 

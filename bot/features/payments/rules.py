@@ -91,7 +91,7 @@ def checkout_problem(place: Place | None, paid: bool, due: int, amount: int,
         return Problem.UNKNOWN
     if paid:
         return Problem.PAID
-    if place.status in (Status.WITHDRAWN, Status.LAPSED, Status.LEFT_OUT):
+    if place.status in (Status.WITHDRAWN, Status.LAPSED, Status.LEFT_OUT, Status.DECLINED):
         return Problem.GONE
     if closed and place.status is not Status.CONFIRMED:
         return Problem.CLOSED

@@ -15,7 +15,7 @@ from datetime import date, datetime, timedelta
 from typing import ClassVar
 
 from bot.domain.contest import Category, Contest
-from bot.domain.events import PLACE_KINDS, EventKind
+from bot.domain.events import ACCEPT, OFFER, PLACE_KINDS, EventKind
 from bot.domain.places import (
     Application,
     Place,
@@ -46,6 +46,8 @@ from bot.services.outcomes import Done, Refusal, UnknownEntry, new_code
 from bot.services.readmodel import ReadModel
 from bot.storage.store import Entry, Store, from_ts, to_ts
 
+OFFERED = "offered"  # what its people were told of a place offered (``status_key``)
+
 
 @dataclass(frozen=True)
 class EntryStatus:
@@ -62,7 +64,7 @@ class EntryStatus:
         (withdrawn, left out, lapsed after paying late; 0 when nothing was paid), and all of
         what was paid twice."""
         if self.paid_at is None or self.place.status not in (
-                Status.WITHDRAWN, Status.LEFT_OUT, Status.LAPSED):
+                Status.WITHDRAWN, Status.LEFT_OUT, Status.LAPSED, Status.DECLINED):
             return self.extra
         return refund_amount(self.fee.total, self.place.refund_percent) + self.extra
 
@@ -135,10 +137,12 @@ class AlreadyWithdrawn(Refusal):
 
 @dataclass(frozen=True)
 class AlreadyLapsed(Refusal):
-    """The entry lapsed for want of payment: it is out already, nothing to withdraw."""
+    """The entry lapsed for want of payment, or did not accept the place offered in time
+    (``status``): it is out already, nothing to withdraw."""
 
     code: ClassVar[str] = "already_lapsed"
     entry: int
+    status: Status = Status.LAPSED
 
 
 @dataclass(frozen=True)
@@ -238,14 +242,22 @@ class Registrations:
         paid: dict[int, datetime] = {}
         withdrawn: dict[int, datetime] = {}
         held: dict[int, datetime] = {}
-        for e in await self.store.events(kinds=[EventKind.PAYMENT, EventKind.WITHDRAW, HOLD]):
+        offered: dict[int, datetime] = {}  # the deadline of the last offer told
+        accepted: dict[int, datetime] = {}
+        for e in await self.store.events(kinds=[EventKind.PAYMENT, EventKind.WITHDRAW, HOLD,
+                                                OFFER, ACCEPT]):
             if e.entry is None or e.ref in OWED_BACK:  # owed back: it pays for no place
                 continue
             if e.kind == EventKind.PAYMENT:
                 paid[e.entry] = from_ts(e.value) if e.value is not None else e.at
-            elif e.kind == HOLD:
+            elif e.kind in (HOLD, OFFER):
                 if e.value is not None:
-                    held.setdefault(e.entry, from_ts(e.value))
+                    if e.kind == HOLD:
+                        held.setdefault(e.entry, from_ts(e.value))
+                    else:
+                        offered[e.entry] = from_ts(e.value)
+            elif e.kind == ACCEPT:
+                accepted.setdefault(e.entry, e.at)
             else:
                 withdrawn.setdefault(e.entry, e.at)
         return [
@@ -254,7 +266,8 @@ class Registrations:
                 registered_at=en.registered_at, paid_at=paid.get(en.number),
                 withdrawn_at=withdrawn.get(en.number), preconfirmed=en.source == "import",
                 quota_values=self.quota_values(en), people=seats(self.contest, en),
-                hold_until=held.get(en.number),
+                hold_until=held.get(en.number), offered_until=offered.get(en.number),
+                accepted_at=accepted.get(en.number),
             )
             for en in await self.store.entries()
         ]
@@ -296,6 +309,8 @@ class Registrations:
             sum(1 for a in apps if (lapse := lapses_at(self.contest, a)) is not None
                 and lapse <= now) if self.contest.registration.pay_within else 0,
             sum(1 for a in apps if a.hold_until is not None and a.hold_until <= now),
+            sum(1 for a in apps if a.offered_until is not None and a.offered_until <= now),
+            sum(1 for a in apps if a.accepted_at is not None and a.accepted_at <= now),
         )
         hit = cache.get("at")
         if hit is not None and hit[0] == key:
@@ -409,8 +424,8 @@ class Registrations:
         if not mine:
             return []
         places = await self.places(now)
-        return [e for e in mine
-                if places[e.number].status not in (Status.WITHDRAWN, Status.LAPSED)]
+        return [e for e in mine if places[e.number].status not in (
+            Status.WITHDRAWN, Status.LAPSED, Status.DECLINED)]
 
     async def entered(self, category: str | None) -> list[tuple[int, tuple[Member, ...]]]:
         """The category's entries (None: the contest's) not withdrawn, with their members."""
@@ -428,8 +443,8 @@ class Registrations:
             before = (await self.places(at))[number]
             if before.status is Status.WITHDRAWN:
                 return AlreadyWithdrawn(number)
-            if before.status is Status.LAPSED:
-                return AlreadyLapsed(number)
+            if before.status in (Status.LAPSED, Status.DECLINED):
+                return AlreadyLapsed(number, before.status)
             await tx.add_event(at=at, kind=EventKind.WITHDRAW, role=role, actor=user_id,
                                entry=number, update_id=update_id)
         place = (await self.places(at))[number]
@@ -443,7 +458,7 @@ class Registrations:
         (cents; paid twice included); None: it paid nothing (or is gone already)."""
         statuses = await self.statuses(at, [number])
         if not statuses or statuses[0].paid_at is None or statuses[0].place.status in (
-                Status.WITHDRAWN, Status.LAPSED):
+                Status.WITHDRAWN, Status.LAPSED, Status.DECLINED):
             return None
         s = statuses[0]
         apps = [replace(a, withdrawn_at=at) if a.number == number else a
@@ -498,7 +513,7 @@ class Registrations:
             extra = any(e.ref not in OWED_BACK for e in paid)
             before = await self.places(at)
             gone = not extra and before[number].status in (
-                Status.WITHDRAWN, Status.LAPSED, Status.LEFT_OUT)
+                Status.WITHDRAWN, Status.LAPSED, Status.LEFT_OUT, Status.DECLINED)
             await tx.add_event(at=at, kind=EventKind.PAYMENT, role="participant", actor=user_id,
                                entry=number, value=to_ts(at),
                                ref=EXTRA if extra else GONE if gone else None,
@@ -519,6 +534,8 @@ class Registrations:
         key = f"{number}:{place.status.value}"
         if place.status is Status.WAITING and place.waiting_position is not None:
             key += f":{place.waiting_position}"
+        elif place.offered:  # offered, to accept: accepting it is told by its own answer
+            key += f":{OFFERED}"
         return key
 
     @staticmethod
@@ -543,6 +560,13 @@ class Registrations:
             await tx.add_event(at=at, kind=EventKind.STATUS_NOTICE, role="system", entry=number,
                                ref=self.status_key(number, place))
 
+    async def record_offer(self, number: int, at: datetime, until: datetime) -> None:
+        """Entry ``number``'s people told at ``at`` of the place offered to it: its deadline
+        runs from now (``[waiting_list]``)."""
+        async with self.store.transaction() as tx:
+            await tx.add_event(at=at, kind=OFFER, role="system", entry=number,
+                               value=to_ts(until))
+
     async def changes(self, now: datetime) -> list[tuple[Entry, Place]]:
         """Entries whose place changed since the person was last told (promotions, left out,
         a move on the waiting list). An entry told of its place at a later moment than ``now``
@@ -559,7 +583,8 @@ class Registrations:
             place = places[en.number]
             key = self.status_key(en.number, place)
             if told.get(en.number) != key and place.status in (
-                Status.CONFIRMED, Status.LEFT_OUT, Status.WAITING, Status.LAPSED
+                Status.CONFIRMED, Status.LEFT_OUT, Status.WAITING, Status.LAPSED,
+                Status.DECLINED,
             ):
                 out.append((en, place))
         return out

@@ -36,6 +36,7 @@ from bot.features.registration.rules import (
     name_key,
     open_slots,
 )
+from bot.features.waiting_list.texts import offer_text
 from bot.support.i18n import ntr, tr
 from bot.texts.common import date_text, heat_name, labelled, moment_text, names, round_name
 from bot.texts.names import amount_text
@@ -68,6 +69,8 @@ def refusal_text(lang: str, contest: Contest, out: RegistrationRefusal) -> str:
 
 
 def place_text(lang: str, contest: Contest, number: int, place: Place) -> str:
+    if place.offered:
+        return offer_text(lang, contest, number, place)
     if place.status is Status.CONFIRMED and place.held_until is not None:
         return tr(lang, "Entry #{entry}: a place is held for you until {time} while you pay. "
                   "Unpaid by then, it goes to the next in line.", entry=number,
@@ -90,6 +93,10 @@ def place_text(lang: str, contest: Contest, number: int, place: Place) -> str:
                   "registering, so it lost its place (or its turn on the waiting list). To take "
                   "part, register again with /inscribir and pay within {days} days.",
                   entry=number, days=delay.days if delay is not None else 0)
+    if place.status is Status.DECLINED:
+        return tr(lang, "Entry #{entry}: the place offered to it was not accepted in time, so "
+                  "it has gone to the next in line, and the entry has left the waiting list. "
+                  "Anything paid is refunded in full.", entry=number)
     return tr(lang, "Entry #{entry}: withdrawn.", entry=number)
 
 
