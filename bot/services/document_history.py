@@ -27,9 +27,11 @@ from typing import Any
 from bot.domain.clock import CategoryClock, within_limit
 from bot.domain.contest import Category, Contest
 from bot.domain.events import (
+    ACCEPT,
     CLOCK_KINDS,
     ENTRY_KINDS,
     INVITE_KINDS,
+    OFFER,
     ORGANISER_UNDOABLE,
     VOLUNTEER_KINDS,
 )
@@ -619,6 +621,8 @@ class Replay:
         apps = []
         for e in self.entries.values():
             held = next(iter(self._live(e.number, HOLD)), None)
+            offers = [o.value for o in self._live(e.number, OFFER) if o.value is not None]
+            accepted = next(iter(self._live(e.number, ACCEPT)), None)
             paid = self._paid(e.number)
             left = next(iter(self._live(e.number, K.WITHDRAW)), None)
             apps.append(Application(
@@ -632,7 +636,9 @@ class Replay:
                     if q.quota is not None or any(c.places is not None for c in q.choices)
                     if (value := e.answer(q.id)) is not None), people=seats(self.contest, e),
                 hold_until=from_ts(held.value) if held is not None and held.value is not None
-                else None))
+                else None,
+                offered_until=from_ts(offers[-1]) if offers else None,
+                accepted_at=accepted.at if accepted is not None else None))
         places = allocate(self.contest, apps, at)
         return [self._state(e, None, clock, penalties=True)
                 for n, e in sorted(self.entries.items())

@@ -122,6 +122,9 @@ disqualify_after = 3
 [payments]
 hold_minutes = 20
 
+[waiting_list]
+offer_hours = 12
+
 [door]
 absent_after_minutes = 10
 

@@ -10,6 +10,8 @@ the msgids."""
 
 from __future__ import annotations
 
+import json
+import os
 import sqlite3
 import tomllib
 from contextlib import closing
@@ -17,13 +19,18 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
+import pytest
+
 from bot.domain.contest import Contest
 from bot.domain.places import Application, Status, allocate
 from bot.features.waiting_list.rules import OfferRules, deadline
+from bot.handlers import desk
+from bot.handlers.common import DEADLINE_GRACE
 from bot.handlers.desk import announce_changes
 from bot.services.contest_file import parse_contest
 from tests.conftest import BILLOM
-from tests.fakebot import Harness, Person
+from tests.documents import bot, without_join_codes
+from tests.fakebot import FrozenClock, Harness, Person
 from tests.registration.test_registration_chat import Who, paris, pay_direct, register, withdraw
 
 ORGANISER = Person(1, "Olga", "en")
@@ -226,3 +233,37 @@ async def test_give_it_up_asks_first_and_then_offers_the_next(tmp_path: Path) ->
         assert "no place offered to accept" in nothing[-1].text
     finally:
         await h.stop()
+
+
+async def test_the_deadline_is_rebuilt_at_start_and_offers_travel_in_the_document(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stopped with an offer told: the next start schedules its deadline again (and one run at
+    once for what passed while the bot was off). The offer and its acceptance go into
+    ``export document`` and read back with the same places."""
+    h = await three_in_line(tmp_path)
+    try:
+        await withdraw(h, ANA, paris(2, 2, 10), 1)
+    finally:
+        await h.stop()
+    monkeypatch.setattr(desk, "CLOCK", FrozenClock(paris(2, 2, 11)))  # started before it
+    h = await Harness(tmp_path, h.contest_file, organisers=frozenset({ORGANISER.id})).start()
+    try:
+        jobs = h.app.bot_data["jobs_by_name"]
+        assert {"offer:2", "offers"} <= set(jobs)
+        assert jobs["offer:2"].data["when"] == (paris(2, 3, 10) + DEADLINE_GRACE).timestamp()
+        await h.press(BEA, "offer:yes:2", paris(2, 2, 11))
+    finally:
+        await h.stop()
+    env = {**os.environ, "PUZZLEBOT_CONTEST": str(h.contest_file),
+           "PUZZLEBOT_DB": str(h.db_path)}
+    path = tmp_path / "contest.json"
+    out = bot(["export", "document", "--out", str(path)], env)
+    assert out.returncode == 0, out.stderr
+    kinds = [e["kind"] for e in json.loads(path.read_text(encoding="utf-8"))["history"]]
+    assert kinds.count("offer") == 1 and kinds.count("accept") == 1
+    fresh = {**env, "PUZZLEBOT_DB": str(tmp_path / "fresh.sqlite3")}
+    loaded = bot(["import", "document", str(path)], fresh)
+    assert loaded.returncode == 0, loaded.stderr
+    before, after = bot(["export", "entries"], env), bot(["export", "entries"], fresh)
+    assert without_join_codes(before.stdout)[0] == without_join_codes(after.stdout)[0]
+    assert ",confirmed," in before.stdout.splitlines()[2]  # entry 2, accepted

@@ -49,6 +49,21 @@ from bot.storage.store import Entry, Store, from_ts, to_ts
 OFFERED = "offered"  # what its people were told of a place offered (``status_key``)
 
 
+def _passed(contest: Contest, apps: Sequence[Application], now: datetime) -> tuple[int, ...]:
+    """How many of each date that moves a place are at or before ``now``: registrations,
+    payments, withdrawals, holds' ends, offers' deadlines, acceptances, lapses."""
+    counts = [0] * 7
+    lapsing = contest.registration.pay_within is not None
+    for a in apps:
+        for i, moment in enumerate((a.registered_at, a.paid_at, a.withdrawn_at, a.hold_until,
+                                    a.offered_until, a.accepted_at)):
+            if moment is not None and moment <= now:
+                counts[i] += 1
+        if lapsing and (lapse := lapses_at(contest, a)) is not None and lapse <= now:
+            counts[6] += 1
+    return tuple(counts)
+
+
 @dataclass(frozen=True)
 class EntryStatus:
     entry: Entry
@@ -300,18 +315,9 @@ class Registrations:
         themselves: it is recomputed only when one of those is on the other side of ``now``."""
         cache = self.read.projection("allocation", PLACE_KINDS)
         apps = await self.applications()
-        key = (  # which side of ``now`` each date that moves a place is on
-            len(apps),
-            sum(1 for a in apps if a.registered_at <= now),
-            sum(1 for a in apps if a.paid_at is not None and a.paid_at <= now),
-            sum(1 for a in apps if a.withdrawn_at is not None and a.withdrawn_at <= now),
-            tuple(now >= m for _, m in self.moments()),
-            sum(1 for a in apps if (lapse := lapses_at(self.contest, a)) is not None
-                and lapse <= now) if self.contest.registration.pay_within else 0,
-            sum(1 for a in apps if a.hold_until is not None and a.hold_until <= now),
-            sum(1 for a in apps if a.offered_until is not None and a.offered_until <= now),
-            sum(1 for a in apps if a.accepted_at is not None and a.accepted_at <= now),
-        )
+        # which side of ``now`` each date that moves a place is on
+        key = (len(apps), _passed(self.contest, apps, now),
+               tuple(now >= m for _, m in self.moments()))
         hit = cache.get("at")
         if hit is not None and hit[0] == key:
             result: dict[int, Place] = hit[1]
