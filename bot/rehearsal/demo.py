@@ -65,6 +65,12 @@ ANSWER_BOUND = 120.0
 # the payment provider's token the rehearsal gives its bot (the fake Bot API takes any; like
 # Telegram's test tokens, it charges nothing)
 REHEARSAL_PAYMENT_TOKEN = "000000000:TEST:rehearsal"
+# the school class that books a small category's places (``_waiting_list_moves``): its pupils'
+# first names, and the surnames of an entry's members (names apart from the day's entries)
+SCHOOL = ("Adrián", "Blanca", "Ciro", "Dafne", "Eloy", "Fátima", "Gael", "Irene", "Jorge",
+          "Laia", "Marcos", "Noa")
+SCHOOL_SURNAMES = ("Gil", "Vega", "Soto", "Mora")
+MOST_FILLED = len(SCHOOL)  # the most places the class books
 
 
 async def ran_until(db: Path | str, moment: datetime) -> None:
@@ -392,7 +398,8 @@ class Rehearsal:
         await self._members(phone, team, at)
         for i, q in enumerate(self.contest.questions):
             if q.per_entry and q.asks(team.category.id):
-                await self.answer(phone, i, q.id in team.answers[0], self.teams.index(team), at)
+                pick = self.teams.index(team) if team in self.teams else len(self.teams)
+                await self.answer(phone, i, q.id in team.answers[0], pick, at)
         if self.contest.meal is not None and team.meal == (0, 0):
             await self.press(phone, "reg:meal:no", at)  # one tap
         elif self.contest.meal is not None:
@@ -450,8 +457,15 @@ class Rehearsal:
         """Every entry registers in the chat, partners open the link, entries pay; the
         organiser's ``/inscritos`` at the end (its answer, printed once all is said)."""
         self.say(f"Registrations ({len(self.teams)} entries, in the chat):")
-        for team in sorted(self.teams, key=lambda t: t.registered_at or datetime.min):
-            await self.register(team)
+        in_order = sorted(self.teams, key=lambda t: t.registered_at or datetime.min)
+        waits = self._waits(in_order)
+        for i, team in enumerate(in_order):
+            if team is waits:
+                await self._waiting_list_moves(team, in_order[i - 1] if i else None,
+                                               in_order[i + 1] if i + 1 < len(in_order)
+                                               else None)
+            else:
+                await self.register(team)
         for team in self.teams:
             if len(team.phones) > 1 and team.join_code and team.registered_at:
                 await self.send(team.phones[1], f"/start {team.join_code}",
@@ -480,6 +494,64 @@ class Rehearsal:
                    + [t.paid_at + timedelta(hours=10) for t in self.teams if t.paid_at]
                    ) + timedelta(days=1)
         return await self.send(self.organiser, "/inscritos", last)
+
+    def _waits(self, in_order: list[Team]) -> Team | None:
+        """The entry that finds its category full and waits (``_waiting_list_moves``): the
+        first to register in the category of fewest places (at most ``MOST_FILLED``) that
+        has one of the day's entries; None where no category has so few."""
+        small = [c for c in self.contest.categories
+                 if c.capacity is not None and c.capacity <= MOST_FILLED
+                 and any(t.category is c for t in in_order)]
+        if not small:
+            return None
+        category = min(small, key=lambda c: (c.capacity or 0, c.id))
+        return next(t for t in in_order if t.category is category)
+
+    async def _waiting_list_moves(self, team: Team, before: Team | None,
+                                  after: Team | None) -> None:
+        """A waiting list moving: just before ``team`` registers, a teacher books every place
+        of its category for a school class, so ``team`` waits; the school gives one place
+        back and ``team`` gets it (with ``[waiting_list]``: it is offered the place and
+        accepts it with the offer's button); then the school's trip is cancelled and its other
+        places are given back. Every moment falls between the registrations around it."""
+        at = team.registered_at
+        assert at is not None and team.category.capacity is not None
+        earlier = before.registered_at if before is not None else None
+        later = after.registered_at if after is not None else None
+        fill_at = at - ((at - earlier) / 2 if earlier is not None else timedelta(hours=1))
+        step = (later - at) / 10 if later is not None else timedelta(hours=1)
+        teacher = self.new_person("Lucía Gil")
+        booked: list[Team] = []
+        for first in SCHOOL[:team.category.capacity]:
+            kid = Team(team.category, [(f"{first} {surname}", born) for surname, (_, born)
+                                       in zip(SCHOOL_SURNAMES, team.members, strict=False)],
+                       team.answers, [teacher], registered_at=fill_at)
+            await self.register(kid)
+            booked.append(kid)
+        await self.register(team)
+        kept = [k for k in booked if k.number]
+        if not kept or not team.number:
+            return
+        await self._withdraw(teacher, kept[0], at + step)
+        offer = next((d for c in reversed(self.api.calls) if c.chat_id == team.phones[0].id
+                      for _, d in c.buttons() if d == f"offer:yes:{team.number}"), None)
+        if offer is not None:
+            told = await self.press(team.phones[0], offer, at + 2 * step)
+            self.line(at + 2 * step, f"{self._names(team)} accepts the place offered -> "
+                      + (told[0].text.splitlines()[0] if told else "(no answer)"))
+        for kid in kept[1:]:
+            await self._withdraw(teacher, kid, at + 3 * step)
+        await self._said()
+
+    async def _withdraw(self, phone: Person, team: Team, at: datetime) -> None:
+        """``/baja N`` and its Yes, with the bot's answer in the transcript."""
+        asked = await self.send(phone, f"/baja {team.number}", at)
+        yes = next((d for c in asked for _, d in c.buttons() if d.startswith("baja:y:")), None)
+        if yes is not None:
+            told = await self.press(phone, yes, at)
+            self.line(at, f"{self._names(team)}: /baja {team.number} -> " + " ".join(
+                c.text.replace("\n", " ") for c in told))
+        await self._said()
 
     async def _pay_in_the_chat(self) -> None:
         """Most entries pay their invoice in the chat, a few days after registering (the
@@ -536,14 +608,7 @@ class Rehearsal:
             return
         at = first_paid + timedelta(hours=2)
         await self._pay(team, invoice, at)
-        at += timedelta(days=1)
-        asked = await self.send(phone, f"/baja {team.number}", at)
-        yes = next((d for c in asked for _, d in c.buttons() if d.startswith("baja:y:")), None)
-        if yes is not None:
-            told = await self.press(phone, yes, at)
-            self.line(at, f"{self._names(team)}: /baja {team.number} -> " + " ".join(
-                c.text.replace("\n", " ") for c in told))
-        await self._said()
+        await self._withdraw(phone, team, at + timedelta(days=1))
 
     # -- the day -----------------------------------------------------------------------------
 
