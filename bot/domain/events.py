@@ -79,5 +79,9 @@ HOLD = "hold"
 # people were told), and the offer accepted: the offers feature's (bot/features/waiting_list)
 OFFER = "offer"
 ACCEPT = "accept"
+# a member's name or birth corrected as at registration (data: position, old, new), the
+# corrections feature's (bot/features/corrections): the member is the same person, so it is
+# no change of the team's (member_change, keep_originals)
+MEMBER_FIX = "member_fix"
 PLACE_KINDS = (ENTRY_ROWS, _K.PAYMENT, _K.WITHDRAW, HOLD, OFFER, ACCEPT)
 ORGANISER_UNDOABLE = VOLUNTEER_KINDS + CLOCK_KINDS

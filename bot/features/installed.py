@@ -8,6 +8,7 @@ state reads the escape's ledger) runs that file, and must not import every featu
 from __future__ import annotations
 
 from bot.features.backup.feature import FEATURE as BACKUP
+from bot.features.corrections.feature import FEATURE as CORRECTIONS
 from bot.features.door.feature import FEATURE as DOOR
 from bot.features.escape.feature import FEATURE as ESCAPE
 from bot.features.following.feature import FEATURE as FOLLOWING
@@ -46,6 +47,7 @@ FEATURES: tuple[Feature, ...] = (
     FOLLOWING,
     DOOR,
     PRIVACY,
+    CORRECTIONS,
 )
 
 REGISTRY.install(FEATURES)

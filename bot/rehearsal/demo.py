@@ -457,6 +457,24 @@ class Rehearsal:
         """Every entry registers in the chat, partners open the link, entries pay; the
         organiser's ``/inscritos`` at the end (its answer, printed once all is said)."""
         self.say(f"Registrations ({len(self.teams)} entries, in the chat):")
+        await self._register_all()
+        for team in self.teams:
+            if len(team.phones) > 1 and team.join_code and team.registered_at:
+                await self.send(team.phones[1], f"/start {team.join_code}",
+                                team.registered_at + timedelta(hours=2))
+        if payments_rules(self.contest) is not None:
+            await self._pay_in_the_chat()
+        elif self.contest.registration.payment_required:
+            await self._paid_at_the_desk()
+        # the places once every registration and payment is in
+        last = max([t.registered_at for t in self.teams if t.registered_at]
+                   + [t.paid_at + timedelta(hours=10) for t in self.teams if t.paid_at]
+                   ) + timedelta(days=1)
+        return await self.send(self.organiser, "/inscritos", last)
+
+    async def _register_all(self) -> None:
+        """Each entry registers at its moment, one of them finding its category full
+        (``_waiting_list_moves``)."""
         in_order = sorted(self.teams, key=lambda t: t.registered_at or datetime.min)
         waits = self._waits(in_order)
         for i, team in enumerate(in_order):
@@ -466,39 +484,34 @@ class Rehearsal:
                                                else None)
             else:
                 await self.register(team)
+
+    async def _paid_at_the_desk(self) -> None:
+        """Most entries pay a few days after registering, each payment recorded by the
+        organiser with ``/pagado`` as it comes in."""
+        closes = self.contest.registration.closes
+        payments = []
         for team in self.teams:
-            if len(team.phones) > 1 and team.join_code and team.registered_at:
-                await self.send(team.phones[1], f"/start {team.join_code}",
-                                team.registered_at + timedelta(hours=2))
-        if payments_rules(self.contest) is not None:
-            await self._pay_in_the_chat()
-        elif self.contest.registration.payment_required:
-            closes = self.contest.registration.closes
-            payments = []
-            for team in self.teams:
-                assert team.registered_at is not None
-                if self.rng.random() < 0.9:
-                    paid = team.registered_at + timedelta(days=self.rng.randint(1, 6))
-                    if closes is not None and paid >= closes:
-                        paid = closes - timedelta(days=1)
-                    team.paid_at = paid
-                    payments.append((paid + timedelta(hours=10), team.number, paid))
-            # the organiser records them as they come in: one chat's messages are in date order;
-            # what each payment tells people is printed at its date, before the next is played
-            for when, number, paid in sorted(payments):
-                await self.send(self.organiser, f"/pagado {number} "
-                                f"{paid.astimezone(self.tz):%Y-%m-%d}", when)
-                await self._said()
-        # the places once every registration and payment is in
-        last = max([t.registered_at for t in self.teams if t.registered_at]
-                   + [t.paid_at + timedelta(hours=10) for t in self.teams if t.paid_at]
-                   ) + timedelta(days=1)
-        return await self.send(self.organiser, "/inscritos", last)
+            assert team.registered_at is not None
+            if self.rng.random() < 0.9:
+                paid = team.registered_at + timedelta(days=self.rng.randint(1, 6))
+                if closes is not None and paid >= closes:
+                    paid = closes - timedelta(days=1)
+                team.paid_at = paid
+                payments.append((paid + timedelta(hours=10), team.number, paid))
+        # the organiser records them as they come in: one chat's messages are in date order;
+        # what each payment tells people is printed at its date, before the next is played
+        for when, number, paid in sorted(payments):
+            await self.send(self.organiser, f"/pagado {number} "
+                            f"{paid.astimezone(self.tz):%Y-%m-%d}", when)
+            await self._said()
 
     def _waits(self, in_order: list[Team]) -> Team | None:
         """The entry that finds its category full and waits (``_waiting_list_moves``): the
         first to register in the category of fewest places (at most ``MOST_FILLED``) that
-        has one of the day's entries; None where no category has so few."""
+        has one of the day's entries; None where no category has so few, or where a place is
+        taken only once paid (the class's places would not fill it)."""
+        if self.contest.registration.payment_required:
+            return None
         small = [c for c in self.contest.categories
                  if c.capacity is not None and c.capacity <= MOST_FILLED
                  and any(t.category is c for t in in_order)]

@@ -21,6 +21,7 @@ None: it could (and it joins the history the next ones are decided on)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence, Set
+from dataclasses import replace
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -31,6 +32,7 @@ from bot.domain.events import (
     CLOCK_KINDS,
     ENTRY_KINDS,
     INVITE_KINDS,
+    MEMBER_FIX,
     OFFER,
     ORGANISER_UNDOABLE,
     VOLUNTEER_KINDS,
@@ -57,7 +59,13 @@ from bot.features.invitations.rules import (
 )
 from bot.features.members.rules import Allowed, Change, change_verdict, member_from, originals
 from bot.features.payments.rules import CHARGE, EXTRA, GONE, HOLD, OWED_BACK
-from bot.features.registration.rules import Member, birth_in_range, clean_name, name_problem
+from bot.features.registration.rules import (
+    Member,
+    birth_in_range,
+    check_entry,
+    clean_name,
+    name_problem,
+)
 from bot.features.results import rules as res
 from bot.features.selftimed.rules import PhotoRefused, PhotoUse, photo_use
 from bot.features.standings.rules import standings as final_standings
@@ -170,7 +178,7 @@ class Replay:
             K.INVITED: self._invited, K.INVITE_REPLY: self._answer,
             K.INVITE_LAPSED: self._answer, K.RESULTS_FINAL: self._results_final,
             K.HANDOVER: self._handover, K.ALERT: self._alert,
-            K.MEMBER_CHANGE: self._member_change,
+            K.MEMBER_CHANGE: self._member_change, MEMBER_FIX: self._member_fix,
         }
         self._played: dict[str, Callable[[Event, EntryState, int | None], str | None]] = {
             K.FINISH: self._finish, K.PIECES: self._pieces, K.SPLIT: self._split,
@@ -232,7 +240,7 @@ class Replay:
             self._confirmed[ev.ref] = ev
         if ev.kind in INVITE_KINDS and ev.ref is not None:
             self._invitations.setdefault(ev.ref, []).append(ev)
-        if ev.kind == K.MEMBER_CHANGE and self._changed is not None:
+        if ev.kind in (K.MEMBER_CHANGE, MEMBER_FIX) and self._changed is not None:
             self._teams[self._changed[0]] = self._changed[1]
             self._changed = None
         if ev.supersedes is not None:
@@ -437,6 +445,41 @@ class Replay:
         if not isinstance(verdict, Allowed):
             return why(verdict)
         self._changed = (ev.entry, verdict.members)
+        return None
+
+    def _member_fix(self, ev: Event) -> str | None:
+        """A member corrected (bot/features/corrections): as ``fix_member`` takes one, before
+        the team plays, the member named as the team had them then (or, the correction of a
+        member the team registered with, as its registration is read: already corrected),
+        written as registration takes a member, the team as corrected fitting its category."""
+        assert ev.entry is not None
+        category = self.contest.category(self.entries[ev.entry].category)
+        assert category is not None  # the entries were checked before the history
+        if not category.rounds and self._clock(category.id).started is not None:
+            return f"after the clock of {category.id} started: a team plays as it was then"
+        position, old, new = (ev.data.get(k) for k in ("position", "old", "new"))
+        first = self._first(ev.entry)
+        team = self._teams.get(ev.entry, first)
+        if team is None or not isinstance(position, int) or not 0 <= position < len(team):
+            return f"entry {ev.entry} has no member {position}"
+        if not isinstance(old, Mapping) or not isinstance(new, Mapping):
+            return "a correction names the member before and after"
+        problem = self._newcomer(new)
+        if problem is not None:
+            return problem
+        if _same(team[position], new):
+            return None  # a member it registered with: read corrected already
+        if not _same(team[position], old):
+            return f"member {position + 1} ({str(old.get('name'))[:40]!r}) is not the " \
+                   "team's then"
+        fixed = member_from(dict(new))
+        assert fixed is not None
+        after = (*team[:position], replace(team[position], name=fixed.name, born=fixed.born,
+                                           born_year=fixed.born_year), *team[position + 1:])
+        ineligible = check_entry(category, after, self.contest.date)
+        if ineligible is not None:
+            return f"the team as corrected does not fit {category.id}"
+        self._changed = (ev.entry, after)
         return None
 
     def _first(self, number: int) -> tuple[Member, ...] | None:

@@ -9,7 +9,7 @@ import pytest
 
 from bot.domain.clock import DurationError, parse_duration
 from bot.domain.numbers import ascii_digits, parse_whole, parse_year
-from bot.features.registration.handlers import parse_birth
+from bot.features.registration.rules import parse_birth
 from bot.handlers.common import parse_int
 from bot.services.contest_file import load_contest
 from bot.services.csvio import ImportError_, read_entries

@@ -16,8 +16,13 @@ from bot.domain.contest import Category, Contest
 from bot.features.members.operations import ChangeMembers, change_members
 from bot.features.members.rules import Change
 from bot.features.members.texts import usage
-from bot.features.registration.handlers import parse_birth
-from bot.features.registration.rules import Member, birth_in_range, clean_name, name_problem
+from bot.features.registration.rules import (
+    Member,
+    birth_in_range,
+    clean_name,
+    name_problem,
+    parse_birth,
+)
 from bot.features.registration.texts import name_problem_text, unreadable_birth_text
 from bot.handlers.common import parse_int, recorder, registrations
 from bot.services.outcomes import UnknownEntry

@@ -46,7 +46,7 @@ from bot.services.outcomes import UnknownEntry
 from bot.storage.store import Entry, Transaction
 
 
-async def _playing(day: ContestDay, entry: Entry) -> str | None:
+async def playing_unit(day: ContestDay, entry: Entry) -> str | None:
     """The unit (a category or a heat) the entry plays now or played last whose clock has
     started; None: its next event is still to come."""
     category = day.contest.category(entry.category)
@@ -78,7 +78,7 @@ def _refused(verdict: ChangeVerdict, entry: Entry, change: Change
     return MembersFixed(entry.category)
 
 
-async def _entered_twice(day: ContestDay, regs: Registrations, entry: Entry,
+async def entered_twice(day: ContestDay, regs: Registrations, entry: Entry,
                          after: Sequence[Member], change: Change) -> AlreadyEntered | None:
     """Where one entry per person is the rule (in the category, or across the contest): the
     team as changed checked as registration checks a new entry (``already_entered``), so a
@@ -133,7 +133,7 @@ async def _change(day: ContestDay, regs: Registrations, tx: Transaction,
     category = day.contest.category(entry.category) if entry is not None else None
     if entry is None or category is None:
         return UnknownEntry(number)
-    playing = await _playing(day, entry)
+    playing = await playing_unit(day, entry)
     if playing is not None:
         return AlreadyPlaying(number, playing)
     history = [e.data for e in await day.store.events(entry=number,
@@ -143,7 +143,7 @@ async def _change(day: ContestDay, regs: Registrations, tx: Transaction,
     if not isinstance(verdict, Allowed):
         return _refused(verdict, entry, change)
     after = verdict.members
-    twice = await _entered_twice(day, regs, entry, after, change)
+    twice = await entered_twice(day, regs, entry, after, change)
     if twice is not None:
         return twice
     old = entry.members[change.position] if change.position is not None else None

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import replace
-from datetime import date, datetime
 from typing import Any
 
 from telegram import MessageEntity, Update
@@ -27,7 +26,6 @@ from bot.delivery.answers import answer, answer_now, recording
 from bot.delivery.posting import send
 from bot.delivery.services import language_of, services
 from bot.domain.contest import Category
-from bot.domain.numbers import ascii_digits, parse_year
 from bot.features.payments.handlers import schedule_hold
 from bot.features.payments.operations import in_chat, owe_invoice
 from bot.features.payments.rules import hold_of
@@ -63,6 +61,7 @@ from bot.features.registration.rules import (
     clean_name,
     fitting_categories,
     name_problem,
+    parse_birth,
     registration_window,
 )
 from bot.features.registration.texts import (
@@ -173,20 +172,6 @@ async def got_name(update: Update, context: ContextTypes.DEFAULT_TYPE,
     await answer_now(who.svc, update, birth_prompt(who.lang, category_of(who.svc.contest, draft),
                                                    name))
     return BIRTH
-
-
-def parse_birth(text: str, full_date: bool) -> tuple[date | None, int | None] | None:
-    t = ascii_digits(text.strip())
-    year = parse_year(t)
-    if not full_date and year is not None:
-        return None, year
-    for fmt in ("%Y-%m-%d", "%d/%m/%Y", "%d-%m-%Y", "%d.%m.%Y"):
-        try:
-            d = datetime.strptime(t, fmt).date()
-        except ValueError:
-            continue
-        return d, d.year
-    return None
 
 
 async def got_birth(update: Update, context: ContextTypes.DEFAULT_TYPE,

@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo
 
 from bot.domain.clock import CategoryClock, wall_clock_limit
 from bot.domain.contest import Category, Contest, Slot
+from bot.domain.numbers import ascii_digits, parse_year
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,22 @@ def name_problem(name: str) -> str | None:
 
 # Births are taken from this year on, up to the contest's own year.
 FIRST_BIRTH_YEAR = 1900
+
+
+def parse_birth(text: str, full_date: bool) -> tuple[date | None, int | None] | None:
+    """A birth as typed: (date, year), or (None, year) where a year is enough (``full_date``
+    false); None when it can't be read."""
+    t = ascii_digits(text.strip())
+    year = parse_year(t)
+    if not full_date and year is not None:
+        return None, year
+    for fmt in ("%Y-%m-%d", "%d/%m/%Y", "%d-%m-%Y", "%d.%m.%Y"):
+        try:
+            d = datetime.strptime(t, fmt).date()
+        except ValueError:
+            continue
+        return d, d.year
+    return None
 
 
 def birth_in_range(year: int | None, contest_day: date) -> bool:

@@ -1,0 +1,3 @@
+"""The corrections' command, by its name (other features' texts name it through this)."""
+
+CORRECT = "corregir"
