@@ -83,5 +83,8 @@ ACCEPT = "accept"
 # corrections feature's (bot/features/corrections): the member is the same person, so it is
 # no change of the team's (member_change, keep_originals)
 MEMBER_FIX = "member_fix"
+# money given back to an entry, as an organiser records it (value: cents), the refunds
+# feature's (bot/features/refunds): what is still to give back is what is owed less these
+REFUND = "refund"
 PLACE_KINDS = (ENTRY_ROWS, _K.PAYMENT, _K.WITHDRAW, HOLD, OFFER, ACCEPT)
 ORGANISER_UNDOABLE = VOLUNTEER_KINDS + CLOCK_KINDS

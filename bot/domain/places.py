@@ -49,10 +49,10 @@ class Application:
     # in the chat is let go unless paid (``[payments] hold_minutes`` after registering; None:
     # no hold)
     hold_until: datetime | None = None
-    # with offers (``WAITING_LIST``): the deadline of the place offered, set when its people
-    # were told of it (None: not told yet, so no deadline runs), and when they accepted it
-    offered_until: datetime | None = None
-    accepted_at: datetime | None = None
+    # with offers (``WAITING_LIST``): each offer its people were told of, (when told, its
+    # deadline), in order; each moment they accepted one
+    offers: tuple[tuple[datetime, datetime], ...] = ()
+    accepted: tuple[datetime, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -310,7 +310,7 @@ class _Replay:
         self.gave_up_place: set[int] = set()  # withdrew from a confirmed place
         self.offers_on = contest.settings(WAITING_LIST) is not None
         self.offers: dict[int, datetime | None] = {}  # offered, not accepted: its deadline
-        self.declined: set[int] = set()  # offered, not accepted by the deadline
+        self.declined: dict[int, datetime] = {}  # offered, not accepted by the deadline: when
 
     def run(self) -> None:
         """Every step in order, the offers' own as they come."""
@@ -357,15 +357,16 @@ class _Replay:
                     self.offer(a, at)
 
     def offer(self, a: Application, at: datetime) -> None:
-        """Entry ``a`` is offered the place it now holds, from ``at``. Its deadline runs from
-        when its people were told (``offered_until``; a deadline from before this offer was
-        another offer's, so none yet); it accepted if it did so within it."""
-        until = a.offered_until if a.offered_until is not None and a.offered_until > at else None
+        """Entry ``a`` is offered the place it now holds, from ``at``. Its deadline is the one
+        its people were told with this offer (the first told from ``at`` on: one told before
+        was another offer's; none yet, no deadline runs); it accepted if it did so from
+        ``at`` and before that deadline."""
+        until = next((u for told, u in a.offers if told >= at and u > at), None)
         self.offers[a.number] = until
         key = (at, at, a.number)
-        accepted = a.accepted_at
-        if accepted is not None and at <= accepted <= self.now and (
-                until is None or accepted < until):
+        accepted = next((x for x in a.accepted if at <= x <= self.now
+                         and (until is None or x < until)), None)
+        if accepted is not None:
             heapq.heappush(self.later, (accepted, _ACCEPT, key))
         elif until is not None and until <= self.now:
             heapq.heappush(self.later, (until, _OFFER_END, key))
@@ -380,7 +381,7 @@ class _Replay:
         if number in self.offers:
             del self.offers[number]
             self.pool.remove(number)
-            self.declined.add(number)
+            self.declined[number] = at
             self.promote(at)
 
     def withdraw(self, number: int, at: datetime) -> None:
@@ -458,13 +459,16 @@ def allocate(
     places: dict[int, Place] = {}
     for a in apps.values():
         lapse = lapses_at(contest, a)
+        declined = replay.declined.get(a.number)
+        if declined is not None and (lapse is None or declined < lapse):
+            lapse = None  # out of the waiting list first: it lapses no more
         if lapse is not None and lapse <= now:
             # anything paid (after the deadline) is given back
             places[a.number] = Place(a.number, Status.LAPSED, refundable=True,
                                      refund_percent=100)
         elif _withdrawn_by(a, now):
             places[a.number] = _withdrawn_place(contest, a, a.number in replay.gave_up_place)
-        elif a.number in replay.declined:
+        elif declined is not None:
             places[a.number] = Place(a.number, Status.DECLINED, refundable=True,
                                      refund_percent=100)
         elif a.number in replay.offers:

@@ -17,6 +17,7 @@ from bot.features.members.feature import FEATURE as MEMBERS
 from bot.features.payments.feature import FEATURE as PAYMENTS
 from bot.features.penalties.feature import FEATURE as PENALTIES
 from bot.features.privacy.feature import FEATURE as PRIVACY
+from bot.features.refunds.feature import FEATURE as REFUNDS
 from bot.features.registration.feature import FEATURE as REGISTRATION
 from bot.features.results.feature import FEATURE as RESULTS
 from bot.features.selftimed.feature import FEATURE as SELFTIMED
@@ -48,6 +49,7 @@ FEATURES: tuple[Feature, ...] = (
     DOOR,
     PRIVACY,
     CORRECTIONS,
+    REFUNDS,
 )
 
 REGISTRY.install(FEATURES)

@@ -136,7 +136,7 @@ def _refunds_listed(contest: Contest, refunds: list[EntryStatus]) -> bool:
     payments are taken in the chat, for a payment made twice or a place offered and not
     accepted."""
     return bool(refunds) and (bool(contest.registration.refunds) or rules_of(contest) is not None
-                              or any(r.extra or r.place.status is Status.DECLINED
+                              or any(r.extra or r.refunded or r.place.status is Status.DECLINED
                                      for r in refunds))
 
 
@@ -264,8 +264,11 @@ async def _offer(svc: Services, regs: Registrations, entry: Entry, place: Place,
     rules = offer_rules(svc.contest)
     if place.offer_until is not None or rules is None:
         return place
-    until = offer_deadline(svc.contest, rules, entry.category, now)
-    await regs.record_offer(entry.number, now, until)
+    # told now: a change of a past moment (a withdrawal confirmed on a question shown
+    # yesterday, a quota released while the bot was off) still gives the whole time
+    told = max(now, CLOCK.now())
+    until = offer_deadline(svc.contest, rules, entry.category, told)
+    await regs.record_offer(entry.number, told, until)
     if not await regs.recipients(entry.number):
         for user_id, lang in await organiser_recipients(svc):
             await post_text(svc, user_id, unfollowed_offer_text(

@@ -21,6 +21,7 @@ from bot.delivery.posting import notify_entry, notify_staff, post_text, send
 from bot.delivery.services import Services, language_of, services
 from bot.domain.clock import ALERTS, wall_clock_limit
 from bot.domain.events import EventKind
+from bot.domain.places import Status
 from bot.features.escape.texts import cooldown_over
 from bot.features.invitations.handlers import schedule_invitations
 from bot.features.registration.card import entry_card
@@ -341,7 +342,7 @@ async def pay_reminder_job(context: CallbackContext[Any, Any, Any, Any]) -> None
     if await regs.lapse_of(number) != lapses or lapses <= now:
         return  # paid (or withdrawn) since, or too late to say
     card = await entry_card(svc.day, number, now)
-    if card is None or card.paid or card.total == 0:
+    if card is None or card.paid or card.total == 0 or card.place.status is Status.DECLINED:
         return
     key = pay_reminder_key(number, lapses)
     async with recording(svc) as tx:

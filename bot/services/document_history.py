@@ -664,8 +664,9 @@ class Replay:
         apps = []
         for e in self.entries.values():
             held = next(iter(self._live(e.number, HOLD)), None)
-            offers = [o.value for o in self._live(e.number, OFFER) if o.value is not None]
-            accepted = next(iter(self._live(e.number, ACCEPT)), None)
+            offers = tuple((o.at, from_ts(o.value)) for o in self._live(e.number, OFFER)
+                           if o.value is not None)
+            accepted = tuple(x.at for x in self._live(e.number, ACCEPT))
             paid = self._paid(e.number)
             left = next(iter(self._live(e.number, K.WITHDRAW)), None)
             apps.append(Application(
@@ -680,8 +681,7 @@ class Replay:
                     if (value := e.answer(q.id)) is not None), people=seats(self.contest, e),
                 hold_until=from_ts(held.value) if held is not None and held.value is not None
                 else None,
-                offered_until=from_ts(offers[-1]) if offers else None,
-                accepted_at=accepted.at if accepted is not None else None))
+                offers=offers, accepted=accepted))
         places = allocate(self.contest, apps, at)
         return [self._state(e, None, clock, penalties=True)
                 for n, e in sorted(self.entries.items())

@@ -32,6 +32,8 @@ STATUS_COLUMNS = ["status", "waiting_position", "fee_total", "discount", "meal",
                   "meal_children", "paid_at", "refund_due", "source"]
 # after the status columns, for contests with [[registration.refunds]]: the amount to give back
 REFUND_COLUMN = "refund_amount"
+# last, once a refund was recorded (bot/features/refunds): the amount given back so far
+REFUNDED_COLUMN = "refunded"
 RESULT_COLUMNS = [
     "category", "position", "number", "names", "finished", "time", "escape_time",
     "tickets_left", "compensation", "penalty", "adjusted_time", "pieces", "local", "prize",
@@ -65,8 +67,11 @@ async def entry_rows(contest: Contest, store: Store,
     regs = registrations or Registrations(contest, store)
     tiers = bool(contest.registration.refunds)
     header: list[object] = [*ENTRY_COLUMNS, *question_ids, *STATUS_COLUMNS]
-    rows: list[list[object]] = [header + ([REFUND_COLUMN] if tiers else [])]
-    for s in await regs.statuses(at or CLOCK.now()):
+    statuses = await regs.statuses(at or CLOCK.now())
+    given = any(s.refunded for s in statuses)
+    rows: list[list[object]] = [header + ([REFUND_COLUMN] if tiers else [])
+                                + ([REFUNDED_COLUMN] if given else [])]
+    for s in statuses:
         e = s.entry
         due = s.place.refundable and (
             s.place.status in (Status.WITHDRAWN, Status.LEFT_OUT, Status.DECLINED)
@@ -82,6 +87,7 @@ async def entry_rows(contest: Contest, store: Store,
                local_moment(contest, s.paid_at) if s.paid_at else "", "yes" if due else "no",
                e.source]
             + ([_euros(s.refund)] if tiers else [])
+            + ([_euros(s.refunded)] if given else [])
         )
     return rows
 
@@ -223,7 +229,7 @@ async def export_results(contest: Contest, day: ContestDay, out: TextIO,
 # columns written as numbers in spreadsheets (a duration as a time, money with two decimals)
 DURATION_COLUMNS = frozenset({"time", "escape_time", "compensation", "penalty", "adjusted_time",
                               "time_penalties", "result"})
-MONEY_COLUMNS = frozenset({"fee_total", "discount", "meal", REFUND_COLUMN})
+MONEY_COLUMNS = frozenset({"fee_total", "discount", "meal", REFUND_COLUMN, REFUNDED_COLUMN})
 WHOLE_COLUMNS = frozenset({"position", "number", "pieces", "tickets_left", "waiting_position",
                            "meal_adults", "meal_children"})
 PRIVATE_COLUMNS = frozenset({"join_code"})  # a printed sheet must not let anyone link a phone
@@ -266,7 +272,8 @@ def column_titles(lang: str) -> dict[str, str]:
         "meal": tr(lang, "Meals"), "meal_adults": tr(lang, "Adult meals"),
         "meal_children": tr(lang, "Children's meals"), "paid_at": tr(lang, "Paid on"),
         "refund_due": tr(lang, "Refund due"), "source": tr(lang, "Registered through"),
-        REFUND_COLUMN: tr(lang, "Amount to refund"), "position": tr(lang, "Position"),
+        REFUND_COLUMN: tr(lang, "Amount to refund"), REFUNDED_COLUMN: tr(lang, "Given back"),
+        "position": tr(lang, "Position"),
         "finished": tr(lang, "Finished"), "time": tr(lang, "Finish time"),
         "escape_time": tr(lang, "Escape time"), "tickets_left": tr(lang, "Tickets left"),
         "compensation": tr(lang, "Time for unused tickets"),

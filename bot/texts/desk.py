@@ -101,21 +101,26 @@ def paid_in_chat_text(lang: str, contest: Contest, out: PaidInChatAlready) -> st
 
 
 def refund_lines(lang: str, contest: Contest, refunds: Sequence[EntryStatus]) -> list[str]:
+    """The refunds still to make: what each entry is owed and why, and, where part of it was
+    given back already (bot/features/refunds), how much is left."""
     lines = ["  " + tr(lang, "Refunds due:")]
     for r in refunds:
         amount = amount_text(lang, r.refund, contest.currency)
         if r.extra and r.refund == r.extra:  # only what was paid twice
-            lines.append("  " + tr(lang, "#{entry} {names}: {amount} (paid twice in the chat)",
-                                   entry=r.entry.number, names=names(r.entry.names),
-                                   amount=amount))
-            continue
-        line = tr(lang, "#{entry} {names}: {amount} ({percent} % of {paid})",
-                  entry=r.entry.number, names=names(r.entry.names), amount=amount,
-                  percent=r.place.refund_percent,
-                  paid=amount_text(lang, r.fee.total, contest.currency))
-        if r.extra:
-            line += " + " + tr(lang, "{amount} paid twice in the chat",
-                               amount=amount_text(lang, r.extra, contest.currency))
+            line = tr(lang, "#{entry} {names}: {amount} (paid twice in the chat)",
+                      entry=r.entry.number, names=names(r.entry.names), amount=amount)
+        else:
+            line = tr(lang, "#{entry} {names}: {amount} ({percent} % of {paid})",
+                      entry=r.entry.number, names=names(r.entry.names), amount=amount,
+                      percent=r.place.refund_percent,
+                      paid=amount_text(lang, r.fee.total, contest.currency))
+            if r.extra:
+                line += " + " + tr(lang, "{amount} paid twice in the chat",
+                                   amount=amount_text(lang, r.extra, contest.currency))
+        if r.refunded:
+            line += "; " + tr(lang, "{given} given back, {left} still to give back",
+                              given=amount_text(lang, r.refunded, contest.currency),
+                              left=amount_text(lang, r.owed_back, contest.currency))
         lines.append("  " + line)
     return lines
 

@@ -77,7 +77,7 @@ def test_an_offer_not_accepted_by_its_deadline_passes_to_the_next() -> None:
     told = paris(2, 2, 10, 5)
     until = told + timedelta(hours=24)
     apps = [app(1, paris(2, 1, 10), withdrawn_at=paris(2, 2, 10)),
-            app(2, paris(2, 1, 11), offered_until=until), app(3, paris(2, 1, 12))]
+            app(2, paris(2, 1, 11), offers=((told, until),)), app(3, paris(2, 1, 12))]
     before = allocate(c, apps, until - timedelta(seconds=1))
     assert before[2].offered and before[2].offer_until == until
     after = allocate(c, apps, until)
@@ -91,7 +91,8 @@ def test_accepted_in_time_the_place_is_confirmed_from_then() -> None:
     c = contest()
     until = paris(2, 3, 10)
     apps = [app(1, paris(2, 1, 10), withdrawn_at=paris(2, 2, 10)),
-            app(2, paris(2, 1, 11), offered_until=until, accepted_at=paris(2, 2, 20)),
+            app(2, paris(2, 1, 11), offers=((paris(2, 2, 10), until),),
+                accepted=(paris(2, 2, 20),)),
             app(3, paris(2, 1, 12))]
     places = allocate(c, apps, paris(2, 5))
     assert places[2].status is Status.CONFIRMED and not places[2].offered
@@ -100,7 +101,7 @@ def test_accepted_in_time_the_place_is_confirmed_from_then() -> None:
     # before it accepted, still an offer
     assert allocate(c, apps, paris(2, 2, 19))[2].offered
     # accepted at the deadline: too late
-    late = [replace(a, accepted_at=until) if a.number == 2 else a for a in apps]
+    late = [replace(a, accepted=(until,)) if a.number == 2 else a for a in apps]
     assert allocate(c, late, paris(2, 5))[2].status is Status.DECLINED
 
 
@@ -108,7 +109,8 @@ def test_an_offer_given_up_is_refunded_in_full_and_passes_on() -> None:
     c = replace(contest(), registration=replace(contest().registration,
                                                 withdrawal_refund_until=paris(1, 1)))
     apps = [app(1, paris(2, 1, 10), withdrawn_at=paris(2, 2, 10)),
-            app(2, paris(2, 1, 11), offered_until=paris(2, 3), withdrawn_at=paris(2, 2, 12)),
+            app(2, paris(2, 1, 11), offers=((paris(2, 2, 10), paris(2, 3)),),
+                withdrawn_at=paris(2, 2, 12)),
             app(3, paris(2, 1, 12))]
     places = allocate(c, apps, paris(2, 5))
     assert places[1].refund_percent == 0  # gave up its place, after the refunds' end
@@ -128,6 +130,13 @@ def test_an_offer_ends_at_its_categorys_start_at_the_latest() -> None:
 
 
 # -- in the chat --------------------------------------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def told_when_sent(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot's clock before every message here: an offer is told at its message's moment
+    (the later of the two)."""
+    monkeypatch.setattr(desk, "CLOCK", FrozenClock(paris(1, 1)))
 
 
 ADULTS = {ANA.id: [Who("Ana Uno", "1980-05-17"), Who("Bea Dos", "1981-05-17")],

@@ -15,7 +15,7 @@ from datetime import date, datetime, timedelta
 from typing import ClassVar
 
 from bot.domain.contest import Category, Contest
-from bot.domain.events import ACCEPT, OFFER, PLACE_KINDS, EventKind
+from bot.domain.events import ACCEPT, OFFER, PLACE_KINDS, REFUND, EventKind
 from bot.domain.places import (
     Application,
     Place,
@@ -51,16 +51,17 @@ OFFERED = "offered"  # what its people were told of a place offered (``status_ke
 
 def _passed(contest: Contest, apps: Sequence[Application], now: datetime) -> tuple[int, ...]:
     """How many of each date that moves a place are at or before ``now``: registrations,
-    payments, withdrawals, holds' ends, offers' deadlines, acceptances, lapses."""
+    payments, withdrawals, holds' ends, lapses, offers' deadlines, acceptances."""
     counts = [0] * 7
     lapsing = contest.registration.pay_within is not None
     for a in apps:
-        for i, moment in enumerate((a.registered_at, a.paid_at, a.withdrawn_at, a.hold_until,
-                                    a.offered_until, a.accepted_at)):
+        for i, moment in enumerate((a.registered_at, a.paid_at, a.withdrawn_at, a.hold_until)):
             if moment is not None and moment <= now:
                 counts[i] += 1
         if lapsing and (lapse := lapses_at(contest, a)) is not None and lapse <= now:
-            counts[6] += 1
+            counts[4] += 1
+        counts[5] += sum(1 for _, until in a.offers if until <= now)
+        counts[6] += sum(1 for x in a.accepted if x <= now)
     return tuple(counts)
 
 
@@ -72,6 +73,8 @@ class EntryStatus:
     paid_at: datetime | None
     # cents paid in the chat beyond the entry's payment (paid twice): given back in full
     extra: int = 0
+    # cents the organisers recorded as given back (bot/features/refunds)
+    refunded: int = 0
 
     @property
     def refund(self) -> int:
@@ -82,6 +85,11 @@ class EntryStatus:
                 Status.WITHDRAWN, Status.LEFT_OUT, Status.LAPSED, Status.DECLINED):
             return self.extra
         return refund_amount(self.fee.total, self.place.refund_percent) + self.extra
+
+    @property
+    def owed_back(self) -> int:
+        """Cents still to give back: what is owed (``refund``) less what was given back."""
+        return max(0, self.refund - self.refunded)
 
 
 @dataclass(frozen=True)
@@ -257,8 +265,8 @@ class Registrations:
         paid: dict[int, datetime] = {}
         withdrawn: dict[int, datetime] = {}
         held: dict[int, datetime] = {}
-        offered: dict[int, datetime] = {}  # the deadline of the last offer told
-        accepted: dict[int, datetime] = {}
+        offered: dict[int, list[tuple[datetime, datetime]]] = {}  # (told, deadline)
+        accepted: dict[int, list[datetime]] = {}
         for e in await self.store.events(kinds=[EventKind.PAYMENT, EventKind.WITHDRAW, HOLD,
                                                 OFFER, ACCEPT]):
             if e.entry is None or e.ref in OWED_BACK:  # owed back: it pays for no place
@@ -270,9 +278,9 @@ class Registrations:
                     if e.kind == HOLD:
                         held.setdefault(e.entry, from_ts(e.value))
                     else:
-                        offered[e.entry] = from_ts(e.value)
+                        offered.setdefault(e.entry, []).append((e.at, from_ts(e.value)))
             elif e.kind == ACCEPT:
-                accepted.setdefault(e.entry, e.at)
+                accepted.setdefault(e.entry, []).append(e.at)
             else:
                 withdrawn.setdefault(e.entry, e.at)
         return [
@@ -281,8 +289,8 @@ class Registrations:
                 registered_at=en.registered_at, paid_at=paid.get(en.number),
                 withdrawn_at=withdrawn.get(en.number), preconfirmed=en.source == "import",
                 quota_values=self.quota_values(en), people=seats(self.contest, en),
-                hold_until=held.get(en.number), offered_until=offered.get(en.number),
-                accepted_at=accepted.get(en.number),
+                hold_until=held.get(en.number), offers=tuple(offered.get(en.number, ())),
+                accepted=tuple(accepted.get(en.number, ())),
             )
             for en in await self.store.entries()
         ]
@@ -300,6 +308,14 @@ class Registrations:
         for e in await self.store.events(kinds=[EventKind.PAYMENT]):
             if e.entry is not None and e.ref in OWED_BACK:
                 out[e.entry] = out.get(e.entry, 0) + int(e.data.get("amount") or 0)
+        return out
+
+    async def refunded(self) -> dict[int, int]:
+        """Per entry, the cents the organisers recorded as given back."""
+        out: dict[int, int] = {}
+        for e in await self.store.events(kinds=[REFUND]):
+            if e.entry is not None and e.value is not None:
+                out[e.entry] = out.get(e.entry, 0) + e.value
         return out
 
     def quota_values(self, entry: Entry) -> tuple[tuple[str, str], ...]:
@@ -336,12 +352,14 @@ class Registrations:
         places = await self.places(now)
         apps = {a.number: a for a in await self.applications()}
         extras = await self.extras()
+        refunded = await self.refunded()
         out = []
         for en in await self.store.entries():
             if numbers is not None and en.number not in numbers:
                 continue
             out.append(EntryStatus(en, places[en.number], self.fee_of(en),
-                                   apps[en.number].paid_at, extras.get(en.number, 0)))
+                                   apps[en.number].paid_at, extras.get(en.number, 0),
+                                   refunded.get(en.number, 0)))
         return out
 
     async def register(
@@ -633,7 +651,7 @@ class Registrations:
                          key=lambda s: s.place.waiting_position or 0)
         pending = [s for s in statuses if s.place.status is Status.PENDING_PAYMENT]
         lapsed = [s for s in statuses if s.place.status is Status.LAPSED]
-        refunds = [s for s in statuses if s.refund > 0]
+        refunds = [s for s in statuses if s.owed_back > 0]
         free = None
         reserved_left = 0
         if category.capacity is not None:

@@ -10,7 +10,7 @@ from functools import partial
 
 from bot.delivery.work import Work
 from bot.domain.events import EventKind
-from bot.domain.places import Status
+from bot.domain.places import Place, Status
 from bot.features.registration.card import entry_card
 from bot.features.waiting_list.outcomes import Accepted, NotOffered, Outcome, answer
 from bot.features.waiting_list.rules import ACCEPT
@@ -40,11 +40,15 @@ async def accept(work: Work, day: ContestDay, cmd: Accept) -> Outcome:
             out = UnknownEntry(cmd.number)
         else:
             place = (await regs.places(cmd.at))[cmd.number]
+            told, _ = regs.told_place((await regs.announced()).get(cmd.number))
+            if told == Status.DECLINED.value:
+                # told its offer passed on: a press stamped before (an old message's, nobody
+                # having written since) takes nothing back from the next in line
+                place = Place(cmd.number, Status.DECLINED)
             if not place.offered:
-                until = None
-                if place.status is Status.DECLINED:
-                    app = next(a for a in await regs.applications() if a.number == cmd.number)
-                    until = app.offered_until
+                app = next(a for a in await regs.applications() if a.number == cmd.number)
+                until = app.offers[-1][1] if place.status is Status.DECLINED and app.offers \
+                    else None
                 out = NotOffered(cmd.number, place, until)
             else:
                 await tx.add_event(at=cmd.at, kind=ACCEPT, role=cmd.role, actor=cmd.actor,

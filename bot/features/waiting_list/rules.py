@@ -3,8 +3,8 @@
 An offer's deadline runs from when the entry's people were told of it (an ``offer`` event,
 its deadline in ``value``), never from the moment the place freed up: a place freed while the
 bot was off, or offered to an entry nobody could be told yet, still gives its people their
-whole time. It ends at the entry's start at the latest (an offer is no use once its category
-has begun)."""
+whole time. Told before its category's start (a category played once), it ends at that start
+at the latest: an offer is no use once its category has begun."""
 
 from __future__ import annotations
 
@@ -40,11 +40,13 @@ def rules_of(contest: Contest) -> OfferRules | None:
 
 
 def deadline(contest: Contest, rules: OfferRules, category: str, told_at: datetime) -> datetime:
-    """Until when an offer told at ``told_at`` may be accepted: ``offer_hours`` later, but
-    never after the category's start once that is still to come."""
+    """Until when an offer told at ``told_at`` may be accepted: ``offer_hours`` later, but,
+    for a category played once told before its start, never after that start (an offer told
+    once it has begun, a late place the organisers freed, keeps ``offer_hours``; a category in
+    rounds has a start per heat: its offers keep ``offer_hours``)."""
     until = told_at + rules.within
     cat = contest.category(category)
-    start = contest.start_of(cat) if cat is not None else None
+    start = contest.start_of(cat) if cat is not None and not cat.rounds else None
     if start is not None and told_at < start < until:
         return start
     return until
