@@ -65,11 +65,12 @@ ANSWER_BOUND = 120.0
 # the payment provider's token the rehearsal gives its bot (the fake Bot API takes any; like
 # Telegram's test tokens, it charges nothing)
 REHEARSAL_PAYMENT_TOKEN = "000000000:TEST:rehearsal"
-# the school class that books a small category's places (``_waiting_list_moves``): its pupils'
-# first names, and the surnames of an entry's members (names apart from the day's entries)
+# the school class that books the places left in a small category (``_waiting_list_moves``):
+# its pupils' first names, and the surnames of an entry's members (apart from the day's entries)
 SCHOOL = ("Adrián", "Blanca", "Ciro", "Dafne", "Eloy", "Fátima", "Gael", "Irene", "Jorge",
           "Laia", "Marcos", "Noa")
 SCHOOL_SURNAMES = ("Gil", "Vega", "Soto", "Mora")
+FAMILY = ("Marta", "Pablo", "Irene", "Hugo")  # the family waiting: its members' first names
 MOST_FILLED = len(SCHOOL)  # the most places the class books
 
 
@@ -454,10 +455,12 @@ class Rehearsal:
         return f"#{team.number or '?'} " + " / ".join(n for n, _ in team.members)
 
     async def registrations(self) -> list[Call]:
-        """Every entry registers in the chat, partners open the link, entries pay; the
-        organiser's ``/inscritos`` at the end (its answer, printed once all is said)."""
+        """Every entry registers in the chat, partners open the link, entries pay; a waiting
+        list moves (``_waiting_list_moves``); the organiser's ``/inscritos`` at the end (its
+        answer, printed once all is said)."""
         self.say(f"Registrations ({len(self.teams)} entries, in the chat):")
-        await self._register_all()
+        for team in sorted(self.teams, key=lambda t: t.registered_at or datetime.min):
+            await self.register(team)
         for team in self.teams:
             if len(team.phones) > 1 and team.join_code and team.registered_at:
                 await self.send(team.phones[1], f"/start {team.join_code}",
@@ -470,20 +473,8 @@ class Rehearsal:
         last = max([t.registered_at for t in self.teams if t.registered_at]
                    + [t.paid_at + timedelta(hours=10) for t in self.teams if t.paid_at]
                    ) + timedelta(days=1)
+        await self._waiting_list_moves(last - timedelta(hours=20))
         return await self.send(self.organiser, "/inscritos", last)
-
-    async def _register_all(self) -> None:
-        """Each entry registers at its moment, one of them finding its category full
-        (``_waiting_list_moves``)."""
-        in_order = sorted(self.teams, key=lambda t: t.registered_at or datetime.min)
-        waits = self._waits(in_order)
-        for i, team in enumerate(in_order):
-            if team is waits:
-                await self._waiting_list_moves(team, in_order[i - 1] if i else None,
-                                               in_order[i + 1] if i + 1 < len(in_order)
-                                               else None)
-            else:
-                await self.register(team)
 
     async def _paid_at_the_desk(self) -> None:
         """Most entries pay a few days after registering, each payment recorded by the
@@ -505,56 +496,75 @@ class Rehearsal:
                             f"{paid.astimezone(self.tz):%Y-%m-%d}", when)
             await self._said()
 
-    def _waits(self, in_order: list[Team]) -> Team | None:
-        """The entry that finds its category full and waits (``_waiting_list_moves``): the
-        first to register in the category of fewest places (at most ``MOST_FILLED``) that
-        has one of the day's entries; None where no category has so few, or where a place is
-        taken only once paid (the class's places would not fill it)."""
-        if self.contest.registration.payment_required:
-            return None
-        small = [c for c in self.contest.categories
-                 if c.capacity is not None and c.capacity <= MOST_FILLED
-                 and any(t.category is c for t in in_order)]
-        if not small:
-            return None
-        category = min(small, key=lambda c: (c.capacity or 0, c.id))
-        return next(t for t in in_order if t.category is category)
-
-    async def _waiting_list_moves(self, team: Team, before: Team | None,
-                                  after: Team | None) -> None:
-        """A waiting list moving: just before ``team`` registers, a teacher books every place
-        of its category for a school class, so ``team`` waits; the school gives one place
-        back and ``team`` gets it (with ``[waiting_list]``: it is offered the place and
-        accepts it with the offer's button); then the school's trip is cancelled and its other
-        places are given back. Every moment falls between the registrations around it."""
-        at = team.registered_at
-        assert at is not None and team.category.capacity is not None
-        earlier = before.registered_at if before is not None else None
-        later = after.registered_at if after is not None else None
-        fill_at = at - ((at - earlier) / 2 if earlier is not None else timedelta(hours=1))
-        step = (later - at) / 10 if later is not None else timedelta(hours=1)
+    async def _waiting_list_moves(self, at: datetime) -> None:
+        """A waiting list moving, once the day's entries are in (their numbers stay theirs): a
+        teacher books the places left in the category of fewest places (at most
+        ``MOST_FILLED`` left) for a school class; a family registers and waits; the school
+        gives one place back and the family gets it (with ``[waiting_list]``: it is offered
+        the place and accepts it with the offer's button); the school's trip is then
+        cancelled, and the family can't come after all: every place is given back. Not played
+        where a place is taken only once paid (the class's places would not fill it), or
+        after the closing."""
+        closes = self.contest.registration.closes
+        if closes is not None:
+            at = min(at, closes - timedelta(hours=6))
+        if self.contest.registration.payment_required or max(
+                [t.registered_at for t in self.teams if t.registered_at], default=at) >= at:
+            return
+        taken = await self._taken(at)
+        small = [(c.capacity - taken.get(c.id, 0), c.id, c) for c in self.contest.categories
+                 if c.capacity is not None and 0 < c.capacity - taken.get(c.id, 0)
+                 <= MOST_FILLED]
+        like = next((t for t in self.teams if small and t.category is min(small)[2]), None)
+        if like is None:
+            return
+        free, category, members = min(small)[0], like.category, like.members
         teacher = self.new_person("Lucía Gil")
         booked: list[Team] = []
-        for first in SCHOOL[:team.category.capacity]:
-            kid = Team(team.category, [(f"{first} {surname}", born) for surname, (_, born)
-                                       in zip(SCHOOL_SURNAMES, team.members, strict=False)],
-                       team.answers, [teacher], registered_at=fill_at)
+        for first in SCHOOL[:free]:
+            kid = Team(category, [(f"{first} {surname}", born) for surname, (_, born)
+                                  in zip(SCHOOL_SURNAMES, members, strict=False)],
+                       [set() for _ in members], [teacher], registered_at=at)
             await self.register(kid)
             booked.append(kid)
-        await self.register(team)
+        parent = self.new_person("Rosa Luna")
+        family = Team(category, [(f"{first} Luna", born) for first, (_, born)
+                                 in zip(FAMILY, members, strict=False)],
+                      [set() for _ in members], [parent],
+                      registered_at=at + timedelta(hours=1))
+        await self.register(family)
         kept = [k for k in booked if k.number]
-        if not kept or not team.number:
+        if not kept or not family.number:
             return
-        await self._withdraw(teacher, kept[0], at + step)
-        offer = next((d for c in reversed(self.api.calls) if c.chat_id == team.phones[0].id
-                      for _, d in c.buttons() if d == f"offer:yes:{team.number}"), None)
+        await self._withdraw(teacher, kept[0], at + timedelta(hours=2))
+        told = next((c for c in reversed(self.api.calls) if c.chat_id == parent.id
+                     and c.method == "sendMessage"), None)
+        if told is not None:  # the place freed up, given or offered to the family
+            self.line(at + timedelta(hours=2), f"bot -> {self._names(family)}: "
+                      + told.text.splitlines()[0])
+        offer = next((d for c in reversed(self.api.calls) if c.chat_id == parent.id
+                      for _, d in c.buttons() if d == f"offer:yes:{family.number}"), None)
         if offer is not None:
-            told = await self.press(team.phones[0], offer, at + 2 * step)
-            self.line(at + 2 * step, f"{self._names(team)} accepts the place offered -> "
-                      + (told[0].text.splitlines()[0] if told else "(no answer)"))
+            answer = await self.press(parent, offer, at + timedelta(hours=3))
+            self.line(at + timedelta(hours=3), f"{self._names(family)} accepts the place "
+                      "offered -> " + (answer[0].text.splitlines()[0] if answer
+                                       else "(no answer)"))
         for kid in kept[1:]:
-            await self._withdraw(teacher, kid, at + 3 * step)
-        await self._said()
+            await self._withdraw(teacher, kid, at + timedelta(hours=4))
+        await self._withdraw(parent, family, at + timedelta(hours=5))
+
+    async def _taken(self, at: datetime) -> dict[str, int]:
+        """Per category, the entries holding a place at ``at``."""
+        store = await Store.open(self.db_path)
+        try:
+            statuses = await Registrations(self.contest, store).statuses(at)
+        finally:
+            await store.close()
+        out: dict[str, int] = {}
+        for s in statuses:
+            if s.place.status.value == "confirmed":
+                out[s.entry.category] = out.get(s.entry.category, 0) + 1
+        return out
 
     async def _withdraw(self, phone: Person, team: Team, at: datetime) -> None:
         """``/baja N`` and its Yes, with the bot's answer in the transcript."""

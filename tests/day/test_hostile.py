@@ -252,6 +252,7 @@ PLAUSIBLE: dict[str, Plausible] = {
     "copia": Plausible("", "1:00:00"),
     "anuncio": Plausible("La comida es a las 14:00", "1:00:00"),
     "voluntario": Plausible("", "1:00:00"),
+    "corregir": Plausible("3 1 Nombre Apellido 1980", "1:00:00"),
 }
 DEFAULT_PLAUSIBLE = Plausible("3", "1:00:00")  # a command added later: still tried by everyone
 # open to everyone, so nobody is refused: /start, /ayuda and /idioma (participant commands that
@@ -316,6 +317,12 @@ async def test_role_matrix_refuses_with_a_reason_and_leaves_the_file_byte_for_by
         elif role == "organiser" and name in FOR_AN_ENTRY:
             # an organiser may answer an invitation for a team without a phone: entry 3 has none
             assert "has no invitation to answer" in reply, reply
+        elif role == "organiser" and name == "aceptar_plaza":
+            # ... or accept a place offered: this contest offers none
+            assert "offers no places from a waiting list" in reply, reply
+        elif role == "organiser" and name == "corregir":
+            # ... or correct a member until the entry plays: entry 3 plays
+            assert "whose clock has started: its members stay as they are" in reply, reply
         elif role == "other-entry" and needed == "participant":
             # pair 20's phone named entry 3: told it does not follow it, nothing about entry 3
             assert "You don't follow entry 3" in reply, reply

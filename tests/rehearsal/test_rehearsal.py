@@ -97,9 +97,38 @@ def test_demo_runs_a_whole_day_and_leaves_the_database(tmp_path):
     assert re.search(r"pays \d+ € in the chat -> Pago recibido de la inscripción #\d+", out)
     assert re.search(r"#9 \w+ Vidal.*: /baja 9 -> La inscripción #9 queda dada de baja\. Se "
                      r"te reembolsará", registering), registering
+    # a waiting list moving: a school class fills a small category, a family waits and gets
+    # the place the school gives back (Castrillo: at once), then every place is given back
+    assert re.search(r"#\d+ \w+ Luna -> Inscripción #\d+: no quedan plazas libres; eres el "
+                     r"número 1 de la lista de espera", registering), registering
+    assert re.search(r"bot -> #\d+ \w+ Luna: Buenas noticias: ha quedado libre una plaza",
+                     registering), registering
     assert len(rows) == 8
     assert any(r["position"] == "1" for r in rows)
     round_trip(CASTRILLO, db, env, tmp_path)  # the day as one document, and back
+
+
+def test_with_a_waiting_list_that_moves_itself_the_place_is_offered_and_accepted(tmp_path):
+    """The same rehearsal with ``[waiting_list]``: the family waiting is offered the place the
+    school gives back, with its deadline, and accepts it with the offer's button."""
+    contest = tmp_path / "castrillo-offers.toml"
+    contest.write_text(CASTRILLO.read_text(encoding="utf-8")
+                       + "\n[waiting_list]\noffer_hours = 24\n", encoding="utf-8")
+    db = tmp_path / "rehearsal.sqlite3"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "PUZZLEBOT_"))}
+    env["PYTHONIOENCODING"] = "utf-8"
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot", "demo", "--contest", str(contest), "--entries", "8",
+         "--seed", "2", "--seconds", "6", "--db", str(db)],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    out = proc.stdout
+    assert "Verdict: every entry that played has a result or a stated reason." in out
+    assert re.search(r"bot -> #\d+ \w+ Luna: Buenas noticias: ha quedado libre una plaza y se "
+                     r"le ofrece a la inscripción #\d+", out), out[:6000]
+    assert re.search(r"#\d+ \w+ Luna accepts the place offered -> Inscripción #\d+: plaza "
+                     r"aceptada\.", out), out[:6000]
+    assert "errors in the bot's log: none" in out
 
 
 def _demo_results(tmp_path, name: str, *more: str) -> tuple[str, list[dict[str, str]]]:

@@ -39,9 +39,6 @@ async def aceptar_plaza(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     who = await caller(update, context)
     if who is None:
         return
-    if rules_of(who.svc.contest) is None:
-        await answer_now(who.svc, update, no_waiting_list(who.lang))
-        return
     args = list(context.args or [])
     number = parse_int(args[0]) if args else None
     if who.roles.organiser and number is not None:
@@ -51,9 +48,13 @@ async def aceptar_plaza(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         if found is None:
             return
         entries, entry = found
-        number = entry.number if entry is not None else await _the_one_offered(
-            update, who, [e.number for e in entries])
+        if rules_of(who.svc.contest) is not None:
+            number = entry.number if entry is not None else await _the_one_offered(
+                update, who, [e.number for e in entries])
         role = "participant"
+    if rules_of(who.svc.contest) is None:
+        await answer_now(who.svc, update, no_waiting_list(who.lang))
+        return
     if number is None or await already_handled(update, who):
         return
     await _accept(update, who, number, role, who.at)
