@@ -10,6 +10,7 @@ import asyncio
 import os
 import sys
 from collections import namedtuple
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -170,3 +171,25 @@ async def test_an_organiser_asks_in_the_chat_in_their_language(tmp_path: Path) -
         assert len(refused) == 1 and "organisers" in refused[0]
     finally:
         await h.stop()
+
+
+def test_payment_settings_there_for_nothing_are_said() -> None:
+    """A provider's token without [payments], and [payments] hold_minutes where places are
+    taken at registration: a warning each, in every language. [payments] without a token is
+    how a contest file says "in the chat where the bot can take payments": no line."""
+    castrillo = doctor.contest_file(str(CASTRILLO))[1]
+    assert castrillo is not None
+    assert doctor.payments(castrillo, False) == []
+    assert doctor.payments(castrillo, True) == []
+    held = replace(castrillo, features=tuple(
+        (name, replace(v, hold_minutes=20) if name == "payments" else v)
+        for name, v in castrillo.features))
+    [hold] = doctor.payments(held, True)
+    assert hold.status is Status.WARN
+    bare = replace(castrillo, features=tuple((n, v) for n, v in castrillo.features
+                                              if n != "payments"))
+    [token] = doctor.payments(bare, True)
+    assert doctor_report("en", [token]).splitlines()[1].startswith(
+        "⚠️ A payment provider's token is set, but the contest file has no [payments] table")
+    for lang in LANGUAGES:
+        assert "hold_minutes" in doctor_report(lang, [hold])

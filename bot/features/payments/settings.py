@@ -44,22 +44,37 @@ def describe(contest: Contest) -> list[str]:
     return [line]
 
 
-def unused(contest: Contest, token_set: bool) -> list[str]:
-    """What of the payments' settings the bot cannot use as they are (each said at start, in
-    the log: nothing is silently ignored)."""
+NO_TABLE = "no_table"  # a provider's token, but no [payments] in the contest file
+NO_TOKEN = "no_token"  # [payments], but no provider's token
+HOLD_UNUSED = "hold_unused"  # hold_minutes where places are taken at registration
+
+
+def problems(contest: Contest, token_set: bool) -> list[str]:
+    """What of the payments' settings the bot cannot use as they are (``NO_TABLE``,
+    ``NO_TOKEN``, ``HOLD_UNUSED``): said at every start in the log, and by the doctor."""
     rules = rules_of(contest)
     if rules is None:
-        return ["PUZZLEBOT_PAYMENT_TOKEN is set, but the contest file has no [payments] table: "
-                "nobody is sent an invoice"] if token_set else []
-    out = []
-    if not token_set:
-        out.append("the contest file has [payments], but PUZZLEBOT_PAYMENT_TOKEN is not set: "
-                   "nobody is sent an invoice; people pay as how_to_pay says")
+        return [NO_TABLE] if token_set else []
+    out = [] if token_set else [NO_TOKEN]
     if rules.hold_minutes and not contest.registration.payment_required:
-        out.append(f"[payments] hold_minutes = {rules.hold_minutes} holds nothing: a place is "
-                   "held while paying only where payment_required = true (places here are "
-                   "taken at registration)")
+        out.append(HOLD_UNUSED)
     return out
+
+
+def unused(contest: Contest, token_set: bool) -> list[str]:
+    """``problems``, each as the log says it at start (nothing is silently ignored)."""
+    rules = rules_of(contest)
+    hold = rules.hold_minutes if rules is not None else 0
+    lines = {
+        NO_TABLE: "PUZZLEBOT_PAYMENT_TOKEN is set, but the contest file has no [payments] "
+                  "table: nobody is sent an invoice",
+        NO_TOKEN: "the contest file has [payments], but PUZZLEBOT_PAYMENT_TOKEN is not set: "
+                  "nobody is sent an invoice; people pay as how_to_pay says",
+        HOLD_UNUSED: f"[payments] hold_minutes = {hold} holds nothing: a place is held while "
+                     "paying only where payment_required = true (places here are taken at "
+                     "registration)",
+    }
+    return [lines[p] for p in problems(contest, token_set)]
 
 
 def read(t: Table) -> PaymentRules:

@@ -21,6 +21,7 @@ from telegram import Bot
 from telegram.error import TelegramError
 
 from bot.domain.contest import Contest
+from bot.features.payments.settings import NO_TOKEN, problems
 from bot.features.upkeep import backups, rules
 from bot.features.upkeep.rules import Finding, Status
 from bot.services.contest_file import ContestFileError, load_contest
@@ -143,6 +144,17 @@ def backup(config: Config, contest: Contest | None, now: datetime) -> Finding:
                             enabled=folder is not None)
 
 
+def payments(contest: Contest, token_set: bool) -> list[Finding]:
+    """Paying in the chat, a line only when a setting is there for nothing: a provider's token
+    without ``[payments]``, a hold where places are taken at registration (``found``: the
+    problems' codes, comma-separated). ``[payments]`` without a token is how a contest file
+    says "in the chat where the bot can take payments": not a problem."""
+    found = [p for p in problems(contest, token_set) if p != NO_TOKEN]
+    if not found:
+        return []
+    return [Finding("payments", Status.WARN, ",".join(found), "payments_settings")]
+
+
 def contest_file(path: str) -> tuple[Finding, Contest | None]:
     try:
         contest = load_contest(path)
@@ -170,6 +182,8 @@ async def examine(config: Config, running: int | None | bool, now: Clock = _now,
     checked = await asyncio.to_thread(database, db)
     out = [token, answers, rules.clock(offset), checked, disk(db, usage),
            backup(config, contest, now()), contest_found]
+    if contest is not None:
+        out += payments(contest, bool(config.payment_token))
     if running is not True:
         out.append(Finding("running", Status.OK, str(running), None) if running is not None
                    else Finding("running", Status.WARN, "", "start_bot"))

@@ -9,6 +9,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from bot.features.backup.names import COPY
+from bot.features.payments.settings import HOLD_UNUSED, NO_TABLE
 from bot.features.upkeep.rules import Finding, Offline, Status, worst
 from bot.support.commands import typed
 from bot.support.i18n import ntr, tr
@@ -96,6 +97,16 @@ def _contest(lang: str, f: Finding) -> str:
     return tr(lang, "The contest file has a problem: {problem}", problem=f.found)
 
 
+def _payments(lang: str, f: Finding) -> str:
+    said = {
+        NO_TABLE: tr(lang, "A payment provider's token is set, but the contest file has no "
+                     "[payments] table: nobody is sent an invoice."),
+        HOLD_UNUSED: tr(lang, "[payments] hold_minutes holds nothing here: places are taken at "
+                        "registration (payment_required is false)."),
+    }
+    return " ".join(said.get(code, code) for code in f.found.split(","))
+
+
 def _running(lang: str, f: Finding) -> str:
     if f.status is Status.OK:
         return tr(lang, "The bot is running (process {pid}).", pid=f.found)
@@ -103,7 +114,8 @@ def _running(lang: str, f: Finding) -> str:
 
 
 _FOUND = {"token": _token, "telegram": _telegram, "clock": _clock, "database": _database,
-          "disk": _disk, "backup": _backup, "contest": _contest, "running": _running}
+          "disk": _disk, "backup": _backup, "contest": _contest, "running": _running,
+          "payments": _payments}
 
 
 def _advice(lang: str, code: str | None) -> str:
@@ -140,6 +152,9 @@ def _advice(lang: str, code: str | None) -> str:
             return tr(lang, "Fix it: puzzlebot check-contest FILE says where.")
         case "start_bot":
             return tr(lang, "Start it: puzzlebot run (or its service).")
+        case "payments_settings":
+            return tr(lang, "Remove the setting, or add what it needs to the contest file (the "
+                      "guide's page on hosting).")
         case _:
             return ""
 
