@@ -86,5 +86,5 @@ MEMBER_FIX = "member_fix"
 # money given back to an entry, as an organiser records it (value: cents), the refunds
 # feature's (bot/features/refunds): what is still to give back is what is owed less these
 REFUND = "refund"
-PLACE_KINDS = (ENTRY_ROWS, _K.PAYMENT, _K.WITHDRAW, HOLD, OFFER, ACCEPT)
+PLACE_KINDS = (ENTRY_ROWS, _K.PAYMENT, _K.WITHDRAW, HOLD, OFFER, ACCEPT, REFUND)
 ORGANISER_UNDOABLE = VOLUNTEER_KINDS + CLOCK_KINDS

@@ -466,11 +466,11 @@ def allocate(
             # anything paid (after the deadline) is given back
             places[a.number] = Place(a.number, Status.LAPSED, refundable=True,
                                      refund_percent=100)
-        elif _withdrawn_by(a, now):
-            places[a.number] = _withdrawn_place(contest, a, a.number in replay.gave_up_place)
-        elif declined is not None:
+        elif declined is not None:  # out first: its money given back later changes nothing
             places[a.number] = Place(a.number, Status.DECLINED, refundable=True,
                                      refund_percent=100)
+        elif _withdrawn_by(a, now):
+            places[a.number] = _withdrawn_place(contest, a, a.number in replay.gave_up_place)
         elif a.number in replay.offers:
             places[a.number] = Place(a.number, Status.CONFIRMED,
                                      confirmed_at=replay.confirmed_at[a.number], offered=True,

@@ -511,47 +511,59 @@ class Rehearsal:
         if self.contest.registration.payment_required or max(
                 [t.registered_at for t in self.teams if t.registered_at], default=at) >= at:
             return
-        taken = await self._taken(at)
-        small = [(c.capacity - taken.get(c.id, 0), c.id, c) for c in self.contest.categories
-                 if c.capacity is not None and 0 < c.capacity - taken.get(c.id, 0)
-                 <= MOST_FILLED]
-        like = next((t for t in self.teams if small and t.category is min(small)[2]), None)
-        if like is None:
+        found = await self._small_category(at)
+        if found is None:
             return
-        free, category, members = min(small)[0], like.category, like.members
+        free, like = found
         teacher = self.new_person("Lucía Gil")
-        booked: list[Team] = []
-        for first in SCHOOL[:free]:
-            kid = Team(category, [(f"{first} {surname}", born) for surname, (_, born)
-                                  in zip(SCHOOL_SURNAMES, members, strict=False)],
-                       [set() for _ in members], [teacher], registered_at=at)
+        booked = [Team(like.category, [(f"{first} {surname}", born) for surname, (_, born)
+                                       in zip(SCHOOL_SURNAMES, like.members, strict=False)],
+                       [set() for _ in like.members], [teacher], registered_at=at)
+                  for first in SCHOOL[:free]]
+        for kid in booked:
             await self.register(kid)
-            booked.append(kid)
         parent = self.new_person("Rosa Luna")
-        family = Team(category, [(f"{first} Luna", born) for first, (_, born)
-                                 in zip(FAMILY, members, strict=False)],
-                      [set() for _ in members], [parent],
+        family = Team(like.category, [(f"{first} Luna", born) for first, (_, born)
+                                      in zip(FAMILY, like.members, strict=False)],
+                      [set() for _ in like.members], [parent],
                       registered_at=at + timedelta(hours=1))
         await self.register(family)
         kept = [k for k in booked if k.number]
         if not kept or not family.number:
             return
         await self._withdraw(teacher, kept[0], at + timedelta(hours=2))
-        told = next((c for c in reversed(self.api.calls) if c.chat_id == parent.id
-                     and c.method == "sendMessage"), None)
-        if told is not None:  # the place freed up, given or offered to the family
-            self.line(at + timedelta(hours=2), f"bot -> {self._names(family)}: "
-                      + told.text.splitlines()[0])
-        offer = next((d for c in reversed(self.api.calls) if c.chat_id == parent.id
-                      for _, d in c.buttons() if d == f"offer:yes:{family.number}"), None)
-        if offer is not None:
-            answer = await self.press(parent, offer, at + timedelta(hours=3))
-            self.line(at + timedelta(hours=3), f"{self._names(family)} accepts the place "
-                      "offered -> " + (answer[0].text.splitlines()[0] if answer
-                                       else "(no answer)"))
+        await self._family_gets_it(parent, family, at + timedelta(hours=2))
         for kid in kept[1:]:
             await self._withdraw(teacher, kid, at + timedelta(hours=4))
         await self._withdraw(parent, family, at + timedelta(hours=5))
+
+    async def _small_category(self, at: datetime) -> tuple[int, Team] | None:
+        """The places left at ``at`` in the category of fewest left (1 to ``MOST_FILLED``),
+        and one of the day's entries in it (its members' births, for the class's)."""
+        taken = await self._taken(at)
+        small = sorted((c.capacity - taken.get(c.id, 0), c.id) for c in self.contest.categories
+                       if c.capacity is not None
+                       and 0 < c.capacity - taken.get(c.id, 0) <= MOST_FILLED)
+        for free, category in small:
+            like = next((t for t in self.teams if t.category.id == category), None)
+            if like is not None:
+                return free, like
+        return None
+
+    async def _family_gets_it(self, parent: Person, family: Team, at: datetime) -> None:
+        """What the family is told of the place freed up (given, or offered: then it accepts
+        with the offer's button an hour later), in the transcript."""
+        told = next((c for c in reversed(self.api.calls) if c.chat_id == parent.id
+                     and c.method == "sendMessage"), None)
+        if told is not None:
+            self.line(at, f"bot -> {self._names(family)}: " + told.text.splitlines()[0])
+        offer = next((d for c in reversed(self.api.calls) if c.chat_id == parent.id
+                      for _, d in c.buttons() if d == f"offer:yes:{family.number}"), None)
+        if offer is not None:
+            answer = await self.press(parent, offer, at + timedelta(hours=1))
+            self.line(at + timedelta(hours=1), f"{self._names(family)} accepts the place "
+                      "offered -> " + (answer[0].text.splitlines()[0] if answer
+                                       else "(no answer)"))
 
     async def _taken(self, at: datetime) -> dict[str, int]:
         """Per category, the entries holding a place at ``at``."""

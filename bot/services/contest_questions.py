@@ -16,14 +16,20 @@ from bot.domain.contest import (
 )
 from bot.services.contest_model import MAX_CHOICES
 from bot.services.contest_toml import Table, kind_of, lang_texts, one_line
-from bot.services.exports import ENTRY_COLUMNS, REFUND_COLUMN, RESULT_COLUMNS, STATUS_COLUMNS
+from bot.services.exports import (
+    ENTRY_COLUMNS,
+    REFUND_COLUMN,
+    REFUNDED_COLUMN,
+    RESULT_COLUMNS,
+    STATUS_COLUMNS,
+)
 
 QUESTION_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
 # a choice is stored, exported ("ES; FR") and joined ("ES/FR"): none of ; / , or line breaks
 CHOICE_ID = re.compile(r"[^\W_][\w .'()-]{0,31}")
 # the columns the CSV files have besides the questions': a question may not take their name
 _OWN_COLUMNS = frozenset(ENTRY_COLUMNS + STATUS_COLUMNS + RESULT_COLUMNS
-                         + ["paid_at", REFUND_COLUMN])
+                         + ["paid_at", REFUND_COLUMN, REFUNDED_COLUMN])
 
 
 def _choices(q: Table) -> tuple[Choice, ...]:

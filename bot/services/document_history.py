@@ -35,6 +35,7 @@ from bot.domain.events import (
     MEMBER_FIX,
     OFFER,
     ORGANISER_UNDOABLE,
+    REFUND,
     VOLUNTEER_KINDS,
 )
 from bot.domain.events import EventKind as K
@@ -59,6 +60,7 @@ from bot.features.invitations.rules import (
 )
 from bot.features.members.rules import Allowed, Change, change_verdict, member_from, originals
 from bot.features.payments.rules import CHARGE, EXTRA, GONE, HOLD, OWED_BACK
+from bot.features.registration.day import PlaceMoves
 from bot.features.registration.rules import (
     Member,
     birth_in_range,
@@ -78,9 +80,11 @@ from bot.services.document_events import (
     why,
 )
 from bot.services.state import EntryState, clock_for, entry_state, escape_events, standings
-from bot.storage.records import Entry, Event, from_ts, to_ts
+from bot.storage.records import Entry, Event, to_ts
 from bot.support.registry import REGISTRY
 
+# the events that move an entry's place (``PlaceMoves``)
+PLACE_EVENTS = (K.PAYMENT, K.WITHDRAW, HOLD, OFFER, ACCEPT, REFUND)
 MOST_PER_ENTRY = 2000  # events of one entry in one heat: far more than a day's
 MOST_PENALTIES = 99  # penalties one command records (bot/features/penalties/handlers.py)
 MOST_PAUSES = 500  # the organisers' pauses in one contest: far more than its days'
@@ -169,6 +173,9 @@ class Replay:
         # all of them, undone from its members now: None, they don't lead back) and as it is
         self._changes = changes or {}
         self._firsts: dict[int, tuple[Member, ...] | None] = {}
+        # each entry's member changes (not corrections) replayed so far: what the originals
+        # are read from, as ``change_members`` reads them (the team then, these undone)
+        self._changes_so_far: dict[int, list[dict[str, Any]]] = {}
         self._teams: dict[int, tuple[Member, ...]] = {}
         self._changed: tuple[int, tuple[Member, ...]] | None = None  # by the change checked
         self._checks: dict[str, Callable[[Event], str | None]] = {
@@ -240,11 +247,20 @@ class Replay:
             self._confirmed[ev.ref] = ev
         if ev.kind in INVITE_KINDS and ev.ref is not None:
             self._invitations.setdefault(ev.ref, []).append(ev)
-        if ev.kind in (K.MEMBER_CHANGE, MEMBER_FIX) and self._changed is not None:
-            self._teams[self._changed[0]] = self._changed[1]
-            self._changed = None
+        if ev.kind in (K.MEMBER_CHANGE, MEMBER_FIX):
+            self._team_changed(ev)
         if ev.supersedes is not None:
             self._correct(ev)
+
+    def _team_changed(self, ev: Event) -> None:
+        """A member change or correction kept: the team as it made it (``_changed``), and a
+        change's data among those the originals are read from."""
+        if self._changed is None:
+            return
+        self._teams[self._changed[0]] = self._changed[1]
+        self._changed = None
+        if ev.kind == K.MEMBER_CHANGE and ev.entry is not None:
+            self._changes_so_far.setdefault(ev.entry, []).append(dict(ev.data))
 
     def _correct(self, ev: Event) -> None:
         """A correction or an undo kept: what is in force in its chain worked out again."""
@@ -440,7 +456,8 @@ class Replay:
         problem = self._newcomer(new) if new is not None else None
         if problem is not None:
             return problem
-        verdict = change_verdict(category, team, first, Change(position, member_from(new)),
+        then = tuple(originals(team, self._changes_so_far.get(ev.entry, [])))
+        verdict = change_verdict(category, team, then, Change(position, member_from(new)),
                                  self.contest.date)
         if not isinstance(verdict, Allowed):
             return why(verdict)
@@ -449,9 +466,8 @@ class Replay:
 
     def _member_fix(self, ev: Event) -> str | None:
         """A member corrected (bot/features/corrections): as ``fix_member`` takes one, before
-        the team plays, the member named as the team had them then (or, the correction of a
-        member the team registered with, as its registration is read: already corrected),
-        written as registration takes a member, the team as corrected fitting its category."""
+        the team plays, the member named as the team had them then, written as registration
+        takes a member, the team as corrected fitting its category."""
         assert ev.entry is not None
         category = self.contest.category(self.entries[ev.entry].category)
         assert category is not None  # the entries were checked before the history
@@ -467,8 +483,6 @@ class Replay:
         problem = self._newcomer(new)
         if problem is not None:
             return problem
-        if _same(team[position], new):
-            return None  # a member it registered with: read corrected already
         if not _same(team[position], old):
             return f"member {position + 1} ({str(old.get('name'))[:40]!r}) is not the " \
                    "team's then"
@@ -483,8 +497,8 @@ class Replay:
         return None
 
     def _first(self, number: int) -> tuple[Member, ...] | None:
-        """The team entry ``number`` registered with: its members now, every change of the
-        document undone (None: they don't lead back to a team)."""
+        """The team entry ``number`` registered with: its members now, every change and
+        correction of the document undone (None: they don't lead back to a team)."""
         if number not in self._firsts:
             try:
                 first: tuple[Member, ...] | None = tuple(originals(
@@ -512,7 +526,9 @@ class Replay:
         for number, changed in sorted(self._teams.items()):
             if [_member(m) for m in changed] != [_member(m) for m in
                                                   self.entries[number].members]:
-                return self._kinds[(number, K.MEMBER_CHANGE)][-1]
+                events: list[Event] = [*self._kinds.get((number, K.MEMBER_CHANGE), ()),
+                                       *self._kinds.get((number, MEMBER_FIX), ())]
+                return max(events, key=lambda e: e.id)
         return None
 
     # -- rounds and results ---------------------------------------------------------------------
@@ -663,25 +679,21 @@ class Replay:
         as ``ContestDay.states`` reads them), their penalties counted."""
         apps = []
         for e in self.entries.values():
-            held = next(iter(self._live(e.number, HOLD)), None)
-            offers = tuple((o.at, from_ts(o.value)) for o in self._live(e.number, OFFER)
-                           if o.value is not None)
-            accepted = tuple(x.at for x in self._live(e.number, ACCEPT))
-            paid = self._paid(e.number)
-            left = next(iter(self._live(e.number, K.WITHDRAW)), None)
+            moves = PlaceMoves()  # as the chat reads them (Registrations.applications)
+            for ev in sorted((ev for kind in PLACE_EVENTS for ev in self._live(e.number, kind)),
+                             key=lambda ev: ev.id):
+                moves.add(ev)
             apps.append(Application(
                 number=e.number, category=e.category, local=e.local,
-                registered_at=e.registered_at,
-                paid_at=(from_ts(paid.value) if paid.value is not None else paid.at)
-                if paid is not None else None,
-                withdrawn_at=left.at if left is not None else None,
+                registered_at=e.registered_at, paid_at=moves.paid.get(e.number),
+                withdrawn_at=moves.out(e.number),
                 preconfirmed=e.source == "import", quota_values=tuple(
                     (q.id, value) for q in self.contest.questions
                     if q.quota is not None or any(c.places is not None for c in q.choices)
                     if (value := e.answer(q.id)) is not None), people=seats(self.contest, e),
-                hold_until=from_ts(held.value) if held is not None and held.value is not None
-                else None,
-                offers=offers, accepted=accepted))
+                hold_until=moves.held.get(e.number),
+                offers=tuple(moves.offered.get(e.number, ())),
+                accepted=tuple(moves.accepted.get(e.number, ()))))
         places = allocate(self.contest, apps, at)
         return [self._state(e, None, clock, penalties=True)
                 for n, e in sorted(self.entries.items())

@@ -18,7 +18,7 @@ from datetime import date, datetime
 from typing import Any
 
 from bot.domain.contest import Contest
-from bot.domain.events import EventKind
+from bot.domain.events import MEMBER_FIX, EventKind
 from bot.features.registration.rules import (
     Member,
     birth_in_range,
@@ -244,8 +244,8 @@ def _history(contest: Contest, entries: dict[int, Entry], rows: list[dict[str, A
     left_out = {ev["id"] for ev in rows if ev["kind"] in WHO_IS_WHO}
     changes: dict[int, list[dict[str, Any]]] = {}  # each team's, to undo from its members
     for ev in rows:
-        if ev["kind"] == EventKind.MEMBER_CHANGE and isinstance(ev["entry"], int) and \
-                event_problem(ev) is None:
+        if ev["kind"] in (EventKind.MEMBER_CHANGE, MEMBER_FIX) and \
+                isinstance(ev["entry"], int) and event_problem(ev) is None:
             changes.setdefault(ev["entry"], []).append(ev["data"])
     replay = Replay(contest, entries, left_out, changes)
     last = 0
@@ -263,7 +263,7 @@ def _history(contest: Contest, entries: dict[int, Entry], rows: list[dict[str, A
             raise DocumentError(f"{where}: {_named(ev)}: {problem}")
     unfit = replay.teams_problem()
     if unfit is not None:
-        raise DocumentError(f"{where}: event {unfit.id} (member_change of entry {unfit.entry}): "
+        raise DocumentError(f"{where}: event {unfit.id} ({unfit.kind} of entry {unfit.entry}): "
                             "the team its changes leave is not the entry's members")
     return list(replay.events.values()), len(left_out)
 

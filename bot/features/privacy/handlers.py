@@ -6,7 +6,7 @@ from telegram import Update
 from telegram.ext import ContextTypes
 
 from bot.delivery.answers import answer_now
-from bot.domain.events import EventKind
+from bot.domain.events import REFUND, EventKind
 from bot.features.privacy.texts import my_data_text
 from bot.handlers.common import caller, registrations
 
@@ -23,7 +23,7 @@ async def mis_datos(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     entries = []
     for s in await registrations(context).statuses(who.at, numbers):
         paid = [e for e in await who.svc.store.events(entry=s.entry.number,
-                                                      kinds=[EventKind.PAYMENT])]
+                                                      kinds=[EventKind.PAYMENT, REFUND])]
         entries.append((s, s.entry.source == "chat" and s.entry.registered_by == who.user_id,
                         paid))
     await answer_now(who.svc, update, my_data_text(

@@ -7,11 +7,14 @@ from collections.abc import Sequence
 from zoneinfo import ZoneInfo
 
 from bot.domain.contest import Contest
+from bot.domain.events import REFUND
+from bot.features.corrections.names import CORRECT
 from bot.features.payments.rules import OWED_BACK
 from bot.features.registration.day import EntryStatus
 from bot.features.registration.texts import meal_people, shown_value
 from bot.services.contest_day import Roles
 from bot.storage.records import Event
+from bot.support.commands import typed
 from bot.support.i18n import tr
 from bot.texts.access import LANGUAGE_NAMES
 from bot.texts.common import date_text, labelled, moment_text
@@ -71,6 +74,11 @@ def _entry(lang: str, contest: Contest, s: EntryStatus, mine: bool,
             else amount_text(lang, s.fee.total, contest.currency)
         via = (tr(lang, "paid in the chat") if p.data.get("charge") else
                tr(lang, "recorded by the organisers"))
+        if p.kind == REFUND:
+            lines.append("  " + tr(lang, "Given back by the organisers: {amount} on {moment}",
+                                   amount=amount_text(lang, p.value or 0, contest.currency),
+                                   moment=moment_text(lang, contest, p.at)))
+            continue
         if p.ref in OWED_BACK:  # paid twice, or for a place gone
             via += "; " + tr(lang, "to be given back")
         lines.append("  " + tr(lang, "Payment: {amount} on {moment} ({how})", amount=paid,
@@ -90,8 +98,9 @@ def my_data_text(lang: str, contest: Contest, name: str, chosen: str | None,
                      "its payments); volunteers see each entry's number and names; rankings, "
                      "the projector and the published results show the names (and the answers "
                      "the contest shows). Births and other answers are never published."),
-              tr(lang, "It is kept for the contest ({day}) and its results. To have it removed "
-                 "or corrected, ask the organisers; /baja withdraws an entry.",
-                 day=date_text(lang, contest.date))
+              tr(lang, "It is kept for the contest ({day}) and its results. A name or a birth "
+                 "typed wrong: {correct} (while registration is open). To have it removed, ask "
+                 "the organisers; /baja withdraws an entry.",
+                 day=date_text(lang, contest.date), correct=typed(lang, CORRECT))
               if entries else tr(lang, "To have it removed, ask the organisers.")]
     return "\n".join(lines)

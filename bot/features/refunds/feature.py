@@ -15,5 +15,6 @@ FEATURE = Feature(
                       {"fr": "rembourse", "en": "refunded"}),),
     handlers={REFUNDED: reembolsado},
     kinds=(Kind(REFUND, refund_name, roles=frozenset({"organiser"}), fields="+--+--"),),
-    desk_after="pagado",
+    menu_after="inscritos",
+    desk_after="inscritos",
 )

@@ -44,9 +44,56 @@ from bot.features.registration.rules import (
 )
 from bot.services.outcomes import Done, Refusal, UnknownEntry, new_code
 from bot.services.readmodel import ReadModel
-from bot.storage.store import Entry, Store, from_ts, to_ts
+from bot.storage.store import Entry, Event, Store, from_ts, to_ts
 
 OFFERED = "offered"  # what its people were told of a place offered (``status_key``)
+
+
+class PlaceMoves:
+    """What an entry's events say of its place, read in the order they were recorded: its
+    payment's date, its withdrawal, the place held while paying, the offers told and accepted,
+    and when the money it paid for its place was given back (``gave_back``: a refund beyond
+    what it paid twice; an entry whose money is given back leaves the waiting list then, as a
+    withdrawal does: a place freed later is no longer its)."""
+
+    def __init__(self) -> None:
+        self.paid: dict[int, datetime] = {}
+        self.withdrawn: dict[int, datetime] = {}
+        self.held: dict[int, datetime] = {}
+        self.offered: dict[int, list[tuple[datetime, datetime]]] = {}  # (told, deadline)
+        self.accepted: dict[int, list[datetime]] = {}
+        self.extra: dict[int, int] = {}  # cents paid beyond its payment (owed back)
+        self.refunded: dict[int, int] = {}
+        self.gave_back: dict[int, datetime] = {}
+
+    def add(self, e: Event) -> None:
+        n = e.entry
+        if n is None:
+            return
+        if e.kind == EventKind.PAYMENT and e.ref in OWED_BACK:  # it pays for no place
+            self.extra[n] = self.extra.get(n, 0) + int(e.data.get("amount") or 0)
+        elif e.kind == EventKind.PAYMENT:
+            self.paid[n] = from_ts(e.value) if e.value is not None else e.at
+        elif e.kind == EventKind.WITHDRAW:
+            self.withdrawn.setdefault(n, e.at)
+        elif e.kind == ACCEPT:
+            self.accepted.setdefault(n, []).append(e.at)
+        elif e.value is None:
+            return
+        elif e.kind == HOLD:
+            self.held.setdefault(n, from_ts(e.value))
+        elif e.kind == OFFER:
+            self.offered.setdefault(n, []).append((e.at, from_ts(e.value)))
+        elif e.kind == REFUND:
+            self.refunded[n] = self.refunded.get(n, 0) + e.value
+            if self.refunded[n] > self.extra.get(n, 0):
+                self.gave_back.setdefault(n, e.at)
+
+    def out(self, number: int) -> datetime | None:
+        """When the entry left: its withdrawal, or its money given back, the earlier."""
+        moments = [m for m in (self.withdrawn.get(number), self.gave_back.get(number))
+                   if m is not None]
+        return min(moments, default=None)
 
 
 def _passed(contest: Contest, apps: Sequence[Application], now: datetime) -> tuple[int, ...]:
@@ -262,35 +309,19 @@ class Registrations:
         return apps
 
     async def _applications(self) -> list[Application]:
-        paid: dict[int, datetime] = {}
-        withdrawn: dict[int, datetime] = {}
-        held: dict[int, datetime] = {}
-        offered: dict[int, list[tuple[datetime, datetime]]] = {}  # (told, deadline)
-        accepted: dict[int, list[datetime]] = {}
+        moves = PlaceMoves()
         for e in await self.store.events(kinds=[EventKind.PAYMENT, EventKind.WITHDRAW, HOLD,
-                                                OFFER, ACCEPT]):
-            if e.entry is None or e.ref in OWED_BACK:  # owed back: it pays for no place
-                continue
-            if e.kind == EventKind.PAYMENT:
-                paid[e.entry] = from_ts(e.value) if e.value is not None else e.at
-            elif e.kind in (HOLD, OFFER):
-                if e.value is not None:
-                    if e.kind == HOLD:
-                        held.setdefault(e.entry, from_ts(e.value))
-                    else:
-                        offered.setdefault(e.entry, []).append((e.at, from_ts(e.value)))
-            elif e.kind == ACCEPT:
-                accepted.setdefault(e.entry, []).append(e.at)
-            else:
-                withdrawn.setdefault(e.entry, e.at)
+                                                OFFER, ACCEPT, REFUND]):
+            moves.add(e)
         return [
             Application(
                 number=en.number, category=en.category, local=en.local,
-                registered_at=en.registered_at, paid_at=paid.get(en.number),
-                withdrawn_at=withdrawn.get(en.number), preconfirmed=en.source == "import",
+                registered_at=en.registered_at, paid_at=moves.paid.get(en.number),
+                withdrawn_at=moves.out(en.number), preconfirmed=en.source == "import",
                 quota_values=self.quota_values(en), people=seats(self.contest, en),
-                hold_until=held.get(en.number), offers=tuple(offered.get(en.number, ())),
-                accepted=tuple(accepted.get(en.number, ())),
+                hold_until=moves.held.get(en.number),
+                offers=tuple(moves.offered.get(en.number, ())),
+                accepted=tuple(moves.accepted.get(en.number, ())),
             )
             for en in await self.store.entries()
         ]
