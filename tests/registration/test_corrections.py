@@ -76,16 +76,25 @@ async def test_a_kid_s_name_and_birth_corrected_before_the_closing(tmp_path: Pat
         assert members(h, 1) == [("Lucas Pérez", 2019)]
         same = last(await h.send(ANA, "/correct 1 Lucas Pérez 2019", madrid(3, 3)), ANA)
         assert "Nothing to change" in same
+        # another person is no correction, not even one letter at a time
+        other = last(await h.send(ANA, "/correct 1 Hugo Gil 2019", madrid(3, 3)), ANA)
+        assert "That is not Lucas Perz written right but someone else" in other
+        assert "is now Lukas Pérez" in last(await h.send(ANA, "/correct 1 Lukas Pérez 2019",
+                                                          madrid(3, 3)), ANA)
+        drift = last(await h.send(ANA, "/correct 1 Lukas Parez 2019", madrid(3, 3)), ANA)
+        assert "That is not Lucas Perz written right" in drift
+        assert members(h, 1) == [("Lukas Pérez", 2019)]
+        await h.send(ANA, "/correct 1 Lucas Pérez 2019", madrid(3, 3))
         # after the closing: the organisers' to correct
         closed = last(await h.send(ANA, "/correct 1 Lucas Perez 2019", madrid(4, 23)), ANA)
         assert "Registration is closed" in closed
         done = last(await h.send(ORGANISER, "/correct 1 1 Lucas Pereza 2019", madrid(4, 23)),
                     ORGANISER)
         assert "is now Lucas Pereza (2019)" in done
-        assert [f["role"] for f in fixes(h)] == ["participant", "organiser"]
+        assert [f["role"] for f in fixes(h)] == ["participant"] * 3 + ["organiser"]
         # someone who follows no entry
         nobody = last(await h.send(STRANGER, "/correct 1 1 X Y 2019", madrid(3, 3)), STRANGER)
-        assert "Lucas" not in nobody and len(fixes(h)) == 2
+        assert "Lucas" not in nobody and len(fixes(h)) == 4
     finally:
         await h.stop()
 

@@ -10,6 +10,7 @@ from functools import partial
 
 from bot.delivery.work import Work
 from bot.features.corrections.outcomes import (
+    AnotherPerson,
     BirthUnreadable,
     MemberFixed,
     Outcome,
@@ -17,7 +18,15 @@ from bot.features.corrections.outcomes import (
     answer,
     notice,
 )
-from bot.features.corrections.rules import MEMBER_FIX, BadBirth, Fixed, Typed, fix_verdict
+from bot.features.corrections.rules import (
+    MEMBER_FIX,
+    BadBirth,
+    Fixed,
+    NotTheSame,
+    Typed,
+    as_entered,
+    fix_verdict,
+)
 from bot.features.members.operations import entered_twice, playing_unit
 from bot.features.members.outcomes import AlreadyPlaying, NotAMember, NothingToChange
 from bot.features.members.rules import Change, NoSuchMember, NotEligible, SameMember, member_data
@@ -66,7 +75,11 @@ async def _fix(day: ContestDay, regs: Registrations, tx: Transaction,
     playing = await playing_unit(day, entry)
     if playing is not None:
         return AlreadyPlaying(number, playing)
-    verdict = fix_verdict(category, entry.members, typed, day.contest.date)
+    entered = None
+    if cmd.role == "participant" and 0 <= typed.position < len(entry.members):
+        fixes = [e.data for e in await tx.events(entry=number, kinds=[MEMBER_FIX])]
+        entered = as_entered(entry.members[typed.position], typed.position, fixes)
+    verdict = fix_verdict(category, entry.members, typed, day.contest.date, entered)
     match verdict:
         case NoSuchMember(position=p, count=count):
             return NotAMember(number, p + 1, count)
@@ -76,6 +89,8 @@ async def _fix(day: ContestDay, regs: Registrations, tx: Transaction,
             return Ineligible(problem)
         case BadBirth():
             return BirthUnreadable(number, category.id)
+        case NotTheSame(entered=who):
+            return AnotherPerson(number, typed.position + 1, who.name)
         case Fixed(members=after, old=old, new=new):
             pass
     twice = await entered_twice(day, regs, entry, after, Change(typed.position, new))

@@ -50,8 +50,19 @@ class BirthUnreadable(Refusal):
     category: str
 
 
-Outcome = (MemberFixed | RegistrationClosed | BirthUnreadable | NotAMember | NothingToChange
-           | AlreadyPlaying | Ineligible | AlreadyEntered | UnknownEntry)
+@dataclass(frozen=True)
+class AnotherPerson(Refusal):
+    """The name typed is another person's, not member ``member``'s (entered as ``entered``)
+    written right: the organisers' to change."""
+
+    code: ClassVar[str] = "fix_another_person"
+    entry: int
+    member: int
+    entered: str
+
+
+Outcome = (MemberFixed | RegistrationClosed | BirthUnreadable | AnotherPerson | NotAMember
+           | NothingToChange | AlreadyPlaying | Ineligible | AlreadyEntered | UnknownEntry)
 
 
 def born_text(m: Member) -> str:
@@ -81,6 +92,11 @@ def answer(lang: str, out: Outcome, contest: Contest) -> str:
         case RegistrationClosed(entry=entry):
             return tr(lang, "Registration is closed, so entry #{entry} can no longer be "
                       "corrected here: ask the organisers.", entry=entry)
+        case AnotherPerson(entry=entry, member=member, entered=entered):
+            return tr(lang, "That is not {name} written right but someone else: a correction "
+                      "fixes a name's letters or completes it. To change member {member} of "
+                      "entry #{entry} for another person, ask the organisers.", name=entered,
+                      member=member, entry=entry)
         case BirthUnreadable(category=category_id):
             category = contest.category(category_id)
             if category is None:

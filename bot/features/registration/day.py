@@ -99,17 +99,25 @@ class PlaceMoves:
 def _passed(contest: Contest, apps: Sequence[Application], now: datetime) -> tuple[int, ...]:
     """How many of each date that moves a place are at or before ``now``: registrations,
     payments, withdrawals, holds' ends, lapses, offers' deadlines, acceptances."""
-    counts = [0] * 7
+    registered = paid = withdrawn = held = lapsed = offers = accepted = 0
     lapsing = contest.registration.pay_within is not None
-    for a in apps:
-        for i, moment in enumerate((a.registered_at, a.paid_at, a.withdrawn_at, a.hold_until)):
-            if moment is not None and moment <= now:
-                counts[i] += 1
+    for a in apps:  # every ranking asks: one pass, the common case (nothing but a
+        # registration and a payment) at two compares
+        if a.registered_at <= now:
+            registered += 1
+        if a.paid_at is not None and a.paid_at <= now:
+            paid += 1
+        if a.withdrawn_at is not None and a.withdrawn_at <= now:
+            withdrawn += 1
+        if a.hold_until is not None and a.hold_until <= now:
+            held += 1
         if lapsing and (lapse := lapses_at(contest, a)) is not None and lapse <= now:
-            counts[4] += 1
-        counts[5] += sum(1 for _, until in a.offers if until <= now)
-        counts[6] += sum(1 for x in a.accepted if x <= now)
-    return tuple(counts)
+            lapsed += 1
+        if a.offers:
+            offers += sum(1 for _, until in a.offers if until <= now)
+        if a.accepted:
+            accepted += sum(1 for x in a.accepted if x <= now)
+    return registered, paid, withdrawn, held, lapsed, offers, accepted
 
 
 @dataclass(frozen=True)
