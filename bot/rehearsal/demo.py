@@ -523,7 +523,8 @@ class Rehearsal:
         for kid in booked:
             await self.register(kid)
         parent = self.new_person("Rosa Luna")
-        family = Team(like.category, [(f"{first} Luna", born) for first, (_, born)
+        # typed in a hurry: "Lina" for "Luna", corrected at once
+        family = Team(like.category, [(f"{first} Lina", born) for first, (_, born)
                                       in zip(FAMILY, like.members, strict=False)],
                       [set() for _ in like.members], [parent],
                       registered_at=at + timedelta(hours=1))
@@ -531,11 +532,23 @@ class Rehearsal:
         kept = [k for k in booked if k.number]
         if not kept or not family.number:
             return
+        await self._corrects(parent, family, at + timedelta(hours=1, minutes=5))
         await self._withdraw(teacher, kept[0], at + timedelta(hours=2))
         await self._family_gets_it(parent, family, at + timedelta(hours=2))
         for kid in kept[1:]:
             await self._withdraw(teacher, kid, at + timedelta(hours=4))
         await self._withdraw(parent, family, at + timedelta(hours=5))
+
+    async def _corrects(self, phone: Person, team: Team, at: datetime) -> None:
+        """``/corregir``: the first member's surname typed wrong, corrected as registration
+        would take it, with the bot's answer in the transcript."""
+        name, born = team.members[0]
+        right = name.replace(" Lina", " Luna")
+        typed = born.isoformat() if team.category.checks_age else str(born.year)
+        said = await self.send(phone, f"/corregir {team.number} 1 {right} {typed}", at)
+        self.line(at, f"{self._names(team)}: /corregir {team.number} 1 {right} {typed} -> "
+                  + (said[0].text if said else "(no answer)"))
+        team.members[0] = (right, born)
 
     async def _small_category(self, at: datetime) -> tuple[int, Team] | None:
         """The places left at ``at`` in the category of fewest left (1 to ``MOST_FILLED``),
@@ -644,6 +657,12 @@ class Rehearsal:
         at = first_paid + timedelta(hours=2)
         await self._pay(team, invoice, at)
         await self._withdraw(phone, team, at + timedelta(days=1))
+        # the organiser gives the money back (a transfer) and records it
+        given = await self.send(self.organiser, f"/reembolsado {team.number}",
+                                at + timedelta(days=2))
+        self.line(at + timedelta(days=2), f"organiser: /reembolsado {team.number} -> "
+                  + (given[0].text if given else "(no answer)"))
+        await self._said()
 
     # -- the day -----------------------------------------------------------------------------
 

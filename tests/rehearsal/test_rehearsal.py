@@ -99,10 +99,15 @@ def test_demo_runs_a_whole_day_and_leaves_the_database(tmp_path):
                      r"te reembolsará", registering), registering
     # a waiting list moving: a school class fills a small category, a family waits and gets
     # the place the school gives back (Castrillo: at once), then every place is given back
-    assert re.search(r"#\d+ \w+ Luna -> Inscripción #\d+: no quedan plazas libres; eres el "
+    assert re.search(r"#\d+ \w+ Lina -> Inscripción #\d+: no quedan plazas libres; eres el "
                      r"número 1 de la lista de espera", registering), registering
     assert re.search(r"bot -> #\d+ \w+ Luna: Buenas noticias: ha quedado libre una plaza",
                      registering), registering
+    # the name typed wrong corrected; Vidal's money given back, recorded by the organiser
+    assert re.search(r"/corregir \d+ 1 \w+ Luna \d{4} -> Inscripción #\d+, miembro 1: \w+ "
+                     r"Lina \(\d{4}\) ahora figura como \w+ Luna", registering), registering
+    assert "organiser: /reembolsado 9 -> Anotado: se han devuelto 10 € a la inscripción #9." \
+        in registering, registering
     assert len(rows) == 8
     assert any(r["position"] == "1" for r in rows)
     round_trip(CASTRILLO, db, env, tmp_path)  # the day as one document, and back
