@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import sqlite3
 import subprocess
 import sys
@@ -127,3 +128,19 @@ def round_trip(contest: Path, db: Path, env: dict[str, str], tmp_path: Path) -> 
                                          "into a fresh one (PUZZLEBOT_DB naming a file that "
                                          "does not exist yet); nothing was imported")
     return doc
+
+
+def entries_survive(contest: Path, db: Path, tmp_path: Path) -> list[str]:
+    """The database as a document (``export document``) read into a fresh one (``import
+    document``): the same entries export, but for the join codes (a document has none).
+    Returns the kinds of the document's history, in order."""
+    env = {**os.environ, "PUZZLEBOT_CONTEST": str(contest), "PUZZLEBOT_DB": str(db)}
+    path = tmp_path / "contest.json"
+    out = bot(["export", "document", "--out", str(path)], env)
+    assert out.returncode == 0, out.stderr
+    fresh = {**env, "PUZZLEBOT_DB": str(tmp_path / "fresh.sqlite3")}
+    loaded = bot(["import", "document", str(path)], fresh)
+    assert loaded.returncode == 0, loaded.stderr
+    before, after = bot(["export", "entries"], env), bot(["export", "entries"], fresh)
+    assert without_join_codes(before.stdout)[0] == without_join_codes(after.stdout)[0]
+    return [e["kind"] for e in json.loads(path.read_text(encoding="utf-8"))["history"]]

@@ -22,6 +22,7 @@ from bot.features.registration.rules import typed_name_key
 from bot.services.contest_day import Roles
 from bot.support.i18n import tr
 from bot.support.wallclock import CLOCK
+from bot.texts.access import not_followed
 from bot.texts.desk import unknown_category_text
 from bot.texts.names import unit_names, usage_text
 
@@ -102,6 +103,16 @@ async def show_usage(update: Update, who: Caller, line: str,
     """How to type a command (``/historial N``), with the command as the reader types it
     (``usage``: a feature's own words for it, with its example)."""
     await answer_now(who.svc, update, usage(who.lang, line))
+
+
+async def not_theirs(update: Update, who: Caller, number: int) -> None:
+    """A button of entry ``number``, which this phone does not follow: answered as a typed
+    command naming it is (someone who follows no entry: as anyone without one)."""
+    if who.roles.entries:
+        await answer_now(who.svc, update, not_followed(who.lang, str(number),
+                                                       who.roles.entries))
+    else:
+        await refuse_role(update, who, "participant")
 
 
 async def refuse_role(update: Update, who: Caller, needed: str) -> None:

@@ -10,7 +10,6 @@ the msgids."""
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 import tomllib
@@ -29,7 +28,7 @@ from bot.handlers.common import DEADLINE_GRACE
 from bot.handlers.desk import announce_changes
 from bot.services.contest_file import parse_contest
 from tests.conftest import BILLOM
-from tests.documents import bot, without_join_codes
+from tests.documents import bot, entries_survive
 from tests.fakebot import FrozenClock, Harness, Person
 from tests.registration.test_registration_chat import Who, paris, pay_direct, register, withdraw
 
@@ -263,16 +262,8 @@ async def test_the_deadline_is_rebuilt_at_start_and_offers_travel_in_the_documen
         await h.press(BEA, "offer:yes:2", paris(2, 2, 11))
     finally:
         await h.stop()
+    kinds = entries_survive(h.contest_file, h.db_path, tmp_path)
+    assert kinds.count("offer") == 1 and kinds.count("accept") == 1
     env = {**os.environ, "PUZZLEBOT_CONTEST": str(h.contest_file),
            "PUZZLEBOT_DB": str(h.db_path)}
-    path = tmp_path / "contest.json"
-    out = bot(["export", "document", "--out", str(path)], env)
-    assert out.returncode == 0, out.stderr
-    kinds = [e["kind"] for e in json.loads(path.read_text(encoding="utf-8"))["history"]]
-    assert kinds.count("offer") == 1 and kinds.count("accept") == 1
-    fresh = {**env, "PUZZLEBOT_DB": str(tmp_path / "fresh.sqlite3")}
-    loaded = bot(["import", "document", str(path)], fresh)
-    assert loaded.returncode == 0, loaded.stderr
-    before, after = bot(["export", "entries"], env), bot(["export", "entries"], fresh)
-    assert without_join_codes(before.stdout)[0] == without_join_codes(after.stdout)[0]
-    assert ",confirmed," in before.stdout.splitlines()[2]  # entry 2, accepted
+    assert ",confirmed," in bot(["export", "entries"], env).stdout.splitlines()[2]  # accepted

@@ -3,11 +3,10 @@ asserts what the docs say, and fails where the bot does otherwise."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from tests.conftest import CASTRILLO
-from tests.documents import bot, without_join_codes
+from tests.documents import entries_survive
 from tests.fakebot import Harness
 from tests.registration.test_corrections import fixes, last, members
 from tests.registration.test_registration_chat import (
@@ -24,16 +23,7 @@ from tests.registration.test_registration_chat import (
 
 def round_trip(tmp_path: Path, h: Harness, contest: Path | None = None) -> None:
     """Export the document, import it into a fresh database: it reads back the same."""
-    env = {**os.environ, "PUZZLEBOT_CONTEST": str(contest or h.contest_file),
-           "PUZZLEBOT_DB": str(h.db_path)}
-    doc = tmp_path / "contest.json"
-    out = bot(["export", "document", "--out", str(doc)], env)
-    assert out.returncode == 0, out.stderr
-    fresh = {**env, "PUZZLEBOT_DB": str(tmp_path / "fresh.sqlite3")}
-    loaded = bot(["import", "document", str(doc)], fresh)
-    assert loaded.returncode == 0, loaded.stderr
-    before, after = bot(["export", "entries"], env), bot(["export", "entries"], fresh)
-    assert without_join_codes(before.stdout)[0] == without_join_codes(after.stdout)[0]
+    entries_survive(contest or h.contest_file, h.db_path, tmp_path)
 
 
 async def test_the_same_member_corrected_twice_travels_in_a_document(tmp_path: Path) -> None:

@@ -39,14 +39,13 @@ from bot.handlers.common import (
     buttons,
     caller,
     deadline_press,
+    not_theirs,
     parse_int,
     pressed,
-    refuse_role,
     replace_job,
 )
 from bot.services.outcomes import Refusal
 from bot.support.wallclock import CLOCK
-from bot.texts.access import not_followed
 from bot.texts.common import refusal
 from bot.texts.names import usage_text
 
@@ -124,11 +123,7 @@ async def invite_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     if number is None:
         return  # not a button of ours
     if not who.roles.organiser and number not in {e.number for e in who.roles.entries}:
-        if who.roles.entries:  # another entry's button: as a typed command naming it
-            await answer_now(who.svc, update, not_followed(who.lang, str(number),
-                                                           who.roles.entries))
-        else:
-            await refuse_role(update, who, "participant")
+        await not_theirs(update, who, number)
         return
     # stamped with the moment the message was shown (Telegram's date), never with the button's
     # data, or later (below); a press after the deadline meets the lapse recorded then, one

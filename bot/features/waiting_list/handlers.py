@@ -23,13 +23,12 @@ from bot.handlers.common import (
     already_handled,
     caller,
     deadline_press,
+    not_theirs,
     parse_int,
     pressed,
-    refuse_role,
 )
 from bot.handlers.desk import schedule_offers
 from bot.handlers.entries import ask_withdraw, own_entry
-from bot.texts.access import not_followed
 from bot.texts.entries import which_entry_text
 
 
@@ -96,11 +95,7 @@ async def offer_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         return  # not a button of ours
     entry = next((e for e in who.roles.entries if e.number == number), None)
     if entry is None:
-        if who.roles.entries:  # another entry's button: as a typed command naming it
-            await answer_now(who.svc, update, not_followed(who.lang, str(number),
-                                                           who.roles.entries))
-        else:
-            await refuse_role(update, who, "participant")
+        await not_theirs(update, who, number)
         return
     at = deadline_press(update, context, await who.svc.day.linked_users(number))
     if at is None:
