@@ -62,6 +62,15 @@ async def test_a_refund_given_in_two_parts_leaves_the_list(tmp_path: Path) -> No
         assert "Refunds due" not in listed
         again = last(await h.send(ORGANISER, "/refunded 1", madrid(3, 9)), ORGANISER)
         assert "owed nothing more: 10 € was given back already" in again
+        # the last one recorded by mistake: taken back, owed again, the entry's phones told
+        asked = await h.send(ORGANISER, "/undo", madrid(3, 10))
+        assert "Take back your last record: refund given #1" in last(asked, ORGANISER)
+        calls = await h.press(ORGANISER, h.buttons(asked)[0][1], madrid(3, 10))
+        assert "A refund recorded for your entry was taken back" in last(calls, ANA)
+        listed = last(await h.send(ORGANISER, "/inscritos infantil-a", madrid(3, 10)),
+                      ORGANISER)
+        assert "4 € given back, 6 € still to give back" in listed
+        await h.send(ORGANISER, "/refunded 1", madrid(3, 11))
         usage = last(await h.send(ORGANISER, "/refunded 1 lots", madrid(3, 9)), ORGANISER)
         assert "/refunded N [AMOUNT]" in usage
     finally:

@@ -2,8 +2,8 @@
 organisers gave money back to an entry (by transfer, in cash, in the payment provider's
 dashboard): a ``refund`` event with the cents given. What is still to give back is what the
 contest's rules owe the entry less what was given, so a refund made leaves the organisers' list
-(``/inscritos``) and the entry's phones are told. Telegram refunds only Stars: the bot never
-moves money itself.
+(``/inscritos``) and the entry's phones are told; one recorded by mistake is taken back with
+``/deshacer``. Telegram refunds only Stars: the bot never moves money itself.
 
 - ``rules.py``: an amount as typed, pure;
 - ``outcomes.py``: what recording a refund gives back and what people read of it;

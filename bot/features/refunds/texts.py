@@ -17,3 +17,9 @@ def usage(lang: str) -> str:
 
 def refund_name(lang: str) -> str:
     return tr(lang, "refund given")
+
+
+def taken_back(lang: str) -> str:
+    """The entry's phones, once the organiser takes a refund recorded back (``/deshacer``)."""
+    return tr(lang, "A refund recorded for your entry was taken back: it was recorded by "
+              "mistake.")
