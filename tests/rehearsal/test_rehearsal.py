@@ -58,16 +58,22 @@ def test_planned_castrillo_day_follows_the_rules():
             assert (when - start).total_seconds() < 90 * 60  # only during the escape
 
 
-def test_demo_runs_a_whole_day_and_leaves_the_database(tmp_path):
-    db = tmp_path / "rehearsal.sqlite3"
+def _demo(contest, db):
+    """``python -m bot demo`` on ``contest`` (8 entries, seed 2), leaving ``db``: its
+    transcript, once it ended well; and the environment it ran in."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "PUZZLEBOT_"))}
     env["PYTHONIOENCODING"] = "utf-8"
     proc = subprocess.run(
-        [sys.executable, "-m", "bot", "demo", "--contest", str(CASTRILLO), "--entries", "8",
+        [sys.executable, "-m", "bot", "demo", "--contest", str(contest), "--entries", "8",
          "--seed", "2", "--seconds", "6", "--db", str(db)],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=180)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    out = proc.stdout
+    return proc.stdout, env
+
+
+def test_demo_runs_a_whole_day_and_leaves_the_database(tmp_path):
+    db = tmp_path / "rehearsal.sqlite3"
+    out, env = _demo(CASTRILLO, db)
     assert "Verdict: every entry that played has a result or a stated reason." in out
     assert "Registrations (8 entries, in the chat):" in out
     assert "/inicio" in out and "Rankings:" in out
@@ -119,15 +125,7 @@ def test_with_a_waiting_list_that_moves_itself_the_place_is_offered_and_accepted
     contest = tmp_path / "castrillo-offers.toml"
     contest.write_text(CASTRILLO.read_text(encoding="utf-8")
                        + "\n[waiting_list]\noffer_hours = 24\n", encoding="utf-8")
-    db = tmp_path / "rehearsal.sqlite3"
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "PUZZLEBOT_"))}
-    env["PYTHONIOENCODING"] = "utf-8"
-    proc = subprocess.run(
-        [sys.executable, "-m", "bot", "demo", "--contest", str(contest), "--entries", "8",
-         "--seed", "2", "--seconds", "6", "--db", str(db)],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=180)
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    out = proc.stdout
+    out, _ = _demo(contest, tmp_path / "rehearsal.sqlite3")
     assert "Verdict: every entry that played has a result or a stated reason." in out
     assert re.search(r"bot -> #\d+ \w+ Luna: Buenas noticias: ha quedado libre una plaza y se "
                      r"le ofrece a la inscripción #\d+", out), out[:6000]
