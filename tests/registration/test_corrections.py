@@ -91,6 +91,8 @@ async def test_a_kid_s_name_and_birth_corrected_before_the_closing(tmp_path: Pat
                     ORGANISER)
         assert "is now Lucas Pereza (2019)" in done
         assert [f["role"] for f in fixes(h)] == ["participant"] * 3 + ["organiser"]
+        history = last(await h.send(ORGANISER, "/historial 1", madrid(4, 23)), ORGANISER)
+        assert "(Lucas Perz 2018 → Lucas Pérez 2019)" in history, history
         # someone who follows no entry
         nobody = last(await h.send(STRANGER, "/correct 1 1 X Y 2019", madrid(3, 3)), STRANGER)
         assert "Lucas" not in nobody and len(fixes(h)) == 4

@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.features.corrections.handlers import corregir
 from bot.features.corrections.names import CORRECT
 from bot.features.corrections.rules import MEMBER_FIX
-from bot.features.corrections.texts import fix_name
+from bot.features.corrections.texts import fix_detail, fix_name
 from bot.support.registry import N_, Command, Feature, Kind
 
 FEATURE = Feature(
@@ -18,5 +18,5 @@ FEATURE = Feature(
     handlers={CORRECT: corregir},
     kinds=(Kind(MEMBER_FIX, fix_name, roles=frozenset({"participant", "organiser"}),
                 fields="+-----", data={"position": "!int", "old": "!member",
-                                       "new": "!member"}),),
+                                       "new": "!member"}, detail=fix_detail),),
 )

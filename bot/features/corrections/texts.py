@@ -4,6 +4,7 @@ and its name in a history."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from bot.features.corrections.names import CORRECT
 from bot.features.corrections.outcomes import born_text
@@ -38,3 +39,15 @@ def which_entry(lang: str, entries: Sequence[Entry]) -> str:
 
 def fix_name(lang: str) -> str:
     return tr(lang, "member corrected")
+
+
+def fix_detail(event: Any) -> str:
+    """What a correction changed, as a history shows it: "Lucas Perz 2018 → Lucas Pérez
+    2019" (names and births are the same in every language)."""
+    def shown(data: Any) -> str:
+        if not isinstance(data, dict):
+            return "?"
+        born = data.get("born") or data.get("year")
+        return f"{data.get('name', '?')} {born}" if born else str(data.get("name", "?"))
+
+    return f"{shown(event.data.get('old'))} → {shown(event.data.get('new'))}"
