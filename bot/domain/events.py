@@ -86,5 +86,12 @@ MEMBER_FIX = "member_fix"
 # money given back to an entry, as an organiser records it (value: cents), the refunds
 # feature's (bot/features/refunds): what is still to give back is what is owed less these
 REFUND = "refund"
-PLACE_KINDS = (ENTRY_ROWS, _K.PAYMENT, _K.WITHDRAW, HOLD, OFFER, ACCEPT, REFUND)
+# an entry registered by someone alone in a category of pairs or teams, looking for a partner
+# (its members too few until matched), and the match: another such entry's members joining it
+# (data: the other entry and its members), the partners feature's (bot/features/partners);
+# a proposal is one entry asking to be matched with another (value: the other's number)
+SEEK = "seek"
+MATCH = "match"
+PROPOSAL = "proposal"
+PLACE_KINDS = (ENTRY_ROWS, _K.PAYMENT, _K.WITHDRAW, HOLD, OFFER, ACCEPT, REFUND, SEEK, MATCH)
 ORGANISER_UNDOABLE = VOLUNTEER_KINDS + CLOCK_KINDS

@@ -24,11 +24,19 @@ class Status(StrEnum):
     # offered a freed place (``[waiting_list]``), not accepted by the offer's deadline: out of
     # the waiting list, the place offered to the next in line
     DECLINED = "declined"
+    # registered alone in a category of pairs or teams, looking for a partner (``PARTNERS``):
+    # no place held, not in the waiting list, until another entry's members join it
+    SEEKING = "seeking"
+    # still looking for a partner when registrations closed: out, what it paid given back
+    UNMATCHED = "unmatched"
 
 
 # the contest file's table that makes a freed place an offer the next in line accepts (the
 # feature bot/features/waiting_list reads it); without it the next in line takes the place at once
 WAITING_LIST = "waiting_list"
+# the contest file's table that lets someone alone register in a category of pairs or teams and
+# be matched with a partner (bot/features/partners)
+PARTNERS = "partners"
 
 
 @dataclass(frozen=True)
@@ -53,6 +61,16 @@ class Application:
     # deadline), in order; each moment they accepted one
     offers: tuple[tuple[datetime, datetime], ...] = ()
     accepted: tuple[datetime, ...] = ()
+    # registered alone looking for a partner (``PARTNERS``): it competes for a place only from
+    # ``matched_at``, the moment a partner joined it, as an entry registering then does
+    seeking: bool = False
+    matched_at: datetime | None = None
+
+    @property
+    def joined_at(self) -> datetime | None:
+        """From when the entry counts as registered for its place: its registration, or, for
+        one that looked for a partner, the match (None: still looking)."""
+        return self.matched_at if self.seeking else self.registered_at
 
 
 @dataclass(frozen=True)
@@ -103,9 +121,10 @@ def lapses_at(contest: Contest, a: Application) -> datetime | None:
     given), paid before the deadline (the payment's date counts, whenever it was recorded) or
     withdrew first."""
     delay = contest.registration.pay_within
-    if delay is None or a.preconfirmed:
+    joined = a.joined_at
+    if delay is None or a.preconfirmed or joined is None:
         return None
-    deadline = a.registered_at + delay
+    deadline = joined + delay
     if a.paid_at is not None and a.paid_at < deadline:
         return None
     if a.withdrawn_at is not None and a.withdrawn_at <= deadline:
@@ -122,18 +141,23 @@ def holds_while_paying(contest: Contest, a: Application) -> bool:
 
 
 def _priority(contest: Contest, a: Application) -> tuple[datetime, datetime, int]:
+    joined = a.joined_at or a.registered_at
     if contest.registration.priority == "payment" and a.paid_at is not None:
-        return (a.paid_at, a.registered_at, a.number)
-    return (a.registered_at, a.registered_at, a.number)
+        # matched after paying: its payment counts from the match
+        return (max(a.paid_at, joined) if a.seeking else a.paid_at, joined, a.number)
+    return (joined, joined, a.number)
 
 
 def _candidate_from(contest: Contest, a: Application) -> datetime | None:
     """From when an entry competes for a place (None: not yet)."""
+    joined = a.joined_at
+    if joined is None:
+        return None  # still looking for a partner
     if contest.registration.payment_required and not a.preconfirmed:
         if a.paid_at is None:
             return None
-        return max(a.paid_at, a.registered_at)
-    return a.registered_at
+        return max(a.paid_at, joined)
+    return joined
 
 
 class _Pool:
@@ -446,6 +470,15 @@ def _waiting_place(contest: Contest, a: Application, position: int, now: datetim
     return Place(a.number, status, position, refundable=True, refund_percent=100)
 
 
+def _seeking_place(contest: Contest, a: Application, now: datetime) -> Place:
+    """Still looking for a partner: once registrations close, out (unmatched), what it paid
+    given back in full."""
+    closes = contest.registration.closes
+    if closes is not None and now >= closes:
+        return Place(a.number, Status.UNMATCHED, refundable=True, refund_percent=100)
+    return Place(a.number, Status.SEEKING, refundable=True, refund_percent=100)
+
+
 def allocate(
     contest: Contest, applications: Iterable[Application], now: datetime
 ) -> dict[int, Place]:
@@ -471,6 +504,8 @@ def allocate(
                                      refund_percent=100)
         elif _withdrawn_by(a, now):
             places[a.number] = _withdrawn_place(contest, a, a.number in replay.gave_up_place)
+        elif a.seeking and (a.matched_at is None or a.matched_at > now):
+            places[a.number] = _seeking_place(contest, a, now)
         elif a.number in replay.offers:
             places[a.number] = Place(a.number, Status.CONFIRMED,
                                      confirmed_at=replay.confirmed_at[a.number], offered=True,

@@ -14,6 +14,7 @@ from bot.features.escape.feature import FEATURE as ESCAPE
 from bot.features.following.feature import FEATURE as FOLLOWING
 from bot.features.invitations.feature import FEATURE as INVITATIONS
 from bot.features.members.feature import FEATURE as MEMBERS
+from bot.features.partners.feature import FEATURE as PARTNERS
 from bot.features.payments.feature import FEATURE as PAYMENTS
 from bot.features.penalties.feature import FEATURE as PENALTIES
 from bot.features.privacy.feature import FEATURE as PRIVACY
@@ -50,6 +51,7 @@ FEATURES: tuple[Feature, ...] = (
     PRIVACY,
     CORRECTIONS,
     REFUNDS,
+    PARTNERS,
 )
 
 REGISTRY.install(FEATURES)

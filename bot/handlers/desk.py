@@ -70,6 +70,7 @@ from bot.texts.desk import (
     place_change_text,
     places_line,
     refund_lines,
+    seeking_lines,
     shared_places_line,
     shared_waiting_lines,
     unlinked_line,
@@ -162,6 +163,7 @@ async def inscritos(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                                t.place.offer_until) for t in s.taken if t.place.offered]
         if shared is None:  # the category's own waiting list
             lines += [waiting_line(who.lang, w) for w in s.waiting]
+        lines += seeking_lines(who.lang, s.seeking)
         if _refunds_listed(contest, s.refunds):
             lines += refund_lines(who.lang, contest, s.refunds)
     if shared is not None:
@@ -335,12 +337,14 @@ async def closing_soon_report(app: Any, now: datetime) -> None:
     waiting = [s for s in live if s.place.status is Status.WAITING]
     unpaid = [s for s in live if s.paid_at is None and s.fee.total > 0]
     unlinked = [s for s in live if not await regs.recipients(s.entry.number)]
+    seeking = [s for s in await regs.statuses(now) if s.place.status is Status.SEEKING]
     async with recording(svc) as tx:
         if await tx.has_ref(EventKind.CLOSING_REPORT, CLOSING_SOON):
             return
         for organiser_id, lang in await organiser_recipients(svc):
             await post_text(svc, organiser_id,
-                            closing_soon_text(lang, contest, waiting, unpaid, unlinked),
+                            closing_soon_text(lang, contest, waiting, unpaid, unlinked,
+                                              seeking),
                             PRIORITY_COPY)
         await tx.add_event(at=now, kind=EventKind.CLOSING_REPORT, role="system",
                            ref=CLOSING_SOON)

@@ -18,11 +18,12 @@ from datetime import date, datetime
 from typing import Any
 
 from bot.domain.contest import Contest
-from bot.domain.events import MEMBER_FIX, EventKind
+from bot.domain.events import MEMBER_FIX, SEEK, EventKind
 from bot.features.registration.rules import (
     Member,
     birth_in_range,
     check_entry,
+    check_members,
     clean_name,
     name_problem,
 )
@@ -155,11 +156,14 @@ def _member(contest: Contest, m: dict[str, Any]) -> Member:
     return Member(name, born, year, frozenset(answers), tuple(values.items()))
 
 
-def _entry(contest: Contest, e: dict[str, Any]) -> Entry:
+def _entry(contest: Contest, e: dict[str, Any], seeking: bool) -> Entry:
+    """Entry row ``e``, checked as registration checks it (``seeking``: registered alone,
+    looking for a partner: fewer members than its category takes)."""
     category = contest.category(e["category"])
     if category is None:
         raise ValueError(f"category {e['category']!r} is not one of the contest's")
-    if not category.fewest <= len(e["members"]) <= category.members:
+    low = 1 if seeking else category.fewest
+    if not low <= len(e["members"]) <= category.members:
         raise ValueError(f"{len(e['members'])} members: an entry of {category.id} has "
                          f"{category.fewest} to {category.members}")
     if "registered_at" not in e or e.get("source", "import") not in SOURCES:
@@ -173,7 +177,9 @@ def _entry(contest: Contest, e: dict[str, Any]) -> Entry:
         raise ValueError(f"an answer to {sorted(set(answers) - per_entry)[0]!r}, not a "
                          "question asked once per entry")
     members = tuple(_member(contest, m) for m in e["members"])
-    problem = check_entry(category, members, contest.date)
+    problem = (check_members(category, members, contest.date)
+               if seeking and len(members) < category.fewest
+               else check_entry(category, members, contest.date))
     if problem is not None:  # as registration, the CSV import and a member change: never taken
         raise ValueError(f"not eligible for {category.id}: member {problem.member + 1} "
                          f"({members[problem.member].name}): "
@@ -186,13 +192,14 @@ def _entry(contest: Contest, e: dict[str, Any]) -> Entry:
                  values=tuple(answers.items()))
 
 
-def _entries(contest: Contest, rows: list[dict[str, Any]], where: str) -> dict[int, Entry]:
+def _entries(contest: Contest, rows: list[dict[str, Any]], where: str,
+             seeking: set[int]) -> dict[int, Entry]:
     out: dict[int, Entry] = {}
     for i, row in enumerate(rows):
         if row["number"] in out:
             raise DocumentError(f"{where}: entries[{i}]: entry {row['number']} appears twice")
         try:
-            out[row["number"]] = _entry(contest, row)
+            out[row["number"]] = _entry(contest, row, row["number"] in seeking)
         except ValueError as exc:
             raise DocumentError(f"{where}: entries[{i}] (entry {row['number']}): {exc}") from None
     return out
@@ -284,7 +291,9 @@ def prepare_import(contest_text: str, doc: Any, where: str) -> Prepared:
     (DocumentError: the first problem)."""
     check_document(doc, where)
     contest = _contest(contest_text, doc, where)
-    entries = _entries(contest, doc["entries"], where)
+    # registered alone looking for a partner (bot/features/partners): fewer members
+    seeking = {ev.get("entry") for ev in doc["history"] if ev.get("kind") == SEEK}
+    entries = _entries(contest, doc["entries"], where, {n for n in seeking if isinstance(n, int)})
     people = _people(doc["people"], where)
     events, left_out = _history(contest, entries, doc["history"], where)
     return Prepared(entries, people, events, left_out)

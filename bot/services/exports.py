@@ -298,6 +298,8 @@ def status_word(lang: str, status: str) -> str:
         Status.WITHDRAWN.value: tr(lang, "withdrawn"),
         Status.LAPSED.value: tr(lang, "lapsed"),
         Status.DECLINED.value: tr(lang, "place offered, not accepted"),
+        Status.SEEKING.value: tr(lang, "looking for a partner"),
+        Status.UNMATCHED.value: tr(lang, "no partner found"),
     }
     return words.get(status, status)
 

@@ -65,6 +65,15 @@ class EntryWrites(TransactionCore):
         _insert_members(s, number, members)
         s._wrote("members")
 
+    async def set_joined(self, number: int, local: bool, meal_adults: int,
+                         meal_children: int) -> None:
+        """Entry ``number`` joined by another's members (a partner matched): whether it is
+        local now, and the meals booked for all of them."""
+        s = self._owned()
+        s._raw.execute("UPDATE entries SET local = ?, meal_adults = ?, meal_children = ? "
+                       "WHERE number = ?", (int(local), meal_adults, meal_children, number))
+        s._wrote("entries")
+
 
 class Entries(Database):
     """The reads of ``entries`` and ``members``."""

@@ -31,6 +31,7 @@ OWN_START = "own_start"
 PAYMENTS = "payments"  # the contest takes payments in the chat (``[payments]``)
 DOOR = "door"  # people are checked in at the door (``[door]``)
 OFFERS = "waiting_list"  # a freed place is offered to the next in line (``[waiting_list]``)
+PARTNERS = "partners"  # someone alone registers in pairs or teams and is matched (``[partners]``)
 
 
 # the bot's own commands, then each feature's (``_add``, when the features are installed)
@@ -102,6 +103,7 @@ def features(contest: Contest, categories: Iterable[str] | None = None) -> froze
         PAYMENTS: contest.settings(PAYMENTS) is not None,
         DOOR: contest.settings(DOOR) is not None,
         OFFERS: contest.settings(OFFERS) is not None,
+        PARTNERS: contest.settings(PARTNERS) is not None and any(c.members > 1 for c in cats),
     }
     return frozenset(f for f, yes in has.items() if yes)
 

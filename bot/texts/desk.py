@@ -8,6 +8,7 @@ from datetime import date
 
 from bot.domain.contest import Category, Contest
 from bot.domain.places import Place, Status
+from bot.features.partners.names import PAIR
 from bot.features.registration.day import (
     Card,
     CategorySummary,
@@ -165,6 +166,8 @@ def place_change_text(lang: str, contest: Contest, number: int, place: Place,
         if before in (Status.PENDING_PAYMENT.value, Status.LAPSED.value):
             first = tr(lang, "Payment received: entry #{entry} has a confirmed place.",
                        entry=number)
+        elif before == Status.SEEKING.value:  # a partner joined it: the reason says so
+            first = tr(lang, "Entry #{entry} has a confirmed place.", entry=number)
         else:
             first = tr(lang, "Good news: a place freed up and entry #{entry} now has a "
                        "confirmed place.", entry=number)
@@ -176,10 +179,12 @@ def place_change_text(lang: str, contest: Contest, number: int, place: Place,
 
 
 def closing_soon_text(lang: str, contest: Contest, waiting: Sequence[EntryStatus],
-                      unpaid: Sequence[EntryStatus], unlinked: Sequence[EntryStatus]) -> str:
+                      unpaid: Sequence[EntryStatus], unlinked: Sequence[EntryStatus],
+                      seeking: Sequence[EntryStatus] = ()) -> str:
     """For each organiser before registrations close (``closing_warning_at``): what the
     closing, which can't be taken back, would leave as it is: entries still waiting for a
-    place, entries not paid, entries nobody can be told anything (no phone linked)."""
+    place, entries not paid, entries nobody can be told anything (no phone linked), entries
+    still looking for a partner."""
     closes = contest.registration.closes
     lines = [tr(lang, "Registrations close on {when}. Before then, check:",
                 when=moment_text(lang, contest, closes) if closes else "-")]
@@ -203,10 +208,34 @@ def closing_soon_text(lang: str, contest: Contest, waiting: Sequence[EntryStatus
                          "from the bot: {entries}. Give each its link ({command}, the join_code "
                          "column) or its table card.", len(unlinked), count=len(unlinked),
                          entries=listed(unlinked), command=typed(lang, "exportar")))
-    if not (waiting or unpaid or unlinked):
+    if seeking:
+        lines.append(ntr(lang, "Still looking for a partner ({count}), out at the closing "
+                         "unless matched ({command} N M): {entries}", "Still looking for a "
+                         "partner ({count}), out at the closing unless matched ({command} N "
+                         "M): {entries}", len(seeking), count=len(seeking),
+                         entries=listed(seeking), command=typed(lang, PAIR)))
+    if not (waiting or unpaid or unlinked or seeking):
         lines.append(tr(lang, "Nothing to check: every entry has a place, has paid and has a "
                         "phone linked."))
     return "\n".join(lines)
+
+
+def seeking_lines(lang: str, found: Sequence[EntryStatus]) -> list[str]:
+    """Under a category in /inscritos: its entries looking for a partner, and those out for
+    want of one (``[partners]``)."""
+    def listed(status: Status) -> str:
+        return ", ".join(f"#{s.entry.number} {names(s.entry.names)}" for s in found
+                         if s.place.status is status)
+
+    out = []
+    looking = [s for s in found if s.place.status is Status.SEEKING]
+    if looking:
+        out.append("  " + tr(lang, "Looking for a partner ({count}): {entries}",
+                             count=len(looking), entries=listed(Status.SEEKING)))
+    if len(looking) < len(found):
+        out.append("  " + tr(lang, "No partner found ({count}): {entries}",
+                             count=len(found) - len(looking), entries=listed(Status.UNMATCHED)))
+    return out
 
 
 def unlinked_line(lang: str, unlinked: Sequence[int]) -> str:

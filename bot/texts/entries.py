@@ -28,6 +28,8 @@ def status_line(lang: str, contest: Contest, entry: Entry, place: Place, total: 
         Status.WITHDRAWN: tr(lang, "withdrawn"),
         Status.LAPSED: tr(lang, "lapsed: not paid in time"),
         Status.DECLINED: tr(lang, "the place offered was not accepted in time"),
+        Status.SEEKING: tr(lang, "looking for a partner"),
+        Status.UNMATCHED: tr(lang, "no partner found"),
     }[place.status]
     if place.offered:
         status = offered_status(lang, contest, place)

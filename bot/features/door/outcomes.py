@@ -103,6 +103,10 @@ def _status(lang: str, status: Status) -> str:
             return tr(lang, "on the waiting list")
         case Status.PENDING_PAYMENT | Status.LAPSED:
             return tr(lang, "not paid")
+        case Status.SEEKING:
+            return tr(lang, "looking for a partner")
+        case Status.UNMATCHED:
+            return tr(lang, "no partner found")
         case Status.CONFIRMED:
             return ""
         case _:

@@ -81,6 +81,7 @@ class Problem(StrEnum):
     CLOSED = "closed"  # registration closed and the entry holds no place
     CHANGED = "changed"  # what it owes is no longer the invoice's amount (or currency)
     FREE = "free"  # it owes nothing
+    SEEKING = "seeking"  # looking for a partner: paid once one joins it
 
 
 def checkout_problem(place: Place | None, paid: bool, due: int, amount: int,
@@ -91,8 +92,11 @@ def checkout_problem(place: Place | None, paid: bool, due: int, amount: int,
         return Problem.UNKNOWN
     if paid:
         return Problem.PAID
-    if place.status in (Status.WITHDRAWN, Status.LAPSED, Status.LEFT_OUT, Status.DECLINED):
+    if place.status in (Status.WITHDRAWN, Status.LAPSED, Status.LEFT_OUT, Status.DECLINED,
+                        Status.UNMATCHED):
         return Problem.GONE
+    if place.status is Status.SEEKING:
+        return Problem.SEEKING
     if closed and place.status is not Status.CONFIRMED:
         return Problem.CLOSED
     if due <= 0:

@@ -97,6 +97,9 @@ def cannot_pay(lang: str, problem: Problem, number: int) -> str:
         case Problem.CLOSED:
             return tr(lang, "Registration has closed and entry #{entry} holds no place.",
                       entry=number)
+        case Problem.SEEKING:
+            return tr(lang, "Entry #{entry} is still looking for a partner: it is paid once "
+                      "a partner has joined it.", entry=number)
         case Problem.CHANGED | Problem.FREE:
             return tr(lang, "Entry #{entry} owes nothing.", entry=number)
 

@@ -10,12 +10,12 @@ left out at closing) is announced once, even across restarts.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from typing import ClassVar
 
 from bot.domain.contest import Category, Contest
-from bot.domain.events import ACCEPT, OFFER, PLACE_KINDS, REFUND, EventKind
+from bot.domain.events import ACCEPT, MATCH, OFFER, PLACE_KINDS, REFUND, SEEK, EventKind
 from bot.domain.places import (
     Application,
     Place,
@@ -40,6 +40,7 @@ from bot.features.registration.rules import (
     heat_choices_open,
     is_local,
     registration_window,
+    seeking_problem,
     too_late_to_join,
 )
 from bot.services.outcomes import Done, Refusal, UnknownEntry, new_code
@@ -65,11 +66,17 @@ class PlaceMoves:
         self.extra: dict[int, int] = {}  # cents paid beyond its payment (owed back)
         self.refunded: dict[int, int] = {}
         self.gave_back: dict[int, datetime] = {}
+        self.seeking: set[int] = set()  # registered alone, looking for a partner
+        self.matched: dict[int, datetime] = {}  # ... and when a partner joined it
 
     def add(self, e: Event) -> None:
         n = e.entry
         if n is None:
             return
+        if e.kind == SEEK:
+            self.seeking.add(n)
+        elif e.kind == MATCH and e.data.get("complete"):  # its members all in
+            self.matched.setdefault(n, e.at)
         if e.kind == EventKind.PAYMENT and e.ref in OWED_BACK:  # it pays for no place
             self.extra[n] = self.extra.get(n, 0) + int(e.data.get("amount") or 0)
         elif e.kind == EventKind.PAYMENT:
@@ -99,7 +106,7 @@ class PlaceMoves:
 def _passed(contest: Contest, apps: Sequence[Application], now: datetime) -> tuple[int, ...]:
     """How many of each date that moves a place are at or before ``now``: registrations,
     payments, withdrawals, holds' ends, lapses, offers' deadlines, acceptances."""
-    registered = paid = withdrawn = held = lapsed = offers = accepted = 0
+    registered = paid = withdrawn = held = lapsed = offers = accepted = matched = 0
     lapsing = contest.registration.pay_within is not None
     for a in apps:  # every ranking asks: one pass, the common case (nothing but a
         # registration and a payment) at two compares
@@ -117,7 +124,9 @@ def _passed(contest: Contest, apps: Sequence[Application], now: datetime) -> tup
             offers += sum(1 for _, until in a.offers if until <= now)
         if a.accepted:
             accepted += sum(1 for x in a.accepted if x <= now)
-    return registered, paid, withdrawn, held, lapsed, offers, accepted
+        if a.matched_at is not None and a.matched_at <= now:
+            matched += 1
+    return registered, paid, withdrawn, held, lapsed, offers, accepted, matched
 
 
 @dataclass(frozen=True)
@@ -137,7 +146,8 @@ class EntryStatus:
         (withdrawn, left out, lapsed after paying late; 0 when nothing was paid), and all of
         what was paid twice."""
         if self.paid_at is None or self.place.status not in (
-                Status.WITHDRAWN, Status.LEFT_OUT, Status.LAPSED, Status.DECLINED):
+                Status.WITHDRAWN, Status.LEFT_OUT, Status.LAPSED, Status.DECLINED,
+                Status.UNMATCHED):
             return self.extra
         return refund_amount(self.fee.total, self.place.refund_percent) + self.extra
 
@@ -290,6 +300,8 @@ class CategorySummary:
     reserved_left: int  # of the free places, those only local entries may take
     lapsed: list[EntryStatus]
     refunds: list[EntryStatus]
+    # looking for a partner, or out for want of one (``bot/features/partners``)
+    seeking: list[EntryStatus] = field(default_factory=list)
 
 
 # why a new entry is not taken (``Registrations.register``)
@@ -319,7 +331,7 @@ class Registrations:
     async def _applications(self) -> list[Application]:
         moves = PlaceMoves()
         for e in await self.store.events(kinds=[EventKind.PAYMENT, EventKind.WITHDRAW, HOLD,
-                                                OFFER, ACCEPT, REFUND]):
+                                                OFFER, ACCEPT, REFUND, SEEK, MATCH]):
             moves.add(e)
         return [
             Application(
@@ -330,6 +342,7 @@ class Registrations:
                 hold_until=moves.held.get(en.number),
                 offers=tuple(moves.offered.get(en.number, ())),
                 accepted=tuple(moves.accepted.get(en.number, ())),
+                seeking=en.number in moves.seeking, matched_at=moves.matched.get(en.number),
             )
             for en in await self.store.entries()
         ]
@@ -405,14 +418,18 @@ class Registrations:
         self, user_id: int, category: Category, members: Sequence[Member], meal_adults: int,
         meal_children: int, at: datetime, update_id: int | None,
         values: Sequence[tuple[str, str]] = (), hold: timedelta | None = None,
+        seeking: bool = False,
     ) -> Registered | RegistrationRefusal:
         """A new entry from the chat; ``values``: its answers to the per-entry questions;
         ``hold``: how long a place free now is held while its people pay in the chat (an
-        invoice is sent with the answer), where a place is held only once paid."""
+        invoice is sent with the answer), where a place is held only once paid; ``seeking``:
+        registered by someone alone (fewer members than its category takes) looking for a
+        partner (``bot/features/partners``): it holds no place until one joins it."""
         window = registration_window(self.contest, at, members)
         if window is not None:
             return RegistrationShut(window)
-        problem = check_entry(category, members, self.contest.date)
+        problem = (seeking_problem(category, members, self.contest.date) if seeking
+                   else check_entry(category, members, self.contest.date))
         if problem is not None:
             return NotEligible(problem)
         async with self.store.transaction() as tx:
@@ -438,7 +455,10 @@ class Registrations:
                                entry=number, category=category.id, update_id=update_id)
             await tx.add_event(at=at, kind=EventKind.LINK, role="participant", actor=user_id,
                                entry=number, ref="registration")
-            if hold is not None and self.contest.registration.payment_required:
+            if seeking:
+                await tx.add_event(at=at, kind=SEEK, role="participant", actor=user_id,
+                                   entry=number)
+            elif hold is not None and self.contest.registration.payment_required:
                 await tx.add_event(at=at, kind=HOLD, role="system", entry=number,
                                    value=to_ts(at + hold))
         place = (await self.places(at))[number]
@@ -488,7 +508,7 @@ class Registrations:
             return []
         places = await self.places(now)
         return [e for e in mine if places[e.number].status not in (
-            Status.WITHDRAWN, Status.LAPSED, Status.DECLINED)]
+            Status.WITHDRAWN, Status.LAPSED, Status.DECLINED, Status.UNMATCHED)]
 
     async def entered(self, category: str | None) -> list[tuple[int, tuple[Member, ...]]]:
         """The category's entries (None: the contest's) not withdrawn, with their members."""
@@ -506,7 +526,7 @@ class Registrations:
             before = (await self.places(at))[number]
             if before.status is Status.WITHDRAWN:
                 return AlreadyWithdrawn(number)
-            if before.status in (Status.LAPSED, Status.DECLINED):
+            if before.status in (Status.LAPSED, Status.DECLINED, Status.UNMATCHED):
                 return AlreadyLapsed(number, before.status)
             await tx.add_event(at=at, kind=EventKind.WITHDRAW, role=role, actor=user_id,
                                entry=number, update_id=update_id)
@@ -521,7 +541,7 @@ class Registrations:
         (cents; paid twice included); None: it paid nothing (or is gone already)."""
         statuses = await self.statuses(at, [number])
         if not statuses or statuses[0].paid_at is None or statuses[0].place.status in (
-                Status.WITHDRAWN, Status.LAPSED, Status.DECLINED):
+                Status.WITHDRAWN, Status.LAPSED, Status.DECLINED, Status.UNMATCHED):
             return None
         s = statuses[0]
         apps = [replace(a, withdrawn_at=at) if a.number == number else a
@@ -576,7 +596,8 @@ class Registrations:
             extra = any(e.ref not in OWED_BACK for e in paid)
             before = await self.places(at)
             gone = not extra and before[number].status in (
-                Status.WITHDRAWN, Status.LAPSED, Status.LEFT_OUT, Status.DECLINED)
+                Status.WITHDRAWN, Status.LAPSED, Status.LEFT_OUT, Status.DECLINED,
+                Status.UNMATCHED)
             await tx.add_event(at=at, kind=EventKind.PAYMENT, role="participant", actor=user_id,
                                entry=number, value=to_ts(at),
                                ref=EXTRA if extra else GONE if gone else None,
@@ -647,7 +668,7 @@ class Registrations:
             key = self.status_key(en.number, place)
             if told.get(en.number) != key and place.status in (
                 Status.CONFIRMED, Status.LEFT_OUT, Status.WAITING, Status.LAPSED,
-                Status.DECLINED,
+                Status.DECLINED, Status.UNMATCHED,
             ):
                 out.append((en, place))
         return out
@@ -690,6 +711,7 @@ class Registrations:
                          key=lambda s: s.place.waiting_position or 0)
         pending = [s for s in statuses if s.place.status is Status.PENDING_PAYMENT]
         lapsed = [s for s in statuses if s.place.status is Status.LAPSED]
+        seeking = [s for s in statuses if s.place.status in (Status.SEEKING, Status.UNMATCHED)]
         refunds = [s for s in statuses if s.owed_back > 0]
         free = None
         reserved_left = 0
@@ -701,4 +723,5 @@ class Registrations:
                     room_for_anyone = max(0, category.capacity - q.places - non_local)
                     reserved_left += free - min(free, room_for_anyone)
         return CategorySummary(taken=taken, waiting=waiting, pending=pending, free=free,
-                               reserved_left=reserved_left, lapsed=lapsed, refunds=refunds)
+                               reserved_left=reserved_left, lapsed=lapsed, refunds=refunds,
+                               seeking=seeking)

@@ -77,6 +77,9 @@ class Draft:
     meal_adults: int | None = None
     meal_children: int | None = None
     resume: bool = False  # a heat chosen again after a refused confirmation: to the summary
+    # alone in a category of pairs or teams, asking to be matched with a partner
+    # (``bot/features/partners``): registered with the members entered so far
+    seeking: bool = False
     discarded: bool = field(default=False, compare=False)  # cancelled, ended or registered
 
     def restart(self, started: int) -> None:
@@ -125,6 +128,8 @@ class Draft:
                 out[key] = getattr(self, key)
         if self.resume:
             out["resume"] = True
+        if self.seeking:
+            out["seeking"] = True
         return out
 
     @classmethod
@@ -142,6 +147,7 @@ class Draft:
             values=dict(d["values"]) if "values" in d else None,
             meal_with=d.get("meal_with"), meal_adults=d.get("meal_adults"),
             meal_children=d.get("meal_children"), resume=bool(d.get("resume", False)),
+            seeking=bool(d.get("seeking", False)),
         )
 
 

@@ -34,6 +34,7 @@ from bot.features.registration.day import HeatStarted, Registered
 from bot.features.registration.draft import Draft, MemberDraft, step
 from bot.features.registration.names import CANCEL, REGISTER, REGISTER_BUTTON
 from bot.features.registration.prompts import (
+    ALONE,
     BIRTH,
     CATEGORY,
     CONFIRM,
@@ -51,6 +52,7 @@ from bot.features.registration.prompts import (
     category_of,
     count_buttons,
     heats_question,
+    may_seek,
     show_summary,
 )
 from bot.features.registration.rules import (
@@ -66,6 +68,7 @@ from bot.features.registration.rules import (
 )
 from bot.features.registration.texts import (
     all_begun_text,
+    alone_refused_text,
     birth_prompt,
     cancelled_text,
     category_label,
@@ -287,6 +290,22 @@ async def more_members(update: Update, context: ContextTypes.DEFAULT_TYPE,
     return await _after_members(update, context, who, draft)
 
 
+async def alone(update: Update, context: ContextTypes.DEFAULT_TYPE, draft: Draft) -> str | int:
+    """"I have no partner: find me one" under the next member's name (``[partners]``): the
+    entry goes on with the members entered so far, registered looking for a partner."""
+    _, who = await pressed(update, context)
+    if who is None:
+        return ConversationHandler.END
+    contest = who.svc.contest
+    category = category_of(contest, draft)
+    if draft.for_entry or draft.current is not None or not may_seek(
+            contest, category, draft.member_list()):
+        await answer_now(who.svc, update, alone_refused_text(who.lang))
+        return NAME
+    draft.seeking = True
+    return await _after_members(update, context, who, draft)
+
+
 async def _after_members(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller,
                          draft: Draft) -> str | int:
     """The members are all in: the questions asked once for the entry, then the meal. Before
@@ -456,6 +475,7 @@ async def confirm(update: Update, context: ContextTypes.DEFAULT_TYPE, draft: Dra
             who.user_id, category, draft.member_list(), draft.meal_adults or 0,
             draft.meal_children or 0, at, None, values=tuple((draft.values or {}).items()),
             hold=hold_of(contest) if in_chat(who.svc) is not None else None,
+            seeking=draft.seeking,
         )
         if not isinstance(out, Registered):
             await answer_now(who.svc, update, refusal_text(who.lang, contest, out))
@@ -464,7 +484,9 @@ async def confirm(update: Update, context: ContextTypes.DEFAULT_TYPE, draft: Dra
             await answer(who.svc, update, registered_text(
                 who.lang, contest, category, out, await _partner_link(context, who, out),
                 await entry_card(who.svc.day, out.number, at)))
-            if in_chat(who.svc) is not None:  # what it owes, as an invoice to pay at once
+            if in_chat(who.svc) is not None and not draft.seeking:
+                # what it owes, as an invoice to pay at once (looking for a partner: once one
+                # has joined it, with /pagar)
                 await owe_invoice(who.svc, registrations(context), who.user_id, out.number, at)
             await schedule_lapse(context.application, out.number)
             await schedule_hold(context.application, out.number)
@@ -560,7 +582,8 @@ def _conversation() -> ConversationHandler[Any]:
         states={
             CATEGORY: [CallbackQueryHandler(step(pick_category), pattern=r"^reg:cat:"),
                        buttons_only],
-            NAME: [MessageHandler(text, step(got_name))],
+            NAME: [MessageHandler(text, step(got_name)),
+                   CallbackQueryHandler(step(alone), pattern=rf"^{ALONE}\Z")],
             BIRTH: [MessageHandler(text, step(got_birth)),
                     CallbackQueryHandler(step(switch_category), pattern=r"^reg:sw:[\w-]+\Z")],
             QUESTION: [CallbackQueryHandler(step(answer_question), pattern=r"^reg:q:"),

@@ -10,13 +10,17 @@ from telegram.ext import ContextTypes, ConversationHandler
 
 from bot.delivery.answers import answer_now
 from bot.domain.contest import Category, Contest, Question
+from bot.domain.places import PARTNERS
+from bot.features.partners.rules import rules_of
 from bot.features.registration.draft import Draft
 from bot.features.registration.rules import Member
 from bot.features.registration.texts import (
+    alone_label,
     heat_started_text,
     meal_prompt,
     more_members_prompt,
     name_prompt,
+    seeking_summary_line,
     summary_labels,
     summary_text,
     text_answer_hint,
@@ -40,10 +44,26 @@ def category_of(contest: Contest, draft: Draft) -> Category:
     return category
 
 
+ALONE = "reg:alone"  # the button: no partner yet, find me one (``bot/features/partners``)
+
+
+def may_seek(contest: Contest, category: Category, members: list[Member]) -> bool:
+    """Whether the person entering ``members`` may stop here and ask to be matched with a
+    partner: the contest matches partners (``[partners]``) and the entry has some of its
+    members but fewer than the category takes."""
+    return (contest.settings(PARTNERS) is not None
+            and 1 <= len(members) < category.fewest)
+
+
 async def ask_name(update: Update, who: Caller, category: Category,
                    members: list[Member]) -> str:
-    await answer_now(who.svc, update, name_prompt(who.lang, who.svc.contest, category,
-                                                  members))
+    """The next member's name; with ``[partners]``, from the second on, a button to register
+    the entry alone and be matched with a partner."""
+    contest = who.svc.contest
+    markup = (buttons([[(alone_label(who.lang), ALONE)]])
+              if may_seek(contest, category, members) else None)
+    await answer_now(who.svc, update, name_prompt(who.lang, contest, category, members),
+                     reply_markup=markup)
     return NAME
 
 
@@ -123,5 +143,8 @@ async def show_summary(update: Update, who: Caller, draft: Draft) -> str:
     text = summary_text(who.lang, contest, category_of(contest, draft), draft.member_list(),
                         draft.values or {}, (draft.meal_adults or 0, draft.meal_children or 0),
                         draft.meal_with)
+    if draft.seeking:
+        rules = rules_of(contest)
+        text += "\n" + seeking_summary_line(who.lang, rules is not None and rules.self_service)
     await answer_now(who.svc, update, text, reply_markup=buttons(rows))
     return CONFIRM

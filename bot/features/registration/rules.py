@@ -319,6 +319,16 @@ def check_entry(category: Category, members: Sequence[Member], day: date) -> Ine
     return None
 
 
+def seeking_problem(category: Category, members: Sequence[Member], day: date
+                    ) -> Ineligible | None:
+    """An entry registered by someone alone looking for a partner: at least one member and
+    fewer than its category takes (``fewest``), each eligible as entered so far (whether a
+    child has an adult beside it is decided when the partner joins)."""
+    if not members or len(members) >= category.fewest:
+        return Ineligible(len(members), "too_many" if members else "missing_members")
+    return check_members(category, members, day)
+
+
 def is_local(contest: Contest, members: Iterable[Member]) -> bool:
     """At least one member answered yes to one of the contest's "local" questions."""
     flags = set(contest.local_if_any)

@@ -93,6 +93,13 @@ def place_text(lang: str, contest: Contest, number: int, place: Place) -> str:
                   "registering, so it lost its place (or its turn on the waiting list). To take "
                   "part, register again with /inscribir and pay within {days} days.",
                   entry=number, days=delay.days if delay is not None else 0)
+    if place.status is Status.SEEKING:
+        return tr(lang, "Entry #{entry}: registered, looking for a partner. It holds no place "
+                  "until a partner joins it; I will tell you as soon as one does.",
+                  entry=number)
+    if place.status is Status.UNMATCHED:
+        return tr(lang, "Entry #{entry}: no partner was found before registration closed, so "
+                  "it is out. Anything paid is refunded in full.", entry=number)
     if place.status is Status.DECLINED:
         return tr(lang, "Entry #{entry}: the place offered to it was not accepted in time, so "
                   "it has gone to the next in line, and the entry has left the waiting list. "
@@ -603,6 +610,27 @@ def registered_text(lang: str, contest: Contest, category: Category, out: Regist
                         "entry on their phone: {link}", link=link))
     lines.append(tr(lang, "Your entries and payments: /mis_inscripciones"))
     return "\n".join(lines)
+
+
+def alone_label(lang: str) -> str:
+    """The button under the next member's name: register alone, matched with a partner later."""
+    return tr(lang, "I have no partner: find me one")
+
+
+def seeking_summary_line(lang: str, listed: bool) -> str:
+    """The summary of an entry registered alone; ``listed``: others looking for a partner see
+    it and may ask to be matched with it (``[partners] self_service``)."""
+    text = tr(lang, "No partner yet: the entry holds no place until the organisers match it "
+              "with someone looking for a partner too.")
+    if listed:
+        text += " " + tr(lang, "Others looking for a partner in this category will see the "
+                         "names entered (never the births), and may ask to play with you: "
+                         "you say yes or no.")
+    return text
+
+
+def alone_refused_text(lang: str) -> str:
+    return tr(lang, "This entry can't look for a partner: send the next member's name.")
 
 
 def cancelled_text(lang: str) -> str:

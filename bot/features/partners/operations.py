@@ -1,0 +1,176 @@
+"""Partners matched and asked for, each in one transaction the operation owns (``Work``):
+the members joined, the entry that joined withdrawn and its people following the one kept,
+written together with what the people are told."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from functools import partial
+
+from bot.delivery.work import Work
+from bot.domain.events import EventKind
+from bot.domain.places import Status
+from bot.features.partners.outcomes import (
+    Asked,
+    Matched,
+    NotSeeking,
+    OrganisersMatch,
+    OtherCategory,
+    Outcome,
+    SaidNo,
+    SameEntry,
+    TooManyTogether,
+    Unfit,
+    answer,
+)
+from bot.features.partners.rules import (
+    MATCH,
+    PROPOSAL,
+    Together,
+    TooMany,
+    kept_and_joining,
+    rules_of,
+    together,
+)
+from bot.features.partners.texts import (
+    declined_text,
+    matched_text,
+    request_buttons,
+    request_text,
+)
+from bot.features.registration.rules import is_local
+from bot.services.contest_day import ContestDay
+from bot.services.outcomes import UnknownEntry
+from bot.storage.store import Entry
+from bot.storage.transactions import Transaction
+
+
+@dataclass(frozen=True)
+class Pair:
+    """Entries ``first`` and ``second`` matched (by an organiser), or entry ``first`` asking
+    entry ``second`` to play together (``asking``: by one of its people); by ``actor`` at
+    ``at`` (a message's date, or a button's moment)."""
+
+    first: int
+    second: int
+    actor: int
+    role: str
+    at: datetime
+    update_id: int | None
+    asking: bool = False
+
+
+@dataclass(frozen=True)
+class SayNo:
+    """Entry ``number`` would rather not play with entry ``asking``, said by ``actor``."""
+
+    number: int
+    asking: int
+    actor: int
+    at: datetime
+    update_id: int | None
+
+
+async def pair(work: Work, day: ContestDay, cmd: Pair) -> Outcome:
+    """An organiser's match, or a request: matched at once when the other entry had asked for
+    this one, else the other's people asked, with a button to say yes."""
+    async with work as tx:
+        out = await _pair(day, tx, cmd)
+        work.reply(partial(answer, out=out, contest=day.contest))
+        if isinstance(out, Asked):
+            work.tell_entry(out.other, partial(request_text, number=out.number,
+                                               members=await _names(tx, out.number)),
+                            keyboard=partial(request_buttons, asked=out.other,
+                                             asking=out.number))
+        elif isinstance(out, Matched) and not out.complete:
+            # still looking: no place to announce, so its people hear it here
+            work.tell_entry(out.kept, partial(matched_text, kept=out.kept, members=out.members,
+                                              complete=False))
+        return out
+
+
+async def say_no(work: Work, day: ContestDay, cmd: SayNo) -> Outcome:
+    """The request withdrawn on this side (a later one may still match them), and the entry
+    that asked told."""
+    async with work as tx:
+        out: Outcome
+        if await tx.entry(cmd.number) is None or await tx.entry(cmd.asking) is None:
+            out = UnknownEntry(cmd.asking)
+        else:
+            await tx.add_event(at=cmd.at, kind=PROPOSAL, role="participant", actor=cmd.actor,
+                               entry=cmd.number, value=0, data={"declined": cmd.asking},
+                               update_id=cmd.update_id)
+            out = SaidNo(cmd.number, cmd.asking)
+        work.reply(partial(answer, out=out, contest=day.contest))
+        if isinstance(out, SaidNo):
+            work.tell_entry(cmd.asking, partial(declined_text, asked=cmd.number))
+        return out
+
+
+async def _names(tx: Transaction, number: int) -> tuple[str, ...]:
+    entry = await tx.entry(number)
+    return entry.names if entry is not None else ()
+
+
+async def _pair(day: ContestDay, tx: Transaction, cmd: Pair) -> Outcome:
+    if cmd.first == cmd.second:
+        return SameEntry(cmd.first)
+    rules = rules_of(day.contest)
+    if cmd.asking and (rules is None or not rules.self_service):
+        return OrganisersMatch()
+    first, second = await tx.entry(cmd.first), await tx.entry(cmd.second)
+    if first is None or second is None:
+        return UnknownEntry(cmd.first if first is None else cmd.second)
+    places = await day.registrations.places(cmd.at)
+    for entry in (first, second):
+        if places[entry.number].status is not Status.SEEKING:
+            return NotSeeking(entry.number, places[entry.number])
+    kept_n, joining_n = kept_and_joining(cmd.first, cmd.second)
+    kept, joining = (first, second) if kept_n == first.number else (second, first)
+    if kept.category != joining.category:
+        names = [c.name if (c := day.contest.category(e.category)) else e.category
+                 for e in (first, second)]
+        return OtherCategory(first.number, second.number, names[0], names[1])
+    category = day.contest.category(kept.category)
+    assert category is not None
+    verdict = together(category, kept.members, joining.members, day.contest.date)
+    if isinstance(verdict, TooMany):
+        return TooManyTogether(verdict.count, verdict.most)
+    if not isinstance(verdict, Together):
+        members = (*kept.members, *joining.members)
+        return Unfit(verdict, members[min(verdict.member, len(members) - 1)].name)
+    if cmd.asking and not await _asked_by(tx, cmd.second, cmd.first):
+        await tx.add_event(at=cmd.at, kind=PROPOSAL, role=cmd.role, actor=cmd.actor,
+                           entry=cmd.first, value=cmd.second, update_id=cmd.update_id)
+        return Asked(cmd.first, cmd.second, second.names)
+    await _join(day, tx, cmd, kept, joining, verdict)
+    return Matched(kept.number, joining.number, tuple(m.name for m in verdict.members),
+                   verdict.complete)
+
+
+async def _asked_by(tx: Transaction, asking: int, asked: int) -> bool:
+    """Whether entry ``asking``'s request in force (its last) is for ``asked``."""
+    requests = await tx.events(entry=asking, kinds=[PROPOSAL])
+    return bool(requests) and requests[-1].value == asked
+
+
+async def _join(day: ContestDay, tx: Transaction, cmd: Pair, kept: Entry, joining: Entry,
+                verdict: Together) -> None:
+    """The members joined, the meals booked added up, the entry that joined withdrawn and
+    its people following the one kept."""
+    regs = day.registrations
+    await tx.set_members(kept.number, verdict.members)
+    await tx.set_joined(kept.number, is_local(day.contest, verdict.members),
+                        kept.meal_adults + joining.meal_adults,
+                        kept.meal_children + joining.meal_children)
+    await tx.add_event(at=cmd.at, kind=MATCH, role=cmd.role, actor=cmd.actor, entry=kept.number,
+                       data={"other": joining.number, "complete": verdict.complete},
+                       update_id=cmd.update_id)
+    await tx.add_event(at=cmd.at, kind=EventKind.WITHDRAW, role=cmd.role, actor=cmd.actor,
+                       entry=joining.number)
+    following = set(await regs.recipients(kept.number))
+    for user_id in await regs.recipients(joining.number):
+        if user_id not in following:
+            await tx.add_event(at=cmd.at, kind=EventKind.LINK, role="participant",
+                               actor=user_id, entry=kept.number, ref="partner")
