@@ -125,6 +125,9 @@ hold_minutes = 20
 [waiting_list]
 offer_hours = 12
 
+[partners]
+self_service = false
+
 [door]
 absent_after_minutes = 10
 

@@ -320,6 +320,10 @@ async def test_role_matrix_refuses_with_a_reason_and_leaves_the_file_byte_for_by
         elif role == "organiser" and name == "aceptar_plaza":
             # ... or accept a place offered: this contest offers none
             assert "offers no places from a waiting list" in reply, reply
+        elif role in ("organiser", "other-entry") and name == "emparejar":
+            # ... or match partners (3 the entry asked, not one of theirs): this contest
+            # matches none
+            assert "does not match partners" in reply, reply
         elif role == "organiser" and name == "corregir":
             # ... or correct a member until the entry plays: entry 3 plays
             assert "whose clock has started: its members stay as they are" in reply, reply

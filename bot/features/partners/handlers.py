@@ -23,7 +23,7 @@ from bot.delivery.work import Asker, Work
 from bot.domain.places import Status
 from bot.features.partners.operations import Pair, SayNo, pair, say_no
 from bot.features.partners.outcomes import Matched, OrganisersMatch, answer
-from bot.features.partners.rules import rules_of
+from bot.features.partners.rules import PartnerRules, rules_of
 from bot.features.partners.texts import (
     all_seekers_text,
     matched_text,
@@ -51,37 +51,49 @@ async def emparejar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     who = await caller(update, context)
     if who is None:
         return
+    if not who.roles.organiser and not who.roles.entries:
+        await refuse_role(update, who, "participant")
+        return
     rules = rules_of(who.svc.contest)
     if rules is None:
         await answer_now(who.svc, update, no_partners(who.lang))
         return
-    args = list(context.args or [])
-    numbers = [parse_int(a) for a in args]
-    if len(args) > 2 or None in numbers:
+    given = _numbers(list(context.args or []))
+    if given is None:
         await answer_now(who.svc, update, usage(who.lang, who.roles.organiser))
         return
-    given = [n for n in numbers if n is not None]
     places = await who.svc.day.registrations.places(who.at)
     mine = [e.number for e in who.roles.entries
             if places.get(e.number) is not None and places[e.number].status is Status.SEEKING]
-    if who.roles.organiser and (len(given) == 2 and given[0] not in mine or not mine):
+    if who.roles.organiser and (not mine or len(given) == 2 and given[0] not in mine):
         await _as_organiser(update, context, who, given)
-        return
-    if not who.roles.entries:
-        await refuse_role(update, who, "participant")
-        return
+    else:
+        await _as_participant(update, context, who, rules, given, mine)
+
+
+def _numbers(args: list[str]) -> list[int] | None:
+    """The entries' numbers typed (None: more than two, or not numbers)."""
+    numbers = [parse_int(a) for a in args]
+    if len(numbers) > 2 or None in numbers:
+        return None
+    return [n for n in numbers if n is not None]
+
+
+async def _as_participant(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller,
+                          rules: PartnerRules, given: list[int], mine: list[int]) -> None:
+    """``mine``: the person's entries looking for a partner."""
     if not mine:
         await answer_now(who.svc, update, not_seeking_any(who.lang))
         return
     if not rules.self_service:
         await answer_now(who.svc, update, answer(who.lang, OrganisersMatch(), who.svc.contest))
         return
-    if len(given) == 2 and given[0] not in mine or len(given) < 2 and len(mine) > 1 and given:
-        await answer_now(who.svc, update, which_text(who.lang, mine))
-        return
-    number = given[0] if len(given) == 2 else mine[0]
     if not given:
-        await _list_others(update, who, [n for n in mine if n == number or len(mine) > 1])
+        await _list_others(update, who, mine)
+        return
+    number = given[0] if len(given) == 2 else mine[0] if len(mine) == 1 else None
+    if number is None or number not in mine:
+        await answer_now(who.svc, update, which_text(who.lang, mine))
         return
     if await already_handled(update, who):
         return

@@ -103,6 +103,20 @@ class PlaceMoves:
         return min(moments, default=None)
 
 
+def _reserved_left(category: Category, taken: Sequence[EntryStatus], now: datetime) -> int:
+    """Of a category's free places, those only local entries may take at ``now``."""
+    if category.capacity is None:
+        return 0
+    free = max(0, category.capacity - len(taken))
+    left = 0
+    for q in category.reserved:
+        if now < q.until:
+            non_local = sum(1 for s in taken if not s.entry.local)
+            room_for_anyone = max(0, category.capacity - q.places - non_local)
+            left += free - min(free, room_for_anyone)
+    return left
+
+
 def _passed(contest: Contest, apps: Sequence[Application], now: datetime) -> tuple[int, ...]:
     """How many of each date that moves a place are at or before ``now``: registrations,
     payments, withdrawals, holds' ends, lapses, offers' deadlines, acceptances."""
@@ -713,15 +727,8 @@ class Registrations:
         lapsed = [s for s in statuses if s.place.status is Status.LAPSED]
         seeking = [s for s in statuses if s.place.status in (Status.SEEKING, Status.UNMATCHED)]
         refunds = [s for s in statuses if s.owed_back > 0]
-        free = None
-        reserved_left = 0
-        if category.capacity is not None:
-            free = max(0, category.capacity - len(taken))
-            for q in category.reserved:
-                if now < q.until:
-                    non_local = sum(1 for s in taken if not s.entry.local)
-                    room_for_anyone = max(0, category.capacity - q.places - non_local)
-                    reserved_left += free - min(free, room_for_anyone)
+        free = None if category.capacity is None else max(0, category.capacity - len(taken))
         return CategorySummary(taken=taken, waiting=waiting, pending=pending, free=free,
-                               reserved_left=reserved_left, lapsed=lapsed, refunds=refunds,
+                               reserved_left=_reserved_left(category, taken, now),
+                               lapsed=lapsed, refunds=refunds,
                                seeking=seeking)

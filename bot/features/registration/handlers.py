@@ -486,7 +486,7 @@ async def confirm(update: Update, context: ContextTypes.DEFAULT_TYPE, draft: Dra
                 await entry_card(who.svc.day, out.number, at)))
             if in_chat(who.svc) is not None and not draft.seeking:
                 # what it owes, as an invoice to pay at once (looking for a partner: once one
-                # has joined it, with /pagar)
+                # has joined it, in the chat as any entry pays later)
                 await owe_invoice(who.svc, registrations(context), who.user_id, out.number, at)
             await schedule_lapse(context.application, out.number)
             await schedule_hold(context.application, out.number)
