@@ -137,8 +137,8 @@ def _refunds_listed(contest: Contest, refunds: list[EntryStatus]) -> bool:
     payments are taken in the chat, for a payment made twice or a place offered and not
     accepted."""
     return bool(refunds) and (bool(contest.registration.refunds) or rules_of(contest) is not None
-                              or any(r.extra or r.refunded or r.place.status is Status.DECLINED
-                                     for r in refunds))
+                              or any(r.extra or r.refunded or r.place.status in (
+                                  Status.DECLINED, Status.UNMATCHED) for r in refunds))
 
 
 async def inscritos(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -28,6 +28,7 @@ from zoneinfo import ZoneInfo
 from bot.chat.skips import MARGIN, supported
 from bot.domain.contest import Contest
 from bot.domain.events import EventKind
+from bot.features.partners.names import PAIR
 from bot.features.payments.settings import rules_of as payments_rules
 from bot.features.registration.day import Registrations
 from bot.features.selftimed.rules import photo_of_key
@@ -71,6 +72,8 @@ SCHOOL = ("Adrián", "Blanca", "Ciro", "Dafne", "Eloy", "Fátima", "Gael", "Iren
           "Laia", "Marcos", "Noa")
 SCHOOL_SURNAMES = ("Gil", "Vega", "Soto", "Mora")
 FAMILY = ("Marta", "Pablo", "Irene", "Hugo")  # the family waiting: its members' first names
+# two people who come alone to a category of pairs, matched (``_partner_found``)
+ALONE = ("Nuria Prado", "Óscar Lago")
 MOST_FILLED = len(SCHOOL)  # the most places the class books
 
 
@@ -390,13 +393,17 @@ class Rehearsal:
     def plan_teams(self) -> None:
         plan.plan_teams(self, self.entries, self.new_person)
 
-    async def register(self, team: Team) -> None:
+    async def register(self, team: Team, alone: bool = False) -> None:
+        """The /inscribir conversation for ``team`` (``alone``: its members so far, then "I
+        have no partner: find me one")."""
         phone = team.phones[0]
         at = team.registered_at
         assert at is not None
         await self.send(phone, "/inscribir", at)
         await self.press(phone, f"reg:cat:{team.category.id}", at)
         await self._members(phone, team, at)
+        if alone:
+            await self.press(phone, "reg:alone", at)
         for i, q in enumerate(self.contest.questions):
             if q.per_entry and q.asks(team.category.id):
                 pick = self.teams.index(team) if team in self.teams else len(self.teams)
@@ -474,6 +481,7 @@ class Rehearsal:
                    + [t.paid_at + timedelta(hours=10) for t in self.teams if t.paid_at]
                    ) + timedelta(days=1)
         await self._waiting_list_moves(last - timedelta(hours=20))
+        await self._partner_found(last - timedelta(hours=12))
         return await self.send(self.organiser, "/inscritos", last)
 
     async def _paid_at_the_desk(self) -> None:
@@ -538,6 +546,45 @@ class Rehearsal:
         for kid in kept[1:]:
             await self._withdraw(teacher, kid, at + timedelta(hours=4))
         await self._withdraw(parent, family, at + timedelta(hours=5))
+
+    async def _partner_found(self, at: datetime) -> None:
+        """With ``[partners]``, once the day's entries are in: two people come alone to a
+        category of pairs and register looking for a partner; the second lists those looking,
+        asks the first, who says yes with the request's button; matched, they have a place.
+        A week on they can't come after all, and give it back (the day stays the one
+        planned). Not played after the closing, or without a category of pairs."""
+        closes = self.contest.registration.closes
+        if closes is not None:
+            at = min(at, closes - timedelta(hours=4))
+        like = next((t for t in self.teams if t.category.fewest == 2 == len(t.members)), None)
+        if self.contest.settings("partners") is None or like is None or max(
+                [t.registered_at for t in self.teams if t.registered_at], default=at) >= at:
+            return
+        people = [self.new_person(name) for name in ALONE]
+        alone = [Team(like.category, [(name, born)], [set()], [phone], registered_at=at + k * (
+            timedelta(minutes=30))) for k, (name, (_, born), phone) in enumerate(
+                zip(ALONE, like.members, people, strict=True))]
+        for team in alone:
+            await self.register(team, alone=True)
+        first, second = alone
+        if not first.number or not second.number:
+            return
+        later = at + timedelta(hours=1)
+        listed = await self.send(people[1], f"/{PAIR}", later)
+        self.line(later, f"{self._names(second)}: /{PAIR} -> "
+                  + (listed[0].text.replace("\n", " ") if listed else "(no answer)"))
+        await self.send(people[1], f"/{PAIR} {first.number}", later)
+        told = next((d for c in reversed(self.api.calls) if c.chat_id == people[0].id
+                     for _, d in c.buttons() if d.startswith("partner:yes:")), None)
+        if told is None:
+            return
+        said = await self.press(people[0], told, later + timedelta(minutes=20))
+        self.line(later + timedelta(minutes=20), f"{self._names(first)} says yes to "
+                  f"#{second.number} -> " + (said[0].text.splitlines()[0] if said
+                                              else "(no answer)"))
+        await self._said()
+        first.members += second.members
+        await self._withdraw(people[0], first, at + timedelta(days=2))
 
     async def _corrects(self, phone: Person, team: Team, at: datetime) -> None:
         """``/corregir``: the first member's surname typed wrong, corrected as registration

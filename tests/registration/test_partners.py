@@ -204,3 +204,29 @@ async def test_the_organiser_matches_and_nobody_is_left_silently(tmp_path: Path)
         assert any("no partner was found before registration closed" in t for t in told), told
     finally:
         await h.stop()
+
+
+async def test_a_member_added_by_hand_is_refused_a_match_is_the_way(tmp_path: Path) -> None:
+    """Where teams' members may change (``keep_originals``), an organiser's ``/sustituir N +``
+    on an entry looking for a partner is refused: its partner comes by a match (which withdraws
+    the partner's own entry), never by a member added that would leave it looking forever. A
+    payment recorded for an entry never matched is owed back in full, and listed."""
+    path = with_partners(tmp_path)
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        'fee = 20                        # per pair',
+        'fee = 20                        # per pair\nkeep_originals = 1'), encoding="utf-8")
+    h = await open_harness(tmp_path, path)
+    try:
+        await alone(h, ANA, Who("Ana Uno", "1980"), madrid(3, 1))
+        said = texts_to(await h.send(ORGANISER, "/substitute 1 + Bea Dos 1990", madrid(3, 2)),
+                        ORGANISER)[0]
+        assert "Entry #1 is looking for a partner: match it with another entry looking for " \
+            "one (/pair 1 M)." == said, said
+        assert members(h, 1) == ["Ana Uno"] and not events(h, "member_change")
+        await h.send(ORGANISER, "/paid 1 2023-03-02", madrid(3, 2))
+        after = CLOSES + timedelta(hours=1)
+        desk = texts_to(await h.send(ORGANISER, "/inscritos parejas", after), ORGANISER)[0]
+        assert "No partner found (1): #1 Ana Uno" in desk, desk
+        assert "#1 Ana Uno: 20 € (100 % of 20 €)" in desk.split("Refunds due:")[1], desk
+    finally:
+        await h.stop()

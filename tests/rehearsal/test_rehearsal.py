@@ -606,3 +606,18 @@ def test_a_day_played_once_records_the_splits_of_puzzles_in_sequence(tmp_path, o
             assert all(len(words) == 3 for words in splits), splits
         times = [words[-1] for words in splits]
         assert times == sorted(times), times
+
+
+def test_with_partners_two_people_alone_are_matched(tmp_path):
+    """The same rehearsal with ``[partners]``: two people come alone to the pairs, register
+    looking for a partner, the second asks the first, who says yes: one entry with a place."""
+    contest = tmp_path / "castrillo-partners.toml"
+    contest.write_text(CASTRILLO.read_text(encoding="utf-8") + "\n[partners]\n",
+                       encoding="utf-8")
+    out, _ = _demo(contest, tmp_path / "rehearsal.sqlite3")
+    assert "Verdict: every entry that played has a result or a stated reason." in out
+    assert re.search(r"#(\d+) Óscar Lago: /emparejar -> Buscan pareja en Adultos parejas: "
+                     r"#\d+ Nuria Prado", out), out[:8000]
+    assert re.search(r"#\d+ Nuria Prado says yes to #\d+ -> Pareja encontrada: la inscripción "
+                     r"#\d+ es ahora Nuria Prado / Óscar Lago", out), out[:8000]
+    assert "errors in the bot's log: none" in out

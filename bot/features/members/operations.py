@@ -10,6 +10,7 @@ from functools import partial
 
 from bot.delivery.work import Work
 from bot.domain.events import EventKind
+from bot.domain.places import Status
 from bot.features.members.outcomes import (
     AlreadyPlaying,
     MembersChanged,
@@ -19,6 +20,7 @@ from bot.features.members.outcomes import (
     NothingToChange,
     OriginalsLeave,
     Outcome,
+    StillLooking,
     TeamFull,
     TeamTooSmall,
     answer,
@@ -136,6 +138,8 @@ async def _change(day: ContestDay, regs: Registrations, tx: Transaction,
     playing = await playing_unit(day, entry)
     if playing is not None:
         return AlreadyPlaying(number, playing)
+    if (await regs.places(cmd.at))[number].status is Status.SEEKING:
+        return StillLooking(number)
     history = [e.data for e in await day.store.events(entry=number,
                                                       kinds=[EventKind.MEMBER_CHANGE])]
     first = originals(entry.members, history)

@@ -8,12 +8,14 @@ from dataclasses import dataclass
 from typing import ClassVar, assert_never
 
 from bot.domain.contest import Contest
+from bot.features.partners.names import PAIR
 from bot.features.registration.day import AlreadyEntered
 from bot.features.registration.day import NotEligible as Ineligible
 from bot.features.registration.rules import Member
 from bot.features.registration.texts import refusal_text
 from bot.services.outcomes import Done, Refusal, UnknownEntry
 from bot.storage.store import Entry
+from bot.support.commands import typed
 from bot.support.i18n import ntr, tr
 from bot.texts.common import refusal
 from bot.texts.names import heat_by_id, names
@@ -81,8 +83,17 @@ class AlreadyPlaying(Refusal):
     category: str  # the unit whose clock started: a category or a heat id
 
 
+@dataclass(frozen=True)
+class StillLooking(Refusal):
+    """The entry was registered alone and looks for a partner (``[partners]``): its partner
+    comes by a match, which withdraws the partner's own entry."""
+
+    code: ClassVar[str] = "still_looking"
+    entry: int
+
+
 MembersRefusal = (MembersFixed | NotAMember | NothingToChange | TeamFull | TeamTooSmall
-                  | OriginalsLeave | AlreadyPlaying)
+                  | OriginalsLeave | AlreadyPlaying | StillLooking)
 
 
 @dataclass(frozen=True)
@@ -157,5 +168,9 @@ def answer(lang: str, out: Outcome, contest: Contest) -> str:
             return tr(lang, "Entry #{entry} plays in {unit}, whose clock has started: its "
                       "members stay as they are.", entry=entry,
                       unit=plain.name if plain is not None else heat_by_id(lang, contest, unit))
+        case StillLooking(entry=entry):
+            return tr(lang, "Entry #{entry} is looking for a partner: match it with another "
+                      "entry looking for one ({command} {entry} M).", entry=entry,
+                      command=typed(lang, PAIR))
         case _:
             assert_never(out)
