@@ -93,5 +93,11 @@ REFUND = "refund"
 SEEK = "seek"
 MATCH = "match"
 PROPOSAL = "proposal"
+# personal data removed (bot/features/privacy): the contest's retention ran (``purge``, once;
+# value: the days kept), an entry's data erased on request (``erase``), an entry's people
+# agreeing to keep its births for the ratings or taking it back (``consent``, value 1 or 0)
+PURGE = "purge"
+ERASE = "erase"
+CONSENT = "consent"
 PLACE_KINDS = (ENTRY_ROWS, _K.PAYMENT, _K.WITHDRAW, HOLD, OFFER, ACCEPT, REFUND, SEEK, MATCH)
 ORGANISER_UNDOABLE = VOLUNTEER_KINDS + CLOCK_KINDS

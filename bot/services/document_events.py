@@ -208,10 +208,12 @@ def rule_of(kind: str) -> Rule | None:
     return rule
 
 
-def event_problem(ev: Mapping[str, Any]) -> str | None:
+def event_problem(ev: Mapping[str, Any], unlinked: bool = False) -> str | None:
     """What is wrong with one event of a history (one of the document's shape), taken alone:
     an unknown kind, a role that never records it, a field it never has or lacks, details of
-    the wrong type. None: nothing. Not for the kinds of who is who (never imported)."""
+    the wrong type. None: nothing. Not for the kinds of who is who (never imported).
+    ``unlinked``: its entry's phones were removed (bot/features/privacy), so a participant's
+    event of it names nobody."""
     rule = rule_of(ev["kind"])
     if rule is None:
         return f"unknown kind {ev['kind']!r}"
@@ -221,7 +223,8 @@ def event_problem(ev: Mapping[str, Any]) -> str | None:
     actor = ev["actor"]
     if ev["role"] == SYSTEM and actor is not None:
         return f"the bot's own event, with an actor ({actor})"
-    if ev["role"] != SYSTEM and actor is None and not rule.no_actor:
+    if ev["role"] != SYSTEM and actor is None and not rule.no_actor and not (
+            unlinked and ev["role"] == "participant"):
         return f"no actor: {_a(ev['role'])}'s event names who recorded it"
     if actor is not None and actor < 1:
         return f"actor {actor} is not a Telegram id"

@@ -18,7 +18,7 @@ from datetime import date, datetime
 from typing import Any
 
 from bot.domain.contest import Contest
-from bot.domain.events import MEMBER_FIX, SEEK, EventKind
+from bot.domain.events import ERASE, MEMBER_FIX, PURGE, SEEK, EventKind
 from bot.features.registration.rules import (
     Member,
     birth_in_range,
@@ -156,9 +156,10 @@ def _member(contest: Contest, m: dict[str, Any]) -> Member:
     return Member(name, born, year, frozenset(answers), tuple(values.items()))
 
 
-def _entry(contest: Contest, e: dict[str, Any], seeking: bool) -> Entry:
+def _entry(contest: Contest, e: dict[str, Any], seeking: bool, scrubbed: bool = False) -> Entry:
     """Entry row ``e``, checked as registration checks it (``seeking``: registered alone,
-    looking for a partner: fewer members than its category takes)."""
+    looking for a partner: fewer members than its category takes; ``scrubbed``: its personal
+    data removed, so its members are not checked against the category again)."""
     category = contest.category(e["category"])
     if category is None:
         raise ValueError(f"category {e['category']!r} is not one of the contest's")
@@ -177,7 +178,7 @@ def _entry(contest: Contest, e: dict[str, Any], seeking: bool) -> Entry:
         raise ValueError(f"an answer to {sorted(set(answers) - per_entry)[0]!r}, not a "
                          "question asked once per entry")
     members = tuple(_member(contest, m) for m in e["members"])
-    problem = (check_members(category, members, contest.date)
+    problem = (None if scrubbed else check_members(category, members, contest.date)
                if seeking and len(members) < category.fewest
                else check_entry(category, members, contest.date))
     if problem is not None:  # as registration, the CSV import and a member change: never taken
@@ -193,13 +194,14 @@ def _entry(contest: Contest, e: dict[str, Any], seeking: bool) -> Entry:
 
 
 def _entries(contest: Contest, rows: list[dict[str, Any]], where: str,
-             seeking: set[int]) -> dict[int, Entry]:
+             seeking: set[int], scrubbed: set[int]) -> dict[int, Entry]:
     out: dict[int, Entry] = {}
     for i, row in enumerate(rows):
         if row["number"] in out:
             raise DocumentError(f"{where}: entries[{i}]: entry {row['number']} appears twice")
         try:
-            out[row["number"]] = _entry(contest, row, row["number"] in seeking)
+            out[row["number"]] = _entry(contest, row, row["number"] in seeking,
+                                        row["number"] in scrubbed)
         except ValueError as exc:
             raise DocumentError(f"{where}: entries[{i}] (entry {row['number']}): {exc}") from None
     return out
@@ -245,14 +247,15 @@ def _named(ev: dict[str, Any]) -> str:
 
 
 def _history(contest: Contest, entries: dict[int, Entry], rows: list[dict[str, Any]],
-             where: str) -> tuple[list[Event], int]:
+             where: str, unlinked: set[int]) -> tuple[list[Event], int]:
     """The events to import, each one the bot could have written after those before it, and
-    how many were left out (who is who)."""
+    how many were left out (who is who); ``unlinked``: the entries whose phones were removed
+    (bot/features/privacy)."""
     left_out = {ev["id"] for ev in rows if ev["kind"] in WHO_IS_WHO}
     changes: dict[int, list[dict[str, Any]]] = {}  # each team's, to undo from its members
     for ev in rows:
         if ev["kind"] in (EventKind.MEMBER_CHANGE, MEMBER_FIX) and \
-                isinstance(ev["entry"], int) and event_problem(ev) is None:
+                isinstance(ev["entry"], int) and event_problem(ev, ev["entry"] in unlinked) is None:
             changes.setdefault(ev["entry"], []).append(ev["data"])
     replay = Replay(contest, entries, left_out, changes)
     last = 0
@@ -265,7 +268,7 @@ def _history(contest: Contest, entries: dict[int, Entry], rows: list[dict[str, A
         last = ev["id"]
         if ev["kind"] in WHO_IS_WHO:
             continue
-        problem = event_problem(ev) or replay.add(_event(ev))
+        problem = event_problem(ev, ev["entry"] in unlinked) or replay.add(_event(ev))
         if problem is not None:
             raise DocumentError(f"{where}: {_named(ev)}: {problem}")
     unfit = replay.teams_problem()
@@ -291,11 +294,17 @@ def prepare_import(contest_text: str, doc: Any, where: str) -> Prepared:
     (DocumentError: the first problem)."""
     check_document(doc, where)
     contest = _contest(contest_text, doc, where)
-    # registered alone looking for a partner (bot/features/partners): fewer members
+    # registered alone looking for a partner (bot/features/partners): fewer members; their
+    # personal data removed (bot/features/privacy): births gone, eligibility not checked again
     seeking = {ev.get("entry") for ev in doc["history"] if ev.get("kind") == SEEK}
-    entries = _entries(contest, doc["entries"], where, {n for n in seeking if isinstance(n, int)})
+    scrubbed = ({row["number"] for row in doc["entries"]}
+                if any(ev.get("kind") == PURGE for ev in doc["history"])
+                else {ev.get("entry") for ev in doc["history"] if ev.get("kind") == ERASE})
+    entries = _entries(contest, doc["entries"], where, {n for n in seeking if isinstance(n, int)},
+                       {n for n in scrubbed if isinstance(n, int)})
     people = _people(doc["people"], where)
-    events, left_out = _history(contest, entries, doc["history"], where)
+    events, left_out = _history(contest, entries, doc["history"], where,
+                                {n for n in scrubbed if isinstance(n, int)})
     return Prepared(entries, people, events, left_out)
 
 

@@ -13,13 +13,14 @@ from bot.storage.documents import DocumentReads, DocumentWrites
 from bot.storage.entries import Entries, EntryWrites
 from bot.storage.events import EventReads, EventWrites
 from bot.storage.outbox import OutboxReads, OutboxWrites
+from bot.storage.personal import PersonalWrites
 from bot.storage.records import Copy, Entry, Event
 
 # the transaction the running task (or what it was started from) holds open, if any
 _HELD: ContextVar[Transaction | None] = ContextVar("puzzlebot_transaction", default=None)
 
 
-class Transaction(EventWrites, EntryWrites, OutboxWrites, DocumentWrites):
+class Transaction(EventWrites, EntryWrites, OutboxWrites, DocumentWrites, PersonalWrites):
     """The write side of one operation of ``Store.transaction()`` (``TransactionCore``, in
     bot/storage/db.py, with the writes of each table), and the reads it makes meanwhile."""
 

@@ -31,6 +31,7 @@ OWN_START = "own_start"
 PAYMENTS = "payments"  # the contest takes payments in the chat (``[payments]``)
 DOOR = "door"  # people are checked in at the door (``[door]``)
 OFFERS = "waiting_list"  # a freed place is offered to the next in line (``[waiting_list]``)
+RETENTION = "retention"  # personal data removed some days after the contest (``[privacy]``)
 PARTNERS = "partners"  # someone alone registers in pairs or teams and is matched (``[partners]``)
 
 
@@ -104,6 +105,7 @@ def features(contest: Contest, categories: Iterable[str] | None = None) -> froze
         DOOR: contest.settings(DOOR) is not None,
         OFFERS: contest.settings(OFFERS) is not None,
         PARTNERS: contest.settings(PARTNERS) is not None and any(c.members > 1 for c in cats),
+        RETENTION: contest.settings("privacy") is not None,
     }
     return frozenset(f for f, yes in has.items() if yes)
 

@@ -616,8 +616,8 @@ def test_with_partners_two_people_alone_are_matched(tmp_path):
                        encoding="utf-8")
     out, _ = _demo(contest, tmp_path / "rehearsal.sqlite3")
     assert "Verdict: every entry that played has a result or a stated reason." in out
-    assert re.search(r"#(\d+) Óscar Lago: /emparejar -> Buscan pareja en Adultos parejas: "
-                     r"#\d+ Nuria Prado", out), out[:8000]
+    assert re.search(r"#(\d+) Óscar Lago: /emparejar -> Buscan pareja en Adultos parejas:"
+                     r"\s+#\d+ Nuria Prado", out), out[:8000]
     assert re.search(r"#\d+ Nuria Prado says yes to #\d+ -> Pareja encontrada: la inscripción "
                      r"#\d+ es ahora Nuria Prado / Óscar Lago", out), out[:8000]
     assert "errors in the bot's log: none" in out

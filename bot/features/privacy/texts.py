@@ -4,12 +4,14 @@ they follow, in their language, and who sees it."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from bot.domain.contest import Contest
 from bot.domain.events import REFUND
 from bot.features.corrections.names import CORRECT
 from bot.features.payments.rules import OWED_BACK
+from bot.features.privacy.names import ERASE_DATA, KEEP_DATA
 from bot.features.registration.day import EntryStatus
 from bot.features.registration.texts import meal_people, shown_value
 from bot.services.contest_day import Roles
@@ -18,7 +20,7 @@ from bot.support.commands import typed
 from bot.support.i18n import tr
 from bot.texts.access import LANGUAGE_NAMES
 from bot.texts.common import date_text, labelled, moment_text
-from bot.texts.names import amount_text
+from bot.texts.names import amount_text, names, usage_text
 
 
 def _you(lang: str, name: str, chosen: str | None, telegram: str | None,
@@ -88,9 +90,11 @@ def _entry(lang: str, contest: Contest, s: EntryStatus, mine: bool,
 
 def my_data_text(lang: str, contest: Contest, name: str, chosen: str | None,
                  telegram: str | None, roles: Roles,
-                 entries: Sequence[tuple[EntryStatus, bool, Sequence[Event]]]) -> str:
+                 entries: Sequence[tuple[EntryStatus, bool, Sequence[Event]]],
+                 removal: str = "") -> str:
     """The person's data: about them, then each entry they follow (``mine``: they registered
-    it), then who sees it and how to have it removed."""
+    it), then who sees it and how to have it removed (``removal``: when the contest's
+    retention removes it)."""
     lines = _you(lang, name, chosen, telegram, roles)
     for status, mine, payments in entries:
         lines += _entry(lang, contest, status, mine, payments)
@@ -103,4 +107,68 @@ def my_data_text(lang: str, contest: Contest, name: str, chosen: str | None,
                  "the organisers; /baja withdraws an entry.",
                  day=date_text(lang, contest.date), correct=typed(lang, CORRECT))
               if entries else tr(lang, "To have it removed, ask the organisers.")]
+    if removal:
+        lines.append(removal)
     return "\n".join(lines)
+
+
+def erase_usage(lang: str) -> str:
+    command = typed(lang, ERASE_DATA)
+    return usage_text(lang, f"{command} N") + "\n" + tr(
+        lang, "For example {example}: someone asked for entry 12's data to be erased.",
+        example=f"{command} 12")
+
+
+def erase_question(lang: str, number: int, names_: Sequence[str], played: bool
+                   ) -> tuple[str, str, str]:
+    """What erasing entry ``number`` takes away and keeps, asked before; its two buttons."""
+    text = tr(lang, "Erase entry #{entry}'s data ({names})? Its births, its answers no rule "
+              "reads and its phones (who registered or follows it) go, for good.",
+              entry=number, names=names(names_))
+    if played:
+        text += " " + tr(lang, "Its names and results stay: the rankings show them.")
+    else:
+        text += " " + tr(lang, "It has no result, so its names go too.")
+    return text, tr(lang, "Erase"), tr(lang, "Keep")
+
+
+def erase_kept(lang: str, number: int) -> str:
+    return tr(lang, "Nothing erased: entry #{entry} stays as it is.", entry=number)
+
+
+def keep_usage(lang: str) -> str:
+    command = typed(lang, KEEP_DATA)
+    return usage_text(lang, f"{command} [N] [no]") + "\n" + tr(
+        lang, "{example} keeps your entry's births for the ratings across contests when the "
+        "rest of your data is removed; {no} takes it back.", example=command,
+        no=f"{command} no")
+
+
+def no_retention(lang: str) -> str:
+    return tr(lang, "This contest removes nothing by itself: there is nothing to keep. To have "
+              "your data removed, ask the organisers.")
+
+
+def removal_line(lang: str, contest: Contest, when: datetime, kept: Sequence[int]) -> str:
+    """``/mis_datos``: when the contest's retention removes the data, and the entries whose
+    births are kept for the ratings."""
+    text = tr(lang, "On {day} births, answers no rule reads and phone links are removed (names, "
+              "results and payments stay).", day=date_text(
+                  lang, when.astimezone(ZoneInfo(contest.timezone)).date()))
+    if kept:
+        return text + " " + tr(lang, "Births kept for the ratings: {entries}.",
+                               entries=", ".join(f"#{n}" for n in kept))
+    return text + " " + tr(lang, "To keep your entry's births for the ratings across contests: "
+                           "{command}.", command=typed(lang, KEEP_DATA))
+
+
+def erase_name(lang: str) -> str:
+    return tr(lang, "data erased on request")
+
+
+def purge_name(lang: str) -> str:
+    return tr(lang, "personal data removed")
+
+
+def consent_name(lang: str) -> str:
+    return tr(lang, "births kept for the ratings (or not)")
