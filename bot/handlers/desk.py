@@ -351,11 +351,13 @@ async def closing_soon_report(app: Any, now: datetime) -> None:
 
 
 async def _closing_report(svc: Services, regs: Registrations, now: datetime) -> None:
-    left_out = [s for s in await regs.statuses(now) if s.place.status is Status.LEFT_OUT]
+    statuses = await regs.statuses(now)
+    left_out = [s for s in statuses if s.place.status is Status.LEFT_OUT]
+    unmatched = [s for s in statuses if s.place.status is Status.UNMATCHED and s.owed_back]
     contest = svc.contest
     for organiser_id, lang in await organiser_recipients(svc):
-        await post_text(svc, organiser_id, closing_report_text(lang, contest, left_out),
-                        PRIORITY_COPY)
+        await post_text(svc, organiser_id,
+                        closing_report_text(lang, contest, left_out, unmatched), PRIORITY_COPY)
 
 
 # the commands this feature answers (bot/chat/app.py registers every feature's)

@@ -51,7 +51,8 @@ async def mis_inscripciones(update: Update, context: ContextTypes.DEFAULT_TYPE) 
     for s in await registrations(context).statuses(who.at, numbers):
         lines.append(status_line(who.lang, contest, s.entry, s.place, s.fee.total,
                                  s.paid_at is not None))
-        if s.place.status not in (Status.WITHDRAWN, Status.LAPSED, Status.DECLINED) and \
+        if s.place.status not in (Status.WITHDRAWN, Status.LAPSED, Status.DECLINED,
+                                  Status.UNMATCHED) and \
                 s.entry.source == "chat":
             category = contest.category(s.entry.category)
             if category is not None and category.members > 1:

@@ -551,7 +551,7 @@ class Rehearsal:
         """With ``[partners]``, once the day's entries are in: two people come alone to a
         category of pairs and register looking for a partner; the second lists those looking,
         asks the first, who says yes with the request's button; matched, they have a place.
-        A week on they can't come after all, and give it back (the day stays the one
+        Two days on they can't come after all, and give it back (the day stays the one
         planned). Not played after the closing, or without a category of pairs."""
         closes = self.contest.registration.closes
         if closes is not None:
@@ -569,6 +569,12 @@ class Rehearsal:
         first, second = alone
         if not first.number or not second.number:
             return
+        await self._matched(people, first, second, at)
+
+    async def _matched(self, people: list[Person], first: Team, second: Team,
+                       at: datetime) -> None:
+        """The second of two people alone lists those looking and asks the first, who says
+        yes with the request's button; two days on they give their place back."""
         later = at + timedelta(hours=1)
         listed = await self.send(people[1], f"/{PAIR}", later)
         self.line(later, f"{self._names(second)}: /{PAIR} -> "

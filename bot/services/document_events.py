@@ -102,7 +102,8 @@ RULES: dict[str, Rule] = {
     K.PAYMENT: _r(frozenset({ORGANISER, PARTICIPANT}), "+--???",
                   {"amount": "int", "currency": "str", "charge": "str",
                    "provider_charge": "str", "via": "str"}, no_actor=True),
-    K.WITHDRAW: _r(PARTICIPANT, "+-----"),
+    # the bot's own when the entry joined another, matched with it (bot/features/partners)
+    K.WITHDRAW: _r(frozenset({PARTICIPANT, SYSTEM}), "+-----", {"joined": "int"}),
     K.MEMBER_CHANGE: _r(ORGANISER, "++----", {"position": "!int?", "old": "!member?",
                                               "new": "!member?"}),
     K.ALERT: _r(SYSTEM, "-?--+-"),

@@ -74,7 +74,8 @@ async def entry_rows(contest: Contest, store: Store,
     for s in statuses:
         e = s.entry
         due = s.place.refundable and (
-            s.place.status in (Status.WITHDRAWN, Status.LEFT_OUT, Status.DECLINED)
+            s.place.status in (Status.WITHDRAWN, Status.LEFT_OUT, Status.DECLINED,
+                               Status.UNMATCHED)
             or (s.place.status is Status.LAPSED and s.paid_at is not None))  # paid too late
         rows.append(
             [e.number, e.category, "; ".join(e.names),

@@ -246,13 +246,21 @@ def unlinked_line(lang: str, unlinked: Sequence[int]) -> str:
                entries=", ".join(f"#{n}" for n in unlinked))
 
 
-def closing_report_text(lang: str, contest: Contest, left_out: Sequence[EntryStatus]) -> str:
-    """For each organiser at the closing: the entries left out and owed a refund."""
+def closing_report_text(lang: str, contest: Contest, left_out: Sequence[EntryStatus],
+                        unmatched: Sequence[EntryStatus] = ()) -> str:
+    """For each organiser at the closing: the entries left out and owed a refund, and those
+    that paid and found no partner (``[partners]``: refunded in full)."""
     lines = [tr(lang, "Registrations are closed. Entries left without a place, to be "
                 "refunded ({when}):", when=contest.registration.left_out_refund or "-")]
     for s in left_out:
         lines.append(labelled(lang, f"#{s.entry.number} {names(s.entry.names)}",
                               amount_text(lang, s.fee.total, contest.currency)))
-    if not left_out:
+    if not left_out and not unmatched:
         lines.append(tr(lang, "None: every paid entry has a place."))
+    elif not left_out:
+        lines.append(tr(lang, "None."))
+    if unmatched:
+        lines.append(tr(lang, "No partner found, to be refunded in full:"))
+        lines += [labelled(lang, f"#{s.entry.number} {names(s.entry.names)}",
+                           amount_text(lang, s.owed_back, contest.currency)) for s in unmatched]
     return "\n".join(lines)

@@ -128,6 +128,9 @@ offer_hours = 12
 [partners]
 self_service = false
 
+[privacy]
+keep_days = 60
+
 [door]
 absent_after_minutes = 10
 

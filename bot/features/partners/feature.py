@@ -8,7 +8,13 @@ from bot.features.partners.handlers import emparejar, partner_button
 from bot.features.partners.names import PAIR
 from bot.features.partners.rules import BUTTON, MATCH, PARTNERS, PROPOSAL, SEEK
 from bot.features.partners.settings import KEYS, TABLE, describe, read
-from bot.features.partners.texts import match_name, proposal_name, seek_name
+from bot.features.partners.texts import (
+    match_detail,
+    match_name,
+    proposal_detail,
+    proposal_name,
+    seek_name,
+)
 from bot.support.commands import PARTNERS as NEEDS_PARTNERS
 from bot.support.registry import N_, Command, Feature, Kind
 
@@ -21,9 +27,10 @@ FEATURE = Feature(
     buttons={BUTTON + ":": partner_button},
     kinds=(Kind(SEEK, seek_name, roles=frozenset({"participant"}), fields="+-----"),
            Kind(MATCH, match_name, roles=frozenset({"participant", "organiser"}),
-                fields="+-----", data={"other": "!int", "complete": "!bool"}),
+                fields="+-----", data={"other": "!int", "complete": "!bool"},
+                detail=match_detail),
            Kind(PROPOSAL, proposal_name, roles=frozenset({"participant"}), fields="+--+--",
-                data={"declined": "int"})),
+                data={"declined_by": "int"}, detail=proposal_detail)),
     table=TABLE,
     settings=read,
     keys=KEYS,

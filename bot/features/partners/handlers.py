@@ -7,13 +7,10 @@
   several entries looking, ``/emparejar N M``). M's people get the request with two buttons
   (``partner:yes:M:N`` asks back, and so matches them; ``partner:no:M:N``).
 
-A match that gives the entry the members it needs is told with its place (taken, or on the
-waiting list), as any place that changes (``announce_changes``)."""
+A match that gives the entry the members it needs is told with its place (taken, to pay for,
+or on the waiting list) to everyone following it, the other entry's people among them."""
 
 from __future__ import annotations
-
-from datetime import datetime
-from functools import partial
 
 from telegram import Update
 from telegram.ext import ContextTypes
@@ -26,7 +23,6 @@ from bot.features.partners.outcomes import Matched, OrganisersMatch, answer
 from bot.features.partners.rules import PartnerRules, rules_of
 from bot.features.partners.texts import (
     all_seekers_text,
-    matched_text,
     no_partners,
     not_seeking_any,
     seekers_text,
@@ -43,7 +39,6 @@ from bot.handlers.common import (
     pressed,
     refuse_role,
 )
-from bot.handlers.desk import announce_changes
 from bot.handlers.jobs import schedule_lapse
 
 
@@ -65,7 +60,8 @@ async def emparejar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     places = await who.svc.day.registrations.places(who.at)
     mine = [e.number for e in who.roles.entries
             if places.get(e.number) is not None and places[e.number].status is Status.SEEKING]
-    if who.roles.organiser and (not mine or len(given) == 2 and given[0] not in mine):
+    # an organiser matches any two; asks for their own entry (/emparejar M) as anyone does
+    if who.roles.organiser and (not mine or len(given) == 2):
         await _as_organiser(update, context, who, given)
     else:
         await _as_participant(update, context, who, rules, given, mine)
@@ -147,15 +143,7 @@ async def _pair(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller,
                 cmd: Pair) -> None:
     out = await pair(Work(who.svc, Asker.of(update, who.user_id, who.lang)), who.svc.day, cmd)
     if isinstance(out, Matched) and out.complete:
-        await _announce(context, out, cmd.at)
         await schedule_lapse(context.application, out.kept)  # to pay from the match
-
-
-async def _announce(context: ContextTypes.DEFAULT_TYPE, out: Matched, at: datetime) -> None:
-    """The entry kept, its members all in: its place told to everyone following it (the
-    other entry's people among them), the match first."""
-    why = {out.kept: partial(matched_text, kept=out.kept, members=out.members, complete=True)}
-    await announce_changes(context.application, at, why)
 
 
 async def partner_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -14,6 +14,7 @@ from bot.domain.places import Status
 from bot.features.partners.outcomes import (
     Asked,
     Matched,
+    NoRequest,
     NotSeeking,
     OrganisersMatch,
     OtherCategory,
@@ -23,6 +24,7 @@ from bot.features.partners.outcomes import (
     TooManyTogether,
     Unfit,
     answer,
+    matched_news,
 )
 from bot.features.partners.rules import (
     MATCH,
@@ -33,12 +35,8 @@ from bot.features.partners.rules import (
     rules_of,
     together,
 )
-from bot.features.partners.texts import (
-    declined_text,
-    matched_text,
-    request_buttons,
-    request_text,
-)
+from bot.features.partners.texts import declined_text, request_buttons, request_text
+from bot.features.registration.card import entry_card
 from bot.features.registration.rules import is_local
 from bot.services.contest_day import ContestDay
 from bot.services.outcomes import UnknownEntry
@@ -83,23 +81,25 @@ async def pair(work: Work, day: ContestDay, cmd: Pair) -> Outcome:
                                                members=await _names(tx, out.number)),
                             keyboard=partial(request_buttons, asked=out.other,
                                              asking=out.number))
-        elif isinstance(out, Matched) and not out.complete:
-            # still looking: no place to announce, so its people hear it here
-            work.tell_entry(out.kept, partial(matched_text, kept=out.kept, members=out.members,
-                                              complete=False))
+        elif isinstance(out, Matched):
+            # the match, and the place it now has (whatever it is: a place to pay for too),
+            # told here, to both sides' phones
+            work.tell_entry(out.kept, partial(matched_news, out=out, contest=day.contest))
         return out
 
 
 async def say_no(work: Work, day: ContestDay, cmd: SayNo) -> Outcome:
-    """The request withdrawn on this side (a later one may still match them), and the entry
-    that asked told."""
+    """The request of the entry that asked, declined: it is no longer in force (the entry
+    that asked is told, and may ask someone else; this entry's own requests stand)."""
     async with work as tx:
         out: Outcome
         if await tx.entry(cmd.number) is None or await tx.entry(cmd.asking) is None:
             out = UnknownEntry(cmd.asking)
+        elif not await _asked_by(tx, cmd.asking, cmd.number):
+            out = NoRequest(cmd.number, cmd.asking)
         else:
             await tx.add_event(at=cmd.at, kind=PROPOSAL, role="participant", actor=cmd.actor,
-                               entry=cmd.number, value=0, data={"declined": cmd.asking},
+                               entry=cmd.asking, value=0, data={"declined_by": cmd.number},
                                update_id=cmd.update_id)
             out = SaidNo(cmd.number, cmd.asking)
         work.reply(partial(answer, out=out, contest=day.contest))
@@ -129,11 +129,14 @@ async def _pair(day: ContestDay, tx: Transaction, cmd: Pair) -> Outcome:
     kept_n, joining_n = kept_and_joining(cmd.first, cmd.second)
     kept, joining = (first, second) if kept_n == first.number else (second, first)
     if kept.category != joining.category:
-        names = [c.name if (c := day.contest.category(e.category)) else e.category
-                 for e in (first, second)]
-        return OtherCategory(first.number, second.number, names[0], names[1])
+        cats = [c.name if (c := day.contest.category(e.category)) else e.category
+                for e in (first, second)]
+        return OtherCategory(first.number, second.number, cats[0], cats[1])
     category = day.contest.category(kept.category)
     assert category is not None
+    late = await day.registrations.too_late(category, cmd.at, dict(kept.values))
+    if late is not None:  # its heat has begun: as a registration then would be
+        return late
     verdict = together(category, kept.members, joining.members, day.contest.date)
     if isinstance(verdict, TooMany):
         return TooManyTogether(verdict.count, verdict.most)
@@ -144,9 +147,18 @@ async def _pair(day: ContestDay, tx: Transaction, cmd: Pair) -> Outcome:
         await tx.add_event(at=cmd.at, kind=PROPOSAL, role=cmd.role, actor=cmd.actor,
                            entry=cmd.first, value=cmd.second, update_id=cmd.update_id)
         return Asked(cmd.first, cmd.second, second.names)
-    await _join(day, tx, cmd, kept, joining, verdict)
-    return Matched(kept.number, joining.number, tuple(m.name for m in verdict.members),
-                   verdict.complete)
+    left = await _join(day, tx, cmd, kept, joining, verdict)
+    names = tuple(m.name for m in verdict.members)
+    if not verdict.complete:
+        return Matched(kept.number, joining.number, names, False, meals_left=left)
+    regs = day.registrations
+    place = (await regs.places(cmd.at))[kept.number]
+    # what its people are told now (``pair``): never announced again
+    await tx.add_event(at=cmd.at, kind=EventKind.STATUS_NOTICE, role="system",
+                       entry=kept.number, ref=regs.status_key(kept.number, place))
+    card = await entry_card(day, kept.number, cmd.at) if place.status in (
+        Status.CONFIRMED, Status.PENDING_PAYMENT) else None
+    return Matched(kept.number, joining.number, names, True, place, card, left)
 
 
 async def _asked_by(tx: Transaction, asking: int, asked: int) -> bool:
@@ -156,21 +168,28 @@ async def _asked_by(tx: Transaction, asking: int, asked: int) -> bool:
 
 
 async def _join(day: ContestDay, tx: Transaction, cmd: Pair, kept: Entry, joining: Entry,
-                verdict: Together) -> None:
+                verdict: Together) -> tuple[int, int]:
     """The members joined, the meals booked added up, the entry that joined withdrawn and
-    its people following the one kept."""
+    its people following the one kept. An entry kept that is paid already keeps its meals:
+    the ones booked with the other (returned, adults and children) are to book again, never
+    cooked unpaid."""
     regs = day.registrations
+    [status] = await regs.statuses(cmd.at, [kept.number])
+    meals = (joining.meal_adults, joining.meal_children)
+    moved = status.paid_at is None or meals == (0, 0)
     await tx.set_members(kept.number, verdict.members)
     await tx.set_joined(kept.number, is_local(day.contest, verdict.members),
-                        kept.meal_adults + joining.meal_adults,
-                        kept.meal_children + joining.meal_children)
+                        kept.meal_adults + (joining.meal_adults if moved else 0),
+                        kept.meal_children + (joining.meal_children if moved else 0))
     await tx.add_event(at=cmd.at, kind=MATCH, role=cmd.role, actor=cmd.actor, entry=kept.number,
                        data={"other": joining.number, "complete": verdict.complete},
                        update_id=cmd.update_id)
-    await tx.add_event(at=cmd.at, kind=EventKind.WITHDRAW, role=cmd.role, actor=cmd.actor,
-                       entry=joining.number)
+    # the bot's own withdrawal: a consequence of the match, naming the entry it joined
+    await tx.add_event(at=cmd.at, kind=EventKind.WITHDRAW, role="system", entry=joining.number,
+                       data={"joined": kept.number})
     following = set(await regs.recipients(kept.number))
     for user_id in await regs.recipients(joining.number):
         if user_id not in following:
             await tx.add_event(at=cmd.at, kind=EventKind.LINK, role="participant",
                                actor=user_id, entry=kept.number, ref="partner")
+    return (0, 0) if moved else meals

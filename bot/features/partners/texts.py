@@ -4,6 +4,7 @@ how the command is typed, and the names of its events in a history."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from bot.features.partners.names import PAIR
 from bot.support.commands import typed
@@ -96,6 +97,20 @@ def not_seeking_any(lang: str) -> str:
 def no_partners(lang: str) -> str:
     return tr(lang, "This contest does not match partners: each entry registers with all its "
               "members.")
+
+
+def proposal_detail(event: Any) -> str:
+    """A request as a history shows it: "→ #15" (asked entry 15), "✗ #15" (declined by 15)."""
+    declined = event.data.get("declined_by") if isinstance(event.data, dict) else None
+    if declined is not None:
+        return f"✗ #{declined}"
+    return f"→ #{event.value}" if event.value else ""
+
+
+def match_detail(event: Any) -> str:
+    """A match as a history shows it: "+ #15" (entry 15's members joined)."""
+    other = event.data.get("other") if isinstance(event.data, dict) else None
+    return f"+ #{other}" if other is not None else ""
 
 
 def seek_name(lang: str) -> str:

@@ -42,6 +42,6 @@ FEATURE = Feature(
     keys=KEYS,
     describe=describe,
     timers=schedule_purge,
-    menu_after="reembolsado",
-    desk_after="reembolsado",
+    menu_after="inscritos",
+    desk_after="inscritos",
 )

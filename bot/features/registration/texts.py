@@ -605,7 +605,10 @@ def registered_text(lang: str, contest: Contest, category: Category, out: Regist
     lines = [place_text(lang, contest, out.number, out.place)]
     if card is not None and out.place.status in (Status.CONFIRMED, Status.PENDING_PAYMENT):
         lines += card_lines(lang, contest, card)
-    if category.members > 1:
+    if category.members > 1 and out.place.status is Status.SEEKING:
+        lines.append(tr(lang, "Someone else who should follow the entry on their phone (a "
+                        "parent) opens this link: {link}", link=link))
+    elif category.members > 1:
         lines.append(tr(lang, "Send this link to your partner so they can follow the "
                         "entry on their phone: {link}", link=link))
     lines.append(tr(lang, "Your entries and payments: /mis_inscripciones"))
