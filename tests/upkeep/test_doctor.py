@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sqlite3
 import sys
 from collections import namedtuple
+from contextlib import closing
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -17,6 +19,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot.features.privacy.rules import PrivacyRules
 from bot.features.upkeep import backups, doctor
 from bot.features.upkeep.rules import Status
 from bot.features.upkeep.texts import doctor_report
@@ -193,3 +196,25 @@ def test_payment_settings_there_for_nothing_are_said() -> None:
         "⚠️ A payment provider's token is set, but the contest file has no [payments] table")
     for lang in LANGUAGES:
         assert "hold_minutes" in doctor_report(lang, [hold])
+
+
+def test_personal_data_due_for_removal_and_still_there_is_said(tmp_path: Path) -> None:
+    """With ``[privacy] keep_days``: nothing before the removal is due; once due, a warning
+    until the bot (which removes it as soon as it starts) has done it (its ``purge`` event)."""
+    castrillo = doctor.contest_file(str(CASTRILLO))[1]
+    assert castrillo is not None
+    kept = replace(castrillo, features=(*castrillo.features, ("privacy", PrivacyRules(30))))
+    db = tmp_path / "bot.sqlite3"
+    with closing(sqlite3.connect(db)) as con:
+        con.execute("CREATE TABLE events (kind TEXT)")
+        con.commit()
+    madrid = ZoneInfo("Europe/Madrid")
+    assert doctor.privacy(castrillo, db, datetime(2024, 1, 1, tzinfo=madrid)) == []
+    assert doctor.privacy(kept, db, datetime(2023, 5, 22, 23, 59, tzinfo=madrid)) == []
+    [due] = doctor.privacy(kept, db, datetime(2023, 5, 23, tzinfo=madrid))
+    assert due.status is Status.WARN and due.found == "2023-05-23"
+    assert "the bot removes it as soon as it starts" in doctor_report("en", [due])
+    with closing(sqlite3.connect(db)) as con:
+        con.execute("INSERT INTO events (kind) VALUES ('purge')")
+        con.commit()
+    assert doctor.privacy(kept, db, datetime(2023, 6, 1, tzinfo=madrid)) == []

@@ -22,6 +22,8 @@ from telegram.error import TelegramError
 
 from bot.domain.contest import Contest
 from bot.features.payments.settings import NO_TOKEN, problems
+from bot.features.privacy.rules import PURGE, removal_at
+from bot.features.privacy.rules import rules_of as privacy_rules
 from bot.features.upkeep import backups, rules
 from bot.features.upkeep.rules import Finding, Status
 from bot.services.contest_file import ContestFileError, load_contest
@@ -155,6 +157,29 @@ def payments(contest: Contest, token_set: bool) -> list[Finding]:
     return [Finding("payments", Status.WARN, ",".join(found), "payments_settings")]
 
 
+def privacy(contest: Contest, db: Path, now: datetime) -> list[Finding]:
+    """With ``[privacy]``: a line once its removal is due and not done (the bot was not
+    running then: it removes the data as soon as it starts)."""
+    rules = privacy_rules(contest)
+    if rules is None or not db.exists():
+        return []
+    due = removal_at(contest, rules)
+    if now < due:
+        return []
+    try:
+        con = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True, timeout=5)
+        try:
+            done = con.execute("SELECT 1 FROM events WHERE kind = ? LIMIT 1",
+                               (PURGE,)).fetchone() is not None
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return []  # the database's own line says why
+    if done:
+        return []
+    return [Finding("privacy", Status.WARN, due.date().isoformat(), "start_bot")]
+
+
 def contest_file(path: str) -> tuple[Finding, Contest | None]:
     try:
         contest = load_contest(path)
@@ -184,6 +209,7 @@ async def examine(config: Config, running: int | None | bool, now: Clock = _now,
            backup(config, contest, now()), contest_found]
     if contest is not None:
         out += payments(contest, bool(config.payment_token))
+        out += await asyncio.to_thread(privacy, contest, db, now())
     if running is not True:
         out.append(Finding("running", Status.OK, str(running), None) if running is not None
                    else Finding("running", Status.WARN, "", "start_bot"))

@@ -107,6 +107,11 @@ def _payments(lang: str, f: Finding) -> str:
     return " ".join(said.get(code, code) for code in f.found.split(","))
 
 
+def _privacy(lang: str, f: Finding) -> str:
+    return tr(lang, "Personal data was due for removal on {day} ([privacy] keep_days) and is "
+              "still there: the bot removes it as soon as it starts.", day=f.found)
+
+
 def _running(lang: str, f: Finding) -> str:
     if f.status is Status.OK:
         return tr(lang, "The bot is running (process {pid}).", pid=f.found)
@@ -115,7 +120,7 @@ def _running(lang: str, f: Finding) -> str:
 
 _FOUND = {"token": _token, "telegram": _telegram, "clock": _clock, "database": _database,
           "disk": _disk, "backup": _backup, "contest": _contest, "running": _running,
-          "payments": _payments}
+          "payments": _payments, "privacy": _privacy}
 
 
 def _advice(lang: str, code: str | None) -> str:
