@@ -114,39 +114,18 @@ async def _names(tx: Transaction, number: int) -> tuple[str, ...]:
 
 
 async def _pair(day: ContestDay, tx: Transaction, cmd: Pair) -> Outcome:
-    if cmd.first == cmd.second:
-        return SameEntry(cmd.first)
-    rules = rules_of(day.contest)
-    if cmd.asking and (rules is None or not rules.self_service):
-        return OrganisersMatch()
-    first, second = await tx.entry(cmd.first), await tx.entry(cmd.second)
-    if first is None or second is None:
-        return UnknownEntry(cmd.first if first is None else cmd.second)
-    places = await day.registrations.places(cmd.at)
-    for entry in (first, second):
-        if places[entry.number].status is not Status.SEEKING:
-            return NotSeeking(entry.number, places[entry.number])
-    kept_n, joining_n = kept_and_joining(cmd.first, cmd.second)
-    kept, joining = (first, second) if kept_n == first.number else (second, first)
-    if kept.category != joining.category:
-        cats = [c.name if (c := day.contest.category(e.category)) else e.category
-                for e in (first, second)]
-        return OtherCategory(first.number, second.number, cats[0], cats[1])
-    category = day.contest.category(kept.category)
-    assert category is not None
-    late = await day.registrations.too_late(category, cmd.at, dict(kept.values))
-    if late is not None:  # its heat has begun: as a registration then would be
-        return late
-    verdict = together(category, kept.members, joining.members, day.contest.date)
-    if isinstance(verdict, TooMany):
-        return TooManyTogether(verdict.count, verdict.most)
+    found = await _both(day, tx, cmd)
+    if not isinstance(found, tuple):
+        return found
+    kept, joining = found
+    verdict = await _verdict(day, cmd, kept, joining)
     if not isinstance(verdict, Together):
-        members = (*kept.members, *joining.members)
-        return Unfit(verdict, members[min(verdict.member, len(members) - 1)].name)
+        return verdict
     if cmd.asking and not await _asked_by(tx, cmd.second, cmd.first):
         await tx.add_event(at=cmd.at, kind=PROPOSAL, role=cmd.role, actor=cmd.actor,
                            entry=cmd.first, value=cmd.second, update_id=cmd.update_id)
-        return Asked(cmd.first, cmd.second, second.names)
+        other = joining if joining.number == cmd.second else kept
+        return Asked(cmd.first, cmd.second, other.names)
     left = await _join(day, tx, cmd, kept, joining, verdict)
     names = tuple(m.name for m in verdict.members)
     if not verdict.complete:
@@ -159,6 +138,48 @@ async def _pair(day: ContestDay, tx: Transaction, cmd: Pair) -> Outcome:
     card = await entry_card(day, kept.number, cmd.at) if place.status in (
         Status.CONFIRMED, Status.PENDING_PAYMENT) else None
     return Matched(kept.number, joining.number, names, True, place, card, left)
+
+
+async def _both(day: ContestDay, tx: Transaction, cmd: Pair
+                ) -> tuple[Entry, Entry] | Outcome:
+    """The two entries, both looking for a partner, in one category: (the one kept, the one
+    joining it); or why not."""
+    if cmd.first == cmd.second:
+        return SameEntry(cmd.first)
+    rules = rules_of(day.contest)
+    if cmd.asking and (rules is None or not rules.self_service):
+        return OrganisersMatch()
+    first, second = await tx.entry(cmd.first), await tx.entry(cmd.second)
+    if first is None or second is None:
+        return UnknownEntry(cmd.first if first is None else cmd.second)
+    places = await day.registrations.places(cmd.at)
+    for entry in (first, second):
+        if places[entry.number].status is not Status.SEEKING:
+            return NotSeeking(entry.number, places[entry.number])
+    if first.category != second.category:
+        cats = [c.name if (c := day.contest.category(e.category)) else e.category
+                for e in (first, second)]
+        return OtherCategory(first.number, second.number, cats[0], cats[1])
+    kept_n, _ = kept_and_joining(cmd.first, cmd.second)
+    return (first, second) if kept_n == first.number else (second, first)
+
+
+async def _verdict(day: ContestDay, cmd: Pair, kept: Entry, joining: Entry
+                   ) -> Together | Outcome:
+    """Whether they may play together now: their heat still to come, their members fitting
+    the category as one registration."""
+    category = day.contest.category(kept.category)
+    assert category is not None
+    late = await day.registrations.too_late(category, cmd.at, dict(kept.values))
+    if late is not None:  # its heat has begun: as a registration then would be
+        return late
+    verdict = together(category, kept.members, joining.members, day.contest.date)
+    if isinstance(verdict, TooMany):
+        return TooManyTogether(verdict.count, verdict.most)
+    if not isinstance(verdict, Together):
+        members = (*kept.members, *joining.members)
+        return Unfit(verdict, members[min(verdict.member, len(members) - 1)].name)
+    return verdict
 
 
 async def _asked_by(tx: Transaction, asking: int, asked: int) -> bool:
