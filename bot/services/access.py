@@ -7,10 +7,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import ClassVar
 
-from bot.domain.events import EventKind
+from bot.domain.events import ERASE, PURGE, EventKind
+from bot.features.privacy.rules import RETENTION
 from bot.services.contest_day import ContestDay
 from bot.services.outcomes import Done, Refusal, SharedRefusal, new_code
 from bot.storage.store import Entry
+from bot.storage.transactions import Transaction
 
 
 @dataclass(frozen=True)
@@ -28,7 +30,22 @@ class OrganiserInviteUsed(Refusal):
     code: ClassVar[str] = "organiser_invite_used"
 
 
-AccessRefusal = BadCode | InviteUsed | OrganiserInviteUsed
+@dataclass(frozen=True)
+class LinksEnded(Refusal):
+    """The entry's phones were removed (bot/features/privacy: the contest's retention ran,
+    or its data was erased on request): no phone follows it any more."""
+
+    code: ClassVar[str] = "links_ended"
+
+
+AccessRefusal = BadCode | InviteUsed | OrganiserInviteUsed | LinksEnded
+
+
+async def links_ended(tx: Transaction, number: int) -> bool:
+    """Whether entry ``number``'s phones were removed for good (a ``purge``, or its
+    ``erase``): a link to it links nobody."""
+    return await tx.has_ref(PURGE, RETENTION) or bool(await tx.events(entry=number,
+                                                                      kinds=[ERASE]))
 
 
 @dataclass(frozen=True)
@@ -59,6 +76,8 @@ async def link(
         entry = await tx.entry_by_code(code)
         if entry is None:
             return BadCode()
+        if await links_ended(tx, entry.number):
+            return LinksEnded()
         if user_id in await day.linked_users(entry.number):
             return Linked(entry, already=True)
         eid = await tx.add_event(

@@ -143,9 +143,13 @@ class Replay:
 
     def __init__(self, contest: Contest, entries: Mapping[int, Entry],
                  left_out: Set[int] = frozenset(),
-                 changes: Mapping[int, Sequence[Mapping[str, Any]]] | None = None) -> None:
+                 changes: Mapping[int, Sequence[Mapping[str, Any]]] | None = None,
+                 scrubbed: Set[int] = frozenset()) -> None:
         self.contest = contest
         self.entries = entries
+        # the entries whose personal data was removed (bot/features/privacy): their members'
+        # changes can't be checked again (the births they were checked with are gone)
+        self.scrubbed = scrubbed
         self.left_out = left_out  # the ids of the events not imported (who is who)
         self.heats = heats_by_id(contest.categories)
         self.events: dict[int, Event] = {}
@@ -431,8 +435,11 @@ class Replay:
         """A member change: as bot/features/members/operations.py's ``change_members`` takes
         one, before the team plays, by ``change_verdict`` on the team as it was then (its
         members now with the document's changes undone, then changed again one by one), its
-        member who leaves the one named, who comes in a member registration takes."""
+        member who leaves the one named, who comes in a member registration takes. An entry
+        whose personal data was removed: taken as it is."""
         assert ev.entry is not None
+        if ev.entry in self.scrubbed:
+            return None
         entry = self.entries[ev.entry]
         if ev.category != entry.category:
             return f"category {ev.category!r}, not the entry's"
@@ -467,8 +474,11 @@ class Replay:
     def _member_fix(self, ev: Event) -> str | None:
         """A member corrected (bot/features/corrections): as ``fix_member`` takes one, before
         the team plays, the member named as the team had them then, written as registration
-        takes a member, the team as corrected fitting its category."""
+        takes a member, the team as corrected fitting its category. An entry whose personal
+        data was removed: taken as it is."""
         assert ev.entry is not None
+        if ev.entry in self.scrubbed:
+            return None
         category = self.contest.category(self.entries[ev.entry].category)
         assert category is not None  # the entries were checked before the history
         if not category.rounds and self._clock(category.id).started is not None:

@@ -257,7 +257,7 @@ def _history(contest: Contest, entries: dict[int, Entry], rows: list[dict[str, A
         if ev["kind"] in (EventKind.MEMBER_CHANGE, MEMBER_FIX) and \
                 isinstance(ev["entry"], int) and event_problem(ev, ev["entry"] in unlinked) is None:
             changes.setdefault(ev["entry"], []).append(ev["data"])
-    replay = Replay(contest, entries, left_out, changes)
+    replay = Replay(contest, entries, left_out, changes, unlinked)
     last = 0
     for ev in rows:
         if ev["id"] <= last:

@@ -69,6 +69,25 @@ class PersonalWrites(TransactionCore):
                 s._raw.execute("UPDATE events SET data = ? WHERE id = ?", (clean, event_id))
         s._wrote("events")
 
+    async def forget_names_in(self, numbers: Sequence[int], kinds: Sequence[str],
+                              blank: dict[str, object]) -> None:
+        """In the details of entries ``numbers``' events of ``kinds``, the keys of ``blank``
+        (who asked, who decided) replaced by its values (the details keep their shape)."""
+        if not numbers or not kinds:
+            return
+        s = self._owned()
+        rows = s._raw.execute(
+            f"SELECT id, data FROM events WHERE kind IN ({_marks(kinds)}) "
+            f"AND entry IN ({_marks(numbers)})", (*kinds, *numbers)).fetchall()
+        for event_id, data in rows:
+            details = json.loads(data) if data else None
+            if isinstance(details, dict) and blank.keys() & details.keys():
+                clean = {k: (blank[k] if k in blank else v) for k, v in details.items()}
+                s._raw.execute("UPDATE events SET data = ? WHERE id = ?",
+                               (json.dumps(clean, ensure_ascii=False, separators=(",", ":")),
+                                event_id))
+        s._wrote("events")
+
     async def drop_member_history(self, number: int) -> None:
         """Entry ``number``'s member changes and corrections deleted, names and all (an entry
         erased on request that never played: its members are no one's any more)."""
@@ -89,6 +108,13 @@ class PersonalWrites(TransactionCore):
         gone = [r[0] for r in rows if r[0] not in kept and (chosen is None or r[0] in chosen)]
         if chosen is not None:  # someone asked for who never wrote (no row): still their data
             gone = sorted(set(gone) | (chosen - kept))
+        else:  # and whoever left a registration half done without a role (no row either)
+            drafts = {int(r[0]) for r in s._raw.execute("SELECT user_id FROM user_data")}
+            for (key,) in s._raw.execute("SELECT key FROM conversations").fetchall():
+                ids = json.loads(key)
+                if isinstance(ids, list) and ids and isinstance(ids[-1], int):
+                    drafts.add(ids[-1])
+            gone = sorted(set(gone) | (drafts - kept))
         for user_id in gone:
             s._raw.execute("DELETE FROM people WHERE user_id = ?", (user_id,))
             s._raw.execute("DELETE FROM user_data WHERE user_id = ?", (user_id,))

@@ -9,7 +9,13 @@ from typing import assert_never
 
 from bot.domain.contest import Contest
 from bot.features.registration.names import REGISTER
-from bot.services.access import AccessRefusal, BadCode, InviteUsed, OrganiserInviteUsed
+from bot.services.access import (
+    AccessRefusal,
+    BadCode,
+    InviteUsed,
+    LinksEnded,
+    OrganiserInviteUsed,
+)
 from bot.storage.store import Entry
 from bot.support.commands import BY_NAME, meant, typed
 from bot.support.i18n import LANGUAGES, tr
@@ -30,6 +36,10 @@ def access_refusal(lang: str, refused: AccessRefusal) -> str:
         case InviteUsed():
             return tr(lang, "That volunteer invitation was already used. Ask an organiser "
                       "for a new one.")
+        case LinksEnded():
+            return tr(lang, "That entry's phones were removed with its personal data, as the "
+                      "contest's rules say: it can't be followed any more. Its results stay "
+                      "published.")
         case OrganiserInviteUsed():
             return tr(lang, "That organiser invitation was already used. Ask an organiser "
                       "for a new one.")

@@ -418,7 +418,7 @@ async def test_an_unfinished_registration_is_forgotten_by_the_purge(tmp_path: Pa
 
 
 async def test_keeping_births_after_they_were_removed_is_not_promised(tmp_path: Path) -> None:
-    """After the retention ran, Ana opens her entry's old link again (it still links) and
+    """After the retention ran, Ana opens her entry's old link again (it links no more) and
     asks to keep its births for the ratings (/keep_data). The births are gone already: the
     bot must not answer "Noted: entry #1's births are kept for the ratings", nor record a
     consent that keeps nothing; and /my_data must not offer /keep_data as if the removal
@@ -433,8 +433,9 @@ async def test_keeping_births_after_they_were_removed_is_not_promised(tmp_path: 
                        madrid(3, 1))
         await run_purge(h)
         entry = await h.services.store.entry(1)
-        assert "You follow entry #1" in said(await h.send(ANA, f"/start {entry.join_code}",
-                                                          madrid(6, 1)), ANA)
+        # (the bot's choice) once removed, a phone is never linked again: the old link says so
+        assert "it can't be followed any more" in said(
+            await h.send(ANA, f"/start {entry.join_code}", madrid(6, 1)), ANA)
         mine = said(await h.send(ANA, "/my_data", madrid(6, 1)), ANA)
         kept = said(await h.send(ANA, "/keep_data", madrid(6, 1)), ANA)
         assert "births are kept" not in kept, kept

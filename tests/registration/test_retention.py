@@ -148,6 +148,11 @@ async def test_an_entry_erased_on_request(tmp_path: Path) -> None:
         assert not rows(h, "SELECT * FROM events WHERE kind = 'member_fix'")
         assert not rows(h, "SELECT * FROM people WHERE user_id = ?", PAT.id)
         assert rows(h, "SELECT * FROM people WHERE user_id = ?", ANA.id)  # another entry's
+        # its link links nobody any more: the erased entry is followed by no phone again
+        code = (await h.services.store.entry(2)).join_code
+        again = said(await h.send(PAT, f"/start {code}", madrid(3, 6)), PAT)
+        assert "it can't be followed any more" in again, again
+        assert await h.services.day.linked_users(2) == []
         again = said(await h.send(ORGANISER, "/erase_data 2", madrid(3, 6)), ORGANISER)
         assert "Erase entry #2's data (#2.1)?" in again
         assert "erased already" in said(await h.press(ORGANISER, "erase:y:2", madrid(3, 6)),

@@ -41,6 +41,7 @@ from bot.features.following.rules import (
     line,
 )
 from bot.features.following.settings import rules_of
+from bot.services.access import LinksEnded, links_ended
 from bot.services.contest_day import ContestDay
 from bot.storage.store import Entry, Transaction
 
@@ -88,6 +89,8 @@ async def ask_to_follow(work: Work, day: ContestDay, cmd: AskToFollow) -> ScanOu
 
 async def _ask(day: ContestDay, tx: Transaction, cmd: AskToFollow) -> ScanOutcome:
     entry = cmd.entry
+    if await links_ended(tx, entry.number):
+        return LinksEnded()
     linked = await day.linked_users(entry.number)
     if cmd.user_id in linked:
         return AlreadyFollowing(entry)

@@ -9,10 +9,11 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, assert_never
 
 from bot.domain.contest import Contest
+from bot.services.access import LinksEnded
 from bot.services.outcomes import Done, Refusal
 from bot.storage.store import Entry
 from bot.support.i18n import tr
-from bot.texts.access import linked
+from bot.texts.access import access_refusal, linked
 from bot.texts.names import names
 
 
@@ -56,7 +57,8 @@ class RefusedBefore(Refusal):
     entry: Entry
 
 
-ScanOutcome = Asked | FollowedAtOnce | AlreadyFollowing | StillAsking | RefusedBefore
+ScanOutcome = (Asked | FollowedAtOnce | AlreadyFollowing | StillAsking | RefusedBefore
+               | LinksEnded)
 
 
 @dataclass(frozen=True)
@@ -115,6 +117,8 @@ def scan_answer(lang: str, out: ScanOutcome, contest: Contest) -> str:
             return tr(lang, "You have already asked to follow entry #{entry}: nobody has "
                       "answered yet. I will tell you as soon as someone does.",
                       entry=entry.number)
+        case LinksEnded():
+            return access_refusal(lang, out)
         case RefusedBefore(entry=entry):
             return tr(lang, "Your request to follow entry #{entry} was not accepted. If you "
                       "play in it, please ask an organiser at the desk.", entry=entry.number)

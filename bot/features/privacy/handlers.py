@@ -22,14 +22,22 @@ from bot.delivery.answers import answer_now
 from bot.delivery.work import Asker, Work
 from bot.domain.events import ENTRY_KINDS, REFUND, EventKind
 from bot.features.privacy.operations import (
-    RETENTION,
     Erase,
     KeepBirths,
     consent,
     erase,
     purge,
 )
-from bot.features.privacy.rules import BUTTON, CONSENT, PURGE, consented, removal_at, rules_of
+from bot.features.privacy.outcomes import RemovedAlready, answer
+from bot.features.privacy.rules import (
+    BUTTON,
+    CONSENT,
+    PURGE,
+    RETENTION,
+    consented,
+    removal_at,
+    rules_of,
+)
 from bot.features.privacy.texts import (
     erase_kept,
     erase_question,
@@ -81,7 +89,7 @@ async def mis_datos(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def _removal(who: Caller, numbers: list[int]) -> str:
     rules = rules_of(who.svc.contest)
-    if rules is None or not numbers:
+    if rules is None or not numbers or await who.svc.store.has_ref(PURGE, RETENTION):
         return ""
     agreed = consented([(e.entry, e.value or 0) for e in await who.svc.store.events(
         kinds=[CONSENT]) if e.entry is not None])
@@ -106,6 +114,9 @@ async def conservar_datos(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
         return
     if len(args) > 1:
         await answer_now(who.svc, update, keep_usage(who.lang))
+        return
+    if await who.svc.store.has_ref(PURGE, RETENTION):  # kept nothing: said, nothing recorded
+        await answer_now(who.svc, update, answer(who.lang, RemovedAlready(), who.svc.contest))
         return
     if entry is None and len(entries) > 1:
         await answer_now(who.svc, update, which_entry_text(who.lang, entries))

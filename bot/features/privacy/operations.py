@@ -11,6 +11,7 @@ from functools import partial
 from bot.delivery.work import Work
 from bot.domain.events import ENTRY_KINDS
 from bot.domain.places import Status
+from bot.features.following.rules import ALLOWED, REFUSED, REQUEST
 from bot.features.privacy.outcomes import (
     Consent,
     Erased,
@@ -26,6 +27,7 @@ from bot.features.privacy.rules import (
     CONSENT,
     ERASE,
     PURGE,
+    RETENTION,
     births_needed,
     consented,
     erased_names,
@@ -40,7 +42,7 @@ from bot.services.outcomes import UnknownEntry
 from bot.storage.records import Entry
 from bot.storage.transactions import Transaction
 
-RETENTION = "retention"  # the ref of the one ``purge`` event
+FOLLOWING_KINDS = (REQUEST, ALLOWED, REFUSED)
 
 # an entry in the line for a place, or holding one: it still takes part
 _TAKING_PART = (Status.CONFIRMED, Status.PENDING_PAYMENT, Status.WAITING, Status.SEEKING)
@@ -64,6 +66,13 @@ async def _scrub(tx: Transaction, day: ContestDay, entry: Entry, births: bool,
     return 0 if births else sum(1 for m in entry.members if m.year is not None)
 
 
+async def _unlink(tx: Transaction, numbers: list[int]) -> None:
+    """Entries ``numbers``' phones unlinked: who sent what, and who asked to follow them by
+    their table card or decided it (bot/features/following), named nowhere any more."""
+    await tx.unlink_phones(numbers)
+    await tx.forget_names_in(numbers, FOLLOWING_KINDS, {"name": "", "by": "", "user": 0})
+
+
 async def purge(work: Work, day: ContestDay, at: datetime) -> Outcome:
     """The contest's retention (``[privacy] keep_days``), once: every entry scrubbed, every
     participant's phone unlinked and forgotten; the organisers told what went."""
@@ -82,7 +91,7 @@ async def purge(work: Work, day: ContestDay, at: datetime) -> Outcome:
                 removed += await _scrub(tx, day, entry, births)
                 if births:
                     kept += sum(1 for m in entry.members if m.year is not None)
-            await tx.unlink_phones([e.number for e in entries])
+            await _unlink(tx, [e.number for e in entries])
             phones = await tx.forget_people(await _staff(day))
             await tx.add_event(at=at, kind=PURGE, role="system", ref=RETENTION,
                                value=rules.keep_days,
@@ -132,7 +141,7 @@ async def _erase(day: ContestDay, tx: Transaction, cmd: Erase) -> Outcome:
     phones = set(await day.registrations.recipients(cmd.number))
     others = {u for e in await day.store.entries() if e.number != cmd.number
               for u in await day.linked_users(e.number)}
-    await tx.unlink_phones([cmd.number])
+    await _unlink(tx, [cmd.number])
     forgot = await tx.forget_people(await _staff(day), only=phones - others)
     await tx.add_event(at=cmd.at, kind=ERASE, role="organiser", actor=cmd.actor,
                        entry=cmd.number, data={"named": played}, update_id=cmd.update_id)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from bot.domain.contest import Contest
@@ -26,6 +26,7 @@ from bot.features.registration.rules import Member
 __all__ = ["CONSENT", "ERASE", "PURGE"]  # its event kinds (bot/domain/events.py)
 
 PRIVACY = "privacy"
+RETENTION = "retention"  # the ref of the one ``purge`` event
 MOST_DAYS = 3650
 BUTTON = "erase"  # the erasure's question: erase:y:N, erase:n:N
 
@@ -43,10 +44,21 @@ def rules_of(contest: Contest) -> PrivacyRules | None:
     return found if isinstance(found, PrivacyRules) else None
 
 
+def last_day(contest: Contest) -> date:
+    """The contest's last day: its date, or the latest day one of its rounds or heats is
+    played (a championship's final, a series' last heat)."""
+    days = [contest.date]
+    for cat in contest.categories:
+        for r in cat.rounds:
+            days.append(r.date)
+            days += [h.date for h in r.schedule]
+    return max(days)
+
+
 def removal_at(contest: Contest, rules: PrivacyRules) -> datetime:
-    """When the data is removed: the end of the contest day (midnight after it, in the
-    contest's time zone) plus ``keep_days``."""
-    day_after = contest.date + timedelta(days=1 + rules.keep_days)
+    """When the data is removed: the end of the contest's last day (midnight after it, in
+    the contest's time zone) plus ``keep_days``."""
+    day_after = last_day(contest) + timedelta(days=1 + rules.keep_days)
     return datetime.combine(day_after, time(0), tzinfo=ZoneInfo(contest.timezone))
 
 
@@ -63,7 +75,8 @@ def kept_questions(contest: Contest) -> frozenset[str]:
     kept.update(contest.registration.members_if)
     for cat in contest.categories:
         kept.update(s.question for s in cat.separate if s.question is not None)
-        kept.update(r.heats_by for r in cat.rounds[:1] if r.heats_by is not None)
+        # every round's: a later round's heats are worked out from the answers again
+        kept.update(r.heats_by for r in cat.rounds if r.heats_by is not None)
     return frozenset(kept)
 
 
