@@ -7,24 +7,20 @@ from __future__ import annotations
 
 import io
 import json
-import sqlite3
-from contextlib import closing
 from datetime import datetime, timedelta
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 from zoneinfo import ZoneInfo
 
-import pytest
-
-from bot.features.privacy import handlers as privacy_handlers
 from bot.features.privacy.rules import removal_at, rules_of
 from bot.services.contest_file import load_contest
 from bot.services.csvio import import_entries, read_entries
 from tests.conftest import CASTRILLO, ROOT
 from tests.documents import entries_survive
-from tests.fakebot import Call, FrozenClock, Harness, Person, staff
+from tests.fakebot import Harness, Person, staff
 from tests.registration.test_registration_chat import Who, madrid, register
+from tests.registration.test_retention import before_the_contest, rows, said
 
 MADRID = ZoneInfo("Europe/Madrid")
 ORGANISER = Person(1, "Olga", "en")
@@ -34,6 +30,8 @@ BEA = Person(102, "Bea", "en")
 MARTA = Person(103, "Marta", "en")
 PAT = Person(300, "Pat", "en")
 SAM = Person(500, "Sam", "en")
+
+__all__ = ["before_the_contest"]  # the retention's timer waits for its moment here too
 
 PRIVACY = "\n[privacy]\nkeep_days = 30\n"
 
@@ -51,22 +49,6 @@ def castrillo(tmp_path: Path, *changes: tuple[str, str]) -> Path:
         assert old in text
         text = text.replace(old, new, 1)
     return with_privacy(tmp_path, text, "castrillo-privacy.toml")
-
-
-def rows(h: Harness, sql: str, *params: Any) -> list[sqlite3.Row]:
-    with closing(sqlite3.connect(h.db_path)) as db:
-        db.row_factory = sqlite3.Row
-        return db.execute(sql, params).fetchall()
-
-
-def said(calls: list[Call], who: Person) -> str:
-    return "\n".join(c.text for c in calls if c.method == "sendMessage" and c.chat_id == who.id)
-
-
-@pytest.fixture(autouse=True)
-def before_the_contest(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The privacy handlers' clock at registration time: the timer waits for its moment."""
-    monkeypatch.setattr(privacy_handlers, "CLOCK", FrozenClock(madrid(3, 1)))
 
 
 async def run_purge(h: Harness) -> None:
