@@ -99,5 +99,8 @@ PROPOSAL = "proposal"
 PURGE = "purge"
 ERASE = "erase"
 CONSENT = "consent"
+# an answer to a question changed by the entry's people or the organisers (bot/features/answers;
+# data: member position or null for the entry's own, question, old, new)
+ANSWER_FIX = "answer_fix"
 PLACE_KINDS = (ENTRY_ROWS, _K.PAYMENT, _K.WITHDRAW, HOLD, OFFER, ACCEPT, REFUND, SEEK, MATCH)
 ORGANISER_UNDOABLE = VOLUNTEER_KINDS + CLOCK_KINDS

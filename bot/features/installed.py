@@ -7,6 +7,7 @@ state reads the escape's ledger) runs that file, and must not import every featu
 
 from __future__ import annotations
 
+from bot.features.answers.feature import FEATURE as ANSWERS
 from bot.features.backup.feature import FEATURE as BACKUP
 from bot.features.corrections.feature import FEATURE as CORRECTIONS
 from bot.features.door.feature import FEATURE as DOOR
@@ -52,6 +53,7 @@ FEATURES: tuple[Feature, ...] = (
     CORRECTIONS,
     REFUNDS,
     PARTNERS,
+    ANSWERS,
 )
 
 REGISTRY.install(FEATURES)

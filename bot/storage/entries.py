@@ -65,6 +65,14 @@ class EntryWrites(TransactionCore):
         _insert_members(s, number, members)
         s._wrote("members")
 
+    async def set_values(self, number: int, values: Sequence[tuple[str, str]]) -> None:
+        """Entry ``number``'s own answers from now on (an answer changed; its event says
+        which)."""
+        s = self._owned()
+        s._raw.execute("UPDATE entries SET answer_values = ? WHERE number = ?",
+                       (values_json(values), number))
+        s._wrote("entries")
+
     async def set_joined(self, number: int, local: bool, meal_adults: int,
                          meal_children: int) -> None:
         """Entry ``number`` joined by another's members (a partner matched): whether it is

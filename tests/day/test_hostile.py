@@ -320,6 +320,10 @@ async def test_role_matrix_refuses_with_a_reason_and_leaves_the_file_byte_for_by
         elif role == "organiser" and name == "aceptar_plaza":
             # ... or accept a place offered: this contest offers none
             assert "offers no places from a waiting list" in reply, reply
+        elif role == "organiser" and name == "respuestas":
+            # ... or change an entry's answers: entry 3 has none that may change (its
+            # questions decide fees and places)
+            assert "has no answer to change" in reply, reply
         elif role in ("organiser", "other-entry") and name == "emparejar":
             # ... or match partners (3 the entry asked, not one of theirs): this contest
             # matches none
