@@ -123,10 +123,15 @@ async def test_a_team_s_name_and_a_size_changed_the_resident_answer_not(tmp_path
             await h.send(ANA, "/answers 1 3 " + "x" * 41, madrid(3, 3)), ANA)
         assert "Nothing to change" in said(
             await h.send(ANA, "/answers 1 3 Las Piezas", madrid(3, 3)), ANA)
+        # a choice typed: by its id or its label, any case; anything else refused
+        assert "Please answer one of: S, M, L." in said(
+            await h.send(ANA, "/answers 1 1 XL", madrid(3, 3)), ANA)
+        assert "Ana Uno, T-shirt is now L (was M)" in said(
+            await h.send(ANA, "/answers 1 1 l", madrid(3, 3)), ANA)
         # someone else's entry, and a forged button
         assert "Las" not in said(await h.send(SAM, "/answers 1", madrid(3, 3)), SAM)
         await h.press(SAM, "ans:1:2:2", madrid(3, 3))
-        assert len(rows(h, "SELECT * FROM events WHERE kind = 'answer_fix'")) == 2
+        assert len(rows(h, "SELECT * FROM events WHERE kind = 'answer_fix'")) == 3
         # after the closing: the organisers' to change
         closed = said(await h.send(ANA, "/answers 1 3 Otra", madrid(4, 23)), ANA)
         assert "Registration is closed: entry #1's answers stay as they are" in closed
@@ -136,4 +141,4 @@ async def test_a_team_s_name_and_a_size_changed_the_resident_answer_not(tmp_path
     finally:
         await h.stop()
     kinds = entries_survive(h.contest_file, h.db_path, tmp_path)
-    assert kinds.count("answer_fix") == 3
+    assert kinds.count("answer_fix") == 4

@@ -83,11 +83,11 @@ async def _list(update: Update, who: Caller, number: int) -> None:
 
 
 async def _change(update: Update, who: Caller, number: int, row: int, value: str, role: str,
-                  at: datetime) -> None:
+                  at: datetime, chosen: bool = False) -> None:
     name = update.effective_user.full_name if update.effective_user is not None else ""
     await change_answer(Work(who.svc, Asker.of(update, who.user_id, who.lang)), who.svc.day,
                         ChangeAnswer(number, row, value, who.user_id, role, name, who.lang,
-                                     at, update.update_id))
+                                     at, update.update_id, chosen))
 
 
 async def answer_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -119,4 +119,4 @@ async def answer_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     at = button_moment(update, context, await who.svc.day.linked_users(number))
     if value is None or at is None or await already_handled(update, who):
         return
-    await _change(update, who, number, k, value, role, at)
+    await _change(update, who, number, k, value, role, at, chosen=True)

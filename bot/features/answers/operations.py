@@ -18,8 +18,14 @@ from bot.features.answers.outcomes import (
     answer,
     notice,
 )
-from bot.features.answers.rules import ANSWER_FIX, entry_with_answer, rows, with_answer
-from bot.features.answers.texts import row_label, value_text
+from bot.features.answers.rules import (
+    ANSWER_FIX,
+    entry_with_answer,
+    rows,
+    typed_choice,
+    with_answer,
+)
+from bot.features.answers.texts import row_label, use_buttons, value_text
 from bot.features.corrections.outcomes import RegistrationClosed
 from bot.features.members.operations import playing_unit
 from bot.features.members.outcomes import AlreadyPlaying
@@ -45,6 +51,7 @@ class ChangeAnswer:
     lang: str
     at: datetime
     update_id: int | None
+    chosen: bool = False  # ``value`` came from a button (a choice's id, yes/no): not typed
 
 
 async def change_answer(work: Work, day: ContestDay, cmd: ChangeAnswer) -> Outcome:
@@ -77,6 +84,11 @@ async def _change(day: ContestDay, tx: Transaction, cmd: ChangeAnswer) -> Outcom
         why = text_answer_problem(cmd.lang, q, cmd.value, value)
         if why is not None:
             return BadAnswer(why)
+    elif not cmd.chosen:  # typed: a choice named by its id or label; yes/no by its buttons
+        named = typed_choice(q, cmd.value, cmd.lang) if q.kind == "choice" else None
+        if named is None:
+            return BadAnswer(use_buttons(cmd.lang, q))
+        value = named
     label = row_label(cmd.lang, contest, entry, row)
     if value == row.value:
         return Unchanged(cmd.number, label)

@@ -75,6 +75,13 @@ def choice_value(q: Question, key: str) -> str | None:
     return None
 
 
+def typed_choice(q: Question, typed: str, lang: str) -> str | None:
+    """The choice a typed answer names (its id or its label, any case); None: none does."""
+    key = typed.strip().casefold()
+    return next((c.id for c in q.choices
+                 if key in (c.id.casefold(), c.shown(lang).casefold())), None)
+
+
 def with_answer(member: Member, q: Question, value: str) -> Member:
     """``member`` with ``value`` as its answer to ``q``."""
     if q.yes_no:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.domain.contest import Contest
+from bot.domain.contest import Contest, Question
 from bot.features.answers.names import ANSWERS
 from bot.features.answers.rules import Row
 from bot.features.registration.texts import shown_value
@@ -61,6 +61,15 @@ def options(lang: str, contest: Contest, number: int, k: int, row: Row
                                for i, c in enumerate(q.choices)]
     return (q.asked(lang) + "\n" + tr(lang, "Type the new answer: {example}",
                                       example=f"{typed(lang, ANSWERS)} {number} {k} ..."), [])
+
+
+def use_buttons(lang: str, q: Question) -> str:
+    """A typed answer to a yes/no or choice question that names none of its answers."""
+    if q.kind == "choice":
+        return tr(lang, "Please answer one of: {choices}.",
+                  choices=", ".join(c.shown(lang) for c in q.choices))
+    return tr(lang, "Please use the buttons: tap the answer in the list ({command}).",
+              command=typed(lang, ANSWERS))
 
 
 def usage(lang: str) -> str:
