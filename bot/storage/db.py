@@ -202,6 +202,12 @@ class Database:
             row = await cur.fetchone()
         return int(row[0]) if row else 0
 
+    def forget_entry_rows(self) -> None:
+        """An entry's row changed in place (its answers, its meals, who registered it): the
+        entries kept are read again."""
+        self._entries.clear()
+        self._all_entries = None
+
     def _wrote(self, table: str, *, event_id: int | None = None, kind: str = "",
                entry: int | None = None, supersedes: int | None = None,
                event: Event | None = None, update_id: int | None = None,

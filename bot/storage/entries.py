@@ -72,6 +72,7 @@ class EntryWrites(TransactionCore):
         s._raw.execute("UPDATE entries SET answer_values = ? WHERE number = ?",
                        (values_json(values), number))
         s._wrote("entries")
+        s.forget_entry_rows()
 
     async def set_joined(self, number: int, local: bool, meal_adults: int,
                          meal_children: int) -> None:
@@ -81,15 +82,17 @@ class EntryWrites(TransactionCore):
         s._raw.execute("UPDATE entries SET local = ?, meal_adults = ?, meal_children = ? "
                        "WHERE number = ?", (int(local), meal_adults, meal_children, number))
         s._wrote("entries")
+        s.forget_entry_rows()
 
 
 class Entries(Database):
     """The reads of ``entries`` and ``members``."""
 
     async def entries(self, category: str | None = None) -> list[Entry]:
-        """All entries (or a category's), in number order. An entry changes only through a
-        substitution (its members: ``_wrote("members")`` forgets the list), so the list is kept
-        until the table grows (even through another process's import)."""
+        """All entries (or a category's), in number order. An entry changes through a
+        substitution (its members: ``_wrote("members")`` forgets the list) or a row changed in
+        place (``forget_entry_rows``), so the list is kept until then or until the table grows
+        (even through another process's import)."""
         row = await self._fetchone("SELECT COUNT(*), COALESCE(MAX(number), 0) FROM entries")
         assert row is not None
         key = (int(row[0]), int(row[1]))

@@ -39,6 +39,7 @@ class PersonalWrites(TransactionCore):
         s._raw.execute("UPDATE entries SET answer_values = ?, registered_by = NULL "
                        "WHERE number = ?", (values_json(values), number))
         s._wrote("entries")
+        s.forget_entry_rows()
 
     async def unlink_phones(self, numbers: Sequence[int]) -> int:
         """The phones of entries ``numbers`` no longer tied to them: every event a participant

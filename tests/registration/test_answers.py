@@ -94,9 +94,9 @@ async def test_a_team_s_name_and_a_size_changed_the_resident_answer_not(tmp_path
         assert "1. Ana Uno, T-shirt: M\n2. Bea Dos, T-shirt: L\n3. Team name: Las Piezs" \
             in listed, listed
         assert "resident" not in listed.lower() and "Aepuzz" not in listed
-        assert ("3. Team name", "ans:1:3") in h.buttons(calls)
+        assert ("3. Team name", "ans:1:e:3") in h.buttons(calls)
         # a text answer: typed
-        shown = said(await h.press(ANA, "ans:1:3", madrid(3, 2)), ANA)
+        shown = said(await h.press(ANA, "ans:1:e:3", madrid(3, 2)), ANA)
         assert "Your team's name?" in shown and "/answers 1 3 ..." in shown
         calls = await h.send(ANA, "/answers 1 3 Las Piezas", madrid(3, 2))
         assert "Entry #1: Team name is now Las Piezas (was Las Piezs)." in said(calls, ANA)
@@ -105,9 +105,9 @@ async def test_a_team_s_name_and_a_size_changed_the_resident_answer_not(tmp_path
         stored = rows(h, "SELECT answer_values FROM entries WHERE number = 1")[0][0]
         assert json.loads(stored) == {"team": "Las Piezas"}
         # a choice: with its buttons
-        calls = await h.press(BEA, "ans:1:2", madrid(3, 3))
-        assert ("S", "ans:1:2:0") in h.buttons(calls)
-        done = said(await h.press(BEA, "ans:1:2:0", madrid(3, 3)), BEA)
+        calls = await h.press(BEA, "ans:1:1:2", madrid(3, 3))
+        assert ("S", "ans:1:1:2:0") in h.buttons(calls)
+        done = said(await h.press(BEA, "ans:1:1:2:0", madrid(3, 3)), BEA)
         assert "Entry #1: Bea Dos, T-shirt is now S (was L)." in done, done
         members = rows(h, "SELECT name, answers, answer_values FROM members WHERE entry = 1 "
                           "ORDER BY position")
@@ -130,7 +130,7 @@ async def test_a_team_s_name_and_a_size_changed_the_resident_answer_not(tmp_path
             await h.send(ANA, "/answers 1 1 l", madrid(3, 3)), ANA)
         # someone else's entry, and a forged button
         assert "Las" not in said(await h.send(SAM, "/answers 1", madrid(3, 3)), SAM)
-        await h.press(SAM, "ans:1:2:2", madrid(3, 3))
+        await h.press(SAM, "ans:1:1:2:2", madrid(3, 3))
         assert len(rows(h, "SELECT * FROM events WHERE kind = 'answer_fix'")) == 3
         # after the closing: the organisers' to change
         closed = said(await h.send(ANA, "/answers 1 3 Otra", madrid(4, 23)), ANA)

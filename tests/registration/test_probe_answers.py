@@ -271,7 +271,9 @@ async def test_the_history_says_which_answer_changed_and_how(tmp_path: Path) -> 
     Lucas Pérez 2019"). The line must say what changed, e.g. "Bea Dos, T-shirt: L -> S"."""
     h = await a_pair_more(tmp_path)
     try:
-        await h.press(ANA, "ans:1:3:0", madrid(3, 2))
+        calls = await h.send(ANA, "/answers 1", madrid(3, 2))
+        [third] = [d for label, d in h.buttons(calls) if label.startswith("3. ")]
+        await h.press(ANA, f"{third}:0", madrid(3, 2))
         history = said(await h.send(ORGANISER, "/historial 1", madrid(3, 3)), ORGANISER)
         line = next(x for x in history.splitlines() if "answer changed" in x)
         assert "L" in line.split("answer changed", 1)[1] and "S" in line, line
@@ -310,14 +312,18 @@ async def test_a_button_shown_before_a_partner_joined_changes_the_answer_it_show
     try:
         await _alone(h, ANA, "Ana Uno", "n", madrid(3, 1))
         await _alone(h, BEA, "Bea Dos", "n", madrid(3, 1, 13))
-        listed = said(await h.send(ANA, "/answers 1", madrid(3, 2)), ANA)
-        assert "4. Photos: No" in listed, listed
-        calls = await h.press(ANA, "ans:1:4", madrid(3, 2))
+        calls = await h.send(ANA, "/answers 1", madrid(3, 2))
+        assert "4. Photos: No" in said(calls, ANA), said(calls, ANA)
+        [photos] = [d for label, d in h.buttons(calls) if label.startswith("4. ")]
+        calls = await h.press(ANA, photos, madrid(3, 2))
         assert "May we publish your photos?" in said(calls, ANA)
-        assert ("Yes", "ans:1:4:y") in h.buttons(calls)
+        [yes] = [d for label, d in h.buttons(calls) if label == "Yes"]
         assert "Partner found" in said(await h.send(ORGANISER, "/emparejar 1 2", madrid(3, 3)),
                                        ORGANISER)
-        await h.press(ANA, "ans:1:4:y", madrid(3, 3, 13), shown=madrid(3, 2))
+        await h.press(ANA, yes, madrid(3, 3, 13), shown=madrid(3, 2))
+        # the button named the photos: they are published now, and Bea is not vegetarian
+        listed = said(await h.send(ANA, "/answers 1", madrid(3, 4)), ANA)
+        assert "Photos: Yes" in listed, listed
         bea = rows(h, "SELECT answers FROM members WHERE entry = 1 AND position = 1")[0][0]
         assert "veggie" not in bea.split(","), bea
     finally:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.features.answers.handlers import answer_button, respuestas
 from bot.features.answers.names import ANSWERS
 from bot.features.answers.rules import ANSWER_FIX, BUTTON
-from bot.features.answers.texts import answer_name
+from bot.features.answers.texts import answer_detail, answer_name
 from bot.support.registry import N_, Command, Feature, Kind
 
 FEATURE = Feature(
@@ -18,5 +18,5 @@ FEATURE = Feature(
     buttons={BUTTON + ":": answer_button},
     kinds=(Kind(ANSWER_FIX, answer_name, roles=frozenset({"participant", "organiser"}),
                 fields="+-----", data={"member": "int?", "question": "!str", "old": "str?",
-                                       "new": "!str"}),),
+                                       "new": "!str"}, detail=answer_detail),),
 )

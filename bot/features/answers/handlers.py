@@ -1,11 +1,13 @@
 """``/respuestas [N] [R ANSWER]`` (``/reponses``, ``/answers``): an entry's people see and
 change its answers that no rule reads, while registration is open and before it plays; an
 organiser, any entry's until it plays. ``/respuestas N`` lists them with a button each
-(``ans:N:R``), which offers the question's answers as buttons (``ans:N:R:K``: y/n or a
-choice's index); a text answer is typed: ``/respuestas N R new answer``."""
+(``ans:N:M:Q``: member M's, or the entry's own ``e``, question Q), which offers the question's
+answers as buttons (``ans:N:M:Q:K``: y/n or a choice's index); a text answer is typed:
+``/respuestas N R new answer``."""
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 
 from telegram import Update
@@ -14,9 +16,8 @@ from telegram.ext import ContextTypes
 from bot.delivery.answers import answer_now
 from bot.delivery.work import Asker, Work
 from bot.features.answers.operations import ChangeAnswer, change_answer
-from bot.features.answers.rules import choice_value, rows
-from bot.features.answers.texts import options, row_buttons, rows_text, usage
-from bot.features.corrections.texts import which_entry
+from bot.features.answers.rules import choice_value, row_of, rows
+from bot.features.answers.texts import options, row_buttons, rows_text, usage, which_entry
 from bot.handlers.common import (
     Caller,
     already_handled,
@@ -28,7 +29,9 @@ from bot.handlers.common import (
     pressed,
     refuse_role,
 )
+from bot.services.outcomes import UnknownEntry
 from bot.texts.access import not_followed
+from bot.texts.common import refusal
 
 
 async def respuestas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -60,22 +63,34 @@ async def respuestas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
         return
     if await already_handled(update, who):
         return
-    await _change(update, who, number, row, " ".join(args[2:]), role, who.at)
+    await _change(update, who, number, row, _typed(update), role, who.at)
+
+
+def _typed(update: Update) -> str:
+    """The answer as typed after "/respuestas N R", line breaks kept (so that a text on two
+    lines is refused as registration refuses it)."""
+    msg = update.effective_message
+    found = _AFTER_ROW.match(msg.text or "") if msg is not None else None
+    return found.group(1) if found else ""
+
+
+_AFTER_ROW = re.compile(r"\S+\s+\S+\s+\S+[ \t]*(.*)\Z", re.DOTALL)
 
 
 def _role(who: Caller, number: int) -> str | None:
-    """As whom the person changes entry ``number``'s answers (None: they may not)."""
-    if number in {e.number for e in who.roles.entries}:
-        return "participant"
-    return "organiser" if who.roles.organiser else None
+    """As whom the person changes entry ``number``'s answers (None: they may not): an
+    organiser always as one, even for an entry their phone follows."""
+    if who.roles.organiser:
+        return "organiser"
+    return "participant" if number in {e.number for e in who.roles.entries} else None
 
 
 async def _list(update: Update, who: Caller, number: int) -> None:
     entry = await who.svc.store.entry(number)
-    if entry is None:
-        await answer_now(who.svc, update, usage(who.lang))
-        return
     contest = who.svc.contest
+    if entry is None:
+        await answer_now(who.svc, update, refusal(who.lang, UnknownEntry(number), contest))
+        return
     found = rows(contest, entry.category, entry.members, entry.values)
     await answer_now(who.svc, update, rows_text(who.lang, contest, entry, found),
                      reply_markup=buttons(row_buttons(who.lang, contest, entry, found))
@@ -91,15 +106,14 @@ async def _change(update: Update, who: Caller, number: int, row: int, value: str
 
 
 async def answer_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """``ans:N:R`` offers row R's answers; ``ans:N:R:K`` makes K the answer (stamped as the
-    message it was under)."""
+    """``ans:N:M:Q`` offers the answers of member M's (``e``: the entry's) question Q;
+    ``ans:N:M:Q:K`` makes K the answer (stamped as the message it was under)."""
     data, who = await pressed(update, context)
     if who is None:
         return
     parts = data.split(":")
-    number = parse_int(parts[1]) if len(parts) in (3, 4) else None
-    k = parse_int(parts[2]) if number is not None else None
-    if number is None or k is None:
+    number = parse_int(parts[1]) if len(parts) in (4, 5) else None
+    if number is None:
         return  # not a button of ours
     role = _role(who, number)
     if role is None:
@@ -108,14 +122,15 @@ async def answer_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     entry = await who.svc.store.entry(number)
     contest = who.svc.contest
     found = rows(contest, entry.category, entry.members, entry.values) if entry else []
-    if not 1 <= k <= len(found):
+    k = row_of(found, parts[2], parts[3])
+    if entry is None or k is None:
         return  # an old list's button: the entry changed since
     row = found[k - 1]
-    if len(parts) == 3:
-        text, keys = options(who.lang, contest, number, k, row)
+    if len(parts) == 4:
+        text, keys = options(who.lang, contest, entry, k, row)
         await answer_now(who.svc, update, text, reply_markup=buttons(keys) if keys else None)
         return
-    value = choice_value(contest.questions[row.question], parts[3])
+    value = choice_value(contest.questions[row.question], parts[4])
     at = button_moment(update, context, await who.svc.day.linked_users(number))
     if value is None or at is None or await already_handled(update, who):
         return

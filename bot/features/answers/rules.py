@@ -33,6 +33,9 @@ def fixed_questions(contest: Contest) -> frozenset[str]:
     for cat in contest.categories:
         fixed.update(s.question for s in cat.separate if s.question is not None)
         fixed.update(r.heats_by for r in cat.rounds if r.heats_by is not None)
+        # the answer a round's qualifiers are counted by (at most K per country)
+        fixed.update(r.advance.by for r in cat.rounds
+                     if r.advance is not None and r.advance.by is not None)
     return frozenset(fixed)
 
 
@@ -70,8 +73,18 @@ def choice_value(q: Question, key: str) -> str | None:
     """The answer a button gives (``key``: y/n, or a choice's index); None: not one of it."""
     if q.yes_no:
         return {"y": YES, "n": NO}.get(key)
-    if q.kind == "choice" and key.isdigit() and int(key) < len(q.choices):
+    if q.kind == "choice" and key.isascii() and key.isdigit() and int(key) < len(q.choices):
         return q.choices[int(key)].id
+    return None
+
+
+def row_of(found: Sequence[Row], member: str, question: str) -> int | None:
+    """The row (1-based) of a button's member ("e": the entry's own) and question (its
+    index), as the rows are now (None: no such row any more: an old button)."""
+    for k, r in enumerate(found, 1):
+        if str(r.question) == question and (
+                "e" if r.member is None else str(r.member)) == member:
+            return k
     return None
 
 

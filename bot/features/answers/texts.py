@@ -4,6 +4,7 @@ its name in a history."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from bot.domain.contest import Contest, Question
 from bot.features.answers.names import ANSWERS
@@ -42,25 +43,46 @@ def rows_text(lang: str, contest: Contest, entry: Entry, found: Sequence[Row]) -
     return "\n".join(lines)
 
 
+def button_of(number: int, row: Row) -> str:
+    """A row's button data, naming its member ("e": the entry's own) and question, never its
+    place in the list: a list shown before the members changed still names the right one."""
+    who = "e" if row.member is None else str(row.member)
+    return f"ans:{number}:{who}:{row.question}"
+
+
 def row_buttons(lang: str, contest: Contest, entry: Entry, found: Sequence[Row]
                 ) -> list[list[tuple[str, str]]]:
-    return [[(f"{k}. {row_label(lang, contest, entry, r)}", f"ans:{entry.number}:{k}")]
+    return [[(f"{k}. {row_label(lang, contest, entry, r)}", button_of(entry.number, r))]
             for k, r in enumerate(found, 1)]
 
 
-def options(lang: str, contest: Contest, number: int, k: int, row: Row
+def options(lang: str, contest: Contest, entry: Entry, k: int, row: Row
             ) -> tuple[str, list[list[tuple[str, str]]]]:
-    """Row ``k``'s question, and its answers as buttons (yes/no, or its choices); a text
-    question: how to type the new answer, no buttons."""
+    """Row ``k``'s question (whose it is first), and its answers as buttons (yes/no, or its
+    choices); a text question: how to type the new answer, no buttons."""
     q = contest.questions[row.question]
+    asked = f"{row_label(lang, contest, entry, row)}: {q.asked(lang)}"
+    data = button_of(entry.number, row)
     if q.yes_no:
-        return q.asked(lang), [[(tr(lang, "Yes"), f"ans:{number}:{k}:y"),
-                                (tr(lang, "No"), f"ans:{number}:{k}:n")]]
+        return asked, [[(tr(lang, "Yes"), f"{data}:y"), (tr(lang, "No"), f"{data}:n")]]
     if q.kind == "choice":
-        return q.asked(lang), [[(c.shown(lang), f"ans:{number}:{k}:{i}")]
-                               for i, c in enumerate(q.choices)]
-    return (q.asked(lang) + "\n" + tr(lang, "Type the new answer: {example}",
-                                      example=f"{typed(lang, ANSWERS)} {number} {k} ..."), [])
+        return asked, [[(c.shown(lang), f"{data}:{i}")] for i, c in enumerate(q.choices)]
+    return (asked + "\n" + tr(lang, "Type the new answer: {example}",
+                              example=f"{typed(lang, ANSWERS)} {entry.number} {k} ..."), [])
+
+
+def which_entry(lang: str, entries: Sequence[Entry]) -> str:
+    """Someone following several entries: which one's answers."""
+    return tr(lang, "Which entry? {command} N, with N one of {entries}.",
+              command=typed(lang, ANSWERS),
+              entries=", ".join(f"#{e.number}" for e in entries))
+
+
+def answer_detail(event: Any) -> str:
+    """A change as a history shows it: "team: Las Piezs → Las Piezas" (the question's id,
+    the answers as stored: the same in every language)."""
+    data = event.data if isinstance(event.data, dict) else {}
+    return f"{data.get('question', '?')}: {data.get('old') or '-'} → {data.get('new') or '-'}"
 
 
 def use_buttons(lang: str, q: Question) -> str:
