@@ -466,6 +466,26 @@ class Contest:
         """The settings feature ``feature`` read from its table; None when the file has none."""
         return next((v for name, v in self.features if name == feature), None)
 
+    def rule_questions(self) -> frozenset[str]:
+        """The questions whose answers a rule of the contest reads: a discount, a local
+        entry, the members' early registration, a quota or a choice's places, a separate
+        ranking, a round's heats, the answer a round's qualifiers are counted by (at most K
+        per country). Changing them moves money or places; removing them changes results."""
+        found = {q.id for q in self.questions
+                 if q.quota is not None or any(c.places is not None for c in q.choices)}
+        if self.discount is not None:
+            found.update(self.discount.any_of)
+        found.update(self.local_if_any)
+        found.update(self.registration.members_if)
+        for cat in self.categories:
+            found.update(s.question for s in cat.separate if s.question is not None)
+            for r in cat.rounds:
+                if r.heats_by is not None:
+                    found.add(r.heats_by)
+                if r.advance is not None and r.advance.by is not None:
+                    found.add(r.advance.by)
+        return frozenset(found)
+
     def question(self, question_id: str) -> Question | None:
         return next((q for q in self.questions if q.id == question_id), None)
 

@@ -22,8 +22,11 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot.features.answers.rules import fixed_questions
 from bot.features.privacy import handlers as privacy_handlers
-from tests.conftest import CASTRILLO
+from bot.features.privacy.rules import kept_questions
+from bot.services.contest_file import load_contest
+from tests.conftest import CASTRILLO, ROOT
 from tests.documents import entries_survive
 from tests.fakebot import Call, FrozenClock, Harness, Person
 from tests.registration.test_registration_chat import Who, madrid, register
@@ -163,3 +166,19 @@ async def test_an_entry_erased_on_request(tmp_path: Path) -> None:
         await h.stop()
     kinds = entries_survive(h.contest_file, h.db_path, tmp_path)
     assert kinds.count("erase") == 1
+
+
+def test_the_purge_keeps_every_answer_a_rule_reads(tmp_path: Path) -> None:
+    """The purge and the answers a participant may change read one list (``Contest.
+    rule_questions``): a round's qualifiers counted by country (``max_per``, ``by``) keep their
+    country after the purge, even without a quota, as a round's heats do; an answer only
+    shown in the rankings stays too."""
+    text = (ROOT / "contests" / "championship-2027.toml").read_text(encoding="utf-8")
+    assert "quota = 6" in text and 'by = "country"' in text
+    path = tmp_path / "championship-no-quota.toml"
+    path.write_text(text.replace("quota = 6", "").replace("show = true ", "show = false"),
+                    encoding="utf-8")
+    championship = load_contest(str(path))
+    assert "country" in championship.rule_questions()
+    assert "country" in kept_questions(championship)
+    assert kept_questions(championship) >= fixed_questions(championship)

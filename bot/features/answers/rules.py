@@ -22,21 +22,9 @@ YES, NO = "yes", "no"
 
 
 def fixed_questions(contest: Contest) -> frozenset[str]:
-    """The questions whose answers a rule reads: a discount, a local entry, the members'
-    early registration, a quota or a choice's places, a separate ranking, a round's heats."""
-    fixed = {q.id for q in contest.questions
-             if q.quota is not None or any(c.places is not None for c in q.choices)}
-    if contest.discount is not None:
-        fixed.update(contest.discount.any_of)
-    fixed.update(contest.local_if_any)
-    fixed.update(contest.registration.members_if)
-    for cat in contest.categories:
-        fixed.update(s.question for s in cat.separate if s.question is not None)
-        fixed.update(r.heats_by for r in cat.rounds if r.heats_by is not None)
-        # the answer a round's qualifiers are counted by (at most K per country)
-        fixed.update(r.advance.by for r in cat.rounds
-                     if r.advance is not None and r.advance.by is not None)
-    return frozenset(fixed)
+    """The questions whose answers stay as registered: those a rule reads
+    (``Contest.rule_questions``)."""
+    return contest.rule_questions()
 
 
 @dataclass(frozen=True)

@@ -63,21 +63,11 @@ def removal_at(contest: Contest, rules: PrivacyRules) -> datetime:
 
 
 def kept_questions(contest: Contest) -> frozenset[str]:
-    """The questions whose answers a rule still reads once the day is over: published or
-    shown in the rankings, a discount, a local entry, the members' early registration, a
-    quota or a choice's places, a separate ranking, the heats of a first round."""
-    kept = {q.id for q in contest.questions
-            if q.public or q.show or q.quota is not None
-            or any(c.places is not None for c in q.choices)}
-    if contest.discount is not None:
-        kept.update(contest.discount.any_of)
-    kept.update(contest.local_if_any)
-    kept.update(contest.registration.members_if)
-    for cat in contest.categories:
-        kept.update(s.question for s in cat.separate if s.question is not None)
-        # every round's: a later round's heats are worked out from the answers again
-        kept.update(r.heats_by for r in cat.rounds if r.heats_by is not None)
-    return frozenset(kept)
+    """The questions whose answers stay once the day is over: those a rule reads
+    (``Contest.rule_questions``: every round's heats and qualifiers' counts among them), and
+    those published or shown in the rankings."""
+    shown = {q.id for q in contest.questions if q.public or q.show}
+    return contest.rule_questions() | shown
 
 
 def births_needed(contest: Contest, category: str) -> bool:
