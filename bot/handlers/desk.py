@@ -332,12 +332,13 @@ async def closing_soon_report(app: Any, now: datetime) -> None:
     closes = contest.registration.closes
     if closes is None or now >= closes:
         return
-    live = [s for s in await regs.statuses(now) if s.place.status in (
+    statuses = await regs.statuses(now)
+    live = [s for s in statuses if s.place.status in (
         Status.CONFIRMED, Status.PENDING_PAYMENT, Status.WAITING)]
     waiting = [s for s in live if s.place.status is Status.WAITING]
     unpaid = [s for s in live if s.paid_at is None and s.fee.total > 0]
     unlinked = [s for s in live if not await regs.recipients(s.entry.number)]
-    seeking = [s for s in await regs.statuses(now) if s.place.status is Status.SEEKING]
+    seeking = [s for s in statuses if s.place.status is Status.SEEKING]
     async with recording(svc) as tx:
         if await tx.has_ref(EventKind.CLOSING_REPORT, CLOSING_SOON):
             return
