@@ -18,7 +18,7 @@ from pathlib import Path
 from bot.domain.places import Application, Status, allocate
 from bot.features.partners.rules import Together, TooMany, together
 from bot.features.registration.rules import Ineligible, Member
-from bot.handlers.desk import announce_changes
+from bot.handlers.desk import announce_changes, closing_soon_report
 from bot.services.contest_file import parse_contest
 from tests.conftest import CASTRILLO
 from tests.documents import entries_survive
@@ -228,5 +228,23 @@ async def test_a_member_added_by_hand_is_refused_a_match_is_the_way(tmp_path: Pa
         desk = texts_to(await h.send(ORGANISER, "/inscritos parejas", after), ORGANISER)[0]
         assert "No partner found (1): #1 Ana Uno" in desk, desk
         assert "#1 Ana Uno: 20 € (100 % of 20 €)" in desk.split("Refunds due:")[1], desk
+    finally:
+        await h.stop()
+
+
+async def test_the_organisers_are_told_before_the_closing_who_is_still_alone(
+        tmp_path: Path) -> None:
+    """The list before the closing names the entries still looking for a partner, with how
+    to match them: at the closing they are out."""
+    h = await open_harness(tmp_path, with_partners(tmp_path))
+    try:
+        await h.send(ORGANISER, "/start", madrid(3, 1))
+        await alone(h, ANA, Who("Ana Uno", "1980"), madrid(3, 1))
+        h.request.calls.clear()
+        await closing_soon_report(h.app, CLOSES - timedelta(days=1))
+        await h.app.bot_data["sender"].settled()
+        told = "\n".join(texts_to(h.request.calls, ORGANISER))
+        assert "Still looking for a partner (1), out at the closing unless matched (/pair N M):" \
+            " #1 Ana Uno" in told, told
     finally:
         await h.stop()
