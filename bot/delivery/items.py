@@ -28,6 +28,9 @@ class Item:
 
 
 BUTTONS = "reply_markup"
+# an outbox message's file of the contest's own, sent from this machine: [field, local path]
+# (the sender reads it, or sends the id Telegram gave it the first time)
+UPLOAD = "upload"
 # buttons under one joined message at most (Telegram takes up to 100 under a message; each
 # button of a volunteers' line names its entry)
 MOST_BUTTONS = 100

@@ -29,9 +29,10 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
-from telegram import Bot
+from telegram import Bot, InputFile
 from telegram.error import (
     BadRequest,
     ChatMigrated,
@@ -46,7 +47,15 @@ from telegram.warnings import PTBUserWarning
 
 from bot.delivery.claims import EDIT, EDIT_METHODS, PHOTO_METHOD, NoteOf, closing, copy_of
 from bot.delivery.fairness import LAST_KIND, Budgets, FairShares, Pacing, Ready
-from bot.delivery.items import BUTTONS, INVOICE_METHOD, Item, buttons_of, line_params, take
+from bot.delivery.items import (
+    BUTTONS,
+    INVOICE_METHOD,
+    UPLOAD,
+    Item,
+    buttons_of,
+    line_params,
+    take,
+)
 from bot.delivery.limits import SELF_PACED, TELEGRAM_LIMITS, Holds, Limits
 from bot.delivery.marks import DROPPED, FallBack, Marks, NameOf, Organisers
 from bot.delivery.requests import not_delivered, post, posts_directly
@@ -123,6 +132,7 @@ class Sender:
         self._rl: dict[str, Any] = ({"rate_limit_args": SELF_PACED}
                                     if getattr(bot, "rate_limiter", None) is not None else {})
         self._direct = posts_directly(bot)  # fixed once the bot is built
+        self._uploaded: dict[tuple[str, str], str] = {}  # (field, local path) -> file id
         # chats Telegram moved (a group upgraded to a supergroup): old id -> new id
         self._moves: dict[int, int] = {}
         self._on_moved = on_moved
@@ -479,6 +489,12 @@ class Sender:
         params: dict[str, Any] = {**m.params, "chat_id": to}
         if m.method == INVOICE_METHOD and self._invoice_token is not None:
             params["provider_token"] = self._invoice_token()
+        upload = params.pop(UPLOAD, None)
+        if upload is not None:  # a file of the contest's own (an enigma's picture)
+            try:
+                params[str(upload[0])] = self._file(str(upload[0]), str(upload[1]))
+            except OSError as exc:  # gone since the contest was read: told, never retried
+                return await self._failed(chat, to, items, exc)
         if len(items) > 1:
             params["text"] = "\n".join(str(i.message.params.get("text", "")) for i in items)
             keyboard = buttons_of(items)  # every joined line's buttons, in order
@@ -491,6 +507,8 @@ class Sender:
                 result = await self._bot.do_api_request(m.method, api_kwargs=params, **self._rl)
         except Exception as exc:  # noqa: BLE001 - each failure by what it proves (``_failed``)
             return await self._failed(chat, to, items, exc)
+        if upload is not None:
+            self._remember_file(str(upload[0]), str(upload[1]), result)
         if (m.grouping not in (None, EDIT) or m.method == PHOTO_METHOD) and closing(
                 params.get(BUTTONS)):
             # a line a volunteer may claim (a home claim's photo too): the copy is kept, for
@@ -504,6 +522,21 @@ class Sender:
         if self._down:
             self._recovered()
         return "sent", False
+
+    def _file(self, field: str, path: str) -> str | InputFile:
+        """A local file to send as ``field``: its Telegram id once it was uploaded (a hall of
+        phones gets one picture uploaded once), else its bytes."""
+        known = self._uploaded.get((field, path))
+        if known is not None:
+            return known
+        return InputFile(Path(path).read_bytes(), filename=Path(path).name)
+
+    def _remember_file(self, field: str, path: str, result: Any) -> None:
+        sent = result.get(field) if isinstance(result, dict) else None
+        if isinstance(sent, list) and sent:  # a photo's sizes: the largest is the last
+            sent = sent[-1]
+        if isinstance(sent, dict) and isinstance(sent.get("file_id"), str):
+            self._uploaded[(field, path)] = sent["file_id"]
 
     async def _failed(self, chat: int, to: int, items: list[Item],
                       exc: Exception) -> tuple[str | None, bool]:

@@ -393,6 +393,28 @@ class RegistrationRules:
     how_to_pay: dict[str, str] = field(default_factory=dict)
 
 
+# how the escape is played: volunteers hand the clues over and confirm the stages, with the
+# game itself elsewhere ("volunteers"), or the bot hosts the enigmas in the chat ("chat")
+ESCAPE_PLAYS = ("volunteers", "chat")
+
+
+@dataclass(frozen=True)
+class Enigma:
+    """One stage's enigma, played in the chat (``[[escape.enigmas]]``): its text (language
+    code -> text), a picture or file shipped beside the contest file (its path, resolved), the
+    answers accepted (compared as people type them: bot/features/escape/answers.py), and the
+    clue and the solution the bot sends when they are bought."""
+
+    stage: int
+    text: dict[str, str]
+    answers: tuple[str, ...]
+    picture: str | None = None
+    numbers: bool = False  # a whole-number answer is also right written in words
+    choices: tuple[str, ...] = ()  # offered as buttons
+    hint: dict[str, str] = field(default_factory=dict)
+    solution: dict[str, str] = field(default_factory=dict)
+
+
 @dataclass(frozen=True)
 class EscapeRules:
     stages: int
@@ -409,6 +431,20 @@ class EscapeRules:
     confirmation_grace: int = 15 * 60  # seconds after the escape end a stage may still be confirmed
     hints: dict[int, str] = field(default_factory=dict)  # stage -> hint text
     solutions: dict[int, str] = field(default_factory=dict)  # stage -> solution text
+    play: str = "volunteers"  # one of ESCAPE_PLAYS
+    enigmas: tuple[Enigma, ...] = ()  # play = "chat": one per stage, in stage order
+    pause_after: int = 3  # play = "chat": wrong answers in a row before a pause
+    pause: int = 60  # seconds of that pause
+    tell_volunteers: bool = False  # play = "chat": the volunteers hear of clues given
+
+    @property
+    def in_chat(self) -> bool:
+        """The bot hosts the enigmas: it knows every pair's stage without anyone walking."""
+        return self.play == "chat"
+
+    def enigma(self, stage: int) -> Enigma | None:
+        return self.enigmas[stage - 1] if self.in_chat and 1 <= stage <= len(self.enigmas) \
+            else None
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from telegram.ext import ContextTypes
 from bot.delivery.announcements import post_announcement
 from bot.delivery.answers import answer, answer_now, recording
 from bot.domain.events import EventKind
+from bot.features.escape.play import first_enigmas
 from bot.features.registration.draft import persist_soon
 from bot.features.selftimed.handlers import send_codes
 from bot.handlers.common import (
@@ -82,6 +83,7 @@ async def _start(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller
         later = [service.not_yet(who.svc.day, heat_id, at) for heat_id in out.later]
         await answer(who.svc, update, texts.clocks_started(who.lang, contest, out, later))
         await send_codes(context, who, out.started)
+        await first_enigmas(who.svc, out.started)  # the escape played in the chat
     await schedule_contest_jobs(context.application)
 
 

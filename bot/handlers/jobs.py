@@ -22,6 +22,7 @@ from bot.delivery.services import Services, language_of, services
 from bot.domain.clock import ALERTS, wall_clock_limit
 from bot.domain.events import EventKind
 from bot.domain.places import Status
+from bot.features.escape import play as escape_play
 from bot.features.escape.texts import cooldown_over
 from bot.features.invitations.handlers import schedule_invitations
 from bot.features.registration.card import entry_card
@@ -161,6 +162,11 @@ async def handover_job(context: CallbackContext[Any, Any, Any, Any]) -> None:
     async with recording(svc):  # recorded with the messages it owes (the outbox sends them)
         if not await clock_ops.record_handover(svc.day, category_id,
                                                datetime.fromtimestamp(job.data["when"], UTC)):
+            return
+        rules = svc.contest.escape
+        if rules is not None and rules.in_chat:  # every stage known: nothing to confirm
+            await escape_play.handover(svc, category, unsolved, tables, limit)
+            log.info("handover sent for %s (%d unsolved)", category_id, len(unsolved))
             return
         stages = svc.contest.escape.stages if svc.contest.escape else 0
         await notify_staff(context,

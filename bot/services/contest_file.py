@@ -19,6 +19,7 @@ from bot.domain.contest import (
     Break,
     Category,
     Contest,
+    Enigma,
     EscapeRules,
     ExtraPrize,
     Meal,
@@ -31,7 +32,10 @@ from bot.domain.contest import (
     Slot,
 )
 from bot.domain.rounds import heats_of
+from bot.features.escape.answers import is_right, normalize
 from bot.services.contest_model import (
+    MAX_ENIGMA_CHOICES,
+    MAX_PICTURE_BYTES,
     sections,
 )
 from bot.services.contest_questions import read_discount, read_local, read_questions
@@ -48,8 +52,8 @@ from bot.services.contest_rounds import (
     read_rounds,
 )
 from bot.services.contest_timing import own_start, read_timing, self_timed
+from bot.services.contest_toml import LANGUAGES, Ctx, Table, lang_texts, new_id
 from bot.services.contest_toml import ContestFileError as ContestFileError
-from bot.services.contest_toml import Ctx, Table, lang_texts, new_id
 from bot.support.commands import PENALTIES, command_for
 from bot.support.registry import REGISTRY
 
@@ -334,6 +338,17 @@ def _escape(t: Table) -> EscapeRules:
             item.done()
         return out
 
+    hints, solutions = per_stage("hints"), per_stage("solutions")
+    play = t.get("play", str, "volunteers")
+    enigmas = _enigmas(t, stages, hints, solutions)
+    if enigmas and play != "chat":
+        raise t.ctx.error(t.key("enigmas"), 'are played in the chat: add play = "chat" (or '
+                          "leave them out when volunteers run the game)")
+    if play == "chat" and len(enigmas) != stages:
+        have = {e.stage for e in enigmas}
+        missing = [str(k) for k in range(1, stages + 1) if k not in have]
+        raise t.ctx.error(t.key("enigmas"), f'play = "chat" needs an enigma for every stage: '
+                          f"none for stage {', '.join(missing)}")
     rules = EscapeRules(
         stages=stages,
         initial_tickets=t.int("initial_tickets"),
@@ -347,11 +362,92 @@ def _escape(t: Table) -> EscapeRules:
         hint_ticket_penalty=t.duration("hint_ticket_penalty"),
         solution_ticket_penalty=t.duration("solution_ticket_penalty"),
         confirmation_grace=t.duration("confirmation_grace", "15:00"),
-        hints=per_stage("hints"),
-        solutions=per_stage("solutions"),
+        hints=hints,
+        solutions=solutions,
+        play=play,
+        enigmas=enigmas,
+        pause_after=t.int("pause_after", 3),
+        pause=t.duration("pause", "1:00"),
+        tell_volunteers=t.get("tell_volunteers", bool, False),
     )
     t.done()
     return rules
+
+
+PICTURES = (".jpg", ".jpeg", ".png", ".webp")  # sent as a photo; any other file as a document
+
+
+def _enigmas(t: Table, stages: int, hints: dict[int, str], solutions: dict[int, str]
+             ) -> tuple[Enigma, ...]:
+    """``[[escape.enigmas]]``, one per stage, in stage order: each answer comparable, a
+    choice right among the buttons, its picture a readable file beside the contest file, and
+    a clue and a solution for the bot to send (its own, or [[escape.hints]]'s)."""
+    found: dict[int, Enigma] = {}
+    for item in t.tables("enigmas"):
+        stage = item.int("stage")
+        if stage > stages:
+            raise t.ctx.error(item.key("stage"), f"is past the last stage ({stages})")
+        if stage in found:
+            raise t.ctx.error(item.key("stage"), f"{stage} has two enigmas")
+        text = lang_texts(item, "text", True)
+        answers = tuple(item.strings("answers"))
+        numbers = item.get("numbers", bool, False)
+        for i, a in enumerate(answers):
+            if not normalize(a):
+                raise t.ctx.error(f"{item.key('answers')}[{i}]", "has no letter or digit to "
+                                  "compare: nobody could type it")
+        if not answers:
+            raise t.ctx.error(item.key("answers"), "needs at least one answer")
+        choices = tuple(item.strings("choices", ()))
+        enigma = Enigma(stage=stage, text=text, answers=answers, numbers=numbers,
+                        choices=choices, picture=_picture(t, item),
+                        hint=lang_texts(item, "hint", False) or _all(hints.get(stage)),
+                        solution=(lang_texts(item, "solution", False)
+                                  or _all(solutions.get(stage))))
+        _check_choices(t, item, enigma)
+        for what in ("hint", "solution"):
+            if not getattr(enigma, what):
+                raise t.ctx.error(item.key(what), f"is required (or a [[escape.{what}s]] "
+                                  f"text for stage {stage}): the bot sends it when it is "
+                                  "bought")
+        item.done()
+        found[stage] = enigma
+    return tuple(found[k] for k in sorted(found))
+
+
+def _all(text: str | None) -> dict[str, str]:
+    return {lang: text for lang in LANGUAGES} if text else {}
+
+
+def _check_choices(t: Table, item: Table, enigma: Enigma) -> None:
+    if len(enigma.choices) > MAX_ENIGMA_CHOICES:
+        raise t.ctx.error(item.key("choices"), f"has {len(enigma.choices)}: at most "
+                          f"{MAX_ENIGMA_CHOICES} buttons")
+    for i, c in enumerate(enigma.choices):
+        if not normalize(c) or len(c) > 60:
+            raise t.ctx.error(f"{item.key('choices')}[{i}]", "must be a button's text: "
+                              "1 to 60 characters, with a letter or digit")
+    if len({normalize(c) for c in enigma.choices}) != len(enigma.choices):
+        raise t.ctx.error(item.key("choices"), "has two choices that read alike")
+    if enigma.choices and not any(is_right(enigma, c) for c in enigma.choices):
+        raise t.ctx.error(item.key("choices"), "has no right answer among them: no pair "
+                          "could pass the stage with the buttons")
+
+
+def _picture(t: Table, item: Table) -> str | None:
+    name = item.get("picture", str, None)
+    if name is None:
+        return None
+    base = Path(t.ctx.path).parent if t.ctx.path else Path.cwd()
+    path = (base / name).resolve()
+    if not path.is_file():
+        raise t.ctx.error(item.key("picture"), f"{name!r} is not a file beside the contest "
+                          f"file (looked for {path})")
+    size = path.stat().st_size
+    if size == 0 or size > MAX_PICTURE_BYTES:
+        raise t.ctx.error(item.key("picture"), f"{name!r} must be 1 byte to 10 MB, not "
+                          f"{size} bytes")
+    return str(path)
 
 
 class _Heading(NamedTuple):

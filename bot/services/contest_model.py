@@ -10,7 +10,7 @@ A feature's own table is declared beside its settings (``Feature.keys``)."""
 
 from __future__ import annotations
 
-from bot.domain.contest import CHOICE, PER_ENTRY, PER_MEMBER, TEXT, YES_NO
+from bot.domain.contest import CHOICE, ESCAPE_PLAYS, PER_ENTRY, PER_MEMBER, TEXT, YES_NO
 from bot.domain.ranking import AGE_BY, SHARED_PRIZES, TIE_BREAKS, UNFINISHED_KEYS
 from bot.domain.rounds import SEATINGS
 from bot.features.standings.rules import RANKING_VISIBILITY
@@ -226,6 +226,33 @@ HINTS = Section("escape.hints", "A clue's text per stage, for the volunteers.", 
 SOLUTIONS = Section("escape.solutions", "A solution's text per stage, for the volunteers.",
                     _STAGE_TEXT, many=True)
 
+MAX_PICTURE_BYTES = 10 * 1024 * 1024  # Telegram's most for a photo sent by upload
+MAX_ENIGMA_CHOICES = 12
+
+ENIGMAS = Section("escape.enigmas", 'play = "chat": one stage\'s enigma, hosted by the bot '
+                  "(one per stage).", (
+    Key("stage", "int", "The stage (1 to stages).", minimum=1, example="1"),
+    Key("text", "texts", _lang_doc("The enigma, sent to the pair's phones when the stage "
+        "begins")),
+    Key("answers", "strings", "The answers accepted, compared as people type them: "
+        "capitals, accents, spaces and punctuation don't count.",
+        example='["Zaragoza", "Saragossa"]', extra_schema=(("minItems", 1),)),
+    Key("numbers", "bool", "An answer that is a whole number is also right written in "
+        "words, in any language the bot speaks (12, doce, twelve, douze).", default=False),
+    Key("choices", "strings", "Answers offered as buttons (the answer command shows them; "
+        "typing still counts). At least one of them must be accepted.", default=(),
+        example='["Norte", "Sur", "Este", "Oeste"]',
+        extra_schema=(("maxItems", MAX_ENIGMA_CHOICES),)),
+    Key("picture", "text", "A picture (.jpg, .jpeg, .png, .webp: sent as a photo) or a "
+        "file (.pdf or any other: sent as a document) beside the contest file, its path "
+        "relative to it; at most 10 MB.", default=None, default_doc="none",
+        example='"escape/stage1.jpg"'),
+    Key("hint", "texts", _lang_doc("The clue the bot sends when it is bought"),
+        default=None, default_doc="[[escape.hints]]'s text for the stage"),
+    Key("solution", "texts", _lang_doc("The solution the bot sends when it is bought"),
+        default=None, default_doc="[[escape.solutions]]'s text for the stage"),
+), many=True)
+
 ESCAPE = Section("escape", "The escape game played before the puzzle by escape categories "
                  "(hints and solutions bought with tickets).", (
     Key("stages", "int", "How many stages the game has.", minimum=1, example="5"),
@@ -249,6 +276,17 @@ ESCAPE = Section("escape", "The escape game played before the puzzle by escape c
         "confirmed.", default="15:00"),
     Key("hints", "tables", "Hint texts.", default=(), section="escape.hints"),
     Key("solutions", "tables", "Solution texts.", default=(), section="escape.solutions"),
+    Key("play", "choice", 'Who runs the game: volunteers, with the game itself elsewhere '
+        '(they hand clues over and confirm stages), or the bot in the chat ("chat": the '
+        "enigmas below, answers checked, clues sent, every stage known).",
+        default="volunteers", choices=ESCAPE_PLAYS),
+    Key("enigmas", "tables", 'play = "chat": the enigmas, one per stage.', default=(),
+        section="escape.enigmas"),
+    Key("pause_after", "int", 'play = "chat": wrong answers in a row in one stage before '
+        "the pair must wait (guessing).", default=3, minimum=1, maximum=100),
+    Key("pause", "duration", 'play = "chat": how long that wait lasts.', default="1:00"),
+    Key("tell_volunteers", "bool", 'play = "chat": the volunteers hear of every clue and '
+        "solution given (they always do when volunteers run the game).", default=False),
 ))
 
 _PLACE = (
@@ -450,7 +488,7 @@ ROOT = Section("", "A contest file.", (
 ))
 
 CORE = (ROOT, CONTEST, REGISTRATION, REFUND, QUESTIONS, CHOICES, LOCAL, DISCOUNT, MEAL,
-        BREAKS, PENALTIES, ESCAPE, HINTS, SOLUTIONS, CATEGORIES, SLOTS, SLOT_OR, RESERVED,
+        BREAKS, PENALTIES, ESCAPE, HINTS, SOLUTIONS, ENIGMAS, CATEGORIES, SLOTS, SLOT_OR, RESERVED,
         EXTRA_PRIZES, ROUNDS, HEAT, ADVANCE, INVITE, RANKINGS)
 
 

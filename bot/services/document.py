@@ -53,7 +53,7 @@ SECRET_DATA = frozenset({"seed"})
 PRIVATE_COLUMNS = frozenset({"outcome_reason"})
 # the parts of the contest file's ``[escape]`` that are its answers: the hints' and solutions'
 # texts (an escape played again, in a series or next year, would be given away)
-ESCAPE_ANSWERS = ("hints", "solutions")
+ESCAPE_ANSWERS = ("hints", "solutions", "enigmas")
 
 
 class Shown:

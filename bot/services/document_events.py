@@ -80,8 +80,9 @@ RULES: dict[str, Rule] = {
                                         "repeat_of": "int"}),
     K.RETAKE: _r(STAFF, "+?----", {"ready_event": "!int"}),
     K.OWN_START: _r(PARTICIPANT, "+?+---", {"seed": "str"}),
-    K.STAGE: _r(STAFF, "+?+---"),
-    K.ESCAPE: _r(STAFF, "+?-+-?"),
+    # a participant's: a right answer to an enigma played in the chat
+    K.STAGE: _r(STAFF | {PARTICIPANT}, "+?+---"),
+    K.ESCAPE: _r(STAFF | {PARTICIPANT}, "+?-+-?"),
     K.HANDOVER: _r(SYSTEM, "-+--+-"),
     K.FINISH: _r(STAFF, "+?-?-?", {"moment": "int", "ready_event": "int"}),
     K.PIECES: _r(STAFF, "+?-+-?"),
@@ -274,6 +275,13 @@ _WHY: dict[type, Callable[[Any], str]] = {
     esc.StageSame: lambda d: f"stage {d.stage}, confirmed already",
     esc.PastEscapeLimit: lambda d: "past the escape's time limit",
     esc.BeforeRequest: lambda d: f"before a request accepted at {clock_text(d.next_at)}",
+    esc.StageAhead: lambda d: f"about a stage the entry had not reached (it was in {d.stage})",
+    esc.StagesInChat: lambda d: "a stage confirmed by a volunteer, where the bot hosts the "
+                                "enigmas",
+    esc.NotInChat: lambda d: "an answer in the chat, where volunteers run the escape",
+    esc.NotNextStage: lambda d: f"an answer that does not pass stage {d.stage}",
+    esc.Paused: lambda d: f"an answer while the pair waited (until {clock_text(d.until)})",
+    esc.PassedByPartner: lambda d: f"stage {d.stage} passed already",
     Disqualified: lambda d: "for an entry disqualified",
     SplitsMissing: lambda d: "before the split times of the puzzles before the last",
     mem.NoChanges: lambda d: "a member changed where the category takes no changes (no "

@@ -76,6 +76,7 @@ from bot.services.contest_day import OUTCOMES, round_ref, separate_of
 from bot.services.document_events import (
     EARLIEST,
     LATEST,
+    PARTICIPANT,
     clock_text,
     why,
 )
@@ -951,6 +952,9 @@ class Replay:
         if s.ledger is None:
             return f"{s.category.id} has no escape"
         assert now is not None and ev.stage is not None
+        if ev.role == PARTICIPANT:  # a right answer in the chat: into the next stage
+            passed = esc.check_passed(s.ledger, ev.stage, now)
+            return why(passed) if passed is not None else None
         refused = esc.check_confirmation(s.ledger, ev.stage, now)
         return why(refused) if refused is not None else None
 
@@ -972,6 +976,9 @@ class Replay:
             held = self._in_unit((ev.entry, ev.category), LEDGER)
             ledger = esc.fold(rules, escape_events(held, s.clock))
         refused = esc.check_solve(ledger, ev.value)
+        if refused is None and ev.role == PARTICIPANT:  # the last enigma answered in the chat
+            passed = esc.check_passed(ledger, rules.stages + 1, ev.value)
+            return why(passed) if passed is not None else self._corrects(ev, previous)
         return why(refused) if refused is not None else self._corrects(ev, previous)
 
     def _photo(self, ev: Event, s: EntryState, now: int | None) -> str | None:

@@ -10,6 +10,7 @@ from bot.domain.contest import (
     Advancement,
     Category,
     Contest,
+    EscapeRules,
     Question,
     Round,
     SeparateRanking,
@@ -305,7 +306,29 @@ def _escape(contest: Contest) -> list[str]:
         f"solved, else by confirmed stage {list(e.caps_by_stage)}; bought ticket "
         f"+{format_duration(e.hint_ticket_penalty)} (hint) / "
         f"+{format_duration(e.solution_ticket_penalty)} (solution)",
+        *_in_chat(contest, e),
     ]
+
+
+def _in_chat(contest: Contest, e: EscapeRules) -> list[str]:
+    """How the game is run; played in the chat, what each enigma offers (never its answers:
+    the summary is shown to whoever checks the file)."""
+    if not e.in_chat:
+        return ["  run by the volunteers (they hand clues over and confirm stages)"]
+    langs = sorted({lang for g in e.enigmas for lang in g.text})
+    lines = [f"  played in the chat: {len(e.enigmas)} enigmas (texts in {', '.join(langs)}); "
+             f"{e.pause_after} wrong answers in a row -> a wait of {format_duration(e.pause)}; "
+             f"volunteers told of clues: {'yes' if e.tell_volunteers else 'no'}"]
+    for g in e.enigmas:
+        extras = [f"{len(g.answers)} answer(s)"]
+        if g.numbers:
+            extras.append("numbers in words too")
+        if g.choices:
+            extras.append(f"{len(g.choices)} buttons")
+        if g.picture:
+            extras.append(f"picture {g.picture.rsplit('/', 1)[-1]}")
+        lines.append(f"    stage {g.stage}: {', '.join(extras)}")
+    return lines
 
 
 def _round_name(contest: Contest, r: Round) -> str:

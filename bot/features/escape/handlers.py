@@ -155,6 +155,9 @@ async def _ask(update: Update, context: ContextTypes.DEFAULT_TYPE, kind: Kind) -
     state = await who.svc.day.state(entry.number)
     assert state is not None and state.ledger is not None
     first = state.ledger.stage
+    if rules.in_chat:  # the bot knows the stage: the one the pair is in, and only that one
+        await do_request(update, context, who, entry.number, kind, min(first, rules.stages))
+        return
     stamp = int(who.at.timestamp())
     buttons = [
         InlineKeyboardButton(
@@ -228,12 +231,20 @@ async def _granted(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Call
     svc = who.svc
     contest = svc.contest
     await answer(svc, update, said.granted(who.lang, contest, out, number, kind, stage))
-    # "I'm going" under the line, in the volunteers' group or in each volunteer's private copy
-    # (each copy recorded as one row, migration 0009: what made it cost 8 % of a busy day)
-    event = out.event_id
-    await notify_staff(context, lambda lang: said.granted_staff_line(
-        lang, contest, out, number, kind, stage, at),
-        keyboard=lambda lang: [claim_row(lang, number, event)])
+    rules = contest.escape
+    assert rules is not None
+    if rules.in_chat:  # the bot sent the text: the volunteers hear of it only if asked to
+        if rules.tell_volunteers:
+            await notify_staff(context, lambda lang: said.granted_staff_line(
+                lang, contest, out, number, kind, stage, at))
+    else:
+        # "I'm going" under the line, in the volunteers' group or in each volunteer's private
+        # copy (each copy recorded as one row, migration 0009: what made it cost 8 % of a
+        # busy day)
+        event = out.event_id
+        await notify_staff(context, lambda lang: said.granted_staff_line(
+            lang, contest, out, number, kind, stage, at),
+            keyboard=lambda lang: [claim_row(lang, number, event)])
     # the partner's phone hears it too
     for partner in await svc.day.linked_users(number):
         if partner != who.user_id:

@@ -9,17 +9,30 @@ from dataclasses import replace
 from datetime import datetime
 
 from bot.domain.events import EventKind
-from bot.features.escape.outcomes import EscapeRecorded, Granted, StageRecorded
+from bot.features.escape.answers import is_right
+from bot.features.escape.outcomes import (
+    EscapeRecorded,
+    Granted,
+    RightAnswer,
+    StageRecorded,
+    WrongAnswer,
+)
 from bot.features.escape.rules import (
+    ATTEMPT,
     Accepted,
     Cooldown,
+    EscapeOver,
     EscapeRefusal,
     Kind,
+    PassedByPartner,
     PastEscapeLimit,
+    Paused,
+    check_attempt,
     check_confirmation,
     check_request,
     check_solve,
     fold,
+    pause_until,
 )
 from bot.services.contest_day import ContestDay, RoundClosed
 from bot.services.outcomes import AlreadyRecorded, InTheFuture, Refusal, SharedRefusal
@@ -120,3 +133,59 @@ async def solve(
             corrected=previous is not None, event_id=eid,
         )
 
+
+
+MAX_KEPT_ANSWER = 200  # characters of a wrong answer kept in the history
+
+
+async def attempt(
+    day: ContestDay, user_id: int, number: int, typed: str, at: datetime, update_id: int | None,
+) -> RightAnswer | WrongAnswer | EscapeRefusal | SharedRefusal | RoundClosed:
+    """An answer typed (or tapped) on a phone of pair ``number`` to its stage's enigma, at
+    Telegram's date ``at``: right, the pair passes the stage (after the last, the escape is
+    solved, recorded as a volunteer's solve is); wrong, it is kept, and every
+    ``pause_after`` wrong answers in a row the pair waits."""
+    async with day.store.transaction() as tx:
+        running = await day.running(number, at, escape=True)
+        if isinstance(running, Refusal):
+            return running
+        state, t = running
+        rules = day.contest.escape
+        assert state.ledger is not None and rules is not None
+        ledger = state.ledger
+        stage = ledger.stage
+        wrong = [w for w in (state.clock.elapsed(e.at) for e in
+                             await tx.events(entry=number, kinds=[ATTEMPT])
+                             if e.stage == stage) if w is not None]
+        refused = check_attempt(ledger, wrong, t)
+        if isinstance(refused, EscapeOver) and ledger.solved_at is not None:
+            last = rules.enigma(rules.stages)
+            if last is not None and is_right(last, typed):
+                return PassedByPartner(rules.stages)
+        if isinstance(refused, Paused):
+            return replace(refused, moment=state.clock.instant_at(refused.until))
+        if refused is not None:
+            return refused
+        enigma = rules.enigma(stage)
+        assert enigma is not None
+        if is_right(enigma, typed):
+            solved = stage == rules.stages
+            if solved:
+                eid = await tx.add_event(
+                    at=at, kind=EventKind.ESCAPE, role="participant", actor=user_id,
+                    entry=number, value=t, category=state.unit, update_id=update_id)
+            else:
+                eid = await tx.add_event(
+                    at=at, kind=EventKind.STAGE, role="participant", actor=user_id,
+                    entry=number, stage=stage + 1, category=state.unit, update_id=update_id)
+            return RightAnswer(number, stage, t, solved, await day.state(number), eid)
+        before = rules.enigma(stage - 1)
+        if before is not None and is_right(before, typed):
+            return PassedByPartner(stage - 1)
+        await tx.add_event(
+            at=at, kind=ATTEMPT, role="participant", actor=user_id, entry=number, stage=stage,
+            data={"answer": typed.strip()[:MAX_KEPT_ANSWER]}, category=state.unit,
+            update_id=update_id)
+        paused = pause_until(rules, [*wrong, t])
+        return WrongAnswer(number, stage, len(wrong) + 1, paused,
+                           state.clock.instant_at(paused) if paused is not None else None)

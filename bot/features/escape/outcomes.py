@@ -17,6 +17,7 @@ from bot.features.escape.rules import (
     AlreadySolved,
     BeforeRequest,
     Charge,
+    ChatRefusal,
     ConfirmationClosed,
     Cooldown,
     CooldownPastEnd,
@@ -24,13 +25,19 @@ from bot.features.escape.rules import (
     EscapeRefusal,
     HintTaken,
     Kind,
+    NotInChat,
+    NotNextStage,
+    PassedByPartner,
     PastEscapeLimit,
+    Paused,
     SolutionNeedsHint,
     SolutionTaken,
+    StageAhead,
     StageBack,
     StageInvalid,
     StagePassed,
     StageSame,
+    StagesInChat,
 )
 from bot.services.contest_day import RoundClosed
 from bot.services.outcomes import Done, SharedRefusal
@@ -66,6 +73,32 @@ class EscapeRecorded(Done):
     old: int | None = None
     corrected: bool = False
     event_id: int | None = None
+
+
+@dataclass(frozen=True)
+class RightAnswer(Done):
+    """An enigma answered right at contest time ``time``: the pair is in ``stage`` + 1, or,
+    after the last, ``solved`` (its escape time is ``time``)."""
+
+    entry: int
+    stage: int
+    time: int
+    solved: bool
+    state: EntryState | None = None  # the entry with the answer taken
+    event_id: int | None = None
+
+
+@dataclass(frozen=True)
+class WrongAnswer(Done):
+    """A wrong answer to stage ``stage``'s enigma, the ``wrong``-th there; ``paused``: the
+    contest time the next is taken from, when this one began a wait (``moment``: its real
+    instant)."""
+
+    entry: int
+    stage: int
+    wrong: int
+    paused: int | None = None
+    moment: datetime | None = None
 
 
 # what an operation of the escape may refuse: its own reasons and the day's shared ones
@@ -129,6 +162,35 @@ def refused(lang: str, out: EscapeRefusal, contest: Contest, entry: int) -> str:
             return tr(lang, "Entry {entry} asked for help after that moment, at {time} on "
                       "the contest clock: check the time.", entry=entry,
                       time=format_duration(t))
+        case StageAhead() | StagesInChat() | NotInChat() | NotNextStage() | Paused() | \
+                PassedByPartner():
+            return _refused_in_chat(lang, out, contest, entry)
+        case _:
+            assert_never(out)
+
+
+def _refused_in_chat(lang: str, out: ChatRefusal, contest: Contest, entry: int) -> str:
+    """Why the escape played in the chat refused an answer, a clue or a stage."""
+    match out:
+        case StageAhead(stage=stage):
+            return tr(lang, "You are in stage {stage}: its clue and solution are the only "
+                      "ones you can ask for.", stage=stage)
+        case StagesInChat():
+            return tr(lang, "The pairs answer the enigmas in the chat here: the bot knows each "
+                      "pair's stage, nobody confirms it.")
+        case NotInChat():
+            return tr(lang, "The escape is not played in the chat in this contest: the "
+                      "volunteers run it.")
+        case NotNextStage(stage=stage):
+            return tr(lang, "Entry {entry} is in stage {stage}.", entry=entry, stage=stage)
+        case Paused(moment=moment, until=until):
+            return tr(lang, "Too many wrong answers in a row: wait until {moment} (contest "
+                      "time {at}) before answering again.",
+                      moment=clock_time(contest, moment) if moment else "-",
+                      at=format_duration(until))
+        case PassedByPartner(stage=stage):
+            return tr(lang, "Right, but stage {stage} is solved already (the other phone was "
+                      "quicker): look at the enigma you are on now.", stage=stage)
         case _:
             assert_never(out)
 
@@ -174,7 +236,12 @@ def granted(lang: str, contest: Contest, out: Granted, number: int, kind: Kind,
     what = (tr(lang, "Hint for stage {stage}", stage=stage) if kind is Kind.HINT
             else tr(lang, "Solution for stage {stage}", stage=stage))
     lines = [f"{what} (#{number})."]
-    if stage in texts:
+    enigma = rules.enigma(stage)
+    if enigma is not None:  # played in the chat: the contest file's text, in the reader's
+        given = enigma.hint if kind is Kind.HINT else enigma.solution
+        lines.append(given.get(lang) or given.get(contest.language)
+                     or next(iter(given.values()), ""))
+    elif stage in texts:
         lines.append(texts[stage])
     else:
         lines.append(tr(lang, "A volunteer is coming to your table."))

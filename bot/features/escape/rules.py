@@ -17,6 +17,10 @@ from typing import ClassVar
 from bot.domain.contest import EscapeRules
 from bot.domain.outcomes import Refusal
 
+# a wrong answer typed to an enigma in the chat (a right one is the stage or the solve it
+# gives: recorded as those are)
+ATTEMPT = "attempt"
+
 
 class Kind(StrEnum):
     HINT = "hint"
@@ -269,12 +273,67 @@ class BeforeRequest(Refusal):
     next_at: int
 
 
+@dataclass(frozen=True)
+class StageAhead(Refusal):
+    """Played in the chat: a clue or solution of a stage the pair has not reached (it is in
+    ``stage``): nothing of a stage is given before its time."""
+
+    code: ClassVar[str] = "stage_ahead"
+    stage: int
+
+
+@dataclass(frozen=True)
+class StagesInChat(Refusal):
+    """Played in the chat: the bot knows each pair's stage from its answers; nobody confirms
+    one."""
+
+    code: ClassVar[str] = "stages_in_chat"
+
+
+@dataclass(frozen=True)
+class NotInChat(Refusal):
+    """The escape is run by volunteers: there is no enigma in the chat to answer."""
+
+    code: ClassVar[str] = "not_in_chat"
+
+
+@dataclass(frozen=True)
+class Paused(Refusal):
+    """Too many wrong answers in a row: the next is taken from contest time ``until``, the
+    real instant ``moment``."""
+
+    code: ClassVar[str] = "paused"
+    until: int
+    moment: datetime | None = None
+
+
+@dataclass(frozen=True)
+class PassedByPartner(Refusal):
+    """The answer is right for ``stage``, which the pair has passed already (its other phone
+    was quicker): nothing counted."""
+
+    code: ClassVar[str] = "passed_by_partner"
+    stage: int
+
+
+@dataclass(frozen=True)
+class NotNextStage(Refusal):
+    """A stage passed by an answer that is not the one after the pair's (``stage``)."""
+
+    code: ClassVar[str] = "not_next_stage"
+    stage: int
+
+
 RequestRefused = (EscapeOver | StageInvalid | StagePassed | HintTaken | SolutionNeedsHint
-                  | SolutionTaken | Cooldown | CooldownPastEnd)
-ConfirmationRefused = StageInvalid | AlreadySolved | ConfirmationClosed | StageBack | StageSame
+                  | SolutionTaken | Cooldown | CooldownPastEnd | StageAhead)
+ConfirmationRefused = (StageInvalid | AlreadySolved | ConfirmationClosed | StageBack | StageSame
+                       | StagesInChat)
 SolveRefused = AlreadySolved | PastEscapeLimit | BeforeRequest
+AttemptRefused = EscapeOver | NotInChat | Paused | PassedByPartner
+# the reasons of the escape played in the chat (NotNextStage: a document's, below)
+ChatRefusal = StageAhead | StagesInChat | NotInChat | Paused | PassedByPartner | NotNextStage
 # every reason of the escape's own
-EscapeRefusal = RequestRefused | ConfirmationRefused | SolveRefused
+EscapeRefusal = RequestRefused | ConfirmationRefused | SolveRefused | AttemptRefused | ChatRefusal
 
 
 @dataclass(frozen=True)
@@ -292,6 +351,8 @@ def check_request(ledger: Ledger, kind: Kind, stage: int, at: int) -> Accepted |
         return StageInvalid()
     if stage < ledger.stage:
         return StagePassed(ledger.stage)
+    if rules.in_chat and stage > ledger.stage:
+        return StageAhead(ledger.stage)
     if kind is Kind.HINT and stage in ledger.hints:
         return HintTaken(stage)
     if kind is Kind.SOLUTION and stage not in ledger.hints:
@@ -311,6 +372,8 @@ def check_confirmation(ledger: Ledger, stage: int, at: int) -> ConfirmationRefus
     """Whether a volunteer may confirm the pair in ``stage`` at contest time ``at`` (None: it
     may)."""
     rules = ledger.rules
+    if rules.in_chat:
+        return StagesInChat()
     if not 1 <= stage <= rules.stages:
         return StageInvalid()
     if ledger.solved_at is not None:
@@ -375,3 +438,41 @@ def result(ledger: Ledger) -> EscapeResult:
         penalty=ledger.penalty,
         adjusted_escape=e - compensation + ledger.penalty,
     )
+
+
+def pause_until(rules: EscapeRules, wrong: Iterable[int]) -> int | None:
+    """Played in the chat: after every ``pause_after`` wrong answers in a row in one stage
+    (``wrong``: their contest times, that stage's, all of them taken), the pair waits
+    ``pause`` from the last; the contest time the next answer is taken from (None: no
+    wait). Answers sent while waiting are not taken, so the count only grows outside one."""
+    times = sorted(wrong)
+    if not times or len(times) % rules.pause_after:
+        return None
+    return times[-1] + rules.pause
+
+
+def check_attempt(ledger: Ledger, wrong: Iterable[int], at: int
+                  ) -> EscapeOver | NotInChat | Paused | None:
+    """Whether an answer typed at contest time ``at`` is taken (None: it is judged)."""
+    rules = ledger.rules
+    if not rules.in_chat:
+        return NotInChat()
+    if ledger.over(at):
+        return EscapeOver()
+    until = pause_until(rules, wrong)
+    if until is not None and at < until:
+        return Paused(until)
+    return None
+
+
+def check_passed(ledger: Ledger, stage: int, at: int
+                 ) -> EscapeOver | NotInChat | NotNextStage | None:
+    """Whether a right answer at contest time ``at`` may take the pair into ``stage`` (one
+    past the last: the escape solved), as a document's history is checked (None: it may)."""
+    if not ledger.rules.in_chat:
+        return NotInChat()
+    if ledger.over(at):
+        return EscapeOver()
+    if stage != ledger.stage + 1:
+        return NotNextStage(ledger.stage)
+    return None

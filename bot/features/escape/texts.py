@@ -5,12 +5,13 @@ over, and what a phone that follows a pair of the escape is told to use."""
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from bot.domain.clock import format_duration
-from bot.domain.contest import Category, Contest
+from bot.domain.contest import Category, Contest, Enigma
 from bot.features.escape.rules import Kind
 from bot.services.state import EntryState
-from bot.support.i18n import tr
+from bot.support.i18n import ntr, tr
 from bot.texts.names import clock_time, usage_text
 
 
@@ -81,3 +82,100 @@ def _example(lang: str, command: str) -> str:
             return tr(lang, "For example /etapa 12 3 (pair 12 is in stage 3).")
         case _:
             return ""
+
+
+# -- the escape played in the chat ---------------------------------------------------------------
+
+
+def in_language(texts: dict[str, str], lang: str, contest: Contest) -> str:
+    """A text the contest file gives per language, in ``lang`` (else the contest's language,
+    else the first given)."""
+    return texts.get(lang) or texts.get(contest.language) or next(iter(texts.values()), "")
+
+
+def enigma_text(lang: str, contest: Contest, enigma: Enigma, lead: str = "") -> str:
+    """A stage's enigma as a pair's phone reads it (after ``lead``: what came before it)."""
+    rules = contest.escape
+    assert rules is not None
+    lines = [lead] if lead else []
+    lines.append(tr(lang, "Stage {stage} of {stages}:", stage=enigma.stage, stages=rules.stages))
+    lines.append(in_language(enigma.text, lang, contest))
+    lines.append(tr(lang, "Tap your answer below, or type it here.") if enigma.choices
+                 else tr(lang, "Type your answer here."))
+    return "\n".join(lines)
+
+
+def right_lead(lang: str, stage: int, time: int) -> str:
+    return tr(lang, "Right! Stage {stage} solved at {time}.", stage=stage,
+              time=format_duration(time))
+
+
+def solved_in_chat(lang: str, time: int, table: int | None) -> str:
+    """The pair's phones, once the last enigma is answered right."""
+    text = tr(lang, "Right! Escape solved at {time}. A volunteer brings you the puzzle now: "
+              "when you finish it, send /listo.", time=format_duration(time))
+    if table is not None:
+        text += " " + tr(lang, "Table {table}.", table=table)
+    return text
+
+
+def solved_staff_line(lang: str, number: int, names_text: str, time: int,
+                      table: int | None) -> str:
+    """The volunteers' line when a pair answers the last enigma: take it the puzzle."""
+    line = tr(lang, "#{entry} {names} solved the escape at {time}: hand over the puzzle.",
+              entry=number, names=names_text, time=format_duration(time))
+    return line if table is None else tr(lang, "Table {table}", table=table) + " · " + line
+
+
+def wrong_text(lang: str, contest: Contest, stage: int, wrong: int,
+               moment: datetime | None) -> str:
+    """A wrong answer, to the phone that typed it (``moment``: a wait begins, until then)."""
+    text = tr(lang, "Not the answer to stage {stage}. Try again.", stage=stage)
+    if moment is not None:
+        text += "\n" + ntr(lang, "{n} wrong answer in a row: wait until {moment} before the "
+                           "next.", "{n} wrong answers in a row: wait until {moment} before "
+                           "the next.", wrong, moment=clock_time(contest, moment))
+    return text
+
+
+def time_up_in_chat(lang: str, stage: int, stages: int) -> str:
+    """The pair's phones at the escape's time limit, played in the chat."""
+    return tr(lang, "Time is up for the escape: you reached stage {stage} of {stages}. A "
+              "volunteer brings you the puzzle now: when you finish it, send /listo.",
+              stage=stage, stages=stages)
+
+
+def handover_in_chat(lang: str, limit: int, category: Category,
+                     reached: list[tuple[str, int | None, int]]) -> str:
+    """The volunteers' line at the escape's time limit, played in the chat: every pair still
+    playing (``reached``: its names, its table, its stage), each known from its answers."""
+    lines = [tr(lang, "{time}: the escape is over in {category}. These pairs get the puzzle "
+                "now (their stage is known: nothing to confirm):", time=format_duration(limit),
+                category=category.name)]
+    for who, table, stage in reached:
+        line = tr(lang, "{names}: stage {stage}", names=who, stage=stage)
+        lines.append(line if table is None else
+                     tr(lang, "Table {table}", table=table) + " · " + line)
+    if not reached:
+        lines.append(tr(lang, "Every pair solved the escape."))
+    return "\n".join(lines)
+
+
+def no_running_enigma(lang: str) -> str:
+    return tr(lang, "There is no enigma to answer now: the escape has not started, or it is "
+              "over for you.")
+
+
+def which_entry_answers(lang: str, numbers: list[int]) -> str:
+    return tr(lang, "You follow several pairs playing: answer with /respuesta N ANSWER "
+              "(N: {numbers}).", numbers=", ".join(str(n) for n in numbers))
+
+
+def attempt_name(lang: str) -> str:
+    """A history's name of a wrong answer typed to an enigma."""
+    return tr(lang, "wrong answer")
+
+
+def attempt_detail(event: Any) -> str:
+    """What a history's line adds about a wrong answer: what was typed."""
+    return f'"{event.data.get("answer", "")}"'

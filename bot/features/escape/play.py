@@ -1,0 +1,257 @@
+"""The escape played in the chat (``[escape] play = "chat"``): each stage's enigma sent to the
+pair's phones (at the start, and when a stage is passed), the answers typed or tapped on
+either phone (any free text of a pair's phone while its escape runs, or /respuesta), the
+solve told to the volunteers with the table, and the time limit with every stage known.
+
+Every message here is posted in the operation's own transaction (the outbox): a right answer
+is never recorded without its next enigma owed to both phones."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from functools import partial
+from pathlib import Path
+
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from bot.delivery.answers import answer, answer_now, recording
+from bot.delivery.items import UPLOAD
+from bot.delivery.posting import post_call, post_text, tell_staff
+from bot.delivery.services import Services, language_of
+from bot.domain.contest import Category, Contest, Enigma
+from bot.features.escape import operations, texts
+from bot.features.escape import outcomes as said
+from bot.features.escape.outcomes import RightAnswer, WrongAnswer
+from bot.features.escape.rules import NotInChat
+from bot.features.tables.sheets import hall_seats
+from bot.handlers.common import Caller, already_handled, caller, parse_int, refuse_role
+from bot.handlers.participant import not_understood
+from bot.services.outcomes import Refusal
+from bot.services.state import EntryState
+from bot.storage.records import PRIORITY_ANSWER
+from bot.storage.store import Entry
+from bot.texts.names import names
+
+PHOTOS = (".jpg", ".jpeg", ".png", ".webp")  # sent as a photo; any other file as a document
+# the keyboard a stage without choices leaves (the last stage's buttons go with it)
+NO_KEYBOARD = json.dumps({"remove_keyboard": True})
+
+
+def keyboard(enigma: Enigma | None) -> str:
+    """The choices of an enigma as the phone's own keyboard (a tap sends the choice as a
+    message, dated by Telegram as anything typed is), two a row; none: the keyboard goes."""
+    if enigma is None or not enigma.choices:
+        return NO_KEYBOARD
+    rows = [[{"text": c} for c in enigma.choices[i:i + 2]]
+            for i in range(0, len(enigma.choices), 2)]
+    return json.dumps({"keyboard": rows, "resize_keyboard": True}, ensure_ascii=False)
+
+
+async def _picture(svc: Services, chat_id: int, enigma: Enigma) -> None:
+    """The enigma's picture or file, before its text."""
+    if enigma.picture is None:
+        return
+    photo = Path(enigma.picture).suffix.lower() in PHOTOS
+    field = "photo" if photo else "document"
+    await post_call(svc, chat_id, "sendPhoto" if photo else "sendDocument",
+                    {UPLOAD: [field, enigma.picture]}, priority=PRIORITY_ANSWER)
+
+
+async def _phones(svc: Services, number: int) -> list[tuple[int, str, str]]:
+    """The phones following entry ``number``: each with its language and what it reads
+    first about the entry (a phone following several entries: "#13 Inés Bernard: ")."""
+    out = []
+    for user_id in await svc.day.linked_users(number):
+        followed = await svc.day.linked_entries(user_id)
+        entry = next((e for e in followed if e.number == number), None)
+        prefix = f"#{number} {names(entry.names)}: " if entry and len(followed) > 1 else ""
+        out.append((user_id, await language_of(svc, user_id), prefix))
+    return out
+
+
+async def tell_enigma(svc: Services, number: int, enigma: Enigma,
+                      lead: Callable[[str], str] | None = None) -> None:
+    """Stage ``enigma.stage``'s enigma to every phone of pair ``number`` (``lead``: a line
+    before it, in a language)."""
+    markup = keyboard(enigma)
+    for user_id, lang, prefix in await _phones(svc, number):
+        await _picture(svc, user_id, enigma)
+        text = texts.enigma_text(lang, svc.contest, enigma, lead(lang) if lead else "")
+        await post_text(svc, user_id, prefix + text, PRIORITY_ANSWER, markup=markup)
+
+
+async def tell_pair(svc: Services, number: int, make: Callable[[str], str]) -> None:
+    """A line to every phone of pair ``number``, its enigma keyboard gone."""
+    for user_id, lang, prefix in await _phones(svc, number):
+        await post_text(svc, user_id, prefix + make(lang), PRIORITY_ANSWER, markup=NO_KEYBOARD)
+
+
+async def first_enigmas(svc: Services, started: Sequence[str]) -> None:
+    """At a start (``started``: the units whose clocks just started), every pair of a category
+    playing the escape in the chat gets stage 1's enigma, in the start's own transaction."""
+    rules = svc.contest.escape
+    first = rules.enigma(1) if rules is not None else None
+    if first is None:
+        return
+    for unit_id in started:
+        category = svc.contest.category(unit_id)
+        if category is None or not category.escape:
+            continue
+        for state in await svc.day.states(category):
+            if state.clock.started is not None and state.ledger is not None \
+                    and state.outcome is None:
+                await tell_enigma(svc, state.entry.number, first)
+
+
+async def respuesta(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/respuesta [N] [ANSWER]``: an answer to the pair's enigma, or (none given) the enigma
+    again with its choices."""
+    who = await caller(update, context)
+    if who is None:
+        return
+    if not who.roles.entries:
+        await refuse_role(update, who, "participant")
+        return
+    rules = who.svc.contest.escape
+    if rules is None or not rules.in_chat:
+        await answer_now(who.svc, update, said.refused(who.lang, NotInChat(), who.svc.contest, 0))
+        return
+    args = list(context.args or [])
+    playing = await _playing(who)
+    if len(playing) > 1:  # a phone following two pairs says which first
+        number = parse_int(args[0]) if args else None
+        chosen = next((s for s in playing if s.entry.number == number), None)
+        if chosen is None:
+            await answer_now(who.svc, update, texts.which_entry_answers(
+                who.lang, [s.entry.number for s in playing]))
+            return
+        playing, args = [chosen], args[1:]
+    if not playing:
+        await answer_now(who.svc, update, texts.no_running_enigma(who.lang))
+        return
+    state = playing[0]
+    if not args:
+        await _show(update, who, state)
+        return
+    await _answer(update, who, state.entry.number, " ".join(args))
+
+
+async def typed_answer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Free text in a private chat: an answer when the phone follows a pair whose escape is
+    played in the chat and running; anything else goes to the help's pointer."""
+    rules = context.bot_data["contest"].escape if "contest" in context.bot_data else None
+    if rules is None or not rules.in_chat:
+        await not_understood(update, context)
+        return
+    who = await caller(update, context)
+    msg = update.effective_message
+    if who is None or msg is None or not who.roles.entries:
+        await not_understood(update, context)
+        return
+    playing = await _playing(who)
+    if len(playing) > 1:
+        await answer_now(who.svc, update, texts.which_entry_answers(
+            who.lang, [s.entry.number for s in playing]))
+        return
+    if not playing:
+        await _nothing_to_answer(update, context, who)
+        return
+    await _answer(update, who, playing[0].entry.number, msg.text or "")
+
+
+async def _playing(who: Caller) -> list[EntryState]:
+    """The pairs the phone follows whose escape runs in the chat now (at the message's date)."""
+    out = []
+    for entry in who.roles.entries:
+        if not _in_chat(who.svc.contest, entry):
+            continue
+        state = await who.svc.day.state(entry.number)
+        t = state.clock.elapsed(who.at) if state is not None else None
+        if state is not None and state.ledger is not None and t is not None \
+                and not state.ledger.over(t):
+            out.append(state)
+    return out
+
+
+def _in_chat(contest: Contest, entry: Entry) -> bool:
+    category = contest.category(entry.category)
+    return bool(category is not None and category.escape and contest.escape is not None
+                and contest.escape.in_chat)
+
+
+async def _nothing_to_answer(update: Update, context: ContextTypes.DEFAULT_TYPE,
+                             who: Caller) -> None:
+    if any(_in_chat(who.svc.contest, e) for e in who.roles.entries):
+        await answer_now(who.svc, update, texts.no_running_enigma(who.lang))
+    else:
+        await not_understood(update, context)
+
+
+async def _show(update: Update, who: Caller, state: EntryState) -> None:
+    """The pair's enigma again, to this phone only (nothing recorded)."""
+    rules = who.svc.contest.escape
+    assert rules is not None and state.ledger is not None
+    enigma = rules.enigma(state.ledger.stage)
+    if enigma is None:
+        return
+    msg = update.effective_message
+    assert msg is not None
+    await _picture(who.svc, msg.chat_id, enigma)
+    await answer_now(who.svc, update, texts.enigma_text(who.lang, who.svc.contest, enigma),
+                     reply_markup=keyboard(enigma))
+
+
+async def _answer(update: Update, who: Caller, number: int, typed: str) -> None:
+    svc = who.svc
+    if await already_handled(update, who):
+        return
+    async with recording(svc):
+        out = await operations.attempt(svc.day, who.user_id, number, typed, who.at,
+                                       update.update_id)
+        if isinstance(out, Refusal):
+            await answer_now(svc, update, said.refusal_line(who.lang, out, svc.contest, number))
+        elif isinstance(out, WrongAnswer):
+            await answer(svc, update, texts.wrong_text(who.lang, svc.contest, out.stage,
+                                                       out.wrong, out.moment))
+        else:
+            await _passed(svc, out)
+
+
+async def _passed(svc: Services, out: RightAnswer) -> None:
+    """A stage passed: the next enigma to both phones; the last: the pair and the volunteers
+    told (with the table), the puzzle to hand over."""
+    rules = svc.contest.escape
+    assert rules is not None
+    number = out.entry
+    if not out.solved:
+        nxt = rules.enigma(out.stage + 1)
+        assert nxt is not None
+        await tell_enigma(svc, number, nxt,
+                          lambda lang: texts.right_lead(lang, out.stage, out.time))
+        return
+    table = (await hall_seats(svc.day)).get(number)
+    await tell_pair(svc, number, lambda lang: texts.solved_in_chat(lang, out.time, table))
+    entry_names = names(out.state.entry.names) if out.state is not None else ""
+    await tell_staff(svc, lambda lang: texts.solved_staff_line(lang, number, entry_names,
+                                                               out.time, table))
+
+
+async def handover(svc: Services, category: Category, unsolved: Sequence[EntryState],
+                   tables: dict[int, int], limit: int) -> None:
+    """At the escape's time limit, played in the chat: the volunteers read every pair still
+    playing with its table and the stage its answers reached (nothing to confirm), and each
+    pair's phones are told their stage, their keyboard gone."""
+    rules = svc.contest.escape
+    assert rules is not None
+    reached = [(f"#{s.entry.number} {names(s.entry.names)}", tables.get(s.entry.number),
+                s.ledger.stage if s.ledger is not None else 1) for s in unsolved]
+    await tell_staff(svc, lambda lang: texts.handover_in_chat(lang, limit, category, reached))
+    for s in unsolved:
+        stage = s.ledger.stage if s.ledger is not None else 1
+        await tell_pair(svc, s.entry.number, partial(_time_up, stage=stage, stages=rules.stages))
+
+
+def _time_up(lang: str, stage: int, stages: int) -> str:
+    return texts.time_up_in_chat(lang, stage, stages)
