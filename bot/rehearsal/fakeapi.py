@@ -119,12 +119,27 @@ def answer(method: str, params: dict[str, Any], message_id: int,
             message["text"] = params["text"]
         if "caption" in params:
             message["caption"] = params["caption"]
+        _sent_file(method, params, message, message_id)
         return message
     if method in ("getMyCommands", "getUpdates"):
         return []
     if method == "getWebhookInfo":
         return {"url": "", "has_custom_certificate": False, "pending_update_count": 0}
     return True
+
+
+def _sent_file(method: str, params: dict[str, Any], message: dict[str, Any],
+               message_id: int) -> None:
+    """A photo or document sent: the file Telegram now holds, as it answers it (an id of its
+    own for an upload, the same id for a file sent again by its id)."""
+    field = {"sendPhoto": "photo", "sendDocument": "document"}.get(method)
+    sent = params.get(field) if field else None
+    if field is None or sent is None:
+        return
+    known = isinstance(sent, str) and not sent.startswith("attach://")
+    file_id = sent if known else f"uploaded-{message_id}"
+    held = {"file_id": file_id, "file_unique_id": f"u-{file_id}"}
+    message[field] = [{**held, "width": 480, "height": 320}] if field == "photo" else held
 
 
 class LocalBotAPI(BaseRequest):

@@ -18,8 +18,8 @@ MAX_NUMBER = 10**9  # a longer run of digits is compared as it is typed
 
 
 def normalize(text: str) -> str:
-    """``text`` as answers are compared: its letters and digits, lowercase, without accents
-    (ß and æ as ss and ae), everything else left out."""
+    """``text`` as answers are compared: its letters and digits, lowercase (ß as ss), without
+    accents, everything else left out."""
     folded = unicodedata.normalize("NFKD", text.casefold())
     return "".join(ch for ch in folded if ch.isalnum() and not unicodedata.combining(ch))
 

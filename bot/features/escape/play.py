@@ -72,20 +72,25 @@ async def _phones(svc: Services, number: int) -> list[tuple[int, str, str]]:
 
 
 async def tell_enigma(svc: Services, number: int, enigma: Enigma,
-                      lead: Callable[[str], str] | None = None) -> None:
+                      lead: Callable[[str], str] | None = None, skip: int | None = None) -> None:
     """Stage ``enigma.stage``'s enigma to every phone of pair ``number`` (``lead``: a line
-    before it, in a language)."""
+    before it, in a language; ``skip``: the phone answered already)."""
     markup = keyboard(enigma)
     for user_id, lang, prefix in await _phones(svc, number):
+        if user_id == skip:
+            continue
         await _picture(svc, user_id, enigma)
         text = texts.enigma_text(lang, svc.contest, enigma, lead(lang) if lead else "")
         await post_text(svc, user_id, prefix + text, PRIORITY_ANSWER, markup=markup)
 
 
-async def tell_pair(svc: Services, number: int, make: Callable[[str], str]) -> None:
-    """A line to every phone of pair ``number``, its enigma keyboard gone."""
+async def tell_pair(svc: Services, number: int, make: Callable[[str], str],
+                    skip: int | None = None) -> None:
+    """A line to every phone of pair ``number`` (but ``skip``), its enigma keyboard gone."""
     for user_id, lang, prefix in await _phones(svc, number):
-        await post_text(svc, user_id, prefix + make(lang), PRIORITY_ANSWER, markup=NO_KEYBOARD)
+        if user_id != skip:
+            await post_text(svc, user_id, prefix + make(lang), PRIORITY_ANSWER,
+                            markup=NO_KEYBOARD)
 
 
 async def first_enigmas(svc: Services, started: Sequence[str]) -> None:
@@ -99,7 +104,9 @@ async def first_enigmas(svc: Services, started: Sequence[str]) -> None:
         category = svc.contest.category(unit_id)
         if category is None or not category.escape:
             continue
-        for state in await svc.day.states(category):
+        clock = await svc.day.clock(category.id)
+        # the pairs holding a place when the clock started (its date, Telegram's)
+        for state in await svc.day.states(category, clock.started):
             if state.clock.started is not None and state.ledger is not None \
                     and state.outcome is None:
                 await tell_enigma(svc, state.entry.number, first)
@@ -216,23 +223,34 @@ async def _answer(update: Update, who: Caller, number: int, typed: str) -> None:
             await answer(svc, update, texts.wrong_text(who.lang, svc.contest, out.stage,
                                                        out.wrong, out.moment))
         else:
-            await _passed(svc, out)
+            await _passed(update, who, out)
 
 
-async def _passed(svc: Services, out: RightAnswer) -> None:
-    """A stage passed: the next enigma to both phones; the last: the pair and the volunteers
-    told (with the table), the puzzle to hand over."""
+async def _passed(update: Update, who: Caller, out: RightAnswer) -> None:
+    """A stage passed: the next enigma to both phones (the one that answered reads it as the
+    answer to its message); the last: the pair and the volunteers told (with the table), the
+    puzzle to hand over."""
+    svc = who.svc
     rules = svc.contest.escape
-    assert rules is not None
+    msg = update.effective_message
+    assert rules is not None and msg is not None
     number = out.entry
     if not out.solved:
         nxt = rules.enigma(out.stage + 1)
         assert nxt is not None
+        await _picture(svc, msg.chat_id, nxt)
+        await answer(svc, update, texts.enigma_text(
+            who.lang, svc.contest, nxt, texts.right_lead(who.lang, out.stage, out.time)),
+            reply_markup=keyboard(nxt))
         await tell_enigma(svc, number, nxt,
-                          lambda lang: texts.right_lead(lang, out.stage, out.time))
+                          lambda lang: texts.right_lead(lang, out.stage, out.time),
+                          skip=who.user_id)
         return
     table = (await hall_seats(svc.day)).get(number)
-    await tell_pair(svc, number, lambda lang: texts.solved_in_chat(lang, out.time, table))
+    await answer(svc, update, texts.solved_in_chat(who.lang, out.time, table),
+                 reply_markup=NO_KEYBOARD)
+    await tell_pair(svc, number, lambda lang: texts.solved_in_chat(lang, out.time, table),
+                    skip=who.user_id)
     entry_names = names(out.state.entry.names) if out.state is not None else ""
     await tell_staff(svc, lambda lang: texts.solved_staff_line(lang, number, entry_names,
                                                                out.time, table))

@@ -11,6 +11,7 @@ from bot.domain.clock import format_duration
 from bot.domain.contest import Category, Contest, Enigma
 from bot.features.escape.rules import Kind
 from bot.services.state import EntryState
+from bot.support.commands import typed
 from bot.support.i18n import ntr, tr
 from bot.texts.names import clock_time, usage_text
 
@@ -113,7 +114,8 @@ def right_lead(lang: str, stage: int, time: int) -> str:
 def solved_in_chat(lang: str, time: int, table: int | None) -> str:
     """The pair's phones, once the last enigma is answered right."""
     text = tr(lang, "Right! Escape solved at {time}. A volunteer brings you the puzzle now: "
-              "when you finish it, send /listo.", time=format_duration(time))
+              "when you finish it, send {ready}.", time=format_duration(time),
+              ready=typed(lang, "listo"))
     if table is not None:
         text += " " + tr(lang, "Table {table}.", table=table)
     return text
@@ -141,8 +143,8 @@ def wrong_text(lang: str, contest: Contest, stage: int, wrong: int,
 def time_up_in_chat(lang: str, stage: int, stages: int) -> str:
     """The pair's phones at the escape's time limit, played in the chat."""
     return tr(lang, "Time is up for the escape: you reached stage {stage} of {stages}. A "
-              "volunteer brings you the puzzle now: when you finish it, send /listo.",
-              stage=stage, stages=stages)
+              "volunteer brings you the puzzle now: when you finish it, send {ready}.",
+              stage=stage, stages=stages, ready=typed(lang, "listo"))
 
 
 def handover_in_chat(lang: str, limit: int, category: Category,
@@ -167,8 +169,9 @@ def no_running_enigma(lang: str) -> str:
 
 
 def which_entry_answers(lang: str, numbers: list[int]) -> str:
-    return tr(lang, "You follow several pairs playing: answer with /respuesta N ANSWER "
-              "(N: {numbers}).", numbers=", ".join(str(n) for n in numbers))
+    return tr(lang, "You follow several pairs playing: answer with {command} N ANSWER "
+              "(N: {numbers}).", numbers=", ".join(str(n) for n in numbers),
+              command=typed(lang, "respuesta"))
 
 
 def attempt_name(lang: str) -> str:
