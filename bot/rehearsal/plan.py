@@ -8,8 +8,11 @@ from collections.abc import Callable
 from datetime import date, datetime, timedelta
 from datetime import time as dtime
 
+from num2words import num2words  # type: ignore[import-untyped]
+
 from bot.domain.clock import CategoryClock, Pause, format_duration
-from bot.domain.contest import Contest, Slot
+from bot.domain.contest import Contest, Enigma, EscapeRules, Slot
+from bot.features.escape.answers import is_right
 from bot.features.escape.rules import Cooldown, CooldownPastEnd, StageSame
 from bot.features.results.names import JOKER
 from bot.rehearsal.actions import PHOTO, Action, Person, Stage, Team
@@ -177,6 +180,52 @@ def _in_the_hall(add: Callable[[datetime, Person, str], None],
         add(real(limit + 120), rng.choice(vol), f"/piezas {n} {pieces}")
 
 
+WRONG_GUESSES = ("no sé", "la mesa", "42", "¿otra vez?", "norte")
+
+
+def _escape_in_chat(add: Callable[..., None], real: Callable[[float], datetime],
+                    rng: random.Random, team: Team, rules: EscapeRules) -> int:
+    """A pair playing the escape in the chat: in each stage a wrong guess now and then (one at
+    most: no wait), a clue and sometimes its solution (``/pista``, ``/solucion``: the stage the
+    pair is in), then the right answer from one of its phones, typed as people type it (a
+    number in words, a choice as its button sends it); unsolved pairs stop where the time
+    limit finds them. Returns when the escape ended for it (contest seconds)."""
+    solve = rng.uniform(0.3, 1.15) * rules.time_limit
+    stage_time = min(solve, rules.time_limit) / rules.stages
+    last_request = -10_000.0
+    for g in rules.enigmas:
+        begin = (g.stage - 1) * stage_time + 20
+        right = g.stage * stage_time
+        if right >= rules.time_limit - 5:
+            return rules.time_limit
+        phone = rng.choice(team.phones)
+        guess = rng.choice(WRONG_GUESSES)
+        if rng.random() < 0.4 and not is_right(g, guess):
+            add(real(begin + rng.uniform(5, stage_time * 0.3)), phone, guess)
+        t = max(begin + stage_time * 0.4, last_request + rules.cooldown + 5)
+        if rng.random() < 0.4 and t < right - 10:
+            add(real(t), phone, "/pista")
+            last_request = t
+            t2 = t + rules.cooldown + 5
+            if rng.random() < 0.3 and t2 < right - 10:
+                add(real(t2), phone, "/solucion")
+                last_request = t2
+        add(real(right), rng.choice(team.phones), _typed_answer(g, rng))
+    return int(rules.stages * stage_time)
+
+
+def _typed_answer(g: Enigma, rng: random.Random) -> str:
+    """A right answer as a person types it: the first accepted, a number sometimes in
+    Spanish words, a choice as its button sends it."""
+    right = [c for c in g.choices if is_right(g, c)]
+    if right:
+        return right[0]
+    first = g.answers[0]
+    if g.numbers and first.isdigit() and rng.random() < 0.5:
+        return str(num2words(int(first), lang="es"))
+    return first.upper() if rng.random() < 0.3 else first
+
+
 def plan_day(reh: Stage, start: datetime, confirmed: set[int]) -> list[Action]:
     """The messages of a contest played once: the organiser's start, the escape's hints and
     stages, finishes and pieces, the rankings at the end."""
@@ -204,7 +253,9 @@ def plan_day(reh: Stage, start: datetime, confirmed: set[int]) -> list[Action]:
         limit = cat.time_limit
         n = team.number
         escape_end = 0
-        if cat.escape and rules is not None:
+        if cat.escape and rules is not None and rules.in_chat:
+            escape_end = _escape_in_chat(add, real, rng, team, rules)
+        elif cat.escape and rules is not None:
             solve = rng.uniform(0.3, 1.15) * rules.time_limit
             solved = solve <= rules.time_limit
             stage_time = (min(solve, rules.time_limit) / rules.stages)

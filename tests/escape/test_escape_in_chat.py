@@ -21,6 +21,7 @@ from zoneinfo import ZoneInfo
 
 from bot.features.escape.rules import result
 from bot.services.contest_file import load_contest
+from bot.tools.scoreboard import scoreboard_data
 from tests.conftest import ROOT
 from tests.documents import bot as run_bot
 from tests.documents import round_trip
@@ -177,6 +178,11 @@ async def test_at_the_time_limit_every_pairs_stage_is_known_and_the_bonus_counts
         for k, (phone, _) in enumerate(zip(phones, pairs, strict=True)):
             for s in range(min(k, 5)):
                 await h.send(phone, answers[s], at(10 * (s + 1) + k / 10))
+        # the projector shows each pair's stage, known from its answers
+        board = await scoreboard_data(h.services.day, h.services.contest, at(60))
+        rows = {r["number"]: r for c in board["categories"] for r in c["rows"]}
+        assert [rows[n]["escape"]["stage"] for n in pairs] == [1, 2, 3, 4, 5, 5]
+        assert rows[pairs[5]]["escape"]["solved"] and not rows[pairs[4]]["escape"]["solved"]
         # an answer Telegram dated before the limit counts, however late it arrives
         await h.send(phones[0], "a guess", at(89.9))
         limit_answer = said(await h.send(phones[1], "24", at(90)), phones[1])

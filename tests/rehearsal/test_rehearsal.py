@@ -621,3 +621,22 @@ def test_with_partners_two_people_alone_are_matched(tmp_path):
     assert re.search(r"#\d+ Nuria Prado says yes to #\d+ -> Pareja encontrada: la inscripción "
                      r"#\d+ es ahora Nuria Prado / Óscar Lago", out), out[:8000]
     assert "errors in the bot's log: none" in out
+
+
+def test_the_escape_played_in_the_chat_is_rehearsed(tmp_path):
+    """Issue 52: on the shipped escape played in the chat, the rehearsal's pairs get each
+    stage's enigma, answer wrong and right (a number in words, a choice as its button sends
+    it), buy clues, and either solve (the volunteers told to hand the puzzle over) or are found
+    at the time limit with their stage known; every entry ends with a result."""
+    out, _ = _demo(ROOT / "contests" / "escape-chat-2027.toml", tmp_path / "escape.sqlite3")
+    assert "Verdict: every entry that played has a result or a stated reason." in out
+    assert "errors in the bot's log: none" in out and "Refused commands: 0." in out
+    assert "Etapa 1 de 5:" in out and "No es la respuesta de la etapa" in out
+    assert re.search(r": veinticuatro -> ¡Correcto! Etapa 2 resuelta", out), out[:6000]
+    assert re.search(r": Este -> ¡Correcto! Etapa 3 resuelta", out), out[:6000]
+    assert ": /pista -> Pista de la etapa" in out and ": /solucion -> Solución de la etapa" in out
+    assert re.search(r"bot -> volunteers: (Mesa \d+ · )?#\d+ .*: escape resuelto en", out)
+    # those still playing at the limit: their stage known, nothing to confirm
+    assert "se acabó el escape en la categoría Parejas" in out
+    assert "no hay nada que confirmar" in out
+    assert "/etapa" not in out  # nobody confirms a stage
