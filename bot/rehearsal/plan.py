@@ -180,6 +180,49 @@ def _in_the_hall(add: Callable[[datetime, Person, str], None],
         add(real(limit + 120), rng.choice(vol), f"/piezas {n} {pieces}")
 
 
+def _escape_by_volunteers(add: Callable[..., None], real: Callable[[float], datetime],
+                          rng: random.Random, team: Team, rules: EscapeRules,
+                          vol: list[Person]) -> int:
+    """A pair playing an escape the volunteers run: its hints and solutions by stage, the
+    volunteers' stages, its solve or the stage confirmed at the handover. Returns when the
+    escape ended for it (contest seconds)."""
+    n = team.number
+    solve = rng.uniform(0.3, 1.15) * rules.time_limit
+    solved = solve <= rules.time_limit
+    stage_time = (min(solve, rules.time_limit) / rules.stages)
+    last_request = -10_000.0
+    reached = last_confirmed = 1
+    for stage in range(1, rules.stages + 1):
+        begin = (stage - 1) * stage_time + 60
+        if begin >= rules.time_limit:
+            break
+        reached = stage
+        if rng.random() < 0.45:
+            t = max(begin + rng.uniform(60, stage_time * 0.6),
+                    last_request + rules.cooldown + 5)
+            if t < rules.time_limit - 60:
+                phone = rng.choice(team.phones)
+                if rng.random() < 0.3 and last_request > 0:
+                    # too early: the bot refuses and tells them when
+                    add(real(last_request + 120), phone, f"/pista {stage}", TOO_SOON)
+                add(real(t), phone, f"/pista {stage}")
+                last_request = t
+                if rng.random() < 0.35:
+                    t2 = t + rules.cooldown + rng.uniform(10, 120)
+                    if t2 < min(stage * stage_time, rules.time_limit - 30):
+                        add(real(t2), phone, f"/solucion {stage}")
+                        last_request = t2
+        if stage > 1 and rng.random() < 0.7:
+            add(real(begin + 90), rng.choice(vol), f"/etapa {n} {stage}")
+            last_confirmed = stage
+    if solved:
+        add(real(solve), rng.choice(vol), f"/escape {n}")
+        return int(solve)
+    add(real(rules.time_limit + 60), rng.choice(vol), f"/etapa {n} {reached}",
+        STAGE_AGAIN if reached == last_confirmed else ())
+    return rules.time_limit
+
+
 WRONG_GUESSES = ("no sé", "la mesa", "42", "¿otra vez?", "norte")
 
 
@@ -251,46 +294,11 @@ def plan_day(reh: Stage, start: datetime, confirmed: set[int]) -> list[Action]:
             continue
         cat = team.category
         limit = cat.time_limit
-        n = team.number
         escape_end = 0
         if cat.escape and rules is not None and rules.in_chat:
             escape_end = _escape_in_chat(add, real, rng, team, rules)
         elif cat.escape and rules is not None:
-            solve = rng.uniform(0.3, 1.15) * rules.time_limit
-            solved = solve <= rules.time_limit
-            stage_time = (min(solve, rules.time_limit) / rules.stages)
-            last_request = -10_000.0
-            reached = last_confirmed = 1
-            for stage in range(1, rules.stages + 1):
-                begin = (stage - 1) * stage_time + 60
-                if begin >= rules.time_limit:
-                    break
-                reached = stage
-                if rng.random() < 0.45:
-                    t = max(begin + rng.uniform(60, stage_time * 0.6),
-                            last_request + rules.cooldown + 5)
-                    if t < rules.time_limit - 60:
-                        phone = rng.choice(team.phones)
-                        if rng.random() < 0.3 and last_request > 0:
-                            # too early: the bot refuses and tells them when
-                            add(real(last_request + 120), phone, f"/pista {stage}", TOO_SOON)
-                        add(real(t), phone, f"/pista {stage}")
-                        last_request = t
-                        if rng.random() < 0.35:
-                            t2 = t + rules.cooldown + rng.uniform(10, 120)
-                            if t2 < min(stage * stage_time, rules.time_limit - 30):
-                                add(real(t2), phone, f"/solucion {stage}")
-                                last_request = t2
-                if stage > 1 and rng.random() < 0.7:
-                    add(real(begin + 90), rng.choice(vol), f"/etapa {n} {stage}")
-                    last_confirmed = stage
-            if solved:
-                add(real(solve), rng.choice(vol), f"/escape {n}")
-                escape_end = int(solve)
-            else:
-                add(real(rules.time_limit + 60), rng.choice(vol), f"/etapa {n} {reached}",
-                    STAGE_AGAIN if reached == last_confirmed else ())
-                escape_end = rules.time_limit
+            escape_end = _escape_by_volunteers(add, real, rng, team, rules, vol)
         finish = escape_end + rng.uniform(0.45, 1.2) * (limit - escape_end)
         if cat.own_start:
             _season(add, real, rng, team, vol)

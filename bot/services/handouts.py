@@ -25,7 +25,7 @@ from bot.domain.clock import ALERTS, CategoryClock, Pause
 from bot.domain.contest import Category, Contest
 from bot.domain.rounds import Heat
 from bot.services.fonts import Fonts, find_fonts
-from bot.support.commands import COMMANDS, features, in_language
+from bot.support.commands import COMMANDS, ESCAPE_STAGES, features, in_language
 from bot.support.registry import REGISTRY
 from bot.texts import handouts as t
 from bot.texts.menus import command_description
@@ -61,7 +61,7 @@ def volunteer_sections(contest: Contest, lang: str) -> list[Section]:
                           + (f"\n{examples}" if examples else "")))
     buttons = [Line(t.claim_label(lang), t.claim_button(lang)),
                Line(t.ready_label(lang), in_language(lang, t.ready_button(lang)))]
-    if "escape" in has:
+    if ESCAPE_STAGES in has:  # volunteers confirm the stages (not where the chat knows them)
         buttons.append(Line(t.stage_label(lang), t.stage_buttons(lang)))
     for feature in REGISTRY.features:  # the buttons a feature adds, where the contest has them
         if feature.sheet is not None:

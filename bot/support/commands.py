@@ -14,13 +14,16 @@ import difflib
 import re
 from collections.abc import Iterable
 
-from bot.domain.contest import Contest
+from bot.domain.contest import Category, Contest
 from bot.support.registry import N_, REGISTRY, ROLES, Command, Feature
 
 __all__ = ["ROLES", "Command"]
 
 # what a contest may have that some commands are for (``Command.needs``)
 ESCAPE = "escape"
+# the escape's stages confirmed by volunteers (run by them), or answered in the chat
+ESCAPE_STAGES = "escape_stages"
+ESCAPE_IN_CHAT = "escape_in_chat"
 ROUNDS = "rounds"
 CHANGES = "changes"  # a category whose teams' members may change (keep_originals)
 PENALTIES = "penalties"
@@ -93,7 +96,7 @@ def features(contest: Contest, categories: Iterable[str] | None = None) -> froze
     wanted = None if categories is None else set(categories)
     cats = [c for c in contest.categories if wanted is None or c.id in wanted]
     has = {
-        ESCAPE: contest.escape is not None and any(c.escape for c in cats),
+        **_escape(contest, cats),
         ROUNDS: any(c.rounds for c in cats),
         PENALTIES: bool(contest.penalties),
         SPLITS: any(c.puzzles or any(r.puzzles for r in c.rounds) for c in cats),
@@ -108,6 +111,14 @@ def features(contest: Contest, categories: Iterable[str] | None = None) -> froze
         RETENTION: contest.settings("privacy") is not None,
     }
     return frozenset(f for f, yes in has.items() if yes)
+
+
+def _escape(contest: Contest, cats: list[Category]) -> dict[str, bool]:
+    """An escape stage, and who knows the pairs' stages: the volunteers, or the chat."""
+    escape = contest.escape is not None and any(c.escape for c in cats)
+    in_chat = contest.escape is not None and contest.escape.in_chat
+    return {ESCAPE: escape, ESCAPE_STAGES: escape and not in_chat,
+            ESCAPE_IN_CHAT: escape and in_chat}
 
 
 _NAMED = re.compile(r"(?<![\w/.:@-])/([a-z_]+)")

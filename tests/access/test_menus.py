@@ -34,6 +34,8 @@ from bot.support.commands import (
     COMMANDS,
     DOOR,
     ESCAPE,
+    ESCAPE_IN_CHAT,
+    ESCAPE_STAGES,
     PAYMENTS,
     PENALTIES,
     ROUNDS,
@@ -286,11 +288,15 @@ async def test_a_contest_without_the_escape_has_no_escape_command_in_any_menu(tm
 
 def test_each_command_says_what_the_contest_must_have_for_it() -> None:
     needs = {f: {c.name for c in COMMANDS if c.needs == f} for f in (ESCAPE, ROUNDS)}
-    assert needs[ESCAPE] == {"pista", "solucion", "billetes", "etapa", "escape"}
+    assert needs[ESCAPE] == {"pista", "solucion", "billetes", "escape"}
+    # the stages confirmed by volunteers, or answered in the chat (issue 52)
+    assert BY_NAME["etapa"].needs == ESCAPE_STAGES and BY_NAME["respuesta"].needs == ESCAPE_IN_CHAT
     assert needs[ROUNDS] == {"series", "confirmar_ronda", "acepto", "renuncio"}  # /mesas: all
     assert BY_NAME["penalizacion"].needs == PENALTIES and BY_NAME["parcial"].needs == SPLITS
     castrillo = load_contest(CASTRILLO)
-    assert features(castrillo) == {ESCAPE, PAYMENTS}  # /pagar: where it takes payments
+    assert features(castrillo) == {ESCAPE, ESCAPE_STAGES, PAYMENTS}  # /pagar: where it pays
+    assert features(load_contest(ROOT / "contests" / "escape-chat-2027.toml")) == {
+        ESCAPE, ESCAPE_IN_CHAT}
     assert features(castrillo, ["adultos"]) == {PAYMENTS}
     assert BY_NAME["pagar"].needs == PAYMENTS and BY_NAME["presente"].needs == DOOR
     assert features(load_contest(BILLOM)) == frozenset()

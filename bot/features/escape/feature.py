@@ -18,7 +18,7 @@ from bot.features.escape.rules import ATTEMPT
 from bot.features.escape.texts import attempt_detail, attempt_name, linked_line
 from bot.features.registration.names import CANCEL
 from bot.features.results.names import PIECES
-from bot.support.commands import ESCAPE
+from bot.support.commands import ESCAPE, ESCAPE_IN_CHAT, ESCAPE_STAGES
 from bot.support.registry import N_, Command, Feature, Kind
 
 FEATURE = Feature(
@@ -33,9 +33,11 @@ FEATURE = Feature(
                 {"fr": "billets", "en": "tickets"}, ESCAPE, for_entry=True, after="solucion"),
         Command("respuesta", "participant", N_("[ANSWER]: answer the enigma (none: see it "
                                                  "again)"),
-                {"fr": "reponse", "en": "answer"}, ESCAPE, for_entry=True, after="billetes"),
+                {"fr": "reponse", "en": "answer"}, ESCAPE_IN_CHAT, for_entry=True,
+                after="billetes"),
         Command("etapa", "volunteer", N_("N S: entry N is in stage S"),
-                {"fr": "etape", "en": "stage"}, ESCAPE, examples=("etapa 12 3",), after=CANCEL),
+                {"fr": "etape", "en": "stage"}, ESCAPE_STAGES, examples=("etapa 12 3",),
+                after=CANCEL),
         Command("escape", "volunteer", N_("N [h:mm:ss]: N solved the escape"),
                 {"fr": "evasion", "en": "escaped"}, ESCAPE,
                 examples=("escape 12", "escape 12 0:42:10"), after="etapa"),
