@@ -270,3 +270,27 @@ async def test_import_refuses_a_right_answer_taken_while_the_pair_waited(
     passed["at"] = passed["at"].replace("09:33:00", "09:31:30")
     out = await asyncio.to_thread(_import, tmp_path, contest, doc, "waited")
     assert out.returncode == 2, "a right answer inside the wait was imported"
+
+
+async def test_a_guess_dated_before_the_stage_was_passed_does_not_count_against_the_next(
+        tmp_path: Path) -> None:
+    """Bea's wrong guess Telegram dated 0:00:59, handled just after Ana's right answer of
+    0:01:00 (two chats are handled side by side, and a restart catches up on both), is judged
+    against stage 2: Bea reads "not the answer to stage 2" (an enigma she had not seen) and it
+    counts as a wrong answer there, so two real guesses in stage 2 make the pair wait. Every
+    answer counts at its date: that guess was about stage 1 and should not count against
+    stage 2 ("a new stage starts the count again")."""
+    h = await started(tmp_path)
+    try:
+        await register(h, ANA, BEA)
+        await h.send(ORGANISER, "/inicio", T0)
+        await h.send(ANA, "clock", at(1))
+        late = said(await h.send(BEA, "mesa", at(59 / 60)), BEA)
+        assert "etapa 2" not in late, late
+        await h.send(ANA, "twenty", at(2))
+        second = said(await h.send(ANA, "thirty", at(2.1)), ANA)
+        assert "wait until" not in second, second
+        reply = said(await h.send(ANA, "24", at(2.2)), ANA)
+        assert "Stage 3 of 5" in reply, reply
+    finally:
+        await h.stop()
