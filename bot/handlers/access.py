@@ -28,6 +28,7 @@ from bot.services import access as service
 from bot.services.outcomes import Refusal
 from bot.storage.store import Entry
 from bot.support.i18n import LANGUAGES
+from bot.support.registry import REGISTRY
 from bot.texts import access as texts
 from bot.texts.common import refusal
 
@@ -80,6 +81,9 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await answer_now(who.svc, update, said)
         else:
             await answer(who.svc, update, said)
+            for feature in REGISTRY.features:  # what a feature owes the new phone
+                if feature.on_follow is not None:
+                    await feature.on_follow(who.svc, who.user_id, out.entry.number, who.at)
     await refresh_menu(context, who.user_id)
 
 

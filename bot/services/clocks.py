@@ -22,6 +22,7 @@ from bot.domain.rounds import (
     heat_over,
     next_heats,
 )
+from bot.features.escape.rules import OUT_OF_PLAY
 from bot.features.selftimed.day import start_data
 from bot.services.contest_day import ContestDay
 from bot.services.outcomes import Done, Refusal, SharedRefusal
@@ -287,9 +288,12 @@ async def handover_moments(day: ContestDay) -> list[tuple[str, datetime]]:
 
 
 async def unsolved(day: ContestDay, category: Category) -> list[EntryState]:
+    """The pairs still in the escape: not solved, and neither absent nor disqualified (nobody
+    takes them a puzzle)."""
     return [
         s for s in await day.states(category)
         if s.ledger is not None and s.ledger.solved_at is None
+        and (s.outcome is None or s.outcome.ref not in OUT_OF_PLAY)
     ]
 
 

@@ -282,6 +282,9 @@ _WHY: dict[type, Callable[[Any], str]] = {
     esc.NotNextStage: lambda d: f"an answer that does not pass stage {d.stage}",
     esc.Paused: lambda d: f"an answer while the pair waited (until {clock_text(d.until)})",
     esc.PassedByPartner: lambda d: f"stage {d.stage} passed already",
+    esc.NotAnAnswer: lambda d: "an answer with no letter or digit",
+    esc.OutOfPlay: lambda d: f"an answer of an entry recorded as {d.outcome}",
+    esc.PassedMeanwhile: lambda d: f"an answer meant for stage {d.stage}, passed already",
     Disqualified: lambda d: "for an entry disqualified",
     SplitsMissing: lambda d: "before the split times of the puzzles before the last",
     mem.NoChanges: lambda d: "a member changed where the category takes no changes (no "

@@ -44,6 +44,7 @@ from bot.domain.places import Application, Status, allocate, seats
 from bot.domain.ranking import titles
 from bot.domain.rounds import Heat, finish_refused, heat_over, heats_by_id
 from bot.features.escape import rules as esc
+from bot.features.escape.answers import normalize
 from bot.features.invitations.rules import (
     LAPSED,
     NO,
@@ -191,6 +192,7 @@ class Replay:
             K.INVITE_LAPSED: self._answer, K.RESULTS_FINAL: self._results_final,
             K.HANDOVER: self._handover, K.ALERT: self._alert,
             K.MEMBER_CHANGE: self._member_change, MEMBER_FIX: self._member_fix,
+            esc.ATTEMPT: self._attempt,
         }
         self._played: dict[str, Callable[[Event, EntryState, int | None], str | None]] = {
             K.FINISH: self._finish, K.PIECES: self._pieces, K.SPLIT: self._split,
@@ -953,7 +955,7 @@ class Replay:
             return f"{s.category.id} has no escape"
         assert now is not None and ev.stage is not None
         if ev.role == PARTICIPANT:  # a right answer in the chat: into the next stage
-            passed = esc.check_passed(s.ledger, ev.stage, now)
+            passed = esc.check_passed(s.ledger, ev.stage, now) or self._waiting(ev, s, now)
             return why(passed) if passed is not None else None
         refused = esc.check_confirmation(s.ledger, ev.stage, now)
         return why(refused) if refused is not None else None
@@ -977,9 +979,47 @@ class Replay:
             ledger = esc.fold(rules, escape_events(held, s.clock))
         refused = esc.check_solve(ledger, ev.value)
         if refused is None and ev.role == PARTICIPANT:  # the last enigma answered in the chat
-            passed = esc.check_passed(ledger, rules.stages + 1, ev.value)
+            passed = esc.check_passed(ledger, rules.stages + 1, ev.value) or \
+                self._waiting(ev, s, ev.value)
             return why(passed) if passed is not None else self._corrects(ev, previous)
         return why(refused) if refused is not None else self._corrects(ev, previous)
+
+    def _attempt(self, ev: Event) -> str | None:
+        """A wrong answer typed in the chat, as the escape's ``attempt`` keeps one: to the
+        stage the pair was in, while its escape ran and it was not waiting, by a pair still
+        playing, with a letter or digit in it."""
+        assert ev.entry is not None and ev.stage is not None  # its fields: "+?+---"
+        entry = self.entries[ev.entry]
+        category = self.contest.category(entry.category)
+        rules = self.contest.escape
+        if category is None or not category.escape or rules is None or not rules.in_chat:
+            return "a wrong answer in the chat, where no escape is played in the chat"
+        clock = self._clock(category.id)
+        now = clock.elapsed(ev.at)
+        if now is None:
+            return f"dated {ev.at.isoformat()}, before the clock of {category.id} started"
+        s = self._state(entry, None, clock)
+        assert s.ledger is not None
+        if not normalize(str(ev.data.get("answer", ""))):
+            return why(esc.NotAnAnswer())
+        if ev.stage != s.ledger.stage:
+            return f"a wrong answer to stage {ev.stage}, where the entry was in stage " \
+                   f"{s.ledger.stage}"
+        refused = self._waiting(ev, s, now)
+        return why(refused) if refused is not None else None
+
+    def _waiting(self, ev: Event, s: EntryState, now: int
+                 ) -> esc.EscapeOver | esc.NotInChat | esc.Paused | esc.OutOfPlay | None:
+        """Why an answer in the chat at contest time ``now`` was not taken: the pair out of
+        play, the escape over, or the pair waiting after its wrong answers in a row."""
+        assert ev.entry is not None and s.ledger is not None
+        if s.outcome is not None and s.outcome.ref in esc.OUT_OF_PLAY:
+            return esc.OutOfPlay(str(s.outcome.ref))
+        stage = s.ledger.stage
+        wrong = [w for w in (s.clock.elapsed(e.at) for e in
+                             self._kinds.get((ev.entry, esc.ATTEMPT), []) if e.stage == stage)
+                 if w is not None]
+        return esc.check_attempt(s.ledger, wrong, now)
 
     def _photo(self, ev: Event, s: EntryState, now: int | None) -> str | None:
         if not s.category.self_timed:

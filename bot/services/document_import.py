@@ -28,7 +28,7 @@ from bot.features.registration.rules import (
     name_problem,
 )
 from bot.features.registration.texts import ineligible_text
-from bot.services.contest_file import parse_contest
+from bot.services.contest_file import ContestFileError, parse_contest
 from bot.services.document_events import (
     EARLIEST,
     LATEST,
@@ -105,9 +105,11 @@ def check_document(doc: Any, where: str) -> None:
 # -- the contest, the entries, the people --------------------------------------------------------
 
 
-def _contest(contest_text: str, doc: dict[str, Any], where: str) -> Contest:
+def _contest(contest_text: str, doc: dict[str, Any], where: str,
+             contest_path: str = "PUZZLEBOT_CONTEST") -> Contest:
     """The contest in use, when the document's contest file is it: its text and its data
-    the same rules as the file in use, and the one as the other."""
+    the same rules as the file in use, and the one as the other (read as the file at
+    ``contest_path``: what it names beside it, an enigma's picture, is looked for there)."""
     read = tomllib.loads(contest_text)
     in_use = plain(read)
     try:
@@ -122,7 +124,10 @@ def _contest(contest_text: str, doc: dict[str, Any], where: str) -> Contest:
         raise DocumentError(f"{where}: written for another contest file than the one set "
                             "(PUZZLEBOT_CONTEST): import it with the document's own, "
                             "--write-contest FILE writes it out")
-    contest = parse_contest(read, "PUZZLEBOT_CONTEST")
+    try:
+        contest = parse_contest(read, contest_path)
+    except ContestFileError as exc:  # a picture gone since the document was written
+        raise DocumentError(f"{where}: its contest file can't be read here: {exc}") from None
     heading = doc["contest"]
     if (heading["name"], heading["date"], heading["timezone"], heading["language"]) != (
             contest.name, contest.date.isoformat(), contest.timezone, contest.language):
@@ -289,11 +294,12 @@ class Prepared:
     left_out: int
 
 
-def prepare_import(contest_text: str, doc: Any, where: str) -> Prepared:
+def prepare_import(contest_text: str, doc: Any, where: str,
+                   contest_path: str = "PUZZLEBOT_CONTEST") -> Prepared:
     """Everything ``import_document`` checks before it writes, without a database
     (DocumentError: the first problem)."""
     check_document(doc, where)
-    contest = _contest(contest_text, doc, where)
+    contest = _contest(contest_text, doc, where, contest_path)
     # registered alone looking for a partner (bot/features/partners): fewer members; their
     # personal data removed (bot/features/privacy): births gone, eligibility not checked again
     seeking = {ev.get("entry") for ev in doc["history"] if ev.get("kind") == SEEK}
@@ -308,13 +314,14 @@ def prepare_import(contest_text: str, doc: Any, where: str) -> Prepared:
     return Prepared(entries, people, events, left_out)
 
 
-async def import_document(store: Store, contest_text: str, doc: Any, where: str) -> Imported:
+async def import_document(store: Store, contest_text: str, doc: Any, where: str,
+                          contest_path: str = "PUZZLEBOT_CONTEST") -> Imported:
     """A document read into a fresh database (its contest file must be the one in use):
     the entries (each with a new join code), the people (those the database knows already
     kept as they are there) and the history as they were, but for who is who. Everything is
     checked before anything is written (DocumentError: the first problem); one
     transaction."""
-    ready = prepare_import(contest_text, doc, where)
+    ready = prepare_import(contest_text, doc, where, contest_path)
     async with store.transaction() as tx:
         if tx.holds_contest():
             raise DocumentError("the database is not empty: a document is imported into a "

@@ -116,6 +116,10 @@ class Feature:
     # for the application: (handler, group)
     ahead: Callable[[Any], tuple[tuple[Any, int], ...]] | None = None
     follow_line: Callable[[str, Any], str | None] | None = None
+    # what it owes a phone that starts following an entry, posted in the link's own
+    # transaction: (the services, the phone's user id, the entry's number, Telegram's date of
+    # the link) -> awaitable (the escape in the chat: the pair's current enigma)
+    on_follow: Callable[[Any, int, int, Any], Awaitable[None]] | None = None
     # the lines ``check-contest``'s summary gives of its table, for a contest (English)
     describe: Callable[[Any], list[str]] | None = None
     # the prefixes of its buttons' data whose lines close once used (every copy Telegram

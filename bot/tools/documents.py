@@ -94,7 +94,7 @@ async def load_document(config: Config, store: Store, path: str) -> int:
     try:
         doc = read_document(path)
         done = await import_document(store, Path(config.contest_file).read_text(
-            encoding="utf-8"), doc, path)
+            encoding="utf-8"), doc, path, config.contest_file)
     except DocumentError as exc:
         return _fail(f"{exc}; nothing was imported")
     print(f"imported {done.entries} entries and {done.events} events from {path}")

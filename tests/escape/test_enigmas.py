@@ -87,7 +87,8 @@ def test_every_third_wrong_answer_in_a_row_makes_the_pair_wait() -> None:
     led = fold(r, [])
     assert check_attempt(led, [10, 20, 30], 89) == Paused(90)
     assert check_attempt(led, [10, 20, 30], 90) is None  # exactly at the end: taken
-    assert check_attempt(led, [], 3600) == EscapeOver()  # the time limit
+    assert check_attempt(led, [], 3600) is None  # at the time limit itself: still taken
+    assert check_attempt(led, [], 3601) == EscapeOver()
     assert check_attempt(fold(rules(play="volunteers", enigmas=()), []), [], 10) == NotInChat()
 
 

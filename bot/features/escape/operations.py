@@ -9,7 +9,7 @@ from dataclasses import replace
 from datetime import datetime
 
 from bot.domain.events import EventKind
-from bot.features.escape.answers import is_right
+from bot.features.escape.answers import is_right, normalize
 from bot.features.escape.outcomes import (
     EscapeRecorded,
     Granted,
@@ -19,12 +19,16 @@ from bot.features.escape.outcomes import (
 )
 from bot.features.escape.rules import (
     ATTEMPT,
+    OUT_OF_PLAY,
     Accepted,
     Cooldown,
     EscapeOver,
     EscapeRefusal,
     Kind,
+    NotAnAnswer,
+    OutOfPlay,
     PassedByPartner,
+    PassedMeanwhile,
     PastEscapeLimit,
     Paused,
     check_attempt,
@@ -36,7 +40,8 @@ from bot.features.escape.rules import (
 )
 from bot.services.contest_day import ContestDay, RoundClosed
 from bot.services.outcomes import AlreadyRecorded, InTheFuture, Refusal, SharedRefusal
-from bot.services.state import escape_events
+from bot.services.state import EntryState, escape_events
+from bot.storage.store import Transaction
 
 # the events a pair's ledger is folded from, without its solve
 LEDGER_KINDS = (EventKind.HINT, EventKind.SOLUTION, EventKind.STAGE)
@@ -152,6 +157,10 @@ async def attempt(
         state, t = running
         rules = day.contest.escape
         assert state.ledger is not None and rules is not None
+        if state.outcome is not None and state.outcome.ref in OUT_OF_PLAY:
+            return OutOfPlay(str(state.outcome.ref))
+        if not normalize(typed):
+            return NotAnAnswer()
         ledger = state.ledger
         stage = ledger.stage
         wrong = [w for w in (state.clock.elapsed(e.at) for e in
@@ -166,6 +175,11 @@ async def attempt(
             return replace(refused, moment=state.clock.instant_at(refused.until))
         if refused is not None:
             return refused
+        meant = await _meant_for(tx, state, stage, t)
+        if meant is not None:  # dated before the other phone passed that stage
+            before = rules.enigma(meant)
+            right = before is not None and is_right(before, typed)
+            return PassedByPartner(meant) if right else PassedMeanwhile(meant)
         enigma = rules.enigma(stage)
         assert enigma is not None
         if is_right(enigma, typed):
@@ -189,3 +203,15 @@ async def attempt(
         paused = pause_until(rules, [*wrong, t])
         return WrongAnswer(number, stage, len(wrong) + 1, paused,
                            state.clock.instant_at(paused) if paused is not None else None)
+
+
+async def _meant_for(tx: Transaction, state: EntryState, stage: int, t: int) -> int | None:
+    """The stage an answer at contest time ``t`` was meant for, when the pair passed it at
+    ``t`` or after (Telegram's dates: the other phone's right answer was handled first); None:
+    meant for ``stage``, the one the pair is in."""
+    if stage <= 1:
+        return None
+    entered = [w for w in (state.clock.elapsed(e.at) for e in
+                           await tx.events(entry=state.entry.number, kinds=[EventKind.STAGE])
+                           if e.stage == stage) if w is not None]
+    return stage - 1 if entered and t <= min(entered) else None

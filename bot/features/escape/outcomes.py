@@ -25,9 +25,12 @@ from bot.features.escape.rules import (
     EscapeRefusal,
     HintTaken,
     Kind,
+    NotAnAnswer,
     NotInChat,
     NotNextStage,
+    OutOfPlay,
     PassedByPartner,
+    PassedMeanwhile,
     PastEscapeLimit,
     Paused,
     SolutionNeedsHint,
@@ -163,7 +166,7 @@ def refused(lang: str, out: EscapeRefusal, contest: Contest, entry: int) -> str:
                       "the contest clock: check the time.", entry=entry,
                       time=format_duration(t))
         case StageAhead() | StagesInChat() | NotInChat() | NotNextStage() | Paused() | \
-                PassedByPartner():
+                PassedByPartner() | NotAnAnswer() | OutOfPlay() | PassedMeanwhile():
             return _refused_in_chat(lang, out, contest, entry)
         case _:
             assert_never(out)
@@ -191,6 +194,16 @@ def _refused_in_chat(lang: str, out: ChatRefusal, contest: Contest, entry: int) 
         case PassedByPartner(stage=stage):
             return tr(lang, "Right, but stage {stage} is solved already (the other phone was "
                       "quicker): look at the enigma you are on now.", stage=stage)
+        case NotAnAnswer():
+            return tr(lang, "That is not an answer: type it with letters or digits.")
+        case OutOfPlay(outcome=outcome):
+            return (tr(lang, "Entry {entry} is disqualified: its answers are not taken.",
+                       entry=entry) if outcome == "dsq" else
+                    tr(lang, "Entry {entry} is recorded as not started: its answers are not "
+                       "taken. If you are playing, tell a volunteer.", entry=entry))
+        case PassedMeanwhile(stage=stage):
+            return tr(lang, "Stage {stage} was solved on the other phone before this answer: "
+                      "look at the enigma you are on now.", stage=stage)
         case _:
             assert_never(out)
 

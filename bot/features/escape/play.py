@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from functools import partial
 from pathlib import Path
 
@@ -24,7 +25,7 @@ from bot.domain.contest import Category, Contest, Enigma
 from bot.features.escape import operations, texts
 from bot.features.escape import outcomes as said
 from bot.features.escape.outcomes import RightAnswer, WrongAnswer
-from bot.features.escape.rules import NotInChat
+from bot.features.escape.rules import OUT_OF_PLAY, NotInChat
 from bot.features.tables.sheets import hall_seats
 from bot.handlers.common import Caller, already_handled, caller, parse_int, refuse_role
 from bot.handlers.participant import not_understood
@@ -108,7 +109,7 @@ async def first_enigmas(svc: Services, started: Sequence[str]) -> None:
         # the pairs holding a place when the clock started (its date, Telegram's)
         for state in await svc.day.states(category, clock.started):
             if state.clock.started is not None and state.ledger is not None \
-                    and state.outcome is None:
+                    and (state.outcome is None or state.outcome.ref not in OUT_OF_PLAY):
                 await tell_enigma(svc, state.entry.number, first)
 
 
@@ -177,7 +178,7 @@ async def _playing(who: Caller) -> list[EntryState]:
         state = await who.svc.day.state(entry.number)
         t = state.clock.elapsed(who.at) if state is not None else None
         if state is not None and state.ledger is not None and t is not None \
-                and not state.ledger.over(t):
+                and not state.ledger.answers_over(t):
             out.append(state)
     return out
 
@@ -273,3 +274,24 @@ async def handover(svc: Services, category: Category, unsolved: Sequence[EntrySt
 
 def _time_up(lang: str, stage: int, stages: int) -> str:
     return texts.time_up_in_chat(lang, stage, stages)
+
+
+async def on_follow(svc: Services, user_id: int, number: int, at: datetime) -> None:
+    """A phone that starts following a pair while its escape runs in the chat (a partner
+    joining late, a new phone for one that died) gets the pair's current enigma, as the other
+    phones did."""
+    rules = svc.contest.escape
+    state = await svc.day.state(number) if rules is not None and rules.in_chat else None
+    if state is None or state.ledger is None or rules is None:
+        return
+    t = state.clock.elapsed(at)
+    if t is None or state.ledger.answers_over(t) or (
+            state.outcome is not None and state.outcome.ref in OUT_OF_PLAY):
+        return
+    enigma = rules.enigma(state.ledger.stage)
+    if enigma is None:
+        return
+    lang = await language_of(svc, user_id)
+    await _picture(svc, user_id, enigma)
+    await post_text(svc, user_id, texts.enigma_text(lang, svc.contest, enigma),
+                    PRIORITY_ANSWER, markup=keyboard(enigma))

@@ -17,6 +17,10 @@ from typing import ClassVar
 from bot.domain.contest import EscapeRules
 from bot.domain.outcomes import Refusal
 
+# the outcomes that take a pair out of the escape: did not start, disqualified ("oc", out of
+# competition, still plays)
+OUT_OF_PLAY = ("dns", "dsq")
+
 # a wrong answer typed to an enigma in the chat (a right one is the stage or the solve it
 # gives: recorded as those are)
 ATTEMPT = "attempt"
@@ -96,6 +100,11 @@ class Ledger:
     def over(self, at: int) -> bool:
         """Whether the escape has ended at contest time ``at`` (solved, or time limit reached)."""
         return self.solved_at is not None or at >= self.rules.time_limit
+
+    def answers_over(self, at: int) -> bool:
+        """Whether an answer in the chat at contest time ``at`` is too late: solved, or past
+        the time limit (an answer at the limit itself counts, as a volunteer's solve does)."""
+        return self.solved_at is not None or at > self.rules.time_limit
 
 
 def empty_ledger(rules: EscapeRules) -> Ledger:
@@ -324,14 +333,42 @@ class NotNextStage(Refusal):
     stage: int
 
 
+@dataclass(frozen=True)
+class NotAnAnswer(Refusal):
+    """A message with no letter or digit (an emoji, a "?"): it can't answer anything, so it
+    is not counted."""
+
+    code: ClassVar[str] = "not_an_answer"
+
+
+@dataclass(frozen=True)
+class OutOfPlay(Refusal):
+    """The pair did not start (``outcome`` "dns") or was disqualified ("dsq"): nothing it
+    answers is taken."""
+
+    code: ClassVar[str] = "out_of_play"
+    outcome: str
+
+
+@dataclass(frozen=True)
+class PassedMeanwhile(Refusal):
+    """An answer Telegram dated before the other phone passed ``stage`` (it was meant for
+    that stage), and not right for it: not counted against the stage after."""
+
+    code: ClassVar[str] = "passed_meanwhile"
+    stage: int
+
+
 RequestRefused = (EscapeOver | StageInvalid | StagePassed | HintTaken | SolutionNeedsHint
                   | SolutionTaken | Cooldown | CooldownPastEnd | StageAhead)
 ConfirmationRefused = (StageInvalid | AlreadySolved | ConfirmationClosed | StageBack | StageSame
                        | StagesInChat)
 SolveRefused = AlreadySolved | PastEscapeLimit | BeforeRequest
-AttemptRefused = EscapeOver | NotInChat | Paused | PassedByPartner
+AttemptRefused = (EscapeOver | NotInChat | Paused | PassedByPartner | NotAnAnswer | OutOfPlay
+                  | PassedMeanwhile)
 # the reasons of the escape played in the chat (NotNextStage: a document's, below)
-ChatRefusal = StageAhead | StagesInChat | NotInChat | Paused | PassedByPartner | NotNextStage
+ChatRefusal = (StageAhead | StagesInChat | NotInChat | Paused | PassedByPartner | NotNextStage
+               | NotAnAnswer | OutOfPlay | PassedMeanwhile)
 # every reason of the escape's own
 EscapeRefusal = RequestRefused | ConfirmationRefused | SolveRefused | AttemptRefused | ChatRefusal
 
@@ -457,7 +494,7 @@ def check_attempt(ledger: Ledger, wrong: Iterable[int], at: int
     rules = ledger.rules
     if not rules.in_chat:
         return NotInChat()
-    if ledger.over(at):
+    if ledger.answers_over(at):
         return EscapeOver()
     until = pause_until(rules, wrong)
     if until is not None and at < until:
@@ -471,7 +508,7 @@ def check_passed(ledger: Ledger, stage: int, at: int
     past the last: the escape solved), as a document's history is checked (None: it may)."""
     if not ledger.rules.in_chat:
         return NotInChat()
-    if ledger.over(at):
+    if ledger.answers_over(at):
         return EscapeOver()
     if stage != ledger.stage + 1:
         return NotNextStage(ledger.stage)
