@@ -398,6 +398,10 @@ class RegistrationRules:
 ESCAPE_PLAYS = ("volunteers", "chat")
 
 
+# an enigma's picture sent as a photo (any other file: as a document)
+PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp")
+
+
 @dataclass(frozen=True)
 class Enigma:
     """One stage's enigma, played in the chat (``[[escape.enigmas]]``): its text (language
@@ -413,6 +417,11 @@ class Enigma:
     choices: tuple[str, ...] = ()  # offered as buttons
     hint: dict[str, str] = field(default_factory=dict)
     solution: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def photo(self) -> bool:
+        """Its picture goes as a photo (else as a document)."""
+        return self.picture is not None and self.picture.lower().endswith(PHOTO_SUFFIXES)
 
 
 @dataclass(frozen=True)

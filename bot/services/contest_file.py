@@ -13,8 +13,11 @@ from pathlib import Path
 from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from PIL import Image
+
 from bot.domain.contest import (
     PER_ENTRY,
+    PHOTO_SUFFIXES,
     YES_NO,
     Break,
     Category,
@@ -374,7 +377,9 @@ def _escape(t: Table) -> EscapeRules:
     return rules
 
 
-PICTURES = (".jpg", ".jpeg", ".png", ".webp")  # sent as a photo; any other file as a document
+# what Telegram takes as a photo: width and height together at most, and the longer side at
+# most so many times the shorter (https://core.telegram.org/bots/api#sendphoto)
+PHOTO_SIDES, PHOTO_RATIO = 10_000, 20
 
 
 def _enigmas(t: Table, stages: int, hints: dict[int, str], solutions: dict[int, str]
@@ -447,7 +452,25 @@ def _picture(t: Table, item: Table) -> str | None:
     if size == 0 or size > MAX_PICTURE_BYTES:
         raise t.ctx.error(item.key("picture"), f"{name!r} must be 1 byte to 10 MB, not "
                           f"{size} bytes")
+    if path.suffix.lower() in PHOTO_SUFFIXES:
+        problem = _photo_problem(path)
+        if problem is not None:
+            raise t.ctx.error(item.key("picture"), f"{name!r} {problem}")
     return str(path)
+
+
+def _photo_problem(path: Path) -> str | None:
+    """Why Telegram would refuse ``path`` as a photo (None: it takes it)."""
+    try:
+        with Image.open(path) as img:
+            width, height = img.size
+    except (OSError, ValueError, Image.DecompressionBombError):
+        return "is not a picture that can be read (.jpg, .png, .webp)"
+    if width + height > PHOTO_SIDES or max(width, height) > PHOTO_RATIO * min(width, height):
+        return (f"is {width} x {height}: Telegram takes a photo whose sides add up to "
+                f"{PHOTO_SIDES} at most, the longer at most {PHOTO_RATIO} times the shorter "
+                "(make it smaller, or send it as a .pdf)")
+    return None
 
 
 class _Heading(NamedTuple):

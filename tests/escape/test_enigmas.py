@@ -11,6 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from bot.domain.contest import Enigma, EscapeRules
 from bot.features.escape.answers import is_right, normalize
@@ -202,3 +203,25 @@ def test_a_clue_may_come_from_the_hints_tables_and_every_language_reads_it() -> 
     assert second is not None and second.hint["de"] == "Mira"
     # volunteers running the game: no enigma is ever looked up
     assert parse_contest(tomllib.loads(with_escape(BASE)), str(EXAMPLE)).escape.enigma(1) is None  # type: ignore[union-attr]
+
+
+def test_a_picture_telegram_would_refuse_as_a_photo_is_refused_in_the_file(tmp_path: Path
+                                                                          ) -> None:
+    """Telegram refuses a photo whose sides add up to more than 10000 or whose longer side
+    is more than 20 times the shorter: said when the file is read, not on the day."""
+    Image.new("RGB", (2100, 100), "white").save(tmp_path / "wide.png")
+    Image.new("RGB", (300, 200), "white").save(tmp_path / "fine.png")
+    (tmp_path / "broken.jpg").write_bytes(b"not a picture")
+    (tmp_path / "stage.pdf").write_bytes(b"%PDF-1.4 a document, sent as it is")
+    escape = BASE + 'play = "chat"\n' + ONE + TWO.replace('answers = ["a"]',
+                                                         'answers = ["a"]\npicture = "{}"')
+    for name, problem in (("wide.png", "is 2100 x 100"), ("broken.jpg", "not a picture that can be read"),
+                          ("fine.png", None), ("stage.pdf", None)):
+        text = with_escape(escape.replace("{}", name))
+        if problem is None:
+            contest = parse_contest(tomllib.loads(text), str(tmp_path / "x.toml"))
+            second = contest.escape.enigma(2) if contest.escape else None
+            assert second is not None and second.photo == name.endswith(".png")
+            continue
+        with pytest.raises(ContestFileError, match=problem):
+            parse_contest(tomllib.loads(text), str(tmp_path / "x.toml"))

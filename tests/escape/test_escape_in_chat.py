@@ -19,13 +19,16 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+import pytest
+
+from bot.features.escape import play
 from bot.features.escape.rules import result
 from bot.services.contest_file import load_contest
 from bot.tools.scoreboard import scoreboard_data
 from tests.conftest import ROOT
 from tests.documents import bot as run_bot
 from tests.documents import round_trip
-from tests.fakebot import Call, Harness, Person
+from tests.fakebot import Call, FrozenClock, Harness, Person
 from tests.registration.test_registration_chat import start_entry
 
 EXAMPLE = ROOT / "contests" / "escape-chat-2027.toml"
@@ -257,3 +260,48 @@ async def test_clues_bought_with_time_when_no_ticket_is_left_and_documents_keep_
     for g in ENIGMAS:
         assert g.solution["en"] not in public.stdout and g.hint["es"] not in public.stdout
     assert pair == 1
+
+
+async def test_an_answer_sent_in_time_but_handled_after_the_limit_counts_and_opens_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot was off across the time limit: an answer Telegram dated before it counts (the
+    stage is passed at its date), but no enigma follows it once the time is up."""
+    h = await started(tmp_path)
+    try:
+        pair = await register(h, ANA, BEA)
+        await h.send(ORGANISER, "/inicio", T0)
+        monkeypatch.setattr(play, "CLOCK", FrozenClock(at(95)))  # handled at 1:35:00
+        calls = await h.send(ANA, "clock", at(89.5))
+        assert "Stage 1 solved at 1:29:30: it counts" in said(calls, ANA)
+        assert "1:29:30: cuenta" in said(calls, BEA) and "Stage 2 of 5" not in every_text(h, ANA)
+        assert not [s for s in secrets_of(2, "en") if s in every_text(h, ANA)]
+        ledger = (await h.services.day.state(pair)).ledger
+        assert ledger.stage == 2 and result(ledger).cap == 2
+        for c in calls:  # the stage's buttons go
+            if c.chat_id in (ANA.id, BEA.id) and c.method == "sendMessage":
+                assert json.loads(str(c.params["reply_markup"])) == {"remove_keyboard": True}
+    finally:
+        await h.stop()
+
+
+async def test_a_phone_following_two_pairs_answers_the_one_whose_choice_it_taps(
+        tmp_path: Path) -> None:
+    """A parent's phone follows two pairs playing: a typed answer asks which pair, but a
+    choice tapped on the keyboard names the pair whose enigma shows it."""
+    h = await started(tmp_path)
+    try:
+        first = await register(h, ANA, None)
+        second = await register(h, Person(103, "Cid", "en"), None)
+        code = (await h.services.store.entry(second)).join_code
+        await h.send(ANA, f"/start {code}", at(-30))
+        await h.send(ORGANISER, "/inicio", T0)
+        for k, text in enumerate(("clock", "24")):
+            await h.send(ANA, f"/respuesta {first} {text}", at(1 + k))
+        reply = said(await h.send(ANA, "hola", at(3)), ANA)
+        assert f"/answer N ANSWER (N: {first}, {second})" in reply, reply
+        calls = await h.send(ANA, "Este", at(4))  # pair 1's stage 3 keyboard
+        assert "Stage 4 of 5" in said(calls, ANA)
+        assert (await h.services.day.state(first)).ledger.stage == 4
+        assert (await h.services.day.state(second)).ledger.stage == 1
+    finally:
+        await h.stop()

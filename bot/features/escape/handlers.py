@@ -15,6 +15,7 @@ from bot.delivery.services import language_of, person_name
 from bot.features.escape import operations, texts
 from bot.features.escape import outcomes as said
 from bot.features.escape.outcomes import Granted, StageRecorded
+from bot.features.escape.play import tell_pair
 from bot.features.escape.rules import Cooldown, Kind
 from bot.handlers.access import pick_entry
 from bot.handlers.claims import claim_row
@@ -124,7 +125,11 @@ async def escape(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                              said.refusal_line(who.lang, out, who.svc.contest, number))
             return
         await answer(who.svc, update, said.solved(who.lang, out))
-        await notify_entry(context, number, lambda lang: said.solved_notice(lang, out))
+        rules = who.svc.contest.escape
+        if rules is not None and rules.in_chat:  # the enigma's buttons go with it
+            await tell_pair(who.svc, number, lambda lang: said.solved_notice(lang, out))
+        else:
+            await notify_entry(context, number, lambda lang: said.solved_notice(lang, out))
 
 
 async def pista(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

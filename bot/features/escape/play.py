@@ -12,7 +12,6 @@ import json
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from functools import partial
-from pathlib import Path
 
 from telegram import Update
 from telegram.ext import ContextTypes
@@ -21,7 +20,7 @@ from bot.delivery.answers import answer, answer_now, recording
 from bot.delivery.items import UPLOAD
 from bot.delivery.posting import post_call, post_text, tell_staff
 from bot.delivery.services import Services, language_of
-from bot.domain.contest import Category, Contest, Enigma
+from bot.domain.contest import Category, Contest, Enigma, EscapeRules
 from bot.features.escape import operations, texts
 from bot.features.escape import outcomes as said
 from bot.features.escape.outcomes import RightAnswer, WrongAnswer
@@ -33,9 +32,9 @@ from bot.services.outcomes import Refusal
 from bot.services.state import EntryState
 from bot.storage.records import PRIORITY_ANSWER
 from bot.storage.store import Entry
+from bot.support.wallclock import CLOCK
 from bot.texts.names import names
 
-PHOTOS = (".jpg", ".jpeg", ".png", ".webp")  # sent as a photo; any other file as a document
 # the keyboard a stage without choices leaves (the last stage's buttons go with it)
 NO_KEYBOARD = json.dumps({"remove_keyboard": True})
 
@@ -54,7 +53,7 @@ async def _picture(svc: Services, chat_id: int, enigma: Enigma) -> None:
     """The enigma's picture or file, before its text."""
     if enigma.picture is None:
         return
-    photo = Path(enigma.picture).suffix.lower() in PHOTOS
+    photo = enigma.photo
     field = "photo" if photo else "document"
     await post_call(svc, chat_id, "sendPhoto" if photo else "sendDocument",
                     {UPLOAD: [field, enigma.picture]}, priority=PRIORITY_ANSWER)
@@ -159,6 +158,8 @@ async def typed_answer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         await not_understood(update, context)
         return
     playing = await _playing(who)
+    if len(playing) > 1:  # a choice tapped names its pair, when only one has it on screen
+        playing = [s for s in playing if _offers(rules, s, msg.text or "")] or playing
     if len(playing) > 1:
         await answer_now(who.svc, update, texts.which_entry_answers(
             who.lang, [s.entry.number for s in playing]))
@@ -167,6 +168,12 @@ async def typed_answer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         await _nothing_to_answer(update, context, who)
         return
     await _answer(update, who, playing[0].entry.number, msg.text or "")
+
+
+def _offers(rules: EscapeRules, state: EntryState, text: str) -> bool:
+    """Whether ``text`` is one of the choices of the enigma the pair is on (its keyboard)."""
+    enigma = rules.enigma(state.ledger.stage) if state.ledger is not None else None
+    return enigma is not None and text.strip() in enigma.choices
 
 
 async def _playing(who: Caller) -> list[EntryState]:
@@ -236,6 +243,12 @@ async def _passed(update: Update, who: Caller, out: RightAnswer) -> None:
     msg = update.effective_message
     assert rules is not None and msg is not None
     number = out.entry
+    if not out.solved and _over_by_now(out):  # dated in time, handled after the limit
+        await answer(svc, update, texts.passed_after_time_up(who.lang, out.stage, out.time),
+                     reply_markup=NO_KEYBOARD)
+        await tell_pair(svc, number, lambda lang: texts.passed_after_time_up(
+            lang, out.stage, out.time), skip=who.user_id)
+        return
     if not out.solved:
         nxt = rules.enigma(out.stage + 1)
         assert nxt is not None
@@ -255,6 +268,14 @@ async def _passed(update: Update, who: Caller, out: RightAnswer) -> None:
     entry_names = names(out.state.entry.names) if out.state is not None else ""
     await tell_staff(svc, lambda lang: texts.solved_staff_line(lang, number, entry_names,
                                                                out.time, table))
+
+
+def _over_by_now(out: RightAnswer) -> bool:
+    """Whether the pair's escape time is up by now (this machine's clock): a stage passed by
+    an answer sent in time but handled later (the bot was off) opens no enigma."""
+    state, rules = out.state, out.state.ledger.rules if out.state and out.state.ledger else None
+    now = state.clock.elapsed(CLOCK.now()) if state is not None else None
+    return rules is not None and now is not None and now > rules.time_limit
 
 
 async def handover(svc: Services, category: Category, unsolved: Sequence[EntryState],

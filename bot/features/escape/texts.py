@@ -111,6 +111,13 @@ def right_lead(lang: str, stage: int, time: int) -> str:
               time=format_duration(time))
 
 
+def passed_after_time_up(lang: str, stage: int, time: int) -> str:
+    """A right answer sent in time but handled once the escape's time was up: it counts, and
+    no enigma comes after it."""
+    return tr(lang, "Right! Stage {stage} solved at {time}: it counts. The escape's time is up "
+              "now, so no more enigmas.", stage=stage, time=format_duration(time))
+
+
 def solved_in_chat(lang: str, time: int, table: int | None) -> str:
     """The pair's phones, once the last enigma is answered right."""
     text = tr(lang, "Right! Escape solved at {time}. A volunteer brings you the puzzle now: "
