@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime
 
+from bot.domain.contest import EscapeRules
 from bot.domain.events import EventKind
 from bot.features.escape.answers import is_right, normalize
 from bot.features.escape.outcomes import (
@@ -157,29 +158,11 @@ async def attempt(
         state, t = running
         rules = day.contest.escape
         assert state.ledger is not None and rules is not None
-        if state.outcome is not None and state.outcome.ref in OUT_OF_PLAY:
-            return OutOfPlay(str(state.outcome.ref))
-        if not normalize(typed):
-            return NotAnAnswer()
-        ledger = state.ledger
-        stage = ledger.stage
-        wrong = [w for w in (state.clock.elapsed(e.at) for e in
-                             await tx.events(entry=number, kinds=[ATTEMPT])
-                             if e.stage == stage) if w is not None]
-        refused = check_attempt(ledger, wrong, t)
-        if isinstance(refused, EscapeOver) and ledger.solved_at is not None:
-            last = rules.enigma(rules.stages)
-            if last is not None and is_right(last, typed):
-                return PassedByPartner(rules.stages)
-        if isinstance(refused, Paused):
-            return replace(refused, moment=state.clock.instant_at(refused.until))
+        stage = state.ledger.stage
+        wrong = await _wrong(tx, state, stage)
+        refused = await _not_taken(tx, state, rules, typed, wrong, t)
         if refused is not None:
             return refused
-        meant = await _meant_for(tx, state, stage, t)
-        if meant is not None:  # dated before the other phone passed that stage
-            before = rules.enigma(meant)
-            right = before is not None and is_right(before, typed)
-            return PassedByPartner(meant) if right else PassedMeanwhile(meant)
         enigma = rules.enigma(stage)
         assert enigma is not None
         if is_right(enigma, typed):
@@ -203,6 +186,41 @@ async def attempt(
         paused = pause_until(rules, [*wrong, t])
         return WrongAnswer(number, stage, len(wrong) + 1, paused,
                            state.clock.instant_at(paused) if paused is not None else None)
+
+
+async def _wrong(tx: Transaction, state: EntryState, stage: int) -> list[int]:
+    """The contest times of the pair's wrong answers to ``stage``'s enigma."""
+    return [w for w in (state.clock.elapsed(e.at) for e in
+                        await tx.events(entry=state.entry.number, kinds=[ATTEMPT])
+                        if e.stage == stage) if w is not None]
+
+
+async def _not_taken(tx: Transaction, state: EntryState, rules: EscapeRules, typed: str,
+                     wrong: list[int], t: int) -> EscapeRefusal | None:
+    """Why an answer at contest time ``t`` is not judged: the pair out of play, no letter or
+    digit in it, the escape over (the last stage's answer again: solved already), the pair
+    waiting, or the answer meant for a stage the other phone passed meanwhile."""
+    ledger = state.ledger
+    assert ledger is not None
+    if state.outcome is not None and state.outcome.ref in OUT_OF_PLAY:
+        return OutOfPlay(str(state.outcome.ref))
+    if not normalize(typed):
+        return NotAnAnswer()
+    refused = check_attempt(ledger, wrong, t)
+    if isinstance(refused, EscapeOver) and ledger.solved_at is not None:
+        last = rules.enigma(rules.stages)
+        if last is not None and is_right(last, typed):
+            return PassedByPartner(rules.stages)
+    if isinstance(refused, Paused):
+        return replace(refused, moment=state.clock.instant_at(refused.until))
+    if refused is not None:
+        return refused
+    meant = await _meant_for(tx, state, ledger.stage, t)
+    if meant is None:
+        return None
+    before = rules.enigma(meant)  # dated before the other phone passed that stage
+    return PassedByPartner(meant) if before is not None and is_right(before, typed) \
+        else PassedMeanwhile(meant)
 
 
 async def _meant_for(tx: Transaction, state: EntryState, stage: int, t: int) -> int | None:
