@@ -93,8 +93,8 @@ class Feature:
     first while registration is open (empty: not a desk command); ``sheet``: its lines under
     the volunteers' sheet's buttons, for a contest (bot/services/handouts.py);
     ``follow_line``: what a phone that starts following an entry of a category
-    (``bot.domain.contest.Category``) is told to use, in a language (None: nothing of this
-    feature's)."""
+    (``bot.domain.contest.Category``, of the contest given) is told to use, in a language
+    (None: nothing of this feature's)."""
 
     name: str
     commands: tuple[Command, ...] = ()
@@ -115,7 +115,7 @@ class Feature:
     # handlers asked before every command (a conversation's: it takes its own way out), built
     # for the application: (handler, group)
     ahead: Callable[[Any], tuple[tuple[Any, int], ...]] | None = None
-    follow_line: Callable[[str, Any], str | None] | None = None
+    follow_line: Callable[[str, Any, Any], str | None] | None = None
     # what it owes a phone that starts following an entry, posted in the link's own
     # transaction: (the services, the phone's user id, the entry's number, Telegram's date of
     # the link) -> awaitable (the escape in the chat: the pair's current enigma)

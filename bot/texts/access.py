@@ -108,7 +108,7 @@ def linked(lang: str, contest: Contest, entry: Entry, already: bool) -> str:
         text = tr(lang, "You already follow entry #{entry}.", entry=entry.number)
     # a feature's line (the escape's commands) where it has one for the category
     lines = [line for f in REGISTRY.features if f.follow_line is not None and category
-             is not None and (line := f.follow_line(lang, category)) is not None]
+             is not None and (line := f.follow_line(lang, contest, category)) is not None]
     if lines:
         text += "\n" + "\n".join(lines)
     elif category is not None:

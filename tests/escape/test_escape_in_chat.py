@@ -88,6 +88,8 @@ async def test_a_pair_plays_the_five_stages_on_two_phones(tmp_path: Path) -> Non
     h = await started(tmp_path)
     try:
         pair = await register(h, ANA, BEA)
+        # the partner's phone, linked, is told where the enigmas come and answers go
+        assert "los enigmas llegan aquí, escribe aquí tus respuestas" in every_text(h, BEA)
         # the start: both phones get stage 1's enigma, in their own language, nothing more
         await h.send(ORGANISER, "/inicio", T0)
         assert "Stage 1 of 5" in every_text(h, ANA) and "I have hands" in every_text(h, ANA)

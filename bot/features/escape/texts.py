@@ -59,11 +59,16 @@ def cooldown_over(lang: str, entry: int, minutes: int) -> str:
               "solution again (/pista, /solucion).", entry=entry, minutes=minutes)
 
 
-def linked_line(lang: str, category: Category) -> str | None:
+def linked_line(lang: str, contest: Contest, category: Category) -> str | None:
     """What a phone that starts following an entry of ``category`` is told to use: the escape's
-    commands and /listo where the category plays the escape (None elsewhere)."""
+    commands and /listo where the category plays the escape (None elsewhere); where the bot
+    hosts it, that answers are typed in the chat."""
     if not category.escape:
         return None
+    if contest.escape is not None and contest.escape.in_chat:
+        return tr(lang, "During the escape: the enigmas come here, type your answers here. "
+                  "/pista for a hint, /solucion for a solution, /billetes for your tickets. "
+                  "When you finish the puzzle: /listo.")
     return tr(lang, "During the escape: /pista for a hint, /solucion for a solution, /billetes "
               "for your tickets. When you finish the puzzle: /listo.")
 
