@@ -215,7 +215,8 @@ def test_a_picture_telegram_would_refuse_as_a_photo_is_refused_in_the_file(tmp_p
     (tmp_path / "stage.pdf").write_bytes(b"%PDF-1.4 a document, sent as it is")
     escape = BASE + 'play = "chat"\n' + ONE + TWO.replace('answers = ["a"]',
                                                          'answers = ["a"]\npicture = "{}"')
-    for name, problem in (("wide.png", "is 2100 x 100"), ("broken.jpg", "not a picture that can be read"),
+    for name, problem in (("wide.png", "is 2100 x 100"),
+                          ("broken.jpg", "not a picture that can be read"),
                           ("fine.png", None), ("stage.pdf", None)):
         text = with_escape(escape.replace("{}", name))
         if problem is None:
