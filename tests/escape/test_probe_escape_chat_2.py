@@ -1,0 +1,187 @@
+"""Hostile probes of issue 52, the escape played in the chat, second round: each test is one
+bug found, and fails until it is fixed. Played through the real Application over the fake Bot
+API (the shipped example, contests/escape-chat-2027.toml), and through ``is_right`` for how
+numbers in words are compared."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from bot.domain.contest import Enigma
+from bot.features.escape.answers import is_right
+from bot.features.following.rules import card_code
+from tests.escape.test_escape_in_chat import (
+    ANA,
+    BEA,
+    ORGANISER,
+    T0,
+    at,
+    every_text,
+    register,
+    said,
+    started,
+)
+from tests.fakebot import Person
+
+ANSWERS = ["clock", "24", "Este", "25", "puzzle"]  # the example's five stages, in order
+CID = Person(103, "Cid", "en")
+
+
+def numeric(*answers: str) -> Enigma:
+    return Enigma(stage=1, text={"en": "?"}, answers=answers, numbers=True)
+
+
+# -- who gets the enigma -------------------------------------------------------------------------
+
+
+async def test_a_phone_let_in_by_the_table_card_during_the_escape_gets_the_enigma(
+        tmp_path: Path) -> None:
+    """A phone that scans the pair's table card mid-escape and is let in (Allow) follows the
+    pair, and its free text is taken as the pair's answer, but it never gets the enigma: the
+    on_follow hook runs only for a join code, not for a card's request allowed. Like a phone
+    linked by the join code, it should get the pair's current enigma (stage 2 here)."""
+    h = await started(tmp_path)
+    try:
+        pair = await register(h, ANA, None)
+        await h.send(ORGANISER, "/inicio", T0)
+        await h.send(ANA, "clock", at(1))
+        code = card_code((await h.services.store.entry(pair)).join_code)
+        asked = await h.send(BEA, f"/start {code}", at(2))
+        allow = [d for _, d in h.buttons(asked) if d.startswith("dec:fol:") and d.endswith(":y")]
+        calls = await h.press(ANA, allow[0], at(2.5), shown=at(2))
+        assert "te ha dejado seguir" in said(calls, BEA)  # she follows the pair now
+        told = said(calls, BEA)
+        assert "Etapa 2 de 5" in told and "diagonal" in told, told
+    finally:
+        await h.stop()
+
+
+async def test_the_enigma_sent_to_a_phone_that_follows_a_second_pair_names_that_pair(
+        tmp_path: Path) -> None:
+    """A phone that follows pair 1 (playing) and joins pair 2 mid-escape gets pair 2's
+    enigma with no "#2 ...:" before it, while every other enigma sent to a phone following
+    two pairs is prefixed with its pair (play.tell_enigma). The phone cannot tell which pair
+    "Stage 1 of 5" is for (pair 1 passed stage 1 already: it reads as its own pair gone
+    back). It should be named as tell_enigma names it."""
+    h = await started(tmp_path)
+    try:
+        await register(h, ANA, None)
+        second = await register(h, CID, None)
+        await h.send(ORGANISER, "/inicio", T0)
+        await h.send(ANA, "clock", at(1))
+        code = (await h.services.store.entry(second)).join_code
+        calls = await h.send(ANA, f"/start {code}", at(2))
+        lines = [c.text for c in calls if c.chat_id == ANA.id and c.method == "sendMessage"
+                 and "Stage 1 of 5" in c.text]
+        assert lines, said(calls, ANA)
+        assert lines[0].startswith(f"#{second} Cid Uno / Cid Dos: "), lines[0]
+    finally:
+        await h.stop()
+
+
+async def test_a_volunteers_solve_taken_back_gives_the_phones_their_enigma_again(
+        tmp_path: Path) -> None:
+    """A volunteer's /escape N (a slip: the wrong pair) tells the pair's phones "escape
+    solved" and takes their enigma's buttons away; taken back with /deshacer, the phones read
+    only "the escape recorded as solved was taken back". The pair is playing again (its next
+    answer counts) but has no enigma on screen nor its choices. Its phones should get the
+    enigma of the stage they are in again (stage 3, with its buttons), as a phone joining
+    mid-escape does."""
+    h = await started(tmp_path)
+    try:
+        pair = await register(h, ANA, BEA)
+        await h.send(ORGANISER, "/inicio", T0)
+        await h.send(ANA, "clock", at(1))
+        await h.send(ANA, "24", at(2))
+        calls = await h.send(ORGANISER, f"/escape {pair}", at(3))
+        assert "Escape solved" in said(calls, ANA)
+        calls = await h.undo(ORGANISER, at(4))
+        assert "taken back" in said(calls, ANA)
+        assert (await h.services.day.state(pair)).ledger.solved_at is None
+        assert "Which way does the sun rise?" in said(calls, ANA), said(calls, ANA)
+        assert "sale el sol" in said(calls, BEA), said(calls, BEA)
+        keyboards = [json.loads(str(c.params["reply_markup"])) for c in calls
+                     if c.chat_id == ANA.id and "reply_markup" in c.params]
+        assert any("keyboard" in k for k in keyboards), keyboards
+    finally:
+        await h.stop()
+
+
+# -- who plays -----------------------------------------------------------------------------------
+
+
+async def test_a_pair_that_withdrew_mid_escape_is_not_handed_its_puzzle(tmp_path: Path) -> None:
+    """A pair withdrawn with /baja (confirmed) once its escape runs goes on getting enigmas,
+    its answers are taken and its last one records a solve: its phones read "a volunteer
+    brings you the puzzle" and the volunteers "hand over the puzzle", though the pair no
+    longer holds a place (the time-limit handover leaves it out). As for a disqualified pair,
+    its answers should not be taken, and nobody sent to its table."""
+    h = await started(tmp_path)
+    try:
+        pair = await register(h, ANA, BEA)
+        await h.send(ORGANISER, "/inicio", T0)
+        asked = await h.send(ANA, "/baja", at(1))
+        yes = [d for _, d in h.buttons(asked) if d.startswith("baja:y")]
+        done = await h.press(ANA, yes[0], at(1.1), shown=at(1))
+        assert "withdrawn" in said(done, ANA)
+        calls = []
+        for k, text in enumerate(ANSWERS):
+            calls = await h.send(BEA, text, at(2 + k))
+        assert "hand over the puzzle" not in said(calls, ORGANISER), said(calls, ORGANISER)
+        assert "te trae el puzzle" not in every_text(h, BEA)
+        assert (await h.services.day.state(pair)).ledger.solved_at is None
+    finally:
+        await h.stop()
+
+
+# -- the general pause ---------------------------------------------------------------------------
+
+
+async def test_the_wait_begun_during_a_general_pause_is_told(tmp_path: Path) -> None:
+    """During /pausa, a third wrong answer in a row starts the wait (the next answer is
+    refused) but the phone reads only "Not the answer to stage 1. Try again.": the wait's end
+    on the clock is unknown while paused, and the line is left out with it. The next answer
+    is then refused with "wait until -". The phone should be told it must wait, and for how
+    long once the clocks run again (1:00 of contest time, the wait's contest time 0:06:00)."""
+    h = await started(tmp_path)
+    try:
+        await register(h, ANA, BEA)
+        await h.send(ORGANISER, "/inicio", T0)
+        assert "paused" in said(await h.send(ORGANISER, "/pausa", at(5)), ORGANISER)
+        replies = [said(await h.send(ANA, guess, at(6 + k)), ANA)
+                   for k, guess in enumerate(("table", "chair", "door"))]
+        assert "in a row" in replies[2], replies[2]
+        refused = said(await h.send(ANA, "window", at(9)), ANA)
+        assert "Too many wrong answers" in refused
+        assert "until -" not in refused, refused
+    finally:
+        await h.stop()
+
+
+# -- numbers in words ----------------------------------------------------------------------------
+
+
+def test_numbers_in_the_feminine_in_spanish_and_portuguese() -> None:
+    """With numbers = true, 500 is right as "quinientos" but not "quinientas", 21 not as
+    "veintiuna", 2 not as Portuguese "duas" nor 1 as "uma": only num2words' masculine is
+    taken. A puzzle's pieces ("piezas", "peças") are feminine, so a Spanish or Portuguese
+    pair counting them writes the feminine; it is the number correctly written out and
+    should be right."""
+    assert is_right(numeric("500"), "quinientas")
+    assert is_right(numeric("200"), "doscientas")
+    assert is_right(numeric("21"), "veintiuna")
+    assert is_right(numeric("2"), "duas")
+    assert is_right(numeric("1"), "uma")
+    assert is_right(numeric("200"), "duzentas")
+
+
+def test_numbers_in_brazilian_portuguese_and_belgian_or_swiss_french() -> None:
+    """With numbers = true, 16 is right as "dezasseis" (Portugal) but not "dezesseis"
+    (Brazil), and 70 and 90 only as "soixante-dix" and "quatre-vingt-dix", not as
+    "septante" and "nonante" (Belgium, Switzerland). The bot speaks Portuguese and French,
+    and those are how a Brazilian or a Belgian writes the number: they should be right."""
+    assert is_right(numeric("16"), "dezesseis")
+    assert is_right(numeric("19"), "dezenove")
+    assert is_right(numeric("70"), "septante")
+    assert is_right(numeric("90"), "nonante")
