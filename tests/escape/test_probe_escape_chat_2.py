@@ -6,6 +6,7 @@ numbers in words are compared."""
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from pathlib import Path
 
 from bot.domain.contest import Enigma
@@ -22,10 +23,11 @@ from tests.escape.test_escape_in_chat import (
     said,
     started,
 )
-from tests.fakebot import Person
+from tests.fakebot import Person, staff
 
 ANSWERS = ["clock", "24", "Este", "25", "puzzle"]  # the example's five stages, in order
 CID = Person(103, "Cid", "en")
+VIC = Person(50, "Vic", "en")  # a volunteer
 
 
 def numeric(*answers: str) -> Enigma:
@@ -104,6 +106,52 @@ async def test_a_volunteers_solve_taken_back_gives_the_phones_their_enigma_again
         keyboards = [json.loads(str(c.params["reply_markup"])) for c in calls
                      if c.chat_id == ANA.id and "reply_markup" in c.params]
         assert any("keyboard" in k for k in keyboards), keyboards
+    finally:
+        await h.stop()
+
+
+async def test_a_pair_wrongly_marked_absent_and_taken_back_gets_its_first_enigma(
+        tmp_path: Path) -> None:
+    """A volunteer at the door marks a pair "did not start" by mistake before /inicio, so the
+    start sends it no enigma; the volunteer's /deshacer puts the pair back in play (its
+    phones read "no longer recorded as did not start", and "clock" answers stage 1) but its
+    phones never get stage 1's enigma. Back in play while the escape runs, they should get
+    it, as the other pairs did at the start."""
+    h = await started(tmp_path)
+    try:
+        pair = await register(h, ANA, BEA)
+        await staff(h, ORGANISER, VIC, T0 - timedelta(minutes=20))
+        await h.send(VIC, f"/estado {pair} dns", T0 - timedelta(minutes=5))
+        await h.send(ORGANISER, "/inicio", T0)
+        calls = await h.undo(VIC, at(2))
+        assert "no longer recorded as did not start" in said(calls, ANA)
+        assert "I have hands" in every_text(h, ANA), said(calls, ANA)
+        assert "Tengo agujas" in every_text(h, BEA), said(calls, BEA)
+    finally:
+        await h.stop()
+
+
+async def test_answer_with_the_pair_number_as_told_once_the_other_pair_is_done(
+        tmp_path: Path) -> None:
+    """A phone following two pairs playing is told "answer with /answer N ANSWER". Once
+    the other pair has solved its escape, "/respuesta 1 clock" (as it was told) is judged as
+    the answer "1 clock": refused as wrong and counted towards the wait, though "clock" is
+    right. The number of a pair the phone follows, first with an answer after it, names the
+    pair (as for /pista N): the answer should be "clock", and right."""
+    h = await started(tmp_path)
+    try:
+        first = await register(h, ANA, None)
+        second = await register(h, CID, None)
+        code = (await h.services.store.entry(second)).join_code
+        await h.send(ANA, f"/start {code}", at(-30))
+        await h.send(ORGANISER, "/inicio", T0)
+        told = said(await h.send(ANA, "hola", at(0.5)), ANA)
+        assert f"/answer N ANSWER (N: {first}, {second})" in told, told
+        for k, text in enumerate(ANSWERS):  # the other pair solves
+            await h.send(CID, text, at(1 + k / 10))
+        reply = said(await h.send(ANA, f"/respuesta {first} clock", at(2)), ANA)
+        assert "Stage 2 of 5" in reply, reply
+        assert (await h.services.day.state(first)).ledger.stage == 2
     finally:
         await h.stop()
 
