@@ -18,6 +18,7 @@ from bot.handlers.common import (
     Caller,
     already_handled,
     caller,
+    owed_on_follow,
     parse_int,
     recorder,
     refuse_role,
@@ -28,7 +29,6 @@ from bot.services import access as service
 from bot.services.outcomes import Refusal
 from bot.storage.store import Entry
 from bot.support.i18n import LANGUAGES
-from bot.support.registry import REGISTRY
 from bot.texts import access as texts
 from bot.texts.common import refusal
 
@@ -81,9 +81,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await answer_now(who.svc, update, said)
         else:
             await answer(who.svc, update, said)
-            for feature in REGISTRY.features:  # what a feature owes the new phone
-                if feature.on_follow is not None:
-                    await feature.on_follow(who.svc, who.user_id, out.entry.number, who.at)
+            await owed_on_follow(who.svc, who.user_id, out.entry.number, who.at)
     await refresh_menu(context, who.user_id)
 
 

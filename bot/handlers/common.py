@@ -21,6 +21,7 @@ from bot.features.registration.day import Registrations
 from bot.features.registration.rules import typed_name_key
 from bot.services.contest_day import Roles
 from bot.support.i18n import tr
+from bot.support.registry import REGISTRY
 from bot.support.wallclock import CLOCK
 from bot.texts.access import not_followed
 from bot.texts.desk import unknown_category_text
@@ -142,6 +143,14 @@ async def already_handled(update: Update, who: Caller) -> bool:
         await answer_now(who.svc, update, tr(who.lang, "Already recorded."))
         return True
     return False
+
+
+async def owed_on_follow(svc: Services, user_id: int, number: int, at: datetime) -> None:
+    """What the features owe a phone that starts following entry ``number`` (by its link or
+    its table card): the escape's current enigma, say."""
+    for feature in REGISTRY.features:
+        if feature.on_follow is not None:
+            await feature.on_follow(svc, user_id, number, at)
 
 
 def parse_int(text: str) -> int | None:

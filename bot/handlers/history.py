@@ -30,6 +30,7 @@ from bot.services import history
 from bot.services.outcomes import Refusal, UnknownEntry
 from bot.services.state import moment_seconds
 from bot.storage.store import Event
+from bot.support.registry import REGISTRY
 from bot.texts.history import (
     history_text,
     keep_record_button,
@@ -87,6 +88,9 @@ async def undo_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
             await notify_entry(context, ev.entry, partial(
                 undo_notice, contest=who.svc.contest, out=out,
                 at_home=category is not None and category.self_timed))
+        for feature in REGISTRY.features:  # what a feature owes the entry's phones now
+            if feature.on_undo is not None:
+                await feature.on_undo(who.svc, ev, at)
     if ev.kind in CLOCK_KINDS:
         await schedule_contest_jobs(context.application)
 

@@ -482,6 +482,13 @@ class ContestDay:
         return [s for h in range(1, len(lineup[r]) + 1)
                 for s in await self.heat_states(Heat(category, r, h))]
 
+    async def holds_place(self, number: int, at: datetime) -> bool:
+        """Whether entry ``number``'s place is confirmed at ``at`` (not withdrawn, not
+        waiting)."""
+        places, _ = await self._places(at)
+        place = places.get(number)
+        return place is not None and place.status is Status.CONFIRMED
+
     async def _holding_places(self, category: Category, at: datetime) -> list[Entry]:
         """The category's entries whose place is confirmed at ``at``."""
         places, everyone = await self._places(at)

@@ -285,6 +285,7 @@ _WHY: dict[type, Callable[[Any], str]] = {
     esc.NotAnAnswer: lambda d: "an answer with no letter or digit",
     esc.OutOfPlay: lambda d: f"an answer of an entry recorded as {d.outcome}",
     esc.PassedMeanwhile: lambda d: f"an answer meant for stage {d.stage}, passed already",
+    esc.ClockStopped: lambda d: "an answer while the clocks were stopped",
     Disqualified: lambda d: "for an entry disqualified",
     SplitsMissing: lambda d: "before the split times of the puzzles before the last",
     mem.NoChanges: lambda d: "a member changed where the category takes no changes (no "

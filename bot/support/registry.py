@@ -120,6 +120,10 @@ class Feature:
     # transaction: (the services, the phone's user id, the entry's number, Telegram's date of
     # the link) -> awaitable (the escape in the chat: the pair's current enigma)
     on_follow: Callable[[Any, int, int, Any], Awaitable[None]] | None = None
+    # what it owes an entry's phones once one of its records is taken back (/deshacer), in
+    # the undo's own transaction: (the services, the event taken back, when) -> awaitable
+    # (the escape in the chat: a solve taken back gives the pair its enigma again)
+    on_undo: Callable[[Any, Any, Any], Awaitable[None]] | None = None
     # the lines ``check-contest``'s summary gives of its table, for a contest (English)
     describe: Callable[[Any], list[str]] | None = None
     # the prefixes of its buttons' data whose lines close once used (every copy Telegram

@@ -186,23 +186,47 @@ async def test_a_pair_that_withdrew_mid_escape_is_not_handed_its_puzzle(tmp_path
 # -- the general pause ---------------------------------------------------------------------------
 
 
-async def test_the_wait_begun_during_a_general_pause_is_told(tmp_path: Path) -> None:
-    """During /pausa, a third wrong answer in a row starts the wait (the next answer is
-    refused) but the phone reads only "Not the answer to stage 1. Try again.": the wait's end
-    on the clock is unknown while paused, and the line is left out with it. The next answer
-    is then refused with "wait until -". The phone should be told it must wait, and for how
-    long once the clocks run again (1:00 of contest time, the wait's contest time 0:06:00)."""
+async def test_nobody_answers_while_the_clocks_are_stopped_and_a_wait_is_told_in_contest_time(
+        tmp_path: Path) -> None:
+    """During /pausa the clocks stop: a pair could otherwise clear stages in a break with no
+    time counted. An answer sent then is refused ("the clocks are stopped") and not counted.
+    A wait begun before the pause, and not over when it began, is told by the contest clock
+    (its end on the real clock is unknown until the clocks run again), never "until -"."""
     h = await started(tmp_path)
     try:
-        await register(h, ANA, BEA)
+        pair = await register(h, ANA, BEA)
         await h.send(ORGANISER, "/inicio", T0)
-        assert "paused" in said(await h.send(ORGANISER, "/pausa", at(5)), ORGANISER)
-        replies = [said(await h.send(ANA, guess, at(6 + k)), ANA)
-                   for k, guess in enumerate(("table", "chair", "door"))]
-        assert "in a row" in replies[2], replies[2]
-        refused = said(await h.send(ANA, "window", at(9)), ANA)
-        assert "Too many wrong answers" in refused
-        assert "until -" not in refused, refused
+        for k, guess in enumerate(("table", "chair", "door")):
+            await h.send(ANA, guess, at(1 + k / 10))
+        assert "paused" in said(await h.send(ORGANISER, "/pausa", at(1.5)), ORGANISER)
+        refused = said(await h.send(ANA, "window", at(3)), ANA)
+        assert "wait until the contest clock shows 0:02:12" in refused, refused
+        assert "until -" not in refused
+        refused = said(await h.send(BEA, "el reloj", at(4)), BEA)
+        assert "Los relojes están parados" in refused or "0:02:12" in refused, refused
+        calls = await h.send(ANA, "clock", at(5))  # still paused: the right answer waits too
+        assert "Stage 2 of 5" not in said(calls, ANA)
+        assert (await h.services.day.state(pair)).ledger.stage == 1
+        history = said(await h.send(ORGANISER, f"/historial {pair}", at(6)), ORGANISER)
+        assert history.count("wrong answer") == 3, history
+    finally:
+        await h.stop()
+
+
+async def test_an_answer_while_the_clocks_are_stopped_is_refused_and_taken_after(
+        tmp_path: Path) -> None:
+    """A right answer during /pausa passes nothing; after /reanudar the same answer does."""
+    h = await started(tmp_path)
+    try:
+        pair = await register(h, ANA, BEA)
+        await h.send(ORGANISER, "/inicio", T0)
+        await h.send(ORGANISER, "/pausa", at(2))
+        reply = said(await h.send(ANA, "clock", at(3)), ANA)
+        assert "The clocks are stopped" in reply, reply
+        assert (await h.services.day.state(pair)).ledger.stage == 1
+        await h.send(ORGANISER, "/reanudar", at(10))
+        reply = said(await h.send(ANA, "clock", at(11)), ANA)
+        assert "Right! Stage 1 solved at 0:03:00" in reply, reply  # 2 + (11 - 10) minutes
     finally:
         await h.stop()
 

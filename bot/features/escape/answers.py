@@ -13,8 +13,15 @@ from num2words import num2words  # type: ignore[import-untyped]
 
 from bot.domain.contest import Enigma
 
-# the languages numbers are accepted in, written out (the bot's own: bot/support/i18n.py)
-NUMBER_LANGUAGES = ("es", "fr", "en", "de", "it", "pt", "nl")
+# the languages numbers are accepted in, written out (the bot's own: bot/support/i18n.py, and
+# how Brazil, Belgium and Switzerland say them: "dezesseis", "septante", "nonante")
+NUMBER_LANGUAGES = ("es", "fr", "en", "de", "it", "pt", "nl", "pt_BR", "fr_BE", "fr_CH")
+# the feminine of a number, said of pieces ("piezas", "peças": "quinientas", "duzentas")
+FEMININE = {
+    "es": ((r"uno\b", "una"), (r"ientos\b", "ientas")),
+    "pt": ((r"\bum\b", "uma"), (r"\bdois\b", "duas"), (r"entos\b", "entas")),
+    "pt_BR": ((r"\bum\b", "uma"), (r"\bdois\b", "duas"), (r"entos\b", "entas")),
+}
 MAX_NUMBER = 10**12  # larger numbers are compared as they are typed
 # a number as people type one: digits, maybe a sign, maybe thousands grouped by "." "," or a
 # space ("1.000", "1,000", "1 000"); anything else with digits ("2.5", "1/2") is no whole number
@@ -44,8 +51,8 @@ def whole_number(text: str) -> int | None:
 
 
 def _spellings(n: int, lang: str) -> set[str]:
-    """``n`` in words in ``lang`` as people write it: num2words' own, and the shorter forms
-    said as often ("one hundred five", German "hundertfünf")."""
+    """``n`` in words in ``lang`` as people write it: num2words' own, its feminine, and the
+    shorter forms said as often ("one hundred five", German "hundertfünf")."""
     out: set[str] = set()
     for to in ("cardinal", "year"):
         try:
@@ -53,6 +60,12 @@ def _spellings(n: int, lang: str) -> set[str]:
         except (NotImplementedError, OverflowError, ValueError, TypeError, AttributeError):
             continue
         out.add(words)
+        feminine = words
+        for pattern, said in FEMININE.get(lang, ()):
+            feminine = re.sub(pattern, said, feminine)
+        out.add(feminine)
+        if lang == "es":  # "veintiún", said before a noun
+            out.add(re.sub(r"uno\b", "ún", words))
         if lang == "en":
             out.add(re.sub(r"\band\b|,", " ", words))
         if lang == "de":

@@ -13,7 +13,7 @@ from bot.features.escape.handlers import (
     solucion,
     stage_button,
 )
-from bot.features.escape.play import on_follow, respuesta, typed_answer
+from bot.features.escape.play import on_follow, on_undo, respuesta, typed_answer
 from bot.features.escape.rules import ATTEMPT
 from bot.features.escape.texts import attempt_detail, attempt_name, linked_line
 from bot.features.registration.names import CANCEL
@@ -55,4 +55,5 @@ FEATURE = Feature(
     menu_after=PIECES,
     follow_line=linked_line,
     on_follow=on_follow,
+    on_undo=on_undo,
 )

@@ -22,6 +22,7 @@ from bot.features.escape.rules import (
     ATTEMPT,
     OUT_OF_PLAY,
     Accepted,
+    ClockStopped,
     Cooldown,
     EscapeOver,
     EscapeRefusal,
@@ -161,6 +162,10 @@ async def attempt(
         stage = state.ledger.stage
         wrong = await _wrong(tx, state, stage)
         refused = await _not_taken(tx, state, rules, typed, wrong, t)
+        if refused is None and state.clock.paused_at(at):
+            refused = ClockStopped()
+        if refused is None and not await day.holds_place(number, at):
+            refused = OutOfPlay("withdrawn")
         if refused is not None:
             return refused
         enigma = rules.enigma(stage)

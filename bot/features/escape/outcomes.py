@@ -18,6 +18,7 @@ from bot.features.escape.rules import (
     BeforeRequest,
     Charge,
     ChatRefusal,
+    ClockStopped,
     ConfirmationClosed,
     Cooldown,
     CooldownPastEnd,
@@ -166,7 +167,8 @@ def refused(lang: str, out: EscapeRefusal, contest: Contest, entry: int) -> str:
                       "the contest clock: check the time.", entry=entry,
                       time=format_duration(t))
         case StageAhead() | StagesInChat() | NotInChat() | NotNextStage() | Paused() | \
-                PassedByPartner() | NotAnAnswer() | OutOfPlay() | PassedMeanwhile():
+                PassedByPartner() | NotAnAnswer() | OutOfPlay() | PassedMeanwhile() | \
+                ClockStopped():
             return _refused_in_chat(lang, out, contest, entry)
         case _:
             assert_never(out)
@@ -186,6 +188,9 @@ def _refused_in_chat(lang: str, out: ChatRefusal, contest: Contest, entry: int) 
                       "volunteers run it.")
         case NotNextStage(stage=stage):
             return tr(lang, "Entry {entry} is in stage {stage}.", entry=entry, stage=stage)
+        case Paused(moment=None, until=until):  # the clocks stopped: no instant known yet
+            return tr(lang, "Too many wrong answers in a row: wait until the contest clock "
+                      "shows {at} before answering again.", at=format_duration(until))
         case Paused(moment=moment, until=until):
             return tr(lang, "Too many wrong answers in a row: wait until {moment} (contest "
                       "time {at}) before answering again.",
@@ -196,11 +201,18 @@ def _refused_in_chat(lang: str, out: ChatRefusal, contest: Contest, entry: int) 
                       "quicker): look at the enigma you are on now.", stage=stage)
         case NotAnAnswer():
             return tr(lang, "That is not an answer: type it with letters or digits.")
-        case OutOfPlay(outcome=outcome):
-            return (tr(lang, "Entry {entry} is disqualified: its answers are not taken.",
-                       entry=entry) if outcome == "dsq" else
-                    tr(lang, "Entry {entry} is recorded as not started: its answers are not "
-                       "taken. If you are playing, tell a volunteer.", entry=entry))
+        case OutOfPlay(outcome="dsq"):
+            return tr(lang, "Entry {entry} is disqualified: its answers are not taken.",
+                      entry=entry)
+        case OutOfPlay(outcome="dns"):
+            return tr(lang, "Entry {entry} is recorded as not started: its answers are not "
+                      "taken. If you are playing, tell a volunteer.", entry=entry)
+        case OutOfPlay():
+            return tr(lang, "Entry {entry} no longer holds a place: its answers are not "
+                      "taken.", entry=entry)
+        case ClockStopped():
+            return tr(lang, "The clocks are stopped: answers are taken again when they "
+                      "start again.")
         case PassedMeanwhile(stage=stage):
             return tr(lang, "Stage {stage} was solved on the other phone before this answer: "
                       "look at the enigma you are on now.", stage=stage)

@@ -12,6 +12,7 @@ import json
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from functools import partial
+from typing import Any
 
 from telegram import Update
 from telegram.ext import ContextTypes
@@ -21,6 +22,7 @@ from bot.delivery.items import UPLOAD
 from bot.delivery.posting import post_call, post_text, tell_staff
 from bot.delivery.services import Services, language_of
 from bot.domain.contest import Category, Contest, Enigma, EscapeRules
+from bot.domain.events import EventKind
 from bot.features.escape import operations, texts
 from bot.features.escape import outcomes as said
 from bot.features.escape.outcomes import RightAnswer, WrongAnswer
@@ -127,14 +129,16 @@ async def respuesta(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     args = list(context.args or [])
     playing = await _playing(who)
-    if len(playing) > 1:  # a phone following two pairs says which first
-        number = parse_int(args[0]) if args else None
-        chosen = next((s for s in playing if s.entry.number == number), None)
-        if chosen is None:
-            await answer_now(who.svc, update, texts.which_entry_answers(
-                who.lang, [s.entry.number for s in playing]))
-            return
-        playing, args = [chosen], args[1:]
+    mine = {e.number for e in who.roles.entries if _in_chat(who.svc.contest, e)}
+    named = parse_int(args[0]) if args and len(mine) > 1 else None
+    if named in mine and (len(args) > 1 or len(playing) > 1):
+        # a phone following two pairs says which first (as it is told to), even once the
+        # other's escape is over
+        playing, args = [s for s in playing if s.entry.number == named], args[1:]
+    elif len(playing) > 1:
+        await answer_now(who.svc, update, texts.which_entry_answers(
+            who.lang, [s.entry.number for s in playing]))
+        return
     if not playing:
         await answer_now(who.svc, update, texts.no_running_enigma(who.lang))
         return
@@ -229,7 +233,7 @@ async def _answer(update: Update, who: Caller, number: int, typed: str) -> None:
             await answer_now(svc, update, said.refusal_line(who.lang, out, svc.contest, number))
         elif isinstance(out, WrongAnswer):
             await answer(svc, update, texts.wrong_text(who.lang, svc.contest, out.stage,
-                                                       out.wrong, out.moment))
+                                                       out.wrong, out.moment, out.paused))
         else:
             await _passed(update, who, out)
 
@@ -297,22 +301,42 @@ def _time_up(lang: str, stage: int, stages: int) -> str:
     return texts.time_up_in_chat(lang, stage, stages)
 
 
-async def on_follow(svc: Services, user_id: int, number: int, at: datetime) -> None:
-    """A phone that starts following a pair while its escape runs in the chat (a partner
-    joining late, a new phone for one that died) gets the pair's current enigma, as the other
-    phones did."""
+async def _current(svc: Services, number: int, at: datetime) -> Enigma | None:
+    """The enigma pair ``number`` is on at ``at``, if its escape runs in the chat then (its
+    clock going, not over, the pair holding its place and in play)."""
     rules = svc.contest.escape
     state = await svc.day.state(number) if rules is not None and rules.in_chat else None
     if state is None or state.ledger is None or rules is None:
-        return
+        return None
     t = state.clock.elapsed(at)
     if t is None or state.ledger.answers_over(t) or (
             state.outcome is not None and state.outcome.ref in OUT_OF_PLAY):
-        return
-    enigma = rules.enigma(state.ledger.stage)
+        return None
+    if not await svc.day.holds_place(number, at):
+        return None
+    return rules.enigma(state.ledger.stage)
+
+
+async def on_follow(svc: Services, user_id: int, number: int, at: datetime) -> None:
+    """A phone that starts following a pair while its escape runs in the chat (a partner
+    joining late, a new phone for one that died, one let in by the table card) gets the
+    pair's current enigma, as the other phones did (naming the pair where the phone follows
+    another too)."""
+    enigma = await _current(svc, number, at)
     if enigma is None:
         return
-    lang = await language_of(svc, user_id)
+    phone = next((p for p in await _phones(svc, number) if p[0] == user_id), None)
+    lang, prefix = (phone[1], phone[2]) if phone else (await language_of(svc, user_id), "")
     await _picture(svc, user_id, enigma)
-    await post_text(svc, user_id, texts.enigma_text(lang, svc.contest, enigma),
+    await post_text(svc, user_id, prefix + texts.enigma_text(lang, svc.contest, enigma),
                     PRIORITY_ANSWER, markup=keyboard(enigma))
+
+
+async def on_undo(svc: Services, ev: Any, at: datetime) -> None:
+    """A volunteer's solve, or a "did not start" or a disqualification, taken back while the
+    pair's escape runs in the chat: its phones get its enigma again (its buttons with it)."""
+    if ev.entry is None or ev.kind not in (EventKind.ESCAPE, EventKind.OUTCOME):
+        return
+    enigma = await _current(svc, ev.entry, at)
+    if enigma is not None:
+        await tell_enigma(svc, ev.entry, enigma)

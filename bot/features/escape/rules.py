@@ -343,11 +343,18 @@ class NotAnAnswer(Refusal):
 
 @dataclass(frozen=True)
 class OutOfPlay(Refusal):
-    """The pair did not start (``outcome`` "dns") or was disqualified ("dsq"): nothing it
-    answers is taken."""
+    """The pair did not start (``outcome`` "dns"), was disqualified ("dsq") or withdrew and
+    holds no place any more ("withdrawn"): nothing it answers is taken."""
 
     code: ClassVar[str] = "out_of_play"
     outcome: str
+
+
+@dataclass(frozen=True)
+class ClockStopped(Refusal):
+    """The clocks are stopped (a general pause, a break): nobody plays, no answer is taken."""
+
+    code: ClassVar[str] = "clock_stopped"
 
 
 @dataclass(frozen=True)
@@ -365,10 +372,10 @@ ConfirmationRefused = (StageInvalid | AlreadySolved | ConfirmationClosed | Stage
                        | StagesInChat)
 SolveRefused = AlreadySolved | PastEscapeLimit | BeforeRequest
 AttemptRefused = (EscapeOver | NotInChat | Paused | PassedByPartner | NotAnAnswer | OutOfPlay
-                  | PassedMeanwhile)
+                  | PassedMeanwhile | ClockStopped)
 # the reasons of the escape played in the chat (NotNextStage: a document's, below)
 ChatRefusal = (StageAhead | StagesInChat | NotInChat | Paused | PassedByPartner | NotNextStage
-               | NotAnAnswer | OutOfPlay | PassedMeanwhile)
+               | NotAnAnswer | OutOfPlay | PassedMeanwhile | ClockStopped)
 # every reason of the escape's own
 EscapeRefusal = RequestRefused | ConfirmationRefused | SolveRefused | AttemptRefused | ChatRefusal
 

@@ -142,9 +142,15 @@ def solved_staff_line(lang: str, number: int, names_text: str, time: int,
 
 
 def wrong_text(lang: str, contest: Contest, stage: int, wrong: int,
-               moment: datetime | None) -> str:
-    """A wrong answer, to the phone that typed it (``moment``: a wait begins, until then)."""
+               moment: datetime | None, until: int | None = None) -> str:
+    """A wrong answer, to the phone that typed it (``until``: a wait begins, until that
+    contest time, the real ``moment``)."""
     text = tr(lang, "Not the answer to stage {stage}. Try again.", stage=stage)
+    if until is not None and moment is None:  # the clocks stopped meanwhile
+        text += "\n" + ntr(lang, "{n} wrong answer in a row: wait until the contest clock "
+                           "shows {at} before the next.", "{n} wrong answers in a row: wait "
+                           "until the contest clock shows {at} before the next.", wrong,
+                           at=format_duration(until))
     if moment is not None:
         text += "\n" + ntr(lang, "{n} wrong answer in a row: wait until {moment} before the "
                            "next.", "{n} wrong answers in a row: wait until {moment} before "

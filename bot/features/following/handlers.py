@@ -20,7 +20,7 @@ from bot.features.following.operations import (
 )
 from bot.features.following.outcomes import Decided, FollowedAtOnce, decision_answer
 from bot.features.following.rules import may_be_card, parse_button
-from bot.handlers.common import Caller, button_moment, caller, remember
+from bot.handlers.common import Caller, button_moment, caller, owed_on_follow, remember
 from bot.handlers.menus import refresh_menu
 from bot.handlers.volunteers import role
 
@@ -47,6 +47,7 @@ async def follow_by_card(update: Update, context: ContextTypes.DEFAULT_TYPE, who
                               who.svc.day, AskToFollow(entry, who.user_id, name, who.at,
                                                        update.update_id))
     if isinstance(out, FollowedAtOnce):
+        await owed_on_follow(who.svc, who.user_id, out.entry.number, who.at)
         await refresh_menu(context, who.user_id)
     return True
 
@@ -69,4 +70,6 @@ async def decision_button(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
                               update.update_id))
     await query.answer(decision_answer(who.lang, out) if isinstance(out, Decided) else None)
     if isinstance(out, Decided) and out.allowed:
+        await owed_on_follow(svc, out.requester, out.entry.number,
+                             button_moment(update, context) or who.at)
         await refresh_menu(context, out.requester)
