@@ -321,6 +321,9 @@ def _in_chat(contest: Contest, e: EscapeRules) -> list[str]:
              f"volunteers told of clues: {'yes' if e.tell_volunteers else 'no'}"]
     for g in e.enigmas:
         extras = [f"{len(g.answers)} answer(s)"]
+        if len(g.text) < len(langs) or contest.language not in g.text:
+            # a phone reading another language gets the contest's (else the first given)
+            extras.append(f"text in {', '.join(sorted(g.text))} only")
         if g.numbers:
             extras.append("numbers in words too")
         if g.choices:

@@ -16,7 +16,7 @@ from bot.domain.contest import Enigma
 # the languages numbers are accepted in, written out (the bot's own: bot/support/i18n.py, and
 # how Brazil, Belgium and Switzerland say them: "dezesseis", "septante", "nonante")
 NUMBER_LANGUAGES = ("es", "fr", "en", "de", "it", "pt", "nl", "pt_BR", "fr_BE", "fr_CH")
-# the feminine of a number, said of pieces ("piezas", "peças": "quinientas", "duzentas")
+# the feminine of a number, said of pieces (piezas, peças): "quinientas", "duzentas"
 FEMININE = {
     "es": ((r"uno\b", "una"), (r"ientos\b", "ientas")),
     "pt": ((r"\bum\b", "uma"), (r"\bdois\b", "duas"), (r"entos\b", "entas")),
