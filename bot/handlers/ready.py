@@ -95,7 +95,9 @@ async def _ready(update: Update, context: ContextTypes.DEFAULT_TYPE, who: Caller
                 if played.own_start else past_limit_at_home(who.lang, out.limit))
             return
         if isinstance(out, PastLimit | EscapeNotOver):  # the participants' answer
-            await answer_now(who.svc, update, texts.ready_refusal(who.lang, out))
+            escape = who.svc.contest.escape
+            await answer_now(who.svc, update, texts.ready_refusal(
+                who.lang, out, in_chat=escape is not None and escape.in_chat))
             return
         if isinstance(out, Refusal):
             await answer_now(who.svc, update, refusal(who.lang, out, contest))

@@ -286,6 +286,8 @@ _WHY: dict[type, Callable[[Any], str]] = {
     esc.OutOfPlay: lambda d: f"an answer of an entry recorded as {d.outcome}",
     esc.PassedMeanwhile: lambda d: f"an answer meant for stage {d.stage}, passed already",
     esc.ClockStopped: lambda d: "an answer while the clocks were stopped",
+    esc.BeforeStage: lambda d: f"before the answer that reached stage {d.stage} at "
+                               f"{clock_text(d.passed_at)}",
     Disqualified: lambda d: "for an entry disqualified",
     SplitsMissing: lambda d: "before the split times of the puzzles before the last",
     mem.NoChanges: lambda d: "a member changed where the category takes no changes (no "

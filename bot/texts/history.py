@@ -85,6 +85,9 @@ def _event_what(lang: str, contest: Contest, e: Event, times: dict[int, int | No
         what = _member_change(lang, e) or what
     if e.stage is not None and e.kind == EventKind.SPLIT:
         what = _split_what(lang, e, what)
+    elif e.stage is not None and e.kind == EventKind.STAGE and e.role == "participant":
+        # the escape in the chat: a right answer took the pair there; nobody confirmed it
+        what = tr(lang, "right answer: into stage {stage}", stage=e.stage)
     elif e.stage is not None and e.kind == EventKind.STAGE:
         what = tr(lang, "stage {stage} confirmed", stage=e.stage)
     elif e.stage is not None:

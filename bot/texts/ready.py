@@ -14,9 +14,13 @@ from bot.support.i18n import tr
 from bot.texts.names import clock_time, span_text
 
 
-def ready_refusal(lang: str, refused: PastLimit | EscapeNotOver) -> str:
-    """The participants' answer to a /listo refused for these (not the volunteers')."""
+def ready_refusal(lang: str, refused: PastLimit | EscapeNotOver, in_chat: bool = False) -> str:
+    """The participants' answer to a /listo refused for these (not the volunteers'); where
+    the escape is played in the chat (``in_chat``), it is solved by its last answer."""
     match refused:
+        case EscapeNotOver() if in_chat:
+            return tr(lang, "Your escape is not over yet: answer its enigmas here first (the "
+                      "last right answer ends it). Then the puzzle!")
         case PastLimit(limit=limit):
             return tr(lang, "Time is up ({limit}): hands off the puzzle. A volunteer will "
                       "count your pieces.", limit=span_text(lang, limit))

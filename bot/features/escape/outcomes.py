@@ -16,6 +16,7 @@ from bot.domain.contest import Contest
 from bot.features.escape.rules import (
     AlreadySolved,
     BeforeRequest,
+    BeforeStage,
     Charge,
     ChatRefusal,
     ClockStopped,
@@ -162,6 +163,10 @@ def refused(lang: str, out: EscapeRefusal, contest: Contest, entry: int) -> str:
             return tr(lang, "That is past the escape's time limit ({limit}).",
                       limit=format_duration(contest.escape.time_limit)
                       if contest.escape else "-")
+        case BeforeStage(stage=stage, passed_at=t):
+            return tr(lang, "Entry {entry} reached stage {stage} at {time} on the contest "
+                      "clock with its answers: it can't have solved the escape before.",
+                      entry=entry, stage=stage, time=format_duration(t))
         case BeforeRequest(next_at=t):
             return tr(lang, "Entry {entry} asked for help after that moment, at {time} on "
                       "the contest clock: check the time.", entry=entry,

@@ -25,8 +25,9 @@ from bot.domain.contest import Category, Contest, Enigma, EscapeRules
 from bot.domain.events import EventKind
 from bot.features.escape import operations, texts
 from bot.features.escape import outcomes as said
+from bot.features.escape.answers import is_right
 from bot.features.escape.outcomes import RightAnswer, WrongAnswer
-from bot.features.escape.rules import OUT_OF_PLAY, NotInChat
+from bot.features.escape.rules import OUT_OF_PLAY, NotInChat, PassedByPartner
 from bot.features.tables.sheets import hall_seats
 from bot.handlers.common import Caller, already_handled, caller, parse_int, refuse_role
 from bot.handlers.participant import not_understood
@@ -140,7 +141,7 @@ async def respuesta(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             who.lang, [s.entry.number for s in playing]))
         return
     if not playing:
-        await answer_now(who.svc, update, texts.no_running_enigma(who.lang))
+        await _nothing_to_answer(update, context, who, " ".join(args))
         return
     state = playing[0]
     if not args:
@@ -169,7 +170,7 @@ async def typed_answer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
             who.lang, [s.entry.number for s in playing]))
         return
     if not playing:
-        await _nothing_to_answer(update, context, who)
+        await _nothing_to_answer(update, context, who, msg.text or "")
         return
     await _answer(update, who, playing[0].entry.number, msg.text or "")
 
@@ -201,11 +202,24 @@ def _in_chat(contest: Contest, entry: Entry) -> bool:
 
 
 async def _nothing_to_answer(update: Update, context: ContextTypes.DEFAULT_TYPE,
-                             who: Caller) -> None:
-    if any(_in_chat(who.svc.contest, e) for e in who.roles.entries):
-        await answer_now(who.svc, update, texts.no_running_enigma(who.lang))
-    else:
+                             who: Caller, typed: str) -> None:
+    """No pair of the phone's plays now: the last answer again once the other phone solved
+    the escape is "solved already"; anything else, that there is no enigma (or, for a phone
+    of no such pair, the help's pointer)."""
+    mine = [e for e in who.roles.entries if _in_chat(who.svc.contest, e)]
+    if not mine:
         await not_understood(update, context)
+        return
+    rules = who.svc.contest.escape
+    last = rules.enigma(rules.stages) if rules is not None else None
+    for entry in mine:
+        state = await who.svc.day.state(entry.number)
+        if state is not None and state.ledger is not None and last is not None \
+                and state.ledger.solved_at is not None and is_right(last, typed):
+            await answer_now(who.svc, update, said.refused(
+                who.lang, PassedByPartner(last.stage), who.svc.contest, entry.number))
+            return
+    await answer_now(who.svc, update, texts.no_running_enigma(who.lang))
 
 
 async def _show(update: Update, who: Caller, state: EntryState) -> None:

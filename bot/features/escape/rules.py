@@ -73,6 +73,7 @@ class Ledger:
     solutions: frozenset[int]
     charges: tuple[Charge, ...]
     solved_at: int | None
+    passed_at: int | None = None  # when the latest stage was reached (confirmed, or answered)
 
     @property
     def stage(self) -> int:
@@ -118,6 +119,7 @@ def empty_ledger(rules: EscapeRules) -> Ledger:
         solutions=frozenset(),
         charges=(),
         solved_at=None,
+        passed_at=None,
     )
 
 
@@ -150,6 +152,7 @@ def apply_event(ledger: Ledger, event: EscapeEvent) -> Ledger:
                        else ledger.solutions),
             charges=ledger.charges + (charge,),
             solved_at=ledger.solved_at,
+            passed_at=ledger.passed_at,
         )
     if isinstance(event, StageConfirmed):
         if event.at > rules.time_limit + rules.confirmation_grace:
@@ -159,6 +162,7 @@ def apply_event(ledger: Ledger, event: EscapeEvent) -> Ledger:
             reported_stage=ledger.reported_stage,
             confirmed_stage=max(ledger.confirmed_stage, event.stage), hints=ledger.hints,
             solutions=ledger.solutions, charges=ledger.charges, solved_at=ledger.solved_at,
+            passed_at=max(event.at, ledger.passed_at or 0),
         )
     if ledger.solved_at is not None:
         return ledger
@@ -167,6 +171,7 @@ def apply_event(ledger: Ledger, event: EscapeEvent) -> Ledger:
         reported_stage=ledger.reported_stage,
         confirmed_stage=max(ledger.confirmed_stage, rules.stages), hints=ledger.hints,
         solutions=ledger.solutions, charges=ledger.charges, solved_at=event.at,
+        passed_at=ledger.passed_at,
     )
 
 
@@ -366,11 +371,21 @@ class PassedMeanwhile(Refusal):
     stage: int
 
 
+@dataclass(frozen=True)
+class BeforeStage(Refusal):
+    """Played in the chat: the pair's right answer took it into ``stage`` at ``passed_at``,
+    after the moment given: not solved then."""
+
+    code: ClassVar[str] = "before_stage"
+    stage: int
+    passed_at: int
+
+
 RequestRefused = (EscapeOver | StageInvalid | StagePassed | HintTaken | SolutionNeedsHint
                   | SolutionTaken | Cooldown | CooldownPastEnd | StageAhead)
 ConfirmationRefused = (StageInvalid | AlreadySolved | ConfirmationClosed | StageBack | StageSame
                        | StagesInChat)
-SolveRefused = AlreadySolved | PastEscapeLimit | BeforeRequest
+SolveRefused = AlreadySolved | PastEscapeLimit | BeforeRequest | BeforeStage
 AttemptRefused = (EscapeOver | NotInChat | Paused | PassedByPartner | NotAnAnswer | OutOfPlay
                   | PassedMeanwhile | ClockStopped)
 # the reasons of the escape played in the chat (NotNextStage: a document's, below)
@@ -440,6 +455,9 @@ def check_solve(ledger: Ledger, at: int) -> SolveRefused | None:
     last = ledger.last_request_at
     if last is not None and at < last:
         return BeforeRequest(last)
+    passed = ledger.passed_at
+    if ledger.rules.in_chat and passed is not None and at < passed:
+        return BeforeStage(ledger.stage, passed)  # its answers show it still playing then
     return None
 
 
