@@ -121,6 +121,10 @@ def refusal(lang: str, refused: DayRefusal, contest: Contest) -> str:
         return selftimed_refusal(lang, refused, contest)
     if isinstance(refused, InvitationRefusal):
         return invitation_refusal(lang, refused, contest)
+    if isinstance(refused, EscapeNotOver) and contest.escape is not None \
+            and contest.escape.in_chat:  # the pair's last right answer ends it, not a volunteer
+        return tr(lang, "Entry {entry} has not finished the escape yet: it is still answering "
+                  "its enigmas in the chat.", entry=refused.entry)
     return shared_refusal(lang, refused)
 
 

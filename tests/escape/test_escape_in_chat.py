@@ -151,6 +151,12 @@ async def test_a_pair_plays_the_five_stages_on_two_phones(tmp_path: Path) -> Non
 
         calls = await h.send(ANA, "veinticinco", at(8))
         assert "Stage 5 of 5" in said(calls, ANA)
+        # no finish before the escape ends: the pair is pointed to its enigmas, the
+        # volunteers told it is still answering (not to record a solve themselves)
+        assert "answer its enigmas here first" in said(await h.send(ANA, "/listo", at(8.5)),
+                                                        ANA)
+        assert "still answering its enigmas in the chat" in said(
+            await h.send(ORGANISER, f"/fin {pair} 0:08:30", at(8.5)), ORGANISER)
         # the enigma again, on request, to this phone only
         calls = await h.send(BEA, "/respuesta", at(9))
         assert "Pieza a pieza" in said(calls, BEA) and not said(calls, ANA)
