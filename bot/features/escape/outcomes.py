@@ -201,6 +201,10 @@ def _refused_in_chat(lang: str, out: ChatRefusal, contest: Contest, entry: int) 
                       "time {at}) before answering again.",
                       moment=clock_time(contest, moment) if moment else "-",
                       at=format_duration(until))
+        case PassedByPartner(stage=stage) if contest.escape is not None and \
+                stage >= contest.escape.stages:
+            return tr(lang, "Right, but the escape is solved already (the other phone was "
+                      "quicker): now the puzzle.")
         case PassedByPartner(stage=stage):
             return tr(lang, "Right, but stage {stage} is solved already (the other phone was "
                       "quicker): look at the enigma you are on now.", stage=stage)
