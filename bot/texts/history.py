@@ -75,6 +75,14 @@ def _split_what(lang: str, e: Event, name: str) -> str:
     return name + " " + tr(lang, "puzzle {puzzle}", puzzle=e.stage)
 
 
+def _stage_what(lang: str, e: Event) -> str:
+    """A stage's line: confirmed by a volunteer, or reached by a right answer in the chat
+    (nobody confirmed it)."""
+    if e.role == "participant":
+        return tr(lang, "right answer: into stage {stage}", stage=e.stage)
+    return tr(lang, "stage {stage} confirmed", stage=e.stage)
+
+
 def _event_what(lang: str, contest: Contest, e: Event, times: dict[int, int | None]) -> str:
     """What a history's line says the event was: its name, stage or puzzle, and value."""
     what = event_name(lang, e.kind) if e.kind != EventKind.OUTCOME else outcome_text(
@@ -85,11 +93,8 @@ def _event_what(lang: str, contest: Contest, e: Event, times: dict[int, int | No
         what = _member_change(lang, e) or what
     if e.stage is not None and e.kind == EventKind.SPLIT:
         what = _split_what(lang, e, what)
-    elif e.stage is not None and e.kind == EventKind.STAGE and e.role == "participant":
-        # the escape in the chat: a right answer took the pair there; nobody confirmed it
-        what = tr(lang, "right answer: into stage {stage}", stage=e.stage)
     elif e.stage is not None and e.kind == EventKind.STAGE:
-        what = tr(lang, "stage {stage} confirmed", stage=e.stage)
+        what = _stage_what(lang, e)
     elif e.stage is not None:
         stage_word = tr(lang, "stage")
         what += f" {stage_word} {e.stage}"
