@@ -218,27 +218,38 @@ async def notify_entry(
     return await tell_entry(services(context), number, make, priority, keyboard, skip)
 
 
-async def tell_entry(
-    svc: Services, number: int, make: Callable[[str], str], priority: int = PRIORITY_COPY,
-    keyboard: Keyboard | None = None, skip: int | None = None, grouping: str | None = None,
-) -> int:
-    """To every phone following entry ``number``; returns how many it was posted for. A phone
-    following several entries (a parent with two children) reads which one it is about first
-    ("#13 Inés Bernard: ..."); ``keyboard``: the message's buttons, in each reader's
-    language; ``skip``: a phone already answered, told nothing more; ``grouping``: see
-    ``post_text`` (a line someone is asked to decide has its copies kept)."""
-    sent = 0
+async def entry_phones(svc: Services, number: int) -> list[tuple[int, str, str]]:
+    """The phones following entry ``number``, each with its reader's language and what it
+    reads first about the entry: a phone following several entries (a parent with two
+    children) reads which one ("#13 Inés Bernard: "), the others nothing."""
+    out = []
     for user_id in await svc.day.linked_users(number):
-        if user_id == skip:
-            continue
-        lang = await language_of(svc, user_id)
-        text = make(lang)
+        prefix = ""
         followed = await svc.day.linked_entries(user_id)
         if len(followed) > 1:
             entry = next((e for e in followed if e.number == number), None)
             if entry is not None:
-                text = f"#{number} {names(entry.names)}: {text}"
-        markup = keyboard_json(keyboard, lang) if keyboard is not None else None
-        if await post_text(svc, user_id, text, priority, grouping, markup=markup):
+                prefix = f"#{number} {names(entry.names)}: "
+        out.append((user_id, await language_of(svc, user_id), prefix))
+    return out
+
+
+async def tell_entry(
+    svc: Services, number: int, make: Callable[[str], str], priority: int = PRIORITY_COPY,
+    keyboard: Keyboard | None = None, skip: int | None = None, grouping: str | None = None,
+    markup: str | None = None,
+) -> int:
+    """To every phone following entry ``number`` (``entry_phones``: which entry it is about,
+    where a phone follows several); returns how many it was posted for. ``keyboard``: the
+    message's buttons, in each reader's language, or ``markup`` the same for all (JSON: a
+    reply keyboard, or its removal); ``skip``: a phone already answered, told nothing more;
+    ``grouping``: see ``post_text`` (a line someone is asked to decide has its copies kept)."""
+    sent = 0
+    for user_id, lang, prefix in await entry_phones(svc, number):
+        if user_id == skip:
+            continue
+        shown = keyboard_json(keyboard, lang) if keyboard is not None else markup
+        if await post_text(svc, user_id, prefix + make(lang), priority, grouping,
+                           markup=shown):
             sent += 1
     return sent

@@ -19,7 +19,7 @@ from telegram.ext import ContextTypes
 
 from bot.delivery.answers import answer, answer_now, recording
 from bot.delivery.items import UPLOAD
-from bot.delivery.posting import post_call, post_text, tell_staff
+from bot.delivery.posting import entry_phones, post_call, post_text, tell_entry, tell_staff
 from bot.delivery.services import Services, language_of
 from bot.domain.contest import Category, Contest, Enigma, EscapeRules
 from bot.domain.events import EventKind
@@ -62,24 +62,12 @@ async def _picture(svc: Services, chat_id: int, enigma: Enigma) -> None:
                     {UPLOAD: [field, enigma.picture]}, priority=PRIORITY_ANSWER)
 
 
-async def _phones(svc: Services, number: int) -> list[tuple[int, str, str]]:
-    """The phones following entry ``number``: each with its language and what it reads
-    first about the entry (a phone following several entries: "#13 Inés Bernard: ")."""
-    out = []
-    for user_id in await svc.day.linked_users(number):
-        followed = await svc.day.linked_entries(user_id)
-        entry = next((e for e in followed if e.number == number), None)
-        prefix = f"#{number} {names(entry.names)}: " if entry and len(followed) > 1 else ""
-        out.append((user_id, await language_of(svc, user_id), prefix))
-    return out
-
-
 async def tell_enigma(svc: Services, number: int, enigma: Enigma,
                       lead: Callable[[str], str] | None = None, skip: int | None = None) -> None:
     """Stage ``enigma.stage``'s enigma to every phone of pair ``number`` (``lead``: a line
     before it, in a language; ``skip``: the phone answered already)."""
     markup = keyboard(enigma)
-    for user_id, lang, prefix in await _phones(svc, number):
+    for user_id, lang, prefix in await entry_phones(svc, number):
         if user_id == skip:
             continue
         await _picture(svc, user_id, enigma)
@@ -90,10 +78,7 @@ async def tell_enigma(svc: Services, number: int, enigma: Enigma,
 async def tell_pair(svc: Services, number: int, make: Callable[[str], str],
                     skip: int | None = None) -> None:
     """A line to every phone of pair ``number`` (but ``skip``), its enigma keyboard gone."""
-    for user_id, lang, prefix in await _phones(svc, number):
-        if user_id != skip:
-            await post_text(svc, user_id, prefix + make(lang), PRIORITY_ANSWER,
-                            markup=NO_KEYBOARD)
+    await tell_entry(svc, number, make, PRIORITY_ANSWER, skip=skip, markup=NO_KEYBOARD)
 
 
 async def first_enigmas(svc: Services, started: Sequence[str]) -> None:
@@ -339,7 +324,7 @@ async def on_follow(svc: Services, user_id: int, number: int, at: datetime) -> N
     enigma = await _current(svc, number, at)
     if enigma is None:
         return
-    phone = next((p for p in await _phones(svc, number) if p[0] == user_id), None)
+    phone = next((p for p in await entry_phones(svc, number) if p[0] == user_id), None)
     lang, prefix = (phone[1], phone[2]) if phone else (await language_of(svc, user_id), "")
     await _picture(svc, user_id, enigma)
     await post_text(svc, user_id, prefix + texts.enigma_text(lang, svc.contest, enigma),
