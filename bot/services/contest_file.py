@@ -347,6 +347,10 @@ def _escape(t: Table) -> EscapeRules:
     if enigmas and play != "chat":
         raise t.ctx.error(t.key("enigmas"), 'are played in the chat: add play = "chat" (or '
                           "leave them out when volunteers run the game)")
+    for key in CHAT_ONLY:  # a setting that would be silently dropped
+        if play != "chat" and t.has(key):
+            raise t.ctx.error(t.key(key), 'is for the escape played in the chat: add play = '
+                              '"chat", or leave it out')
     if play == "chat" and len(enigmas) != stages:
         have = {e.stage for e in enigmas}
         missing = [str(k) for k in range(1, stages + 1) if k not in have]
@@ -380,6 +384,8 @@ def _escape(t: Table) -> EscapeRules:
 # what Telegram takes as a photo: width and height together at most, and the longer side at
 # most so many times the shorter (https://core.telegram.org/bots/api#sendphoto)
 PHOTO_SIDES, PHOTO_RATIO = 10_000, 20
+# [escape]'s keys read only where the bot hosts the game (play = "chat")
+CHAT_ONLY = ("pause_after", "pause", "tell_volunteers")
 
 
 def _enigmas(t: Table, stages: int, hints: dict[int, str], solutions: dict[int, str]

@@ -184,6 +184,8 @@ def read(escape: str) -> None:
      "past the last stage"),
     (BASE + 'play = "party"\n', "play", "must be"),
     (BASE + 'play = "chat"\npause_after = 0\n' + ONE + TWO, "pause_after", "at least 1"),
+    (BASE + 'pause_after = 2\n', "pause_after", "is for the escape played in the chat"),
+    (BASE + 'tell_volunteers = true\n', "tell_volunteers", "is for the escape played in"),
 ])
 def test_an_enigma_that_could_not_be_played_is_refused_naming_its_key(
         escape: str, key: str, problem: str) -> None:
