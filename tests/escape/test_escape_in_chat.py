@@ -11,6 +11,7 @@ and the public one leaves the enigmas out."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -24,6 +25,7 @@ import pytest
 from bot.features.escape import play
 from bot.features.escape.rules import result
 from bot.services.contest_file import load_contest
+from bot.services.csvio import import_entries, read_entries
 from bot.tools.scoreboard import scoreboard_data
 from tests.conftest import ROOT
 from tests.documents import bot as run_bot
@@ -183,7 +185,15 @@ async def test_at_the_time_limit_every_pairs_stage_is_known_and_the_bonus_counts
     try:
         phones = [Person(200 + k, f"P{k}", "en") for k in range(6)]
         pairs = [await register(h, p, None) for p in phones]
+        # a pair imported from the club's spreadsheet, whose phones never opened its link
+        svc = h.services
+        await import_entries(svc.store, read_entries(svc.contest, io.StringIO(
+            "number,category,names,born\n40,parejas,Noel Uno; Noel Dos,1980; 1982\n"),
+            "x.csv"))
         await h.send(ORGANISER, "/inicio", T0)
+        # the volunteers are told the pair no phone follows: nobody gets its enigmas
+        assert "No phone follows these pairs" in every_text(h, ORGANISER)
+        assert "#40 Noel Uno / Noel Dos" in every_text(h, ORGANISER)
         answers = ["clock", "24", "Este", "25", "puzzle"]
         # pair k reaches stage k + 1; the last solves
         for k, (phone, _) in enumerate(zip(phones, pairs, strict=True)):

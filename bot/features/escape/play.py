@@ -88,6 +88,7 @@ async def first_enigmas(svc: Services, started: Sequence[str]) -> None:
     first = rules.enigma(1) if rules is not None else None
     if first is None:
         return
+    unreached: list[str] = []  # pairs no phone follows: nobody to send their enigma to
     for unit_id in started:
         category = svc.contest.category(unit_id)
         if category is None or not category.escape:
@@ -97,7 +98,11 @@ async def first_enigmas(svc: Services, started: Sequence[str]) -> None:
         for state in await svc.day.states(category, clock.started):
             if state.clock.started is not None and state.ledger is not None \
                     and (state.outcome is None or state.outcome.ref not in OUT_OF_PLAY):
+                if not await svc.day.linked_users(state.entry.number):
+                    unreached.append(f"#{state.entry.number} {names(state.entry.names)}")
                 await tell_enigma(svc, state.entry.number, first)
+    if unreached:
+        await tell_staff(svc, lambda lang: texts.no_phone_line(lang, unreached))
 
 
 async def respuesta(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -181,6 +181,13 @@ def handover_in_chat(lang: str, limit: int, category: Category,
     return "\n".join(lines)
 
 
+def no_phone_line(lang: str, pairs: list[str]) -> str:
+    """The volunteers' line at the start: pairs no phone follows get no enigma."""
+    return tr(lang, "No phone follows these pairs, so their enigmas reach nobody: give them "
+              "their join link (or a phone), or record their solve with {escape} N: {pairs}",
+              escape=typed(lang, "escape"), pairs="; ".join(pairs))
+
+
 def no_running_enigma(lang: str) -> str:
     return tr(lang, "There is no enigma to answer now: the escape has not started, or it is "
               "over for you.")
